@@ -1,0 +1,25 @@
+"""The envelope every log line shares, flattened into each event.
+
+A line is one flat JSON object: `type` (the tag), `seq`, `at`, `by`, `prev`, then the
+event's own fields. Envelope fields have defaults so a person (or another tool) can
+append a draft event with only its own fields; the store stamps the rest.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import msgspec
+
+
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=True, gc=False):
+    """Base of every event; the tag is the class name (`HeroMoved`)."""
+
+    seq: int = -1
+    """Position in the log, 0 for MatchStarted, no gaps; -1 in a draft the store stamps."""
+    at: datetime | None = None
+    """UTC time the line was recorded; kept as given when a log is imported."""
+    by: str | None = None
+    """Seat that did it, or None for the table / the game itself."""
+    prev: str = ""
+    """Short hash of the previous line's bytes, so edits, reorders and deletions show."""

@@ -1,0 +1,157 @@
+"""Reading and writing log lines: one decode per line, errors that say where.
+
+A ruleset hands its event types to one `LogCodec`; the codec builds a single tagged-union
+decoder at construction. Old shapes of events are turned into current ones by upcasters,
+tried only when the fast typed decode fails, so logs written by earlier releases keep
+loading without slowing down current ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Union
+
+import msgspec
+
+from events.base import Event
+from events.errors import LogFormatError
+from events.shared import SHARED_EVENTS, MatchStarted
+
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
+"""Turns one raw line (a dict) of an old shape into the next shape; keyed by old `type`."""
+
+_AT_FIELD = re.compile(r"\s*-\s*at `(\$[^`]*)`$")
+
+
+def _split_field(message: str) -> tuple[str, str | None]:
+    """msgspec says '... - at `$.field`'; split that path off the message."""
+    match = _AT_FIELD.search(message)
+    if not match:
+        return message, None
+    return message[: match.start()], match.group(1).replace("$.", "", 1).replace("$", "") or None
+
+
+class LogCodec:
+    """Encodes events to lines and decodes lines to one union of event types."""
+
+    def __init__(
+        self,
+        events: Sequence[type[Event]],
+        upcasters: Mapping[str, Upcaster] | None = None,
+    ) -> None:
+        types = tuple(dict.fromkeys((*SHARED_EVENTS, *events)))
+        self.types: tuple[type[Event], ...] = types
+        self.by_name: dict[str, type[Event]] = {t.__name__: t for t in types}
+        self.upcasters: Mapping[str, Upcaster] = dict(upcasters or {})
+        self._union: Any = Union[types]  # noqa: UP007 - a runtime union of a tuple
+        self._decoder = msgspec.json.Decoder(self._union)
+        self._raw = msgspec.json.Decoder(dict[str, Any])
+        self._encoder = msgspec.json.Encoder()
+
+    @property
+    def known_types(self) -> list[str]:
+        """Event type names this codec reads, in declaration order."""
+        return list(self.by_name)
+
+    def encode(self, event: Event) -> bytes:
+        """One line of JSON, without the newline."""
+        return self._encoder.encode(event)
+
+    def decode(self, line: bytes | str, *, where: str = "<input>", line_no: int | None = None) -> Event:
+        """Decode one line into its event type, upcasting old shapes; errors say where."""
+        try:
+            return self._decoder.decode(line)
+        except msgspec.DecodeError as fast_error:
+            raw = self._raw_or_raise(line, where, line_no)
+            upcasted = self._upcast(raw)
+            if upcasted is not raw:
+                try:
+                    return self._decoder.decode(msgspec.json.encode(upcasted))
+                except msgspec.DecodeError as error:
+                    raise self._explain(error, upcasted, where, line_no) from None
+            raise self._explain(fast_error, raw, where, line_no) from None
+
+    def _raw_or_raise(self, line: bytes | str, where: str, line_no: int | None) -> dict[str, Any]:
+        try:
+            return self._raw.decode(line)
+        except msgspec.DecodeError as error:
+            message, _ = _split_field(str(error))
+            if "Expected `object`" in message:
+                message = "a line must be one JSON object"
+            raise LogFormatError(where, line_no, f"not a JSON event object: {message}") from None
+
+    def _upcast(self, raw: dict[str, Any]) -> dict[str, Any]:
+        """Apply upcasters until the line's type has none left (v1 -> v2 -> v3 ...)."""
+        seen = set()
+        while (kind := raw.get("type")) in self.upcasters and kind not in seen:
+            seen.add(kind)
+            raw = self.upcasters[kind](dict(raw))
+        return raw
+
+    def _explain(
+        self, error: msgspec.DecodeError, raw: dict[str, Any], where: str, line_no: int | None
+    ) -> LogFormatError:
+        kind = raw.get("type")
+        if not isinstance(kind, str):
+            return LogFormatError(where, line_no, "missing event type", field="type")
+        if kind not in self.by_name:
+            known = ", ".join(self.known_types)
+            return LogFormatError(where, line_no, f"unknown event type {kind!r}; known types: {known}", field="type")
+        message, field = _split_field(str(error))
+        return LogFormatError(where, line_no, f"{kind}: {message}", field=field)
+
+    def schema(self) -> dict[str, Any]:
+        """JSON Schema of every line this codec accepts, so other tools can write logs."""
+        schema: dict[str, Any] = msgspec.json.schema(self._union)
+        return schema
+
+
+HEADER_CODEC = LogCodec(())
+"""Reads any log's shared events; enough to learn the ruleset from line 0."""
+
+
+def read_header(line: bytes, *, where: str = "<input>") -> MatchStarted:
+    """Decode line 0, which must be a MatchStarted, to learn which ruleset reads the rest."""
+    try:
+        event = HEADER_CODEC._decoder.decode(line)
+    except msgspec.DecodeError:
+        raw = HEADER_CODEC._raw_or_raise(line, where, 1)
+        if raw.get("type") != "MatchStarted":
+            raise LogFormatError(where, 1, f"the first line must be MatchStarted, not {raw.get('type')!r}", field="type") from None
+        try:
+            msgspec.json.decode(line, type=MatchStarted)
+        except msgspec.DecodeError as error:
+            raise HEADER_CODEC._explain(error, raw, where, 1) from None
+        raise
+    if not isinstance(event, MatchStarted):
+        raise LogFormatError(where, 1, f"the first line must be MatchStarted, not {type(event).__name__}", field="type")
+    return event
+
+
+def decode_log(lines: Iterable[bytes], codec: LogCodec, *, where: str = "<input>") -> Iterator[Event]:
+    """Decode a whole log lazily, checking the start and that seqs run 0, 1, 2, ... ."""
+    expected = 0
+    for line_no, line in enumerate(lines, start=1):
+        event = codec.decode(line, where=where, line_no=line_no)
+        if expected == 0 and not isinstance(event, MatchStarted):
+            raise LogFormatError(where, line_no, f"the first line must be MatchStarted, not {type(event).__name__}", field="type")
+        if event.seq != expected:
+            problem = "duplicate" if event.seq < expected else "gap"
+            raise LogFormatError(where, line_no, f"seq {problem}: expected {expected}, found {event.seq}", field="seq")
+        expected += 1
+        yield event
+
+
+def decode_drafts(data: bytes | str, codec: LogCodec, *, where: str = "<input>") -> list[Event]:
+    """Decode JSON-lines input meant for appending; blank lines are skipped.
+
+    Everything is decoded before anything is written, so one bad line leaves the store as
+    it was. Envelope fields may be left out: the store stamps them.
+    """
+    raw = data.encode() if isinstance(data, str) else data
+    events = []
+    for line_no, line in enumerate(raw.splitlines(), start=1):
+        if line.strip():
+            events.append(codec.decode(line, where=where, line_no=line_no))
+    return events

@@ -1,0 +1,132 @@
+"""The one contract every game implements, and the plain values it returns.
+
+A game is a frozen bundle of pure functions over frozen states (`Ruleset`), so replay,
+audit, the dashboard and the bots work for any game without knowing which it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, TypeVar
+
+import msgspec
+
+from events.base import Event
+from events.codec import LogCodec, Upcaster
+from events.shared import MatchStarted
+from rulesets.provenance import Sourced
+from rulesets.view import BoardView
+
+Severity = Literal["error", "warning", "info"]
+
+
+class Violation(msgspec.Struct, frozen=True, kw_only=True):
+    """One rule an event broke; `rule` is a stable id pointing at a section of the text."""
+
+    seq: int
+    rule: str
+    """Stable id such as `mortalgate/combat.line-of-sight`."""
+    message: str
+    severity: Severity = "error"
+
+
+class Outcome(msgspec.Struct, frozen=True, kw_only=True):
+    """How a game ended by its rules: who won (a side id) or a draw, and why."""
+
+    winner: str | None
+    draw: bool = False
+    reason: str
+    """Plain words: 'red reached 20 Grace'."""
+    rule: str
+    """The victory condition's rule id."""
+
+
+class Progress(msgspec.Struct, frozen=True, kw_only=True):
+    """Where in the game a state stands: for event tables, pacing and the timeline."""
+
+    turn: int
+    """Turns begun so far (0 during setup)."""
+    round: int
+    phase: str
+    actor: str | None
+    """Seat (or side) whose decision it is now."""
+
+
+class Change(msgspec.Struct, frozen=True, kw_only=True):
+    """One line of a version's changelog: which rule changed and why (from the text)."""
+
+    rules: tuple[str, ...]
+    text: str
+
+
+P = TypeVar("P")
+
+
+class Version(msgspec.Struct, Generic[P], frozen=True, kw_only=True):
+    """A selectable rule version: its Params and what changed from the one before."""
+
+    id: str
+    params: P
+    changelog: tuple[Change, ...] = ()
+    sources: Mapping[str, Sourced] = msgspec.field(default_factory=dict)
+    """Per param name, where its value in this version comes from."""
+    title: str = ""
+
+
+class Option(msgspec.Struct, frozen=True, kw_only=True):
+    """A per-match option (mission, army, race) with its allowed values."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Ruleset(Generic[P]):
+    """A game: its versions and the pure functions that fold, check and show its logs."""
+
+    name: str
+    title: str
+    events: tuple[type[Event], ...]
+    versions: Mapping[str, Version[P]]
+    """Oldest first; the last one is what a bare game name means."""
+    setup: Callable[[P, MatchStarted], Any]
+    check: Callable[[P, Any, Event], list[Violation]]
+    apply: Callable[[P, Any, Event], Any]
+    outcome: Callable[[P, Any], Outcome | None]
+    legal: Callable[[P, Any], Iterable[Event]]
+    metrics: Callable[[P, Any], dict[str, float]]
+    view: Callable[[P, Any, str | None], BoardView]
+    progress: Callable[[P, Any], Progress]
+    validate_start: Callable[[P, MatchStarted], list[str]]
+    """Problems with a MatchStarted (seats, options) before any event is written."""
+    fingerprint: str
+    options: tuple[Option, ...] = ()
+    upcasters: Mapping[str, Upcaster] = field(default_factory=dict)
+    bots: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    """Bot name -> factory(seed) returning a policy(params, state, legal_events) -> event."""
+    rule_notes: Mapping[str, str] = field(default_factory=dict)
+    """Rule id -> where the text says it and how an ambiguity was read."""
+
+    @property
+    def newest(self) -> str:
+        """Id of the newest version: what `mortalgate` alone means."""
+        return list(self.versions)[-1]
+
+    @property
+    def codec(self) -> LogCodec:
+        """The one decoder of this game's lines (its events plus the shared ones)."""
+        return _codec_for(self)
+
+
+_CODECS: dict[str, LogCodec] = {}
+
+
+def _codec_for(ruleset: Ruleset[Any]) -> LogCodec:
+    """One codec per game, built once (decoders are costly to build, cheap to use)."""
+    codec = _CODECS.get(ruleset.name)
+    if codec is None:
+        codec = _CODECS[ruleset.name] = LogCodec(ruleset.events, ruleset.upcasters)
+    return codec
