@@ -44,3 +44,11 @@ class UnknownRulesetError(TabletapeError):
 
 class VariantError(TabletapeError):
     """A designer variant file that cannot be used (unknown param, bad value, bad base)."""
+
+
+class NoteError(TabletapeError):
+    """An annotation that cannot be made: empty text, unknown tag, range outside the log..."""
+
+
+class UnknownNoteError(NoteError):
+    """No note with that id in the match's note stream."""

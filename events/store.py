@@ -1,0 +1,220 @@
+"""The embedded store: one folder of match logs, note streams and quarantined bytes.
+
+    <home>/logs/<match_id>.jsonl     one match, one event per line (see events/journal.py)
+    <home>/notes/<match_id>.jsonl    that match's annotations, the same kind of journal
+    <home>/quarantine/               torn final lines set aside after a crash
+
+Opening a store changes nothing on disk; folders appear with the first write. Every path
+comes from a validated match id, so an id can never reach outside the folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+
+import msgspec
+
+from events.base import Event
+from events.chain import GENESIS, line_hash
+from events.codec import LogCodec, decode_log, read_header
+from events.errors import (
+    ChainBrokenError,
+    ConflictError,
+    InvalidMatchIdError,
+    LogFormatError,
+    UnknownMatchError,
+)
+from events.journal import ChainReport, Journal, TornTail
+from events.shared import MatchStarted
+
+_MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,79}")
+_SUFFIX = ".jsonl"
+
+
+def validate_match_id(match_id: object) -> str:
+    """Return the id if it is a plain file name; ids become paths, so no path tricks."""
+    if not isinstance(match_id, str) or not _MATCH_ID.fullmatch(match_id) or ".." in match_id:
+        raise InvalidMatchIdError(
+            f"invalid match id {match_id!r}: use 1-80 letters, digits, '_', '-' or '.', "
+            "starting with a letter or digit, without '..' or path separators"
+        )
+    return match_id
+
+
+def new_match_id(started_at: datetime, ruleset: str) -> str:
+    """An id like `mortalgate-20261121-105312-a3f9`: readable, and sorts by start time
+    within a ruleset; the random suffix keeps two tables starting the same second apart."""
+    when = started_at.astimezone(UTC) if started_at.tzinfo else started_at
+    slug = re.sub(r"[^a-z0-9]+", "-", ruleset.lower()).strip("-")[:56] or "match"
+    return validate_match_id(f"{slug}-{when:%Y%m%d-%H%M%S}-{os.urandom(2).hex()}")
+
+
+class FileStore:
+    """Match logs and note streams in one folder (`$TABLETAPE_HOME`, default `./data`)."""
+
+    def __init__(self, home: Path) -> None:
+        self.home = Path(home)
+        self.torn_tails: list[TornTail] = []
+        """Torn final lines this store set aside, so the CLI and dashboard can say where."""
+
+    def __repr__(self) -> str:
+        return f"FileStore({str(self.home)!r})"
+
+    # -- paths and journals ----------------------------------------------------------
+
+    def log_path(self, match_id: str) -> Path:
+        """Where a match's log lives (whether or not it exists yet)."""
+        return self.home / "logs" / f"{validate_match_id(match_id)}{_SUFFIX}"
+
+    def notes_path(self, match_id: str) -> Path:
+        """Where a match's note stream lives (whether or not it exists yet)."""
+        return self.home / "notes" / f"{validate_match_id(match_id)}{_SUFFIX}"
+
+    def log_journal(self, match_id: str) -> Journal:
+        """The journal of a match's log; torn tails are reported to this store."""
+        return self._journal(self.log_path(match_id), match_id)
+
+    def notes_journal(self, match_id: str) -> Journal:
+        """The journal of a match's notes; its torn tails are filed as `<id>.notes.*`."""
+        return self._journal(self.notes_path(match_id), f"{match_id}.notes")
+
+    def _journal(self, path: Path, label: str) -> Journal:
+        return Journal(path, quarantine=self.home / "quarantine", label=label, on_torn=self.torn_tails.append)
+
+    def _existing(self, match_id: str) -> Journal:
+        """The log's journal, or UnknownMatchError: reads and appends never create a log."""
+        journal = self.log_journal(match_id)
+        if not journal.path.is_file():
+            raise UnknownMatchError(f"no match {match_id!r} in {self.home}")
+        return journal
+
+    # -- writing ---------------------------------------------------------------------
+
+    def create(self, started: MatchStarted) -> MatchStarted:
+        """Write line 0 of a new match, atomically; ConflictError if the match exists."""
+        journal = self.log_journal(started.match_id)
+        try:
+            [written] = journal.create([started])
+        except ConflictError:
+            raise ConflictError(f"match {started.match_id!r} already exists in {self.home}") from None
+        return written
+
+    def append(self, match_id: str, events: Sequence[Event], *, expected_seq: int) -> list[Event]:
+        """Append events after `expected_seq`, the last seq the caller has seen."""
+        journal = self._existing(match_id)
+        _refuse_second_start(events)
+        if expected_seq < 0:
+            raise ConflictError(f"{journal.path}: expected last seq {expected_seq}; line 0 is written by create, append needs the last seq")
+        return journal.append(events, expected_seq=expected_seq)
+
+    def import_lines(self, match_id: str, lines: Iterable[bytes]) -> None:
+        """Write a complete, already validated log at once (see `import_log`)."""
+        try:
+            self.log_journal(match_id).write_new(lines)
+        except ConflictError:
+            raise ConflictError(f"match {match_id!r} already exists in {self.home}") from None
+
+    def recover(self, match_id: str) -> TornTail | None:
+        """Set aside the log's torn final line now, if it has one."""
+        return self._existing(match_id).recover()
+
+    # -- reading ---------------------------------------------------------------------
+
+    def exists(self, match_id: str) -> bool:
+        """Whether a log with that id exists (the id is validated first)."""
+        return self.log_path(match_id).is_file()
+
+    def matches(self) -> list[str]:
+        """Ids of every match in the store, sorted (new ids sort by start time)."""
+        folder = self.home / "logs"
+        if not folder.is_dir():
+            return []
+        names = (entry.name[: -len(_SUFFIX)] for entry in os.scandir(folder) if entry.name.endswith(_SUFFIX))
+        return sorted(name for name in names if _MATCH_ID.fullmatch(name) and ".." not in name)
+
+    def lines(self, match_id: str) -> Iterator[bytes]:
+        """Every complete line of a match's log, streamed."""
+        return self._existing(match_id).lines()
+
+    def tail(self, match_id: str, after_seq: int) -> Iterator[bytes]:
+        """Lines with seq > after_seq: what a live view has not seen yet."""
+        return self._existing(match_id).tail(after_seq)
+
+    def last(self, match_id: str) -> tuple[int, str]:
+        """Seq and hash of the log's last line: the expected seq for the next append."""
+        return self._existing(match_id).last()
+
+    def verify(self, match_id: str) -> ChainReport:
+        """Check the log's hash chain; the report names the first bad line."""
+        return self._existing(match_id).verify()
+
+
+def _refuse_second_start(events: Sequence[Event]) -> None:
+    """A MatchStarted after line 0 would make the log claim two beginnings."""
+    for line_no, event in enumerate(events, start=1):
+        if isinstance(event, MatchStarted):
+            raise LogFormatError("<input>", line_no, "MatchStarted can only be line 0 of a new match", field="type")
+
+
+def import_log(
+    store: FileStore,
+    match_id: str,
+    data: bytes,
+    codec_for: Callable[[MatchStarted], LogCodec],
+    *,
+    where: str = "<input>",
+) -> MatchStarted:
+    """Import a whole log: check the header, every line, seq order and chain, then write.
+
+    Nothing is written unless everything checks, and then all at once. A chained log
+    (some `prev` filled in) must verify and is kept byte for byte; an unchained one
+    (every `prev` empty, e.g. written by another tool) is chained on the way in.
+    """
+    validate_match_id(match_id)
+    lines = _split_lines(data, where)
+    header = read_header(lines[0], where=where)
+    if header.match_id != match_id:
+        raise LogFormatError(where, 1, f"match_id is {header.match_id!r}, but the import is for {match_id!r}", field="match_id")
+    events = list(decode_log(lines, codec_for(header), where=where))
+    if any(event.prev for event in events):
+        _check_chain(lines, events, where)
+    else:
+        lines = _chain(events)
+    store.import_lines(match_id, lines)
+    first = events[0]
+    assert isinstance(first, MatchStarted)  # decode_log checked line 0
+    return first
+
+
+def _split_lines(data: bytes, where: str) -> list[bytes]:
+    """Lines of a whole log, split on newlines only: the chain hashes the exact bytes."""
+    lines = data.split(b"\n")
+    if lines[-1] == b"":
+        lines.pop()
+    if not lines:
+        raise LogFormatError(where, None, "empty log: the first line must be MatchStarted")
+    return lines
+
+
+def _check_chain(lines: Sequence[bytes], events: Sequence[Event], where: str) -> None:
+    """Every prev must be the hash of the line before; say which line first breaks."""
+    prev = GENESIS
+    for line_no, (line, event) in enumerate(zip(lines, events, strict=True), start=1):
+        if event.prev != prev:
+            what = "must be empty on the first line" if line_no == 1 else f"does not match the hash of line {line_no - 1}"
+            raise ChainBrokenError(f"{where}:{line_no}: prev {what} (edited, removed or reordered)")
+        prev = line_hash(line)
+
+
+def _chain(events: Sequence[Event]) -> list[bytes]:
+    """Encode events with each prev set to the hash of the line before."""
+    encoder, prev, lines = msgspec.json.Encoder(), GENESIS, []
+    for event in events:
+        line = encoder.encode(msgspec.structs.replace(event, prev=prev))
+        prev = line_hash(line)
+        lines.append(line)
+    return lines
