@@ -131,15 +131,14 @@ def read_header(line: bytes, *, where: str = "<input>") -> MatchStarted:
 
 def decode_log(lines: Iterable[bytes], codec: LogCodec, *, where: str = "<input>") -> Iterator[Event]:
     """Decode a whole log lazily, checking the start and that seqs run 0, 1, 2, ... ."""
-    expected = 0
-    for line_no, line in enumerate(lines, start=1):
+    for expected, line in enumerate(lines):
+        line_no = expected + 1
         event = codec.decode(line, where=where, line_no=line_no)
         if expected == 0 and not isinstance(event, MatchStarted):
             raise LogFormatError(where, line_no, f"the first line must be MatchStarted, not {type(event).__name__}", field="type")
         if event.seq != expected:
             problem = "duplicate" if event.seq < expected else "gap"
             raise LogFormatError(where, line_no, f"seq {problem}: expected {expected}, found {event.seq}", field="seq")
-        expected += 1
         yield event
 
 

@@ -6,7 +6,8 @@ audit, the dashboard and the bots work for any game without knowing which it is.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+import random
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Generic, Literal, TypeVar
 
@@ -19,6 +20,9 @@ from rulesets.provenance import Sourced
 from rulesets.view import BoardView
 
 Severity = Literal["error", "warning", "info"]
+
+Bot = Callable[[Any, Any, Sequence[Event], random.Random], Event]
+"""A policy: (params, state, legal events, seeded generator) -> the event it plays."""
 
 
 class Violation(msgspec.Struct, frozen=True, kw_only=True):
@@ -97,18 +101,24 @@ class Ruleset(Generic[P]):
     apply: Callable[[P, Any, Event], Any]
     outcome: Callable[[P, Any], Outcome | None]
     legal: Callable[[P, Any], Iterable[Event]]
+    chance: Callable[[P, Any], list[tuple[Event, float]] | None]
+    """At a chance step (dice, a draw), every outcome with its probability; else None."""
     metrics: Callable[[P, Any], dict[str, float]]
     view: Callable[[P, Any, str | None], BoardView]
     progress: Callable[[P, Any], Progress]
     validate_start: Callable[[P, MatchStarted], list[str]]
     """Problems with a MatchStarted (seats, options) before any event is written."""
     fingerprint: str
+    example_seats: Mapping[str, str] = field(default_factory=dict)
+    """A valid seating for demos, tests and simulations."""
     options: tuple[Option, ...] = ()
     upcasters: Mapping[str, Upcaster] = field(default_factory=dict)
-    bots: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
-    """Bot name -> factory(seed) returning a policy(params, state, legal_events) -> event."""
+    bots: Mapping[str, Bot] = field(default_factory=dict)
+    """Bot name -> policy choosing one of the legal events at a decision."""
     rule_notes: Mapping[str, str] = field(default_factory=dict)
     """Rule id -> where the text says it and how an ambiguity was read."""
+    rulebook: Callable[[Any], Any] | None = None
+    """Recomputes the rulebook's printed tables under params; has `.lines()`."""
 
     @property
     def newest(self) -> str:
