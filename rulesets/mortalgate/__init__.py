@@ -1,0 +1,37 @@
+"""MortalGate: a team hero arena on a staggered hex map, with altars, Grace and blessings.
+
+The rules come from ../shared/rules/mortalgate.txt; the versions from its design history.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rulesets.fingerprint import fingerprint
+from rulesets.mortalgate.bots import BOTS
+from rulesets.mortalgate.events import EVENTS
+from rulesets.mortalgate.moves import chance, legal
+from rulesets.mortalgate.params import VERSIONS
+from rulesets.mortalgate.rules import apply, check, outcome, setup, validate_start
+from rulesets.mortalgate.view import metrics, progress, view
+from rulesets.protocol import Ruleset
+
+RULESET = Ruleset(
+    name="mortalgate",
+    title="MortalGate",
+    events=EVENTS,
+    versions=VERSIONS,
+    setup=setup,
+    check=check,
+    apply=apply,
+    outcome=outcome,
+    legal=legal,
+    chance=chance,
+    metrics=metrics,
+    view=view,
+    progress=progress,
+    validate_start=validate_start,
+    fingerprint=fingerprint(Path(__file__).parent),
+    bots=BOTS,
+    example_seats={"red": "red player", "blue": "blue player"},
+)

@@ -1,0 +1,84 @@
+"""Bots that play MortalGate for simulated playtests.
+
+A bot is a policy: given the params, the state and the legal events, it returns one of
+them. Bots may use randomness (they are players, not rules), always from the seeded
+generator they are handed, so a simulation replays byte for byte from its seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from events.base import Event
+from rulesets.mortalgate import board
+from rulesets.mortalgate.events import (
+    AbilityUsed,
+    AltarCaptured,
+    AttackDeclared,
+    HeroMoved,
+    TurnStarted,
+)
+from rulesets.mortalgate.params import Params
+from rulesets.mortalgate.rules import HEALS
+from rulesets.mortalgate.state import State, find, game_map, stats
+
+
+def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
+    """Any legal event, uniformly: finds the corners of the rules, not good play."""
+    return legal[rng.randrange(len(legal))]
+
+
+def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
+    """Capture uncontested altars, heal the wounded, focus fire on the weakest enemy, then
+    move toward the nearest altar the team does not hold or the nearest enemy."""
+    best = max(legal, key=lambda event: (_score(params, state, event), rng.random()))
+    return best
+
+
+def _score(params: Params, state: State, event: Event) -> float:
+    if isinstance(event, AltarCaptured):
+        return 100.0
+    if isinstance(event, AbilityUsed):
+        return _ability_score(params, state, event)
+    if isinstance(event, AttackDeclared):
+        target = find(state, event.target)
+        return 60.0 - (target.health if target else 0)
+    if isinstance(event, HeroMoved):
+        return _move_score(params, state, event)
+    if isinstance(event, TurnStarted):
+        return 0.0
+    return 1.0
+
+
+def _ability_score(params: Params, state: State, event: AbilityUsed) -> float:
+    target = find(state, event.target) if event.target else None
+    if event.ability in HEALS:
+        if target is None:
+            return -1.0
+        missing = stats(params, target.id).health - target.health
+        return 70.0 + missing if missing >= 4 else -1.0
+    if event.ability in ("shield_wall", "static_charge", "precision_targeting", "quick_blade"):
+        return 30.0
+    if event.ability in ("rising_winds", "cheap_shot"):
+        return 55.0
+    return 65.0 - (target.health if target else 10)
+
+
+def _move_score(params: Params, state: State, event: HeroMoved) -> float:
+    """Closer to a goal is better; standing in a zone we can capture is best."""
+    hero = find(state, event.hero)
+    if hero is None:
+        return 0.0
+    end = event.path[-1]
+    gmap = game_map(params)
+    goals = [a.node for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != hero.team]
+    goals += [h.node for h in state.heroes if h.team != hero.team and h.node is not None]
+    if not goals:
+        return 0.5
+    if any(end in a.zone for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != hero.team):
+        return 50.0
+    return 20.0 - min(board.distance(end, goal) for goal in goals) * 0.5
+
+
+BOTS = {"random": random_bot, "heuristic": heuristic_bot}

@@ -1,0 +1,296 @@
+"""MortalGate's state: frozen Structs and tuples, plus the queries rules and moves share.
+
+A snapshot is a reference: applying an event builds a new state that shares every part it
+did not change, so the Timeline keeps snapshots for free and nothing is ever mutated.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from rulesets.mortalgate import board, heroes, maps
+from rulesets.mortalgate.events import Node
+from rulesets.mortalgate.params import Params
+
+Stage = Literal["draft", "placement", "play"]
+Phase = Literal["upkeep", "movement", "combat", "capture", "done"]
+PHASES: tuple[Phase, ...] = ("upkeep", "movement", "combat", "capture", "done")
+TEAMS: tuple[str, str] = ("red", "blue")
+
+
+class Timed(msgspec.Struct, frozen=True, gc=False):
+    """A status effect or timed buff with the turns it has left (ticks at its owner's upkeep)."""
+
+    kind: str
+    """`burning`, `poisoned`, `stunned` (statuses) or `precision` (Precision Targeting)."""
+    turns: int
+
+
+class Hero(msgspec.Struct, frozen=True, gc=False):
+    """One hero figure and its hero sheet."""
+
+    id: str
+    team: str
+    seat: str
+    node: Node | None
+    """None while not on the board: not yet placed, or slain and not yet respawned."""
+    health: int
+    alive: bool = True
+    cooldowns: tuple[tuple[str, int], ...] = ()
+    """(ability, turns left) for abilities on cooldown."""
+    effects: tuple[Timed, ...] = ()
+    static_charges: int = 0
+    """Static Charge: basic attacks left that deal 1 extra damage."""
+    shield_wall: bool = False
+    """Shield Wall: no damage until the hero's next turn."""
+    enchantment: str | None = None
+    """Version 2.0: the enchantment this hero took from the map."""
+
+
+class Pending(msgspec.Struct, frozen=True, gc=False):
+    """An attack declared and waiting for its dice."""
+
+    attacker: str
+    target: str
+    kind: str
+    """`basic`, or the ability that makes the attack (`long_shot`, `cheap_shot`)."""
+
+
+class Turn(msgspec.Struct, frozen=True, gc=False):
+    """The running hero turn: phase, movement spent, combat actions and pending dice."""
+
+    hero: str
+    phase: Phase = "upkeep"
+    moved: int = 0
+    stunned: bool = False
+    poisoned: bool = False
+    precision: bool = False
+    combat_used: bool = False
+    attacks_left: int = 0
+    """Basic attacks still allowed after the combat action (Quick Blade gives two)."""
+    pending: tuple[Pending, ...] = ()
+
+
+class Draft(msgspec.Struct, frozen=True, gc=False):
+    """The draft: the d6 roll-off, the winner's choice and the picks so far."""
+
+    winner: str | None = None
+    first_pick: str | None = None
+    first_turn: str | None = None
+    picks: tuple[tuple[str, str], ...] = ()
+    """(hero, seat) in pick order."""
+
+
+class Attack(msgspec.Struct, frozen=True, gc=False):
+    """The last attack, for drawing its line of sight."""
+
+    origin: Node
+    target: Node
+    clear: bool
+
+
+class State(msgspec.Struct, frozen=True, gc=False):
+    """A MortalGate position, from the draft to the end."""
+
+    seats: tuple[tuple[str, str], ...]
+    """(seat, team) in seating order."""
+    stage: Stage = "draft"
+    draft: Draft = Draft()
+    order: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    """Each team's fixed hero order: red's, blue's."""
+    heroes: tuple[Hero, ...] = ()
+    altars: tuple[str | None, ...] = ()
+    """Controlling team per altar, in map order."""
+    enchantments: tuple[tuple[Node, str], ...] = ()
+    """Enchantments still lying on the map (2.0)."""
+    grace: tuple[int, int] = (0, 0)
+    turns: int = 0
+    """Hero turns begun so far."""
+    cursor: int = 0
+    """Index in the play sequence of the hero whose turn is next."""
+    turn: Turn | None = None
+    last_attack: Attack | None = None
+
+
+# --- queries shared by rules, moves, bots and views -----------------------------------
+
+
+def team_index(team: str) -> int:
+    """0 for red, 1 for blue (indexes `grace` and `order`)."""
+    return 0 if team == "red" else 1
+
+
+def other(team: str) -> str:
+    """The opposing team."""
+    return "blue" if team == "red" else "red"
+
+
+def seat_team(seat: str) -> str | None:
+    """A seat's team from its id: `red`, `red2`, `blue-ana` -> red/blue; None if neither."""
+    for team in TEAMS:
+        if seat == team or seat.startswith(team):
+            return team
+    return None
+
+
+def find(state: State, hero_id: str) -> Hero | None:
+    """The hero with that id, if it has been picked."""
+    for hero in state.heroes:
+        if hero.id == hero_id:
+            return hero
+    return None
+
+
+def replace_hero(state: State, hero: Hero) -> State:
+    """The state with one hero's sheet replaced."""
+    return msgspec.structs.replace(
+        state, heroes=tuple(hero if h.id == hero.id else h for h in state.heroes)
+    )
+
+
+def hero_at(state: State, node: Node) -> Hero | None:
+    """The hero standing on a node, if any."""
+    for hero in state.heroes:
+        if hero.node == node:
+            return hero
+    return None
+
+
+def occupied(state: State) -> frozenset[Node]:
+    """Nodes with a hero on them."""
+    return frozenset(h.node for h in state.heroes if h.node is not None)
+
+
+def game_map(params: Params) -> maps.MapData:
+    """The map this version is played on."""
+    return maps.load_map(params.map)
+
+
+def stats(params: Params, hero_id: str) -> heroes.HeroStats:
+    """The hero's printed stats in this version."""
+    return heroes.stats(hero_id, params.stats)
+
+
+def sequence(state: State) -> tuple[str, ...]:
+    """The fixed play order of heroes: first-turn team's 1st, other team's 1st, 2nd, ..."""
+    first = state.draft.first_turn or "red"
+    a, b = state.order[team_index(first)], state.order[team_index(other(first))]
+    out: list[str] = []
+    for i in range(max(len(a), len(b))):
+        out.extend(x[i] for x in (a, b) if i < len(x))
+    return tuple(out)
+
+
+def next_hero(state: State) -> str | None:
+    """The hero whose turn comes next in the fixed order."""
+    order = sequence(state)
+    return order[state.cursor % len(order)] if order else None
+
+
+def blessings(params: Params, state: State, hero: Hero) -> dict[str, int]:
+    """Blessing name -> how many the hero benefits from (mortalgate.txt, Blessings).
+
+    From 2.1 a team holds the blessing of every altar it controls (duplicates on the 2.1
+    map stack; assumed); in 2.0 a hero holds the enchantment it took; in 1.5 nothing.
+    """
+    if params.bonuses == "altars":
+        counts: dict[str, int] = {}
+        for altar, owner in zip(game_map(params).altars, state.altars, strict=True):
+            if owner == hero.team and altar.blessing:
+                counts[altar.blessing] = counts.get(altar.blessing, 0) + 1
+        return counts
+    if params.bonuses == "enchantments" and hero.enchantment:
+        return {hero.enchantment: 1}
+    return {}
+
+
+def cooldown(hero: Hero, ability: str) -> int:
+    """Turns the ability still has on cooldown (0 = ready)."""
+    for name, turns in hero.cooldowns:
+        if name == ability:
+            return turns
+    return 0
+
+
+def has_effect(hero: Hero, kind: str) -> bool:
+    """Whether a status or buff is on the hero."""
+    return any(e.kind == kind for e in hero.effects)
+
+
+def movement_allowance(params: Params, state: State, hero: Hero, turn: Turn) -> int:
+    """Movement points this turn: attribute + Sprint, -2 poisoned, none when stunned."""
+    if turn.stunned:
+        return 0
+    points = stats(params, hero.id).movement + blessings(params, state, hero).get("sprint", 0)
+    if turn.poisoned:
+        points -= 2
+    return max(points, 0)
+
+
+def attack_range(params: Params, hero: Hero, ability: str | None = None) -> int:
+    """Range of a basic attack, or of an ability (Long Shot adds 3 to the base range)."""
+    base = stats(params, hero.id).range
+    if ability is None:
+        return base
+    if ability == "long_shot":
+        return base + 3
+    printed = heroes.ABILITIES[ability].range
+    return base if printed is None else printed
+
+
+def blocking(params: Params, state: State, attacker: Hero) -> frozenset[Node]:
+    """Nodes that block the attacker's sight: impassable terrain and enemies, not allies."""
+    enemies = frozenset(h.node for h in state.heroes if h.node is not None and h.team != attacker.team)
+    return game_map(params).impassable | enemies
+
+
+def has_line_of_sight(params: Params, state: State, attacker: Hero, target: Hero) -> bool:
+    """mortalgate.txt, Line-of-Sight (from 2.1; earlier versions need none)."""
+    if not params.line_of_sight or attacker.node is None or target.node is None:
+        return True
+    return board.line_of_sight(attacker.node, target.node, blocking(params, state, attacker))
+
+
+def chance_to_hit(params: Params, state: State, attacker: Hero, target: Hero) -> int:
+    """75 + accuracy - target's dodge + blessing modifications ("Determining a Hit")."""
+    chance = params.base_chance
+    if params.accuracy_dodge:
+        chance += stats(params, attacker.id).accuracy - stats(params, target.id).dodge
+    chance += 5 * blessings(params, state, attacker).get("pinpoint", 0)
+    chance -= 10 * blessings(params, state, target).get("evasive", 0)
+    return chance
+
+
+def roll_value(tens: int, ones: int) -> int:
+    """Two d10 read as tens and ones; "Rolling two 0's (zero) is the equivalent of 100"."""
+    value = tens * 10 + ones
+    return 100 if value == 0 else value
+
+
+def is_hit(chance: int, tens: int, ones: int) -> bool:
+    """"Hit: Roll value >= 100 - chance to hit"."""
+    return roll_value(tens, ones) >= 100 - chance
+
+
+def zone_of(params: Params, altar_id: str) -> frozenset[Node]:
+    """The altar zone of an altar id (empty if unknown)."""
+    for altar in game_map(params).altars:
+        if altar.id == altar_id:
+            return altar.zone
+    return frozenset()
+
+
+def altar_index(params: Params, altar_id: str) -> int | None:
+    """Position of an altar in map order."""
+    for i, altar in enumerate(game_map(params).altars):
+        if altar.id == altar_id:
+            return i
+    return None
+
+
+def contested(params: Params, state: State, altar_id: str, team: str) -> bool:
+    """An enemy of `team` stands in the altar zone ("Altar Contention")."""
+    zone = zone_of(params, altar_id)
+    return any(h.node in zone for h in state.heroes if h.team != team and h.node is not None)

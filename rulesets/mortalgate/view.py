@@ -1,0 +1,97 @@
+"""What a MortalGate state looks like: the hex map, altars, heroes and the last attack.
+
+"MortalGate is a game of perfect information" (Game Theory): every seat sees the same
+board, and the view says so.
+"""
+
+from __future__ import annotations
+
+from rulesets.mortalgate.params import Params
+from rulesets.mortalgate.state import State, blessings, cooldown, game_map, stats
+from rulesets.protocol import Progress
+from rulesets.view import BoardView, Cell, Line, Panel, Piece, Region
+
+OPEN_INFORMATION = "MortalGate is a game of perfect information: every seat sees the whole board."
+
+
+def view(params: Params, state: State, seat: str | None) -> BoardView:
+    """The board as every player sees it (open information: the seat changes nothing)."""
+    gmap = game_map(params)
+    cells = [Cell(col=c, row=r, kind="impassable") for c, r in sorted(gmap.impassable)]
+    for team, nodes in gmap.spawns.items():
+        cells += [Cell(col=c, row=r, kind="spawn", owner=team) for c, r in nodes]
+    for altar, owner in zip(gmap.altars, state.altars, strict=True):
+        cells.append(Cell(col=altar.node[0], row=altar.node[1], kind="altar", owner=owner, label=altar.blessing or altar.name))
+    cells += [Cell(col=n[0], row=n[1], kind="enchantment", label=kind) for n, kind in state.enchantments]
+    regions = tuple(
+        Region(id=a.id, kind="altar-zone", label=a.name, side=owner, cells=tuple(sorted(a.zone)))
+        for a, owner in zip(gmap.altars, state.altars, strict=True)
+    )
+    lines = ()
+    if state.last_attack is not None:
+        a = state.last_attack
+        lines = (Line(kind="line-of-sight", points=(a.origin, a.target), clear=a.clear),)
+    return BoardView(
+        geometry="hex-even-q", width=gmap.width, height=gmap.height, cells=tuple(cells),
+        pieces=_pieces(params, state), regions=regions, lines=lines,
+        panels=_panels(params, state), seat=seat, note=OPEN_INFORMATION,
+    )
+
+
+def _pieces(params: Params, state: State) -> tuple[Piece, ...]:
+    pieces = []
+    for hero in state.heroes:
+        if hero.node is None:
+            continue
+        badges = [f"{e.kind} {e.turns}" for e in hero.effects]
+        badges += [f"{name} cd {cooldown(hero, name)}" for name, _ in hero.cooldowns]
+        if hero.shield_wall:
+            badges.append("shield wall")
+        if hero.static_charges:
+            badges.append(f"static {hero.static_charges}")
+        if hero.enchantment:
+            badges.append(f"enchanted: {hero.enchantment}")
+        max_health = stats(params, hero.id).health
+        pieces.append(Piece(id=hero.id, label=hero.id.title(), side=hero.team, x=hero.node[0], y=hero.node[1],
+                            health=(hero.health, max_health), badges=tuple(badges), detail=f"seat {hero.seat}"))
+    return tuple(pieces)
+
+
+def _panels(params: Params, state: State) -> tuple[Panel, ...]:
+    grace = Panel(title="Grace", rows=(("red", f"{state.grace[0]} / {params.grace_to_win}"), ("blue", f"{state.grace[1]} / {params.grace_to_win}")))
+    held = tuple((team, str(sum(1 for o in state.altars if o == team))) for team in ("red", "blue"))
+    altars = Panel(title="Altars held", rows=held)
+    slain = tuple((h.id, "slain") for h in state.heroes if not h.alive)
+    turn = state.turn
+    now = Panel(title="Turn", rows=(("turn", str(state.turns)), ("hero", turn.hero if turn else "-"), ("phase", turn.phase if turn else state.stage)))
+    panels = [grace, altars, now]
+    if slain:
+        panels.append(Panel(title="Slain", rows=slain))
+    gifts = {}
+    for hero in state.heroes:
+        for name, count in blessings(params, state, hero).items():
+            gifts[(hero.team, name)] = count
+    if gifts:
+        panels.append(Panel(title="Blessings", rows=tuple((f"{team}: {name}", str(n)) for (team, name), n in sorted(gifts.items()))))
+    return tuple(panels)
+
+
+def metrics(params: Params, state: State) -> dict[str, float]:
+    """Per-step numbers for analytics; `score` (red minus blue Grace) drives lead changes."""
+    out: dict[str, float] = {"grace_red": state.grace[0], "grace_blue": state.grace[1], "score": state.grace[0] - state.grace[1]}
+    for team in ("red", "blue"):
+        mine = [h for h in state.heroes if h.team == team]
+        out[f"altars_{team}"] = sum(1 for o in state.altars if o == team)
+        out[f"alive_{team}"] = sum(1 for h in mine if h.alive)
+        out[f"health_{team}"] = sum(h.health for h in mine if h.alive)
+    return out
+
+
+def progress(params: Params, state: State) -> Progress:
+    """Turn, round (every hero acts once a round), phase and the seat to act."""
+    per_round = max(len(state.heroes), 1)
+    turn = state.turn
+    if state.stage != "play" or turn is None:
+        return Progress(turn=state.turns, round=0, phase=state.stage, actor=None)
+    seat = next((h.seat for h in state.heroes if h.id == turn.hero), None)
+    return Progress(turn=state.turns, round=(state.turns - 1) // per_round + 1, phase=turn.phase, actor=seat)
