@@ -1,0 +1,327 @@
+"""`tabletape`: the command line. Each command parses, calls the Workspace, and prints.
+
+Every error a user can cause is a `TabletapeError`: printed as one line, exit status 2,
+never a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import msgspec
+
+from dashboard import render
+from events.errors import TabletapeError
+from projections.workspace import Workspace, to_builtins
+
+pass_ws = click.make_pass_decorator(Workspace)
+
+
+def _emit(data: Any) -> None:
+    click.echo(json.dumps(to_builtins(data), indent=2, ensure_ascii=False, default=str))
+
+
+def _pairs(text: str, what: str) -> dict[str, str]:
+    """`red=ana,blue=ben` -> {'red': 'ana', 'blue': 'ben'}."""
+    out = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        key, sep, value = part.partition("=")
+        if not sep or not key or not value:
+            raise click.BadParameter(f"{part!r}: expected {what}=name, e.g. red=ana,blue=ben")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _option_values(values: tuple[str, ...]) -> dict[str, Any]:
+    """`--option mission=assault --option points=300` -> typed dict (JSON values allowed)."""
+    out: dict[str, Any] = {}
+    for item in values:
+        key, sep, raw = item.partition("=")
+        if not sep:
+            raise click.BadParameter(f"{item!r}: expected name=value")
+        try:
+            out[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key] = raw
+    return out
+
+
+@click.group()
+@click.option("--home", type=click.Path(path_type=Path), envvar="TABLETAPE_HOME", default=None,
+              help="Store folder (default $TABLETAPE_HOME or ./data).")
+@click.pass_context
+def cli(ctx: click.Context, home: Path | None) -> None:
+    """Record, replay, audit and analyse tabletop playtests."""
+    ctx.obj = Workspace(home)
+
+
+@cli.command()
+@click.option("--ruleset", "spec", required=True, help="game[@version or variant], e.g. mortalgate@2.5")
+@click.option("--seats", required=True, help="seat=player pairs, e.g. red=ana,blue=ben")
+@click.option("--title", default="")
+@click.option("--id", "match_id", default=None, help="Match id (default: generated).")
+@click.option("--option", "options", multiple=True, help="Match option name=value (repeatable).")
+@pass_ws
+def new(ws: Workspace, spec: str, seats: str, title: str, match_id: str | None, options: tuple[str, ...]) -> None:
+    """Start a match and print its id."""
+    started = ws.new_match(spec, _pairs(seats, "seat"), title=title, match_id=match_id, options=_option_values(options))
+    click.echo(started.match_id)
+
+
+@cli.command()
+@click.argument("match_id")
+@click.option("--event", "inline", multiple=True, help="One event as JSON (repeatable); else stdin.")
+@click.option("--file", "path", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Read JSON lines from a file.")
+@click.option("--expect-seq", type=int, default=None, help="Fail with a conflict unless the log's last seq is this.")
+@pass_ws
+def append(ws: Workspace, match_id: str, inline: tuple[str, ...], path: Path | None, expect_seq: int | None) -> None:
+    """Append events (JSON lines) to a match; all or nothing."""
+    if inline:
+        data, where = "\n".join(inline).encode(), "--event"
+    elif path:
+        data, where = path.read_bytes(), str(path)
+    else:
+        data, where = sys.stdin.buffer.read(), "<stdin>"
+    written = ws.append(match_id, data, expected_seq=expect_seq, where=where)
+    click.echo(f"appended {len(written)} event(s) to {match_id}; last seq {written[-1].seq if written else ws.store.last(match_id)[0]}")
+
+
+@cli.command()
+@click.argument("match_id")
+@click.option("--at", "seq", type=int, default=None, help="Event seq (default: the last).")
+@click.option("--against", default=None, help="Replay under another version, e.g. mortalgate@2.1.")
+@click.option("--format", "fmt", type=click.Choice(["summary", "json"]), default="summary")
+@pass_ws
+def replay(ws: Workspace, match_id: str, seq: int | None, against: str | None, fmt: str) -> None:
+    """Show the state at an event."""
+    last = ws.store.last(match_id)[0]
+    step = ws.state_at(match_id, last if seq is None else seq, against=against)
+    rules = ws.rules_of(match_id, against)
+    if fmt == "json":
+        _emit({"seq": step.event.seq, "event": step.event, "state": step.state,
+               "progress": rules.ruleset.progress(rules.params, step.state)})
+    else:
+        click.echo(render.step_summary(match_id, rules, step, last))
+
+
+@cli.command()
+@click.argument("match_id")
+@click.option("--against", default=None, help="Audit under another version, e.g. mortalgate@2.1.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@pass_ws
+def audit(ws: Workspace, match_id: str, against: str | None, fmt: str) -> None:
+    """List every violation and check the declared result; exit 1 if anything is wrong."""
+    report = ws.audit(match_id, against=against)
+    if fmt == "json":
+        _emit(report)
+    else:
+        click.echo(render.audit_text(match_id, report))
+    sys.exit(0 if report.clean else 1)
+
+
+@cli.command()
+@click.argument("match_id")
+@click.argument("a")
+@click.argument("b")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@pass_ws
+def compare(ws: Workspace, match_id: str, a: str, b: str, fmt: str) -> None:
+    """Replay a match under two versions: first disagreement and outcome change."""
+    result = ws.compare(match_id, a, b)
+    if fmt == "json":
+        _emit({**to_builtins(result), "outcome_changes": result.outcome_changes})
+    else:
+        click.echo(render.comparison_text(match_id, result))
+
+
+@cli.command()
+@click.argument("match_id")
+@pass_ws
+def verify(ws: Workspace, match_id: str) -> None:
+    """Check a match's hash chain; name the first bad line."""
+    report = ws.verify(match_id)
+    if report.ok:
+        click.echo(f"{match_id}: hash chain verifies ({report.lines} lines)")
+    else:
+        raise TabletapeError(f"{ws.store.log_path(match_id)}: {report.message}")
+
+
+@cli.command()
+@click.argument("game")
+@pass_ws
+def schema(ws: Workspace, game: str) -> None:
+    """Print the JSON Schema of a game's events."""
+    click.echo(json.dumps(ws.schema(game), indent=2))
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@pass_ws
+def rulesets(ws: Workspace, fmt: str) -> None:
+    """List games, their versions and this store's variants."""
+    games = ws.rulesets()
+    if fmt == "json":
+        _emit(games)
+        return
+    for game in games:
+        click.echo(f"{game['name']}  ({game['title']}; bare name = {game['newest']})")
+        for version in game["versions"]:
+            click.echo(f"  {game['name']}@{version['id']:<8} {version['title']}")
+        for variant in game["variants"]:
+            click.echo(f"  {game['name']}@{variant['id']:<8} variant of {variant['extends']}: {variant['title']}")
+
+
+@cli.command(name="list")
+@pass_ws
+def list_matches(ws: Workspace) -> None:
+    """List the matches in the store."""
+    for match_id in ws.matches():
+        header = ws.header(match_id)
+        click.echo(f"{match_id}  {header.ruleset}@{header.version}  {header.source}  {header.title}")
+
+
+@cli.command(name="import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option("--id", "match_id", default=None, help="Store under this id (default: the log's own).")
+@pass_ws
+def import_(ws: Workspace, path: Path, match_id: str | None) -> None:
+    """Import a whole JSON-lines log; nothing is stored unless every line checks."""
+    started = ws.import_log(path.read_bytes(), match_id=match_id, where=str(path))
+    click.echo(match_id or started.match_id)
+
+
+@cli.command()
+@click.argument("match_id")
+@pass_ws
+def export(ws: Workspace, match_id: str) -> None:
+    """Print a match's log exactly as stored."""
+    sys.stdout.buffer.write(ws.export(match_id))
+
+
+@cli.group()
+def notes() -> None:
+    """Annotations on matches: add, reply, edit, remove, list."""
+
+
+@notes.command(name="add")
+@click.argument("match_id")
+@click.option("--at", "from_seq", type=int, required=True, help="Event seq the note is on (start of a range).")
+@click.option("--to", "to_seq", type=int, default=None, help="Last seq of a range.")
+@click.option("--author", required=True)
+@click.option("--text", required=True)
+@click.option("--tag", "tags", multiple=True, help="balance, confusing rule, bug, highlight, question")
+@click.option("--rule", default=None, help="Rule id, e.g. mortalgate/combat.line-of-sight.")
+@pass_ws
+def notes_add(ws: Workspace, match_id: str, from_seq: int, to_seq: int | None, author: str, text: str, tags: tuple[str, ...], rule: str | None) -> None:
+    """Add a note on an event or a range."""
+    note = ws.notes.add(match_id, from_seq=from_seq, to_seq=to_seq, author=author, text=text, tags=tags, rule=rule)
+    click.echo(note.id)
+
+
+@notes.command(name="reply")
+@click.argument("match_id")
+@click.argument("note_id")
+@click.option("--author", required=True)
+@click.option("--text", required=True)
+@pass_ws
+def notes_reply(ws: Workspace, match_id: str, note_id: str, author: str, text: str) -> None:
+    """Reply to a note."""
+    ws.notes.reply(match_id, note_id, author=author, text=text)
+    click.echo(f"replied to {note_id}")
+
+
+@notes.command(name="edit")
+@click.argument("match_id")
+@click.argument("note_id")
+@click.option("--author", required=True)
+@click.option("--text", default=None)
+@click.option("--tag", "tags", multiple=True)
+@click.option("--rule", default=None)
+@pass_ws
+def notes_edit(ws: Workspace, match_id: str, note_id: str, author: str, text: str | None, tags: tuple[str, ...], rule: str | None) -> None:
+    """Edit a note's text, tags or rule."""
+    ws.notes.edit(match_id, note_id, author=author, text=text, tags=tags or None, rule=rule)
+    click.echo(f"edited {note_id}")
+
+
+@notes.command(name="remove")
+@click.argument("match_id")
+@click.argument("note_id")
+@click.option("--author", required=True)
+@click.option("--reason", default="")
+@pass_ws
+def notes_remove(ws: Workspace, match_id: str, note_id: str, author: str, reason: str) -> None:
+    """Remove a note (it stays in the history)."""
+    ws.notes.remove(match_id, note_id, author=author, reason=reason)
+    click.echo(f"removed {note_id}")
+
+
+@notes.command(name="list")
+@click.argument("match_id")
+@click.option("--all", "include_removed", is_flag=True, help="Include removed notes.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@pass_ws
+def notes_list(ws: Workspace, match_id: str, include_removed: bool, fmt: str) -> None:
+    """List a match's notes."""
+    found = ws.notes.list(match_id, include_removed=include_removed)
+    if fmt == "json":
+        _emit(found)
+        return
+    for note in found:
+        span = f"{note.from_seq}" if note.to_seq == note.from_seq else f"{note.from_seq}-{note.to_seq}"
+        tags = f" [{', '.join(note.tags)}]" if note.tags else ""
+        rule = f" ({note.rule})" if note.rule else ""
+        gone = " (removed)" if note.removed else ""
+        click.echo(f"{note.id}  seq {span}  {note.author}: {note.text}{tags}{rule}{gone}")
+        for reply in note.replies:
+            click.echo(f"    {reply.author}: {reply.text}")
+
+
+@cli.command()
+@click.argument("game")
+@click.option("--version", "stat_set", default=None, help="Stat set to check (default: the newest).")
+@pass_ws
+def rulebook(ws: Workspace, game: str, stat_set: str | None) -> None:
+    """Recompute the rulebook's printed tables from the rules; list cells that disagree."""
+    from rulesets.registry import rulebook_check
+
+    report = rulebook_check(game, stat_set)
+    for line in report:
+        click.echo(line)
+
+
+@cli.command()
+@pass_ws
+def demo(ws: Workspace) -> None:
+    """Fill an empty store with bot-played matches and show what to try next."""
+    from projections.demo import ensure_demo
+
+    made = ensure_demo(ws)
+    click.echo(f"store {ws.home}: {len(ws.matches())} matches ({len(made)} new bot games)")
+    first = ws.matches()[0] if ws.matches() else None
+    if first:
+        click.echo(f"try:  tabletape --home {ws.home} replay {first} --at 40")
+        click.echo(f"      tabletape --home {ws.home} audit {first} --against mortalgate@2.1")
+        click.echo(f"      tabletape --home {ws.home} compare {first} mortalgate@2.1 mortalgate@2.5")
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the CLI, turning typed errors into one line and exit status 2."""
+    try:
+        cli.main(args=argv, prog_name="tabletape", standalone_mode=False)
+    except click.exceptions.Abort:
+        click.echo("aborted", err=True)
+        sys.exit(130)
+    except click.ClickException as error:
+        error.show()
+        sys.exit(error.exit_code)
+    except TabletapeError as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(2)
+    except (msgspec.DecodeError, OSError) as error:
+        click.echo(f"error: {error}", err=True)
+        sys.exit(2)

@@ -1,0 +1,61 @@
+"""Plain-text rendering of API results for the command line (no logic, only words)."""
+
+from __future__ import annotations
+
+from projections.audit import AuditReport
+from projections.compare import Comparison
+from projections.replay import Step
+from rulesets.protocol import Violation
+from rulesets.registry import Rules
+
+
+def violation_line(v: Violation) -> str:
+    """`seq 12  error  mortalgate/combat.range  message`."""
+    return f"seq {v.seq:>5}  {v.severity:<7}  {v.rule}  {v.message}"
+
+
+def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int) -> str:
+    """A readable page for one position: where, scores, pieces, and what broke."""
+    ruleset = rules.ruleset
+    progress = ruleset.progress(rules.params, step.state)
+    board = ruleset.view(rules.params, step.state, None)
+    lines = [
+        f"{match_id}  {rules.spec}  event {step.event.seq}/{last_seq}: {type(step.event).__name__}",
+        f"turn {progress.turn}  round {progress.round}  phase {progress.phase}  to act: {progress.actor or '-'}",
+    ]
+    for panel in board.panels:
+        lines.append(f"{panel.title}: " + ", ".join(f"{k} {v}" for k, v in panel.rows))
+    for piece in board.pieces:
+        health = f" {piece.health[0]}/{piece.health[1]}" if piece.health else ""
+        badges = f" [{', '.join(piece.badges)}]" if piece.badges else ""
+        lines.append(f"  {piece.label:<10} {piece.side or '-':<5} at ({piece.x:g},{piece.y:g}){health}{badges}")
+    lines += [violation_line(v) for v in step.violations]
+    return "\n".join(lines)
+
+
+def audit_text(match_id: str, report: AuditReport) -> str:
+    """The audit as a designer reads it."""
+    lines = [f"audit of {match_id} under {report.rules}: {report.events} events"]
+    lines += [violation_line(v) for v in report.violations]
+    errors = len(report.errors)
+    lines.append(f"{errors} rule violation(s)" + (f", {len(report.violations) - errors} note(s)" if len(report.violations) > errors else ""))
+    lines.append(("result OK: " if report.result.agrees else "result WRONG: ") + report.result.message)
+    return "\n".join(lines)
+
+
+def comparison_text(match_id: str, c: Comparison) -> str:
+    """Where two versions first disagree and how the outcome changes."""
+    lines = [f"{match_id}: {c.a} vs {c.b} over {c.events} events"]
+    if c.first is None:
+        lines.append("the two versions agree on every event")
+    else:
+        d = c.first
+        lines.append(f"first disagreement at seq {d.seq} ({d.event_type}):")
+        lines += [f"  only under {c.a}: {v.rule}  {v.message}" for v in d.only_a]
+        lines += [f"  only under {c.b}: {v.rule}  {v.message}" for v in d.only_b]
+        lines += [f"  {name}: {a:g} under {c.a}, {b:g} under {c.b}" for name, (a, b) in d.metrics.items()]
+    lines.append(f"violations: {c.violations_a} under {c.a}, {c.violations_b} under {c.b}")
+    for spec, outcome in ((c.a, c.outcome_a), (c.b, c.outcome_b)):
+        lines.append(f"outcome under {spec}: " + (f"{outcome.winner or 'draw'} ({outcome.reason})" if outcome else "game not over"))
+    lines.append("the outcome changes" if c.outcome_changes else "the outcome is the same")
+    return "\n".join(lines)

@@ -1,0 +1,114 @@
+"""The audit: every rule a log broke, and whether the declared result is the rules' result.
+
+Violations of events the table later retracted are dropped (the table undid them), and
+a `Ruled` that names a rule and an event turns that violation into a recorded ruling.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import msgspec
+
+from events.base import Event
+from events.shared import MatchEnded, Ruled
+from projections.replay import replay
+from rulesets.protocol import Outcome, Violation
+from rulesets.registry import Rules
+
+
+class Result(msgspec.Struct, frozen=True, kw_only=True):
+    """The table's declared result set against the rules' one."""
+
+    declared: MatchEnded | None
+    computed: Outcome | None
+    agrees: bool
+    message: str
+
+
+class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
+    """What a designer reads after a playtest: broken rules by seq, and the result check."""
+
+    rules: str
+    """`game@version` the log was audited under."""
+    events: int
+    violations: tuple[Violation, ...]
+    result: Result
+    retracted: tuple[int, ...] = ()
+
+    @property
+    def errors(self) -> tuple[Violation, ...]:
+        """Violations that are errors (not warnings, infos or table rulings)."""
+        return tuple(v for v in self.violations if v.severity == "error")
+
+    @property
+    def clean(self) -> bool:
+        """No rule broken and the declared result (if any) is the rules' result."""
+        return not self.errors and self.result.agrees
+
+
+def audit(events: Iterable[Event], rules: Rules) -> AuditReport:
+    """Audit a whole log under `rules` (its own version, or any other for a re-audit)."""
+    found: dict[int, tuple[Violation, ...]] = {}
+    declared: dict[int, MatchEnded] = {}
+    rulings: dict[int, Ruled] = {}
+    retracted: list[int] = []
+    state = None
+    count = 0
+    for step in replay(events, rules):
+        count += 1
+        state = step.state
+        event = step.event
+        if step.voided is not None:
+            retracted.append(step.voided)
+            for table in (found, declared, rulings):
+                table.pop(step.voided, None)
+        if step.violations:
+            found[event.seq] = step.violations
+        if isinstance(event, MatchEnded):
+            declared[event.seq] = event
+        elif isinstance(event, Ruled):
+            rulings[event.seq] = event
+    violations = _apply_rulings(found, rulings.values())
+    computed = rules.ruleset.outcome(rules.params, state) if state is not None else None
+    last_declared = declared[max(declared)] if declared else None
+    return AuditReport(rules=rules.spec, events=count, violations=violations,
+                       result=judge(last_declared, computed), retracted=tuple(retracted))
+
+
+def _apply_rulings(found: dict[int, tuple[Violation, ...]], rulings: Iterable[Ruled]) -> tuple[Violation, ...]:
+    """A table ruling on (rule, seq) marks that violation as ruled (severity info)."""
+    ruled = {(r.applies_to, r.rule): r for r in rulings if r.applies_to is not None}
+    out = []
+    for seq in sorted(found):
+        for violation in found[seq]:
+            ruling = ruled.get((seq, violation.rule))
+            if ruling is not None:
+                violation = msgspec.structs.replace(violation, severity="info", message=f"ruled by the table (seq {ruling.seq}: {ruling.decision}): {violation.message}")
+            out.append(violation)
+    return tuple(out)
+
+
+def judge(declared: MatchEnded | None, computed: Outcome | None) -> Result:
+    """Does the table's declared result match the rules' outcome?"""
+    if declared is None and computed is None:
+        return Result(declared=None, computed=None, agrees=True, message="the game is not over and no result was declared")
+    if declared is None:
+        assert computed is not None
+        return Result(declared=None, computed=computed, agrees=True, message=f"no result declared; by the rules {_said(computed)}")
+    if computed is None:
+        return Result(declared=declared, computed=None, agrees=False,
+                      message=f"the table declared {_declared(declared)}, but by the rules the game is not over")
+    agrees = declared.draw == computed.draw and declared.winner == computed.winner
+    if agrees:
+        return Result(declared=declared, computed=computed, agrees=True, message=f"declared result matches the rules: {_said(computed)}")
+    return Result(declared=declared, computed=computed, agrees=False,
+                  message=f"the table declared {_declared(declared)}, but by the rules {_said(computed)} ({computed.rule})")
+
+
+def _said(outcome: Outcome) -> str:
+    return "it is a draw" if outcome.draw else f"{outcome.winner} won: {outcome.reason}"
+
+
+def _declared(ended: MatchEnded) -> str:
+    return "a draw" if ended.draw else f"{ended.winner} the winner" if ended.winner else "the game abandoned"

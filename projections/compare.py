@@ -1,0 +1,83 @@
+"""Two rule versions side by side on one log: where they first disagree, how the end differs.
+
+Versions disagree at an event when one finds a rule broken that the other does not, or
+when the event leaves the game in a different position by the game's own metrics
+(Grace, altars, health...), which is what a designer means by "the rule change mattered
+here".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import msgspec
+
+from events.base import Event
+from projections.replay import replay
+from rulesets.protocol import Outcome, Violation
+from rulesets.registry import Rules
+
+
+class Divergence(msgspec.Struct, frozen=True, kw_only=True):
+    """The first event where the two versions part ways, and how."""
+
+    seq: int
+    event_type: str
+    only_a: tuple[Violation, ...]
+    only_b: tuple[Violation, ...]
+    metrics: dict[str, tuple[float, float]]
+    """Metric name -> (value under a, value under b), for those that differ."""
+
+
+class Comparison(msgspec.Struct, frozen=True, kw_only=True):
+    """The result of replaying one log under two versions."""
+
+    a: str
+    b: str
+    events: int
+    first: Divergence | None
+    outcome_a: Outcome | None
+    outcome_b: Outcome | None
+    violations_a: int
+    violations_b: int
+
+    @property
+    def outcome_changes(self) -> bool:
+        """Whether the winner (or draw) differs between the versions."""
+        a, b = self.outcome_a, self.outcome_b
+        key = lambda o: None if o is None else (o.winner, o.draw)  # noqa: E731
+        return key(a) != key(b)
+
+
+def compare(events: Sequence[Event], a: Rules, b: Rules) -> Comparison:
+    """Replay the same events under `a` and `b` in lock step."""
+    first: Divergence | None = None
+    counts = [0, 0]
+    state_a = state_b = None
+    for step_a, step_b in zip(replay(events, a), replay(events, b), strict=True):
+        state_a, state_b = step_a.state, step_b.state
+        counts[0] += sum(1 for v in step_a.violations if v.severity == "error")
+        counts[1] += sum(1 for v in step_b.violations if v.severity == "error")
+        if first is None:
+            first = _divergence(a, b, step_a, step_b)
+    return Comparison(
+        a=a.spec, b=b.spec, events=len(events), first=first,
+        outcome_a=a.ruleset.outcome(a.params, state_a) if state_a is not None else None,
+        outcome_b=b.ruleset.outcome(b.params, state_b) if state_b is not None else None,
+        violations_a=counts[0], violations_b=counts[1],
+    )
+
+
+def _divergence(a: Rules, b: Rules, step_a: object, step_b: object) -> Divergence | None:
+    key = lambda v: (v.rule, v.message)  # noqa: E731
+    va = {key(v): v for v in step_a.violations if v.rule != "core/rules-changed"}  # type: ignore[attr-defined]
+    vb = {key(v): v for v in step_b.violations if v.rule != "core/rules-changed"}  # type: ignore[attr-defined]
+    ma = a.ruleset.metrics(a.params, step_a.state)  # type: ignore[attr-defined]
+    mb = b.ruleset.metrics(b.params, step_b.state)  # type: ignore[attr-defined]
+    differing = {name: (ma[name], mb.get(name, float("nan"))) for name in ma if ma[name] != mb.get(name)}
+    only_a = tuple(v for k, v in va.items() if k not in vb)
+    only_b = tuple(v for k, v in vb.items() if k not in va)
+    if not (only_a or only_b or differing):
+        return None
+    event = step_a.event  # type: ignore[attr-defined]
+    return Divergence(seq=event.seq, event_type=type(event).__name__, only_a=only_a, only_b=only_b, metrics=differing)

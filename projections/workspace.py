@@ -1,0 +1,220 @@
+"""The Python API over one store: what the command line and the dashboard both call.
+
+A `Workspace` ties a FileStore (logs, notes, variants) to the ruleset registry. Every
+method takes plain values and returns plain values or typed errors; no printing here.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Sequence
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from events.base import Event
+from events.codec import decode_drafts, decode_log, read_header
+from events.errors import LogFormatError, TabletapeError, UnknownMatchError
+from events.journal import ChainReport
+from events.notes import Notebook
+from events.shared import MatchStarted, Retracted, Source
+from events.store import FileStore, import_log, new_match_id, validate_match_id
+from projections.audit import AuditReport, audit
+from projections.compare import Comparison, compare
+from projections.replay import Step, replay
+from projections.timeline import Timeline
+from rulesets import registry
+from rulesets.registry import Rules
+
+HOME_ENV = "TABLETAPE_HOME"
+
+
+def default_home() -> Path:
+    """`$TABLETAPE_HOME`, else `./data`."""
+    return Path(os.environ.get(HOME_ENV) or "data")
+
+
+class Workspace:
+    """One store of matches and the rules to read them with."""
+
+    def __init__(self, home: Path | str | None = None) -> None:
+        self.home = Path(home) if home is not None else default_home()
+        self.store = FileStore(self.home)
+        self.notes = Notebook(self.store)
+
+    # --- rules ----------------------------------------------------------------------
+
+    def rules(self, spec: str) -> Rules:
+        """Resolve `game[@version-or-variant]` against the built-in games and this store's variants."""
+        return registry.resolve(spec, self.home)
+
+    def rulesets(self) -> list[dict[str, Any]]:
+        """Every game with its versions and this store's variants."""
+        out = []
+        for name in registry.GAMES:
+            ruleset = registry.game(name)
+            out.append({
+                "name": name,
+                "title": ruleset.title,
+                "newest": ruleset.newest,
+                "versions": [{"id": v.id, "title": v.title} for v in ruleset.versions.values()],
+                "variants": [{"id": v.id, "extends": v.extends, "title": v.title} for v in registry.variants(self.home, name)],
+            })
+        return out
+
+    def rules_of(self, match_id: str, against: str | None = None) -> Rules:
+        """The rules a match was recorded under, or `against` for a re-audit."""
+        if against:
+            return self.rules(against)
+        header = self.header(match_id)
+        return registry.rules_for_log(header.ruleset, header.version, header.params, self.home)
+
+    # --- writing --------------------------------------------------------------------
+
+    def new_match(
+        self,
+        spec: str,
+        seats: dict[str, str],
+        *,
+        title: str = "",
+        options: dict[str, Any] | None = None,
+        source: Source = "playtest",
+        seed: int | None = None,
+        match_id: str | None = None,
+        at: datetime | None = None,
+    ) -> MatchStarted:
+        """Start a match: check seats and options against the rules, then write line 0."""
+        rules = self.rules(spec)
+        when = at or datetime.now(UTC)
+        match_id = validate_match_id(match_id or new_match_id(when, rules.ruleset.name))
+        started = MatchStarted(
+            seq=0, at=when, match_id=match_id, ruleset=rules.ruleset.name, version=rules.version,
+            seats=dict(seats), options=dict(options or {}), params=dict(rules.overrides), seed=seed,
+            source=source, title=title, fingerprint=rules.ruleset.fingerprint,
+        )
+        problems = rules.ruleset.validate_start(rules.params, started)
+        if problems:
+            raise LogFormatError("--seats", None, problems[0])
+        return self.store.create(started)
+
+    def append(self, match_id: str, data: bytes | str, *, expected_seq: int | None = None, where: str = "<input>") -> list[Event]:
+        """Decode JSON-lines input and append it; all or nothing.
+
+        Without `expected_seq` the current last seq is used (a person at the CLI); a
+        recorder passes the seq it last saw so a concurrent writer gets a conflict.
+        """
+        codec = self.rules_of(match_id).ruleset.codec
+        events = decode_drafts(data, codec, where=where)
+        return self.append_events(match_id, events, expected_seq=expected_seq, where=where)
+
+    def append_events(self, match_id: str, events: Sequence[Event], *, expected_seq: int | None = None, where: str = "<input>") -> list[Event]:
+        """Append typed events (the recorder and bots use this)."""
+        for line_no, event in enumerate(events, start=1):
+            if isinstance(event, MatchStarted):
+                raise LogFormatError(where, line_no, "MatchStarted can only be line 0 of a new match", field="type")
+        last = self.store.last(match_id)[0] if expected_seq is None else expected_seq
+        self._check_retractions(match_id, events, last, where)
+        return self.store.append(match_id, events, expected_seq=last)
+
+    def _check_retractions(self, match_id: str, events: Sequence[Event], last: int, where: str) -> None:
+        """A Retracted must void the latest event still in force: refuse one that cannot."""
+        if not any(isinstance(e, Retracted) for e in events):
+            return
+        in_force = self._in_force(match_id)
+        for line_no, event in enumerate(events, start=1):
+            seq = last + line_no
+            if isinstance(event, Retracted):
+                latest = in_force[-1] if in_force else None
+                if event.target_seq != latest:
+                    raise LogFormatError(where, line_no, f"Retracted must name the latest event still in force (seq {latest}), not {event.target_seq}", field="target_seq")
+                in_force.pop()
+            else:
+                in_force.append(seq)
+
+    def _in_force(self, match_id: str) -> list[int]:
+        """Seqs of events not voided by a Retracted, oldest first (line 0 excluded)."""
+        in_force: list[int] = []
+        for event in self.events(match_id):
+            if isinstance(event, Retracted):
+                if in_force:
+                    in_force.pop()
+            elif event.seq > 0:
+                in_force.append(event.seq)
+        return in_force
+
+    def import_log(self, data: bytes, *, match_id: str | None = None, where: str = "<input>") -> MatchStarted:
+        """Import a whole log file; nothing is stored unless every line checks."""
+        lines = data.split(b"\n", 1)
+        header = read_header(lines[0], where=where)
+        self.rules_of_header(header)
+        return import_log(self.store, match_id or header.match_id, data,
+                          lambda h: registry.game(h.ruleset).codec, where=where)
+
+    def rules_of_header(self, header: MatchStarted) -> Rules:
+        """The rules named by a MatchStarted (fails clearly if the game is unknown)."""
+        return registry.rules_for_log(header.ruleset, header.version, header.params, self.home)
+
+    # --- reading ----------------------------------------------------------------------
+
+    def matches(self) -> list[str]:
+        """Every match id in the store, oldest first."""
+        return self.store.matches()
+
+    def header(self, match_id: str) -> MatchStarted:
+        """Line 0 of a match."""
+        first = next(iter(self.store.lines(match_id)), None)
+        if first is None:
+            raise UnknownMatchError(f"match {match_id!r} has an empty log")
+        return read_header(first, where=str(self.store.log_path(match_id)))
+
+    def events(self, match_id: str) -> Iterator[Event]:
+        """Decode a match's log lazily with its game's codec."""
+        header = self.header(match_id)
+        codec = registry.game(header.ruleset).codec
+        return decode_log(self.store.lines(match_id), codec, where=str(self.store.log_path(match_id)))
+
+    def replay(self, match_id: str, *, against: str | None = None, audit: bool = True) -> Iterator[Step]:
+        """Stream the match's steps under its own rules or `against` another version."""
+        return replay(self.events(match_id), self.rules_of(match_id, against), audit=audit)
+
+    def timeline(self, match_id: str, *, against: str | None = None, every: int = 64) -> Timeline:
+        """Random access to every state of the match (for scrubbing)."""
+        return Timeline(list(self.events(match_id)), self.rules_of(match_id, against), every=every)
+
+    def state_at(self, match_id: str, seq: int, *, against: str | None = None) -> Step:
+        """The step at event `seq` (the state after it), in one streaming pass."""
+        last = self.store.last(match_id)[0]
+        if not 0 <= seq <= last:
+            raise TabletapeError(f"--at {seq} is outside match {match_id} (events 0..{last})")
+        for step in self.replay(match_id, against=against, audit=False):
+            if step.event.seq == seq:
+                return step
+        raise TabletapeError(f"--at {seq} is outside match {match_id}")
+
+    def audit(self, match_id: str, *, against: str | None = None) -> AuditReport:
+        """Every violation and the result check, under the match's rules or another version."""
+        return audit(self.events(match_id), self.rules_of(match_id, against))
+
+    def compare(self, match_id: str, a: str, b: str) -> Comparison:
+        """Replay a match under two versions: first disagreement and how the outcome changes."""
+        events = list(self.events(match_id))
+        return compare(events, self.rules(a), self.rules(b))
+
+    def verify(self, match_id: str) -> ChainReport:
+        """Check the match's hash chain."""
+        return self.store.verify(match_id)
+
+    def export(self, match_id: str) -> bytes:
+        """The match's log exactly as stored."""
+        return b"".join(line + b"\n" for line in self.store.lines(match_id))
+
+    def schema(self, game: str) -> dict[str, Any]:
+        """JSON Schema of every line a game's logs may hold."""
+        return registry.game(game).codec.schema()
+
+
+def to_builtins(value: Any) -> Any:
+    """Plain JSON-ready data from Structs (for printing and the dashboard)."""
+    return msgspec.to_builtins(value)

@@ -1,0 +1,97 @@
+"""The contract every ruleset passes (STYLE.md, "How that looks in tabletape", point 5).
+
+`tests/test_contract.py` runs these for every game and every version; a new game gets
+them by being registered.
+"""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import msgspec
+
+from events.shared import MatchEnded, MatchStarted
+from projections.audit import audit
+from projections.replay import replay
+from projections.simulate import play
+from projections.timeline import Timeline
+from rulesets.registry import Rules
+
+PURE_MODULES = ("events", "state", "params", "rules", "moves", "view", "board")
+"""Modules of a game that hold rules; data loaders (heroes, maps) read files at import only."""
+FORBIDDEN_IMPORTS = frozenset({"random", "time", "os", "io", "pathlib", "socket", "subprocess", "datetime", "secrets", "uuid"})
+
+
+def started(rules: Rules, seed: int = 1) -> MatchStarted:
+    """A valid line 0 for the game's example seating."""
+    ruleset = rules.ruleset
+    return MatchStarted(seq=0, match_id=f"contract-{seed}", ruleset=ruleset.name, version=rules.version,
+                        seats=dict(ruleset.example_seats), fingerprint=ruleset.fingerprint)
+
+
+def check_setup_is_valid(rules: Rules) -> None:
+    """The example seating is accepted and setup gives a state with legal moves or a chance step."""
+    ruleset = rules.ruleset
+    line0 = started(rules)
+    assert ruleset.validate_start(rules.params, line0) == []
+    state = ruleset.setup(rules.params, line0)
+    assert ruleset.chance(rules.params, state) or list(ruleset.legal(rules.params, state))
+
+
+def check_bot_game_is_clean(rules: Rules, bot: str, seed: int) -> list:
+    """A seeded bot game finishes with a declared result and audits clean."""
+    events = play(rules, rules.ruleset.example_seats, seed=seed, bot=bot)
+    assert isinstance(events[-1], MatchEnded), f"{bot} game with seed {seed} did not finish in {len(events)} events"
+    report = audit(events, rules)
+    assert report.errors == (), report.errors[:3]
+    assert report.result.agrees, report.result.message
+    return events
+
+
+def check_replay_is_deterministic(rules: Rules, seed: int) -> None:
+    """The same seed gives the same log, byte for byte."""
+    one = play(rules, rules.ruleset.example_seats, seed=seed, bot="random")
+    two = play(rules, rules.ruleset.example_seats, seed=seed, bot="random")
+    assert msgspec.json.encode(one) == msgspec.json.encode(two)
+
+
+def check_timeline_matches_replay(rules: Rules, events: list, every: int = 16) -> None:
+    """A snapshot plus the tail gives exactly the state of a full replay, at any seq."""
+    full = [msgspec.json.encode(step.state) for step in replay(events, rules, audit=False)]
+    timeline = Timeline(events, rules, every=every)
+    rng = random.Random(0)
+    for seq in {0, len(events) - 1, *rng.sample(range(len(events)), min(40, len(events)))}:
+        assert msgspec.json.encode(timeline.state_at(seq).state) == full[seq], seq
+
+
+def check_apply_does_not_mutate(rules: Rules, events: list) -> None:
+    """Reducers are pure: the input state is the same after apply."""
+    ruleset = rules.ruleset
+    state = ruleset.setup(rules.params, events[0])
+    for event in events[1:]:
+        before = msgspec.json.encode(state)
+        ruleset.check(rules.params, state, event)
+        after_state = ruleset.apply(rules.params, state, event)
+        assert msgspec.json.encode(state) == before, f"apply mutated its input at seq {event.seq}"
+        state = after_state
+
+
+def check_rules_modules_are_pure(package_dir: Path) -> None:
+    """No I/O, clock or randomness imported by the rules modules, and no open()."""
+    for name in PURE_MODULES:
+        path = package_dir / f"{name}.py"
+        if not path.exists():
+            continue
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                roots = {alias.name.split(".")[0] for alias in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                roots = {(node.module or "").split(".")[0]}
+            elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "open":
+                raise AssertionError(f"{path}: calls open()")
+            else:
+                continue
+            assert not roots & FORBIDDEN_IMPORTS, f"{path}: imports {roots & FORBIDDEN_IMPORTS}"

@@ -1,0 +1,38 @@
+"""Every registered game and version passes the ruleset contract."""
+
+from __future__ import annotations
+
+import importlib
+from pathlib import Path
+
+import pytest
+
+from rulesets import registry
+from tests import contract
+
+SPECS = [f"{name}@{version}" for name in registry.GAMES for version in registry.game(name).versions]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_setup_offers_a_first_step(spec: str) -> None:
+    contract.check_setup_is_valid(registry.resolve(spec))
+
+
+@pytest.mark.parametrize("spec", SPECS)
+@pytest.mark.parametrize("bot", ["heuristic", "random"])
+def test_seeded_bots_finish_clean_games(spec: str, bot: str) -> None:
+    rules = registry.resolve(spec)
+    events = contract.check_bot_game_is_clean(rules, bot, seed=11)
+    contract.check_timeline_matches_replay(rules, events)
+    contract.check_apply_does_not_mutate(rules, events)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_same_seed_gives_the_same_log(spec: str) -> None:
+    contract.check_replay_is_deterministic(registry.resolve(spec), seed=5)
+
+
+@pytest.mark.parametrize("name", list(registry.GAMES))
+def test_rules_modules_import_no_io_clock_or_randomness(name: str) -> None:
+    module = importlib.import_module(registry.GAMES[name])
+    contract.check_rules_modules_are_pure(Path(module.__file__).parent)
