@@ -1,0 +1,260 @@
+"""MortalGate's board geometry: pure functions over hex nodes, no game state.
+
+The board is "22 hexes wide x 28 hexes tall, staggered by evens on X-axis"
+(mortalgate.txt, Game Components): flat-topped hexes in columns, even columns shifted half
+a hex down (`hex-even-q` in `rulesets.view`). A node is its offset coordinate
+`(col, row)`; every computation converts to cube coordinates `(q, r, s)`, `q + r + s = 0`,
+where distances, straight lines and directions are simple and exact.
+
+Directions are numbered clockwise from north: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW, so
+`d + 3` is the opposite direction and `d ± 1` are the directions either side of `d`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator
+
+Node = tuple[int, int]
+"""(col, row) on the staggered map; col 0..21, row 0..27."""
+
+Cube = tuple[int, int, int]
+"""(q, r, s) with q + r + s == 0; q is the column, r grows towards the bottom."""
+
+WIDTH = 22
+"""Columns (mortalgate.txt, Game Components: "22 hexes wide")."""
+HEIGHT = 28
+"""Rows (mortalgate.txt, Game Components: "28 hexes tall")."""
+
+DIRECTIONS: tuple[Cube, ...] = (
+    (0, -1, 1),  # 0 N
+    (1, -1, 0),  # 1 NE
+    (1, 0, -1),  # 2 SE
+    (0, 1, -1),  # 3 S
+    (-1, 1, 0),  # 4 SW
+    (-1, 0, 1),  # 5 NW
+)
+"""Cube steps of the six neighbour directions, clockwise from north."""
+
+DIRECTION_NAMES = ("N", "NE", "SE", "S", "SW", "NW")
+
+_NUDGE = (1e-6, 2e-6, -3e-6)
+"""Added to a lerped point so it never sits exactly on a hex edge (sums to zero)."""
+
+
+def to_cube(node: Node) -> Cube:
+    """Cube coordinates of an offset node (even columns are the ones shifted down)."""
+    col, row = node
+    q = col
+    r = row - (col + (col & 1)) // 2
+    return (q, r, -q - r)
+
+
+def to_node(cube: Cube) -> Node:
+    """Offset node of cube coordinates (the inverse of `to_cube`)."""
+    q, r, _ = cube
+    return (q, r + (q + (q & 1)) // 2)
+
+
+def on_board(node: Node, width: int = WIDTH, height: int = HEIGHT) -> bool:
+    """Whether a node lies on the width x height map."""
+    col, row = node
+    return 0 <= col < width and 0 <= row < height
+
+
+def step(node: Node, d: int) -> Node:
+    """The node one step from `node` in direction `d` (may be off the board)."""
+    q, r, s = to_cube(node)
+    dq, dr, ds = DIRECTIONS[d % 6]
+    return to_node((q + dq, r + dr, s + ds))
+
+
+def neighbours(node: Node, width: int = WIDTH, height: int = HEIGHT) -> tuple[Node, ...]:
+    """On-board neighbours of a node, in direction order N, NE, SE, S, SW, NW."""
+    return tuple(n for n in (step(node, d) for d in range(6)) if on_board(n, width, height))
+
+
+def distance(a: Node, b: Node) -> int:
+    """Hex steps between two nodes, ignoring terrain (mortalgate.txt, Movement: one node per point)."""
+    aq, ar, as_ = to_cube(a)
+    bq, br, bs = to_cube(b)
+    return max(abs(aq - bq), abs(ar - br), abs(as_ - bs))
+
+
+def _cube_round(q: float, r: float, s: float) -> Cube:
+    """The cube node whose hex contains a fractional cube point."""
+    rq, rr, rs = round(q), round(r), round(s)
+    dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+    if dq > dr and dq > ds:
+        rq = -rr - rs
+    elif dr > ds:
+        rr = -rq - rs
+    else:
+        rs = -rq - rr
+    return (rq, rr, rs)
+
+
+def _samples(a: Node, b: Node, side: int, extra: int = 0) -> Iterator[Node]:
+    """Nodes under the points a + i/n (b - a), i = 0..n+extra, nudged to one side.
+
+    The point is computed as (a*(n-i) + b*i) / n from exact integers, so the samples of
+    (b, a) are those of (a, b) in reverse, bit for bit: `line` and `line_of_sight` are
+    symmetric by construction, not by luck of rounding.
+    """
+    ca, cb = to_cube(a), to_cube(b)
+    n = distance(a, b)
+    if n == 0:
+        yield a
+        return
+    nudge = tuple(side * e for e in _NUDGE)
+    for i in range(n + extra + 1):
+        q, r, s = ((x * (n - i) + y * i) / n + e for x, y, e in zip(ca, cb, nudge, strict=True))
+        yield to_node(_cube_round(q, r, s))
+
+
+def _sides(a: Node, b: Node, width: int, height: int) -> tuple[int, ...]:
+    """Nudge sides (+1 first) whose line from a to b stays on the board, one per distinct line.
+
+    A nudged line that would leave the board (along the bottom edge between two even
+    columns the +1 nudge dips below the last row) is not a line "through the nodes of the
+    board" (mortalgate.txt, Line-of-Sight). On a rectangular map at least one side always
+    stays on it; if neither did, both are kept rather than none.
+    """
+    plus, minus = tuple(_samples(a, b, side=1)), tuple(_samples(a, b, side=-1))
+    candidates = ((1, plus),) if plus == minus else ((1, plus), (-1, minus))
+    kept = tuple(s for s, ln in candidates if all(on_board(n, width, height) for n in ln))
+    return kept or tuple(s for s, _ in candidates)
+
+
+def sight_lines(
+    a: Node, b: Node, *, width: int = WIDTH, height: int = HEIGHT
+) -> tuple[tuple[Node, ...], ...]:
+    """The one or two on-board node lines from a straight line between a and b.
+
+    Nudging the line to either side gives two node lines; they differ only where the
+    straight line runs exactly along a hex edge.
+    """
+    return tuple(tuple(_samples(a, b, side=s)) for s in _sides(a, b, width, height))
+
+
+def line(a: Node, b: Node, *, width: int = WIDTH, height: int = HEIGHT) -> tuple[Node, ...]:
+    """Nodes a straight line from a's centre to b's centre passes through, a and b included.
+
+    Cube lerp with the usual epsilon nudge; where the line runs exactly along the edge
+    between two hexes the nudge picks one side (the other one if the first would leave the
+    board). `line(b, a)` is `line(a, b)` reversed. `sight_lines` gives both sides.
+    """
+    return sight_lines(a, b, width=width, height=height)[0]
+
+
+def line_of_sight(
+    a: Node, b: Node, blocking: Collection[Node], *, width: int = WIDTH, height: int = HEIGHT
+) -> bool:
+    """Whether a can see b: some straight line has no blocking node strictly between them.
+
+    mortalgate.txt, Line-of-Sight: "the attacker must be able to draw a straight line
+    through the nodes of the board to the target", blocked by enemies and impassable
+    terrain, not by allies; the caller passes only the blockers. The text does not say what
+    happens where the line runs exactly along the edge between two nodes: we read "able to
+    draw a straight line" as permissive, so sight is clear if either of the two nudged
+    lines is clear (a blocker on one side of the edge alone does not block).
+    """
+    blocked = set(blocking)
+    lines = sight_lines(a, b, width=width, height=height)
+    return any(not blocked.intersection(nodes[1:-1]) for nodes in lines)
+
+
+def _pixel_dot(u: Cube, v: Cube) -> int:
+    """4x the Cartesian dot product of two cube vectors on flat-topped hexes (exact).
+
+    Centre of (q, r) is x = 3/2 q, y = sqrt(3) (r + q/2); scaling by 4 keeps it integral.
+    """
+    return 9 * u[0] * v[0] + 3 * (2 * u[1] + u[0]) * (2 * v[1] + v[0])
+
+
+def _closest_directions(a: Node, b: Node) -> tuple[int, ...]:
+    """Directions of a whose angle to the direction a->b is smallest (1, or 2 on a tie)."""
+    if a == b:
+        raise ValueError(f"no direction from a node to itself: {a}")
+    ca, cb = to_cube(a), to_cube(b)
+    v = (cb[0] - ca[0], cb[1] - ca[1], cb[2] - ca[2])
+    dots = [_pixel_dot(d, v) for d in DIRECTIONS]
+    best = max(dots)
+    return tuple(d for d in range(6) if dots[d] == best)
+
+
+def direction(a: Node, b: Node) -> int:
+    """Index (0-5) of a's neighbour direction closest in angle to the direction towards b.
+
+    Exact integer arithmetic. When b lies exactly between two directions (along a hex
+    corner, e.g. two columns east on the same level) the lower index wins, except that
+    the tie between NW (5) and N (0) gives 5: the first of the pair going clockwise.
+    """
+    tied = _closest_directions(a, b)
+    return 5 if tied == (0, 5) else tied[0]
+
+
+def splinter_nodes(
+    attacker: Node, target: Node, *, width: int = WIDTH, height: int = HEIGHT
+) -> tuple[Node, ...]:
+    """Nodes a Splinter blessing also hits: the target's two neighbours angled toward the attacker.
+
+    mortalgate.txt, Blessing Types, Splinter: "Enemies in the adjacent nodes immediately to
+    the left and right of the target (angled toward the attacker)". With d the target's
+    direction closest to the attacker, those are the neighbours at d - 1 and d + 1. When
+    the attacker lies exactly between two directions (along a hex corner) the two tied
+    directions are themselves the pair left and right of that line, both angled toward the
+    attacker, so they are the Splinter nodes. Off-board nodes are dropped.
+    """
+    tied = _closest_directions(target, attacker)
+    if len(tied) == 2:
+        sides = tied
+    else:
+        d = tied[0]
+        sides = ((d - 1) % 6, (d + 1) % 6)
+    nodes = (step(target, d) for d in sides)
+    return tuple(n for n in nodes if on_board(n, width, height))
+
+
+def shockwave_nodes(
+    attacker: Node, target: Node, *, width: int = WIDTH, height: int = HEIGHT
+) -> tuple[Node, ...]:
+    """Nodes a Shockwave blessing also hits: the 2 nodes directly behind the target.
+
+    mortalgate.txt, Blessing Types, Shockwave: "the 2 nodes directly behind the target".
+    The straight line from the attacker through the target (`line`, same nudge) is
+    continued by two more samples at the same spacing, so the nodes are that line's own
+    continuation and each is adjacent to the one before. Off-board nodes are dropped.
+    """
+    if attacker == target:
+        raise ValueError(f"attacker and target share a node: {target}")
+    side = _sides(attacker, target, width, height)[0]
+    behind = tuple(_samples(attacker, target, side=side, extra=2))[-2:]
+    return tuple(n for n in behind if on_board(n, width, height))
+
+
+def ring(node: Node, radius: int, *, width: int = WIDTH, height: int = HEIGHT) -> tuple[Node, ...]:
+    """On-board nodes at exactly `radius` steps from `node`, clockwise from the north one."""
+    if radius == 0:
+        return (node,) if on_board(node, width, height) else ()
+    q, r, s = to_cube(node)
+    dq, dr, ds = DIRECTIONS[0]
+    cube = (q + dq * radius, r + dr * radius, s + ds * radius)
+    found: list[Node] = []
+    for d in range(2, 8):  # walk SE, S, SW, NW, N, NE from the north corner
+        sq, sr, ss = DIRECTIONS[d % 6]
+        for _ in range(radius):
+            found.append(to_node(cube))
+            cube = (cube[0] + sq, cube[1] + sr, cube[2] + ss)
+    return tuple(n for n in found if on_board(n, width, height))
+
+
+def within(node: Node, radius: int, *, width: int = WIDTH, height: int = HEIGHT) -> frozenset[Node]:
+    """On-board nodes at most `radius` steps from `node` (a zone; includes `node`)."""
+    return frozenset(
+        n for k in range(radius + 1) for n in ring(node, k, width=width, height=height)
+    )
+
+
+def all_nodes(width: int = WIDTH, height: int = HEIGHT) -> tuple[Node, ...]:
+    """Every node of the map, column by column."""
+    return tuple((c, r) for c in range(width) for r in range(height))
