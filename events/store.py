@@ -191,7 +191,16 @@ def import_log(
 
 
 def _split_lines(data: bytes, where: str) -> list[bytes]:
-    """Lines of a whole log, split on newlines only: the chain hashes the exact bytes."""
+    """Lines of a whole log, split on newlines only: the chain hashes the exact bytes.
+
+    A log is UTF-8 text; checking that first names the line of a bad byte, where a JSON
+    decoder would fail on it with an error that says neither file nor line.
+    """
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line_no = data.count(b"\n", 0, error.start) + 1
+        raise LogFormatError(where, line_no, f"not UTF-8 text (byte {error.object[error.start]:#04x})") from None
     lines = data.split(b"\n")
     if lines[-1] == b"":
         lines.pop()

@@ -575,6 +575,15 @@ def test_import_log_refuses_a_damaged_log_and_writes_nothing(
     assert not other.home.exists()
 
 
+def test_import_log_refuses_bytes_that_are_not_utf8_naming_the_line(ten: FileStore, tmp_path: Path) -> None:
+    lines = exported(ten).splitlines()
+    lines[3] = lines[3].replace(b"decision 3", b"decision \x80")
+    other = FileStore(tmp_path / "other")
+    with pytest.raises(LogFormatError, match=r"^<input>:4: not UTF-8 text \(byte 0x80\)$"):
+        import_log(other, MATCH, b"\n".join(lines), header_codec)
+    assert not other.home.exists()
+
+
 def test_import_log_refuses_a_header_for_another_match(ten: FileStore, tmp_path: Path) -> None:
     other = FileStore(tmp_path / "other")
     with pytest.raises(LogFormatError, match="but the import is for 'elsewhere'"):
