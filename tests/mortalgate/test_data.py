@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesets.mortalgate import board, maps
+from rulesets.mortalgate import board, heroes, maps
 from rulesets.mortalgate.board import Node
 from rulesets.mortalgate.maps import MapData
 
@@ -255,3 +255,157 @@ def test_a_bad_map_file_is_one_line_naming_the_file_and_the_problem(case: str) -
 
 def test_the_shipped_2_0_file_parses_through_the_same_function() -> None:
     assert maps.parse_map(GOOD, name="map-2.0.toml") == maps.load_map("2.0")
+
+
+# --- heroes -------------------------------------------------------------------------------
+
+PRINTED = {
+    # ability id: (hero, name, range, cooldown), mortalgate.txt, Our Heroes and Abilities
+    "mighty_blow": ("drexir", "Mighty Blow", 1, 3),
+    "shield_wall": ("drexir", "Shield Wall", None, 2),
+    "rising_winds": ("sabea", "Rising Winds", 1, 2),
+    "ring_the_bell": ("sabea", "Ring the Bell", 1, 3),
+    "full_draw": ("seiren", "Full Draw", 3, 3),
+    "precision_targeting": ("seiren", "Precision Targeting", None, 3),
+    "long_shot": ("greven", "Long Shot", 6, 2),
+    "explosive_shot": ("greven", "Explosive Shot", 3, 3),
+    "chain_lightning": ("elazar", "Chain Lightning", 2, 3),
+    "static_charge": ("elazar", "Static Charge", None, 2),
+    "life_ward": ("yodan", "Life Ward", 2, 3),
+    "blistering_pain": ("yodan", "Blistering Pain", 2, 2),
+    "infected_wounds": ("dekhar", "Infected Wounds", 1, 2),
+    "cheap_shot": ("dekhar", "Cheap Shot", None, 3),
+    "quick_blade": ("zadita", "Quick Blade", None, 3),
+    "mercy_killing": ("zadita", "Mercy Killing", 1, 3),
+}
+ROLES = {
+    "drexir": "warrior",
+    "sabea": "warrior",
+    "seiren": "archer",
+    "greven": "archer",
+    "elazar": "mage",
+    "yodan": "mage",
+    "dekhar": "rogue",
+    "zadita": "rogue",
+}
+
+
+def test_eight_heroes_in_four_classes() -> None:
+    assert {h: heroes.HEROES[h].role for h in heroes.HEROES} == ROLES
+    assert list(heroes.HEROES) == list(ROLES)
+
+
+def test_sixteen_abilities_with_the_printed_ranges_and_cooldowns() -> None:
+    assert set(heroes.ABILITIES) == set(PRINTED)
+    for ability_id, (hero, name, reach, cooldown) in PRINTED.items():
+        ability = heroes.ABILITIES[ability_id]
+        assert (ability.hero, ability.name, ability.range, ability.cooldown) == (
+            hero,
+            name,
+            reach,
+            cooldown,
+        )
+        assert ability in heroes.HEROES[hero].abilities
+
+
+def test_ability_texts_and_lore_are_word_for_word_from_the_rules(rules_text: str) -> None:
+    for ability in heroes.ABILITIES.values():
+        printed = "n/a" if ability.range is None else str(ability.range)
+        if ability.id == "long_shot":
+            printed = "6 total"
+        line = f"{ability.name} (Range: {printed}, Cooldown: {ability.cooldown} turns) – {ability.text}"
+        assert flat(line) in rules_text, ability.id
+    for hero in heroes.HEROES.values():
+        assert flat(hero.lore) in rules_text, hero.id
+
+
+def test_greven_is_also_grevan() -> None:
+    """The text spells him "Greven" in his entry and "Grevan" in the Appendix table."""
+    assert heroes.hero_id("Greven") == heroes.hero_id("Grevan") == heroes.hero_id("greven")
+    assert heroes.hero_id("Greven") == "greven"
+    assert any("Grevan" in note for note in heroes.NOTES)
+    with pytest.raises(heroes.UnknownHeroError):
+        heroes.hero_id("Gandalf")
+
+
+@pytest.mark.parametrize("stat_set", heroes.STAT_SETS)
+def test_every_stat_has_a_value_and_a_provenance(stat_set: str) -> None:
+    for hero in heroes.HEROES:
+        sheet = heroes.stats(hero, stat_set)
+        sources = heroes.stat_sources(hero, stat_set)
+        assert set(sources) == set(heroes.STAT_NAMES)
+        for stat, sourced in sources.items():
+            assert sourced.value == getattr(sheet, stat)
+            assert sourced.source in ("rules", "assumed")
+            assert sourced.note, (hero, stat_set, stat)
+        assert 1 <= sheet.health <= 20  # "8 d20 for tracking hero health"
+        assert sheet.damage >= 1 and sheet.movement >= 1 and sheet.range >= 1
+        assert sheet.accuracy >= 0 and sheet.dodge >= 0
+
+
+def test_basic_range_is_read_from_the_printed_ability_ranges() -> None:
+    """Hero Attributes: "Range: the base range of a hero’s basic attack and abilities";
+    Long Shot (Range: 6 total) "increases Greven’s basic attack range by 3"."""
+    for hero in heroes.HEROES.values():
+        printed = {
+            a.range - 3 if a.id == "long_shot" else a.range
+            for a in hero.abilities
+            if a.range is not None
+        }
+        for stat_set in ("2.0", "2.1", "2.5"):
+            assert printed == {heroes.stats(hero.id, stat_set).range}, hero.id
+            assert heroes.stat_sources(hero.id, stat_set)["range"].source == "rules"
+    assert heroes.stats("greven", "2.5").range == 3
+    assert "Long Shot" in heroes.stat_sources("greven", "2.5")["range"].note
+
+
+def test_accuracy_and_dodge_did_not_exist_in_1_5() -> None:
+    """Version 2.00 item 2: "Heroes were given stats of accuracy and dodge"."""
+    for hero in heroes.HEROES:
+        sheet = heroes.stats(hero, "1.5")
+        assert (sheet.accuracy, sheet.dodge) == (0, 0)
+        assert heroes.stat_sources(hero, "1.5")["accuracy"].source == "rules"
+
+
+def test_older_stat_sets_reuse_the_2_5_numbers_and_say_so() -> None:
+    """The text names what 2.5 rebalanced but prints no older numbers."""
+    for hero in heroes.HEROES:
+        newest = heroes.stats(hero, "2.5")
+        for stat_set in ("2.0", "2.1"):
+            assert heroes.stats(hero, stat_set) == newest
+            notes = heroes.stat_sources(hero, stat_set)
+            for stat in ("health", "movement", "dodge", "accuracy"):
+                assert notes[stat].source == "assumed"
+                assert "2.5" in notes[stat].note
+
+
+def test_stats_of_an_unknown_hero_or_set_is_a_clear_error() -> None:
+    with pytest.raises(heroes.UnknownHeroError, match="no hero 'gandalf'"):
+        heroes.stats("gandalf", "2.5")
+    with pytest.raises(heroes.UnknownHeroError, match=r"no stat set '3\.0'"):
+        heroes.stat_sources("drexir", "3.0")
+
+
+HEROES_TOML = (heroes.DATA / "heroes.toml").read_text(encoding="utf-8")
+BAD_HEROES = {
+    "health above a d20": (
+        HEROES_TOML.replace("drexir = { health = 20", "drexir = { health = 21", 1),
+        "health 21 is not 1..20",
+    ),
+    "missing stat": (
+        HEROES_TOML.replace(", accuracy =  4 }", " }", 1),
+        "must give exactly",
+    ),
+    "bad role": (HEROES_TOML.replace('role = "rogue"', 'role = "bard"', 1), "'bard'"),
+    "bad source": (HEROES_TOML.replace('source = "assumed"', 'source = "vibes"', 1), "source of"),
+    "not toml": ("[[heroes]", "not valid TOML"),
+}
+
+
+@pytest.mark.parametrize("case", list(BAD_HEROES))
+def test_a_bad_heroes_file_is_one_line_naming_the_file(case: str) -> None:
+    text, expected = BAD_HEROES[case]
+    with pytest.raises(heroes.HeroDataError) as caught:
+        heroes.parse_heroes(text, name="heroes.toml")
+    assert str(caught.value).startswith("heroes.toml: ")
+    assert expected in str(caught.value) and "\n" not in str(caught.value)
