@@ -193,8 +193,9 @@ def with_grid(lines: list[str]) -> str:
     return GOOD.replace(GRID, "\n".join(lines))
 
 
-def put(row: int, col: int, char: str) -> list[str]:
-    """The 2.0 grid with one character changed."""
+def put(node: Node, char: str) -> list[str]:
+    """The 2.0 grid with the character at node (col, row) changed."""
+    col, row = node
     lines = list(LINES)
     lines[row] = lines[row][:col] + char + lines[row][col + 1 :]
     return lines
@@ -215,15 +216,12 @@ BAD = {
     "not toml": ("grid = '''", "not valid TOML"),
     "short grid": (with_grid(LINES[:-1]), "grid has 27 lines"),
     "narrow row": (with_grid([LINES[0][:-1], *LINES[1:]]), "grid row 0 has 21 characters"),
-    "unknown mark": (with_grid(put(10, 0, "?")), "unknown mark '?'"),
-    "zone blocked": (
-        with_grid(put(zone_node_next_to_altar_1()[1], zone_node_next_to_altar_1()[0], "#")),
-        "altar-1 zone node",
-    ),
-    "zone not drawn": (with_grid(put(*reversed(node_of("+")), ".")), "is not drawn '+'"),
-    "stray zone mark": (with_grid(put(10, 0, "+")), "'+' at (0, 10) is in no altar's zone"),
-    "missing altar": (with_grid(put(*reversed(node_of("8")), ".")), "do not match"),
-    "unlisted enchantment": (with_grid(put(10, 0, "E")), "E drawn at (0, 10)"),
+    "unknown mark": (with_grid(put((0, 10), "?")), "unknown mark '?'"),
+    "zone blocked": (with_grid(put(zone_node_next_to_altar_1(), "#")), "altar-1 zone node"),
+    "zone not drawn": (with_grid(put(node_of("+"), ".")), "is not drawn '+'"),
+    "stray zone mark": (with_grid(put((0, 10), "+")), "'+' at (0, 10) is in no altar's zone"),
+    "missing altar": (with_grid(put(node_of("8"), ".")), "do not match"),
+    "unlisted enchantment": (with_grid(put((0, 10), "E")), "E drawn at (0, 10)"),
     "small spawn": (GOOD.replace(GRID, GRID.replace("R", ".", 4)), "red spawn has 3 nodes"),
     "walled in": (
         with_grid(
