@@ -186,7 +186,7 @@ def direction(a: Node, b: Node) -> int:
     """Index (0-5) of a's neighbour direction closest in angle to the direction towards b.
 
     Exact integer arithmetic. When b lies exactly between two directions (along a hex
-    corner, e.g. two columns east on the same level) the lower index wins, except that
+    corner, e.g. two columns east on the same row) the lower index wins, except that
     the tie between NW (5) and N (0) gives 5: the first of the pair going clockwise.
     """
     tied = _closest_directions(a, b)
