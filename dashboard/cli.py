@@ -15,7 +15,7 @@ import click
 import msgspec
 
 from dashboard import render
-from events.errors import TabletapeError
+from events.errors import ConflictError, TabletapeError
 from projections.workspace import Workspace, to_builtins
 
 pass_ws = click.make_pass_decorator(Workspace)
@@ -282,16 +282,15 @@ def notes_list(ws: Workspace, match_id: str, include_removed: bool, fmt: str) ->
 
 
 @cli.command()
-@click.argument("game")
-@click.option("--version", "stat_set", default=None, help="Stat set to check (default: the newest).")
+@click.argument("spec")
 @pass_ws
-def rulebook(ws: Workspace, game: str, stat_set: str | None) -> None:
-    """Recompute the rulebook's printed tables from the rules; list cells that disagree."""
-    from rulesets.registry import rulebook_check
-
-    report = rulebook_check(game, stat_set)
-    for line in report:
-        click.echo(line)
+def rulebook(ws: Workspace, spec: str) -> None:
+    """Recompute a game's printed rulebook tables from its rules; exit 1 if a cell disagrees."""
+    report = ws.rulebook(spec)
+    click.echo(report.summary())
+    for finding in report.findings:
+        click.echo(f"  {finding.rule}  {finding.message}")
+    sys.exit(1 if report.findings else 0)
 
 
 @cli.command()
@@ -319,6 +318,9 @@ def main(argv: list[str] | None = None) -> None:
     except click.ClickException as error:
         error.show()
         sys.exit(error.exit_code)
+    except ConflictError as error:
+        click.echo(f"conflict: {error}", err=True)
+        sys.exit(2)
     except TabletapeError as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(2)

@@ -62,7 +62,7 @@ class LogCodec:
         """Decode one line into its event type, upcasting old shapes; errors say where."""
         try:
             return self._decoder.decode(line)
-        except msgspec.DecodeError as fast_error:
+        except (msgspec.DecodeError, UnicodeDecodeError) as fast_error:
             raw = self._raw_or_raise(line, where, line_no)
             upcasted = self._upcast(raw)
             if upcasted is not raw:
@@ -70,11 +70,15 @@ class LogCodec:
                     return self._decoder.decode(msgspec.json.encode(upcasted))
                 except msgspec.DecodeError as error:
                     raise self._explain(error, upcasted, where, line_no) from None
+            if isinstance(fast_error, UnicodeDecodeError):
+                raise LogFormatError(where, line_no, f"not UTF-8 text: {fast_error.reason}") from None
             raise self._explain(fast_error, raw, where, line_no) from None
 
     def _raw_or_raise(self, line: bytes | str, where: str, line_no: int | None) -> dict[str, Any]:
         try:
             return self._raw.decode(line)
+        except UnicodeDecodeError as error:
+            raise LogFormatError(where, line_no, f"not UTF-8 text: {error.reason}") from None
         except msgspec.DecodeError as error:
             message, _ = _split_field(str(error))
             if "Expected `object`" in message:
@@ -83,8 +87,8 @@ class LogCodec:
 
     def _upcast(self, raw: dict[str, Any]) -> dict[str, Any]:
         """Apply upcasters until the line's type has none left (v1 -> v2 -> v3 ...)."""
-        seen = set()
-        while (kind := raw.get("type")) in self.upcasters and kind not in seen:
+        seen: set[str] = set()
+        while isinstance(kind := raw.get("type"), str) and kind in self.upcasters and kind not in seen:
             seen.add(kind)
             raw = self.upcasters[kind](dict(raw))
         return raw
@@ -115,7 +119,7 @@ def read_header(line: bytes, *, where: str = "<input>") -> MatchStarted:
     """Decode line 0, which must be a MatchStarted, to learn which ruleset reads the rest."""
     try:
         event = HEADER_CODEC._decoder.decode(line)
-    except msgspec.DecodeError:
+    except (msgspec.DecodeError, UnicodeDecodeError):
         raw = HEADER_CODEC._raw_or_raise(line, where, 1)
         if raw.get("type") != "MatchStarted":
             raise LogFormatError(where, 1, f"the first line must be MatchStarted, not {raw.get('type')!r}", field="type") from None

@@ -40,7 +40,7 @@ def push(stack: Undo | None, seq: int, before: Any) -> Undo:
 
 def _trim(stack: Undo, keep: int) -> Undo:
     """A copy of the top `keep` entries (amortised O(1) per push; old snapshots keep theirs)."""
-    items = []
+    items: list[tuple[int, Any]] = []
     node: Undo | None = stack
     while node is not None and len(items) < keep:
         items.append((node.seq, node.before))

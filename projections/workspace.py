@@ -115,6 +115,10 @@ class Workspace:
             if isinstance(event, MatchStarted):
                 raise LogFormatError(where, line_no, "MatchStarted can only be line 0 of a new match", field="type")
         last = self.store.last(match_id)[0] if expected_seq is None else expected_seq
+        for line_no, event in enumerate(events, start=1):
+            if event.seq not in (-1, last + line_no):
+                problem = "duplicate" if event.seq <= last else "gap"
+                raise LogFormatError(where, line_no, f"seq {problem}: this line would be seq {last + line_no}, it says {event.seq}", field="seq")
         self._check_retractions(match_id, events, last, where)
         return self.store.append(match_id, events, expected_seq=last)
 
@@ -209,6 +213,13 @@ class Workspace:
     def export(self, match_id: str) -> bytes:
         """The match's log exactly as stored."""
         return b"".join(line + b"\n" for line in self.store.lines(match_id))
+
+    def rulebook(self, spec: str) -> Any:
+        """The game's rulebook check under a version's params (printed tables vs the rules)."""
+        rules = self.rules(spec)
+        if rules.ruleset.rulebook is None:
+            raise TabletapeError(f"{rules.ruleset.name} prints no tables to check")
+        return rules.ruleset.rulebook(rules.params)
 
     def schema(self, game: str) -> dict[str, Any]:
         """JSON Schema of every line a game's logs may hold."""

@@ -95,3 +95,16 @@ def check_rules_modules_are_pure(package_dir: Path) -> None:
             else:
                 continue
             assert not roots & FORBIDDEN_IMPORTS, f"{path}: imports {roots & FORBIDDEN_IMPORTS}"
+
+
+def check_events_keep_the_envelope(rules: Rules) -> None:
+    """No game event reuses an envelope field name (seq, at, by, prev) for its own data."""
+    from events.base import Event
+
+    envelope = {name: Event.__annotations__[name] for name in ("seq", "at", "by", "prev")}
+    for event_type in rules.ruleset.events:
+        hints = {}
+        for klass in reversed(event_type.__mro__):
+            hints.update(getattr(klass, "__annotations__", {}))
+        for name, annotation in envelope.items():
+            assert hints.get(name) == annotation, f"{event_type.__name__}.{name} shadows the envelope field"

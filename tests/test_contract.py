@@ -36,3 +36,8 @@ def test_same_seed_gives_the_same_log(spec: str) -> None:
 def test_rules_modules_import_no_io_clock_or_randomness(name: str) -> None:
     module = importlib.import_module(registry.GAMES[name])
     contract.check_rules_modules_are_pure(Path(module.__file__).parent)
+
+
+@pytest.mark.parametrize("name", list(registry.GAMES))
+def test_game_events_do_not_shadow_envelope_fields(name: str) -> None:
+    contract.check_events_keep_the_envelope(registry.resolve(name))

@@ -240,11 +240,6 @@ def test_arbitrary_input_to_append_raises_only_typed_errors_and_changes_nothing(
         assert seeded.verify("m").ok
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="events/codec.py lets msgspec's UnicodeDecodeError escape for invalid UTF-8 inside "
-    "a JSON string; _raw_or_raise should also catch UnicodeDecodeError",
-)
 def test_invalid_utf8_inside_a_draft_string_is_a_typed_error(seeded: FileStore) -> None:
     before = snapshot(seeded.home)
     with pytest.raises(TabletapeError):

@@ -11,10 +11,18 @@ from rulesets.fingerprint import fingerprint
 from rulesets.mortalgate.bots import BOTS
 from rulesets.mortalgate.events import EVENTS
 from rulesets.mortalgate.moves import chance, legal
-from rulesets.mortalgate.params import VERSIONS
+from rulesets.mortalgate.params import VERSIONS, Params
+from rulesets.mortalgate.rulebook import RulebookReport, check_rulebook
 from rulesets.mortalgate.rules import apply, check, outcome, setup, validate_start
 from rulesets.mortalgate.view import metrics, progress, view
 from rulesets.protocol import Ruleset
+
+
+
+def rulebook(params: Params) -> RulebookReport:
+    """The printed quick-reference hit table against this version's stats and base chance."""
+    return check_rulebook(params.stats, params.base_chance)
+
 
 RULESET = Ruleset(
     name="mortalgate",
@@ -33,5 +41,6 @@ RULESET = Ruleset(
     validate_start=validate_start,
     fingerprint=fingerprint(Path(__file__).parent),
     bots=BOTS,
+    rulebook=rulebook,
     example_seats={"red": "red player", "blue": "blue player"},
 )

@@ -49,7 +49,7 @@ class HeroPlaced(MortalGateEvent, frozen=True, kw_only=True, gc=False):
     """A picked hero's figure was put on its team's spawn point."""
 
     hero: str
-    at: Node
+    node: Node
 
 
 class TurnOrderSet(MortalGateEvent, frozen=True, kw_only=True, gc=False):
@@ -72,7 +72,7 @@ class HeroRespawned(MortalGateEvent, frozen=True, kw_only=True, gc=False):
     """A slain hero returned at its team's spawn point at the start of its turn."""
 
     hero: str
-    at: Node
+    node: Node
 
 
 class HeroMoved(MortalGateEvent, frozen=True, kw_only=True, gc=False):

@@ -97,7 +97,7 @@ def _placement(params: Params, state: State) -> Iterator[Event]:
         if hero.node is None:
             for node in spawns[hero.team]:
                 if node not in taken:
-                    yield HeroPlaced(by=hero.seat, hero=hero.id, at=node)
+                    yield HeroPlaced(by=hero.seat, hero=hero.id, node=node)
     for index, team in enumerate(("red", "blue")):
         if not state.order[index]:
             mine = [h.id for h in state.heroes if h.team == team]
@@ -116,7 +116,7 @@ def _turn(params: Params, state: State) -> Iterator[Event]:
     by = hero.seat
     if not hero.alive:
         for node in game_map(params).spawns[hero.team]:
-            yield HeroRespawned(by=by, hero=hero.id, at=node)
+            yield HeroRespawned(by=by, hero=hero.id, node=node)
     else:
         yield from _moves(params, state, hero)
         yield EnchantmentTaken(by=by, hero=hero.id)

@@ -229,10 +229,10 @@ def _check_hero_placed(params: Params, state: State, event: HeroPlaced) -> Probl
     problems = _check_by(state, event, event.hero)
     if state.stage == "play" or hero.node is not None:
         problems.append(_v(event, "setup.spawn", f"{event.hero} is already on the board"))
-    if event.at not in game_map(params).spawns[hero.team]:
-        problems.append(_v(event, "setup.spawn", f"{event.at} is not on {hero.team}'s spawn point"))
-    elif event.at in occupied(state):
-        problems.append(_v(event, "movement.occupied", f"{event.at} already holds a hero"))
+    if event.node not in game_map(params).spawns[hero.team]:
+        problems.append(_v(event, "setup.spawn", f"{event.node} is not on {hero.team}'s spawn point"))
+    elif event.node in occupied(state):
+        problems.append(_v(event, "movement.occupied", f"{event.node} already holds a hero"))
     return problems
 
 
@@ -273,10 +273,10 @@ def _check_respawned(params: Params, state: State, event: HeroRespawned) -> Prob
         problems.append(_v(event, "death.respawn", f"{event.hero} is not slain"))
     if turn.phase != "upkeep":
         problems.append(_v(event, "death.respawn", "a slain hero returns at the beginning of its turn"))
-    if event.at not in game_map(params).spawns[hero.team]:
-        problems.append(_v(event, "death.respawn", f"{event.at} is not on {hero.team}'s spawn point"))
-    elif event.at in occupied(state):
-        problems.append(_v(event, "movement.occupied", f"{event.at} already holds a hero"))
+    if event.node not in game_map(params).spawns[hero.team]:
+        problems.append(_v(event, "death.respawn", f"{event.node} is not on {hero.team}'s spawn point"))
+    elif event.node in occupied(state):
+        problems.append(_v(event, "movement.occupied", f"{event.node} already holds a hero"))
     return problems
 
 
@@ -558,7 +558,7 @@ def _apply_hero_placed(params: Params, state: State, event: HeroPlaced) -> State
     hero = find(state, event.hero)
     if hero is None:
         return state
-    return _maybe_begin(params, replace_hero(state, replace(hero, node=event.at)))
+    return _maybe_begin(params, replace_hero(state, replace(hero, node=event.node)))
 
 
 def _apply_turn_order(params: Params, state: State, event: TurnOrderSet) -> State:
@@ -610,7 +610,7 @@ def _apply_respawned(params: Params, state: State, event: HeroRespawned) -> Stat
     if hero is None:
         return state
     health = stats(params, hero.id).health
-    return replace_hero(state, replace(hero, node=event.at, alive=True, health=health))
+    return replace_hero(state, replace(hero, node=event.node, alive=True, health=health))
 
 
 def _with_turn(state: State, **changes: Any) -> State:

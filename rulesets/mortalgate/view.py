@@ -27,7 +27,7 @@ def view(params: Params, state: State, seat: str | None) -> BoardView:
         Region(id=a.id, kind="altar-zone", label=a.name, side=owner, cells=tuple(sorted(a.zone)))
         for a, owner in zip(gmap.altars, state.altars, strict=True)
     )
-    lines = ()
+    lines: tuple[Line, ...] = ()
     if state.last_attack is not None:
         a = state.last_attack
         lines = (Line(kind="line-of-sight", points=(a.origin, a.target), clear=a.clear),)

@@ -42,7 +42,7 @@ def step(origin: tuple[int, int], direction: int, count: int = 1) -> tuple[int, 
     """The node `count` steps from origin in a fixed neighbour direction."""
     node = origin
     for _ in range(count):
-        node = board.neighbours(node)[direction]
+        node = board.step(node, direction)
     return node
 
 

@@ -9,7 +9,16 @@ import pytest
 from rulesets.mortalgate import board
 from rulesets.mortalgate.events import AbilityUsed, AttackDeclared, AttackRolled, TurnStarted
 from rulesets.mortalgate.state import Timed, chance_to_hit, game_map, movement_allowance, stats
-from tests.mortalgate.scenario import clearing, hero, play, position, rules, step, violations, with_hero
+from tests.mortalgate.scenario import (
+    clearing,
+    hero,
+    play,
+    position,
+    rules,
+    step,
+    violations,
+    with_hero,
+)
 
 R = rules("2.5")
 
@@ -102,7 +111,7 @@ def test_static_charge_adds_1_damage_to_the_next_two_basic_attacks() -> None:
     state = near("elazar", "sabea", distance=2)
     state = cast(state, "elazar", "static_charge")
     losses = []
-    for turn in range(3):
+    for _turn in range(3):
         state = play(R, state, TurnStarted(seq=10, by="red", hero="elazar"))
         state = play(R, state, AttackDeclared(seq=11, by="red", hero="elazar", target="sabea"))
         before = health(state, "sabea")

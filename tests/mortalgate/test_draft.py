@@ -24,7 +24,7 @@ def begin(seats=None):
 
 def run(state, *events):
     found = []
-    for seq, event in enumerate(events, start=1):
+    for _seq, event in enumerate(events, start=1):
         found += [v.rule for v in R.ruleset.check(R.params, state, event)]
         state = R.ruleset.apply(R.params, state, event)
     return state, found
@@ -86,9 +86,9 @@ def playing():
     """Drafted, placed and ordered: the first turn is next."""
     state = drafted()
     spawns = game_map(R.params).spawns
-    _, found = run(state, HeroPlaced(by="red", hero="drexir", at=spawns["blue"][0]))
+    _, found = run(state, HeroPlaced(by="red", hero="drexir", node=spawns["blue"][0]))
     assert found == ["mortalgate/setup.spawn"]
-    placements = [HeroPlaced(by=h.team, hero=h.id, at=spawns[h.team][i // 2]) for i, h in enumerate(state.heroes)]
+    placements = [HeroPlaced(by=h.team, hero=h.id, node=spawns[h.team][i // 2]) for i, h in enumerate(state.heroes)]
     state, found = run(state, *placements)
     assert found == [] and state.stage == "placement"
     _, found = run(state, TurnOrderSet(by="red", team="red", heroes=("drexir", "seiren", "elazar")))

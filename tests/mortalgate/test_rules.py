@@ -244,11 +244,11 @@ def test_a_slain_hero_respawns_at_its_spawn_at_full_health_on_its_next_turn() ->
     state = start_turn(state, "sabea")
     spawn = game_map(R25.params).spawns["blue"]
     free = next(n for n in spawn if all(h.node != n for h in state.heroes))
-    event = HeroRespawned(seq=10, by="blue", hero="sabea", at=free)
+    event = HeroRespawned(seq=10, by="blue", hero="sabea", node=free)
     assert violations(R25, state, event) == []
     after = play(R25, state, event)
     assert hero(after, "sabea").node == free and hero(after, "sabea").health == stats(R25.params, "sabea").health
-    wrong = HeroRespawned(seq=10, by="blue", hero="sabea", at=game_map(R25.params).spawns["red"][0])
+    wrong = HeroRespawned(seq=10, by="blue", hero="sabea", node=game_map(R25.params).spawns["red"][0])
     assert "mortalgate/death.respawn" in violations(R25, state, wrong)
 
 

@@ -1,0 +1,171 @@
+"""The command line, as a person uses it: every bad input is one line and a non-zero exit,
+and leaves the store as it was."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from dashboard.cli import main
+
+
+def run(home: Path, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    """Run `tabletape --home HOME args...`; (exit code, stdout, stderr)."""
+    runner = CliRunner()
+    result = runner.invoke(_entry, ["--home", str(home), *args], input=stdin)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+@click.pass_context
+def _entry(ctx: click.Context) -> None:
+    """The real entry point (with its error handling) behind a pass-through command."""
+    main(list(ctx.args))
+
+
+def snapshot(home: Path) -> dict[str, bytes]:
+    """Every file of a store and its bytes."""
+    return {str(p.relative_to(home)): p.read_bytes() for p in sorted(home.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture
+def match(tmp_path: Path) -> tuple[Path, str]:
+    home = tmp_path / "store"
+    code, out, err = run(home, "new", "--ruleset", "mortalgate@2.5", "--seats", "red=ana,blue=ben", "--id", "m1")
+    assert code == 0, err
+    assert out.strip() == "m1"
+    return home, "m1"
+
+
+DRAFT = [
+    {"type": "DraftRolled", "red": 5, "blue": 2},
+    {"type": "DraftChoiceMade", "by": "red", "team": "red", "choice": "first_pick"},
+    {"type": "HeroPicked", "by": "red", "hero": "drexir"},
+]
+
+
+def lines(*events: dict) -> str:
+    return "".join(json.dumps(e) + "\n" for e in events)
+
+
+def test_new_append_replay_and_audit_a_match(match: tuple[Path, str]) -> None:
+    home, match_id = match
+    code, out, _ = run(home, "append", match_id, stdin=lines(*DRAFT))
+    assert code == 0 and "last seq 3" in out
+    code, out, _ = run(home, "append", match_id, "--event", json.dumps({"type": "HeroPicked", "by": "red", "hero": "sabea"}))
+    assert code == 0
+    code, out, _ = run(home, "replay", match_id, "--at", "2")
+    assert code == 0 and "DraftChoiceMade" in out
+    code, out, _ = run(home, "replay", match_id, "--format", "json")
+    assert code == 0 and json.loads(out)["seq"] == 4
+    code, out, _ = run(home, "audit", match_id)
+    assert code == 1
+    assert "mortalgate/draft.pick-order" in out and "seq     4" in out
+    code, out, _ = run(home, "verify", match_id)
+    assert code == 0 and "verifies" in out
+
+
+def test_the_schema_lists_every_event_type(tmp_path: Path) -> None:
+    code, out, _ = run(tmp_path, "schema", "mortalgate")
+    schema = json.loads(out)
+    assert code == 0 and {"HeroMoved", "AttackRolled", "MatchStarted", "Retracted"} <= set(schema["$defs"])
+
+
+def test_rulesets_lists_versions_and_variants(tmp_path: Path) -> None:
+    (tmp_path / "variants").mkdir(parents=True)
+    (tmp_path / "variants" / "long-game.toml").write_text('extends = "mortalgate@2.5"\ntitle = "Long"\n[params]\ngrace_to_win = 200\n')
+    code, out, _ = run(tmp_path, "rulesets")
+    assert code == 0
+    for spec in ("mortalgate@1.5", "mortalgate@2.0", "mortalgate@2.1", "mortalgate@2.5", "mortalgate@long-game"):
+        assert spec in out
+
+
+BAD_APPENDS = [
+    ("{not json\n", "not a JSON event object", ":1"),
+    ('{"type": "HeroFlew", "hero": "drexir"}\n', "unknown event type 'HeroFlew'; known types:", ":1"),
+    ('{"type": "DraftRolled", "red": "five", "blue": 2}\n', "field red", ":1"),
+    ('{"type": "DraftRolled", "red": 5, "blue": 2}\n{"type": "DraftRolled", "seq": 9, "red": 5, "blue": 2}\n', "seq", ""),
+    ('{"type": "MatchStarted", "match_id": "x", "ruleset": "mortalgate", "version": "2.5", "seats": {}}\n', "MatchStarted", ":1"),
+]
+
+
+@pytest.mark.parametrize(("data", "says", "where"), BAD_APPENDS)
+def test_bad_appends_are_one_line_errors_that_change_nothing(match: tuple[Path, str], data: str, says: str, where: str) -> None:
+    home, match_id = match
+    before = snapshot(home)
+    code, _out, err = run(home, "append", match_id, stdin=data)
+    assert code == 2
+    assert says in err and len(err.strip().splitlines()) == 1
+    assert f"<stdin>{where}" in err
+    assert snapshot(home) == before
+
+
+def test_a_stale_expected_seq_conflicts_and_writes_nothing(match: tuple[Path, str]) -> None:
+    home, match_id = match
+    before = snapshot(home)
+    code, _, err = run(home, "append", match_id, "--expect-seq", "5", stdin=lines(DRAFT[0]))
+    assert code == 2 and "conflict" in err.lower() and len(err.strip().splitlines()) == 1
+    assert snapshot(home) == before
+
+
+@pytest.mark.parametrize("bad_id", ["../evil", "a/b", "..", "x" * 200])
+def test_a_match_id_with_path_characters_is_refused(tmp_path: Path, bad_id: str) -> None:
+    code, _, err = run(tmp_path, "new", "--ruleset", "mortalgate", "--seats", "red=a,blue=b", "--id", bad_id)
+    assert code == 2 and "match id" in err.lower()
+    assert not (tmp_path / "logs").exists() or not any((tmp_path / "logs").iterdir())
+
+
+@pytest.mark.parametrize(("spec", "says"), [("chess", "unknown ruleset 'chess'"), ("mortalgate@3.0", "unknown version '3.0'")])
+def test_an_unknown_ruleset_or_version_is_refused(tmp_path: Path, spec: str, says: str) -> None:
+    code, _, err = run(tmp_path, "new", "--ruleset", spec, "--seats", "red=a,blue=b")
+    assert code == 2 and says in err and "known:" in err
+
+
+def test_seats_that_form_no_teams_are_refused(tmp_path: Path) -> None:
+    code, _, err = run(tmp_path, "new", "--ruleset", "mortalgate", "--seats", "green=a,blue=b")
+    assert code == 2 and "seat 'green' names no team" in err
+
+
+def test_a_broken_hash_chain_names_the_first_bad_line(match: tuple[Path, str]) -> None:
+    home, match_id = match
+    run(home, "append", match_id, stdin=lines(*DRAFT))
+    path = home / "logs" / f"{match_id}.jsonl"
+    rows = path.read_bytes().splitlines(keepends=True)
+    rows[2] = rows[2].replace(b'"first_pick"', b'"first_turn"')
+    path.write_bytes(b"".join(rows))
+    code, _, err = run(home, "verify", match_id)
+    assert code == 2 and "line 4" in err
+
+
+def test_a_variant_overriding_an_unknown_param_is_named(tmp_path: Path) -> None:
+    (tmp_path / "variants").mkdir(parents=True)
+    (tmp_path / "variants" / "oops.toml").write_text('extends = "mortalgate@2.5"\n[params]\ngrace_to_wn = 15\n')
+    code, _, err = run(tmp_path, "new", "--ruleset", "mortalgate@oops", "--seats", "red=a,blue=b")
+    assert code == 2 and "oops.toml" in err and "unknown param 'grace_to_wn'" in err
+
+
+def test_importing_a_log_without_match_started_is_refused(tmp_path: Path) -> None:
+    log = tmp_path / "bad.jsonl"
+    log.write_text(lines(*DRAFT))
+    code, _, err = run(tmp_path / "store", "import", str(log))
+    assert code == 2 and "first line must be MatchStarted" in err and "bad.jsonl:1" in err
+
+
+def test_notes_add_reply_edit_remove_and_list(match: tuple[Path, str]) -> None:
+    home, match_id = match
+    run(home, "append", match_id, stdin=lines(*DRAFT))
+    code, out, err = run(home, "notes", "add", match_id, "--at", "1", "--to", "3", "--author", "ana", "--text", "draft felt slow", "--tag", "balance")
+    assert code == 0, err
+    note = out.strip()
+    assert run(home, "notes", "reply", match_id, note, "--author", "ben", "--text", "agreed")[0] == 0
+    assert run(home, "notes", "edit", match_id, note, "--author", "ana", "--text", "draft felt very slow")[0] == 0
+    code, out, _ = run(home, "notes", "list", match_id)
+    assert "draft felt very slow" in out and "ben: agreed" in out and "[balance]" in out
+    assert run(home, "notes", "remove", match_id, note, "--author", "ana")[0] == 0
+    assert note not in run(home, "notes", "list", match_id)[1]
+    code, _, err = run(home, "notes", "add", match_id, "--at", "99", "--author", "ana", "--text", "x")
+    assert code == 2 and len(err.strip().splitlines()) == 1
