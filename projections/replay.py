@@ -1,8 +1,8 @@
 """Folding a log through its ruleset, one event at a time, in constant memory.
 
-`advance` is the whole fold: a pure function from a `Cursor` (the game state plus a
-bounded, structure-shared undo stack for `Retracted`) and one event to the next cursor.
-`replay` streams it over a log; `Timeline` keeps cursors every K events to scrub.
+`advance` is the whole fold: a pure function from the previous `Step` (the game state
+plus a bounded, structure-shared undo stack for `Retracted`) and one event to the next
+Step. `replay` streams it over a log; `Timeline` keeps every K-th Step to scrub.
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ UNDO_WINDOW = 512
 """How many of the latest events a Retracted can still void (consecutive undos).
 Deeper undo chains are reported, not guessed: no table undoes hundreds of moves."""
 
+_TABLE_ONLY = (MatchEnded, Ruled)
+"""Shared events that change what the table said, not the board."""
+
 
 class Undo(NamedTuple):
     """One entry of the persistent undo stack: the state before event `seq`."""
@@ -29,13 +32,6 @@ class Undo(NamedTuple):
     before: Any
     below: Undo | None
     depth: int
-
-
-def push(stack: Undo | None, seq: int, before: Any) -> Undo:
-    """Push, trimming to the newest UNDO_WINDOW entries once the stack doubles that."""
-    if stack is not None and stack.depth >= 2 * UNDO_WINDOW:
-        stack = _trim(stack, UNDO_WINDOW)
-    return Undo(seq, before, stack, 1 if stack is None else stack.depth + 1)
 
 
 def _trim(stack: Undo, keep: int) -> Undo:
@@ -52,14 +48,6 @@ def _trim(stack: Undo, keep: int) -> Undo:
     return rebuilt
 
 
-class Cursor(NamedTuple):
-    """Everything the fold carries: the state after the last event, and what undo needs."""
-
-    state: Any
-    undo: Undo | None
-    seq: int
-
-
 class Step(msgspec.Struct, frozen=True, gc=False):
     """One event and the state after it, with the rules it broke (empty without audit)."""
 
@@ -68,10 +56,12 @@ class Step(msgspec.Struct, frozen=True, gc=False):
     violations: tuple[Violation, ...] = ()
     voided: int | None = None
     """For a Retracted: the seq it voided."""
+    undo: Undo | None = None
+    """What a later Retracted needs (internal to the fold)."""
 
 
-def start(rules: Rules, started: MatchStarted, *, audit: bool = True) -> tuple[Cursor, tuple[Violation, ...]]:
-    """The cursor after line 0, and any problem with its seats or options."""
+def first_step(rules: Rules, started: MatchStarted, *, audit: bool = True) -> Step:
+    """The step of line 0: the set-up state, and any problem with its seats or options."""
     ruleset = rules.ruleset
     state = ruleset.setup(rules.params, started)
     problems: list[Violation] = []
@@ -83,41 +73,49 @@ def start(rules: Rules, started: MatchStarted, *, audit: bool = True) -> tuple[C
                 message=f"recorded under rules {started.fingerprint}; replayed under {ruleset.fingerprint}: "
                         "the rules code or data changed since, so this replay may differ from the game played",
             ))
-    return Cursor(state, None, 0), tuple(problems)
+    return Step(started, state, tuple(problems))
 
 
-def advance(rules: Rules, cursor: Cursor, event: Event, *, audit: bool = True) -> tuple[Cursor, tuple[Violation, ...], int | None]:
-    """Fold one event: (next cursor, violations, seq voided by a Retracted or None)."""
+def advance(rules: Rules, prev: Step, event: Event, *, audit: bool = True) -> Step:
+    """Fold one event onto the previous step."""
     if isinstance(event, Retracted):
-        return _retract(rules, cursor, event)
+        return _retract(prev, event)
     if isinstance(event, MatchStarted):
         problem = Violation(seq=event.seq, rule="core/log.match-started", message="MatchStarted may only be line 0")
-        return Cursor(cursor.state, cursor.undo, event.seq), (problem,), None
-    ruleset = rules.ruleset
-    undo = push(cursor.undo, event.seq, cursor.state)
-    if isinstance(event, (MatchEnded, Ruled)):
-        return Cursor(cursor.state, undo, event.seq), (), None
-    problems = tuple(ruleset.check(rules.params, cursor.state, event)) if audit else ()
+        return Step(event, prev.state, (problem,), None, prev.undo)
+    stack = prev.undo
+    if stack is None:
+        undo = Undo(event.seq, prev.state, None, 1)
+    else:
+        if stack.depth >= 2 * UNDO_WINDOW:
+            stack = _trim(stack, UNDO_WINDOW)
+        undo = Undo(event.seq, prev.state, stack, stack.depth + 1)
+    if isinstance(event, _TABLE_ONLY):
+        return Step(event, prev.state, (), None, undo)
+    ruleset, params = rules.ruleset, rules.params
+    if not audit:
+        return Step(event, ruleset.apply(params, prev.state, event), (), None, undo)
+    problems = tuple(ruleset.check(params, prev.state, event))
     try:
-        state = ruleset.apply(rules.params, cursor.state, event)
+        state = ruleset.apply(params, prev.state, event)
     except Exception as error:  # an illegal event may break a best-effort apply; a legal one must not
-        if not problems and audit:
+        if not problems:
             raise
-        state = cursor.state
+        state = prev.state
         problems += (Violation(seq=event.seq, rule="core/replay.unplayable", severity="warning",
                                message=f"the board could not follow this event ({type(error).__name__}); the state is kept as it was"),)
-    return Cursor(state, undo, event.seq), problems, None
+    return Step(event, state, problems, None, undo)
 
 
-def _retract(rules: Rules, cursor: Cursor, event: Retracted) -> tuple[Cursor, tuple[Violation, ...], int | None]:
+def _retract(prev: Step, event: Retracted) -> Step:
     """"Retracted voids the latest not-yet-retracted event" (ARCHITECTURE, The log)."""
-    top = cursor.undo
+    top = prev.undo
     if top is None or top.seq != event.target_seq:
         latest = "none" if top is None else str(top.seq)
         problem = Violation(seq=event.seq, rule="core/retract.not-latest",
                             message=f"Retracted names seq {event.target_seq}, but the latest event still in force is {latest}")
-        return Cursor(cursor.state, cursor.undo, event.seq), (problem,), None
-    return Cursor(top.before, top.below, event.seq), (), top.seq
+        return Step(event, prev.state, (problem,), None, prev.undo)
+    return Step(event, top.before, (), top.seq, top.below)
 
 
 def replay(events: Iterable[Event], rules: Rules, *, audit: bool = True) -> Iterator[Step]:
@@ -126,8 +124,8 @@ def replay(events: Iterable[Event], rules: Rules, *, audit: bool = True) -> Iter
     started = next(iterator, None)
     if not isinstance(started, MatchStarted):
         raise ValueError("a log starts with MatchStarted")
-    cursor, problems = start(rules, started, audit=audit)
-    yield Step(started, cursor.state, problems)
+    step = first_step(rules, started, audit=audit)
+    yield step
     for event in iterator:
-        cursor, problems, voided = advance(rules, cursor, event, audit=audit)
-        yield Step(event, cursor.state, problems, voided)
+        step = advance(rules, step, event, audit=audit)
+        yield step

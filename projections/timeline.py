@@ -1,17 +1,19 @@
 """Scrubbing: the state at any event of a match in at most K applies.
 
-The Timeline folds the log once and keeps the cursor every K events; a cursor is a few
-references (states share structure), so snapshots cost little and `state_at` is a
-snapshot plus at most K-1 applies.
+The Timeline folds the log once and keeps every K-th Step; a Step is a few references
+(states share structure), so snapshots cost little and `state_at` is a snapshot plus at
+most K-1 applies.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+import msgspec
+
 from events.base import Event
-from events.shared import MatchStarted
-from projections.replay import Cursor, Step, advance, start
+from events.shared import MatchStarted, Retracted
+from projections.replay import Step, advance, replay
 from rulesets.protocol import Violation
 from rulesets.registry import Rules
 
@@ -27,24 +29,19 @@ class Timeline:
         self.events = events
         self.rules = rules
         self.every = every
-        self.audit = audit
         self.violations: list[tuple[Violation, ...]] = []
         self.voided: dict[int, int] = {}
         """Retracted seq -> the seq it voided."""
-        self._snapshots: list[Cursor] = []
-        self._build()
-
-    def _build(self) -> None:
-        cursor, problems = start(self.rules, self.events[0], audit=self.audit)  # type: ignore[arg-type]
-        self._snapshots.append(cursor)
-        self.violations.append(problems)
-        for event in self.events[1:]:
-            cursor, problems, voided = advance(self.rules, cursor, event, audit=self.audit)
-            self.violations.append(problems)
-            if voided is not None:
-                self.voided[event.seq] = voided
-            if event.seq % self.every == 0:
-                self._snapshots.append(cursor)
+        self._snapshots: list[Step] = []
+        # Undo stacks share structure, so snapshots holding them would keep every state of
+        # the match alive; only a log with a Retracted in it needs them.
+        keep_undo = any(isinstance(event, Retracted) for event in events)
+        for step in replay(events, rules, audit=audit):
+            self.violations.append(step.violations)
+            if step.voided is not None:
+                self.voided[step.event.seq] = step.voided
+            if step.event.seq % every == 0:
+                self._snapshots.append(step if keep_undo else msgspec.structs.replace(step, undo=None))
 
     def __len__(self) -> int:
         return len(self.events)
@@ -58,7 +55,7 @@ class Timeline:
         """The step at event `seq` (the state after it); at most `every` applies."""
         if not 0 <= seq < len(self.events):
             raise IndexError(f"seq {seq} is outside this log (0..{self.last_seq})")
-        cursor = self._snapshots[seq // self.every]
+        step = self._snapshots[seq // self.every]
         for event in self.events[(seq // self.every) * self.every + 1 : seq + 1]:
-            cursor, _, _ = advance(self.rules, cursor, event, audit=False)
-        return Step(self.events[seq], cursor.state, self.violations[seq], self.voided.get(seq))
+            step = advance(self.rules, step, event, audit=False)
+        return Step(step.event, step.state, self.violations[seq], self.voided.get(seq), step.undo)

@@ -18,8 +18,7 @@ from rulesets.mortalgate.view import metrics, progress, view
 from rulesets.protocol import Ruleset
 
 
-
-def rulebook(params: Params) -> RulebookReport:
+def printed_tables(params: Params) -> RulebookReport:
     """The printed quick-reference hit table against this version's stats and base chance."""
     return check_rulebook(params.stats, params.base_chance)
 
@@ -41,6 +40,6 @@ RULESET = Ruleset(
     validate_start=validate_start,
     fingerprint=fingerprint(Path(__file__).parent),
     bots=BOTS,
-    rulebook=rulebook,
+    rulebook=printed_tables,
     example_seats={"red": "red player", "blue": "blue player"},
 )

@@ -70,8 +70,6 @@ replace = msgspec.structs.replace
 # Abilities by what they do (mortalgate.txt, "Our Heroes and Abilities").
 HEALS = {"full_draw": 4, "life_ward": 4}
 SELF_ABILITIES = frozenset({"precision_targeting", "static_charge", "shield_wall", "quick_blade", "cheap_shot", "rising_winds"})
-ATTACK_ROLL_ABILITIES = frozenset({"long_shot", "cheap_shot"})
-STATUS_ABILITIES = {"blistering_pain": ("burning", 2), "ring_the_bell": ("stunned", 1), "infected_wounds": ("poisoned", 3)}
 MERCY_THRESHOLD = 4
 """Mercy Killing: "if target is under 4 health, they are instantly killed"."""
 
@@ -570,24 +568,25 @@ def _apply_turn_order(params: Params, state: State, event: TurnOrderSet) -> Stat
 def _maybe_begin(params: Params, state: State) -> State:
     """Play begins once every hero stands at spawn and both teams fixed their order."""
     ready = state.stage == "placement" and all(h.node is not None for h in state.heroes) and all(state.order)
-    return replace(state, stage="play") if ready else state
+    return replace(state, stage="play", play_order=sequence(state)) if ready else state
 
 
 def _apply_turn_started(params: Params, state: State, event: TurnStarted) -> State:
     """Upkeep: cooldowns tick, then status effects resolve and tick ("Upkeep Phase")."""
     order = sequence(state)
     cursor = order.index(event.hero) + 1 if event.hero in order else state.cursor + 1
-    state = replace(state, turns=state.turns + 1, cursor=cursor, turn=Turn(hero=event.hero, attacks_left=1))
+    turn = Turn(hero=event.hero, attacks_left=1)
     hero = find(state, event.hero)
     if hero is None or not hero.alive:
-        return state
-    cooldowns = tuple((name, left - 1) for name, left in hero.cooldowns if left > 1)
-    hero = replace(hero, cooldowns=cooldowns, shield_wall=False)  # Shield Wall lasts "until his next turn"
-    state = replace_hero(state, hero)
-    assert state.turn is not None
-    state = replace(state, turn=replace(state.turn, stunned=has_effect(hero, "stunned"),
-                                        poisoned=has_effect(hero, "poisoned"), precision=has_effect(hero, "precision")))
-    return _resolve_effects(params, state, hero)
+        return replace(state, turns=state.turns + 1, cursor=cursor, turn=turn)
+    if hero.effects:
+        turn = replace(turn, stunned=has_effect(hero, "stunned"), poisoned=has_effect(hero, "poisoned"),
+                       precision=has_effect(hero, "precision"))
+    if hero.cooldowns or hero.shield_wall:
+        cooldowns = tuple((name, left - 1) for name, left in hero.cooldowns if left > 1)
+        hero = replace(hero, cooldowns=cooldowns, shield_wall=False)  # Shield Wall lasts "until his next turn"
+    state = replace_hero(state, hero, turns=state.turns + 1, cursor=cursor, turn=turn)
+    return _resolve_effects(params, state, hero) if hero.effects else state
 
 
 def _resolve_effects(params: Params, state: State, hero: Hero) -> State:
@@ -621,9 +620,11 @@ def _apply_moved(params: Params, state: State, event: HeroMoved) -> State:
     hero = find(state, event.hero)
     if hero is None or not event.path:
         return state
-    state = replace_hero(state, replace(hero, node=event.path[-1]))
-    moved = (state.turn.moved if state.turn else 0) + len(event.path)
-    return _with_turn(state, phase="movement", moved=moved)
+    turn = state.turn
+    if turn is None:
+        return replace_hero(state, replace(hero, node=event.path[-1]))
+    return replace_hero(state, replace(hero, node=event.path[-1]),
+                        turn=replace(turn, phase="movement", moved=turn.moved + len(event.path)))
 
 
 def _apply_enchantment(params: Params, state: State, event: EnchantmentTaken) -> State:
@@ -640,8 +641,7 @@ def _aim(state: State, attacker: Hero, target_id: str | None, params: Params) ->
     target = find(state, target_id) if target_id else None
     if attacker.node is None or target is None or target.node is None:
         return state
-    clear = has_line_of_sight(params, state, attacker, target)
-    return replace(state, last_attack=Attack(attacker.node, target.node, clear))
+    return replace(state, last_attack=Attack(attacker.node, target.node))
 
 
 def _apply_attack(params: Params, state: State, event: AttackDeclared) -> State:
@@ -864,14 +864,15 @@ def outcome(params: Params, state: State) -> Outcome | None:
     """The first victory condition met, or None while the game goes on."""
     if state.stage != "play":
         return None
-    for team in TEAMS:
-        if state.grace[team_index(team)] >= params.grace_to_win:
+    for team, grace in zip(TEAMS, state.grace, strict=True):
+        if grace >= params.grace_to_win:  # "The first team to reach 20 Grace points achieves victory"
             return Outcome(winner=team, reason=f"{team} reached {params.grace_to_win} Grace", rule="mortalgate/victory.grace")
-    for team in TEAMS:
-        if state.altars and all(owner == team for owner in state.altars):
-            return Outcome(winner=team, reason=f"{team} controls all {len(state.altars)} altars", rule="mortalgate/victory.altars")
-    for team in TEAMS:
-        enemies = [h for h in state.heroes if h.team == other(team)]
-        if enemies and not any(h.alive for h in enemies):
+    owners = set(state.altars)
+    if len(owners) == 1 and None not in owners:  # "a single team controls all 8 altar points"
+        team = str(state.altars[0])
+        return Outcome(winner=team, reason=f"{team} controls all {len(state.altars)} altars", rule="mortalgate/victory.altars")
+    standing = {h.team for h in state.heroes if h.alive}
+    for team in TEAMS:  # "If all enemies are defeated before having the opportunity to respawn"
+        if other(team) not in standing and team in standing:
             return Outcome(winner=team, reason=f"{team} slew every enemy before any could respawn", rule="mortalgate/victory.wipe")
     return None

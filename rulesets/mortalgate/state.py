@@ -84,11 +84,10 @@ class Draft(msgspec.Struct, frozen=True, gc=False):
 
 
 class Attack(msgspec.Struct, frozen=True, gc=False):
-    """The last attack, for drawing its line of sight."""
+    """The last attack or targeted ability, for drawing its line (the view judges sight)."""
 
     origin: Node
     target: Node
-    clear: bool
 
 
 class State(msgspec.Struct, frozen=True, gc=False):
@@ -106,6 +105,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
     enchantments: tuple[tuple[Node, str], ...] = ()
     """Enchantments still lying on the map (2.0)."""
     grace: tuple[int, int] = (0, 0)
+    play_order: tuple[str, ...] = ()
+    """The fixed hero order once play begins (derived from `order` and the first turn)."""
     turns: int = 0
     """Hero turns begun so far."""
     cursor: int = 0
@@ -143,11 +144,15 @@ def find(state: State, hero_id: str) -> Hero | None:
     return None
 
 
-def replace_hero(state: State, hero: Hero) -> State:
-    """The state with one hero's sheet replaced."""
-    return msgspec.structs.replace(
-        state, heroes=tuple(hero if h.id == hero.id else h for h in state.heroes)
-    )
+def replace_hero(state: State, hero: Hero, **changes: object) -> State:
+    """The state with one hero's sheet replaced (and any other state fields changed)."""
+    heroes = list(state.heroes)
+    hero_id = hero.id
+    for i, old in enumerate(heroes):
+        if old.id == hero_id:
+            heroes[i] = hero
+            return msgspec.structs.replace(state, heroes=tuple(heroes), **changes)
+    return msgspec.structs.replace(state, **changes) if changes else state
 
 
 def hero_at(state: State, node: Node) -> Hero | None:
@@ -175,6 +180,8 @@ def stats(params: Params, hero_id: str) -> heroes.HeroStats:
 
 def sequence(state: State) -> tuple[str, ...]:
     """The fixed play order of heroes: first-turn team's 1st, other team's 1st, 2nd, ..."""
+    if state.play_order:
+        return state.play_order
     first = state.draft.first_turn or "red"
     a, b = state.order[team_index(first)], state.order[team_index(other(first))]
     out: list[str] = []

@@ -6,8 +6,9 @@ board, and the view says so.
 
 from __future__ import annotations
 
+from rulesets.mortalgate import board
 from rulesets.mortalgate.params import Params
-from rulesets.mortalgate.state import State, blessings, cooldown, game_map, stats
+from rulesets.mortalgate.state import State, blessings, blocking, cooldown, game_map, stats
 from rulesets.protocol import Progress
 from rulesets.view import BoardView, Cell, Line, Panel, Piece, Region
 
@@ -30,12 +31,21 @@ def view(params: Params, state: State, seat: str | None) -> BoardView:
     lines: tuple[Line, ...] = ()
     if state.last_attack is not None:
         a = state.last_attack
-        lines = (Line(kind="line-of-sight", points=(a.origin, a.target), clear=a.clear),)
+        clear = not params.line_of_sight or board.line_of_sight(a.origin, a.target, _sight_blockers(params, state, a.origin))
+        lines = (Line(kind="line-of-sight", points=(a.origin, a.target), clear=clear),)
     return BoardView(
         geometry="hex-even-q", width=gmap.width, height=gmap.height, cells=tuple(cells),
         pieces=_pieces(params, state), regions=regions, lines=lines,
         panels=_panels(params, state), seat=seat, note=OPEN_INFORMATION,
     )
+
+
+def _sight_blockers(params: Params, state: State, origin: tuple[int, int]) -> frozenset[tuple[int, int]]:
+    """Terrain and the attacker's enemies, as they stand in this state."""
+    attacker = next((h for h in state.heroes if h.node == origin), None)
+    if attacker is None:
+        return game_map(params).impassable
+    return blocking(params, state, attacker)
 
 
 def _pieces(params: Params, state: State) -> tuple[Piece, ...]:
