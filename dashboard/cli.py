@@ -283,6 +283,29 @@ def notes_list(ws: Workspace, match_id: str, include_removed: bool, fmt: str) ->
 
 @cli.command()
 @click.argument("spec")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@pass_ws
+def rules(ws: Workspace, spec: str, fmt: str) -> None:
+    """A version's params (rules text / assumed), its changelog, and how the text is read."""
+    info = ws.describe(spec)
+    if fmt == "json":
+        _emit(info)
+        return
+    click.echo(f"{info['spec']}: {info['title']}")
+    for change in info["changelog"]:
+        click.echo(f"  changed: {change['text']}  ({', '.join(change['rules'])})")
+    click.echo("params:")
+    for p in info["params"]:
+        note = f"  - {p['note']}" if p["note"] else ""
+        click.echo(f"  {p['name']:<22} {p['value']!s:<12} [{p['source']}]{note}")
+    click.echo("readings of the text:")
+    for r in info["readings"]:
+        click.echo(f"  {r['rule']} ({r['kind']}): {r['reading']}")
+        click.echo(f"      text: {r['passage']}")
+
+
+@cli.command()
+@click.argument("spec")
 @pass_ws
 def rulebook(ws: Workspace, spec: str) -> None:
     """Recompute a game's printed rulebook tables from its rules; exit 1 if a cell disagrees."""

@@ -214,6 +214,27 @@ class Workspace:
         """The match's log exactly as stored."""
         return b"".join(line + b"\n" for line in self.store.lines(match_id))
 
+    def describe(self, spec: str) -> dict[str, Any]:
+        """A version's params with provenance, its changelog, and the game's readings."""
+        rules = self.rules(spec)
+        ruleset = rules.ruleset
+        version = ruleset.versions[rules.base]
+        params = []
+        for name in rules.params.__struct_fields__:
+            source = version.sources.get(name)
+            value = getattr(rules.params, name)
+            overridden = name in rules.overrides
+            params.append({
+                "name": name, "value": value,
+                "source": "variant" if overridden else (source.source if source else "rules"),
+                "note": f"set by variant {rules.version}" if overridden else (source.note if source else ""),
+            })
+        return {
+            "spec": rules.spec, "title": version.title, "base": rules.base, "params": params,
+            "changelog": [{"rules": list(c.rules), "text": c.text} for c in version.changelog],
+            "readings": [to_builtins(r) for r in ruleset.readings],
+        }
+
     def rulebook(self, spec: str) -> Any:
         """The game's rulebook check under a version's params (printed tables vs the rules)."""
         rules = self.rules(spec)

@@ -57,6 +57,17 @@ class Progress(msgspec.Struct, frozen=True, kw_only=True):
     """Seat (or side) whose decision it is now."""
 
 
+class Reading(msgspec.Struct, frozen=True, kw_only=True):
+    """How an ambiguous or self-contradicting passage is read, shown to the designer."""
+
+    rule: str
+    kind: Literal["ambiguity", "contradiction"]
+    passage: str
+    """Where the text says it (quoted)."""
+    reading: str
+    """What tabletape does, and why."""
+
+
 class Change(msgspec.Struct, frozen=True, kw_only=True):
     """One line of a version's changelog: which rule changed and why (from the text)."""
 
@@ -115,8 +126,8 @@ class Ruleset(Generic[P]):
     upcasters: Mapping[str, Upcaster] = field(default_factory=dict)
     bots: Mapping[str, Bot] = field(default_factory=dict)
     """Bot name -> policy choosing one of the legal events at a decision."""
-    rule_notes: Mapping[str, str] = field(default_factory=dict)
-    """Rule id -> where the text says it and how an ambiguity was read."""
+    readings: tuple[Reading, ...] = ()
+    """Every ambiguity or contradiction of the text and how it is read."""
     rulebook: Callable[[Any], Any] | None = None
     """Recomputes the rulebook's printed tables under params; has `.lines()`."""
 

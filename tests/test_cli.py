@@ -169,3 +169,47 @@ def test_notes_add_reply_edit_remove_and_list(match: tuple[Path, str]) -> None:
     assert note not in run(home, "notes", "list", match_id)[1]
     code, _, err = run(home, "notes", "add", match_id, "--at", "99", "--author", "ana", "--text", "x")
     assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_rules_shows_params_with_provenance_and_the_readings(tmp_path: Path) -> None:
+    code, out, _ = run(tmp_path, "rules", "mortalgate@2.5")
+    assert code == 0
+    assert "capture_grace          2            [rules]" in out
+    assert "[assumed]" in run(tmp_path, "rules", "mortalgate@2.1")[1]
+    assert "(contradiction)" in out and "Drexir needs to roll" in out
+
+
+def test_rulebook_reports_the_misprinted_cell_and_exits_1(tmp_path: Path) -> None:
+    code, out, _ = run(tmp_path, "rulebook", "mortalgate")
+    assert code == 1
+    assert "56 cells checked, 1 disagrees" in out and "printed 70+" in out and "30" in out
+
+
+def test_import_audit_compare_export_a_golden_log(tmp_path: Path) -> None:
+    from tests.mortalgate import golden
+
+    home = tmp_path / "store"
+    source = golden.log_path("mortalgate-mistakes")
+    code, out, _ = run(home, "import", str(source))
+    assert code == 0 and out.strip() == "mortalgate-mistakes"
+    code, out, _ = run(home, "audit", "mortalgate-mistakes")
+    assert code == 1 and "mortalgate/combat.range" in out and "result WRONG" in out
+    code, out, _ = run(home, "compare", "mortalgate-mistakes", "mortalgate@2.1", "mortalgate@2.5")
+    assert code == 0 and "first disagreement at seq" in out and "the outcome changes" in out
+    code, exported, _ = run(home, "export", "mortalgate-mistakes")
+    assert code == 0 and '"prev":""' not in exported.splitlines()[1]  # chained on the way in
+    again = tmp_path / "exported.jsonl"
+    again.write_text(exported)
+    assert run(tmp_path / "other", "import", str(again))[0] == 0
+    assert run(tmp_path / "other", "export", "mortalgate-mistakes")[1] == exported  # kept byte for byte
+    code, out, _ = run(home, "list")
+    assert "mortalgate-mistakes  mortalgate@2.5  playtest" in out
+    code, _, err = run(home, "import", str(source))
+    assert code == 2 and len(err.strip().splitlines()) == 1
+
+
+def test_demo_fills_an_empty_store_once(tmp_path: Path) -> None:
+    code, out, _ = run(tmp_path, "demo")
+    assert code == 0 and "8 new bot games" in out
+    code, out, _ = run(tmp_path, "demo")
+    assert "0 new bot games" in out

@@ -12,6 +12,7 @@ from rulesets.mortalgate.bots import BOTS
 from rulesets.mortalgate.events import EVENTS
 from rulesets.mortalgate.moves import chance, legal
 from rulesets.mortalgate.params import VERSIONS, Params
+from rulesets.mortalgate.readings import READINGS
 from rulesets.mortalgate.rulebook import RulebookReport, check_rulebook
 from rulesets.mortalgate.rules import apply, check, outcome, setup, validate_start
 from rulesets.mortalgate.view import metrics, progress, view
@@ -41,5 +42,6 @@ RULESET = Ruleset(
     fingerprint=fingerprint(Path(__file__).parent),
     bots=BOTS,
     rulebook=printed_tables,
+    readings=READINGS,
     example_seats={"red": "red player", "blue": "blue player"},
 )
