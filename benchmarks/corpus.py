@@ -54,7 +54,7 @@ notes = "Grace to win so high that games end only by the altars or a wipe (bench
 [params]
 grace_to_win = 100000
 """
-GENERATOR = 1
+GENERATOR = 2
 """Bump when the way logs are generated changes, so cached corpora are made again."""
 MAX_GAME_EVENTS = 200_000
 """Cap on one heuristic game (none comes near it; it only bounds a runaway)."""
@@ -88,6 +88,8 @@ class Manifest(msgspec.Struct, frozen=True, kw_only=True):
     """Event type -> count over the corpus."""
     long_seed: int
     long_events: int
+    long_mix: dict[str, int]
+    """Event type -> count over the long log."""
     long_tried: list[LongTry]
     """Seeds whose game ended before `long_events` (skipped), then the one used."""
     prefixes: dict[int, str]
@@ -151,10 +153,12 @@ def _generate(home: Path, events: int, long: int, say: Progress) -> None:
     with context.Pool(2, initializer=_init_worker, initargs=(str(partial),)) as pool:
         tried, data = _long_log(pool, long, say)
     prefixes = _store_prefixes(workspace, data, long)
+    type_of = msgspec.json.Decoder(_Type)
+    long_mix = Counter(type_of.decode(line).type for line in data.split(b"\n"))
     manifest = Manifest(
         fingerprint=registry.game(GAME).fingerprint, generator=GENERATOR, events=events, games=games,
         endings=dict(endings.most_common()), mix=dict(mix.most_common()), long_seed=tried[-1].seed,
-        long_events=long, long_tried=tried, prefixes=prefixes, seconds=round(time.perf_counter() - began, 1),
+        long_events=long, long_mix=dict(long_mix.most_common()), long_tried=tried, prefixes=prefixes, seconds=round(time.perf_counter() - began, 1),
         made=datetime.now(UTC).isoformat(timespec="seconds"),
     )
     (partial / "corpus.json").write_bytes(msgspec.json.format(msgspec.json.encode(manifest)))

@@ -103,6 +103,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run every measurement once, print the table and write the report."""
     options = parse(argv)
     began = time.perf_counter()
+    load_before = os.getloadavg()[0]
     cached = (corpus_home(options.events, options.long) / "corpus.json").is_file()
     corpus = ensure(options.events, options.long, say=say)
     logs = [list(corpus.workspace.store.lines(match_id)) for match_id in corpus.manifest.games]
@@ -114,10 +115,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     figures, notes = measure_all(corpus, logs, options)
     total = time.perf_counter() - began
+    load = f"{load_before:.2f} before, {os.getloadavg()[0]:.2f} after"
     heading = [
         f"Measured {datetime.now(UTC):%Y-%m-%d %H:%M} UTC in one run of `{options.command}`",
-        f"(run from the repository root; {total / 60:.1f} min with the corpus "
-        f"{'cached' if cached else f'generated first ({corpus.manifest.seconds / 60:.1f} min of it)'}).",
+        f"from the repository root. The run took {total / 60:.1f} min"
+        + (", the corpus being cached." if cached else
+           f", of which {corpus.manifest.seconds / 60:.1f} min generating the corpus (not cached yet).")
+        + f" Load average (1 min): {load}.",
         "Every figure below comes from that one run; each ratio is against a baseline measured in the same run.",
         "",
         summary(figures),
@@ -293,7 +297,7 @@ def machine(corpus: Corpus) -> str:
                    if line.startswith("MemTotal")), "unknown")
     disk = _run(["df", "-h", "--output=source,fstype,size", str(ROOT)]).splitlines()[-1:] or ["unknown"]
     changed = _run(["git", "status", "--porcelain", "--untracked-files=no"]).split("\n")
-    changed = [line[3:] for line in changed if line.strip()]
+    changed = [line[3:] for line in changed if line.strip() and line[3:] != "BENCHMARKS.md"]
     return "\n".join([
         f"- CPU: {cpu}, {os.cpu_count()} cores; memory {memory}; {platform.platform()}",
         f"- Python {platform.python_version()}, msgspec {msgspec.__version__}, "
@@ -309,6 +313,7 @@ def describe(corpus: Corpus) -> str:
     """What the corpus holds and how it was made."""
     m = corpus.manifest
     mix = ", ".join(f"{name} {count / m.events:.1%}" for name, count in m.mix.items())
+    long_mix = ", ".join(f"{name} {count / m.long_events:.1%}" for name, count in m.long_mix.items())
     endings = ", ".join(f"{count} {reason}" for reason, count in m.endings.items())
     skipped = [t for t in m.long_tried if t.seed != m.long_seed]
     tried = "; ".join(f"seed {t.seed} ended after {t.events:,} events ({t.ended})" for t in skipped) or "none"
@@ -328,6 +333,7 @@ def describe(corpus: Corpus) -> str:
         f"- long log: a random-vs-random game, seed {m.long_seed}, cut at {m.long_events:,} events "
         f"(the first seed whose game lasts that long). Seeds skipped because their game ended sooner: {tried}. "
         f"Its prefixes ({', '.join(f'{size:,}' for size in m.prefixes)} events) are stored as their own matches.",
+        f"- long log event mix: {long_mix}.",
     ])
 
 
@@ -346,8 +352,7 @@ The corpus lines are read into memory first, so A and the replays measure CPU, n
   Built and measured after the replays, alone in memory.
 - **replay**: `projections.replay.replay(decode_log(lines, codec), rules, audit=...)` over
   every corpus log, every Step consumed; rules resolved once (all logs share the variant).
-  The long random-bot log ({long:,} events) is measured the same way: a different event mix
-  (mostly moves and turn starts).
+  The long random-bot log ({long:,} events) is measured the same way (its own event mix).
 - **Timeline build**: `Workspace.timeline(match_id)` on the {scrub_size:,}-event prefix of
   the long log: read, decode, audited fold, a snapshot every 64 events (median of {repeat}).
 - **state_at**: `Timeline.state_at(seq)` for {STATE_AT_CALLS:,} seqs drawn with `random.Random(2)`,

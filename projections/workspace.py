@@ -179,6 +179,12 @@ class Workspace:
         codec = registry.game(header.ruleset).codec
         return decode_log(self.store.lines(match_id), codec, where=str(self.store.log_path(match_id)))
 
+    def tail(self, match_id: str, after_seq: int) -> list[Event]:
+        """Events written after `after_seq`: what a live view polls for."""
+        codec = self.rules_of(match_id).ruleset.codec
+        where = str(self.store.log_path(match_id))
+        return [codec.decode(line, where=where, line_no=after_seq + 2 + i) for i, line in enumerate(self.store.tail(match_id, after_seq))]
+
     def replay(self, match_id: str, *, against: str | None = None, audit: bool = True) -> Iterator[Step]:
         """Stream the match's steps under its own rules or `against` another version."""
         return replay(self.events(match_id), self.rules_of(match_id, against), audit=audit)

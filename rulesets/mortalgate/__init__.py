@@ -15,6 +15,7 @@ from rulesets.mortalgate.params import VERSIONS, Params
 from rulesets.mortalgate.readings import READINGS
 from rulesets.mortalgate.rulebook import RulebookReport, check_rulebook
 from rulesets.mortalgate.rules import apply, check, outcome, setup, validate_start
+from rulesets.mortalgate.upcasters import UPCASTERS
 from rulesets.mortalgate.view import metrics, progress, view
 from rulesets.protocol import Ruleset
 
@@ -43,5 +44,6 @@ RULESET = Ruleset(
     bots=BOTS,
     rulebook=printed_tables,
     readings=READINGS,
+    upcasters=UPCASTERS,
     example_seats={"red": "red player", "blue": "blue player"},
 )
