@@ -317,6 +317,58 @@ def rulebook(ws: Workspace, spec: str) -> None:
 
 
 @cli.command()
+@click.option("--verify", is_flag=True, help="Check every log's whole hash chain, not only the seam.")
+@pass_ws
+def sync(ws: Workspace, verify: bool) -> None:
+    """Bring the warehouse up to date with every log and note (incremental)."""
+    from projections.warehouse import Warehouse
+
+    report = Warehouse(ws).sync(verify=verify)
+    click.echo(report.summary())
+    for match_id, why in report.rebuilt:
+        click.echo(f"  rebuilt {match_id}: {why}")
+
+
+@cli.command()
+@click.argument("name", required=False)
+@click.option("--param", "params", multiple=True, help="name=value for the query (repeatable).")
+@click.option("--sql", default=None, help="Ad-hoc read-only SQL instead of a named query.")
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
+@pass_ws
+def query(ws: Workspace, name: str | None, params: tuple[str, ...], sql: str | None, fmt: str) -> None:
+    """Run a named analysis (no name: list them) or --sql on the warehouse."""
+    from projections.queries import coerce, named_queries, run_named, run_sql
+    from projections.warehouse import Warehouse
+
+    warehouse = Warehouse(ws)
+    if name is None and sql is None:
+        for q in named_queries().values():
+            defaults = ", ".join(f"{k}={v!r}" for k, v in q.params.items())
+            click.echo(f"{q.name:<22} {q.description}" + (f"  [{defaults}]" if defaults else ""))
+        return
+    if not warehouse.exists:
+        click.echo(Warehouse(ws).sync().summary(), err=True)
+    given = {key: coerce(value) for key, _, value in (p.partition("=") for p in params)}
+    result = run_sql(warehouse, sql) if sql is not None else run_named(warehouse, name or "", given)
+    render.table(result.columns, result.rows, fmt)
+
+
+@cli.command(name="export-parquet")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@pass_ws
+def export_parquet(ws: Workspace, directory: Path) -> None:
+    """Write events, steps and matches as Parquet partitioned by ruleset and version."""
+    from projections.export import export_parquet as write
+    from projections.warehouse import Warehouse
+
+    warehouse = Warehouse(ws)
+    if not warehouse.exists:
+        click.echo(warehouse.sync().summary(), err=True)
+    for table, path in write(warehouse, directory).items():
+        click.echo(f"{table}: {path}")
+
+
+@cli.command()
 @pass_ws
 def demo(ws: Workspace) -> None:
     """Fill an empty store with bot-played matches and show what to try next."""

@@ -2,6 +2,13 @@
 
 from __future__ import annotations
 
+import csv
+import io
+import json
+from typing import Any
+
+import click
+
 from projections.audit import AuditReport
 from projections.compare import Comparison
 from projections.replay import Step
@@ -59,3 +66,23 @@ def comparison_text(match_id: str, c: Comparison) -> str:
         lines.append(f"outcome under {spec}: " + (f"{outcome.winner or 'draw'} ({outcome.reason})" if outcome else "game not over"))
     lines.append("the outcome changes" if c.outcome_changes else "the outcome is the same")
     return "\n".join(lines)
+
+
+def table(columns: list[str], rows: list[tuple[Any, ...]], fmt: str) -> None:
+    """Print a query result as an aligned table, CSV or JSON."""
+    if fmt == "json":
+        click.echo(json.dumps([dict(zip(columns, row, strict=True)) for row in rows], indent=2, default=str))
+        return
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(columns)
+        writer.writerows(rows)
+        click.echo(out.getvalue(), nl=False)
+        return
+    cells = [[("" if v is None else str(v)) for v in row] for row in rows]
+    widths = [max([len(c), *(len(r[i]) for r in cells)]) for i, c in enumerate(columns)]
+    click.echo("  ".join(c.ljust(w) for c, w in zip(columns, widths, strict=True)))
+    for row in cells:
+        click.echo("  ".join(v.ljust(w) for v, w in zip(row, widths, strict=True)))
+    click.echo(f"({len(rows)} rows)")

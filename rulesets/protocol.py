@@ -115,11 +115,18 @@ class Ruleset(Generic[P]):
     chance: Callable[[P, Any], list[tuple[Event, float]] | None]
     """At a chance step (dice, a draw), every outcome with its probability; else None."""
     metrics: Callable[[P, Any], dict[str, float]]
+    """Per-step numbers for analytics. `score`, if given, is positive while the side of the
+    first seat (in seating order) leads: lead changes and comebacks are read from it."""
     view: Callable[[P, Any, str | None], BoardView]
     progress: Callable[[P, Any], Progress]
     validate_start: Callable[[P, MatchStarted], list[str]]
     """Problems with a MatchStarted (seats, options) before any event is written."""
     fingerprint: str
+    roster: Callable[[P, Any], tuple[tuple[str, str], ...]] | None = None
+    """(side, piece) pairs of what each side brought: heroes, units, a faction. For pick
+    and win rates; None if the game has no such choice."""
+    seat_side: Callable[[str], str] | None = None
+    """The side (team) a seat plays for, where outcomes name sides; None: the seat itself."""
     example_seats: Mapping[str, str] = field(default_factory=dict)
     """A valid seating for demos, tests and simulations."""
     options: tuple[Option, ...] = ()

@@ -108,3 +108,10 @@ def check_events_keep_the_envelope(rules: Rules) -> None:
             hints.update(getattr(klass, "__annotations__", {}))
         for name, annotation in envelope.items():
             assert hints.get(name) == annotation, f"{event_type.__name__}.{name} shadows the envelope field"
+
+
+def check_states_survive_a_snapshot(rules: Rules, events: list) -> None:
+    """States round-trip through msgpack, so the warehouse can resume a match from a snapshot."""
+    for step in replay(events, rules, audit=False):
+        blob = msgspec.msgpack.encode(step.state)
+        assert msgspec.msgpack.decode(blob, type=type(step.state)) == step.state, step.event.seq

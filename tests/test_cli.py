@@ -213,3 +213,23 @@ def test_demo_fills_an_empty_store_once(tmp_path: Path) -> None:
     assert code == 0 and "8 new bot games" in out
     code, out, _ = run(tmp_path, "demo")
     assert "0 new bot games" in out
+
+
+def test_sync_query_and_export_from_the_command_line(tmp_path: Path) -> None:
+    from tests.mortalgate import golden
+
+    home = tmp_path / "store"
+    run(home, "import", str(golden.log_path("mortalgate-mistakes")))
+    code, out, _ = run(home, "sync")
+    assert code == 0 and "1 new" in out
+    assert "0 events replayed" in run(home, "sync")[1]
+    code, out, _ = run(home, "query")
+    assert "side_win_rates" in out and "version_comparison" in out
+    code, out, _ = run(home, "query", "violations_by_rule", "--format", "json")
+    assert code == 0 and {r["rule"] for r in json.loads(out)} >= {"mortalgate/combat.range"}
+    code, out, _ = run(home, "query", "game_length", "--param", "source=playtest", "--format", "csv")
+    assert out.splitlines()[0].startswith("ruleset,version,matches")
+    code, _, err = run(home, "query", "--sql", "COPY matches TO '/tmp/leak.csv'")
+    assert code == 2 and "disabled by configuration" in err and len(err.strip().splitlines()) == 1
+    code, out, _ = run(home, "export-parquet", str(tmp_path / "pq"))
+    assert code == 0 and (tmp_path / "pq" / "events" / "ruleset=mortalgate").is_dir()

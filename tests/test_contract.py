@@ -25,6 +25,7 @@ def test_seeded_bots_finish_clean_games(spec: str, bot: str) -> None:
     events = contract.check_bot_game_is_clean(rules, bot, seed=11)
     contract.check_timeline_matches_replay(rules, events)
     contract.check_apply_does_not_mutate(rules, events)
+    contract.check_states_survive_a_snapshot(rules, events)
 
 
 @pytest.mark.parametrize("spec", SPECS)

@@ -15,6 +15,7 @@ from rulesets.mortalgate.params import VERSIONS, Params
 from rulesets.mortalgate.readings import READINGS
 from rulesets.mortalgate.rulebook import RulebookReport, check_rulebook
 from rulesets.mortalgate.rules import apply, check, outcome, setup, validate_start
+from rulesets.mortalgate.state import State, seat_team
 from rulesets.mortalgate.upcasters import UPCASTERS
 from rulesets.mortalgate.view import metrics, progress, view
 from rulesets.protocol import Ruleset
@@ -23,6 +24,16 @@ from rulesets.protocol import Ruleset
 def printed_tables(params: Params) -> RulebookReport:
     """The printed quick-reference hit table against this version's stats and base chance."""
     return check_rulebook(params.stats, params.base_chance)
+
+
+def roster(params: Params, state: State) -> tuple[tuple[str, str], ...]:
+    """(team, hero) for every hero drafted: for pick and win rates."""
+    return tuple((hero.team, hero.id) for hero in state.heroes)
+
+
+def side_of(seat: str) -> str:
+    """A seat's team (`red2` -> red)."""
+    return seat_team(seat) or seat
 
 
 RULESET = Ruleset(
@@ -44,6 +55,8 @@ RULESET = Ruleset(
     bots=BOTS,
     rulebook=printed_tables,
     readings=READINGS,
+    roster=roster,
+    seat_side=side_of,
     upcasters=UPCASTERS,
     example_seats={"red": "red player", "blue": "blue player"},
 )

@@ -1,0 +1,9 @@
+-- How often finished matches end in a draw, and how many never finished.
+-- params: ruleset = NULL
+SELECT ruleset, version, count(*) AS matches,
+       count(*) FILTER (WHERE finished) AS finished,
+       count(*) FILTER (WHERE draw) AS draws,
+       round(count(*) FILTER (WHERE draw) / greatest(count(*) FILTER (WHERE finished), 1), 3) AS draw_rate
+FROM matches
+WHERE ($ruleset IS NULL OR ruleset = $ruleset)
+GROUP BY ALL ORDER BY ruleset, version

@@ -1,0 +1,10 @@
+-- Game length by version: events, turns and minutes at the table (finished matches).
+-- params: ruleset = NULL, source = NULL
+SELECT ruleset, version, count(*) AS matches,
+       round(avg(events), 1) AS mean_events, median(events) AS median_events,
+       round(avg(turns), 1) AS mean_turns, median(turns) AS median_turns,
+       round(median(epoch(ended_at - started_at)) / 60, 1) AS median_minutes
+FROM matches
+WHERE finished AND ($ruleset IS NULL OR ruleset = $ruleset) AND ($source IS NULL OR source = $source)
+GROUP BY ruleset, version
+ORDER BY ruleset, version
