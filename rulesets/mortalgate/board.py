@@ -13,6 +13,7 @@ Directions are numbered clockwise from north: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW, 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
+from functools import lru_cache
 
 Node = tuple[int, int]
 """(col, row) on the staggered map; col 0..21, row 0..27."""
@@ -125,13 +126,15 @@ def _sides(a: Node, b: Node, width: int, height: int) -> tuple[int, ...]:
     return kept or tuple(s for s, _ in candidates)
 
 
+@lru_cache(maxsize=1 << 16)
 def sight_lines(
     a: Node, b: Node, *, width: int = WIDTH, height: int = HEIGHT
 ) -> tuple[tuple[Node, ...], ...]:
     """The one or two on-board node lines from a straight line between a and b.
 
     Nudging the line to either side gives two node lines; they differ only where the
-    straight line runs exactly along a hex edge.
+    straight line runs exactly along a hex edge. Pure geometry, so it is memoised: sight
+    is asked for the same pairs again and again during a game.
     """
     return tuple(tuple(_samples(a, b, side=s)) for s in _sides(a, b, width, height))
 

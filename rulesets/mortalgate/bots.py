@@ -32,11 +32,25 @@ def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random
 def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
     """Capture uncontested altars, heal the wounded, focus fire on the weakest enemy, then
     move toward the nearest altar the team does not hold or the nearest enemy."""
-    best = max(legal, key=lambda event: (_score(params, state, event), rng.random()))
+    goals = _Goals(params, state)
+    best = max(legal, key=lambda event: (_score(params, state, event, goals), rng.random()))
     return best
 
 
-def _score(params: Params, state: State, event: Event) -> float:
+class _Goals:
+    """Where the acting team wants to be, worked out once per decision."""
+
+    def __init__(self, params: Params, state: State) -> None:
+        turn = state.turn
+        hero = find(state, turn.hero) if turn else None
+        team = hero.team if hero else None
+        gmap = game_map(params)
+        open_altars = [a for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != team]
+        self.nodes = [a.node for a in open_altars] + [h.node for h in state.heroes if h.team != team and h.node is not None]
+        self.zones = frozenset().union(*(a.zone for a in open_altars)) if open_altars else frozenset()
+
+
+def _score(params: Params, state: State, event: Event, goals: _Goals) -> float:
     if isinstance(event, AltarCaptured):
         return 100.0
     if isinstance(event, AbilityUsed):
@@ -45,7 +59,7 @@ def _score(params: Params, state: State, event: Event) -> float:
         target = find(state, event.target)
         return 60.0 - (target.health if target else 0)
     if isinstance(event, HeroMoved):
-        return _move_score(params, state, event)
+        return _move_score(event, goals)
     if isinstance(event, TurnStarted):
         return 0.0
     return 1.0
@@ -65,20 +79,14 @@ def _ability_score(params: Params, state: State, event: AbilityUsed) -> float:
     return 65.0 - (target.health if target else 10)
 
 
-def _move_score(params: Params, state: State, event: HeroMoved) -> float:
+def _move_score(event: HeroMoved, goals: _Goals) -> float:
     """Closer to a goal is better; standing in a zone we can capture is best."""
-    hero = find(state, event.hero)
-    if hero is None:
-        return 0.0
     end = event.path[-1]
-    gmap = game_map(params)
-    goals = [a.node for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != hero.team]
-    goals += [h.node for h in state.heroes if h.team != hero.team and h.node is not None]
-    if not goals:
-        return 0.5
-    if any(end in a.zone for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != hero.team):
+    if end in goals.zones:
         return 50.0
-    return 20.0 - min(board.distance(end, goal) for goal in goals) * 0.5
+    if not goals.nodes:
+        return 0.5
+    return 20.0 - min(board.distance(end, goal) for goal in goals.nodes) * 0.5
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}

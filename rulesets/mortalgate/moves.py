@@ -58,7 +58,16 @@ def legal(params: Params, state: State) -> list[Event]:
     outcomes = chance(params, state)
     if outcomes is not None:
         return [event for event, _ in outcomes]
-    return [event for event in _candidates(params, state) if not check(params, state, event)]
+    candidates = list(_candidates(params, state))
+    moves = [e for e in candidates if isinstance(e, HeroMoved)]
+    others = [e for e in candidates if not isinstance(e, HeroMoved)]
+    if moves and not check(params, state, moves[0]):
+        # Paths come from `reachable`, which already keeps to free, passable, adjacent nodes
+        # within the movement left; once one passes the turn's checks, all of them do.
+        kept = moves
+    else:
+        kept = [e for e in moves if not check(params, state, e)]
+    return kept + [e for e in others if not check(params, state, e)]
 
 
 def _candidates(params: Params, state: State) -> Iterator[Event]:
