@@ -1,0 +1,27 @@
+"""The dashboard's entry file: it only routes (Streamlit's multipage pattern, `st.navigation`).
+
+Run it with `tabletape dashboard` (or `streamlit run dashboard/app.py` with
+`TABLETAPE_HOME` set). A page appears when its file exists, so pages can be built one at a
+time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+PAGES = Path(__file__).parent / "pages"
+ORDER = (
+    ("matches.py", "Matches", ":material/table_rows:"),
+    ("replay.py", "Replay", ":material/slow_motion_video:"),
+    ("record.py", "Record", ":material/edit_note:"),
+    ("compare.py", "Compare", ":material/compare_arrows:"),
+    ("explore.py", "Explore", ":material/query_stats:"),
+    ("rulebook.py", "Rulebook", ":material/menu_book:"),
+)
+
+st.set_page_config(page_title="tabletape", page_icon=":material/casino:", layout="wide")
+pages = [st.Page(PAGES / name, title=title, icon=icon, default=index == 0)
+         for index, (name, title, icon) in enumerate(ORDER) if (PAGES / name).exists()]
+st.navigation(pages).run()

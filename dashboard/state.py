@@ -1,0 +1,137 @@
+"""What every dashboard page shares: the store, cached replays, and the match being looked at.
+
+Pages import only these names (a small, stable interface; keep it so):
+
+- `workspace()` -> the `Workspace` of `$TABLETAPE_HOME` (or `./data`), one per store.
+- `warehouse()` -> the store's `Warehouse`, synced first when the store changed.
+- `timeline(match_id, against=None)` -> a cached `Timeline` of the match as it is now
+  (keyed by the log's last seq and hash, so an append gives a fresh one).
+- `audit(match_id, against=None)` -> the cached `AuditReport` of the match as it is now.
+- `selected_match()` / `select_match(match_id)` -> the match the user is looking at; kept
+  in `st.session_state` and in the page URL (`?match=...`), so a reload keeps it.
+- `match_picker(label, key)` -> a selectbox over the store's matches that follows and
+  sets the selected match.
+- `show_error(error)` -> one line in red for a `TabletapeError` (what and where).
+
+Caches are `st.cache_resource`: one object per key shared by every session, never copied.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from events.errors import TabletapeError
+from projections.audit import AuditReport
+from projections.catalog import signature
+from projections.timeline import Timeline
+from projections.warehouse import SyncReport, Warehouse
+from projections.workspace import Workspace, default_home
+
+MATCH_KEY = "match_id"
+"""session_state key (and URL query parameter `match`) of the selected match."""
+
+
+def _home() -> str:
+    return str(default_home().resolve())
+
+
+@st.cache_resource(show_spinner=False)
+def _workspace(home: str) -> Workspace:
+    return Workspace(home)
+
+
+def workspace() -> Workspace:
+    """The Workspace of the store the dashboard was started on."""
+    return _workspace(_home())
+
+
+@st.cache_resource(show_spinner=False, max_entries=4)
+def _synced(home: str, store: tuple[Any, ...]) -> SyncReport:
+    """Sync once per state of the store (the signature is part of the cache key)."""
+    return Warehouse(_workspace(home)).sync()
+
+
+def warehouse() -> Warehouse:
+    """The store's warehouse, brought up to date first if any log or note changed."""
+    ws = workspace()
+    with st.spinner("Bringing the warehouse up to date..."):
+        _synced(_home(), signature(ws))
+    return Warehouse(ws)
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _timeline(home: str, match_id: str, last: tuple[int, str], against: str | None) -> Timeline:
+    return _workspace(home).timeline(match_id, against=against)
+
+
+def timeline(match_id: str, against: str | None = None) -> Timeline:
+    """Random access to every state of the match as it stands now (cached per last line)."""
+    ws = workspace()
+    with st.spinner(f"Replaying {match_id}..."):
+        return _timeline(_home(), match_id, ws.store.last(match_id), against)
+
+
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _audit(home: str, match_id: str, last: tuple[int, str], against: str | None) -> AuditReport:
+    return _workspace(home).audit(match_id, against=against)
+
+
+def audit(match_id: str, against: str | None = None) -> AuditReport:
+    """The match's audit (violations after retractions and rulings, result check), cached."""
+    ws = workspace()
+    return _audit(_home(), match_id, ws.store.last(match_id), against)
+
+
+def selected_match() -> str | None:
+    """The match the user is looking at, if it still exists."""
+    chosen = st.session_state.get(MATCH_KEY) or st.query_params.get("match")
+    if chosen and workspace().store.exists(chosen):
+        return str(chosen)
+    return None
+
+
+def select_match(match_id: str | None) -> None:
+    """Make `match_id` the selected match (also in the URL, so a reload keeps it)."""
+    st.session_state[MATCH_KEY] = match_id
+    if match_id:
+        st.query_params["match"] = match_id
+    elif "match" in st.query_params:
+        del st.query_params["match"]
+
+
+def match_picker(label: str = "Match", *, key: str = "match_picker") -> str | None:
+    """A selectbox over every match in the store; choosing one selects it everywhere."""
+    ws = workspace()
+    matches = ws.matches()
+    if not matches:
+        st.info("The store has no matches yet: import a log on the Matches page.")
+        return None
+    current = selected_match() or matches[0]
+    if st.session_state.get(key) not in matches or st.session_state.get(f"{key}.follows") != current:
+        st.session_state[key] = current
+    chosen = st.selectbox(label, matches, key=key, format_func=_match_label)
+    st.session_state[f"{key}.follows"] = chosen
+    if chosen != selected_match():
+        select_match(chosen)
+    return chosen
+
+
+@st.cache_data(show_spinner=False, max_entries=2048)
+def _label(home: str, match_id: str) -> str:
+    header = _workspace(home).header(match_id)
+    title = f" - {header.title}" if header.title else ""
+    return f"{match_id} ({header.ruleset}@{header.version}, {header.source}){title}"
+
+
+def _match_label(match_id: str) -> str:
+    try:
+        return _label(_home(), match_id)
+    except TabletapeError:
+        return match_id
+
+
+def show_error(error: Exception) -> None:
+    """A refused action, in one line: what and where."""
+    st.error(str(error), icon="⛔")

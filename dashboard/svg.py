@@ -1,0 +1,443 @@
+"""BoardView -> SVG: a pure function that draws any game's board, and the match timeline strip.
+
+Three geometries (`rulesets.view.Geometry`):
+
+- `hex-even-q`: flat-topped hexes in columns, even columns half a hex lower; a piece at
+  (col, row) sits in that hex's centre.
+- `grid`: squares; a piece at (col, row) sits in that square's centre.
+- `inches`: a free-form table measured in inches; pieces, regions and lines are placed at
+  their exact coordinates.
+
+Everything a view holds is drawn: terrain and feature cells, regions (zones of cells or
+polygons), lines (line of sight clear or blocked, paths), pieces (side colour, health bar,
+badge count, facing) and card rows; a legend names what the colours mean. Text is
+escaped; each piece's `<title>` carries its label, health, badges and detail as a tooltip.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+
+from rulesets.view import BoardView, CardRow, Cell, Line, Piece, Region
+
+HEX_SIZE = 15.0
+"""Pixels from a hex's centre to a corner."""
+SQUARE = 34.0
+"""Pixels per grid square."""
+INCH = 12.0
+"""Pixels per inch of table."""
+PAD = 12.0
+LEGEND_WIDTH = 190.0
+CARD_W, CARD_H, CARD_GAP = 64.0, 84.0, 6.0
+ROW_LABEL_H = 18.0
+
+SIDE_COLOURS: Mapping[str, str] = {
+    "red": "#d64541", "blue": "#3867d6", "green": "#20a162", "yellow": "#e1b12c", "orange": "#e67e22",
+    "purple": "#8854d0", "black": "#2d3436", "white": "#f5f6fa", "grey": "#8395a7", "gray": "#8395a7",
+}
+"""Sides named after a colour are drawn in a readable shade of it."""
+PALETTE = ("#d64541", "#3867d6", "#20a162", "#e1b12c", "#8854d0", "#e67e22", "#0fb9b1", "#a5673f")
+"""Other side names get one of these, chosen by a hash of the name (stable across steps)."""
+CELL_COLOURS: Mapping[str, str] = {
+    "impassable": "#5d5d5d", "wall": "#5d5d5d", "blocked": "#5d5d5d", "water": "#74b9ff", "forest": "#55a868",
+    "altar": "#f1c40f", "spawn": "#dfe6e9", "enchantment": "#b388ff", "zone": "#ffeaa7", "house": "#fab1a0",
+    "objective": "#fdcb6e", "ruins": "#b2bec3", "hill": "#c8b273",
+}
+"""Fill of a cell by kind; an unknown kind gets a palette colour from its name."""
+OPEN_GROUND = "#f7f3e8"
+GRID_LINE = "#c9c2ad"
+CLEAR_LINE = "#2e9e4f"
+BLOCKED_LINE = "#d63031"
+PATH_LINE = "#636e72"
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """How board units map to pixels for one view."""
+
+    geometry: str
+    unit: float
+    width: float
+    height: float
+
+    def centre(self, x: float, y: float) -> tuple[float, float]:
+        """Pixel centre of a board position (a node, a square, or a point in inches)."""
+        if self.geometry == "hex-even-q":
+            s = self.unit
+            h = math.sqrt(3) * s
+            col, row = x, y
+            shift = h / 2 if round(col) % 2 == 0 else 0.0
+            return PAD + s + col * 1.5 * s, PAD + h / 2 + row * h + shift
+        if self.geometry == "grid":
+            return PAD + (x + 0.5) * self.unit, PAD + (y + 0.5) * self.unit
+        return PAD + x * self.unit, PAD + y * self.unit
+
+    def cell_points(self, col: int, row: int) -> str:
+        """The polygon (hex) or square of one board space, as SVG points."""
+        cx, cy = self.centre(col, row)
+        if self.geometry == "hex-even-q":
+            s = self.unit
+            corners = [(cx + s * math.cos(math.radians(a)), cy + s * math.sin(math.radians(a))) for a in range(0, 360, 60)]
+        else:
+            u = self.unit / 2
+            corners = [(cx - u, cy - u), (cx + u, cy - u), (cx + u, cy + u), (cx - u, cy + u)]
+        return " ".join(f"{px:.1f},{py:.1f}" for px, py in corners)
+
+    @property
+    def piece_radius(self) -> float:
+        """How big a piece is drawn."""
+        if self.geometry == "hex-even-q":
+            return self.unit * 0.72
+        if self.geometry == "grid":
+            return self.unit * 0.4
+        return max(self.unit * 0.6, 6.0)
+
+
+def _frame(view: BoardView) -> _Frame:
+    if view.geometry == "hex-even-q":
+        s = HEX_SIZE
+        width = 1.5 * s * max(view.width - 1, 0) + 2 * s
+        height = math.sqrt(3) * s * (view.height + 0.5)
+        return _Frame(view.geometry, s, width, height)
+    if view.geometry == "grid":
+        return _Frame(view.geometry, SQUARE, view.width * SQUARE, view.height * SQUARE)
+    return _Frame(view.geometry, INCH, view.width * INCH, view.height * INCH)
+
+
+def side_colour(side: str | None) -> str:
+    """The colour a side is drawn in; None (neutral) is grey."""
+    if side is None:
+        return "#7f8c8d"
+    key = side.lower()
+    return SIDE_COLOURS.get(key) or PALETTE[zlib.crc32(key.encode()) % len(PALETTE)]
+
+
+def cell_colour(kind: str, owner: str | None = None) -> str:
+    """The fill of a cell kind; an owned altar or spawn takes a light shade of its owner."""
+    if owner is not None and kind in ("spawn", "altar", "house", "zone", "objective"):
+        return _tint(side_colour(owner), 0.55 if kind != "altar" else 0.25)
+    return CELL_COLOURS.get(kind) or _tint(PALETTE[zlib.crc32(kind.encode()) % len(PALETTE)], 0.6)
+
+
+def _tint(colour: str, amount: float) -> str:
+    """Mix a #rrggbb colour with white."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    r, g, b = (round(c + (255 - c) * amount) for c in (r, g, b))
+    return f"#{r:02x}{g:02x}{b:02x}"
+
+
+def _text(x: float, y: float, text: str, *, size: float = 10, anchor: str = "middle", fill: str = "#222",
+          weight: str = "normal", extra: str = "") -> str:
+    return (f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size:g}" text-anchor="{anchor}" fill="{fill}" '
+            f'font-weight="{weight}" font-family="sans-serif"{extra}>{escape(text)}</text>')
+
+
+# --- the board ------------------------------------------------------------------------------
+
+
+def board_svg(view: BoardView, *, title: str = "", legend: bool = True) -> str:
+    """The whole picture of one BoardView: board, legend and card rows, as one <svg> element."""
+    frame = _frame(view)
+    board_w, board_h = frame.width + 2 * PAD, frame.height + 2 * PAD
+    rows_h = _rows_height(view.rows)
+    legend_items = _legend_items(view) if legend else []
+    legend_h = 28 + 18 * len(legend_items)
+    width = board_w + (LEGEND_WIDTH if legend else 0)
+    top = 22.0 if title else 0.0
+    height = top + max(board_h, legend_h) + rows_h
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="tabletape-board" data-geometry="{escape(view.geometry)}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}" '
+        f'style="max-width:100%;height:auto;background:#fff">',
+    ]
+    if title:
+        parts.append(_text(PAD, 16, title, size=13, anchor="start", weight="bold"))
+    parts.append(f'<g transform="translate(0,{top:.0f})">')
+    parts += _ground(view, frame)
+    parts += _cells(view.cells, frame)
+    parts += _regions(view.regions, frame)
+    parts += _lines(view.lines, frame)
+    parts += _pieces(view.pieces, frame)
+    if legend:
+        parts += _legend(legend_items, board_w, 0.0)
+    parts += _card_rows(view.rows, max(board_h, legend_h), width)
+    parts.append("</g></svg>")
+    return "".join(parts)
+
+
+def _ground(view: BoardView, frame: _Frame) -> list[str]:
+    """Open ground: every hex or square of the board, or the table's rectangle."""
+    if view.geometry == "inches":
+        return [f'<rect class="ground" x="{PAD}" y="{PAD}" width="{frame.width:.1f}" height="{frame.height:.1f}" '
+                f'fill="{OPEN_GROUND}" stroke="{GRID_LINE}"/>']
+    out = []
+    for col in range(int(view.width)):
+        for row in range(int(view.height)):
+            out.append(f'<polygon points="{frame.cell_points(col, row)}" fill="{OPEN_GROUND}" stroke="{GRID_LINE}" stroke-width="0.6"/>')
+    return out
+
+
+def _cells(cells: Iterable[Cell], frame: _Frame) -> list[str]:
+    out = []
+    for cell in cells:
+        fill = cell_colour(cell.kind, cell.owner)
+        tip = f"{cell.kind} ({cell.col}, {cell.row})" + (f" {cell.label}" if cell.label else "") + (f", held by {cell.owner}" if cell.owner else "")
+        if frame.geometry == "inches":
+            cx, cy = frame.centre(cell.col, cell.row)
+            shape = f'<rect x="{cx - frame.unit / 2:.1f}" y="{cy - frame.unit / 2:.1f}" width="{frame.unit:.1f}" height="{frame.unit:.1f}" fill="{fill}"/>'
+        else:
+            stroke = side_colour(cell.owner) if cell.owner else GRID_LINE
+            shape = f'<polygon points="{frame.cell_points(cell.col, cell.row)}" fill="{fill}" stroke="{stroke}" stroke-width="{1.6 if cell.owner else 0.6}"/>'
+        out.append(f'<g class="cell cell-{escape(_slug(cell.kind))}"><title>{escape(tip)}</title>{shape}')
+        if cell.kind == "altar":
+            cx, cy = frame.centre(cell.col, cell.row)
+            out.append(_text(cx, cy + 3.5, "★", size=frame.unit * 0.8, fill=side_colour(cell.owner) if cell.owner else "#8a6d00"))
+        out.append("</g>")
+    return out
+
+
+def _regions(regions: Iterable[Region], frame: _Frame) -> list[str]:
+    out = []
+    for region in regions:
+        colour = side_colour(region.side) if region.side else "#b7950b"
+        label = region.label or region.id
+        if region.height:
+            label += f" (height {region.height:g})"
+        out.append(f'<g class="region region-{escape(_slug(region.kind))}"><title>{escape(region.kind + ": " + label)}</title>')
+        if region.points:
+            pts = [frame.centre(x, y) for x, y in region.points]
+            points = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+            out.append(f'<polygon points="{points}" fill="{colour}" fill-opacity="0.18" stroke="{colour}" stroke-width="1.5"/>')
+            cx, cy = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+        elif region.cells:
+            for col, row in region.cells:
+                out.append(f'<polygon points="{frame.cell_points(col, row)}" fill="{colour}" fill-opacity="0.12" '
+                           f'stroke="{colour}" stroke-width="1.2" stroke-dasharray="3,2"/>')
+            centres = [frame.centre(c, r) for c, r in region.cells]
+            cx, cy = sum(p[0] for p in centres) / len(centres), min(p[1] for p in centres) - frame.unit * 0.55
+        else:
+            out.append("</g>")
+            continue
+        if region.label or region.height:
+            out.append(_text(cx, cy, label, size=9, fill="#333", extra=' font-style="italic"'))
+        out.append("</g>")
+    return out
+
+
+def _lines(lines: Iterable[Line], frame: _Frame) -> list[str]:
+    out = []
+    for line in lines:
+        if len(line.points) < 2:
+            continue
+        pts = [frame.centre(x, y) for x, y in line.points]
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+        if line.kind == "line-of-sight" or "sight" in line.kind:
+            colour = CLEAR_LINE if line.clear else BLOCKED_LINE
+            dash = "" if line.clear else ' stroke-dasharray="6,4"'
+            state = "clear" if line.clear else "blocked"
+        else:
+            colour, dash, state = PATH_LINE, ' stroke-dasharray="2,3"', line.kind
+        tip = f"{line.kind}: {state}" + (f" - {line.label}" if line.label else "")
+        out.append(f'<g class="line line-{escape(_slug(line.kind))} {"clear" if line.clear else "blocked"}"><title>{escape(tip)}</title>'
+                   f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5"{dash} stroke-linecap="round"/>')
+        ex, ey = pts[-1]
+        if not line.clear:
+            out.append(f'<path d="M{ex - 5:.1f},{ey - 5:.1f} L{ex + 5:.1f},{ey + 5:.1f} M{ex + 5:.1f},{ey - 5:.1f} L{ex - 5:.1f},{ey + 5:.1f}" '
+                       f'stroke="{BLOCKED_LINE}" stroke-width="2.5"/>')
+        else:
+            out.append(f'<circle cx="{ex:.1f}" cy="{ey:.1f}" r="3" fill="{colour}"/>')
+        if line.label:
+            mx, my = (pts[0][0] + ex) / 2, (pts[0][1] + ey) / 2
+            out.append(_text(mx, my - 4, line.label, size=9, fill=colour))
+        out.append("</g>")
+    return out
+
+
+def _pieces(pieces: Iterable[Piece], frame: _Frame) -> list[str]:
+    out = []
+    r = frame.piece_radius
+    for piece in pieces:
+        cx, cy = frame.centre(piece.x, piece.y)
+        colour = side_colour(piece.side)
+        tip = [piece.label + (f" ({piece.side})" if piece.side else "")]
+        if piece.health:
+            tip.append(f"health {piece.health[0]}/{piece.health[1]}")
+        tip += list(piece.badges)
+        if piece.detail:
+            tip.append(piece.detail)
+        out.append(f'<g class="piece" data-id="{escape(piece.id)}" data-side="{escape(piece.side or "")}"><title>{escape(chr(10).join(tip))}</title>')
+        if frame.geometry == "grid":
+            out.append(f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" rx="3" '
+                       f'fill="{colour}" stroke="#222" stroke-width="1" transform="rotate({piece.facing:g} {cx:.1f} {cy:.1f})"/>')
+        else:
+            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{colour}" stroke="#222" stroke-width="1"/>')
+        if piece.facing or frame.geometry == "grid":
+            # A small notch on the owner's edge: which way the card or figure faces.
+            angle = math.radians(piece.facing - 90)
+            fx, fy = cx + math.cos(angle) * r * 0.75, cy + math.sin(angle) * r * 0.75
+            out.append(f'<circle cx="{fx:.1f}" cy="{fy:.1f}" r="{max(r * 0.15, 1.5):.1f}" fill="#fff" stroke="#222" stroke-width="0.5"/>')
+        text_colour = "#222" if piece.side and piece.side.lower() in ("white", "yellow") else "#fff"
+        out.append(_text(cx, cy + r * 0.3, _short(piece.label), size=max(r * 0.8, 7), fill=text_colour, weight="bold"))
+        if piece.health and piece.health[1] > 0:
+            out.append(_health_bar(cx, cy + r + 2, r * 2, piece.health))
+        if piece.badges:
+            bx, by = cx + r * 0.8, cy - r * 0.8
+            out.append(f'<circle class="badge" cx="{bx:.1f}" cy="{by:.1f}" r="5.5" fill="#fdcb6e" stroke="#222" stroke-width="0.6"/>')
+            out.append(_text(bx, by + 3, str(len(piece.badges)), size=8))
+        out.append("</g>")
+    return out
+
+
+def _health_bar(cx: float, top: float, width: float, health: tuple[int, int]) -> str:
+    current, maximum = health
+    share = max(0.0, min(1.0, current / maximum))
+    colour = "#27ae60" if share > 0.6 else "#f39c12" if share > 0.3 else "#c0392b"
+    x = cx - width / 2
+    return (f'<rect class="health" x="{x:.1f}" y="{top:.1f}" width="{width:.1f}" height="3.5" fill="#dcdde1" stroke="#555" stroke-width="0.4"/>'
+            f'<rect x="{x:.1f}" y="{top:.1f}" width="{width * share:.1f}" height="3.5" fill="{colour}"/>')
+
+
+def _short(label: str) -> str:
+    """A label short enough to sit on a piece: two letters, or a short word or number."""
+    return label if len(label) <= 3 else label[:2]
+
+
+def _slug(text: str) -> str:
+    return "".join(c if c.isalnum() else "-" for c in text.lower())
+
+
+# --- legend and card rows -------------------------------------------------------------------
+
+
+def _legend_items(view: BoardView) -> list[tuple[str, str, str]]:
+    """(shape, colour, words) for every side, cell kind, region kind and line kind drawn."""
+    items: list[tuple[str, str, str]] = []
+    sides = sorted({p.side for p in view.pieces if p.side} | {c.owner for c in view.cells if c.owner}
+                   | {r.side for r in view.regions if r.side} | {r.owner for r in view.rows if r.owner})
+    items += [("piece", side_colour(s), s) for s in sides]
+    kinds = sorted({c.kind for c in view.cells})
+    items += [("cell", cell_colour(k), k) for k in kinds]
+    items += [("region", "#b7950b", k) for k in sorted({r.kind for r in view.regions})]
+    for line in view.lines:
+        if "sight" in line.kind:
+            items.append(("line", CLEAR_LINE if line.clear else BLOCKED_LINE, f"{line.kind}: {'clear' if line.clear else 'blocked'}"))
+        else:
+            items.append(("line", PATH_LINE, line.kind))
+    if any(p.badges for p in view.pieces):
+        items.append(("badge", "#fdcb6e", "status effects (hover a piece)"))
+    if any(p.health for p in view.pieces):
+        items.append(("health", "#27ae60", "health"))
+    seen: set[tuple[str, str, str]] = set()
+    return [i for i in items if not (i in seen or seen.add(i))]  # type: ignore[func-returns-value]
+
+
+def _legend(items: Sequence[tuple[str, str, str]], left: float, top: float) -> list[str]:
+    x = left + 6
+    out = ['<g class="legend">', _text(x, top + PAD + 8, "Legend", size=11, anchor="start", weight="bold")]
+    y = top + PAD + 24
+    for shape, colour, words in items:
+        if shape == "piece":
+            out.append(f'<circle cx="{x + 6}" cy="{y - 4}" r="6" fill="{colour}" stroke="#222" stroke-width="0.8"/>')
+        elif shape == "line":
+            out.append(f'<line x1="{x}" y1="{y - 4}" x2="{x + 12}" y2="{y - 4}" stroke="{colour}" stroke-width="2.5"/>')
+        elif shape == "badge":
+            out.append(f'<circle cx="{x + 6}" cy="{y - 4}" r="5" fill="{colour}" stroke="#222" stroke-width="0.6"/>')
+        elif shape == "health":
+            out.append(f'<rect x="{x}" y="{y - 6}" width="12" height="4" fill="{colour}" stroke="#555" stroke-width="0.4"/>')
+        elif shape == "region":
+            out.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colour}" fill-opacity="0.15" stroke="{colour}" stroke-dasharray="3,2"/>')
+        else:
+            out.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colour}" stroke="{GRID_LINE}"/>')
+        out.append(_text(x + 18, y, words, size=10, anchor="start"))
+        y += 18
+    out.append("</g>")
+    return out
+
+
+def _rows_height(rows: Sequence[CardRow]) -> float:
+    return sum(ROW_LABEL_H + CARD_H + 10 for _ in rows)
+
+
+def _card_rows(rows: Sequence[CardRow], top: float, width: float) -> list[str]:
+    out = []
+    y = top
+    for row in rows:
+        owner = f" ({row.owner})" if row.owner else ""
+        out.append(f'<g class="card-row" data-id="{escape(row.id)}">')
+        out.append(_text(PAD, y + 13, f"{row.label}{owner}: {len(row.cards)} card(s)", size=11, anchor="start", weight="bold"))
+        x = PAD
+        per_row = max(int((width - 2 * PAD) // (CARD_W + CARD_GAP)), 1)
+        for index, face in enumerate(row.cards[:per_row]):
+            out.append(_card(x + index * (CARD_W + CARD_GAP), y + ROW_LABEL_H, face, row.owner))
+        if len(row.cards) > per_row:
+            out.append(_text(width - PAD, y + 13, f"+{len(row.cards) - per_row} more", size=10, anchor="end"))
+        out.append("</g>")
+        y += ROW_LABEL_H + CARD_H + 10
+    return out
+
+
+def _card(x: float, y: float, face: str, owner: str | None) -> str:
+    hidden = face == "?"
+    border = side_colour(owner) if owner else "#555"
+    out = [f'<g class="card{" hidden" if hidden else ""}"><title>{escape("hidden card" if hidden else face)}</title>']
+    if hidden:
+        out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="#636e72" stroke="{border}" stroke-width="1.5"/>')
+        out.append(_text(x + CARD_W / 2, y + CARD_H / 2 + 6, "?", size=20, fill="#dfe6e9", weight="bold"))
+    else:
+        out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="#fff" stroke="{border}" stroke-width="1.5"/>')
+        for i, word in enumerate(_wrap(face, 10)[:5]):
+            out.append(_text(x + CARD_W / 2, y + 16 + i * 13, word, size=9.5))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    """Break a card face into short lines on spaces (long words are cut)."""
+    lines: list[str] = []
+    for word in text.split():
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word[:width])
+    return lines or [""]
+
+
+# --- the timeline strip ---------------------------------------------------------------------
+
+
+def timeline_svg(
+    last_seq: int,
+    current: int,
+    *,
+    violations: Mapping[int, str] | None = None,
+    notes: Iterable[tuple[int, int]] = (),
+    width: float = 800.0,
+) -> str:
+    """A strip under the slider: a tick per violated event (by severity), a bar per note, and
+    where the replay stands now."""
+    height = 30.0
+    span = max(last_seq, 1)
+
+    def at(seq: float) -> float:
+        return 4 + (width - 8) * seq / span
+
+    colours = {"error": BLOCKED_LINE, "warning": "#e67e22", "info": "#95a5a6"}
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="tabletape-timeline" viewBox="0 0 {width:.0f} {height:.0f}" '
+             f'width="100%" height="{height:.0f}" preserveAspectRatio="none">',
+             f'<rect x="0" y="10" width="{width:.0f}" height="10" fill="#ecf0f1"/>']
+    for start, end in notes:
+        x0, x1 = at(start), at(end)
+        parts.append(f'<rect class="note-mark" x="{x0 - 1:.1f}" y="2" width="{max(x1 - x0, 0) + 2:.1f}" height="6" fill="#3867d6">'
+                     f'<title>note on {start}{"" if end == start else f"-{end}"}</title></rect>')
+    for seq, severity in sorted((violations or {}).items()):
+        parts.append(f'<rect class="violation-mark {escape(severity)}" x="{at(seq) - 1:.1f}" y="10" width="2" height="10" '
+                     f'fill="{colours.get(severity, BLOCKED_LINE)}"><title>{escape(severity)} at event {seq}</title></rect>')
+    x = at(current)
+    parts.append(f'<path class="current" d="M{x - 5:.1f},30 L{x + 5:.1f},30 L{x:.1f},21 Z" fill="#2d3436"/>'
+                 f'<rect x="{x - 0.75:.1f}" y="8" width="1.5" height="14" fill="#2d3436"/>')
+    parts.append("</svg>")
+    return "".join(parts)
