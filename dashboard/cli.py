@@ -368,6 +368,64 @@ def export_parquet(ws: Workspace, directory: Path) -> None:
         click.echo(f"{table}: {path}")
 
 
+def _progress_bar(label: str) -> Any:
+    """A click progress bar fed by progress(done, total) callbacks."""
+    state: dict[str, Any] = {}
+
+    def update(done: int, total: int) -> None:
+        bar = state.get("bar")
+        if bar is None:
+            bar = state["bar"] = click.progressbar(length=total, label=label, file=sys.stderr)
+            bar.__enter__()
+        bar.update(done - bar.pos)
+        if done >= total:
+            bar.__exit__(None, None, None)
+            click.echo("", err=True)
+
+    return update
+
+
+@cli.command()
+@click.argument("spec")
+@click.option("--games", type=int, default=100, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--bot", default="heuristic", show_default=True)
+@click.option("--workers", type=int, default=None, help="Local worker processes (default: all cores).")
+@click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786.")
+@pass_ws
+def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str, workers: int | None, scheduler: str | None) -> None:
+    """Play seeded bot games and land them in the store and the warehouse."""
+    from projections.batch import simulate as run
+
+    report = run(ws, spec, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
+                 progress=_progress_bar(f"{spec} x{games}"))
+    click.echo(report.summary())
+
+
+@cli.command(name="compare-versions")
+@click.argument("a")
+@click.argument("b")
+@click.option("--games", type=int, default=500, show_default=True)
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--bot", default="heuristic", show_default=True)
+@click.option("--workers", type=int, default=None)
+@click.option("--scheduler", default=None)
+@click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
+@pass_ws
+def compare_versions(ws: Workspace, a: str, b: str, games: int, seed: int, bot: str, workers: int | None,
+                     scheduler: str | None, fmt: str) -> None:
+    """Simulate two versions and compare the cohorts, with intervals and significance."""
+    from projections.batch import compare_versions as run
+
+    result = run(ws, a, b, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
+                 progress=_progress_bar(f"{a} vs {b}"))
+    columns = list(result.rows[0]) if result.rows else []
+    render.table(columns, [tuple(r.values()) for r in result.rows], fmt)
+    if fmt == "table":
+        significant = result.significant()
+        click.echo(f"{result.b} vs {result.a}: significant differences in " + (", ".join(significant) if significant else "nothing") + " (95%)")
+
+
 @cli.command()
 @pass_ws
 def demo(ws: Workspace) -> None:

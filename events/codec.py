@@ -15,6 +15,7 @@ from typing import Any, Union
 import msgspec
 
 from events.base import Event
+from events.chain import GENESIS, line_hash
 from events.errors import LogFormatError
 from events.shared import SHARED_EVENTS, MatchStarted
 
@@ -158,3 +159,13 @@ def decode_drafts(data: bytes | str, codec: LogCodec, *, where: str = "<input>")
         if line.strip():
             events.append(codec.decode(line, where=where, line_no=line_no))
     return events
+
+
+def encode_chained(events: Iterable[Event]) -> list[bytes]:
+    """Encode a complete log with each `prev` set to the hash of the line before."""
+    encoder, prev, lines = msgspec.json.Encoder(), GENESIS, []
+    for event in events:
+        line = encoder.encode(msgspec.structs.replace(event, prev=prev))
+        prev = line_hash(line)
+        lines.append(line)
+    return lines

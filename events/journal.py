@@ -287,13 +287,7 @@ class Journal:
 
     def verify(self) -> ChainReport:
         """Check every line: a JSON object, seq == its index, prev == hash of the line before."""
-        prev, count = GENESIS, 0
-        for line in self.lines():
-            problem = _link_problem(line, count, prev)
-            if problem:
-                return ChainReport(ok=False, lines=count, first_bad_line=count + 1, message=f"line {count + 1}: {problem}")
-            prev, count = line_hash(line), count + 1
-        return ChainReport(ok=True, lines=count, first_bad_line=None, message=f"{count} lines, hash chain intact")
+        return verify_lines(self.lines())
 
     # -- internals -------------------------------------------------------------------
 
@@ -455,6 +449,18 @@ class Journal:
         """One line naming the file, what the writer expected and what is really there."""
         actual = "the file does not exist" if last_seq is None else f"the last seq is {last_seq}"
         return f"{self.path}: expected last seq {expected_seq}, but {actual}; someone else wrote first - reload and retry"
+
+
+def verify_lines(lines: Iterable[bytes]) -> ChainReport:
+    """Check a log's lines in order: each a JSON object, seq == its index, prev == hash of
+    the line before. Shared by journals and batch files."""
+    prev, count = GENESIS, 0
+    for line in lines:
+        problem = _link_problem(line, count, prev)
+        if problem:
+            return ChainReport(ok=False, lines=count, first_bad_line=count + 1, message=f"line {count + 1}: {problem}")
+        prev, count = line_hash(line), count + 1
+    return ChainReport(ok=True, lines=count, first_bad_line=None, message=f"{count} lines, hash chain intact")
 
 
 def _link_problem(line: bytes, index: int, prev: str) -> str | None:

@@ -3,6 +3,7 @@
     <home>/logs/<match_id>.jsonl     one match, one event per line (see events/journal.py)
     <home>/notes/<match_id>.jsonl    that match's annotations, the same kind of journal
     <home>/quarantine/               torn final lines set aside after a crash
+    <home>/batches/<batch_id>/       simulated games, many logs per file (events/batches.py)
 
 Opening a store changes nothing on disk; folders appear with the first write. Every path
 comes from a validated match id, so an id can never reach outside the folder.
@@ -16,11 +17,10 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
-import msgspec
-
 from events.base import Event
+from events.batches import BatchIndex, BatchLog
 from events.chain import GENESIS, line_hash
-from events.codec import LogCodec, decode_log, read_header
+from events.codec import LogCodec, decode_log, encode_chained, read_header
 from events.errors import (
     ChainBrokenError,
     ConflictError,
@@ -60,6 +60,7 @@ class FileStore:
         self.home = Path(home)
         self.torn_tails: list[TornTail] = []
         """Torn final lines this store set aside, so the CLI and dashboard can say where."""
+        self.batches = BatchIndex(self.home)
 
     def __repr__(self) -> str:
         return f"FileStore({str(self.home)!r})"
@@ -85,18 +86,28 @@ class FileStore:
     def _journal(self, path: Path, label: str) -> Journal:
         return Journal(path, quarantine=self.home / "quarantine", label=label, on_torn=self.torn_tails.append)
 
-    def _existing(self, match_id: str) -> Journal:
-        """The log's journal, or UnknownMatchError: reads and appends never create a log."""
+    def _existing(self, match_id: str) -> Journal | BatchLog:
+        """The log's journal (or its place in a batch), or UnknownMatchError: reads and
+        appends never create a log."""
         journal = self.log_journal(match_id)
-        if not journal.path.is_file():
+        if journal.path.is_file():
+            return journal
+        batched = self.batches.get(match_id)
+        if batched is None:
             raise UnknownMatchError(f"no match {match_id!r} in {self.home}")
-        return journal
+        return batched
+
+    def source_path(self, match_id: str) -> Path:
+        """The file a match's lines are read from (its log, or its batch part)."""
+        return self._existing(match_id).path
 
     # -- writing ---------------------------------------------------------------------
 
     def create(self, started: MatchStarted) -> MatchStarted:
         """Write line 0 of a new match, atomically; ConflictError if the match exists."""
         journal = self.log_journal(started.match_id)
+        if self.batches.get(started.match_id) is not None:
+            raise ConflictError(f"match {started.match_id!r} already exists in {self.home} (in a batch)")
         try:
             [written] = journal.create([started])
         except ConflictError:
@@ -113,6 +124,8 @@ class FileStore:
 
     def import_lines(self, match_id: str, lines: Iterable[bytes]) -> None:
         """Write a complete, already validated log at once (see `import_log`)."""
+        if self.batches.get(match_id) is not None:
+            raise ConflictError(f"match {match_id!r} already exists in {self.home} (in a batch)")
         try:
             self.log_journal(match_id).write_new(lines)
         except ConflictError:
@@ -126,15 +139,16 @@ class FileStore:
 
     def exists(self, match_id: str) -> bool:
         """Whether a log with that id exists (the id is validated first)."""
-        return self.log_path(match_id).is_file()
+        return self.log_path(match_id).is_file() or self.batches.get(match_id) is not None
 
     def matches(self) -> list[str]:
         """Ids of every match in the store, sorted (new ids sort by start time)."""
         folder = self.home / "logs"
-        if not folder.is_dir():
-            return []
-        names = (entry.name[: -len(_SUFFIX)] for entry in os.scandir(folder) if entry.name.endswith(_SUFFIX))
-        return sorted(name for name in names if _MATCH_ID.fullmatch(name) and ".." not in name)
+        names: list[str] = []
+        if folder.is_dir():
+            names = [entry.name[: -len(_SUFFIX)] for entry in os.scandir(folder) if entry.name.endswith(_SUFFIX)]
+        names += self.batches.ids()
+        return sorted({name for name in names if _MATCH_ID.fullmatch(name) and ".." not in name})
 
     def lines(self, match_id: str) -> Iterator[bytes]:
         """Every complete line of a match's log, streamed."""
@@ -183,7 +197,7 @@ def import_log(
     if any(event.prev for event in events):
         _check_chain(lines, events, where)
     else:
-        lines = _chain(events)
+        lines = encode_chained(events)
     store.import_lines(match_id, lines)
     first = events[0]
     assert isinstance(first, MatchStarted)  # decode_log checked line 0
@@ -217,13 +231,3 @@ def _check_chain(lines: Sequence[bytes], events: Sequence[Event], where: str) ->
             what = "must be empty on the first line" if line_no == 1 else f"does not match the hash of line {line_no - 1}"
             raise ChainBrokenError(f"{where}:{line_no}: prev {what} (edited, removed or reordered)")
         prev = line_hash(line)
-
-
-def _chain(events: Sequence[Event]) -> list[bytes]:
-    """Encode events with each prev set to the hash of the line before."""
-    encoder, prev, lines = msgspec.json.Encoder(), GENESIS, []
-    for event in events:
-        line = encoder.encode(msgspec.structs.replace(event, prev=prev))
-        prev = line_hash(line)
-        lines.append(line)
-    return lines

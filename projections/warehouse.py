@@ -242,7 +242,7 @@ class Projection:
         last_seq = self.ws.store.last(self.match_id)[0] if self.replayed == 0 else self.step.event.seq
         self.rows.add(
             "matches", match_id=self.match_id, ruleset=header.ruleset, version=header.version, base_version=self.rules.base,
-            source=header.source, title=header.title, seed=header.seed, fingerprint=header.fingerprint,
+            source=header.source, title=header.title, batch=_batch_of(self.ws, self.match_id), seed=header.seed, fingerprint=header.fingerprint,
             seat_count=len(header.seats), started_at=header.at, ended_at=self.last_at or header.at,
             events=last_seq + 1, turns=progress.turn, rounds=progress.round, first_side=self.first_side,
             finished=outcome is not None, winner=outcome.winner if outcome else None, draw=bool(outcome and outcome.draw),
@@ -257,8 +257,13 @@ class Projection:
                 self.rows.add("rosters", match_id=self.match_id, side=side, piece=piece)
 
 
+def _batch_of(ws: Workspace, match_id: str) -> str | None:
+    batched = ws.store.batches.get(match_id)
+    return batched.batch_id if batched else None
+
+
 def _inode(ws: Workspace, match_id: str) -> int:
-    return os.stat(ws.store.log_path(match_id)).st_ino
+    return os.stat(ws.store.source_path(match_id)).st_ino
 
 
 def _line_at(ws: Workspace, match_id: str, seq: int) -> bytes | None:

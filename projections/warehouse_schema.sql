@@ -3,6 +3,7 @@
 CREATE TABLE IF NOT EXISTS matches (
     match_id VARCHAR PRIMARY KEY,
     ruleset VARCHAR, version VARCHAR, base_version VARCHAR, source VARCHAR, title VARCHAR,
+    batch VARCHAR,                   -- the simulation batch holding the log, if any
     seed BIGINT, fingerprint VARCHAR, seat_count INTEGER,
     started_at TIMESTAMPTZ, ended_at TIMESTAMPTZ,
     events INTEGER, turns INTEGER, rounds INTEGER,

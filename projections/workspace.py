@@ -171,18 +171,18 @@ class Workspace:
         first = next(iter(self.store.lines(match_id)), None)
         if first is None:
             raise UnknownMatchError(f"match {match_id!r} has an empty log")
-        return read_header(first, where=str(self.store.log_path(match_id)))
+        return read_header(first, where=str(self.store.source_path(match_id)))
 
     def events(self, match_id: str) -> Iterator[Event]:
         """Decode a match's log lazily with its game's codec."""
         header = self.header(match_id)
         codec = registry.game(header.ruleset).codec
-        return decode_log(self.store.lines(match_id), codec, where=str(self.store.log_path(match_id)))
+        return decode_log(self.store.lines(match_id), codec, where=str(self.store.source_path(match_id)))
 
     def tail(self, match_id: str, after_seq: int) -> list[Event]:
         """Events written after `after_seq`: what a live view polls for."""
         codec = self.rules_of(match_id).ruleset.codec
-        where = str(self.store.log_path(match_id))
+        where = str(self.store.source_path(match_id))
         return [codec.decode(line, where=where, line_no=after_seq + 2 + i) for i, line in enumerate(self.store.tail(match_id, after_seq))]
 
     def replay(self, match_id: str, *, against: str | None = None, audit: bool = True) -> Iterator[Step]:

@@ -233,3 +233,15 @@ def test_sync_query_and_export_from_the_command_line(tmp_path: Path) -> None:
     assert code == 2 and "disabled by configuration" in err and len(err.strip().splitlines()) == 1
     code, out, _ = run(home, "export-parquet", str(tmp_path / "pq"))
     assert code == 0 and (tmp_path / "pq" / "events" / "ruleset=mortalgate").is_dir()
+
+
+def test_simulate_and_compare_versions_from_the_command_line(tmp_path: Path) -> None:
+    code, out, err = run(tmp_path, "simulate", "mortalgate@2.5", "--games", "6", "--seed", "3", "--workers", "2")
+    assert code == 0, err
+    assert "6 games of mortalgate@2.5" in out
+    code, out, _ = run(tmp_path, "query", "game_length", "--param", "source=simulation")
+    assert " 6 " in out or "6  " in out
+    code, out, _ = run(tmp_path, "compare-versions", "mortalgate@2.1", "mortalgate@2.5", "--games", "6", "--seed", "3")
+    assert code == 0 and "significant differences in" in out and "events" in out
+    code, _, err = run(tmp_path, "simulate", "mortalgate@2.5", "--bot", "genius")
+    assert code == 2 and "unknown bot 'genius'" in err

@@ -1,0 +1,248 @@
+"""Simulated playtests at scale: seeded bot games on local processes or a Dask cluster.
+
+A batch is cut into chunks of games; each chunk is played by a worker and comes back as
+encoded, hash-chained log lines. Chunks are consumed in order and streamed into one
+batch folder (events/batches.py) that is renamed into place only when every game is in,
+so the same seed gives byte-identical logs whatever the number or kind of workers, and a
+failed batch leaves nothing behind.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from hashlib import blake2b
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from events.batches import write_batch
+from events.codec import encode_chained
+from events.errors import TabletapeError
+from events.shared import MatchEnded
+from events.store import validate_match_id
+from projections.simulate import BotError, play
+from projections.workspace import Workspace
+from rulesets import registry
+
+Progress = Callable[[int, int], None]
+"""Called as progress(games done, games in all)."""
+
+
+class SimulationError(TabletapeError):
+    """A batch that could not be completed; nothing of it was stored."""
+
+
+class Task(msgspec.Struct, frozen=True, kw_only=True):
+    """One chunk of games for one worker: everything it needs, nothing it must look up."""
+
+    ruleset: str
+    version: str
+    overrides: dict[str, Any]
+    seats: dict[str, str]
+    bot: str
+    seeds: list[int]
+    match_ids: list[str]
+    max_events: int
+
+
+class Played(msgspec.Struct, frozen=True, kw_only=True):
+    """A chunk's result: each game's id and lines; or the log of a game a bot broke."""
+
+    games: list[tuple[str, list[bytes]]]
+    finished: int
+    failure: str | None = None
+    failed_log: list[bytes] = []
+
+
+class BatchReport(msgspec.Struct, kw_only=True):
+    """What a simulation produced."""
+
+    batch_id: str
+    spec: str
+    games: int
+    finished: int
+    events: int
+    seconds: float
+    workers: str
+    match_ids: list[str]
+
+    def summary(self) -> str:
+        """One line for the command line."""
+        rate = self.games / self.seconds if self.seconds else 0.0
+        return (f"{self.batch_id}: {self.games} games of {self.spec} ({self.finished} finished), {self.events} events, "
+                f"{self.seconds:.1f} s on {self.workers} ({rate:.1f} games/s)")
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game `index` of a batch: independent of chunking and of the workers."""
+    return int.from_bytes(blake2b(f"{seed}/{index}".encode(), digest_size=8).digest(), "big") >> 1
+
+
+def play_chunk(task: Task) -> Played:
+    """Play a chunk of games (runs in a worker process); stop at a bot's illegal event."""
+    rules = registry.rules_for_log(task.ruleset, task.version, task.overrides, None)
+    games: list[tuple[str, list[bytes]]] = []
+    finished = 0
+    for seed, match_id in zip(task.seeds, task.match_ids, strict=True):
+        try:
+            events = play(rules, task.seats, seed=seed, bot=task.bot, match_id=match_id, max_events=task.max_events)
+        except BotError as error:
+            return Played(games=games, finished=finished, failure=f"{match_id}: {error}", failed_log=encode_chained(error.events))
+        finished += isinstance(events[-1], MatchEnded)
+        games.append((match_id, encode_chained(events)))
+    return Played(games=games, finished=finished)
+
+
+def _tasks(rules: registry.Rules, seats: dict[str, str], bot: str, games: int, seed: int, batch_id: str,
+           chunk: int, max_events: int) -> list[Task]:
+    return [
+        Task(ruleset=rules.ruleset.name, version=rules.version, overrides=dict(rules.overrides), seats=seats, bot=bot,
+             seeds=[game_seed(seed, i) for i in range(start, min(start + chunk, games))],
+             match_ids=[f"{batch_id}-{i:06d}" for i in range(start, min(start + chunk, games))], max_events=max_events)
+        for start in range(0, games, chunk)
+    ]
+
+
+def _local(tasks: list[Task], workers: int) -> Iterator[Played]:
+    """Chunks on local processes, yielded in order (whatever order they finish in)."""
+    if workers == 1:
+        yield from map(play_chunk, tasks)
+        return
+    try:
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            yield from pool.map(play_chunk, tasks)
+    except BrokenProcessPool as error:
+        raise SimulationError(f"a worker process died mid-batch ({error}); nothing was stored") from None
+
+
+def _dask(tasks: list[Task], scheduler: str) -> Iterator[Played]:
+    """Chunks on a Dask cluster; a lost worker's chunks are retried on the others."""
+    try:
+        from distributed import Client
+    except ImportError:
+        raise SimulationError("--scheduler needs the Dask extra: pip install 'tabletape[dask]'") from None
+    try:
+        client = Client(scheduler, timeout=10)
+    except OSError as error:
+        raise SimulationError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    try:
+        futures = client.map(play_chunk, tasks, pure=False, retries=3)
+        for future in futures:
+            try:
+                yield future.result()
+            except Exception as error:
+                raise SimulationError(f"the cluster could not finish the batch ({type(error).__name__}: {error}); nothing was stored") from None
+    finally:
+        client.close()
+
+
+def simulate(
+    ws: Workspace,
+    spec: str,
+    *,
+    games: int,
+    seed: int,
+    bot: str = "heuristic",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+    max_events: int = 20_000,
+    sync: bool = True,
+) -> BatchReport:
+    """Play `games` seeded bot games of `spec` and land them in the store (and warehouse)."""
+    rules = ws.rules(spec)
+    if bot not in rules.ruleset.bots:
+        raise SimulationError(f"unknown bot {bot!r} for {rules.ruleset.name}; bots: {', '.join(rules.ruleset.bots)}")
+    if games < 1:
+        raise SimulationError("--games must be at least 1")
+    workers = workers or os.cpu_count() or 1
+    batch_id = validate_match_id(f"sim-{rules.ruleset.name}-{rules.version}-{bot}-s{seed}-n{games}")
+    existing = next((m for m in ws.store.batches.manifests() if m.batch_id == batch_id), None)
+    if existing is not None:  # the same seed plays the same games: reuse them
+        if progress is not None:
+            progress(games, games)
+        return BatchReport(batch_id=batch_id, spec=rules.spec, games=games, finished=int(existing.info.get("finished", 0)),  # type: ignore[call-overload]
+                           events=sum(e.lines for e in existing.matches), seconds=0.0, workers="(already simulated)",
+                           match_ids=[e.match_id for e in existing.matches])
+    chunk = max(1, min(100, games // (workers * 4) or 1))
+    tasks = _tasks(rules, dict(rules.ruleset.example_seats), bot, games, seed, batch_id, chunk, max_events)
+    started = time.perf_counter()
+    chunks = _dask(tasks, scheduler) if scheduler else _local(tasks, workers)
+    tally = {"done": 0, "finished": 0, "events": 0}
+    info: dict[str, object] = {"spec": rules.spec, "seed": seed, "bot": bot, "games": games, "fingerprint": rules.ruleset.fingerprint}
+    write_batch(ws.home, batch_id, _collect(ws.home, chunks, tally, games, progress), info, finalize=lambda i: i | {"finished": tally["finished"]})
+    report = BatchReport(batch_id=batch_id, spec=rules.spec, games=games, finished=tally["finished"], events=tally["events"],
+                         seconds=time.perf_counter() - started, workers=f"dask {scheduler}" if scheduler else f"{workers} local process(es)",
+                         match_ids=[m for task in tasks for m in task.match_ids])
+    if sync:
+        from projections.warehouse import Warehouse
+
+        Warehouse(ws).sync()
+    return report
+
+
+def _collect(home: Path, chunks: Iterable[Played], tally: dict[str, int], games: int, progress: Progress | None) -> Iterator[tuple[str, list[bytes]]]:
+    """Stream the games of each chunk in order, stopping the batch at a bot's illegal event."""
+    for played in chunks:
+        if played.failure is not None:
+            failed = home / "failed"
+            failed.mkdir(parents=True, exist_ok=True)
+            path = failed / f"{played.failure.split(':', 1)[0]}.jsonl"
+            path.write_bytes(b"".join(line + b"\n" for line in played.failed_log))
+            raise SimulationError(f"a bot played an illegal event, a bug: {played.failure}; its game is in {path}; nothing else was stored")
+        for game in played.games:
+            tally["events"] += len(game[1])
+            yield game
+        tally["done"] += len(played.games)
+        tally["finished"] += played.finished
+        if progress is not None:
+            progress(tally["done"], games)
+
+
+class VersionComparison(msgspec.Struct, kw_only=True):
+    """Two simulated cohorts side by side: one row per measure."""
+
+    a: str
+    b: str
+    batches: tuple[str, str]
+    rows: list[dict[str, Any]]
+
+    def significant(self) -> list[str]:
+        """Measures whose 95% interval of the difference excludes zero."""
+        return [row["measure"] for row in self.rows if row["significant"] == "yes"]
+
+
+def compare_versions(
+    ws: Workspace,
+    a: str,
+    b: str,
+    *,
+    games: int,
+    seed: int,
+    bot: str = "heuristic",
+    workers: int | None = None,
+    scheduler: str | None = None,
+    progress: Progress | None = None,
+) -> VersionComparison:
+    """Simulate both versions with the same seeds and compare the cohorts (warehouse SQL)."""
+    from projections.queries import run_named
+    from projections.warehouse import Warehouse
+
+    rules_a, rules_b = ws.rules(a), ws.rules(b)
+    if rules_a.ruleset.name != rules_b.ruleset.name:
+        raise SimulationError(f"{a} and {b} are different games")
+    reports = []
+    for offset, spec in enumerate((a, b)):
+        step = (lambda done, total, o=offset: progress(o * games + done, 2 * games)) if progress else None
+        reports.append(simulate(ws, spec, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
+                                progress=step, sync=False))
+    Warehouse(ws).sync()
+    params = {"ruleset": rules_a.ruleset.name, "a": rules_a.version, "b": rules_b.version,
+              "batch_a": reports[0].batch_id, "batch_b": reports[1].batch_id}
+    result = run_named(Warehouse(ws), "version_comparison", params)
+    return VersionComparison(a=rules_a.spec, b=rules_b.spec, batches=(reports[0].batch_id, reports[1].batch_id), rows=result.records())
