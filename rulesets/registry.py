@@ -17,6 +17,7 @@ from rulesets.variants import Variant, apply_overrides, load_variants
 
 GAMES: dict[str, str] = {
     "mortalgate": "rulesets.mortalgate",
+    "mercenarium": "rulesets.mercenarium",
 }
 """Game name -> module exposing RULESET."""
 

@@ -1,0 +1,149 @@
+"""Bots that play Mercenarium for simulated playtests.
+
+A bot is a policy: given the params, the state and the legal events, it returns one of
+them. Bots may use randomness (they are players, not rules), always from the seeded
+generator they are handed, so a simulation replays byte for byte from its seed. A bot
+sees the whole state; it only ever reads its own hand and the open board.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from events.base import Event
+from rulesets.mercenarium import board, cards
+from rulesets.mercenarium.events import (
+    CardCaptured,
+    CardMoved,
+    CardsAnnihilated,
+    CardSummoned,
+    DrawDeclared,
+    ExtrasReturned,
+    HymnLearned,
+    HymnSung,
+    MercenaryBought,
+)
+from rulesets.mercenarium.params import Params
+from rulesets.mercenarium.state import (
+    Placed,
+    State,
+    at,
+    clash,
+    house,
+    in_play,
+    next_seat,
+    placed,
+    player,
+    position_key,
+    put_on_board,
+)
+
+
+def checkable(state: State, event: Event) -> bool:
+    """Whether the rules can check the event's effect: a bot cannot know what a hymn whose
+    text is lost does, so it sings only Fireyes and Primary in Singularity (the Zodiac's
+    d12 may roll a lost one). Singing others is legal; a table records what they did."""
+    if isinstance(event, HymnSung):
+        return state.singularity and event.hymn in (cards.FIREYES, cards.PRIMARY)
+    return True
+
+
+def _playable(state: State, legal: Sequence[Event]) -> Sequence[Event]:
+    return [e for e in legal if checkable(state, e)] or legal
+
+
+def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
+    """Any legal event it can play, uniformly: finds the corners of the rules, not good play."""
+    options = _playable(state, legal)
+    return options[rng.randrange(len(options))]
+
+
+def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
+    """Capture when threatening, buy strong Mercenaries, summon and move toward the enemy
+    onto spaces no enemy threatens, occupy an empty enemy House, draw when the hand runs
+    low, and never walk back into a position already seen (that way lies a stalemate)."""
+    return max(_playable(state, legal), key=lambda event: (_score(params, state, event), rng.random()))
+
+
+def _value(card_id: str) -> int:
+    found = cards.card(card_id)
+    return found.value if found else 0
+
+
+def _score(params: Params, state: State, event: Event) -> float:
+    if isinstance(event, CardCaptured):
+        return 100.0 + _value(event.target)
+    if isinstance(event, MercenaryBought):
+        return 70.0 + _value(event.card)
+    if isinstance(event, CardsAnnihilated):
+        return 30.0 + _value(event.target) - _value(event.card)
+    if isinstance(event, CardSummoned):
+        return _summon_score(params, state, event)
+    if isinstance(event, CardMoved):
+        return _move_score(params, state, event)
+    if isinstance(event, DrawDeclared):
+        p = player(state, event.by)
+        held = len(p.hand) if p else 0
+        return (22.0 if held < 3 else 6.0) - (0.1 * _value(event.discard) if event.discard else 0)
+    if isinstance(event, HymnSung):
+        return 50.0 if state.singularity and event.hymn == cards.FIREYES else 3.0
+    if isinstance(event, HymnLearned):
+        return 2.0 - len(event.offering)
+    if isinstance(event, ExtrasReturned):
+        return -sum(_value(c) for c in event.cards)
+    return 0.0
+
+
+def _exposure(params: Params, state: State, piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
+    """(threatened by an enemy, threatening an enemy) for a card standing on `piece.space`."""
+    threatened = threatening = False
+    for _, near in board.neighbours(piece.space, params.board_size):
+        other = at(state, near)
+        if other is None or other.owner == piece.owner or other.card == leaving:
+            continue
+        if clash(params, state, other, piece).kind == "capture":
+            threatened = True
+        if clash(params, state, piece, other).kind == "capture":
+            threatening = True
+    return threatened, threatening
+
+
+def _goals(params: Params, state: State, seat: str) -> list[tuple[int, int]]:
+    """Enemy cards, and enemy Houses (occupying an empty enemy's House puts it in Limbo)."""
+    goals = [p.space for p in state.board if p.owner != seat]
+    goals += [house(params, s) for s in state.seats if s != seat and not in_play(state, s)]
+    return goals
+
+
+def _distance(params: Params, state: State, seat: str, space: tuple[int, int]) -> int:
+    goals = _goals(params, state, seat)
+    return min((abs(space[0] - g[0]) + abs(space[1] - g[1]) for g in goals), default=0)
+
+
+def _summon_score(params: Params, state: State, event: CardSummoned) -> float:
+    seat = event.by or ""
+    piece = Placed(event.card, event.space, seat)
+    threatened, threatening = _exposure(params, state, piece)
+    score = 40.0 if len(in_play(state, seat)) < 2 else 24.0
+    score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(event.card)
+    return score - 0.5 * _distance(params, state, seat, event.space)
+
+
+def _move_score(params: Params, state: State, event: CardMoved) -> float:
+    seat = event.by or ""
+    piece = placed(state, event.card)
+    if piece is None:
+        return 0.0
+    moved = Placed(event.card, event.to, seat)
+    threatened, threatening = _exposure(params, state, moved, leaving=event.card)
+    was_threatened, _ = _exposure(params, state, piece)
+    score = 18.0 + 20.0 * threatening - 35.0 * threatened + 25.0 * was_threatened
+    if event.to in [house(params, s) for s in state.seats if s != seat]:
+        score += 12.0
+    if position_key(put_on_board(state, event.card, event.to, seat), next_seat(state, seat)) in state.history:
+        score -= 40.0
+    return score - 1.0 * _distance(params, state, seat, event.to)
+
+
+BOTS = {"random": random_bot, "heuristic": heuristic_bot}

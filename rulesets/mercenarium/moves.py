@@ -1,0 +1,227 @@
+"""What may happen next: the decisions a player may take, and what a chance step may give.
+
+Candidates are generated from the board and the hands and then kept only if `rules.check`
+finds nothing wrong (an info, such as a lost hymn's unchecked effect, is not wrong), so
+`legal` can never offer a move the audit would flag: one piece of code says what is legal. Every draw is a chance step over the cards the pile holds, all
+equally likely (a shuffled pile).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations
+
+from events.base import Event
+from rulesets.mercenarium import board, cards
+from rulesets.mercenarium.events import (
+    CardCaptured,
+    CardDealt,
+    CardDrawn,
+    CardMoved,
+    CardsAnnihilated,
+    CardSummoned,
+    DrawDeclared,
+    ExtrasReturned,
+    HymnDealt,
+    HymnDrawn,
+    HymnLearned,
+    HymnSung,
+    MercenaryBought,
+    Put,
+    TurnOrderRolled,
+    ZodiacResolved,
+    ZodiacRolled,
+)
+from rulesets.mercenarium.params import Params
+from rulesets.mercenarium.rules import SYMBOLS, check, outcome
+from rulesets.mercenarium.state import (
+    Player,
+    State,
+    at,
+    contract_of,
+    house,
+    in_play,
+    over_limits,
+    player,
+    unspent,
+)
+
+
+def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
+    """At a chance step, every outcome with its probability; None at a decision."""
+    if state.stage == "deal":
+        return _deal(params, state)
+    if state.stage == "order":
+        return _order_roll(state)
+    if not state.pending:
+        return None
+    pending = state.pending[0]
+    if pending.kind == "draw" and state.deck:
+        return _uniform([CardDrawn(seat=pending.seat, card=c) for c in state.deck])
+    if pending.kind == "hymn" and state.hymnal:
+        return _uniform([HymnDrawn(seat=pending.seat, hymn=h) for h in state.hymnal])
+    if pending.kind == "zodiac-roll":
+        return _uniform([ZodiacRolled(value=v) for v in range(1, params.zodiac_faces + 1)])
+    return None
+
+
+def _uniform(events: list[Event]) -> list[tuple[Event, float]] | None:
+    return [(e, 1 / len(events)) for e in events] if events else None
+
+
+def _deal(params: Params, state: State) -> list[tuple[Event, float]] | None:
+    """Five cards each, one at a time around the table, then one hymn each."""
+    short = [p for p in state.players if len(p.hand) < params.deal]
+    if short:
+        seat = min(short, key=lambda p: len(p.hand)).seat
+        return _uniform([CardDealt(seat=seat, card=c) for c in state.deck])
+    bare = [p for p in state.players if not p.hymns]
+    if bare:
+        return _uniform([HymnDealt(seat=bare[0].seat, hymn=h) for h in state.hymnal])
+    return None
+
+
+def _order_roll(state: State) -> list[tuple[Event, float]] | None:
+    """The next seat to roll; seats take the Fool and the Fox die in turn (which one changes nothing)."""
+    rolled = {seat for seat, _ in state.rolls}
+    waiting = [s for s in state.rollers if s not in rolled]
+    if not waiting:
+        return None
+    seat = waiting[0]
+    die = "fool" if state.seats.index(seat) % 2 == 0 else "fox"
+    faces: list[int | str] = [1, 2, 3, 4, 5, SYMBOLS[die]]
+    return _uniform([TurnOrderRolled(seat=seat, die=die, face=f) for f in faces])  # type: ignore[arg-type]
+
+
+def legal(params: Params, state: State) -> list[Event]:
+    """Every event that may come next and that the rules accept."""
+    outcomes = chance(params, state)
+    if outcomes is not None:
+        return [event for event, _ in outcomes]
+    if state.stage != "play" or outcome(params, state) is not None:
+        return []
+    return [event for event in _candidates(params, state) if not _refused(params, state, event)]
+
+
+def _refused(params: Params, state: State, event: Event) -> bool:
+    """An error or a warning makes an event illegal; an info (a lost hymn's unchecked
+    effect) does not."""
+    return any(v.severity != "info" for v in check(params, state, event))
+
+
+def _candidates(params: Params, state: State) -> Iterator[Event]:
+    if state.pending:
+        if state.pending[0].kind == "zodiac-effect":
+            yield from _zodiac_effects(state)
+        return
+    for holder in state.players:
+        if over_limits(params, state, holder.seat):
+            yield from _returns(params, holder)  # extras go back before the game goes on
+    if any(over_limits(params, state, s) and s not in state.noted for s in state.seats):
+        return  # every turn action would be named (hand.limit) until they do
+    p = player(state, state.current)
+    if p is None:
+        return
+    yield from _summons(params, state, p)
+    yield from _board_moves(params, state, p.seat)
+    yield from _buys(state, p)
+    yield from _songs(state, p)
+    yield from _offerings(state, p)
+    yield from _draws(params, state, p)
+
+
+def _returns(params: Params, p: Player) -> Iterator[Event]:
+    """One extra card (or hymn) shuffled back at a time."""
+    if len(p.hand) > params.hand_limit:
+        for card_id in p.hand:
+            yield ExtrasReturned(by=p.seat, cards=(card_id,))
+    if len(p.hymns) > params.hymn_limit:
+        for hymn in p.hymns:
+            yield ExtrasReturned(by=p.seat, cards=(hymn,))
+
+
+def _zodiac_effects(state: State) -> Iterator[Event]:
+    """The rolled hymn's changes: Primary's search in Singularity, else none recorded (a bot
+    cannot know a lost effect; a table records what it did)."""
+    pending = state.pending[0]
+    if state.singularity and pending.hymn == cards.PRIMARY:
+        for card_id in state.deck:
+            yield ZodiacResolved(by=pending.seat, hymn=pending.hymn, puts=(Put(card=card_id, to="hand", seat=pending.seat),))
+    else:
+        yield ZodiacResolved(by=pending.seat, hymn=pending.hymn)
+
+
+def _summons(params: Params, state: State, p: Player) -> Iterator[Event]:
+    """Each hand card on the empty House or an empty space beside an own card."""
+    spaces = {house(params, p.seat)} if at(state, house(params, p.seat)) is None else set()
+    for piece in in_play(state, p.seat):
+        for _, near in board.neighbours(piece.space, params.board_size):
+            if at(state, near) is None:
+                spaces.add(near)
+    for card_id in p.hand:
+        for space in sorted(spaces):
+            yield CardSummoned(by=p.seat, card=card_id, space=space)
+
+
+def _board_moves(params: Params, state: State, seat: str) -> Iterator[Event]:
+    """One step of each own card: a move into an empty space, a capture or annihilation of an enemy."""
+    for piece in in_play(state, seat):
+        for _, near in board.neighbours(piece.space, params.board_size):
+            occupant = at(state, near)
+            if occupant is None:
+                yield CardMoved(by=seat, card=piece.card, to=near)
+            elif occupant.owner != seat:
+                yield CardCaptured(by=seat, card=piece.card, target=occupant.card)
+                yield CardsAnnihilated(by=seat, card=piece.card, target=occupant.card)
+
+
+def _buys(state: State, p: Player) -> Iterator[Event]:
+    free = unspent(p)
+    if not free:
+        return
+    for piece in state.board:
+        found = cards.card(piece.card)
+        if piece.owner != p.seat and found is not None and found.mercenary and contract_of(state, piece.card) is None:
+            yield MercenaryBought(by=p.seat, card=piece.card, capture=free[0])
+
+
+def _songs(state: State, p: Player) -> Iterator[Event]:
+    """Each held hymn; Primary in Singularity once per card it may find."""
+    for hymn in p.hymns:
+        if state.singularity and hymn == cards.PRIMARY:
+            for card_id in state.deck:
+                yield HymnSung(by=p.seat, hymn=hymn, puts=(Put(card=card_id, to="hand", seat=p.seat),))
+        else:
+            yield HymnSung(by=p.seat, hymn=hymn)
+
+
+def _offerings(state: State, p: Player) -> Iterator[Event]:
+    """Every acceptable offering (one capture stands for any: they are alike)."""
+    if state.singularity or not state.hymnal:
+        return
+    capture = unspent(p)[:1]
+    if p.hymns:
+        for hymn in p.hymns:
+            for card_id in p.hand:
+                yield HymnLearned(by=p.seat, offering=(hymn, card_id))
+            if capture:
+                yield HymnLearned(by=p.seat, offering=(hymn,), captures=capture)
+        return
+    low = [c for c in p.hand if (found := cards.card(c)) is not None and 2 <= found.value <= 9]
+    for pair in combinations(low, 2):
+        yield HymnLearned(by=p.seat, offering=pair)
+    for card_id in p.hand:
+        if (found := cards.card(card_id)) is not None and found.value >= 10:
+            yield HymnLearned(by=p.seat, offering=(card_id,))
+    if capture:
+        yield HymnLearned(by=p.seat, captures=capture)
+
+
+def _draws(params: Params, state: State, p: Player) -> Iterator[Event]:
+    if not state.deck:
+        return
+    if len(p.hand) >= params.hand_limit and not state.singularity:
+        for card_id in p.hand:
+            yield DrawDeclared(by=p.seat, discard=card_id)
+    else:
+        yield DrawDeclared(by=p.seat)

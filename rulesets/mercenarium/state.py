@@ -1,0 +1,292 @@
+"""Mercenarium's state: frozen Structs and tuples, plus the queries rules, moves and views share.
+
+The state holds every fact, hidden ones included (each hand, the deck's contents); what a
+seat may see is decided by `view`. Piles (deck, hymnal, discard, hands) are kept sorted in
+the deck's canonical order: a shuffled pile has no order worth recording, and each draw
+is a chance step over the cards it holds, all equally likely.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from rulesets.mercenarium import board, cards
+from rulesets.mercenarium.board import Space
+from rulesets.mercenarium.params import Params
+
+Stage = Literal["deal", "order", "play"]
+PendingKind = Literal["draw", "hymn", "zodiac-roll", "zodiac-effect"]
+ClashKind = Literal["capture", "weaker", "consumed", "annihilation", "deadlock", "apart"]
+
+CONSUMES: dict[str, str] = {"gears": "blades", "blades": "claws", "claws": "souls", "souls": "gears"}
+"""The Alchemy Wheel's path of Consumption: each suit consumes the next.
+
+The text gives two arrows ("Blades consume Claws"; "the Lord of Blades is always defeated
+by Gears") and the two opposed pairs (Blades-Souls, Claws-Gears); a four-suit wheel with
+those opposites has one cycle through both arrows: Gears > Blades > Claws > Souls > Gears.
+"""
+OPPOSITE: dict[str, str] = {"blades": "souls", "souls": "blades", "claws": "gears", "gears": "claws"}
+""""suits are directly across from each other on the Alchemy Wheel (as with the Blades and
+the Souls, or with the Claws and the Gears)"."""
+
+
+class Placed(msgspec.Struct, frozen=True, gc=False):
+    """A card in play: where it is and who controls it (its orientation follows the owner)."""
+
+    card: str
+    space: Space
+    owner: str
+
+
+class Capture(msgspec.Struct, frozen=True, gc=False):
+    """A captured card in front of its captor: face down, or face up once spent."""
+
+    card: str
+    spent: bool = False
+
+
+class Player(msgspec.Struct, frozen=True, gc=False):
+    """One seat's hand and captures."""
+
+    seat: str
+    hand: tuple[str, ...] = ()
+    """Non-hymn cards held (hidden from the other seats)."""
+    hymns: tuple[str, ...] = ()
+    """Hymns held (hidden, except a face-up one)."""
+    captures: tuple[Capture, ...] = ()
+    face_up: tuple[str, ...] = ()
+    """Hymns held face up (the Zodiac after it was sung): everyone sees them."""
+
+
+class Pending(msgspec.Struct, frozen=True, gc=False):
+    """A step the running action still waits for: a draw, a hymn draw, the Zodiac."""
+
+    kind: PendingKind
+    seat: str
+    count: int = 1
+    hymn: str = ""
+    """For `zodiac-effect`: the hymn the Zodiac rolled."""
+
+
+class Last(msgspec.Struct, frozen=True, gc=False):
+    """The last action on the board, for drawing it: a summon, move, capture or purchase."""
+
+    kind: str
+    seat: str
+    spaces: tuple[Space, ...]
+
+
+class State(msgspec.Struct, frozen=True, gc=False):
+    """A Mercenarium position, from the deal to the end."""
+
+    seats: tuple[str, ...]
+    """Seats in clockwise order around the board (the order of play)."""
+    players: tuple[Player, ...]
+    deck: tuple[str, ...]
+    hymnal: tuple[str, ...]
+    stage: Stage = "deal"
+    board: tuple[Placed, ...] = ()
+    """Cards in play, sorted by card."""
+    discard: tuple[str, ...] = ()
+    singularity: bool = False
+    """No card was left in the deck: every card out of play, hands and captures became one
+    Singularity deck, and its changed rules hold."""
+    rollers: tuple[str, ...] = ()
+    """Seats rolling in the current round for the first turn (tied seats re-roll)."""
+    rolls: tuple[tuple[str, int], ...] = ()
+    """This round's rolls as counted (the symbol faces count as 6)."""
+    first: str | None = None
+    current: str | None = None
+    """Seat whose turn it is."""
+    turns: int = 0
+    """Turns begun so far."""
+    pending: tuple[Pending, ...] = ()
+    contracts: tuple[tuple[str, str], ...] = ()
+    """(mercenary, seat) under contract until that seat's next turn."""
+    limbo_at_start: bool = False
+    """The current seat was in Limbo when its turn began."""
+    noted: tuple[str, ...] = ()
+    """Seats over the hand limits whose excess the audit has already named once."""
+    eliminated: str | None = None
+    """A 2-player game: the seat that could not escape Limbo."""
+    history: tuple[str, ...] = ()
+    """Positions since the last action other than a move (only moves can repeat one)."""
+    last: Last | None = None
+
+
+# --- seats and hands -------------------------------------------------------------------------
+
+
+def player(state: State, seat: str | None) -> Player | None:
+    """The seat's hand and captures."""
+    for p in state.players:
+        if p.seat == seat:
+            return p
+    return None
+
+
+def replace_player(state: State, updated: Player, **changes: object) -> State:
+    """The state with one seat's hand/captures replaced (and other fields changed)."""
+    players = tuple(updated if p.seat == updated.seat else p for p in state.players)
+    return msgspec.structs.replace(state, players=players, **changes)
+
+
+def sort_cards(pile: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """A pile in the canonical order (unknown ids last, by name)."""
+    return tuple(sorted(pile, key=lambda c: (cards.ORDER.get(c, 1_000), c)))
+
+
+def without(pile: tuple[str, ...], card: str) -> tuple[str, ...]:
+    """The pile less one copy of card (unchanged if absent)."""
+    if card not in pile:
+        return pile
+    index = pile.index(card)
+    return pile[:index] + pile[index + 1 :]
+
+
+def unspent(p: Player) -> tuple[str, ...]:
+    """Face-down captures: the ones that can still buy or pay an offering."""
+    return tuple(c.card for c in p.captures if not c.spent)
+
+
+def over_limits(params: Params, state: State, seat: str) -> bool:
+    """More than 5 non-hymn cards or more than 1 hymn (no maximum in Singularity)."""
+    p = player(state, seat)
+    if p is None or state.singularity:
+        return False
+    return len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit
+
+
+def next_seat(state: State, seat: str) -> str:
+    """The seat after `seat`, clockwise."""
+    index = state.seats.index(seat) if seat in state.seats else -1
+    return state.seats[(index + 1) % len(state.seats)]
+
+
+def clockwise(params: Params, seats: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """Seats in the order of their Houses around the board (unknown seats last)."""
+    order = [colour for colour, _ in params.houses]
+    return tuple(sorted(seats, key=lambda s: (order.index(s) if s in order else len(order), s)))
+
+
+# --- the board ---------------------------------------------------------------------------------
+
+
+def side(params: Params, seat: str) -> str:
+    """The board edge a seat sits at (south for an unknown seat)."""
+    return dict(params.houses).get(seat, "south")
+
+
+def house(params: Params, seat: str) -> Space:
+    """The seat's House: the centre space of its side."""
+    return board.house_space(side(params, seat), params.board_size)
+
+
+def facing(params: Params, seat: str) -> int:
+    """Degrees a card controlled by `seat` is turned: its bottom edge toward the seat's edge."""
+    return board.facing(side(params, seat))
+
+
+def placed(state: State, card: str) -> Placed | None:
+    """The card in play with that id."""
+    for p in state.board:
+        if p.card == card:
+            return p
+    return None
+
+
+def at(state: State, space: Space) -> Placed | None:
+    """The card on a space."""
+    for p in state.board:
+        if p.space == space:
+            return p
+    return None
+
+
+def in_play(state: State, seat: str) -> tuple[Placed, ...]:
+    """The seat's cards in play."""
+    return tuple(p for p in state.board if p.owner == seat)
+
+
+def put_on_board(state: State, card: str, space: Space, owner: str) -> State:
+    """The card placed (or moved, or re-owned) on a space, the board kept sorted."""
+    rest = [p for p in state.board if p.card != card]
+    rest.append(Placed(card, space, owner))
+    ordered = tuple(sorted(rest, key=lambda p: (cards.ORDER.get(p.card, 1_000), p.card)))
+    return msgspec.structs.replace(state, board=ordered)
+
+
+def take_off_board(state: State, card: str) -> State:
+    """The card removed from play; a contract on it ends with it."""
+    board_ = tuple(p for p in state.board if p.card != card)
+    contracts = tuple(c for c in state.contracts if c[0] != card)
+    return msgspec.structs.replace(state, board=board_, contracts=contracts)
+
+
+def in_limbo(params: Params, state: State, seat: str) -> bool:
+    """"no summoned cards in play and an enemy card ... occupy their House"."""
+    if in_play(state, seat):
+        return False
+    occupant = at(state, house(params, seat))
+    return occupant is not None and occupant.owner != seat
+
+
+def contract_of(state: State, card: str) -> str | None:
+    """The seat holding the card's contract, if it is under one."""
+    for mercenary, seat in state.contracts:
+        if mercenary == card:
+            return seat
+    return None
+
+
+# --- auras and alchemy -------------------------------------------------------------------------
+
+
+def dots(params: Params, piece: Placed, towards: int) -> int:
+    """Aura dots on the piece's edge facing compass direction `towards` (its orientation counts)."""
+    found = cards.card(piece.card)
+    if found is None:
+        return 0
+    return found.aura[board.edge_towards(facing(params, piece.owner), towards)]
+
+
+def alchemy(attacker: str, defender: str) -> Literal["consume", "consumed", "annihilate", "deadlock"]:
+    """What the Alchemy Wheel says of two suits tied in combat (or a Lord's encounter)."""
+    if attacker == defender:
+        return "deadlock"
+    if OPPOSITE.get(attacker) == defender:
+        return "annihilate"
+    return "consume" if CONSUMES.get(attacker) == defender else "consumed"
+
+
+class Clash(msgspec.Struct, frozen=True, gc=False):
+    """How an attacking card meets an adjacent enemy card."""
+
+    kind: ClashKind
+    attacker_dots: int = 0
+    defender_dots: int = 0
+    by_alchemy: bool = False
+    """Decided by suits: a tie of dots, or a Lord involved."""
+
+
+def clash(params: Params, state: State, attacker: Placed, defender: Placed) -> Clash:
+    """"your card is adjacent to an enemy card that has fewer aura dots along its touching
+    edge"; ties (and every encounter with a Lord) go to the Alchemy Wheel."""
+    towards = board.direction(attacker.space, defender.space)
+    a, d = cards.card(attacker.card), cards.card(defender.card)
+    if towards is None or a is None or d is None:
+        return Clash(kind="apart")
+    mine, theirs = dots(params, attacker, towards), dots(params, defender, board.opposite(towards))
+    if not (a.lord or d.lord) and mine != theirs:
+        return Clash(kind="capture" if mine > theirs else "weaker", attacker_dots=mine, defender_dots=theirs)
+    verdict = alchemy(a.suit, d.suit)
+    kind: ClashKind = {"consume": "capture", "consumed": "consumed", "annihilate": "annihilation", "deadlock": "deadlock"}[verdict]  # type: ignore[assignment]
+    return Clash(kind=kind, attacker_dots=mine, defender_dots=theirs, by_alchemy=True)
+
+
+def position_key(state: State, seat_to_move: str) -> str:
+    """The board and who moves next, for counting repetitions."""
+    pieces = ";".join(f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}" for p in state.board)
+    return f"{pieces}>{seat_to_move}"

@@ -1,0 +1,150 @@
+"""What a Mercenarium state looks like, and what each seat may see of it.
+
+Mercenarium hides information: hands (and the hymns in them), the deck's contents. A
+seat's view shows its own hand face up and only card backs (`?`) and counts for the other
+hands; the board, captures, the discard pile and a face-up Zodiac are open to all.
+`seat=None` sees everything, the deck included. The view is computed from the state at
+that point of the log only, so scrubbing back can never show a card drawn later.
+"""
+
+from __future__ import annotations
+
+from rulesets.mercenarium import board, cards
+from rulesets.mercenarium.params import Params
+from rulesets.mercenarium.state import (
+    Player,
+    State,
+    contract_of,
+    facing,
+    in_limbo,
+    in_play,
+    over_limits,
+)
+from rulesets.protocol import Progress
+from rulesets.view import BoardView, CardRow, Cell, Line, Panel, Piece, Region
+
+HIDDEN = "?"
+
+
+def view(params: Params, state: State, seat: str | None) -> BoardView:
+    """The board with every card by controller and orientation, the Houses, and the rows of
+    cards off the board as `seat` saw them (None: the whole truth)."""
+    size = params.board_size
+    cells, regions = [], []
+    for colour, side_ in params.houses:
+        col, row = board.house_space(side_, size)
+        owner = colour if colour in state.seats else None
+        cells.append(Cell(col=col, row=row, kind="house", owner=owner, label=f"{colour} House"))
+        regions.append(Region(id=f"house-{colour}", kind="house", label=f"{colour} House", side=owner, cells=((col, row),)))
+    mid = size // 2
+    cells.append(Cell(col=mid, row=mid, kind="centre", label="centre (no Mercenarium function)"))
+    lines: tuple[Line, ...] = ()
+    if state.last is not None and len(state.last.spaces) >= 2:
+        lines = (Line(kind=state.last.kind, points=tuple((float(c), float(r)) for c, r in state.last.spaces), label=state.last.seat),)
+    return BoardView(
+        geometry="grid", width=size, height=size, cells=tuple(cells), pieces=_pieces(params, state),
+        regions=tuple(regions), lines=lines, rows=_rows(state, seat), panels=_panels(params, state),
+        seat=seat, note=_note(seat),
+    )
+
+
+def _note(seat: str | None) -> str:
+    if seat is None:
+        return "Everything, hidden information included: every hand and the deck's contents."
+    return (f"What {seat} saw: its own hand face up; other hands as card backs (?) and counts; "
+            "the board, captures, discards and any face-up hymn are open to all.")
+
+
+def aura_text(params: Params, card_id: str, owner: str) -> str:
+    """`aura N3 E1 S0 W1 (top 3, right 1, bottom 0, left 1)`: dots by compass and by edge."""
+    found = cards.card(card_id)
+    if found is None:
+        return ""
+    if found.lord:
+        return "Lord: no aura (resolves by alchemy)"
+    turn = facing(params, owner)
+    compass = " ".join(f"{board.compass(d)}{found.aura[board.edge_towards(turn, d)]}" for d in (0, 90, 180, 270))
+    edges = ", ".join(f"{edge} {dots}" for edge, dots in zip(cards.EDGES, found.aura, strict=True))
+    source = cards.AURA_SOURCES[card_id].source
+    return f"aura {compass} ({edges}; {source})"
+
+
+def _pieces(params: Params, state: State) -> tuple[Piece, ...]:
+    pieces = []
+    for p in state.board:
+        found = cards.card(p.card)
+        badges = []
+        if (holder := contract_of(state, p.card)) is not None:
+            badges.append(f"contract {holder}")
+        if found is not None and found.lord:
+            badges.append("lord")
+        elif found is not None and found.mercenary:
+            badges.append("mercenary")
+        pieces.append(Piece(id=p.card, label=p.card, side=p.owner, x=p.space[0], y=p.space[1], badges=tuple(badges),
+                            facing=facing(params, p.owner), detail=f"{cards.label(p.card)}; {aura_text(params, p.card, p.owner)}"))
+    return tuple(pieces)
+
+
+def _hand(p: Player, seat: str | None) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(non-hymn cards, hymns) as `seat` sees them: its own face up, others' as backs."""
+    if seat is None or seat == p.seat:
+        return p.hand, p.hymns
+    return (HIDDEN,) * len(p.hand), tuple(h if h in p.face_up else HIDDEN for h in p.hymns)
+
+
+def _rows(state: State, seat: str | None) -> tuple[CardRow, ...]:
+    rows = []
+    for p in state.players:
+        hand, hymns = _hand(p, seat)
+        rows.append(CardRow(id=f"hand-{p.seat}", label=f"{p.seat} hand", owner=p.seat, cards=hand))
+        rows.append(CardRow(id=f"hymns-{p.seat}", label=f"{p.seat} hymns", owner=p.seat, cards=hymns))
+        rows.append(CardRow(id=f"captures-{p.seat}", label=f"{p.seat} captures (spent face up)", owner=p.seat,
+                            cards=tuple(f"{c.card} (spent)" if c.spent else c.card for c in p.captures)))
+    rows.append(CardRow(id="discard", label="discard pile", owner=None, cards=state.discard))
+    if seat is None:
+        rows.append(CardRow(id="deck", label="Singularity deck" if state.singularity else "deck", owner=None, cards=state.deck))
+        rows.append(CardRow(id="hymnal", label="hymnal", owner=None, cards=state.hymnal))
+    return tuple(rows)
+
+
+def _panels(params: Params, state: State) -> tuple[Panel, ...]:
+    captures = Panel(title="Captures", rows=tuple(
+        (p.seat, f"{len(p.captures)} / {params.captures_to_win} ({sum(c.spent for c in p.captures)} spent)") for p in state.players))
+    hands = Panel(title="Hands", rows=tuple((p.seat, f"{len(p.hand)} cards + {len(p.hymns)} hymn(s)") for p in state.players))
+    piles = Panel(title="Piles", rows=(("Singularity deck" if state.singularity else "deck", str(len(state.deck))),
+                                       ("hymnal", str(len(state.hymnal))), ("discard", str(len(state.discard)))))
+    progress_ = progress(params, state)
+    turn = Panel(title="Turn", rows=(("turn", str(state.turns)), ("to act", progress_.actor or "-"), ("phase", progress_.phase),
+                                     ("singularity", "yes" if state.singularity else "no")))
+    panels = [captures, hands, piles, turn]
+    limbo = tuple((s, "in Limbo") for s in state.seats if state.stage == "play" and in_limbo(params, state, s))
+    if limbo:
+        panels.append(Panel(title="Limbo", rows=limbo))
+    if state.contracts:
+        panels.append(Panel(title="Contracts", rows=tuple((card, f"under contract to {holder}") for card, holder in state.contracts)))
+    return tuple(panels)
+
+
+def metrics(params: Params, state: State) -> dict[str, float]:
+    """Per-step numbers for analytics: captures, cards in play and hand sizes per seat."""
+    out: dict[str, float] = {"deck": len(state.deck), "singularity": float(state.singularity)}
+    for p in state.players:
+        out[f"captures_{p.seat}"] = len(p.captures)
+        out[f"in_play_{p.seat}"] = len(in_play(state, p.seat))
+        out[f"hand_{p.seat}"] = len(p.hand) + len(p.hymns)
+    return out
+
+
+def progress(params: Params, state: State) -> Progress:
+    """Turn, round (every seat acts once a round), phase and the seat to act."""
+    if state.stage != "play":
+        return Progress(turn=0, round=0, phase=state.stage, actor=None)
+    round_ = (state.turns - 1) // max(len(state.seats), 1) + 1
+    over = [p.seat for p in state.players if over_limits(params, state, p.seat) and p.seat not in state.noted]
+    if over and not state.pending:
+        return Progress(turn=state.turns, round=round_, phase="extras", actor=over[0])
+    if state.pending:
+        return Progress(turn=state.turns, round=round_, phase=state.pending[0].kind, actor=state.pending[0].seat)
+    phase = "singularity" if state.singularity else "play"
+    return Progress(turn=state.turns, round=round_, phase=phase, actor=state.current)
+
