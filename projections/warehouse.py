@@ -31,7 +31,7 @@ import pyarrow as pa
 
 from events.base import Event
 from events.chain import line_hash
-from events.errors import TabletapeError
+from events.errors import LogFormatError, TabletapeError
 from events.shared import MatchEnded, Retracted, Ruled
 from projections.audit import judge
 from projections.replay import Step, advance, first_step
@@ -45,7 +45,6 @@ MATCH_TABLES = ("matches", "seats", "rosters")
 EVENT_TABLES = ("events", "steps", "violations")
 """Appended to when a match grows; rewritten when it is projected whole."""
 FLUSH_ROWS = 250_000
-_ENVELOPE = frozenset({"type", "seq", "at", "by", "prev"})
 _encoder = msgspec.json.Encoder()
 
 
@@ -93,40 +92,50 @@ class Checkpoint(msgspec.Struct, kw_only=True):
     errors: int
 
 
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "events": ("match_id", "seq", "type", "seat", "recorded_at", "turn", "round", "phase", "actor", "voided", "detail"),
+    "steps": ("match_id", "seq", "metric", "value"),
+    "violations": ("match_id", "seq", "rule", "severity", "message"),
+}
+"""Column order of the hot tables, whose rows are buffered as tuples."""
+
+
 class Rows:
-    """Column buffers per table, inserted through Arrow in large batches."""
+    """Row buffers per table (tuples), inserted column-wise through Arrow in large batches."""
 
     def __init__(self) -> None:
-        self.columns: dict[str, dict[str, list[Any]]] = {}
+        self.tables: dict[str, list[tuple[Any, ...]]] = {}
+        self.columns: dict[str, tuple[str, ...]] = dict(COLUMNS)
         self.count = 0
 
-    def add(self, table: str, **row: Any) -> None:
-        """Buffer one row."""
-        cols = self.columns.get(table)
-        if cols is None:
-            cols = self.columns[table] = {name: [] for name in row}
-        for name, value in row.items():
-            cols[name].append(value)
+    def append(self, table: str, row: tuple[Any, ...]) -> None:
+        """Buffer one row of a table whose columns are in COLUMNS (the hot path)."""
+        self.tables.setdefault(table, []).append(row)
         self.count += 1
+
+    def add(self, table: str, **row: Any) -> None:
+        """Buffer one row given by column name."""
+        self.columns.setdefault(table, tuple(row))
+        self.append(table, tuple(row.values()))
 
     def extend(self, other: Rows) -> None:
         """Take every row of another buffer."""
-        for table, cols in other.columns.items():
-            mine = self.columns.setdefault(table, {name: [] for name in cols})
-            for name, values in cols.items():
-                mine[name].extend(values)
+        for table, rows in other.tables.items():
+            self.columns.setdefault(table, other.columns[table])
+            self.tables.setdefault(table, []).extend(rows)
         self.count += other.count
 
     def insert(self, con: duckdb.DuckDBPyConnection) -> None:
         """One columnar INSERT per table, then empty the buffers."""
-        for table, cols in self.columns.items():
-            if not cols or not next(iter(cols.values())):
+        for table, rows in self.tables.items():
+            if not rows:
                 continue
-            con.register("incoming", pa.table(cols))
-            names = ", ".join(cols)
-            con.execute(f"INSERT INTO {table} ({names}) SELECT {names} FROM incoming")
+            names = self.columns[table]
+            con.register("incoming", pa.table(dict(zip(names, map(list, zip(*rows, strict=True)), strict=True))))
+            listed = ", ".join(names)
+            con.execute(f"INSERT INTO {table} ({listed}) SELECT {listed} FROM incoming")
             con.unregister("incoming")
-        self.columns.clear()
+        self.tables.clear()
         self.count = 0
 
 
@@ -152,41 +161,48 @@ class Projection:
     def run(self) -> Checkpoint | None:
         """Fold the events; None if an undo or ruling reaches before the checkpoint."""
         ruleset, params = self.rules.ruleset, self.rules.params
+        store = self.ws.store
         if self.resume is None:
-            events: Iterable[Event] = self.ws.events(self.match_id)
+            lines: Iterable[bytes] = store.lines(self.match_id)
         else:
-            events = self.ws.tail(self.match_id, self.resume.last_seq)
+            lines = store.tail(self.match_id, self.resume.last_seq)
             state = msgspec.msgpack.decode(self.resume.state, type=type(ruleset.setup(params, self.header)))
             self.step = Step(self.header, state)
             if self.resume.declared:
                 self.declared = msgspec.json.decode(self.resume.declared, type=MatchEnded)
         floor = -1 if self.resume is None else self.resume.last_seq
-        for event in events:
+        codec, where = ruleset.codec, str(store.source_path(self.match_id))
+        for expected, line in enumerate(lines, start=floor + 1):
+            event = codec.decode(line, where=where, line_no=expected + 1)
+            if event.seq != expected:
+                raise LogFormatError(where, expected + 1, f"seq {event.seq} where {expected} was expected", field="seq")
             if isinstance(event, Retracted) and event.target_seq <= floor:
                 return None
             if isinstance(event, Ruled) and event.applies_to is not None and event.applies_to <= floor:
                 return None
-            self._fold(event)
+            self._fold(event, line)
         return self._finish()
 
-    def _fold(self, event: Event) -> None:
-        ruleset, params = self.rules.ruleset, self.rules.params
+    def _fold(self, event: Event, line: bytes) -> None:
+        """One event: its step, its row (the line itself is the detail), metric changes."""
+        ruleset, params, match_id, seq = self.rules.ruleset, self.rules.params, self.match_id, event.seq
         step = first_step(self.rules, event) if self.step is None else advance(self.rules, self.step, event)  # type: ignore[arg-type]
         self.step = step
         self.replayed += 1
         progress = ruleset.progress(params, step.state)
         if self.first_side is None and progress.turn >= 1 and progress.actor:
             self.first_side = self._side(progress.actor)
-        detail = {k: v for k, v in msgspec.to_builtins(event).items() if k not in _ENVELOPE}
-        self.event_rows[event.seq] = len(self.rows.columns.get("events", {}).get("seq", []))
-        self.rows.add("events", match_id=self.match_id, seq=event.seq, type=type(event).__name__, seat=event.by,
-                      recorded_at=event.at, turn=progress.turn, round=progress.round, phase=progress.phase,
-                      actor=progress.actor, voided=False, detail=_encoder.encode(detail).decode())
+        events = self.rows.tables.setdefault("events", [])
+        self.event_rows[seq] = len(events)
+        events.append((match_id, seq, type(event).__name__, event.by, event.at, progress.turn, progress.round,
+                       progress.phase, progress.actor, False, line.decode()))
+        self.rows.count += 1
         self.last_at = event.at or self.last_at
+        known = self.metrics
         for name, value in ruleset.metrics(params, step.state).items():
-            if self.metrics.get(name) != value:
-                self.metrics[name] = value
-                self.rows.add("steps", match_id=self.match_id, seq=event.seq, metric=name, value=float(value))
+            if known.get(name) != value:
+                known[name] = value
+                self.rows.append("steps", (match_id, seq, name, float(value)))
         if step.voided is not None:
             self._void(step.voided)
         if step.violations:
@@ -200,7 +216,8 @@ class Projection:
         """A Retracted voided `seq`: mark its row and forget what it broke or declared."""
         index = self.event_rows.get(seq)
         if index is not None:
-            self.rows.columns["events"]["voided"][index] = True
+            row = self.rows.tables["events"][index]
+            self.rows.tables["events"][index] = (*row[:9], True, row[10])
         self.violations.pop(seq, None)
         self.rulings = [r for r in self.rulings if r.seq != seq]
         if self.declared is not None and self.declared.seq == seq:
@@ -220,7 +237,7 @@ class Projection:
                 severity = "info" if ruling else v.severity
                 message = f"ruled by the table (seq {ruling.seq}: {ruling.decision}): {v.message}" if ruling else v.message
                 errors += severity == "error"
-                self.rows.add("violations", match_id=self.match_id, seq=seq, rule=v.rule, severity=severity, message=message)
+                self.rows.append("violations", (self.match_id, seq, v.rule, severity, message))
         assert self.step is not None
         self._match_rows(errors)
         last_seq, last_hash = self.ws.store.last(self.match_id)

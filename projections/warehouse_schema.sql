@@ -22,7 +22,7 @@ CREATE TABLE IF NOT EXISTS rosters (
 CREATE TABLE IF NOT EXISTS events (
     match_id VARCHAR, seq INTEGER, type VARCHAR, seat VARCHAR, recorded_at TIMESTAMPTZ,  -- seat: who did it (by)
     turn INTEGER, round INTEGER, phase VARCHAR, actor VARCHAR, voided BOOLEAN,
-    detail VARCHAR                   -- the event's own fields as JSON
+    detail VARCHAR                   -- the log line itself (JSON), for ad-hoc questions
 );
 CREATE TABLE IF NOT EXISTS steps (   -- per-step metrics in long form, one row per change
     match_id VARCHAR, seq INTEGER, metric VARCHAR, value DOUBLE

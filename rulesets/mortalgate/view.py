@@ -88,13 +88,20 @@ def _panels(params: Params, state: State) -> tuple[Panel, ...]:
 
 def metrics(params: Params, state: State) -> dict[str, float]:
     """Per-step numbers for analytics; `score` (red minus blue Grace) drives lead changes."""
-    out: dict[str, float] = {"grace_red": state.grace[0], "grace_blue": state.grace[1], "score": state.grace[0] - state.grace[1]}
-    for team in ("red", "blue"):
-        mine = [h for h in state.heroes if h.team == team]
-        out[f"altars_{team}"] = sum(1 for o in state.altars if o == team)
-        out[f"alive_{team}"] = sum(1 for h in mine if h.alive)
-        out[f"health_{team}"] = sum(h.health for h in mine if h.alive)
-    return out
+    red, blue = state.grace
+    alive = {"red": 0, "blue": 0}
+    health = {"red": 0, "blue": 0}
+    for hero in state.heroes:
+        if hero.alive:
+            alive[hero.team] += 1
+            health[hero.team] += hero.health
+    held = state.altars
+    return {
+        "grace_red": red, "grace_blue": blue, "score": red - blue,
+        "altars_red": held.count("red"), "altars_blue": held.count("blue"),
+        "alive_red": alive["red"], "alive_blue": alive["blue"],
+        "health_red": health["red"], "health_blue": health["blue"],
+    }
 
 
 def progress(params: Params, state: State) -> Progress:
