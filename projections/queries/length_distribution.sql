@@ -1,0 +1,9 @@
+-- How long finished matches run: how many matches ended after each number of turns, per
+-- version (a histogram; with a and b, only those two versions).
+-- params: ruleset = NULL, a = NULL, b = NULL, source = NULL
+SELECT ruleset, version, turns, count(*) AS matches, round(avg(events), 1) AS mean_events
+FROM matches
+WHERE finished AND ($ruleset IS NULL OR ruleset = $ruleset)
+  AND ($a IS NULL OR version IN ($a, $b)) AND ($source IS NULL OR source = $source)
+GROUP BY ALL
+ORDER BY ruleset, version, turns
