@@ -126,12 +126,18 @@ def _panels(params: Params, state: State) -> tuple[Panel, ...]:
 
 
 def metrics(params: Params, state: State) -> dict[str, float]:
-    """Per-step numbers for analytics: captures, cards in play and hand sizes per seat."""
+    """Per-step numbers for analytics: captures, cards in play and hand sizes per seat.
+
+    `score` (for lead changes) is the first seat's captures less the best opponent's:
+    positive while the first seat clockwise leads.
+    """
     out: dict[str, float] = {"deck": len(state.deck), "singularity": float(state.singularity)}
     for p in state.players:
         out[f"captures_{p.seat}"] = len(p.captures)
         out[f"in_play_{p.seat}"] = len(in_play(state, p.seat))
         out[f"hand_{p.seat}"] = len(p.hand) + len(p.hymns)
+    counts = [len(p.captures) for p in state.players]
+    out["score"] = counts[0] - max(counts[1:], default=0) if counts else 0
     return out
 
 

@@ -112,3 +112,11 @@ def test_a_drawn_card_appears_in_its_seats_view_at_the_draw_and_not_one_step_bef
     after = rows(RULESET.view(P, timeline.state_at(draw.seq).state, draw.seat))
     assert draw.card not in before[f"hand-{draw.seat}"] + before[f"hymns-{draw.seat}"]
     assert draw.card in after[f"hand-{draw.seat}"] + after[f"hymns-{draw.seat}"]
+
+
+def test_metrics_count_captures_cards_in_play_and_hands_and_the_first_seats_lead() -> None:
+    state = position(FOUR, board={"2C": ((0, 0), "red")}, hands={"red": ("3C",)}, hymns={"red": ("IV",)},
+                     captures={"red": ("4C",), "yellow": ("5C", "6C")})
+    numbers = RULESET.metrics(P, state)
+    assert (numbers["captures_red"], numbers["in_play_red"], numbers["hand_red"]) == (1, 1, 2)
+    assert numbers["score"] == -1
