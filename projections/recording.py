@@ -30,8 +30,8 @@ ENVELOPE = frozenset(Event.__struct_fields__)
 """seq, at, by, prev: stamped by the store, except `by`, which the form asks for."""
 TABLE_EVENTS = (MatchEnded, Ruled)
 """Shared events that record what the table said; the rules do not check them."""
-NOT_DRAFTED = ("MatchStarted", "Retracted")
-"""Written by their own buttons (start, undo), never from the free form."""
+NOT_DRAFTED = ("MatchStarted", "Retracted", "MatchEnded", "Ruled")
+"""Written by their own buttons and forms (start, undo, result, ruling), not the free form."""
 WHERE = "the event form"
 
 
@@ -115,8 +115,17 @@ def parse_value(text: str) -> Any:
 
 
 def draftable(rules: Rules) -> list[str]:
-    """Every event type a person may enter by hand for this game (shared ones included)."""
-    return [name for name in rules.ruleset.codec.known_types if name not in NOT_DRAFTED]
+    """Every event type of the game a person may enter by hand (the shared Ruled and
+    MatchEnded have their own forms; MatchStarted and Retracted their own buttons)."""
+    return [kind.__name__ for kind in rules.ruleset.events if kind.__name__ not in NOT_DRAFTED]
+
+
+def summary(event: Event) -> str:
+    """An event's own fields in one line: `hero drexir · node (3, 4)`."""
+    if isinstance(event, MatchStarted):
+        return f"{event.ruleset}@{event.version}"
+    fields = msgspec.structs.asdict(event)
+    return " · ".join(f"{name} {label(value)}" for name, value in fields.items() if name not in ENVELOPE and value is not None)
 
 
 def template(rules: Rules, type_name: str, legal: Sequence[Offer] = ()) -> dict[str, Any]:

@@ -73,8 +73,9 @@ def _outcome(outcome: Outcome | None) -> str:
     return "a draw" if outcome.draw else f"{outcome.winner} won ({outcome.reason})"
 
 
-def _reaudit(ws: Workspace, b: str) -> None:
-    """One log under its own rules and under version B: violations and the first divergence."""
+def _reaudit(ws: Workspace, a: str, b: str) -> None:
+    """One log under its own rules and under another version (B, or A for a log of B):
+    violations, the result check and the first event where the two part ways."""
     match_id = match_picker("Log to re-audit", key="cmp_match")
     if match_id is None:
         return
@@ -82,8 +83,9 @@ def _reaudit(ws: Workspace, b: str) -> None:
         own = ws.rules_of(match_id)
         game = own.ruleset.name
         specs = [f"{game}@{v['id']}" for g in ws.rulesets() if g["name"] == game for v in (*g["versions"], *g["variants"])]
-        specs.sort(key=lambda s: s != b)
-        against = st.selectbox("Re-audit under", specs, key=f"cmp_against_{b}")
+        other = b if own.spec != ws.rules(b).spec else a
+        specs.sort(key=lambda s: s != other)
+        against = st.selectbox("Re-audit under", specs, key=f"cmp_against_{match_id}_{other}")
         if st.button("Re-audit", key="cmp_reaudit", type="primary"):
             st.session_state[REAUDIT] = (match_id, against, ws.audit(match_id, against=against), ws.compare(match_id, own.spec, against))
     except TabletapeError as error:
@@ -118,6 +120,14 @@ def _frame(wh: Warehouse, name: str, params: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(result.rows, columns=result.columns)
 
 
+def _histogram(frame: pd.DataFrame) -> alt.Chart:
+    """Matches by length in turns, binned, both versions overlaid."""
+    return alt.Chart(frame).mark_bar(opacity=0.6).encode(
+        x=alt.X("turns:Q", bin=alt.Bin(maxbins=20), title="turns"),
+        y=alt.Y("sum(matches):Q", title="matches", stack=None),
+        color="version:N", tooltip=["version", "turns", "matches", "mean_events"])
+
+
 def _interval_chart(frame: pd.DataFrame) -> alt.Chart:
     """Win rate per side with its 95% interval, one colour per version."""
     base = alt.Chart(frame).encode(y=alt.Y("side:N", title=None), yOffset="version:N", color="version:N")
@@ -148,7 +158,7 @@ def _cohorts(ws: Workspace, game: str, a: str, b: str) -> None:
     st.markdown("**Version against version** (B minus A, 95% interval)")
     st.dataframe(summary, hide_index=True, key="cmp_summary")
     st.markdown("**Length distribution** (finished matches by turns)")
-    st.bar_chart(lengths, x="turns", y="matches", color="version", stack=False)
+    st.altair_chart(_histogram(lengths))
     st.markdown("**Side win rates** with 95% intervals")
     if wins.empty:
         st.caption("no finished matches")
@@ -208,7 +218,7 @@ def main() -> None:
     with diff:
         _diff(ws, a, b)
     with reaudit:
-        _reaudit(ws, b)
+        _reaudit(ws, a, b)
     with cohorts:
         _cohorts(ws, game, a, b)
     with simulate:

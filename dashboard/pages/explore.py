@@ -18,8 +18,7 @@ from projections.queries import NamedQuery, Result, named_queries, run_named, ru
 RESULT = "ex_result"
 SQL_RESULT = "ex_sql_result"
 NO_CHART = "(no chart)"
-PREFERRED = ("rate", "per_100", "median", "mean")
-"""Column names a chart shows first: rates and averages say more than counts."""
+PREFERRED = ("rate", "per_100", "median", "mean")  # charted first: rates and averages say more than counts
 EXAMPLE_SQL = "SELECT ruleset, version, source, count(*) AS matches, round(avg(events), 1) AS mean_events\nFROM matches GROUP BY ALL ORDER BY ALL"
 
 
@@ -51,7 +50,7 @@ def _chart(frame: pd.DataFrame, key: str) -> None:
     if y == NO_CHART:
         return
     shown = frame.assign(label=frame[labels].astype(str).agg(" · ".join, axis=1))
-    st.bar_chart(shown, x="label", y=y, horizontal=True, sort=False, x_label=y, y_label=" · ".join(labels))
+    st.bar_chart(shown, x="label", y=y, horizontal=True, sort=False, x_label=" · ".join(labels), y_label=y)
 
 
 def _named() -> None:

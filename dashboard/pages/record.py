@@ -25,8 +25,7 @@ from rulesets.protocol import Violation
 
 LIVE = "rec_live"
 MESSAGE = "rec_message"
-RECENT = 12
-"""Events shown in the recent-events list."""
+RECENT = 12  # events shown in the recent-events list (a bare string would be drawn: Streamlit magic)
 
 
 def _say(kind: str, text: str) -> None:
@@ -105,7 +104,8 @@ def _board(live: Live) -> None:
 def _recent(live: Live) -> None:
     """The latest events, and every violation still standing."""
     st.markdown("**Latest events**")
-    rows = [{"seq": e.seq, "event": type(e).__name__, "by": e.by or "", "voided": e.seq in live.voided} for e in live.events[-RECENT:]]
+    rows = [{"seq": e.seq, "event": type(e).__name__, "by": e.by or "", "detail": recording.summary(e), "voided": e.seq in live.voided}
+            for e in live.events[-RECENT:]]
     st.dataframe(rows[::-1], hide_index=True, key="rec_recent")
     findings = live.findings()
     if findings:
@@ -166,10 +166,11 @@ def _legal(ws: Workspace, live: Live, offers: list[Offer]) -> None:
 def _free(ws: Workspace, live: Live, offers: list[Offer]) -> None:
     """Any event of the game, typed by hand: checked first, written only if the table insists."""
     types = recording.draftable(live.rules)
-    type_name = st.selectbox("Event type", types, key="rec_free_type")
+    first = offers[0].type_name if offers and offers[0].type_name in types else types[0]
+    type_name = st.selectbox("Event type", types, index=types.index(first), key=f"rec_free_type_{live.last_seq}")
     seats = ["", *live.started.seats]
     by = st.selectbox("Seat (by)", seats, format_func=lambda s: s or "the table", key="rec_free_by") or None
-    fields = st.text_area("Fields (JSON)", key=f"rec_free_fields_{type_name}",
+    fields = st.text_area("Fields (JSON)", key=f"rec_free_fields_{live.last_seq}_{type_name}",
                           value=recording.template_json(live.rules, type_name, offers))
     try:
         event = recording.draft(live.rules, type_name, by, fields)
@@ -231,7 +232,7 @@ def _recording(ws: Workspace, live: Live) -> None:
     """A match being recorded: board, forms, latest events."""
     started = live.started
     head, close = st.columns([4, 1])
-    head.subheader(f"{started.title or started.match_id}")
+    head.subheader(started.title or "Playtest")
     head.caption(f"{live.match_id} · {live.rules.spec} · " + ", ".join(f"{s}: {p}" for s, p in started.seats.items()))
     if close.button("Close", key="rec_close"):
         del st.session_state[LIVE]

@@ -101,6 +101,9 @@ def test_reaudit_a_log_under_another_version_shows_the_first_divergence(at: AppT
     assert f"First divergence at seq {comparison.first.seq} ({comparison.first.event_type})." in texts(at)
     divergence = table(at, "under")
     assert set(divergence["under"]) <= {"mortalgate@race4", "mortalgate@1.5", "both"} and not divergence.empty
+    choose(at, "Log to re-audit", next(o for o in widget(at.selectbox, "Log to re-audit").options if o.startswith("race8-1 ")))
+    at.run()
+    assert widget(at.selectbox, "Re-audit under").value == "mortalgate@race4"  # a log of B is re-audited under A
 
 
 def test_cohorts_come_from_the_warehouse_with_charts(at: AppTest) -> None:

@@ -125,7 +125,7 @@ def test_an_illegal_event_is_written_only_when_the_table_insists(home: Path) -> 
     choose(at, "Event type", "HeroPicked")
     at.run()
     choose(at, "Seat (by)", "blue")
-    at.text_area(key="rec_free_fields_HeroPicked").input('{"hero": "drexir"}')
+    widget(at.text_area, "Fields (JSON)").input('{"hero": "drexir"}')
     at.run()
     assert "mortalgate/draft" in warned(at)
     at.button(key="rec_record_free").click().run()
@@ -143,7 +143,7 @@ def test_a_malformed_hand_entry_names_the_field_and_writes_nothing(home: Path) -
     at, ws, match_id = start(home)
     choose(at, "Event type", "HeroPicked")
     at.run()
-    at.text_area(key="rec_free_fields_HeroPicked").input('{"hero": 7}')
+    widget(at.text_area, "Fields (JSON)").input('{"hero": 7}')
     at.run()
     assert "(field hero)" in at.error[0].value
     assert not [b for b in at.button if b.key == "rec_record_free"]
@@ -189,7 +189,7 @@ def test_a_ruling_settles_a_violation(home: Path) -> None:
     at, ws, match_id = start(home)
     choose(at, "Event type", "HeroPicked")
     at.run()
-    at.text_area(key="rec_free_fields_HeroPicked").input('{"hero": "drexir"}')
+    widget(at.text_area, "Fields (JSON)").input('{"hero": "drexir"}')
     at.run()
     at.checkbox(key="rec_insist_free").check().run()
     at.button(key="rec_record_free").click().run()
