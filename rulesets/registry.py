@@ -18,6 +18,7 @@ from rulesets.variants import Variant, apply_overrides, load_variants
 GAMES: dict[str, str] = {
     "mortalgate": "rulesets.mortalgate",
     "mercenarium": "rulesets.mercenarium",
+    "frontier": "rulesets.frontier",
 }
 """Game name -> module exposing RULESET."""
 

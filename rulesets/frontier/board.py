@@ -1,0 +1,350 @@
+"""Frontier's table geometry: points in inches, distances, segments, polygons, line of sight.
+
+Frontier is played on an open 30" x 44" table (frontier.md, Introduction): units stand
+anywhere, distances are measured in inches and line of sight is geometry. Everything
+here is pure arithmetic on floats; the rules decide what the numbers mean.
+
+The table's x axis runs along the 44" long edges (west to east), y along the 30" short
+edges (south to north); (0, 0) is the south-west corner.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
+from typing import NamedTuple, Protocol
+
+Point = tuple[float, float]
+"""(x, y) in inches from the south-west corner."""
+Polygon = tuple[Point, ...]
+"""A simple polygon's corners in order (either winding); the last joins the first."""
+
+EPS = 1e-9
+"""Below this, two lengths are equal (float noise, never a table measurement)."""
+
+
+# --- points and segments ------------------------------------------------------------------
+
+
+def distance(a: Point, b: Point) -> float:
+    """Straight-line distance between two points, in inches."""
+    return math.hypot(b[0] - a[0], b[1] - a[1])
+
+
+def toward(a: Point, b: Point, length: float) -> Point:
+    """The point `length` inches from a in the direction of b (a itself if a == b)."""
+    d = distance(a, b)
+    if d < EPS:
+        return a
+    return (a[0] + (b[0] - a[0]) * length / d, a[1] + (b[1] - a[1]) * length / d)
+
+
+def polar(origin: Point, degrees: float, length: float) -> Point:
+    """The point `length` inches from origin at an angle (0 = east, 90 = north)."""
+    rad = math.radians(degrees)
+    return (origin[0] + length * math.cos(rad), origin[1] + length * math.sin(rad))
+
+
+def point_segment_distance(p: Point, a: Point, b: Point) -> float:
+    """Shortest distance from p to the segment ab."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    if length2 <= 0.0:
+        return distance(p, a)
+    t = ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2
+    t = min(1.0, max(0.0, t))
+    return distance(p, (a[0] + t * dx, a[1] + t * dy))
+
+
+def _cross(o: Point, a: Point, b: Point) -> float:
+    return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+
+def segments_intersect(a: Point, b: Point, c: Point, d: Point) -> bool:
+    """Whether segments ab and cd share a point (touching counts)."""
+    d1, d2 = _cross(c, d, a), _cross(c, d, b)
+    d3, d4 = _cross(a, b, c), _cross(a, b, d)
+    if ((d1 > EPS and d2 < -EPS) or (d1 < -EPS and d2 > EPS)) and ((d3 > EPS and d4 < -EPS) or (d3 < -EPS and d4 > EPS)):
+        return True
+    return (
+        point_segment_distance(a, c, d) < EPS
+        or point_segment_distance(b, c, d) < EPS
+        or point_segment_distance(c, a, b) < EPS
+        or point_segment_distance(d, a, b) < EPS
+    )
+
+
+def segment_distance(a: Point, b: Point, c: Point, d: Point) -> float:
+    """Shortest distance between segments ab and cd (0 when they cross)."""
+    if segments_intersect(a, b, c, d):
+        return 0.0
+    return min(point_segment_distance(a, c, d), point_segment_distance(b, c, d),
+               point_segment_distance(c, a, b), point_segment_distance(d, a, b))
+
+
+def path_legs(points: Sequence[Point]) -> list[tuple[Point, Point]]:
+    """Consecutive pairs of a polyline (a single point has no legs)."""
+    return [(points[i], points[i + 1]) for i in range(len(points) - 1)]
+
+
+def path_point_distance(points: Sequence[Point], p: Point) -> float:
+    """Shortest distance from p to a polyline (to its only point if it has one)."""
+    if len(points) == 1:
+        return distance(points[0], p)
+    return min(point_segment_distance(p, a, b) for a, b in path_legs(points))
+
+
+def path_path_distance(one: Sequence[Point], two: Sequence[Point]) -> float:
+    """Shortest distance between two polylines (either may be a single point)."""
+    if len(one) == 1:
+        return path_point_distance(two, one[0])
+    if len(two) == 1:
+        return path_point_distance(one, two[0])
+    return min(segment_distance(a, b, c, d) for a, b in path_legs(one) for c, d in path_legs(two))
+
+
+def path_length(points: Sequence[Point]) -> float:
+    """Length of a polyline, in inches."""
+    return sum(distance(a, b) for a, b in path_legs(points))
+
+
+# --- polygons -------------------------------------------------------------------------------
+
+
+def rectangle(x0: float, y0: float, x1: float, y1: float) -> Polygon:
+    """The axis-aligned rectangle with opposite corners (x0, y0) and (x1, y1)."""
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def edges(poly: Polygon) -> list[tuple[Point, Point]]:
+    """The polygon's sides, the last one closing it."""
+    return [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
+
+
+def inside(p: Point, poly: Polygon) -> bool:
+    """Whether p lies inside the polygon or on its boundary."""
+    if any(point_segment_distance(p, a, b) < EPS for a, b in edges(poly)):
+        return True
+    x, y = p
+    result = False
+    for (ax, ay), (bx, by) in edges(poly):
+        if (ay > y) != (by > y):
+            cross_x = ax + (y - ay) * (bx - ax) / (by - ay)
+            if x < cross_x:
+                result = not result
+    return result
+
+
+def polygon_distance(p: Point, poly: Polygon) -> float:
+    """Distance from p to the polygon: 0 inside or on it, else to its nearest side."""
+    if inside(p, poly):
+        return 0.0
+    return min(point_segment_distance(p, a, b) for a, b in edges(poly))
+
+
+def polygons_gap(one: Polygon, two: Polygon) -> float:
+    """The gap between two polygons: 0 if they touch or overlap."""
+    if inside(one[0], two) or inside(two[0], one):
+        return 0.0
+    return min(segment_distance(a, b, c, d) for a, b in edges(one) for c, d in edges(two))
+
+
+def _crossings(a: Point, b: Point, poly: Polygon) -> list[float]:
+    """Parameters t in [0, 1] where segment ab meets a side of the polygon."""
+    ts = [0.0, 1.0]
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    for c, d in edges(poly):
+        ex, ey = d[0] - c[0], d[1] - c[1]
+        denom = dx * ey - dy * ex
+        if abs(denom) < EPS:
+            continue  # parallel sides add nothing a midpoint test misses
+        t = ((c[0] - a[0]) * ey - (c[1] - a[1]) * ex) / denom
+        u = ((c[0] - a[0]) * dy - (c[1] - a[1]) * dx) / denom
+        if -EPS <= t <= 1 + EPS and -EPS <= u <= 1 + EPS:
+            ts.append(min(1.0, max(0.0, t)))
+    return sorted(ts)
+
+
+def length_inside(a: Point, b: Point, poly: Polygon) -> float:
+    """How many inches of segment ab lie inside the polygon (its boundary counts as outside
+    when the segment only runs along it)."""
+    ts = _crossings(a, b, poly)
+    total = 0.0
+    length = distance(a, b)
+    for t0, t1 in pairwise(ts):
+        if t1 - t0 < EPS:
+            continue
+        mid = (t0 + t1) / 2
+        m = (a[0] + (b[0] - a[0]) * mid, a[1] + (b[1] - a[1]) * mid)
+        if _strictly_inside(m, poly):
+            total += (t1 - t0) * length
+    return total
+
+
+def _strictly_inside(p: Point, poly: Polygon) -> bool:
+    return inside(p, poly) and all(point_segment_distance(p, a, b) > EPS for a, b in edges(poly))
+
+
+def path_inside(points: Sequence[Point], poly: Polygon) -> float:
+    """Inches of a polyline inside the polygon."""
+    if len(points) == 1:
+        return 0.0
+    return sum(length_inside(a, b, poly) for a, b in path_legs(points))
+
+
+def path_enters(points: Sequence[Point], poly: Polygon) -> bool:
+    """Whether any stretch of a polyline runs through the polygon's interior."""
+    return path_inside(points, poly) > EPS
+
+
+def first_entry(a: Point, b: Point, poly: Polygon) -> float | None:
+    """The first parameter t in [0, 1] at which segment ab runs into the polygon's interior
+    (None if it never does, or if a already stands strictly inside)."""
+    if _strictly_inside(a, poly):
+        return None
+    ts = _crossings(a, b, poly)
+    for t0, t1 in pairwise(ts):
+        if t1 - t0 < EPS:
+            continue
+        mid = (t0 + t1) / 2
+        if _strictly_inside((a[0] + (b[0] - a[0]) * mid, a[1] + (b[1] - a[1]) * mid), poly):
+            return t0
+    return None
+
+
+def bounds(poly: Polygon) -> tuple[float, float, float, float]:
+    """(min x, min y, max x, max y) of a polygon."""
+    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def centroid(poly: Polygon) -> Point:
+    """The average of a polygon's corners (a label point, not the area centre)."""
+    return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
+
+
+def is_simple(poly: Polygon) -> bool:
+    """At least three corners, non-zero area, and no two non-adjacent sides crossing."""
+    if len(poly) < 3:
+        return False
+    area = sum(a[0] * b[1] - b[0] * a[1] for a, b in edges(poly)) / 2
+    if abs(area) < EPS:
+        return False
+    sides = edges(poly)
+    n = len(sides)
+    for i in range(n):
+        for j in range(i + 2, n):
+            if i == 0 and j == n - 1:
+                continue
+            if segments_intersect(*sides[i], *sides[j]):
+                return False
+    return True
+
+
+# --- line of sight (frontier.md, Line of Sight) ---------------------------------------------
+
+
+class Solid(Protocol):
+    """A terrain piece as the geometry sees it: outline, scale and its Open Sided levels."""
+
+    @property
+    def id(self) -> str: ...
+    @property
+    def outline(self) -> Polygon: ...
+    @property
+    def scale(self) -> int: ...
+    @property
+    def open_sided(self) -> tuple[int, ...]:
+        """Heights (levels) of the piece that have the Open Sided rule."""
+    @property
+    def box(self) -> tuple[float, float, float, float]:
+        """The outline's bounds (min x, min y, max x, max y)."""
+
+
+class Terrain(NamedTuple):
+    """A plain terrain piece for geometry alone (tests, tools); states keep their own pieces."""
+
+    id: str
+    outline: Polygon
+    scale: int
+    open_sided: tuple[int, ...] = ()
+    box: tuple[float, float, float, float] = (0.0, 0.0, 0.0, 0.0)
+
+
+def make_terrain(id: str, outline: Polygon, scale: int, open_sided: tuple[int, ...] = ()) -> Terrain:
+    """A Terrain with its bounds worked out."""
+    return Terrain(id, tuple(outline), scale, open_sided, bounds(tuple(outline)))
+
+
+class Sighted(NamedTuple):
+    """One end of a line of sight: where it stands and how tall it counts."""
+
+    at: Point
+    scale: int
+    """Effective scale: the unit's scale plus the height it stands at."""
+    piece: str | None = None
+    """The terrain piece whose outline it stands in or on, if any."""
+    level: int = 0
+    """The height it stands at inside that piece (its scale when on top)."""
+    id: str = ""
+
+
+class Body(NamedTuple):
+    """A unit that may stand in the way: its centre, base radius and effective scale."""
+
+    id: str
+    at: Point
+    radius: float
+    scale: int
+
+
+NEAR_TERRAIN = 5.0
+"""The 5" rule: terrain this close to a unit hides it at the unit's own scale."""
+OPEN_SIDED_SIGHT = 2.0
+"""Open Sided: a piece is ignored if the line runs 2" or less inside it."""
+
+
+def sight_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid], bodies: Iterable[Body] = ()) -> str | None:
+    """The id of the first terrain piece or unit blocking the line between a and b, or None.
+
+    "A unit has line of sight to another unit if a line can be drawn between the two units
+    without passing through terrain or another unit of an equal or larger scale than the
+    highest scale of the two units"; "If a unit is within 5" of a piece of terrain of an equal
+    or larger scale than its effective scale then line of sight may not be drawn to or from the
+    unit through that piece"; Open Sided: "ignore this piece of terrain if the distance covered
+    by line of sight inside the terrain is 2" or less" (for a unit in it). The piece a unit
+    stands on top of never blocks its own sight (it looks over the edge: readings.py).
+    """
+    tallest = max(a.scale, b.scale)
+    for piece in terrain:
+        if _terrain_blocks(a, b, piece, tallest):
+            return piece.id
+    for body in bodies:
+        if body.id in (a.id, b.id) or body.scale < tallest:
+            continue
+        if point_segment_distance(body.at, a.at, b.at) < body.radius - EPS:
+            return body.id
+    return None
+
+
+def _terrain_blocks(a: Sighted, b: Sighted, piece: Solid, tallest: int) -> bool:
+    on_top = {end.id for end in (a, b) if end.piece == piece.id and end.level >= piece.scale}
+    if on_top:
+        return False
+    x0, y0, x1, y1 = piece.box
+    if max(a.at[0], b.at[0]) < x0 or min(a.at[0], b.at[0]) > x1 or max(a.at[1], b.at[1]) < y0 or min(a.at[1], b.at[1]) > y1:
+        return False
+    through = length_inside(a.at, b.at, piece.outline)
+    if through <= EPS:
+        return False
+    if through <= OPEN_SIDED_SIGHT + EPS and any(end.piece == piece.id and end.level in piece.open_sided for end in (a, b)):
+        return False
+    if piece.scale >= tallest:
+        return True
+    return any(piece.scale >= end.scale and polygon_distance(end.at, piece.outline) <= NEAR_TERRAIN + EPS for end in (a, b))
+
+
+def line_of_sight(a: Sighted, b: Sighted, terrain: Iterable[Solid], bodies: Iterable[Body] = ()) -> bool:
+    """Whether a and b see each other (the rule is symmetric: "to or from")."""
+    return sight_blocker(a, b, terrain, bodies) is None

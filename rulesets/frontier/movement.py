@@ -1,0 +1,389 @@
+"""Movement on the open table (frontier.md, Movement, Climbing, Jumping, Falling).
+
+"It may never end its move further than the specified distance from its starting point;
+It may not move through other units (Friendly or otherwise); It may move over terrain of
+a lower scale without penalty." Climbing costs 1" per scale of the terrain climbed; a
+gap no wider than the unit's scale in inches is jumped freely; a unit moved off terrain
+by its opponent falls. The path a move records is only checked for what it passes; its
+length is free.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import msgspec
+
+from rulesets.frontier import board, missions
+from rulesets.frontier.board import Point
+from rulesets.frontier.params import Params
+from rulesets.frontier.state import (
+    NEAR,
+    Piece,
+    State,
+    Unit,
+    Window,
+    find,
+    has,
+    heights_at,
+    kind,
+    on_board,
+    piece_at,
+    position,
+    sees,
+)
+
+replace = msgspec.structs.replace
+TOKEN_REACH = 5.0
+"""Knife Missile and Minefield: a token "within 5" of an enemy unit" triggers."""
+SLACK = 1e-6
+"""Float slack on "may not move through other units" (bases may touch)."""
+
+
+class Problem(NamedTuple):
+    """A rule a move breaks: the section and the message."""
+
+    rule: str
+    message: str
+
+
+def ignores_terrain(unit: Unit) -> bool:
+    """Flying ("ignores terrain, any tokens, and other units when it moves"), or Jump Packs
+    used for this move ("this move ignores terrain, any tokens, and other units")."""
+    return has(unit, "flying") or "jump_packs" in unit.primed
+
+
+def cannot_move(unit: Unit) -> bool:
+    """Kill Zone: "This unit cannot move"."""
+    return has(unit, "kill_zone")
+
+
+def allowance(unit: Unit, window: Window) -> float:
+    """The maximum move distance of a move window for this unit, before climbing.
+
+    Indigenous (+2"), Need for Speed (+5") "whenever this unit moves"; Jump Packs +5" for the
+    move it is used for.
+    """
+    total = window.allowance
+    if has(unit, "indigenous"):
+        total += 2
+    if has(unit, "need_for_speed"):
+        total += 5
+    if "jump_packs" in unit.primed:
+        total += 5
+    return total
+
+
+def _scale_for_movement(unit: Unit, piece: Piece) -> int:
+    """AG Harness: "For the purposes of movement, this unit counts terrain of scale 3 or less as scale 0"."""
+    if has(unit, "ag_harness") and piece.scale <= 3:
+        return 0
+    return piece.scale
+
+
+def climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, path: tuple[Point, ...], *, forced: bool = False) -> tuple[int, list[str]]:
+    """Inches lost to climbing on this move, and the pieces climbed.
+
+    Only terrain of a scale equal to or higher than the unit's is climbed ("It may move over
+    terrain of a lower scale without penalty"). Climbing onto a piece costs the height reached
+    (its scale for the top), over it its scale, off it the height left (readings.py); walking
+    into a piece at ground level where it has a ground floor costs nothing; a jump across a
+    gap no wider than the unit's scale costs only any height gained; a unit moved off terrain
+    by its opponent falls instead of climbing down.
+    """
+    if ignores_terrain(unit):
+        return 0, []
+    scale = kind(unit).scale
+    points = (start, *path, end)
+    here, there = piece_at(state, start), piece_at(state, end)
+    jumped = (here is not None and there is not None and here.id != there.id and z0 > 0 and z1 > 0
+              and board.polygons_gap(here.outline, there.outline) <= scale + board.EPS)
+    cost, climbed = 0, []
+    for piece in state.terrain:
+        height = _scale_for_movement(unit, piece)
+        if height < scale:
+            continue
+        inside0 = here is not None and here.id == piece.id
+        inside1 = there is not None and there.id == piece.id
+        if inside0 and inside1:
+            step = abs(z1 - z0)
+        elif inside1:
+            step = max(z1 - z0, 0) if jumped else z1
+        elif inside0:
+            step = 0 if jumped or forced else z0
+        elif board.path_enters(points, piece.outline):
+            step = 0 if piece.enterable() and z0 == 0 and z1 == 0 else height
+        else:
+            continue
+        if step > 0:
+            cost += step
+            climbed.append(piece.id)
+    return cost, climbed
+
+
+def move_problems(params: Params, state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> list[Problem]:
+    """Every movement rule a move would break (empty if it is legal)."""
+    start = position(unit)
+    moved = board.distance(start, to)
+    if cannot_move(unit) and (moved > board.EPS or path):
+        return [Problem("abilities.kill_zone", f"{unit.id} cannot move (Kill Zone)")]
+    problems = _table_problems(to, path)
+    free = ignores_terrain(unit)
+    cost, climbed = climb(state, unit, start, unit.level, to, level, path, forced=window.forced)
+    if climbed and has(unit, "need_for_speed"):
+        problems.append(Problem("abilities.need_for_speed", f"{unit.id} may not climb terrain (Need for Speed): it would climb {', '.join(climbed)}"))
+    limit = allowance(unit, window) - cost
+    if moved > limit + 1e-9:
+        why = f" ({allowance(unit, window):g}\" less {cost}\" climbing {', '.join(climbed)})" if cost else ""
+        problems.append(Problem("movement.distance", f"{unit.id} ends {moved:.2f}\" from where it started; it may move up to {limit:g}\"{why}"))
+    if level not in heights_at(state, to):
+        problems.append(Problem("climbing.halfway", _stand_message(state, to, level)))
+    problems += _terrain_problems(state, unit, start, to, path, free)
+    problems += _unit_problems(state, unit, start, to, path, free)
+    problems += _window_problems(state, unit, window, start, to, level)
+    return problems
+
+
+def _table_problems(to: Point, path: tuple[Point, ...]) -> list[Problem]:
+    off = [p for p in (*path, to) if not missions.on_table(p)]
+    return [Problem("movement.table", f"{off[0]} is off the table")] if off else []
+
+
+def _stand_message(state: State, to: Point, level: int) -> str:
+    found = piece_at(state, to)
+    if found is None:
+        return f"nothing at {to} stands {level} high: a unit in the open stands at height 0"
+    return (f"{found.label or found.id} has no level at height {level} (it has {', '.join(map(str, found.heights()))}): "
+            "a unit may not stop halfway up")
+
+
+def _terrain_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> list[Problem]:
+    """"Units may not move through impassable terrain" (nor stop in it)."""
+    problems = []
+    points = (start, *path, to)
+    for piece in state.terrain:
+        if not piece.impassable():
+            continue
+        if board.inside(to, piece.outline):
+            problems.append(Problem("terrain.impassable", f"{unit.id} may not end its move in {piece.label or piece.id} (impassable)"))
+        elif not free and board.path_enters(points, piece.outline):
+            problems.append(Problem("terrain.impassable", f"{unit.id} may not move through {piece.label or piece.id} (impassable)"))
+    return problems
+
+
+def _unit_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> list[Problem]:
+    """"It may not move through other units (Friendly or otherwise)", nor end on one."""
+    points = (start, *path, to)
+    radius = kind(unit).base
+    problems = []
+    for other in on_board(state):
+        if other.id == unit.id:
+            continue
+        room = radius + kind(other).base - SLACK
+        if board.distance(to, position(other)) < room:
+            problems.append(Problem("movement.through-units", f"{unit.id} would end on top of {other.id}"))
+        elif not free and board.path_point_distance(points, position(other)) < room:
+            problems.append(Problem("movement.through-units", f"{unit.id} may not move through {other.id}"))
+    return problems
+
+
+def _window_problems(state: State, unit: Unit, window: Window, start: Point, to: Point, level: int) -> list[Problem]:
+    """What the move's action or reaction asks of where it ends."""
+    problems = []
+    if window.must and board.distance(start, to) <= board.EPS:
+        problems.append(Problem("abilities.slalom", f"{unit.id} must move (Slalom)"))
+    away = find(state, window.away_from)
+    if away is not None and away.at is not None and board.distance(to, away.at) <= board.distance(start, away.at) + board.EPS:
+        problems.append(Problem("reactions.fall_back", f"Fall Back must end further from {away.id} than it started"))
+    aim = find(state, window.keep_sight)
+    if aim is not None and aim.at is not None:
+        reach = board.distance(to, aim.at)
+        if reach > 10 + board.EPS:
+            problems.append(Problem("actions.fight_through", f'after its move {aim.id} must be within 10"; it is {reach:.1f}" away'))
+        elif not sees(state, unit, aim, a_at=to, a_level=level):
+            problems.append(Problem("actions.fight_through", f"after its move {unit.id} must have line of sight to {aim.id}"))
+    return problems
+
+
+# --- what a move does besides moving ---------------------------------------------------------
+
+
+def fall(unit: Unit, drop: int) -> str | None:
+    """frontier.md, Falling: None (no penalty), `shaken` or `destroyed` for a drop of `drop` scale.
+
+    "equal or smaller scale ... no penalties; greater than its scale but less than double its
+    scale then it is shaken; equal or greater than double its scale then it is destroyed."
+    """
+    scale = kind(unit).scale
+    if drop <= scale:
+        return None
+    return "destroyed" if drop >= 2 * scale else "shaken"
+
+
+def fallen(state: State, unit: Unit, start: Point, z0: int, to: Point, z1: int) -> int:
+    """How far a unit moved off terrain drops (0 if it stayed on it or did not go down)."""
+    here, there = piece_at(state, start), piece_at(state, to)
+    if z0 <= 0 or z1 >= z0:
+        return 0
+    if here is not None and there is not None and here.id == there.id:
+        return 0  # still in (or on) the same piece: it went down inside, not off it
+    return z0 - z1
+
+
+def in_contact(params: Params, a: Unit, at: Point, b: Unit) -> bool:
+    """Base contact: bases touching, within the table's measuring slack."""
+    return b.at is not None and board.distance(at, b.at) <= kind(a).base + kind(b).base + params.base_contact
+
+
+def tokens_reached(state: State, unit: Unit, path: tuple[Point, ...]) -> list[str]:
+    """Mines and knife missiles of the other side the unit came within 5" of on its way."""
+    hit = []
+    for t in state.tokens:
+        mine = t.kind in ("mine", "knife_missile") and t.owner is not None and t.owner != unit.side
+        if mine and board.path_point_distance(path, t.at) <= TOKEN_REACH + board.EPS:
+            hit.append(t.id)
+    return hit
+
+
+def victims_of_token(state: State, owner: str, path: tuple[Point, ...]) -> list[Unit]:
+    """Enemy units a token passing along `path` comes within 5" of, nearest its start first."""
+    found = [u for u in on_board(state) if u.side != owner and board.path_point_distance(path, position(u)) <= TOKEN_REACH + board.EPS]
+    return sorted(found, key=lambda u: (board.distance(path[0], position(u)), u.id))
+
+
+class Push(NamedTuple):
+    """Where Repulsor Field sends a unit and whether it collided."""
+
+    unit: str
+    to: Point
+    level: int
+    collided: str | None
+
+
+def repulse(state: State, captain: Unit) -> list[Push]:
+    """Repulsor Field: "Every unit within 5" is moved 5" directly away from this unit. If this
+    would cause a unit to collide with anything of an equal or higher scale then that unit is
+    shaken." Every push is worked out from where units stood before the field fired; a unit
+    stops where it would collide (terrain it could not stand in at its height, a unit of its
+    scale or more, the table edge)."""
+    centre = position(captain)
+    pushes = []
+    for unit in on_board(state):
+        if unit.id == captain.id or cannot_move(unit):
+            continue
+        start = position(unit)
+        if board.distance(centre, start) > NEAR + board.EPS:
+            continue
+        aim = board.toward(centre, start, board.distance(centre, start) + NEAR) if board.distance(centre, start) > board.EPS else board.polar(start, 0, NEAR)
+        pushes.append(_push(state, unit, start, aim))
+    return pushes
+
+
+def _push(state: State, unit: Unit, start: Point, aim: Point) -> Push:
+    scale = kind(unit).scale
+    stop, what = 1.0, None
+    home = piece_at(state, start)
+    for piece in state.terrain:
+        if home is not None and piece.id == home.id:
+            continue
+        if piece.scale < scale or piece.scale <= unit.level or (piece.enterable() and unit.level == 0 and not piece.impassable()):
+            continue
+        t = board.first_entry(start, aim, piece.outline)
+        if t is not None and t < stop:
+            stop, what = t, piece.label or piece.id
+    reach = board.distance(start, aim)
+    radius = kind(unit).base
+    for other in on_board(state):
+        if other.id == unit.id or kind(other).scale + other.level < scale + unit.level:
+            continue
+        t = _contact_along(start, aim, position(other), radius + kind(other).base)
+        if t is not None and t < stop:
+            stop, what = t, other.id
+    t_edge = _edge_along(start, aim)
+    if t_edge < stop:
+        stop, what = t_edge, "the table edge"
+    end = board.toward(start, aim, max(0.0, stop * reach - (SLACK if what else 0.0)))
+    if what == "the table edge":
+        what = None  # the edge stops it, but is not "anything of an equal or higher scale"
+    level = unit.level if (home is not None and board.inside(end, home.outline)) else _landing(state, end, unit.level)
+    return Push(unit=unit.id, to=end, level=level, collided=what)
+
+
+def _landing(state: State, p: Point, height: int) -> int:
+    """The height a unit pushed to p comes down at: the highest level there not above where it was."""
+    levels = [h for h in heights_at(state, p) if h <= height]
+    return max(levels) if levels else 0
+
+
+def _contact_along(a: Point, b: Point, c: Point, room: float) -> float | None:
+    """First t in (0, 1] where a point moving a->b comes within `room` of c (None if never,
+    or if it starts there)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    fx, fy = a[0] - c[0], a[1] - c[1]
+    qa = dx * dx + dy * dy
+    qb = 2 * (fx * dx + fy * dy)
+    qc = fx * fx + fy * fy - room * room
+    if qa < board.EPS or qc <= 0:
+        return None
+    disc = qb * qb - 4 * qa * qc
+    if disc < 0:
+        return None
+    t = (-qb - disc ** 0.5) / (2 * qa)
+    return t if 0 <= t <= 1 else None
+
+
+def _edge_along(a: Point, b: Point) -> float:
+    """The t at which a->b leaves the table (1.0 if it stays on)."""
+    t = 1.0
+    for axis, limit in ((0, missions.WIDTH), (1, missions.HEIGHT)):
+        d = b[axis] - a[axis]
+        if d > board.EPS and b[axis] > limit:
+            t = min(t, (limit - a[axis]) / d)
+        if d < -board.EPS and b[axis] < 0:
+            t = min(t, -a[axis] / d)
+    return t
+
+
+# --- sampling moves (legal() offers a few end points; the table may move anywhere) ------------------
+
+
+def _snap(p: Point) -> Point:
+    """A point rounded to a hundredth of an inch and kept on the table."""
+    x = min(max(p[0], 0.0), missions.WIDTH)
+    y = min(max(p[1], 0.0), missions.HEIGHT)
+    return (round(x, 2), round(y, 2))
+
+
+def sample_ends(state: State, unit: Unit, window: Window, goals: tuple[Point, ...] = (), *, directions: int = 12) -> list[tuple[Point, int]]:
+    """Candidate end points (and heights) for a move: rings around the unit at its full and half
+    reach, and straight toward each goal (stopping short of it). Deterministic: no dice."""
+    start = position(unit)
+    reach = max(allowance(unit, window) - 0.02, 0.0)
+    points: list[Point] = []
+    for radius in (reach, reach / 2):
+        points += [board.polar(start, i * 360 / directions, radius) for i in range(directions)]
+    for goal in goals:
+        d = board.distance(start, goal)
+        if d > 1.5:
+            points.append(board.toward(start, goal, min(reach, d - 1.2)))
+    seen: set[Point] = set()
+    ends = []
+    for p in points:
+        q = _snap(p)
+        if q in seen or board.distance(q, start) <= board.EPS:
+            continue
+        seen.add(q)
+        ends += [(q, h) for h in heights_at(state, q)]
+    return ends
+
+
+def any_move(params: Params, state: State, unit: Unit, window: Window) -> bool:
+    """Whether the unit can make some move of this window at all (for "must move")."""
+    probe = replace(window, must=False)
+    for radius in (allowance(unit, window) - 0.02, 2.5, 1.0, 0.5):
+        for i in range(16):
+            to = _snap(board.polar(position(unit), i * 22.5, max(radius, 0.1)))
+            for h in heights_at(state, to):
+                if board.distance(to, position(unit)) > board.EPS and not move_problems(params, state, unit, probe, to, h, ()):
+                    return True
+    return False

@@ -1,0 +1,564 @@
+"""What may happen next: the decisions a player may take, and the dice a chance step may show.
+
+Frontier is continuous: a unit may end a move anywhere within reach, a token may go
+anywhere. `legal` does not enumerate that; it samples a few deterministic candidates
+(rings around a unit, straight lines toward what matters: markers, enemies, evac edges)
+and keeps only those `rules.check` finds nothing wrong with, so `legal` can never offer
+a move the audit would flag. The table itself may record any point.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from itertools import product
+
+import msgspec
+
+from events.base import Event
+from rulesets.frontier import board, missions, movement, rolls, units
+from rulesets.frontier.board import Point
+from rulesets.frontier.events import (
+    AbilityUsed,
+    ActionDeclared,
+    ActionRolled,
+    ArmySelected,
+    ChargeDefused,
+    ChargePlaced,
+    ChargesDetonated,
+    DeploymentDone,
+    DisciplineTested,
+    EdgeChosen,
+    FactionChosen,
+    MarkerPlaced,
+    NanitesRolled,
+    Passed,
+    ReactionDeclared,
+    RoleChosen,
+    RolesRolled,
+    StrongPointSeized,
+    TerrainAgreed,
+    TokenMoved,
+    UnitDeployed,
+    UnitMoved,
+    UnitReserved,
+    VipEscorted,
+)
+from rulesets.frontier.params import Params
+from rulesets.frontier.rules import check, outcome
+from rulesets.frontier.state import (
+    NEAR,
+    REACTIONS,
+    State,
+    Unit,
+    Window,
+    army_of,
+    current_wave,
+    designated,
+    enemies_of,
+    evac_edges,
+    faction_of,
+    find,
+    gap,
+    has,
+    heights_at,
+    kind,
+    layout,
+    marker,
+    on_board,
+    position,
+    role_of,
+    seat_of,
+    sees,
+)
+from rulesets.frontier.terrain import STANDARD
+from rulesets.frontier.timing import chance_pending, front, reactive_seat, settled
+
+
+def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
+    """At a chance step, every outcome with its probability; None at a decision."""
+    if state.stage == "roles" and state.roll_winner is None:
+        die = params.role_die
+        a, b = state.seats[0], state.seats[-1]
+        return [(RolesRolled(rolls={a: x, b: y}), 1 / die ** 2) for x in range(1, die + 1) for y in range(1, die + 1)]
+    turn = state.turn
+    if state.stage != "play" or turn is None or not chance_pending(turn):
+        return None
+    if turn.nanites is not None:
+        return [(NanitesRolled(value=v), 1 / 6) for v in range(1, 7)]
+    if turn.tests:
+        unit = find(state, turn.tests[0])
+        if unit is None or unit.at is None:
+            return [(DisciplineTested(unit=turn.tests[0], dice=(6,)), 1.0)]
+        spec = rolls.discipline_test(params, state, unit)
+        faces = list(product(range(1, spec.die + 1), repeat=spec.number))
+        return [(DisciplineTested(unit=unit.id, dice=f), 1 / len(faces)) for f in faces]
+    specs = rolls.action_rolls(params, state)
+    if specs is None:
+        return [(ActionRolled(active=(1,), reactive=(1,)), 1.0)]
+    mine, theirs = specs
+    ours = list(product(range(1, mine.die + 1), repeat=mine.number))
+    their = list(product(range(1, theirs.die + 1), repeat=theirs.number))
+    weight = 1 / (len(ours) * len(their))
+    return [(ActionRolled(active=a, reactive=r), weight) for a in ours for r in their]
+
+
+def legal(params: Params, state: State) -> list[Event]:
+    """Every sampled event that may come next and that the rules accept."""
+    outcomes = chance(params, state)
+    if outcomes is not None:
+        return [event for event, _ in outcomes]
+    if state.stage == "play" and outcome(params, state) is not None:
+        return []
+    return [event for event in _candidates(params, state) if not check(params, state, event)]
+
+
+def _candidates(params: Params, state: State) -> Iterator[Event]:
+    if state.stage == "terrain":
+        yield from _terrain(state)
+    elif state.stage == "roles":
+        if state.roll_winner is not None:
+            yield from (RoleChosen(by=state.roll_winner, role=r) for r in missions.ROLES)
+    elif state.stage == "selection":
+        yield from _selection(state)
+    elif state.stage == "deployment":
+        yield from _deployment(params, state)
+    else:
+        yield from _play(params, state)
+
+
+# --- setup ------------------------------------------------------------------------------------
+
+
+def _terrain(state: State) -> Iterator[Event]:
+    """The standard table's pieces not yet placed, then the agreement."""
+    placed = {t.id for t in state.terrain}
+    seat = state.seats[0]
+    remaining = [p for p in STANDARD if p.piece not in placed]
+    if remaining:
+        yield msgspec_replace(remaining[0], by=seat)
+    else:
+        yield TerrainAgreed(by=seat)
+
+
+def msgspec_replace(event: Event, **changes: object) -> Event:
+    """An event with some fields changed (the standard table's pieces get their seat)."""
+    return msgspec.structs.replace(event, **changes)
+
+
+def selection_order(state: State) -> list[str]:
+    """Seats in the order they choose: the attacker first."""
+    return sorted(state.seats, key=lambda s: s != state.attacker)
+
+
+def _selection(state: State) -> Iterator[Event]:
+    order = selection_order(state)
+    needs_faction = [s for s in order if faction_of(state, s) is None]
+    if needs_faction:
+        seat = needs_faction[0]
+        agreed = dict(state.agreed_factions).get(seat)
+        yield from (FactionChosen(by=seat, faction=f) for f in units.FACTIONS if agreed in (None, f))
+        return
+    for seat in order:
+        if army_of(state, seat) is None:
+            agreed_army = dict(state.agreed_armies).get(seat)
+            faction = faction_of(state, seat) or ""
+            options = [agreed_army] if agreed_army is not None else army_options(faction, state.points)
+            yield from (ArmySelected(by=seat, units=army) for army in options)
+            return
+
+
+def army_options(faction: str, points: int) -> list[tuple[str, ...]]:
+    """A dozen armies of a faction within the limit: one of each type in each rotation of the
+    printed order, and each type doubled up; as many units as fit."""
+    types = units.FACTIONS[faction].units if faction in units.FACTIONS else ()
+    out: list[tuple[str, ...]] = []
+    for lead in range(len(types)):
+        order = types[lead:] + types[:lead]
+        for doubled in (False, True):
+            picks = [order[0]] * (2 if doubled else 1)
+            total = sum(units.UNITS[t].points for t in picks)
+            if total > points:
+                continue
+            for t in order[1:]:
+                if total + units.UNITS[t].points <= points:
+                    picks.append(t)
+                    total += units.UNITS[t].points
+            army = tuple(picks)
+            if army not in out:
+                out.append(army)
+    return out
+
+
+# --- deployment ---------------------------------------------------------------------------------
+
+
+def _deployment(params: Params, state: State) -> Iterator[Event]:
+    wave = current_wave(state)
+    seat = seat_of(state, wave.role) if wave else None
+    if wave is None or seat is None:
+        return
+    mine = state.defender_edges if wave.role == "defender" else state.attacker_edges
+    if wave.edge == "long" and not mine:
+        yield from (EdgeChosen(by=seat, edges=(e,)) for e in missions.LONG_EDGES)
+        return
+    if wave.edge == "corner" and not mine:
+        yield from (EdgeChosen(by=seat, edges=pair) for pair in missions.corners())
+        return
+    if wave.marker is not None and marker(state, wave.marker) is None:
+        yield from (MarkerPlaced(by=seat, marker=wave.marker, point=p) for p in _marker_points(wave.marker))
+        return
+    roster = [u for u in state.units if u.side == seat and u.status == "roster"]
+    if wave.scope == "half" and not _split(state, seat):
+        yield DeploymentDone(by=seat)  # never strand half of a unit type: "within 5" of all other units of the same type"
+    if roster and wave.scope != "none":
+        zone = missions.zone(state.mission, wave.zone, layout(state))
+        for unit in _next_to_deploy(state, seat, roster, wave.scope == "half"):
+            for p in _deploy_points(state, unit, zone):
+                for h in heights_at(state, p):
+                    yield UnitDeployed(by=seat, unit=unit.id, point=p, level=h)
+            yield from _reserve(state, unit, seat)
+
+
+def _next_to_deploy(state: State, seat: str, roster: list[Unit], half: bool) -> list[Unit]:
+    """The unit to set up next: the first on the roster; in a "up to 50%" step, the first of each
+    type whose whole group still fits (a type is never split across steps)."""
+    if not half:
+        return roster[:1]
+    limit = 0.5 * sum(kind(u).points for u in state.units if u.side == seat)
+    down = {u.type for u in on_board(state, seat)}
+    committed = sum(kind(u).points for u in on_board(state, seat)) + sum(kind(u).points for u in roster if u.type in down)
+    out, seen = [], set()
+    for unit in roster:
+        if unit.type in seen:
+            continue
+        seen.add(unit.type)
+        group = sum(kind(u).points for u in roster if u.type == unit.type)
+        if unit.type in down or committed + group <= limit:
+            out.append(unit)
+    return out
+
+
+def _split(state: State, seat: str) -> bool:
+    """Whether some unit type of the seat is partly set up (the rest could not join it later)."""
+    down = {u.type for u in on_board(state, seat)}
+    return any(u.status == "roster" and u.type in down for u in state.units if u.side == seat)
+
+
+def _grid(x0: float, y0: float, x1: float, y1: float, step: float) -> list[Point]:
+    out = []
+    x = x0
+    while x <= x1 + 1e-9:
+        y = y0
+        while y <= y1 + 1e-9:
+            out.append((round(x, 2), round(y, 2)))
+            y += step
+        x += step
+    return out
+
+
+def _marker_points(kind_: str) -> list[Point]:
+    if kind_ == "strong_point":
+        return _grid(4, 3, 40, 27, 6)
+    return [(x, y) for x in (2.0, 5.0, 8.0, 36.0, 39.0, 42.0) for y in (5.0, 10.0, 15.0, 20.0, 25.0)]
+
+
+def _deploy_points(state: State, unit: Unit, zone: missions.Zone) -> list[Point]:
+    """A spread of points in the zone; around the unit's own type if one is already down."""
+    kin = [u for u in on_board(state, unit.side) if u.type == unit.type]
+    if kin:
+        cx = sum(position(u)[0] for u in kin) / len(kin)
+        cy = sum(position(u)[1] for u in kin) / len(kin)
+        return [movement._snap(board.polar((cx, cy), a, r)) for r in (1.2, 2.2, 3.2, 4.2) for a in range(0, 360, 45)]
+    points: list[Point] = []
+    for rect in zone.rects:
+        points += _grid(rect.x0 + 1, rect.y0 + 1, rect.x1 - 1, rect.y1 - 1, 3)
+    points = [p for p in points if zone.contains(p)]
+    if len(points) > 24:
+        stride = len(points) / 24
+        points = [points[int(i * stride)] for i in range(24)]
+    return points
+
+
+def _reserve(state: State, unit: Unit, seat: str) -> Iterator[Event]:
+    if has(unit, "orbital_drop"):
+        yield UnitReserved(by=seat, unit=unit.id)
+    if has(unit, "infiltration"):
+        enemy = "defender" if role_of(state, seat) == "attacker" else "attacker"
+        zone = missions.deployment_zone(state.mission, enemy, layout(state))
+        spots = [p for p in _grid(4, 3, 40, 27, 6) if not zone.contains(p)]
+        if len(spots) >= 3:
+            yield UnitReserved(by=seat, unit=unit.id, tokens=(spots[0], spots[len(spots) // 2], spots[-1]))
+
+
+# --- play -----------------------------------------------------------------------------------------------
+
+
+def _play(params: Params, state: State) -> Iterator[Event]:
+    turn = state.turn
+    if turn is None:
+        return
+    window = front(turn)
+    if window is not None:
+        yield from _window(params, state, window)
+        return
+    act = turn.activation
+    if act is not None and act.phase == "react":
+        yield from _reactions(params, state)
+        return
+    if not settled(turn):
+        return
+    seat = turn.seat
+    if turn.step == "strategic":
+        yield from _strategic(params, state, seat)
+        if not any(on_board(state, seat)):
+            yield Passed(by=seat, step="strategic")
+    yield from _declarations(params, state, seat)
+    yield from _at_any_point(state, seat)
+
+
+def goals(state: State, unit: Unit) -> tuple[Point, ...]:
+    """Points worth moving toward or away from: markers, the nearest enemies, the nearest evac edge."""
+    out: list[Point] = [t.at for t in state.tokens if t.kind in ("strong_point", "target", "vip")]
+    here = position(unit)
+    foes = sorted(enemies_of(state, unit), key=lambda e: board.distance(here, position(e)))
+    out += [position(e) for e in foes[:2]]
+    edges = evac_edges(state, unit.side)
+    if edges:
+        nearest = min(edges, key=lambda e: missions.edge_distance(e, here))
+        out.append(_edge_point(nearest, here))
+    return tuple(out)
+
+
+def _edge_point(edge: str, p: Point) -> Point:
+    return {"south": (p[0], 0.0), "north": (p[0], missions.HEIGHT), "west": (0.0, p[1]), "east": (missions.WIDTH, p[1])}[edge]
+
+
+def _window(params: Params, state: State, window: Window) -> Iterator[Event]:
+    seat = window.seat
+    if window.kind == "move":
+        unit = find(state, window.unit)
+        if unit is None or unit.at is None:
+            return
+        aims = goals(state, unit)
+        away = find(state, window.away_from)
+        if away is not None and away.at is not None:
+            aims = (*aims, board.toward(away.at, unit.at, board.distance(away.at, unit.at) + 10))
+        ends = movement.sample_ends(state, unit, window, aims)
+        aim = find(state, window.keep_sight)
+        if aim is not None and aim.at is not None:
+            ends += fight_through_ends(state, unit, aim, window)
+        for to, h in dict.fromkeys(ends):
+            yield UnitMoved(by=seat, unit=unit.id, to=to, level=h)
+        yield Passed(by=seat, step="move", unit=unit.id)
+    elif window.kind == "strong_point" and window.origin is not None:
+        for i in range(24):
+            p = board.polar(window.origin, i * 15, 15)
+            if missions.on_table(p):
+                yield MarkerPlaced(by=seat, marker="strong_point", point=(round(p[0], 3), round(p[1], 3)))
+    elif window.kind == "autoguns":
+        for enemy in on_board(state):
+            if enemy.side != seat and enemy.id != window.target and window.origin and board.distance(position(enemy), window.origin) <= NEAR:
+                yield ActionDeclared(by=seat, unit=window.unit or "", action="open_fire", target=enemy.id)
+        yield Passed(by=seat, step="follow_up")
+    elif window.kind == "demolition":
+        yield AbilityUsed(by=seat, unit=window.unit or "", ability="unscheduled_demolition")
+        yield Passed(by=seat, step="follow_up")
+    else:
+        for unit in on_board(state, seat):
+            if unit.id != window.unit:
+                yield ActionDeclared(by=seat, unit=unit.id, action="open_fire", target=window.target)
+        yield Passed(by=seat, step="follow_up")
+
+
+def _reactions(params: Params, state: State) -> Iterator[Event]:
+    turn = state.turn
+    act = turn.activation if turn else None
+    seat = reactive_seat(state)
+    active = find(state, act.unit) if act else None
+    if act is None or seat is None or active is None or active.at is None:
+        return
+    for unit in on_board(state, seat):
+        for reaction in REACTIONS.get(act.action, ()):
+            if reaction in ("firefight", "take_cover", "fall_back") and unit.id != act.target:
+                continue
+            if reaction in ("flank", "counter_attack") and gap(unit, active) > params.engagement_range:
+                continue
+            if reaction in ("overwatch", "firefight") and gap(unit, active) < params.engagement_range:
+                continue
+            yield ReactionDeclared(by=seat, unit=unit.id, reaction=reaction)
+    yield Passed(by=seat, step="reaction")
+    target = find(state, act.target)
+    for unit in on_board(state, seat):
+        if target is not None and unit.id == target.id:
+            for ability in ("ghost_field", "experimental_holtzmann_field", "escape_plan"):
+                if _unused(unit, ability):
+                    yield AbilityUsed(by=seat, unit=unit.id, ability=ability)
+        if _unused(unit, "holofield") and target is not None:
+            yield AbilityUsed(by=seat, unit=unit.id, ability="holofield")
+        if _unused(unit, "experimental_targeting_system") and gap(unit, active) >= params.engagement_range:
+            yield AbilityUsed(by=seat, unit=unit.id, ability="experimental_targeting_system")
+    yield from _at_any_point(state, seat)
+
+
+def _unused(unit: Unit, ability: str) -> bool:
+    return has(unit, ability) and ability not in unit.used
+
+
+def _at_any_point(state: State, seat: str) -> Iterator[Event]:
+    """Abilities the text lets a unit use "at any point" (offered at the seat's own decisions)."""
+    for unit in on_board(state, seat):
+        if _unused(unit, "flame_units"):
+            for enemy in enemies_of(state, unit):
+                if gap(unit, enemy) <= NEAR:
+                    yield AbilityUsed(by=seat, unit=unit.id, ability="flame_units", target=enemy.id)
+        if _unused(unit, "repulsor_field") and any(gap(unit, e) <= NEAR for e in enemies_of(state, unit)):
+            yield AbilityUsed(by=seat, unit=unit.id, ability="repulsor_field")
+        if _unused(unit, "freedom_fighters") and unit.shaken:
+            yield AbilityUsed(by=seat, unit=unit.id, ability="freedom_fighters")
+
+
+def _strategic(params: Params, state: State, seat: str) -> Iterator[Event]:
+    role = role_of(state, seat)
+    mine = list(on_board(state, seat))
+    yield from _objectives(params, state, seat, role, mine)
+    for unit in mine:
+        yield from _strategic_abilities(state, seat, unit)
+    for unit in state.units:
+        if unit.side == seat and unit.status == "reserve":
+            yield from _from_reserve(state, seat, unit)
+    for t in state.tokens:
+        if t.kind == "knife_missile" and t.owner == seat:
+            for p in _toward_enemies(state, seat, t.at, NEAR):
+                yield TokenMoved(by=seat, token=t.id, to=p)
+
+
+def _objectives(params: Params, state: State, seat: str, role: str | None, mine: list[Unit]) -> Iterator[Event]:
+    for kind_, make in (("strong_point", StrongPointSeized), ("target", ChargePlaced)):
+        found = marker(state, kind_)
+        if found is not None and role == "attacker":
+            for unit in mine:
+                if board.distance(position(unit), found.at) <= NEAR:
+                    yield make(by=seat, unit=unit.id)
+    if state.mission == "sabotage" and state.charges:
+        if role == "attacker":
+            yield ChargesDetonated(by=seat)
+        target = marker(state, "target")
+        for unit in mine if role == "defender" and target else ():
+            if target is not None and board.distance(position(unit), target.at) <= NEAR:
+                yield ChargeDefused(by=seat, unit=unit.id)
+    vip = marker(state, "vip")
+    if vip is not None and role == "attacker":
+        escort = next((u for u in mine if board.distance(position(u), vip.at) <= NEAR), None)
+        if escort is not None:
+            for p in _vip_steps(state, seat, vip.at):
+                yield VipEscorted(by=seat, unit=escort.id, to=p)
+
+
+def _vip_steps(state: State, seat: str, at: Point) -> list[Point]:
+    """Where the VIP may go: toward the attacker's evac edge (touching it if in reach), and around."""
+    points = [board.polar(at, a, 10) for a in range(0, 360, 45)]
+    for edge in evac_edges(state, seat):
+        target = _edge_point(edge, at)
+        d = board.distance(at, target)
+        points.append(board.toward(at, target, min(10.0, d)) if d > 0 else target)
+    return [movement._snap(board.toward(at, p, min(10.0, board.distance(at, p)) - 0.01)) if board.distance(at, p) > 10 else movement._snap(p) for p in points]
+
+
+def _toward_enemies(state: State, seat: str, at: Point, reach: float) -> list[Point]:
+    foes = sorted((u for u in on_board(state) if u.side != seat), key=lambda u: board.distance(at, position(u)))
+    points = [board.toward(at, position(u), min(reach - 0.01, board.distance(at, position(u)))) for u in foes[:2]]
+    points += [board.polar(at, a, reach - 0.5) for a in (0, 90, 180, 270)]
+    return [movement._snap(p) for p in points]
+
+
+def _strategic_abilities(state: State, seat: str, unit: Unit) -> Iterator[Event]:
+    friends = [u for u in on_board(state, seat) if gap(unit, u) <= NEAR]
+    foes = enemies_of(state, unit)
+    if _unused(unit, "knife_missile"):
+        for p in _toward_enemies(state, seat, position(unit), NEAR):
+            yield AbilityUsed(by=seat, unit=unit.id, ability="knife_missile", points=(p,))
+    for ability in ("experimental_nanites", "stim_packs"):
+        if _unused(unit, ability):
+            yield from (AbilityUsed(by=seat, unit=unit.id, ability=ability, target=f.id) for f in friends)
+    for ability in ("forward_maggots", "neural_trojan", "self_destruct"):
+        if _unused(unit, ability):
+            yield AbilityUsed(by=seat, unit=unit.id, ability=ability)
+    if has(unit, "target_designator"):
+        for foe in foes:
+            if not designated(state, foe) and sees(state, unit, foe):
+                yield AbilityUsed(by=seat, unit=unit.id, ability="target_designator", target=foe.id)
+    if _unused(unit, "focus_fire"):
+        yield from (AbilityUsed(by=seat, unit=unit.id, ability="focus_fire", target=f.id) for f in foes if designated(state, f))
+    if _unused(unit, "ambush"):
+        for radius in (8.0, 14.0):
+            for a in range(0, 360, 30):
+                yield AbilityUsed(by=seat, unit=unit.id, ability="ambush", points=(movement._snap(board.polar(position(unit), a, radius)),))
+    if _unused(unit, "minefield"):
+        ring = [movement._snap(board.polar(position(unit), a, 8)) for a in range(0, 360, 30)]
+        for i in range(0, 12, 2):
+            yield AbilityUsed(by=seat, unit=unit.id, ability="minefield", points=(ring[i], ring[(i + 3) % 12]))
+
+
+def _from_reserve(state: State, seat: str, unit: Unit) -> Iterator[Event]:
+    if has(unit, "orbital_drop"):
+        spots = [board.polar(position(e), a, 3.5) for e in on_board(state) if e.side != seat for a in (0, 120, 240)]
+        spots += _grid(6, 5, 38, 25, 8)
+        for p in spots:
+            q = movement._snap(p)
+            for h in heights_at(state, q):
+                yield AbilityUsed(by=seat, unit=unit.id, ability="orbital_drop", points=(q,), level=h)
+    if has(unit, "infiltration"):
+        for t in state.tokens:
+            if t.kind == "infiltration" and t.id.startswith(f"{unit.id}:"):
+                for h in heights_at(state, t.at):
+                    yield AbilityUsed(by=seat, unit=unit.id, ability="infiltration", points=(t.at,), level=h)
+
+
+def _declarations(params: Params, state: State, seat: str) -> Iterator[Event]:
+    """Step 2: every unit and action (targets pre-filtered by distance; `check` decides)."""
+    for unit in on_board(state, seat):
+        yield ActionDeclared(by=seat, unit=unit.id, action="advance")
+        for foe in enemies_of(state, unit):
+            away = gap(unit, foe)
+            if away >= params.engagement_range:
+                yield ActionDeclared(by=seat, unit=unit.id, action="open_fire", target=foe.id)
+            if _can_fight_through(params, state, unit, foe):
+                yield ActionDeclared(by=seat, unit=unit.id, action="fight_through", target=foe.id)
+        yield ActionDeclared(by=seat, unit=unit.id, action="bug_out")
+        for ability in ("experimental_targeting_system", "override_safety_parameters", "jump_packs", "ghost_field"):
+            if _unused(unit, ability):
+                yield AbilityUsed(by=seat, unit=unit.id, ability=ability)
+
+
+def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit) -> bool:
+    """Fight Through is offered only if a first move (sampled) can bring the target within 10" and sight."""
+    window = _first_move_window(params, unit, foe)
+    away = gap(unit, foe)
+    if away > params.engagement_range + movement.allowance(unit, window):
+        return False
+    if away <= params.engagement_range and sees(state, unit, foe):
+        return True
+    return any(not movement.move_problems(params, state, unit, window, to, h, ()) for to, h in fight_through_ends(state, unit, foe, window))
+
+
+def _first_move_window(params: Params, unit: Unit, foe: Unit) -> Window:
+    return Window(kind="move", seat=unit.side, unit=unit.id, purpose="fight_through",
+                  allowance=7.0 if has(unit, "keen_to_impress") else params.short_move, keep_sight=foe.id)
+
+
+def fight_through_ends(state: State, unit: Unit, foe: Unit, window: Window) -> list[tuple[Point, int]]:
+    """Fight Through's first move: straight at the target and 25 degrees either side, as far as it may go."""
+    here, there = position(unit), position(foe)
+    reach = movement.allowance(unit, window)
+    step = min(reach - 0.02, max(gap(unit, foe) - kind(unit).base - kind(foe).base - 0.1, 0.0))
+    heading = _angle(here, there)
+    ends = []
+    for turn in (0.0, 25.0, -25.0):
+        to = movement._snap(board.polar(here, heading + turn, step))
+        ends += [(to, h) for h in heights_at(state, to)]
+    return ends
+
+
+def _angle(a: Point, b: Point) -> float:
+    return math.degrees(math.atan2(b[1] - a[1], b[0] - a[0]))

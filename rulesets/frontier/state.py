@@ -1,0 +1,496 @@
+"""Frontier's state: frozen Structs and tuples, plus the queries rules, moves and views share.
+
+A snapshot is a reference: applying an event builds a new state that shares every part it
+did not change, so the Timeline keeps snapshots for free and nothing is ever mutated.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal
+
+import msgspec
+
+from rulesets.frontier import board, missions, units
+from rulesets.frontier.board import Point, Polygon
+from rulesets.frontier.events import Level
+from rulesets.frontier.params import Params
+
+replace = msgspec.structs.replace
+
+Stage = Literal["terrain", "roles", "selection", "deployment", "play"]
+Status = Literal["roster", "reserve", "board", "destroyed", "evacuated", "removed"]
+"""roster: chosen, not yet set up; reserve: held back (Orbital Drop, Infiltration); board: on the
+table; destroyed; evacuated (Bug Out); removed (Self Destruct): the last two are not destroyed."""
+
+TERRAIN_RULES = ("rough", "firing_position", "exposed", "cover", "open_sided", "hazardous", "impassable")
+"""frontier.md, Terrain Rules."""
+ACTIONS = ("advance", "open_fire", "fight_through", "bug_out")
+REACTIONS: dict[str, tuple[str, ...]] = {
+    # frontier.md, Actions and Reactions (the first table)
+    "advance": ("overwatch", "flank"),
+    "open_fire": ("firefight", "take_cover"),
+    "fight_through": ("counter_attack", "fall_back"),
+    "bug_out": ("overwatch", "counter_attack"),
+}
+ATTRIBUTE: dict[str, str] = {
+    "advance": "mobility", "open_fire": "firepower", "fight_through": "assault", "bug_out": "discipline",
+    "overwatch": "firepower", "flank": "mobility", "firefight": "firepower", "take_cover": "discipline",
+    "counter_attack": "assault", "fall_back": "discipline",
+}
+"""The action rating of every action and reaction."""
+NEAR = 5.0
+"""The many 5" distances of the text (strategic actions, abilities, the 5" rule)."""
+
+
+class Piece(msgspec.Struct, frozen=True, gc=False):
+    """A terrain piece on the table, as the players agreed it."""
+
+    id: str
+    label: str
+    outline: Polygon
+    scale: int
+    levels: tuple[Level, ...]
+    open_sided: tuple[int, ...]
+    """Heights with the Open Sided rule (what line of sight needs)."""
+    box: tuple[float, float, float, float]
+
+    def rules_at(self, height: int) -> tuple[str, ...]:
+        """The terrain rules of the level at a height (none for an unlisted top)."""
+        return next((lv.rules for lv in self.levels if lv.height == height), ())
+
+    def heights(self) -> tuple[int, ...]:
+        """Heights a unit may stand at inside the outline: listed floors and the top."""
+        floors = {lv.height for lv in self.levels if 0 <= lv.height < self.scale}
+        return tuple(sorted({*floors, self.scale}))
+
+    def impassable(self) -> bool:
+        """"Units may not move through impassable terrain"."""
+        return any("impassable" in lv.rules for lv in self.levels)
+
+    def enterable(self) -> bool:
+        """Whether a unit can walk into it at ground level (it has a level at height 0)."""
+        return self.scale == 0 or any(lv.height == 0 for lv in self.levels)
+
+
+class Unit(msgspec.Struct, frozen=True, gc=False):
+    """One unit of an army and its state."""
+
+    id: str
+    type: str
+    side: str
+    """The seat that fields it."""
+    status: Status = "roster"
+    at: Point | None = None
+    level: int = 0
+    """Height it stands at in the terrain piece under it (0 on the ground)."""
+    shaken: bool = False
+    used: tuple[str, ...] = ()
+    """Active abilities it has used ("may be used by a unit once per game")."""
+    primed: tuple[str, ...] = ()
+    """Abilities used "prior to" or "when" that wait for the roll or move they change."""
+    nanites: str | None = None
+    """Experimental Nanites: `mobility` or `assault` advantage for the rest of the game."""
+    until: tuple[tuple[str, int], ...] = ()
+    """Effects that last until the end of a turn: (effect, turn number)."""
+    ghost: bool = False
+    """Ghost Field: until the next action roll is resolved, units targeting it have disadvantage."""
+
+
+class Token(msgspec.Struct, frozen=True, gc=False):
+    """A marker or token on the table: strong point, target, VIP, knife missile, mine, infiltration."""
+
+    id: str
+    kind: str
+    owner: str | None
+    at: Point
+
+
+class Window(msgspec.Struct, frozen=True, gc=False):
+    """A decision the rules have opened: a move a unit may (or must) make, a marker to place,
+    an optional follow-up. Windows are taken front first."""
+
+    kind: Literal["move", "strong_point", "autoguns", "demolition", "focus_fire"]
+    seat: str
+    """Who decides."""
+    unit: str | None = None
+    purpose: str = ""
+    """For a move: advance, fight_through, fight_through_additional, overwatch, flank, fall_back,
+    slalom, stim_packs, forward_maggots."""
+    allowance: float = 0.0
+    """For a move: the maximum move distance before climbing."""
+    must: bool = False
+    forced: bool = False
+    """The opponent moves the unit (Overwatch): a unit moved off terrain falls."""
+    away_from: str | None = None
+    """Fall Back: the unit it must end further from."""
+    keep_sight: str | None = None
+    """Fight Through's first move: the target must end in line of sight and within 10"."""
+    origin: Point | None = None
+    """Where a measurement starts: the old strong point; the unit's place before the move."""
+    target: str | None = None
+    """Autoguns' original target; Focus Fire's designated target; the unit Demolition shakes."""
+
+
+class Activation(msgspec.Struct, frozen=True, gc=False):
+    """The unit acting this turn and where its action stands."""
+
+    unit: str
+    action: str
+    target: str | None = None
+    phase: Literal["move", "react", "roll", "resolve"] = "react"
+    reaction: str | None = None
+    reactor: str | None = None
+    shots: int = 0
+    """Open fire actions made in this activation (Autoguns fires only on the first)."""
+    focus: bool = False
+    """Focus Fire's open fire, made in step 1: step 2 still follows."""
+    won: str | None = None
+    """Who won the roll (`active`/`reactive`), once resolved."""
+
+
+class Turn(msgspec.Struct, frozen=True, gc=False):
+    """The running turn: the active seat, its step, and what waits to be decided or rolled."""
+
+    seat: str
+    number: int
+    step: Literal["strategic", "action"] = "strategic"
+    strategic: str | None = None
+    """The strategic action taken this turn, if any."""
+    activation: Activation | None = None
+    windows: tuple[Window, ...] = ()
+    tests: tuple[str, ...] = ()
+    """Neural Trojan: enemy units still to roll their discipline."""
+    nanites: str | None = None
+    """Experimental Nanites: the unit whose D6 is still to be rolled."""
+
+
+class Trace(msgspec.Struct, frozen=True, gc=False):
+    """The last action's line of sight or path, for the board view."""
+
+    kind: Literal["line-of-sight", "path"]
+    points: tuple[Point, ...]
+    clear: bool = True
+    label: str = ""
+
+
+class State(msgspec.Struct, frozen=True, gc=False):
+    """A Frontier position, from the first terrain piece to the end."""
+
+    seats: tuple[str, ...]
+    mission: str
+    points: int
+    """The mission's points limit."""
+    agreed_factions: tuple[tuple[str, str], ...] = ()
+    """Factions fixed by the match options, (seat, faction)."""
+    agreed_armies: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    stage: Stage = "terrain"
+    terrain: tuple[Piece, ...] = ()
+    roll_winner: str | None = None
+    attacker: str | None = None
+    factions: tuple[tuple[str, str], ...] = ()
+    armies: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    units: tuple[Unit, ...] = ()
+    attacker_edges: tuple[str, ...] = ()
+    defender_edges: tuple[str, ...] = ()
+    short_edge: str | None = None
+    wave: int = 0
+    """Index of the mission's deployment step under way."""
+    tokens: tuple[Token, ...] = ()
+    serial: int = 0
+    """Tokens placed so far (numbers their ids)."""
+    charges: int = 0
+    seized: int = 0
+    detonated: bool = False
+    vip_out: bool = False
+    designated: tuple[tuple[str, str], ...] = ()
+    """(designated target, the pathfinder that designated it)."""
+    turn: Turn | None = None
+    turns: int = 0
+    trace: tuple[Trace, ...] = ()
+
+
+# --- seats and sides --------------------------------------------------------------------------
+
+
+def defender(state: State) -> str | None:
+    """The defender's seat, once the roles are known."""
+    if state.attacker is None:
+        return None
+    return other_seat(state, state.attacker)
+
+
+def other_seat(state: State, seat: str) -> str:
+    """The other player's seat."""
+    return next((s for s in state.seats if s != seat), seat)
+
+
+def role_of(state: State, seat: str) -> str | None:
+    """`attacker` or `defender` for a seat, once the roles are known."""
+    if state.attacker is None:
+        return None
+    return "attacker" if seat == state.attacker else "defender"
+
+
+def seat_of(state: State, role: str) -> str | None:
+    """The seat playing a role."""
+    return state.attacker if role == "attacker" else defender(state)
+
+
+def faction_of(state: State, seat: str) -> str | None:
+    """The faction a seat announced."""
+    return next((f for s, f in state.factions if s == seat), None)
+
+
+def army_of(state: State, seat: str) -> tuple[str, ...] | None:
+    """The unit types a seat selected (None before it chose)."""
+    return next((a for s, a in state.armies if s == seat), None)
+
+
+def army_points(types: tuple[str, ...]) -> int:
+    """Total points of a list of unit types (unknown types count 0)."""
+    return sum(u.points for t in types if (u := units.UNITS.get(t)) is not None)
+
+
+def unit_ids(seat: str, types: tuple[str, ...]) -> list[str]:
+    """Ids of an army's units: `seat/type-n`, numbered per type in selection order."""
+    counts: dict[str, int] = {}
+    out = []
+    for t in types:
+        counts[t] = counts.get(t, 0) + 1
+        out.append(f"{seat}/{t}-{counts[t]}")
+    return out
+
+
+# --- units ---------------------------------------------------------------------------------------
+
+
+def find(state: State, unit_id: str | None) -> Unit | None:
+    """The unit with that id, if the game has it."""
+    if unit_id is None:
+        return None
+    for u in state.units:
+        if u.id == unit_id:
+            return u
+    return None
+
+
+def replace_unit(state: State, unit: Unit, **changes: object) -> State:
+    """The state with one unit replaced (and any other state fields changed)."""
+    found = list(state.units)
+    for i, old in enumerate(found):
+        if old.id == unit.id:
+            found[i] = unit
+            return replace(state, units=tuple(found), **changes)
+    return replace(state, **changes) if changes else state
+
+
+def kind(unit: Unit) -> units.UnitType:
+    """The unit's printed entry."""
+    return units.UNITS[unit.type]
+
+
+def has(unit: Unit, ability: str) -> bool:
+    """Whether the unit has an ability (passive or active) by its printed entry."""
+    entry = units.UNITS.get(unit.type)
+    return entry is not None and entry.has(ability)
+
+
+def on_board(state: State, side: str | None = None) -> Iterator[Unit]:
+    """Units standing on the table, optionally of one seat."""
+    for u in state.units:
+        if u.status == "board" and u.at is not None and (side is None or u.side == side):
+            yield u
+
+
+def enemies_of(state: State, unit: Unit) -> list[Unit]:
+    """The other side's units on the table."""
+    return [u for u in on_board(state) if u.side != unit.side]
+
+
+def friends_of(state: State, unit: Unit) -> list[Unit]:
+    """The unit's own side's other units on the table."""
+    return [u for u in on_board(state, unit.side) if u.id != unit.id]
+
+
+def position(unit: Unit) -> Point:
+    """Where a unit on the table stands."""
+    assert unit.at is not None
+    return unit.at
+
+
+def gap(a: Unit, b: Unit) -> float:
+    """Distance between two units on the table, centre to centre (readings.py: measuring)."""
+    return board.distance(position(a), position(b))
+
+
+def effective_scale(state: State, unit: Unit) -> int:
+    """"If a unit is on top of terrain then its scale is increased by the scale of that terrain"."""
+    return kind(unit).scale + unit.level
+
+
+def until(unit: Unit, effect: str, turn: int) -> bool:
+    """Whether an until-end-of-turn effect holds this turn."""
+    return (effect, turn) in unit.until
+
+
+def turn_number(state: State) -> int:
+    """The running turn's number (0 before play)."""
+    return state.turn.number if state.turn else 0
+
+
+# --- terrain -----------------------------------------------------------------------------------
+
+
+def make_piece(piece_id: str, label: str, outline: tuple[Point, ...], scale: int, levels: tuple[Level, ...]) -> Piece:
+    """A terrain piece with its derived geometry."""
+    poly = tuple((float(x), float(y)) for x, y in outline)
+    sided = tuple(sorted({lv.height for lv in levels if "open_sided" in lv.rules}))
+    box = board.bounds(poly) if poly else (0.0, 0.0, 0.0, 0.0)
+    return Piece(id=piece_id, label=label, outline=poly, scale=scale, levels=levels, open_sided=sided, box=box)
+
+
+def piece_at(state: State, p: Point) -> Piece | None:
+    """The terrain piece whose outline holds a point (the first placed, if pieces overlap)."""
+    for piece in state.terrain:
+        x0, y0, x1, y1 = piece.box
+        if x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and board.inside(p, piece.outline):
+            return piece
+    return None
+
+
+def piece(state: State, piece_id: str) -> Piece | None:
+    """A terrain piece by id."""
+    return next((t for t in state.terrain if t.id == piece_id), None)
+
+
+def heights_at(state: State, p: Point) -> tuple[int, ...]:
+    """Heights a unit may stand at on a point: 0 in the open, else the piece's floors and top."""
+    found = piece_at(state, p)
+    return (0,) if found is None else found.heights()
+
+
+def terrain_rules(state: State, unit: Unit) -> frozenset[str]:
+    """Terrain rules that apply to a unit where it stands (frontier.md, Terrain Rules).
+
+    "This unit ignores the rough and hazardous terrain rules" (Harsh Terrain Training).
+    """
+    if unit.at is None:
+        return frozenset()
+    found = piece_at(state, unit.at)
+    if found is None:
+        return frozenset()
+    rules = frozenset(found.rules_at(unit.level))
+    if has(unit, "harsh_terrain_training"):
+        rules -= {"rough", "hazardous"}
+    return rules
+
+
+# --- line of sight ----------------------------------------------------------------------------------
+
+
+def sighted(state: State, unit: Unit, at: Point | None = None, level: int | None = None) -> board.Sighted:
+    """A unit as one end of a line of sight (optionally as if standing elsewhere)."""
+    p = at if at is not None else position(unit)
+    z = unit.level if level is None else level
+    found = piece_at(state, p)
+    return board.Sighted(at=p, scale=kind(unit).scale + z, piece=found.id if found else None, level=z, id=unit.id)
+
+
+def bodies(state: State) -> list[board.Body]:
+    """Every unit on the table as something that may stand in a line of sight."""
+    return [board.Body(u.id, position(u), kind(u).base, effective_scale(state, u)) for u in on_board(state)]
+
+
+def sees(state: State, a: Unit, b: Unit, *, a_at: Point | None = None, a_level: int | None = None) -> bool:
+    """Whether unit a has line of sight to unit b (frontier.md, Line of Sight)."""
+    if (a.at is None and a_at is None) or b.at is None:
+        return False
+    return board.line_of_sight(sighted(state, a, a_at, a_level), sighted(state, b), state.terrain, bodies(state))
+
+
+def sees_point(state: State, a: Unit, p: Point, scale: int) -> bool:
+    """Whether a unit sees a marker of some scale standing on the ground at p."""
+    found = piece_at(state, p)
+    marker = board.Sighted(at=p, scale=scale, piece=found.id if found else None, level=0, id="marker")
+    return board.line_of_sight(sighted(state, a), marker, state.terrain, bodies(state))
+
+
+def blocker(state: State, a: Unit, b: Unit) -> str | None:
+    """What blocks the line from a to b (None if clear)."""
+    return board.sight_blocker(sighted(state, a), sighted(state, b), state.terrain, bodies(state))
+
+
+# --- missions -------------------------------------------------------------------------------------
+
+
+def layout(state: State) -> missions.Layout:
+    """The setup choices the mission's zones depend on."""
+    return missions.Layout(attacker_edges=state.attacker_edges, defender_edges=state.defender_edges, short_edge=state.short_edge)
+
+
+def current_wave(state: State) -> missions.Wave | None:
+    """The deployment step under way."""
+    waves = missions.WAVES.get(state.mission, ())
+    return waves[state.wave] if state.stage == "deployment" and state.wave < len(waves) else None
+
+
+def evac_edges(state: State, seat: str) -> tuple[str, ...]:
+    """The board edges that are a seat's evac zones."""
+    role = role_of(state, seat)
+    return missions.evac_edges(state.mission, role, layout(state)) if role else ()
+
+
+def evac_distance(state: State, unit: Unit) -> float:
+    """Distance from a unit to its nearest evac zone (inf if it has none yet)."""
+    edges = evac_edges(state, unit.side)
+    return min((missions.edge_distance(e, position(unit)) for e in edges), default=float("inf"))
+
+
+def token(state: State, token_id: str) -> Token | None:
+    """A token or marker on the table by id."""
+    return next((t for t in state.tokens if t.id == token_id), None)
+
+
+def marker(state: State, kind_: str) -> Token | None:
+    """The mission marker of a kind (strong_point, target, vip) on the table."""
+    return next((t for t in state.tokens if t.kind == kind_), None)
+
+
+def destroyed_points(state: State, seat: str) -> int:
+    """Points of a seat's units destroyed (Bug Out and Self Destruct do not count)."""
+    return sum(kind(u).points for u in state.units if u.side == seat and u.status == "destroyed")
+
+
+def starting_points(state: State, seat: str) -> int:
+    """Points of the army a seat selected."""
+    return army_points(army_of(state, seat) or ())
+
+
+def designated(state: State, unit: Unit) -> bool:
+    """A designated target "while the pathfinder remains on the field"."""
+    return any(target == unit.id and (p := find(state, pathfinder)) is not None and p.status == "board"
+               for target, pathfinder in state.designated)
+
+
+def objective_done(params: Params, state: State) -> bool:
+    """Whether the attacker has achieved the mission's objective (frontier.md, Missions)."""
+    if state.mission == "assault":
+        return state.seized >= 2  # "must complete the seize action 2 times"
+    if state.mission == "sabotage":
+        return state.detonated  # "must complete the detonation action"
+    if state.mission == "escort":
+        return state.vip_out  # "place the VIP marker in contact with one of their evac zones"
+    defender_seat = defender(state)
+    if defender_seat is None:
+        return False
+    # Ambush: "Destroy units with a total points cost of at least 50% of the defenders starting points total."
+    return destroyed_points(state, defender_seat) >= 0.5 * starting_points(state, defender_seat) > 0
+
+
+def attacker_losses(params: Params, state: State) -> tuple[int, float]:
+    """(points of the attacking force destroyed, the 50% they are measured against)."""
+    if state.attacker is None:
+        return 0, float("inf")
+    basis = state.points if params.losses_of == "points_limit" else starting_points(state, state.attacker)
+    return destroyed_points(state, state.attacker), params.losses_share * basis
