@@ -79,7 +79,8 @@ UNCHECKED = "effect unchecked: text not available"
 
 
 def validate_start(params: Params, started: MatchStarted) -> list[str]:
-    """2-4 seats named by their Houses; two players sit across from each other (SET UP 1)."""
+    """2-4 seats named by their Houses; two players sit across from each other; the board has
+    a centre space on each side (SET UP 1)."""
     problems = []
     seats = list(started.seats)
     colours = [colour for colour, _ in params.houses]
@@ -88,6 +89,8 @@ def validate_start(params: Params, started: MatchStarted) -> list[str]:
     for seat in seats:
         if seat not in colours:
             problems.append(f"seat {seat!r} is not a House: seats are named by House colour ({', '.join(colours)})")
+    if params.board_size < 3 or params.board_size % 2 == 0:
+        problems.append(f"board_size {params.board_size}: a House sits on the centre space of each side, so the board needs an odd size of 3 or more")
     if len(seats) == 2 and all(s in colours for s in seats):
         a, b = (board.SIDES[side(params, s)] for s in seats)
         if (a - b) % 360 != 180:
@@ -292,6 +295,8 @@ def _check_attack(params: Params, state: State, event: CardCaptured | CardsAnnih
         return [*problems, _v(event, "capture.target", f"{name(event.target)} is not in play")], attacker, None
     if target.owner == event.by:
         problems.append(_v(event, "capture.target", f"{name(event.target)} is {event.by}'s own card"))
+    if attacker is not None and attacker.owner != event.by:
+        return problems, None, target  # not the mover's card: nothing more to judge
     if attacker is not None and board.direction(attacker.space, target.space) is None:
         how = "only at a corner" if board.diagonal(attacker.space, target.space) else "not at all"
         problems.append(_v(event, "capture.adjacent", f"{name(event.card)} touches {name(event.target)} {how}: captures move one space N, S, E or W"))
@@ -433,7 +438,7 @@ def _check_put_space(params: Params, state: State, event: Event, put: Put) -> Pr
     return []
 
 
-def offering_form(p: Player, offering: tuple[str, ...], captures: tuple[str, ...]) -> str | None:
+def offering_form(offering: tuple[str, ...], captures: tuple[str, ...]) -> str | None:
     """Which acceptable offering this is (LEARNING HYMNS), or None.
 
     `two-materia`: two cards valued 2-9; `one-high`: one 10, J, Q, K, A or L; `capture`:
@@ -474,7 +479,7 @@ def _check_learned(params: Params, state: State, event: HymnLearned) -> Problems
     for capture in event.captures:
         if capture not in unspent(p):
             problems.append(_v(event, "hymns.offering", f"{name(capture)} is not a face-down capture of {event.by}"))
-    if offering_form(p, event.offering, event.captures) is None:
+    if offering_form(event.offering, event.captures) is None:
         problems.append(_v(event, "hymns.offering", "not an acceptable offering: two cards of 2-9, one 10/J/Q/K/A/L, one capture, "
                                                     "or the current hymn with one card or one capture"))
     kept = [h for h in p.hymns if h not in event.offering]
@@ -550,7 +555,7 @@ def _check_zodiac_resolved(params: Params, state: State, event: ZodiacResolved) 
     problems = []
     if event.by is not None and event.by != pending.seat:
         problems.append(_v(event, "turn.order", f"the Zodiac was sung by {pending.seat}, not {event.by}", "warning"))
-    if event.hymn != pending.hymn:
+    if event.hymn != pending.hymn or event.hymn not in cards.HYMNS:
         return [*problems, _v(event, "hymns.zodiac", f"the Zodiac rolled hymn {pending.hymn}, not {event.hymn}")]
     problems += _check_puts(params, state, event, event.puts)
     return problems + _check_effect(params, state, event, event.hymn, event.puts, None)
@@ -873,8 +878,10 @@ def _apply_zodiac_rolled(params: Params, state: State, event: ZodiacRolled) -> S
     """The rolled hymn takes effect: Fireyes' five draws in Singularity, else its recorded changes."""
     if not state.pending or state.pending[0].kind != "zodiac-roll":
         return state
+    if not 1 <= event.value <= params.zodiac_faces:
+        return state  # no such face: the table rolls again
     seat, rest = state.pending[0].seat, state.pending[1:]
-    hymn = cards.roman(event.value) if 1 <= event.value <= params.zodiac_faces else str(event.value)
+    hymn = cards.roman(event.value)
     if state.singularity and hymn == cards.FIREYES:
         step = Pending("draw", seat, params.fireyes_draws)
         if not state.deck:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from events.shared import MatchEnded
 from projections.audit import audit
 from projections.simulate import play
-from rulesets.mercenarium.events import CardCaptured, HymnSung
+from rulesets import registry
+from rulesets.mercenarium.events import CardCaptured, CardSummoned, HymnSung
 from tests.mercenarium.scenario import SEATS, R
 
 
@@ -30,3 +33,13 @@ def test_the_heuristic_bot_captures_and_never_sings_a_hymn_it_cannot_know() -> N
     events = play(R, {s: s for s in SEATS[2]}, seed=5, bot="heuristic")
     assert any(isinstance(e, CardCaptured) for e in events)
     assert not any(isinstance(e, HymnSung) for e in events)  # outside Singularity every hymn's text is lost
+
+
+def test_a_designer_variant_with_a_smaller_board_plays_clean(tmp_path: Path) -> None:
+    (tmp_path / "variants").mkdir()
+    (tmp_path / "variants" / "small-board.toml").write_text('extends = "mercenarium@1.0"\ntitle = "5 x 5"\n[params]\nboard_size = 5\n')
+    rules = registry.resolve("mercenarium@small-board", tmp_path)
+    assert rules.params.board_size == 5
+    events = play(rules, {s: s for s in SEATS[4]}, seed=1, bot="heuristic")
+    assert isinstance(events[-1], MatchEnded) and audit(events, rules).clean
+    assert all(0 <= c < 5 for e in events if isinstance(e, CardSummoned) for c in e.space)

@@ -3,6 +3,7 @@ first turn (the Fool and Fox dice), clockwise play and who may sit where."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from rulesets.mercenarium import cards
@@ -191,3 +192,9 @@ def test_after_the_roll_turns_go_clockwise_from_the_first_player() -> None:
         card = hand(state, state.current)[0]
         state = play(state, DrawDeclared(seq=40, by=state.current, discard=card), CardDrawn(seq=41, seat=state.current, card=state.deck[0]))
     assert order == ["yellow", "green", "red", "orange"]
+
+
+def test_a_variant_board_must_keep_a_centre_space_on_each_side() -> None:
+    assert RULESET.validate_start(msgspec.structs.replace(P, board_size=5), started()) == []
+    problems = RULESET.validate_start(msgspec.structs.replace(P, board_size=6), started())
+    assert problems and "odd size" in problems[0]
