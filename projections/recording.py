@@ -114,6 +114,13 @@ def parse_value(text: str) -> Any:
         return text.strip()
 
 
+def as_text(value: Any) -> str:
+    """A value as a form shows it (the inverse of `parse_value`); None is blank."""
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(msgspec.to_builtins(value))
+
+
 def draftable(rules: Rules) -> list[str]:
     """Every event type of the game a person may enter by hand (the shared Ruled and
     MatchEnded have their own forms; MatchStarted and Retracted their own buttons)."""

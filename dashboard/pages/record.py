@@ -66,10 +66,12 @@ def _start(ws: Workspace) -> None:
     for option in rules.ruleset.options:
         if option.choices:
             options[option.name] = st.selectbox(option.name, option.choices, index=list(option.choices).index(option.default)
-                                                if option.default in option.choices else 0, help=option.help, key=f"rec_opt_{option.name}")
+                                                if option.default in option.choices else 0, help=option.help, key=f"rec_opt_{name}_{option.name}")
         else:
-            options[option.name] = recording.parse_value(st.text_input(option.name, value=str(option.default), help=option.help,
-                                                                       key=f"rec_opt_{option.name}"))
+            text = st.text_input(option.name, value=recording.as_text(option.default), help=option.help,
+                                 placeholder="blank: the rules' default", key=f"rec_opt_{name}_{option.name}")
+            if text.strip():
+                options[option.name] = recording.parse_value(text)
     title = st.text_input("Title", key="rec_title", placeholder="Thursday playtest, new map")
     if st.button("Start the playtest", key="rec_start", type="primary"):
         try:

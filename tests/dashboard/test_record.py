@@ -243,3 +243,22 @@ def test_every_other_game_can_be_started_and_offers_its_legal_events(home: Path,
     assert not at.exception
     assert ws.store.last(match_id)[0] == 1
     assert not ws.audit(match_id).errors
+
+
+def test_match_options_are_asked_for_and_written_into_line_0(home: Path) -> None:
+    """A game's per-match options (a mission, a points limit...) are form fields; blank
+    ones are left to the rules' default."""
+    games = [g for g in registry.GAMES if any(o.choices for o in registry.game(g).options)]
+    if not games:
+        pytest.skip("no registered game has a per-match option with choices")
+    ruleset = registry.game(games[0])
+    option = next(o for o in ruleset.options if o.choices)
+    at = AppTest.from_file(PAGE, default_timeout=30).run()
+    choose(at, "Game", ruleset.title)
+    at.run()
+    chosen = option.choices[-1]
+    widget(at.selectbox, option.name).set_value(chosen)
+    at.button(key="rec_start").click().run()
+    assert not at.error, [e.value for e in at.error]
+    [match_id] = Workspace(home).matches()
+    assert Workspace(home).header(match_id).options[option.name] == chosen
