@@ -109,6 +109,9 @@ def test_distance_to_a_polygon_is_zero_exactly_inside(r: tuple[float, float, flo
 
 @given(rects(), table, table)
 def test_length_inside_a_rectangle_matches_an_independent_clip(r: tuple[float, float, float, float], a: Point, b: Point) -> None:
+    x0, y0, x1, y1 = r
+    along = [abs(a[1] - y) < 1e-6 and abs(b[1] - y) < 1e-6 for y in (y0, y1)] + [abs(a[0] - x) < 1e-6 and abs(b[0] - x) < 1e-6 for x in (x0, x1)]
+    assume(not any(along))  # a line within float noise of running along a side is neither in nor out
     assert math.isclose(length_inside(a, b, rectangle(*r)), _clip(a, b, r), abs_tol=1e-6)
 
 
