@@ -230,16 +230,6 @@ def parse_seats(text: str) -> dict[str, str]:
     return seats
 
 
-def playtests(ws: Workspace, *, newest: int = 300) -> list[MatchStarted]:
-    """Headers of the playtests among the newest matches, newest first (to continue one)."""
-    found = []
-    for match_id in reversed(ws.matches()[-newest:]):
-        header = ws.header(match_id)
-        if header.source == "playtest":
-            found.append(header)
-    return found
-
-
 def sides(rules: Rules, started: MatchStarted) -> list[str]:
     """The sides a result may name: teams where the game has them, else the seats."""
     side_of = rules.ruleset.seat_side

@@ -14,11 +14,12 @@ from typing import Any
 
 import streamlit as st
 
-from dashboard.state import workspace
+from dashboard.state import warehouse, workspace
 from dashboard.svg import board_svg
 from events.base import Event
 from events.errors import TabletapeError
 from projections import recording
+from projections.catalog import MatchFilter, list_matches
 from projections.recording import Live, Offer
 from projections.workspace import Workspace
 from rulesets.protocol import Violation
@@ -82,10 +83,10 @@ def _start(ws: Workspace) -> None:
             return
         st.session_state[LIVE] = Live.open(ws, started.match_id)
         st.rerun()
-    found = recording.playtests(ws)
+    found = list_matches(warehouse(), MatchFilter(sources=("playtest",))).records()
     if found:
         st.subheader("Continue a playtest")
-        shown = {h.match_id: f"{h.match_id} · {h.ruleset}@{h.version} · {h.title or ', '.join(h.seats.values())}" for h in found}
+        shown = {m["match_id"]: f"{m['match_id']} · {m['game']}@{m['version']} · {m['events']} events · {m['title']}" for m in found}
         match_id = st.selectbox("Playtest", list(shown), format_func=shown.__getitem__, key="rec_continue_pick")
         if st.button("Continue", key="rec_continue") and match_id:
             st.session_state[LIVE] = Live.open(ws, match_id)

@@ -227,8 +227,9 @@ def test_continue_a_playtest_and_close_it(home: Path) -> None:
     ws = Workspace(home)
     ws.new_match("mortalgate@2.1", {"red": "ana", "blue": "ben"}, match_id="tuesday", title="tuesday")
     ws.append("tuesday", '{"type": "DraftRolled", "red": 6, "blue": 1}')
+    ws.new_match("mortalgate@2.5", {"red": "bot", "blue": "bot"}, match_id="bots", source="simulation")
     at = AppTest.from_file(PAGE, default_timeout=30).run()
-    assert widget(at.selectbox, "Playtest").options[0].startswith("tuesday · mortalgate@2.1")
+    assert widget(at.selectbox, "Playtest").options == ["tuesday · mortalgate@2.1 · 2 events · tuesday"]
     at.button(key="rec_continue").click().run()
     assert widget(at.selectbox, "Event").options == ["DraftChoiceMade (2 legal)"]
     at.button(key="rec_close").click().run()
