@@ -59,7 +59,8 @@ def play(
             break
         at += SIM_STEP
         event = msgspec.structs.replace(event, seq=len(events), at=at)
-        if audit and (problems := ruleset.check(rules.params, state, event)):
+        problems = [p for p in ruleset.check(rules.params, state, event) if p.severity != "info"] if audit else []
+        if problems:
             events.append(event)
             raise BotError(f"bot played an illegal {type(event).__name__} at seq {event.seq}: {problems[0].rule}: {problems[0].message}", events)
         events.append(event)
