@@ -646,8 +646,9 @@ def _check_rolled(params: Params, state: State, event: ActionRolled) -> Problems
         return problems
     act = turn.activation
     if act is None or act.phase != "roll":
-        if act is not None and act.phase in ("react", "resolve") and act.reaction is None:
-            return [_v(event, "action-roll.no-reaction", "no reaction was chosen: the action automatically succeeds, no dice are rolled")]
+        last = act if act is not None and act.phase == "resolve" else state.last_action if act is None else None
+        if last is not None and last.reaction is None:
+            return [_v(event, "action-roll.no-reaction", f"no reaction was chosen to {last.unit}'s {last.action.replace('_', ' ')}: it automatically succeeded, no dice are rolled")]
         return [_v(event, "action-roll.order", "no action and reaction are waiting for their roll")]
     specs = rolls.action_rolls(params, state)
     if specs is None:
@@ -1316,6 +1317,7 @@ def _end_activation(state: State, act: Activation) -> State:
         state = replace_unit(state, unit)
     turn = state.turn
     assert turn is not None
+    state = replace(state, last_action=act)
     if act.focus:
         return replace(state, turn=replace(turn, activation=None))
     nxt = other_seat(state, turn.seat)

@@ -207,6 +207,8 @@ class State(msgspec.Struct, frozen=True, gc=False):
     """(designated target, the pathfinder that designated it)."""
     turn: Turn | None = None
     turns: int = 0
+    last_action: Activation | None = None
+    """The last action resolved (did it have a reaction?)."""
     trace: tuple[Trace, ...] = ()
 
 
