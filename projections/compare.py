@@ -27,6 +27,9 @@ class Divergence(msgspec.Struct, frozen=True, kw_only=True):
     only_b: tuple[Violation, ...]
     metrics: dict[str, tuple[float, float]]
     """Metric name -> (value under a, value under b), for those that differ."""
+    outcomes: tuple[str, str] | None = None
+    """How the game stands under a and under b after this event, when that differs
+    (one version ends the game here and the other does not, or names another winner)."""
 
 
 class Comparison(msgspec.Struct, frozen=True, kw_only=True):
@@ -77,7 +80,18 @@ def _divergence(a: Rules, b: Rules, step_a: object, step_b: object) -> Divergenc
     differing = {name: (ma[name], mb.get(name, float("nan"))) for name in ma if ma[name] != mb.get(name)}
     only_a = tuple(v for k, v in va.items() if k not in vb)
     only_b = tuple(v for k, v in vb.items() if k not in va)
-    if not (only_a or only_b or differing):
+    oa = _standing(a.ruleset.outcome(a.params, step_a.state))  # type: ignore[attr-defined]
+    ob = _standing(b.ruleset.outcome(b.params, step_b.state))  # type: ignore[attr-defined]
+    outcomes = (oa, ob) if oa != ob else None
+    if not (only_a or only_b or differing or outcomes):
         return None
     event = step_a.event  # type: ignore[attr-defined]
-    return Divergence(seq=event.seq, event_type=type(event).__name__, only_a=only_a, only_b=only_b, metrics=differing)
+    return Divergence(seq=event.seq, event_type=type(event).__name__, only_a=only_a, only_b=only_b,
+                      metrics=differing, outcomes=outcomes)
+
+
+def _standing(outcome: Outcome | None) -> str:
+    """The game's standing in words: going on, a draw, or who won and why."""
+    if outcome is None:
+        return "the game goes on"
+    return "a draw" if outcome.draw else f"{outcome.winner} won ({outcome.reason})"

@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from dashboard.cli import main
+from projections.workspace import Workspace
 
 
 def run(home: Path, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
@@ -209,8 +210,12 @@ def test_import_audit_compare_export_a_golden_log(tmp_path: Path) -> None:
 
 
 def test_demo_fills_an_empty_store_once(tmp_path: Path) -> None:
+    from rulesets import registry
+
+    versions = sum(len(registry.game(name).versions) for name in registry.GAMES)
     code, out, _ = run(tmp_path, "demo")
-    assert code == 0 and "8 new bot games" in out
+    assert code == 0 and f"{len(Workspace(tmp_path).matches())} matches" in out
+    assert len([m for m in Workspace(tmp_path).matches() if m.startswith("demo-")]) >= versions
     code, out, _ = run(tmp_path, "demo")
     assert "0 new bot games" in out
 

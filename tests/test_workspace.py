@@ -75,3 +75,16 @@ def test_a_variant_log_keeps_its_params_when_the_variant_file_changes(ws: Worksp
     assert ws.rules_of(match).params.grace_to_win == 6
     (variants / "quick.toml").unlink()
     assert ws.rules_of(match).params.grace_to_win == 6
+
+
+def test_compare_names_the_event_where_only_one_version_ends_the_game(ws: Workspace) -> None:
+    from tests.mortalgate import golden
+
+    variants = ws.home / "variants"
+    variants.mkdir(parents=True)
+    (variants / "race-to-4.toml").write_text('extends = "mortalgate@2.5"\n[params]\ngrace_to_win = 4\n')
+    ws.import_log(golden.log_path("mortalgate-2.5").read_bytes())
+    result = ws.compare("golden-2.5", "mortalgate@race-to-4", "mortalgate@2.5")
+    assert result.first is not None and result.first.outcomes is not None
+    assert result.first.outcomes[0].startswith("red won") or result.first.outcomes[0].startswith("blue won")
+    assert result.first.outcomes[1] == "the game goes on"

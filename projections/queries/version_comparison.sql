@@ -3,27 +3,32 @@
 -- interval excludes zero. Optionally only two simulation batches.
 -- params: ruleset = 'mortalgate', a = '2.1', b = '2.5', source = NULL, batch_a = NULL, batch_b = NULL
 WITH per_match AS (
-    SELECT m.version, m.events::DOUBLE AS events, m.turns::DOUBLE AS turns,
+    -- length and balance are measured on finished matches only (an unfinished one is cut
+    -- short); decisiveness and violations on every match of the cohort
+    SELECT m.version,
+           CASE WHEN m.finished THEN m.events::DOUBLE END AS events,
+           CASE WHEN m.finished THEN m.turns::DOUBLE END AS turns,
            (m.winner IS NOT NULL)::INTEGER::DOUBLE AS decided,
-           (m.winner IS NOT NULL AND m.winner = m.first_side)::INTEGER::DOUBLE AS first_side_won,
+           CASE WHEN m.finished THEN (m.winner IS NOT NULL AND m.winner = m.first_side)::INTEGER::DOUBLE END AS first_side_won,
            m.violations::DOUBLE AS violations,
-           coalesce((SELECT count(*) FROM (SELECT sign(value) AS lead, lag(sign(value)) OVER (ORDER BY seq) AS before
+           CASE WHEN m.finished THEN coalesce((SELECT count(*) FROM (SELECT sign(value) AS lead, lag(sign(value)) OVER (ORDER BY seq) AS before
                      FROM steps s WHERE s.match_id = m.match_id AND s.metric = 'score' AND value <> 0)
-                     WHERE before IS NOT NULL AND before <> lead), 0)::DOUBLE AS lead_changes
+                     WHERE before IS NOT NULL AND before <> lead), 0)::DOUBLE END AS lead_changes
     FROM matches m
     WHERE m.ruleset = $ruleset AND ($source IS NULL OR m.source = $source)
       AND ((m.version = $a AND ($batch_a IS NULL OR m.batch = $batch_a))
         OR (m.version = $b AND ($batch_b IS NULL OR m.batch = $batch_b)))
 ),
 longform AS (
-    UNPIVOT per_match ON events, turns, decided, first_side_won, violations, lead_changes INTO NAME measure VALUE value
+    SELECT version, measure, value FROM per_match
+    UNPIVOT INCLUDE NULLS (value FOR measure IN (events, turns, decided, first_side_won, violations, lead_changes))
 ),
 stats AS (
     SELECT measure,
            avg(value) FILTER (WHERE version = $a) AS mean_a, var_samp(value) FILTER (WHERE version = $a) AS var_a,
-           count(*) FILTER (WHERE version = $a) AS n_a,
+           count(value) FILTER (WHERE version = $a) AS n_a,
            avg(value) FILTER (WHERE version = $b) AS mean_b, var_samp(value) FILTER (WHERE version = $b) AS var_b,
-           count(*) FILTER (WHERE version = $b) AS n_b
+           count(value) FILTER (WHERE version = $b) AS n_b
     FROM longform GROUP BY measure
 )
 SELECT measure, n_a, round(mean_a, 3) AS mean_a, n_b, round(mean_b, 3) AS mean_b,
