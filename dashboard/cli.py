@@ -7,6 +7,7 @@ never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -439,6 +440,50 @@ def demo(ws: Workspace) -> None:
         click.echo(f"try:  tabletape --home {ws.home} replay {first} --at 40")
         click.echo(f"      tabletape --home {ws.home} audit {first} --against mortalgate@2.1")
         click.echo(f"      tabletape --home {ws.home} compare {first} mortalgate@2.1 mortalgate@2.5")
+
+
+@cli.command()
+@click.option("--port", type=click.IntRange(1, 65535), default=8501, show_default=True, help="Port to serve on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind. The default serves this machine only; 0.0.0.0 exposes the dashboard to the network.")
+@pass_ws
+def dashboard(ws: Workspace, port: int, host: str) -> None:
+    """Open the dashboard over a ready store: an empty one is filled with demo matches first."""
+    from projections.demo import ensure_demo
+    from projections.warehouse import Warehouse
+
+    made = ensure_demo(ws)
+    if made:
+        click.echo(f"filled the empty store {ws.home} with {len(made)} demo matches (bot games and playtests)")
+    click.echo(Warehouse(ws).sync().summary())
+    shown = "localhost" if host in ("127.0.0.1", "localhost", "::1") else host
+    exposed = "" if shown == "localhost" else "  (exposed: reachable from other machines)"
+    click.echo(f"tabletape dashboard: http://{shown}:{port}/{exposed}  store {ws.home}  (Ctrl+C stops it)")
+    app = Path(__file__).with_name("app.py")
+    command = [sys.executable, "-c", _STREAMLIT, "run", str(app), "--server.port", str(port), "--server.address", host,
+               "--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+               "--global.developmentMode", "false", "--client.toolbarMode", "minimal", "--runner.magicEnabled", "false"]
+    _serve(command, {**os.environ, "TABLETAPE_HOME": str(ws.home.resolve())})
+
+
+_STREAMLIT = (
+    "import sys\n"
+    "from streamlit.runtime.pages_manager import PagesManager\n"
+    "PagesManager.uses_pages_directory = False\n"
+    "from streamlit.web.cli import main\n"
+    "sys.argv[0] = 'streamlit'\n"
+    "main()\n"
+)
+"""`streamlit ...`, told up front that the app routes with st.navigation. Otherwise Streamlit
+guesses from the `pages/` folder beside app.py, and the first request after a start that
+opens a page's URL directly (a reload of /replay) runs that page without the router."""
+
+
+def _serve(command: list[str], env: dict[str, str]) -> None:
+    """Become the Streamlit server (exec: one process, so stopping it stops the server)."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execve(command[0], command, env)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -12,6 +12,7 @@ Pages import only these names (a small, stable interface; keep it so):
 - `match_picker(label, key)` -> a selectbox over the store's matches that follows and
   sets the selected match.
 - `show_error(error)` -> one line in red for a `TabletapeError` (what and where).
+- `show_svg(svg, where=st)` -> draw an SVG string inline (tooltips work; `st.html` drops SVG).
 
 Caches are `st.cache_resource`: one object per key shared by every session, never copied.
 """
@@ -134,4 +135,9 @@ def _match_label(match_id: str) -> str:
 
 def show_error(error: Exception) -> None:
     """A refused action, in one line: what and where."""
-    st.error(str(error), icon="⛔")
+    st.error(str(error), icon=":material/block:")
+
+
+def show_svg(svg: str, where: Any = st) -> None:
+    """An SVG drawing inline in the page (as raw HTML in its own block, so hover tooltips work)."""
+    where.markdown(f'<div class="tabletape-svg">\n{svg}\n</div>', unsafe_allow_html=True)

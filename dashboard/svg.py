@@ -269,7 +269,7 @@ def _pieces(pieces: Iterable[Piece], frame: _Frame) -> list[str]:
         tip += list(piece.badges)
         if piece.detail:
             tip.append(piece.detail)
-        out.append(f'<g class="piece" data-id="{escape(piece.id)}" data-side="{escape(piece.side or "")}"><title>{escape(chr(10).join(tip))}</title>')
+        out.append(f'<g class="piece" data-id="{escape(piece.id)}" data-side="{escape(piece.side or "")}"><title>{escape(chr(10).join(tip)).replace(chr(10), "&#10;")}</title>')
         if frame.geometry == "grid":
             out.append(f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" rx="3" '
                        f'fill="{colour}" stroke="#222" stroke-width="1" transform="rotate({piece.facing:g} {cx:.1f} {cy:.1f})"/>')

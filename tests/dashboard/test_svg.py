@@ -82,7 +82,8 @@ def test_pieces_carry_side_colour_health_badges_and_tooltips() -> None:
     assert side_colour("blue") == "#3867d6" and 'fill="#3867d6"' in svg
     assert 'class="health"' in svg and 'fill="#c0392b"' in svg  # 20% health is red
     assert 'class="badge"' in svg
-    assert "Greven (blue)\nhealth 2/10\nburning 2\nstunned\nseat blue" in svg
+    assert "Greven (blue)&#10;health 2/10&#10;burning 2&#10;stunned&#10;seat blue" in svg
+    assert "\n" not in svg  # one line: it sits in a page as one raw HTML block
 
 
 def test_legend_names_sides_cells_lines_and_card_rows_hide_what_a_seat_cannot_see() -> None:

@@ -1,0 +1,302 @@
+"""Replay: scrub a match event by event, see the board, the state and what broke, and annotate.
+
+The page reads the selected match, asks the cached Timeline for the step at the chosen
+event and the cached audit for its violations, draws the ruleset's BoardView as SVG, and
+writes notes through the Workspace's Notebook. No rules and no SQL here.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from datetime import timedelta
+from typing import Any
+
+import pandas as pd
+import streamlit as st
+
+from dashboard import state
+from dashboard.svg import board_svg, timeline_svg
+from events.base import Event
+from events.errors import TabletapeError
+from events.notes import NOTE_TAGS, Note
+from projections.audit import AuditReport
+from projections.timeline import Timeline
+from projections.workspace import Workspace, to_builtins
+from rulesets.protocol import Violation
+
+SEQ = "replay.seq"  # session_state key of the event the replay stands at
+KEPT = "replay.at"  # the same, kept while another page is open (unshown widgets lose their keys)
+AUTOPLAY = "replay.autoplay"
+FLASH = "replay.flash"
+NOTES_FLASH = "replay.notes_flash"
+WINDOW = 8  # events shown either side of the current one in the event list
+SPEEDS = {"slow (2 s)": 2.0, "normal (1 s)": 1.0, "fast (0.5 s)": 0.5}
+_ENVELOPE = frozenset({"type", "seq", "at", "by", "prev"})
+_SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+# --- moving through the match (button callbacks run before the rerun) ------------------------
+
+
+def _go(seq: int) -> None:
+    st.session_state[SEQ] = seq
+
+
+def _jump(targets: Sequence[int], what: str) -> None:
+    """Move to the first of `targets` after the current event, or say there is none."""
+    here = st.session_state.get(SEQ, 0)
+    later = [t for t in targets if t > here]
+    if later:
+        st.session_state[SEQ] = min(later)
+    else:
+        st.session_state[FLASH] = f"No {what} after event {here}."
+
+
+def _describe(event: Event) -> str:
+    """An event's own fields as `name=value` words (the envelope left out)."""
+    fields = {k: v for k, v in to_builtins(event).items() if k not in _ENVELOPE and v not in (None, "", [], {})}
+    return "  ".join(f"{k}={v if isinstance(v, str | int | float | bool) else json.dumps(v)}" for k, v in fields.items())
+
+
+def _by_seq(report: AuditReport) -> dict[int, list[Violation]]:
+    found: dict[int, list[Violation]] = {}
+    for violation in report.violations:
+        found.setdefault(violation.seq, []).append(violation)
+    return found
+
+
+# --- the page -----------------------------------------------------------------------------
+
+
+def main() -> None:
+    """Choose a match, the rules to read it under, whose eyes to see it with; then scrub."""
+    st.title("Replay")
+    ws = state.workspace()
+    match_id = state.match_picker("Match", key="replay.match")
+    if match_id is None:
+        return
+    try:
+        header = ws.header(match_id)
+    except TabletapeError as error:
+        state.show_error(error)
+        return
+    own = f"{header.ruleset}@{header.version}"
+    others = [f"{g['name']}@{v['id']}" for g in ws.rulesets() if g["name"] == header.ruleset
+              for v in (*g["versions"], *g["variants"]) if f"{g['name']}@{v['id']}" != own]
+    left, middle, right = st.columns([3, 3, 2])
+    against = left.selectbox("Rules", [None, *others], key="replay.against",
+                             format_func=lambda spec: f"as recorded ({own})" if spec is None else f"re-read under {spec}")
+    seat = middle.selectbox("Seen by", [None, *header.seats], key="replay.seat",
+                            format_func=lambda s: "the whole table (everything)" if s is None else f"seat {s} ({header.seats[s]})")
+    autoplay = right.toggle("Autoplay", key=AUTOPLAY, help="Steps forward on its own; no keyboard needed.")
+    speed = SPEEDS[right.selectbox("Speed", list(SPEEDS), index=1, key="replay.speed", label_visibility="collapsed")]
+    try:
+        timeline = state.timeline(match_id, against)
+        report = state.audit(match_id, against)
+    except TabletapeError as error:
+        state.show_error(error)
+        return
+    if st.session_state.get("replay.for") != match_id:
+        st.session_state["replay.for"] = match_id
+        st.session_state[SEQ] = st.session_state[KEPT] = 0
+    st.fragment(run_every=speed if autoplay else None)(_scrubber)(ws, match_id, timeline, report, seat, autoplay)
+
+
+def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditReport, seat: str | None, autoplay: bool) -> None:
+    """Everything that changes with the event: redrawn alone (a fragment) while scrubbing."""
+    last = timeline.last_seq
+    seq = min(max(int(st.session_state.get(SEQ, st.session_state.get(KEPT, 0))), 0), last)
+    if autoplay and seq < last:
+        seq += 1
+    st.session_state[SEQ] = seq
+    violations = _by_seq(report)
+    notes = ws.notes.list(match_id)
+    note_starts = sorted({n.from_seq for n in notes})
+
+    buttons = st.columns(6)
+    buttons[0].button("First", icon=":material/first_page:", on_click=_go, args=(0,), key="replay.first", width="stretch")
+    buttons[1].button("Previous", icon=":material/chevron_left:", on_click=_go, args=(max(seq - 1, 0),), key="replay.prev", width="stretch")
+    buttons[2].button("Next", icon=":material/chevron_right:", on_click=_go, args=(min(seq + 1, last),), key="replay.next", width="stretch")
+    buttons[3].button("Last", icon=":material/last_page:", on_click=_go, args=(last,), key="replay.last", width="stretch")
+    buttons[4].button("Next violation", icon=":material/warning:", on_click=_jump, args=(sorted(violations), "violation"),
+                      key="replay.next_violation", width="stretch")
+    buttons[5].button("Next note", icon=":material/sticky_note_2:", on_click=_jump, args=(note_starts, "note"),
+                      key="replay.next_note", width="stretch")
+    if flash := st.session_state.pop(FLASH, None):
+        st.info(flash)
+    st.slider("Event", 0, max(last, 1), key=SEQ, disabled=last == 0)
+    st.session_state[KEPT] = seq
+    worst = {s: min((v.severity for v in vs), key=_SEVERITY_ORDER.__getitem__) for s, vs in violations.items()}
+    state.show_svg(timeline_svg(last, seq, violations=worst, notes=[(n.from_seq, n.to_seq) for n in notes]))
+
+    step = timeline.state_at(seq)
+    rules = timeline.rules
+    ruleset, params = rules.ruleset, rules.params
+    progress = ruleset.progress(params, step.state)
+    event = step.event
+    started = timeline.events[0].at
+    elapsed = f" · {_clock(event.at - started)} into the match" if event.at and started else ""
+    st.markdown(f"**Event {seq} of {last}: `{type(event).__name__}`** by {event.by or 'the table'}{elapsed}  \n"
+                f"turn {progress.turn} · round {progress.round} · phase {progress.phase} · to act: {progress.actor or '-'}")
+    if _describe(event):
+        st.caption(_describe(event))
+
+    board, side = st.columns([3, 1])
+    view = ruleset.view(params, step.state, seat)
+    state.show_svg(board_svg(view), where=board)
+    if view.note:
+        board.caption(view.note)
+    with side:
+        for violation in violations.get(seq, []):
+            _show_violation(violation)
+        if seq in set(timeline.voided.values()):
+            st.warning("This event was undone later at the table (Retracted).")
+        for panel in view.panels:
+            st.markdown(f"**{panel.title}**  \n" + "  \n".join(f"{label}: {value}" for label, value in panel.rows))
+
+    _event_list(timeline, seq, violations)
+    with st.expander("State inspector", expanded=False):
+        st.json(to_builtins(step.state), expanded=1)
+    _violation_list(report)
+    _notes(ws, match_id, seq, last, notes, violations.get(seq, []))
+
+
+def _clock(delta: timedelta) -> str:
+    seconds = int(delta.total_seconds())
+    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def _show_violation(violation: Violation) -> None:
+    text = f"`{violation.rule}`: {violation.message}"
+    if violation.severity == "error":
+        st.error(text, icon="⚠️")
+    elif violation.severity == "warning":
+        st.warning(text)
+    else:
+        st.info(text)
+
+
+def _event_list(timeline: Timeline, seq: int, violations: dict[int, list[Violation]]) -> None:
+    """The events around the current one, the current one highlighted."""
+    lo, hi = max(seq - WINDOW, 0), min(seq + WINDOW, timeline.last_seq)
+    undone = set(timeline.voided.values())
+    rows = []
+    for event in timeline.events[lo:hi + 1]:
+        rows.append({
+            "": "▶" if event.seq == seq else "",
+            "seq": event.seq, "at": event.at.strftime("%H:%M:%S") if event.at else "", "by": event.by or "",
+            "event": type(event).__name__ + (" (undone)" if event.seq in undone else ""),
+            "details": _describe(event), "broke": ", ".join(v.rule for v in violations.get(event.seq, [])),
+        })
+    frame = pd.DataFrame(rows)
+    st.markdown(f"**Events** {lo}-{hi} of {timeline.last_seq}")
+    styled = frame.style.apply(lambda row: ["background-color: #ffeaa7; font-weight: bold" if row["seq"] == seq else "" for _ in row], axis=1)
+    st.dataframe(styled, hide_index=True, width="stretch", key="replay.events")
+
+
+def _violation_list(report: AuditReport) -> None:
+    """Every violation of the match (after retractions and rulings) and the result check."""
+    with st.expander(f"Violations ({len(report.errors)} errors, {len(report.violations) - len(report.errors)} other)", expanded=False):
+        if report.result.agrees:
+            st.success(f"Result: {report.result.message}")
+        else:
+            st.error(f"Result: {report.result.message}")
+        if report.violations:
+            st.dataframe(pd.DataFrame([{"seq": v.seq, "severity": v.severity, "rule": v.rule, "message": v.message}
+                                       for v in report.violations]), hide_index=True, width="stretch")
+        else:
+            st.caption("No rule was broken.")
+
+
+# --- notes ----------------------------------------------------------------------------------
+
+
+def _notes(ws: Workspace, match_id: str, seq: int, last: int, notes: Sequence[Note], here: list[Violation]) -> None:
+    """The match's notes (those on this event first), and forms to add, reply, edit, remove."""
+    st.subheader(f"Notes ({len(notes)})")
+    if flash := st.session_state.pop(NOTES_FLASH, None):
+        st.success(flash)
+    on_here = [n for n in notes if n.from_seq <= seq <= n.to_seq]
+    for note in on_here + [n for n in notes if n not in on_here]:
+        _show_note(note, current=note in on_here)
+    _add_note(ws, match_id, seq, last, here)
+    if notes:
+        _change_note(ws, match_id, notes)
+
+
+def _span(note: Note) -> str:
+    return f"event {note.from_seq}" if note.from_seq == note.to_seq else f"events {note.from_seq}-{note.to_seq}"
+
+
+def _show_note(note: Note, *, current: bool) -> None:
+    with st.container(border=True):
+        tags = " ".join(f"`{t}`" for t in note.tags)
+        rule = f" · rule `{note.rule}`" if note.rule else ""
+        edited = " · edited" if note.edited_at else ""
+        marker = ":material/location_on: " if current else ""
+        st.markdown(f"{marker}**{note.author}** on {_span(note)} {tags}{rule}{edited}  \n{note.text}")
+        for reply in note.replies:
+            st.markdown(f"↳ **{reply.author}**: {reply.text}")
+
+
+def _author() -> str:
+    return str(st.session_state.get("replay.author_name", ""))
+
+
+def _add_note(ws: Workspace, match_id: str, seq: int, last: int, here: list[Violation]) -> None:
+    with st.form("replay.add_note", clear_on_submit=True):
+        st.markdown(f"**Add a note on event {seq}** (or a range starting there)")
+        author = st.text_input("Your name", value=_author(), key=f"replay.note_author.{seq}")
+        text = st.text_area("Note", key="replay.note_text", placeholder="What happened here, and what should change?")
+        cols = st.columns([3, 2, 1])
+        tags = cols[0].multiselect("Tags", NOTE_TAGS, key="replay.note_tags")
+        suggested = here[0].rule if here else ""
+        rule = cols[1].text_input("Rule id", value=suggested, key=f"replay.note_rule.{seq}",
+                                  help="E.g. mortalgate/combat.line-of-sight; prefilled with the rule broken here.")
+        to_seq = cols[2].number_input("Through event", min_value=seq, max_value=last, value=seq, step=1, key=f"replay.note_to.{seq}")
+        if st.form_submit_button("Add note"):
+            try:
+                note = ws.notes.add(match_id, from_seq=seq, to_seq=int(to_seq), author=author, text=text, tags=tags, rule=rule or None)
+            except TabletapeError as error:
+                state.show_error(error)
+            else:
+                st.session_state["replay.author_name"] = author
+                st.session_state[NOTES_FLASH] = f"Note {note.id} added on {_span(note)}."
+                st.rerun()
+
+
+def _change_note(ws: Workspace, match_id: str, notes: Sequence[Note]) -> None:
+    with st.expander("Reply to, edit or remove a note"):
+        chosen = st.selectbox("Note", [n.id for n in notes], key="replay.note_pick",
+                              format_func=lambda i: next(f"{n.author} on {_span(n)}: {n.text[:60]}" for n in notes if n.id == i))
+        note = next(n for n in notes if n.id == chosen)
+        action = st.radio("Action", ["Reply", "Edit", "Remove"], horizontal=True, key="replay.note_action")
+        with st.form("replay.change_note", clear_on_submit=True):
+            author = st.text_input("Your name", value=_author(), key="replay.change_author")
+            kwargs: dict[str, Any] = {}
+            if action == "Reply":
+                kwargs["text"] = st.text_area("Reply", key="replay.reply_text")
+            elif action == "Edit":
+                kwargs["text"] = st.text_area("Text", value=note.text, key=f"replay.edit_text.{note.id}")
+                kwargs["tags"] = st.multiselect("Tags", NOTE_TAGS, default=[t for t in note.tags if t in NOTE_TAGS], key=f"replay.edit_tags.{note.id}")
+                kwargs["rule"] = st.text_input("Rule id (empty clears it)", value=note.rule or "", key=f"replay.edit_rule.{note.id}")
+            else:
+                kwargs["reason"] = st.text_input("Why (optional)", key="replay.remove_reason")
+            if st.form_submit_button(action):
+                try:
+                    if action == "Reply":
+                        ws.notes.reply(match_id, note.id, author=author, text=kwargs["text"])
+                    elif action == "Edit":
+                        ws.notes.edit(match_id, note.id, author=author, **kwargs)
+                    else:
+                        ws.notes.remove(match_id, note.id, author=author, reason=kwargs["reason"])
+                except TabletapeError as error:
+                    state.show_error(error)
+                else:
+                    st.session_state["replay.author_name"] = author
+                    st.session_state[NOTES_FLASH] = f"{action}: done (note {note.id})."
+                    st.rerun()
+
+
+main()

@@ -1,0 +1,113 @@
+"""The Matches page through its widgets: list and filter, counts and violations, import by
+upload (a bad file is refused with its line and reason, nothing stored), export, open."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from projections.workspace import Workspace
+from rulesets import registry
+from tests.dashboard.conftest import CAFE, bot_game_id, by_label, run_ok, texts
+
+PLAYTESTS = {"playtest-2026-02-20-teach", CAFE, "playtest-2026-03-12-club"}
+
+
+def listed(at: AppTest) -> set[str]:
+    return set(at.dataframe[0].value["match_id"])
+
+
+def snapshot(home: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(home)): p.read_bytes() for p in sorted((home / "logs").rglob("*")) if p.is_file()}
+
+
+def test_every_match_is_listed_with_counts_winners_and_violations(app: AppTest) -> None:
+    frame = app.dataframe[0].value
+    assert set(frame["match_id"]) == PLAYTESTS | {bot_game_id(g) for g in registry.GAMES}
+    rows = frame.set_index("match_id")
+    assert rows.loc[CAFE, "violations"] == 2  # range and claimed hit; the ruled capture is not an error
+    assert rows.loc["playtest-2026-02-20-teach", "winner"] == "red"
+    assert rows.loc["playtest-2026-02-20-teach", "declared"] == "blue"
+    assert not rows.loc["playtest-2026-02-20-teach", "result_agrees"]
+    assert rows.loc["playtest-2026-03-12-club", "winner"] == "(none yet)"
+    assert rows.loc[CAFE, "notes"] == 5
+    shown = texts(app)
+    assert f"Matches: {len(frame)}" in shown and f"Rule violations: {frame['violations'].sum()}" in shown
+    counts = app.dataframe[1].value
+    assert counts["matches"].sum() == len(frame)
+
+
+def test_filters_by_game_version_source_winner_and_date(app: AppTest) -> None:
+    by_label(app.multiselect, "Source").select("playtest")
+    assert listed(run_ok(app)) == PLAYTESTS
+    by_label(app.multiselect, "Version").select("2.5")
+    assert listed(run_ok(app)) == {CAFE}
+    by_label(app.multiselect, "Version").unselect("2.5")
+    by_label(app.multiselect, "Winner").select("(none yet)")
+    assert listed(run_ok(app)) == {"playtest-2026-03-12-club"}
+    by_label(app.multiselect, "Winner").unselect("(none yet)")
+    by_label(app.date_input, "Played between").set_value((date(2026, 3, 1), date(2026, 3, 6)))
+    assert listed(run_ok(app)) == {CAFE}
+    by_label(app.multiselect, "Source").unselect("playtest")
+    by_label(app.date_input, "Played between").set_value((date(2025, 1, 1), date(2027, 1, 1)))
+    by_label(app.multiselect, "Game").select("mortalgate")
+    assert listed(run_ok(app)) == PLAYTESTS | {bot_game_id("mortalgate")}
+    assert "Matches: 4" in texts(app)
+
+
+def another_tool_wrote(home: Path, match_id: str) -> list[dict]:
+    """The café log as another tool would write it: its own id, no hash chain."""
+    lines = [json.loads(line) for line in (home / "logs" / f"{CAFE}.jsonl").read_text().splitlines()]
+    lines[0]["match_id"] = match_id
+    return [{**line, "prev": ""} for line in lines]
+
+
+def encode(lines: list[dict]) -> bytes:
+    return "".join(json.dumps(line) + "\n" for line in lines).encode()
+
+
+def test_import_a_log_by_upload(app: AppTest, home: Path) -> None:
+    app.file_uploader[0].set_value(("cafe.jsonl", encode(another_tool_wrote(home, "cafe-again")), "application/x-ndjson"))
+    by_label(app.button, "Import").click()
+    run_ok(app)
+    assert "Imported cafe.jsonl as cafe-again (mortalgate@2.5, playtest)." in texts(app)
+    assert "cafe-again" in listed(app)
+    assert len(Workspace(home).export("cafe-again").splitlines()) == 387
+    assert Workspace(home).verify("cafe-again").ok
+
+
+def test_a_bad_log_is_refused_with_line_and_reason_and_nothing_is_stored(app: AppTest, home: Path) -> None:
+    lines = another_tool_wrote(home, "edited")
+    lines[5]["seq"] = 9
+    before = snapshot(home)
+    app.file_uploader[0].set_value(("edited.jsonl", encode(lines), "application/x-ndjson"))
+    by_label(app.button, "Import").click()
+    run_ok(app)
+    refused = [e.value for e in app.error]
+    assert len(refused) == 1 and refused[0].startswith("Refused, nothing was stored: edited.jsonl:6")
+    assert snapshot(home) == before
+    app.file_uploader[0].set_value(("notes.txt", b"not json at all\n", "text/plain"))
+    by_label(app.button, "Import").click()
+    run_ok(app)
+    assert "edited.jsonl" not in texts(app) and "notes.txt:1" in app.error[0].value
+    assert snapshot(home) == before
+
+
+def test_export_downloads_the_log_exactly_as_stored(app: AppTest, home: Path) -> None:
+    by_label(app.selectbox, "Match").set_value(CAFE)
+    run_ok(app)
+    button = app.get("download_button")[0]
+    assert button.proto.label == f"Export {CAFE}.jsonl"
+    assert Workspace(home).export(CAFE) == (home / "logs" / f"{CAFE}.jsonl").read_bytes()
+
+
+def test_open_in_replay_selects_the_match_there(app: AppTest) -> None:
+    by_label(app.selectbox, "Match").set_value("playtest-2026-03-12-club")
+    by_label(app.button, "Open in Replay").click()
+    run_ok(app)
+    assert "Replay" in [t.value for t in app.title]
+    assert by_label(app.selectbox, "Match").value == "playtest-2026-03-12-club"
+    assert "Event 0 of 169" in texts(app)

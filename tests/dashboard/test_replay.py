@@ -1,0 +1,213 @@
+"""The Replay page through its widgets: scrub, step, jump, autoplay, see, and annotate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard.svg import board_svg
+from projections.workspace import Workspace
+from rulesets import registry
+from tests.dashboard.conftest import CAFE, bot_game_id, by_label, open_page, run_ok, texts
+
+LAST = 386
+"""The café playtest's last seq."""
+
+
+def replay(app: AppTest, match_id: str = CAFE) -> AppTest:
+    return open_page(app, "replay", match_id=match_id)
+
+
+def drawing(at: AppTest, kind: str) -> str:
+    """The SVG of that class on the page, without its wrapper."""
+    block = next(str(m.value) for m in at.markdown if f'class="{kind}"' in str(m.value))
+    return block.split("\n")[1]
+
+
+def board(at: AppTest) -> str:
+    return drawing(at, "tabletape-board")
+
+
+def strip(at: AppTest) -> str:
+    return drawing(at, "tabletape-timeline")
+
+
+def author_field(at: AppTest, form: str = "replay.change_note") -> Any:
+    """The name field of a notes form (the add form and the reply/edit/remove form have one each)."""
+    return next(w for w in at.text_input if w.label == "Your name" and w.form_id == form)
+
+
+def at_event(at: AppTest) -> int:
+    return int(by_label(at.slider, "Event").value)
+
+
+def click(at: AppTest, label: str) -> AppTest:
+    by_label(at.button, label).click()
+    return run_ok(at)
+
+
+def test_the_slider_scrubs_to_an_event_and_redraws_board_list_and_inspector(app: AppTest, home: Path) -> None:
+    at = replay(app)
+    assert f"Event 0 of {LAST}" in texts(at)
+    by_label(at.slider, "Event").set_value(40)
+    run_ok(at)
+    assert f"Event 40 of {LAST}" in texts(at)
+    ws = Workspace(home)
+    rules = ws.rules_of(CAFE)
+    step = ws.state_at(CAFE, 40)
+    assert board(at) == board_svg(rules.ruleset.view(rules.params, step.state, None))
+    events = at.dataframe[0].value
+    assert list(events[events["seq"] == 40][""]) == ["▶"]
+    assert list(events["seq"]) == list(range(32, 49))
+    assert at.json[0].value  # the state inspector holds the state at event 40
+    assert "Grace" in texts(at) and "red: " in texts(at)
+
+
+def test_first_previous_next_last_buttons_step_through_the_match(app: AppTest) -> None:
+    at = replay(app)
+    assert at_event(click(at, "Next")) == 1
+    assert at_event(click(at, "Next")) == 2
+    assert at_event(click(at, "Previous")) == 1
+    assert at_event(click(at, "Last")) == LAST
+    assert "MatchEnded" in texts(at)
+    assert at_event(click(at, "Next")) == LAST
+    assert at_event(click(at, "First")) == 0
+
+
+def test_violations_are_marked_listed_and_jumped_to(app: AppTest) -> None:
+    at = replay(app)
+    marks = strip(at)
+    assert marks.count('class="violation-mark error"') == 2 and marks.count('class="violation-mark info"') == 1
+    assert at_event(click(at, "Next violation")) == 158
+    assert "mortalgate/combat.range" in texts(at)
+    assert at_event(click(at, "Next violation")) == 159
+    assert "mortalgate/combat.hit" in texts(at)
+    assert at_event(click(at, "Next violation")) == 300
+    assert "ruled by the table" in texts(at)
+    assert at_event(click(at, "Next violation")) == 300
+    assert "No violation after event 300." in texts(at)
+    listed = at.dataframe[1].value
+    assert list(listed["seq"]) == [158, 159, 300]
+    assert "Result: declared result matches the rules" in texts(at)
+
+
+def test_jump_to_next_note_and_notes_on_this_event_come_first(app: AppTest) -> None:
+    at = replay(app)
+    assert at_event(click(at, "Next note")) == 26
+    assert ":material/location_on: **ben** on events 26-27" in texts(at)
+    assert at_event(click(at, "Next note")) == 158
+    assert at_event(click(at, "Next note")) == 159
+
+
+def test_an_undone_event_says_so(app: AppTest) -> None:
+    at = replay(app)
+    by_label(at.slider, "Event").set_value(26)
+    run_ok(at)
+    assert "undone later at the table" in texts(at)
+    assert "HeroMoved (undone)" in list(at.dataframe[0].value["event"])
+
+
+def test_autoplay_steps_forward_on_every_run_without_a_keyboard(app: AppTest) -> None:
+    at = replay(app)
+    by_label(at.toggle, "Autoplay").set_value(True)
+    run_ok(at)
+    assert at_event(at) == 1
+    run_ok(at)
+    assert at_event(at) == 2
+    by_label(at.toggle, "Autoplay").set_value(False)
+    run_ok(at)
+    assert at_event(run_ok(at)) == 2
+
+
+def test_reading_under_another_version_changes_the_audit(app: AppTest) -> None:
+    at = replay(app)
+    by_label(at.selectbox, "Rules").set_value("mortalgate@2.1")
+    run_ok(at)
+    assert at_event(click(at, "Next violation")) == 58  # the 2.5 map's paths cross 2.1's impassable nodes
+    assert "mortalgate/movement.impassable" in texts(at)
+    assert "Result: the table declared blue the winner, but by the rules the game is not over" in texts(at)
+
+
+@pytest.mark.parametrize("game", list(registry.GAMES))
+def test_the_seat_selector_draws_what_that_seat_saw(app: AppTest, home: Path, game: str) -> None:
+    match_id = bot_game_id(game)
+    at = replay(app, match_id)
+    click(at, "Last")
+    ws = Workspace(home)
+    rules = ws.rules_of(match_id)
+    step = ws.state_at(match_id, at_event(at))
+    drawn = {}
+    for seat in (None, *ws.header(match_id).seats):
+        by_label(at.selectbox, "Seen by").set_value(seat)
+        run_ok(at)
+        drawn[seat] = board(at)
+        assert drawn[seat] == board_svg(rules.ruleset.view(rules.params, step.state, seat))
+    everything = rules.ruleset.view(rules.params, step.state, None)
+    hidden = {seat: msgspec.structs.replace(rules.ruleset.view(rules.params, step.state, seat), seat=None) != everything
+              for seat in drawn}
+    if any(hidden.values()):  # a hidden-information game: the seats see different boards
+        assert len(set(drawn.values())) > 1
+
+
+def test_add_a_note_on_an_event_and_on_a_range_with_tags_and_a_rule(app: AppTest, home: Path) -> None:
+    at = replay(app)
+    click(at, "Next violation")  # event 158, the range error
+    assert by_label(at.text_input, "Rule id").value == "mortalgate/combat.range"
+    author_field(at, "replay.add_note").input("zoe")
+    by_label(at.text_area, "Note").input("Range 1 heroes feel useless on this map")
+    by_label(at.multiselect, "Tags").select("balance").select("question")
+    by_label(at.number_input, "Through event").set_value(160)
+    by_label(at.button, "Add note").click()
+    run_ok(at)
+    notes = [n for n in Workspace(home).notes.list(CAFE) if n.author == "zoe"]
+    assert [(n.from_seq, n.to_seq, n.tags, n.rule) for n in notes] == [(158, 160, ("balance", "question"), "mortalgate/combat.range")]
+    assert f"Note {notes[0].id} added on events 158-160." in texts(at)
+    assert "**zoe** on events 158-160" in texts(at)
+    assert '<rect class="note-mark" x=' in strip(at)
+
+
+def test_a_note_without_text_is_refused_and_nothing_is_stored(app: AppTest, home: Path) -> None:
+    before = (home / "notes" / f"{CAFE}.jsonl").read_bytes()
+    at = replay(app)
+    author_field(at, "replay.add_note").input("zoe")
+    by_label(at.button, "Add note").click()
+    run_ok(at)
+    assert "text must not be empty" in texts(at)
+    assert (home / "notes" / f"{CAFE}.jsonl").read_bytes() == before
+
+
+def test_reply_edit_and_remove_a_note(app: AppTest, home: Path) -> None:
+    ws = Workspace(home)
+    target = next(n for n in ws.notes.list(CAFE) if n.from_seq == 159)
+    at = replay(app)
+    by_label(at.selectbox, "Note").set_value(target.id)
+    run_ok(at)
+    author_field(at).input("mira")
+    by_label(at.text_area, "Reply").input("The red die is the tens die; I'll print it on the card.")
+    by_label(at.button, "Reply").click()
+    run_ok(at)
+    assert ws.notes.list(CAFE)[1].replies[-1].text.startswith("The red die")
+    assert "↳ **mira**: The red die is the tens die" in texts(at)
+
+    by_label(at.radio, "Action").set_value("Edit")
+    run_ok(at)
+    author_field(at).input("ben")
+    by_label(at.text_area, "Text").input("We read a 27 as a hit.")
+    by_label(at.text_input, "Rule id (empty clears it)").input("")
+    by_label(at.button, "Edit").click()
+    run_ok(at)
+    edited = next(n for n in ws.notes.list(CAFE) if n.id == target.id)
+    assert (edited.text, edited.rule) == ("We read a 27 as a hit.", None)
+
+    by_label(at.radio, "Action").set_value("Remove")
+    run_ok(at)
+    author_field(at).input("ben")
+    by_label(at.text_input, "Why (optional)").input("answered")
+    by_label(at.button, "Remove").click()
+    run_ok(at)
+    assert target.id not in {n.id for n in ws.notes.list(CAFE)}
+    assert target.id in {n.id for n in ws.notes.list(CAFE, include_removed=True)}

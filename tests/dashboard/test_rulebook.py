@@ -1,0 +1,60 @@
+"""The Rulebook page through its widgets: versions, params with provenance, readings and
+the rulebook check, for every registered game."""
+
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from projections.workspace import Workspace
+from rulesets import registry
+from tests.dashboard.conftest import by_label, open_page, run_ok, texts
+
+
+def rulebook(app: AppTest) -> AppTest:
+    return open_page(app, "rulebook")
+
+
+def test_params_show_where_each_value_comes_from(app: AppTest) -> None:
+    at = rulebook(app)
+    by_label(at.selectbox, "Game").set_value("mortalgate")
+    run_ok(at)
+    by_label(at.selectbox, "Version").set_value("2.0")
+    run_ok(at)
+    params = at.dataframe[1].value.set_index("param")
+    assert params.loc["base_chance", "value"] == "50"
+    assert params.loc["base_chance", "source"] == "rules text"
+    assert params.loc["grace_to_win", "source"] == "assumed"
+    assert "FAQ" in params.loc["grace_to_win", "why"]
+    shown = texts(at)
+    assert "mortalgate@2.0: Accuracy and dodge, enchantment spots" in shown
+    assert "2 assumed" in shown or "assumed (the text does not give them" in shown
+    assert "Weapon cards replaced by 5 enchantments" in shown
+
+
+def test_versions_readings_and_rulebook_findings(app: AppTest) -> None:
+    at = rulebook(app)
+    by_label(at.selectbox, "Game").set_value("mortalgate")
+    run_ok(at)
+    by_label(at.selectbox, "Version").set_value("1.5")
+    run_ok(at)
+    versions = at.dataframe[0].value
+    assert list(versions["version"]) == list(registry.game("mortalgate").versions)
+    assert len(at.expander) >= len(registry.game("mortalgate").readings)
+    assert "tabletape reads it as" in texts(at)
+    findings = at.dataframe[2].value
+    report = Workspace().rulebook("mortalgate@1.5")
+    assert len(findings) == len(report.findings)
+    assert report.summary() in [w.value for w in at.warning]
+
+
+@pytest.mark.parametrize("game", list(registry.GAMES))
+def test_every_game_and_version_has_a_page(app: AppTest, game: str) -> None:
+    at = rulebook(app)
+    by_label(at.selectbox, "Game").set_value(game)
+    run_ok(at)
+    for version in registry.game(game).versions:
+        by_label(at.selectbox, "Version").set_value(version)
+        run_ok(at)
+        assert f"{game}@{version}" in texts(at)
+        assert len(at.dataframe[1].value) == len(registry.game(game).versions[version].params.__struct_fields__)
