@@ -17,11 +17,14 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 
+# The end-to-end test drives Debian's Chromium (CI runs as root on a fresh machine).
 test: lint
+	test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 	$(BIN)/pytest -n 2
 
+# Sets up, fills an empty store with demo matches, prints the URL and serves the dashboard.
 run: $(STAMP)
-	$(BIN)/tabletape demo
+	$(BIN)/tabletape dashboard
 
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run
