@@ -35,6 +35,11 @@ def put(kind: str, at: Point, side: str = "p1", n: int = 1, level: int = 0, **ch
     return Unit(id=f"{side}/{kind}-{n}", type=kind, side=side, status="board", at=at, level=level, **changes)
 
 
+def held(kind: str, ability: str, side: str = "p1", n: int = 1) -> Unit:
+    """A unit held in reserve by an ability (Orbital Drop, Infiltration)."""
+    return Unit(id=f"{side}/{kind}-{n}", type=kind, side=side, status="reserve", used=(ability,))
+
+
 def block(piece_id: str, x0: float, y0: float, x1: float, y1: float, scale: int, *levels: tuple[int, tuple[str, ...]]) -> Piece:
     """A rectangular terrain piece with levels (height, rules)."""
     return make_piece(piece_id, piece_id, rectangle(x0, y0, x1, y1), scale, tuple(Level(height=h, rules=r) for h, r in levels))
