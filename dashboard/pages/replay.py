@@ -8,6 +8,7 @@ writes notes through the Workspace's Notebook. No rules and no SQL here.
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
@@ -30,6 +31,7 @@ KEPT = "replay.at"  # the same, kept while another page is open (unshown widgets
 AUTOPLAY = "replay.autoplay"
 FLASH = "replay.flash"
 NOTES_FLASH = "replay.notes_flash"
+REDRAW_MS = "replay.redraw_ms"  # server time of the last redraw (the benchmark reads it)
 WINDOW = 8  # events shown either side of the current one in the event list
 SPEEDS = {"slow (2 s)": 2.0, "normal (1 s)": 1.0, "fast (0.5 s)": 0.5}
 _ENVELOPE = frozenset({"type", "seq", "at", "by", "prev"})
@@ -105,6 +107,7 @@ def main() -> None:
 
 def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditReport, seat: str | None, autoplay: bool) -> None:
     """Everything that changes with the event: redrawn alone (a fragment) while scrubbing."""
+    started = time.perf_counter()
     last = timeline.last_seq
     seq = min(max(int(st.session_state.get(SEQ, st.session_state.get(KEPT, 0))), 0), last)
     if autoplay and seq < last:
@@ -135,8 +138,8 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     ruleset, params = rules.ruleset, rules.params
     progress = ruleset.progress(params, step.state)
     event = step.event
-    started = timeline.events[0].at
-    elapsed = f" · {_clock(event.at - started)} into the match" if event.at and started else ""
+    opened = timeline.events[0].at
+    elapsed = f" · {_clock(event.at - opened)} into the match" if event.at and opened else ""
     st.markdown(f"**Event {seq} of {last}: `{type(event).__name__}`** by {event.by or 'the table'}{elapsed}  \n"
                 f"turn {progress.turn} · round {progress.round} · phase {progress.phase} · to act: {progress.actor or '-'}")
     if _describe(event):
@@ -160,6 +163,8 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
         st.json(to_builtins(step.state), expanded=1)
     _violation_list(report)
     _notes(ws, match_id, seq, last, notes, violations.get(seq, []))
+    st.session_state[REDRAW_MS] = (time.perf_counter() - started) * 1000
+    st.caption(f"Redrawn in {st.session_state[REDRAW_MS]:.0f} ms on the server.")
 
 
 def _clock(delta: timedelta) -> str:
