@@ -26,9 +26,9 @@ from rulesets.view import BoardView, CardRow, Cell, Line, Piece, Region
 
 HEX_SIZE = 15.0
 """Pixels from a hex's centre to a corner."""
-SQUARE = 34.0
+SQUARE = 56.0
 """Pixels per grid square."""
-INCH = 12.0
+INCH = 16.0
 """Pixels per inch of table."""
 PAD = 12.0
 LEGEND_WIDTH = 190.0
@@ -49,6 +49,8 @@ CELL_COLOURS: Mapping[str, str] = {
 }
 """Fill of a cell by kind; an unknown kind gets a palette colour from its name."""
 OPEN_GROUND = "#f7f3e8"
+NEUTRAL_REGION = "#8d7b4a"
+"""Terrain and other regions no side holds: earth, never a side's colour."""
 GRID_LINE = "#c9c2ad"
 CLEAR_LINE = "#2e9e4f"
 BLOCKED_LINE = "#d63031"
@@ -203,11 +205,12 @@ def _cells(cells: Iterable[Cell], frame: _Frame) -> list[str]:
 def _regions(regions: Iterable[Region], frame: _Frame) -> list[str]:
     out = []
     for region in regions:
-        colour = side_colour(region.side) if region.side else "#b7950b"
+        colour = side_colour(region.side) if region.side else _region_colour(region.kind)
         label = region.label or region.id
         if region.height:
             label += f" (height {region.height:g})"
         out.append(f'<g class="region region-{escape(_slug(region.kind))}"><title>{escape(region.kind + ": " + label)}</title>')
+        label = _brief(label)
         if region.points:
             pts = [frame.centre(x, y) for x, y in region.points]
             points = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
@@ -223,7 +226,9 @@ def _regions(regions: Iterable[Region], frame: _Frame) -> list[str]:
             out.append("</g>")
             continue
         if region.label or region.height:
-            out.append(_text(cx, cy, label, size=9, fill="#333", extra=' font-style="italic"'))
+            half = len(label) * 2.4  # about half the text's width at 9 px
+            cx = min(max(cx, PAD + half), PAD + frame.width - half)
+            out.append(_text(cx, max(cy, 9.0), label, size=9, fill="#333", extra=' font-style="italic"'))
         out.append("</g>")
     return out
 
@@ -292,6 +297,17 @@ def _pieces(pieces: Iterable[Piece], frame: _Frame) -> list[str]:
     return out
 
 
+def _region_colour(kind: str) -> str:
+    """A neutral region's colour by its kind (terrain, zone, objective...)."""
+    return CELL_COLOURS.get(kind) or NEUTRAL_REGION
+
+
+def _brief(label: str, limit: int = 26) -> str:
+    """A label short enough to print on the board (the tooltip keeps the whole of it)."""
+    head = label.split(" - ")[0].split(": ")[0]
+    return head if len(head) <= limit else head[: limit - 1] + "…"
+
+
 def _health_bar(cx: float, top: float, width: float, health: tuple[int, int]) -> str:
     current, maximum = health
     share = max(0.0, min(1.0, current / maximum))
@@ -321,7 +337,8 @@ def _legend_items(view: BoardView) -> list[tuple[str, str, str]]:
     items += [("piece", side_colour(s), s) for s in sides]
     kinds = sorted({c.kind for c in view.cells})
     items += [("cell", cell_colour(k), k) for k in kinds]
-    items += [("region", "#b7950b", k) for k in sorted({r.kind for r in view.regions})]
+    items += [("region", side_colour(s) if s else _region_colour(k), f"{k} ({s})" if s else k)
+              for k, s in sorted({(r.kind, r.side) for r in view.regions}, key=lambda ks: (ks[0], ks[1] or ""))]
     for line in view.lines:
         if "sight" in line.kind:
             items.append(("line", CLEAR_LINE if line.clear else BLOCKED_LINE, f"{line.kind}: {'clear' if line.clear else 'blocked'}"))
@@ -348,7 +365,7 @@ def _legend(items: Sequence[tuple[str, str, str]], left: float, top: float) -> l
             out.append(f'<circle cx="{x + 6}" cy="{y - 4}" r="5" fill="{colour}" stroke="#222" stroke-width="0.6"/>')
         elif shape == "health":
             out.append(f'<rect x="{x}" y="{y - 6}" width="12" height="4" fill="{colour}" stroke="#555" stroke-width="0.4"/>')
-        elif shape == "region":
+        elif shape == "region":  # words: the region's kind (a side's zone in that side's colour)
             out.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colour}" fill-opacity="0.15" stroke="{colour}" stroke-dasharray="3,2"/>')
         else:
             out.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colour}" stroke="{GRID_LINE}"/>')
@@ -358,15 +375,19 @@ def _legend(items: Sequence[tuple[str, str, str]], left: float, top: float) -> l
     return out
 
 
+def _row_height(row: CardRow) -> float:
+    return ROW_LABEL_H + (CARD_H + 10 if row.cards else 4)
+
+
 def _rows_height(rows: Sequence[CardRow]) -> float:
-    return sum(ROW_LABEL_H + CARD_H + 10 for _ in rows)
+    return sum(_row_height(row) for row in rows)
 
 
 def _card_rows(rows: Sequence[CardRow], top: float, width: float) -> list[str]:
     out = []
     y = top
     for row in rows:
-        owner = f" ({row.owner})" if row.owner else ""
+        owner = f" ({row.owner})" if row.owner and row.owner.lower() not in row.label.lower() else ""
         out.append(f'<g class="card-row" data-id="{escape(row.id)}">')
         out.append(_text(PAD, y + 13, f"{row.label}{owner}: {len(row.cards)} card(s)", size=11, anchor="start", weight="bold"))
         x = PAD
@@ -376,7 +397,7 @@ def _card_rows(rows: Sequence[CardRow], top: float, width: float) -> list[str]:
         if len(row.cards) > per_row:
             out.append(_text(width - PAD, y + 13, f"+{len(row.cards) - per_row} more", size=10, anchor="end"))
         out.append("</g>")
-        y += ROW_LABEL_H + CARD_H + 10
+        y += _row_height(row)
     return out
 
 

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from dashboard.svg import HEX_SIZE, PAD, SQUARE, board_svg, side_colour, timeline_svg
+from dashboard.svg import HEX_SIZE, INCH, PAD, SQUARE, board_svg, side_colour, timeline_svg
 from rulesets import registry
 from rulesets.view import BoardView, CardRow, Cell, Line, Panel, Piece, Region
 
@@ -62,15 +62,18 @@ def test_grid_squares_and_card_facing() -> None:
 def test_inches_draw_polygons_at_table_coordinates() -> None:
     view = BoardView(
         geometry="inches", width=44, height=30,
-        regions=(Region(id="ruin", kind="ruins", label="Ruin", points=((10, 10), (14, 10), (14, 13)), height=3),),
+        regions=(Region(id="ruin", kind="ruins", label="Ruin", points=((10, 10), (14, 10), (14, 13)), height=3),
+                 Region(id="hab", kind="terrain", label="Hab block (scale 3) - ground floor: cover; roof: exposed", points=((0, 0), (5, 0), (5, 4))),),
         pieces=(Piece(id="u", label="Squad", side="orks", x=22, y=15, health=(3, 10)),),
         lines=(Line(kind="line-of-sight", points=((22, 15), (30, 5)), clear=False, label="blocked by ruin"),),
     )
     svg = board_svg(view)
     root = parse(svg)
-    assert piece_centre(root, "u") == pytest.approx((PAD + 22 * 12, PAD + 15 * 12))
-    assert 'points="132.0,132.0 180.0,132.0 180.0,168.0"' in svg
+    assert piece_centre(root, "u") == pytest.approx((PAD + 22 * INCH, PAD + 15 * INCH))
+    corners = [(PAD + x * INCH, PAD + y * INCH) for x, y in ((10, 10), (14, 10), (14, 13))]
+    assert 'points="' + " ".join(f"{x:.1f},{y:.1f}" for x, y in corners) + '"' in svg
     assert "Ruin (height 3)" in svg
+    assert ">Hab block (scale 3)</text>" in svg and "terrain: Hab block (scale 3) - ground floor: cover; roof: exposed" in svg
     assert 'stroke-dasharray="6,4"' in svg and "line-of-sight: blocked" in svg
     assert side_colour("orks") in svg  # an unknown side gets a stable palette colour
 
