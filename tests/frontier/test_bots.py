@@ -1,0 +1,47 @@
+"""Bots: a random and a heuristic bot finish every mission with a clean audit, and `legal`
+only ever offers what `check` accepts (it samples positions, so it is also checked here)."""
+
+from __future__ import annotations
+
+import pytest
+
+from events.shared import MatchEnded
+from projections.audit import audit
+from rulesets.frontier.params import MISSIONS
+from tests.frontier import golden
+from tests.frontier.scenario import P, R
+
+
+@pytest.mark.parametrize("mission", MISSIONS)
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_bots_finish_every_mission_with_a_clean_audit(mission: str, bot: str) -> None:
+    for seed in (7, 8):
+        events = golden.simulate({"mission": mission}, seed=seed, bot=bot)
+        assert isinstance(events[-1], MatchEnded), f"{mission} {bot} seed {seed} did not finish in {len(events)} events"
+        report = audit(events, golden.rules())
+        assert report.errors == () and report.result.agrees, report.errors[:3]
+
+
+def test_every_faction_plays_through() -> None:
+    factions = ("colonial_government", "interstellar_raiders", "central_systems_marine_corp", "rebels")
+    for i, faction in enumerate(factions):
+        options = {"mission": MISSIONS[i], "factions": {"p1": faction, "p2": factions[(i + 1) % 4]}}
+        events = golden.simulate(options, seed=i, bot="heuristic")
+        assert isinstance(events[-1], MatchEnded)
+        assert audit(events, golden.rules()).errors == ()
+
+
+def test_legal_offers_only_what_check_accepts_at_every_step_of_a_game() -> None:
+    state = None
+    for event in golden.simulate({"mission": "escort"}, seed=3, bot="random"):
+        if state is None:
+            state = R.ruleset.setup(P, event)  # type: ignore[arg-type]
+            continue
+        if R.ruleset.chance(P, state) is None and R.ruleset.outcome(P, state) is None:
+            for option in R.ruleset.legal(P, state):
+                assert R.ruleset.check(P, state, option) == [], option
+        state = R.ruleset.apply(P, state, event)
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    assert golden.simulate({"mission": "ambush"}, seed=4, bot="random") == golden.simulate({"mission": "ambush"}, seed=4, bot="random")
