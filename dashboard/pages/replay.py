@@ -252,7 +252,8 @@ def _author() -> str:
 def _add_note(ws: Workspace, match_id: str, seq: int, last: int, here: list[Violation]) -> None:
     with st.form("replay.add_note", clear_on_submit=True):
         st.markdown(f"**Add a note on event {seq}** (or a range starting there)")
-        author = st.text_input("Your name", value=_author(), key=f"replay.note_author.{seq}")
+        # The key follows the remembered name, so a cleared form offers it again.
+        author = st.text_input("Your name", value=_author(), key=f"replay.note_author.{seq}.{_author()}")
         text = st.text_area("Note", key="replay.note_text", placeholder="What happened here, and what should change?")
         cols = st.columns([3, 2, 1])
         tags = cols[0].multiselect("Tags", NOTE_TAGS, key="replay.note_tags")
@@ -278,7 +279,7 @@ def _change_note(ws: Workspace, match_id: str, notes: Sequence[Note]) -> None:
         note = next(n for n in notes if n.id == chosen)
         action = st.radio("Action", ["Reply", "Edit", "Remove"], horizontal=True, key="replay.note_action")
         with st.form("replay.change_note", clear_on_submit=True):
-            author = st.text_input("Your name", value=_author(), key="replay.change_author")
+            author = st.text_input("Your name", value=_author(), key=f"replay.change_author.{_author()}")
             kwargs: dict[str, Any] = {}
             if action == "Reply":
                 kwargs["text"] = st.text_area("Reply", key="replay.reply_text")

@@ -168,6 +168,7 @@ def test_add_a_note_on_an_event_and_on_a_range_with_tags_and_a_rule(app: AppTest
     assert f"Note {notes[0].id} added on events 158-160." in texts(at)
     assert "**zoe** on events 158-160" in texts(at)
     assert '<rect class="note-mark" x=' in strip(at)
+    assert author_field(at, "replay.add_note").value == "zoe"  # the form remembers who is writing
 
 
 def test_a_note_without_text_is_refused_and_nothing_is_stored(app: AppTest, home: Path) -> None:
