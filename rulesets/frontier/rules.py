@@ -1287,6 +1287,8 @@ def _settle(params: Params, state: State) -> State:
     if turn is None or state.stage != "play":
         return state
     windows = tuple(w for w in turn.windows if w.unit is None or _still_there(state, w))
+    tests = tuple(t for t in turn.tests if (u := find(state, t)) is not None and u.status == "board")
+    nanites = turn.nanites if (n := find(state, turn.nanites)) is not None and n.status == "board" else None
     act = turn.activation
     if act is not None:
         active = find(state, act.unit)
@@ -1294,8 +1296,11 @@ def _settle(params: Params, state: State) -> State:
         if gone and act.phase != "resolve":
             act = replace(act, phase="resolve", won=None)
             windows = tuple(w for w in windows if w.kind != "move" or w.purpose not in ("fight_through",))
-    turn = replace(turn, windows=windows, activation=act)
-    state = replace(state, turn=turn)
+    state = replace(state, turn=replace(turn, windows=windows, activation=act, tests=tests, nanites=nanites))
+    reactor = find(state, act.reactor) if act is not None else None
+    if act is not None and act.phase == "roll" and (reactor is None or reactor.status != "board"):
+        # the reacting unit left before the dice: no reaction is left, "the action automatically succeeds"
+        return _settle(params, _resolve(params, state, "active"))
     if act is not None and act.phase == "resolve" and not windows:
         state = _end_activation(state, act)
     return state

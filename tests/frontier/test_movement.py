@@ -200,3 +200,11 @@ def test_a_unit_in_the_way_blocks_sight_if_it_is_as_tall() -> None:
     shot = ActionDeclared(by="p1", unit=SAB, action="open_fire", target=CAP)
     state = position(put("saboteur", (5, 15)), put("saboteur", (15, 15), n=2), put("captain", (25, 15), side="p2"))
     assert violations(state, shot) == ["frontier/open-fire.line-of-sight"]
+
+
+def test_a_unit_in_open_sided_terrain_is_seen_if_the_line_runs_2_inches_or_less_inside() -> None:
+    """Open Sided: "ignore this piece of terrain if the distance covered by line of sight inside the terrain is 2" or less"."""
+    ruin = block("ruin", 15, 10, 25, 20, 2, (0, ("open_sided", "rough")))
+    shot = ActionDeclared(by="p1", unit=SAB, action="open_fire", target=CAP)
+    assert violations(position(ruin, put("saboteur", (3, 15)), put("captain", (16.5, 15), side="p2")), shot) == []
+    assert violations(position(ruin, put("saboteur", (3, 15)), put("captain", (18, 15), side="p2")), shot) == ["frontier/open-fire.line-of-sight"]

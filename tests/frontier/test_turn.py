@@ -292,3 +292,11 @@ def test_commandos_ignore_hazardous_terrain() -> None:
 
 def test_the_params_name_the_10_inch_thresholds() -> None:
     assert P.engagement_range == 10 and P.advance_move == 10 and P.short_move == 5
+
+
+def test_a_reactor_destroyed_before_the_dice_leaves_the_action_to_succeed() -> None:
+    """Flame Units used "at any point" on the reacting unit: no reaction is left to roll for."""
+    state = position(put("colonial_exploration_team", (5, 15)), put("captain", (8, 15), side="p2", shaken=True), put("saboteur", (5, 25)))
+    state = legally(state, ActionDeclared(by="p1", unit="p1/saboteur-1", action="advance"), ReactionDeclared(by="p2", unit=CAP, reaction="overwatch"))
+    state = legally(state, AbilityUsed(by="p1", unit="p1/colonial_exploration_team-1", ability="flame_units", target=CAP))
+    assert unit(state, CAP).status == "destroyed" and R.ruleset.chance(P, state) is None and phase(state) == "advance"
