@@ -114,8 +114,8 @@ def match_picker(label: str = "Match", *, key: str = "match_picker") -> str | No
         st.session_state[key] = current
     chosen = st.selectbox(label, matches, key=key, format_func=_match_label)
     st.session_state[f"{key}.follows"] = chosen
-    if chosen != selected_match():
-        select_match(chosen)
+    if chosen != selected_match() or st.query_params.get("match") != chosen:
+        select_match(chosen)  # also after st.switch_page, which leaves the URL without it
     return chosen
 
 

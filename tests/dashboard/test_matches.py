@@ -111,3 +111,4 @@ def test_open_in_replay_selects_the_match_there(app: AppTest) -> None:
     assert "Replay" in [t.value for t in app.title]
     assert by_label(app.selectbox, "Match").value == "playtest-2026-03-12-club"
     assert "Event 0 of 169" in texts(app)
+    assert app.query_params["match"] == "playtest-2026-03-12-club"  # a reload keeps it
