@@ -455,7 +455,10 @@ def dashboard(ws: Workspace, port: int, host: str) -> None:
     made = ensure_demo(ws)
     if made:
         click.echo(f"filled the empty store {ws.home} with {len(made)} demo matches (bot games and playtests)")
-    click.echo(Warehouse(ws).sync().summary())
+    try:
+        click.echo(Warehouse(ws).sync().summary())
+    except TabletapeError as error:  # the pages still open; Matches shows the same line
+        click.echo(f"warning: the warehouse is not up to date: {error}", err=True)
     shown = "localhost" if host in ("127.0.0.1", "localhost", "::1") else host
     exposed = "" if shown == "localhost" else "  (exposed: reachable from other machines)"
     click.echo(f"tabletape dashboard: http://{shown}:{port}/{exposed}  store {ws.home}  (Ctrl+C stops it)")

@@ -93,6 +93,16 @@ def test_host_flag_exposes_the_server_and_a_bad_port_is_one_line(tmp_path: Path,
     assert len(served) == 1
 
 
+def test_a_log_the_warehouse_cannot_read_is_reported_and_the_server_still_starts(tmp_path: Path, served: list[Any]) -> None:
+    home = tmp_path / "store"
+    import_playtests(Workspace(home))
+    (home / "logs" / "broken.jsonl").write_bytes(b"not json\n")
+    result = CliRunner().invoke(_entry, ["--home", str(home), "dashboard"])
+    assert result.exit_code == 0
+    assert "warning: the warehouse is not up to date: " in result.stderr and "broken.jsonl:1" in result.stderr
+    assert len(served) == 1
+
+
 def test_shipped_playtests_hold_mistakes_rulings_an_undo_and_human_pacing(tmp_path: Path) -> None:
     ws = Workspace(tmp_path / "store")
     stored = import_playtests(ws)
