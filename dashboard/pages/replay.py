@@ -197,7 +197,11 @@ def _event_list(timeline: Timeline, seq: int, violations: dict[int, list[Violati
     frame = pd.DataFrame(rows)
     st.markdown(f"**Events** {lo}-{hi} of {timeline.last_seq}")
     styled = frame.style.apply(lambda row: ["background-color: #ffeaa7; font-weight: bold" if row["seq"] == seq else "" for _ in row], axis=1)
-    st.dataframe(styled, hide_index=True, width="stretch", key="replay.events")
+    small = st.column_config.TextColumn(width="small")
+    st.dataframe(styled, hide_index=True, width="stretch", key="replay.events", height=36 * (len(frame) + 1) + 3,
+                 column_config={"": st.column_config.TextColumn("", width=28), "seq": st.column_config.NumberColumn(width="small"),
+                                "at": small, "by": small, "event": st.column_config.TextColumn(width="medium"),
+                                "details": st.column_config.TextColumn(width="large"), "broke": st.column_config.TextColumn(width="medium")})
 
 
 def _violation_list(report: AuditReport) -> None:
