@@ -328,6 +328,8 @@ def sync(ws: Workspace, verify: bool) -> None:
     click.echo(report.summary())
     for match_id, why in report.rebuilt:
         click.echo(f"  rebuilt {match_id}: {why}")
+    for match_id, error in report.failed:
+        click.echo(f"  unreadable {match_id}: {error}", err=True)
 
 
 @cli.command()

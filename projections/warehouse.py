@@ -62,6 +62,9 @@ class SyncReport(msgspec.Struct, kw_only=True):
     """(match id, why) for matches projected whole again."""
     unchanged: int = 0
     removed: int = 0
+    failed: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    """(match id, the one-line error) for logs that cannot be read; their rows stay as
+    the last good sync left them."""
     events: int = 0
     """Events replayed by this sync."""
     notes: int = 0
@@ -71,6 +74,7 @@ class SyncReport(msgspec.Struct, kw_only=True):
     def summary(self) -> str:
         """One line for the command line."""
         rebuilt = f", {len(self.rebuilt)} rebuilt" if self.rebuilt else ""
+        rebuilt += f", {len(self.failed)} unreadable" if self.failed else ""
         return (f"synced {self.matches} matches ({self.new} new, {self.extended} extended{rebuilt}, "
                 f"{self.unchanged} unchanged): {self.events} events replayed, {self.notes} note streams "
                 f"in {self.seconds:.2f} s")
@@ -359,14 +363,11 @@ class Warehouse:
                 if plan == "unchanged":
                     report.unchanged += 1
                     continue
-                projection = Projection(self.ws, match_id, checkpoints.get(match_id) if plan == "extend" else None)
-                checkpoint = projection.run()
-                if checkpoint is None:
-                    plan, why = "rebuild", "a Retracted or Ruled reaches back before the last sync"
-                    report.events += projection.replayed
-                    projection = Projection(self.ws, match_id, None)
-                    checkpoint = projection.run()
-                    assert checkpoint is not None
+                try:
+                    projection, checkpoint, plan, why = self._project(match_id, checkpoints.get(match_id), plan, why, report)
+                except TabletapeError as error:  # one unreadable log must not hide all the others
+                    report.failed.append((match_id, str(error)))
+                    continue
                 report.events += projection.replayed
                 batch.extend(projection.rows)
                 touched[match_id] = plan
@@ -388,6 +389,19 @@ class Warehouse:
             report.notes = self._sync_notes(con, matches)
         report.seconds = time.perf_counter() - started
         return report
+
+    def _project(self, match_id: str, old: Checkpoint | None, plan: str, why: str,
+                 report: SyncReport) -> tuple[Projection, Checkpoint, str, str]:
+        """Project a match from its checkpoint, or whole if an undo or ruling reaches back."""
+        projection = Projection(self.ws, match_id, old if plan == "extend" else None)
+        checkpoint = projection.run()
+        if checkpoint is None:
+            plan, why = "rebuild", "a Retracted or Ruled reaches back before the last sync"
+            report.events += projection.replayed
+            projection = Projection(self.ws, match_id, None)
+            checkpoint = projection.run()
+            assert checkpoint is not None
+        return projection, checkpoint, plan, why
 
     def _checkpoints(self, con: duckdb.DuckDBPyConnection) -> dict[str, Checkpoint]:
         rows = con.execute("SELECT * FROM checkpoints").fetchall()

@@ -271,3 +271,13 @@ def test_a_sync_neither_waits_for_nor_breaks_an_open_reader(tmp_path: Path) -> N
     assert int(reader.stdout.readline()) == before  # it kept its consistent snapshot
     assert reader.wait(timeout=10) == 0
     assert rows(warehouse, "SELECT count(DISTINCT match_id) FROM events")[0][0] == 2
+
+
+def test_an_unreadable_log_is_reported_and_the_others_still_sync(tmp_path: Path) -> None:
+    ws = store_with(tmp_path, ["mortalgate-2.5", "mortalgate-2.1"])
+    path = ws.store.log_path("golden-2.1")
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join([*lines[:5], b'{"type":"HeroFlew"}\n', *lines[6:]]))
+    report = Warehouse(ws).sync()
+    assert report.new == 1 and [m for m, _ in report.failed] == ["golden-2.1"]
+    assert "unknown event type 'HeroFlew'" in report.failed[0][1] and ":6:" in report.failed[0][1]
