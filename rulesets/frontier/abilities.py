@@ -24,7 +24,6 @@ from rulesets.frontier.state import (
     designated,
     enemies_of,
     find,
-    friends_of,
     gap,
     heights_at,
     kind,
@@ -501,8 +500,3 @@ _EFFECTS: dict[str, Callable[[Params, State, AbilityUsed, Unit], State]] = {
     "holofield": _holofield,
     "unscheduled_demolition": _demolition,
 }
-
-
-def friendly(state: State, unit: Unit) -> list[Unit]:
-    """The unit and its friends on the table (what 'a friendly unit within' may choose)."""
-    return [unit, *friends_of(state, unit)]

@@ -95,20 +95,6 @@ def path_point_distance(points: Sequence[Point], p: Point) -> float:
     return min(point_segment_distance(p, a, b) for a, b in path_legs(points))
 
 
-def path_path_distance(one: Sequence[Point], two: Sequence[Point]) -> float:
-    """Shortest distance between two polylines (either may be a single point)."""
-    if len(one) == 1:
-        return path_point_distance(two, one[0])
-    if len(two) == 1:
-        return path_point_distance(one, two[0])
-    return min(segment_distance(a, b, c, d) for a, b in path_legs(one) for c, d in path_legs(two))
-
-
-def path_length(points: Sequence[Point]) -> float:
-    """Length of a polyline, in inches."""
-    return sum(distance(a, b) for a, b in path_legs(points))
-
-
 # --- polygons -------------------------------------------------------------------------------
 
 

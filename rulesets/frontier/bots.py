@@ -37,7 +37,6 @@ from rulesets.frontier.state import (
     State,
     Unit,
     enemies_of,
-    evac_distance,
     evac_edges,
     find,
     kind,
@@ -222,11 +221,6 @@ _SCORES: dict[type, Callable[[Params, State, Any], float]] = {
     TokenMoved: _token_moved,
     DeploymentDone: _deployment_done,
 }
-
-
-def escape_distance(state: State, unit: Unit) -> float:
-    """How far a unit is from its nearest evac zone (for bots weighing a bug out)."""
-    return evac_distance(state, unit)
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}

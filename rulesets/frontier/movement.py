@@ -347,7 +347,7 @@ def _edge_along(a: Point, b: Point) -> float:
 # --- sampling moves (legal() offers a few end points; the table may move anywhere) ------------------
 
 
-def _snap(p: Point) -> Point:
+def snap(p: Point) -> Point:
     """A point rounded to a hundredth of an inch and kept on the table."""
     x = min(max(p[0], 0.0), missions.WIDTH)
     y = min(max(p[1], 0.0), missions.HEIGHT)
@@ -369,7 +369,7 @@ def sample_ends(state: State, unit: Unit, window: Window, goals: tuple[Point, ..
     seen: set[Point] = set()
     ends = []
     for p in points:
-        q = _snap(p)
+        q = snap(p)
         if q in seen or board.distance(q, start) <= board.EPS:
             continue
         seen.add(q)
@@ -382,7 +382,7 @@ def any_move(params: Params, state: State, unit: Unit, window: Window) -> bool:
     probe = replace(window, must=False)
     for radius in (allowance(unit, window) - 0.02, 2.5, 1.0, 0.5):
         for i in range(16):
-            to = _snap(board.polar(position(unit), i * 22.5, max(radius, 0.1)))
+            to = snap(board.polar(position(unit), i * 22.5, max(radius, 0.1)))
             for h in heights_at(state, to):
                 if board.distance(to, position(unit)) > board.EPS and not move_problems(params, state, unit, probe, to, h, ()):
                     return True

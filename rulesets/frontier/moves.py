@@ -269,7 +269,7 @@ def _deploy_points(state: State, unit: Unit, zone: missions.Zone) -> list[Point]
     if kin:
         cx = sum(position(u)[0] for u in kin) / len(kin)
         cy = sum(position(u)[1] for u in kin) / len(kin)
-        return [movement._snap(board.polar((cx, cy), a, r)) for r in (1.2, 2.2, 3.2, 4.2) for a in range(0, 360, 45)]
+        return [movement.snap(board.polar((cx, cy), a, r)) for r in (1.2, 2.2, 3.2, 4.2) for a in range(0, 360, 45)]
     points: list[Point] = []
     for rect in zone.rects:
         points += _grid(rect.x0 + 1, rect.y0 + 1, rect.x1 - 1, rect.y1 - 1, 3)
@@ -462,14 +462,14 @@ def _vip_steps(state: State, seat: str, at: Point) -> list[Point]:
         target = _edge_point(edge, at)
         d = board.distance(at, target)
         points.append(board.toward(at, target, min(10.0, d)) if d > 0 else target)
-    return [movement._snap(board.toward(at, p, min(10.0, board.distance(at, p)) - 0.01)) if board.distance(at, p) > 10 else movement._snap(p) for p in points]
+    return [movement.snap(board.toward(at, p, min(10.0, board.distance(at, p)) - 0.01)) if board.distance(at, p) > 10 else movement.snap(p) for p in points]
 
 
 def _toward_enemies(state: State, seat: str, at: Point, reach: float) -> list[Point]:
     foes = sorted((u for u in on_board(state) if u.side != seat), key=lambda u: board.distance(at, position(u)))
     points = [board.toward(at, position(u), min(reach - 0.01, board.distance(at, position(u)))) for u in foes[:2]]
     points += [board.polar(at, a, reach - 0.5) for a in (0, 90, 180, 270)]
-    return [movement._snap(p) for p in points]
+    return [movement.snap(p) for p in points]
 
 
 def _strategic_abilities(state: State, seat: str, unit: Unit) -> Iterator[Event]:
@@ -493,9 +493,9 @@ def _strategic_abilities(state: State, seat: str, unit: Unit) -> Iterator[Event]
     if _unused(unit, "ambush"):
         for radius in (8.0, 14.0):
             for a in range(0, 360, 30):
-                yield AbilityUsed(by=seat, unit=unit.id, ability="ambush", points=(movement._snap(board.polar(position(unit), a, radius)),))
+                yield AbilityUsed(by=seat, unit=unit.id, ability="ambush", points=(movement.snap(board.polar(position(unit), a, radius)),))
     if _unused(unit, "minefield"):
-        ring = [movement._snap(board.polar(position(unit), a, 8)) for a in range(0, 360, 30)]
+        ring = [movement.snap(board.polar(position(unit), a, 8)) for a in range(0, 360, 30)]
         for i in range(0, 12, 2):
             yield AbilityUsed(by=seat, unit=unit.id, ability="minefield", points=(ring[i], ring[(i + 3) % 12]))
 
@@ -505,7 +505,7 @@ def _from_reserve(state: State, seat: str, unit: Unit) -> Iterator[Event]:
         spots = [board.polar(position(e), a, 3.5) for e in on_board(state) if e.side != seat for a in (0, 120, 240)]
         spots += _grid(6, 5, 38, 25, 8)
         for p in spots:
-            q = movement._snap(p)
+            q = movement.snap(p)
             for h in heights_at(state, q):
                 yield AbilityUsed(by=seat, unit=unit.id, ability="orbital_drop", points=(q,), level=h)
     if has(unit, "infiltration"):
@@ -555,7 +555,7 @@ def fight_through_ends(state: State, unit: Unit, foe: Unit, window: Window) -> l
     heading = _angle(here, there)
     ends = []
     for turn in (0.0, 25.0, -25.0):
-        to = movement._snap(board.polar(here, heading + turn, step))
+        to = movement.snap(board.polar(here, heading + turn, step))
         ends += [(to, h) for h in heights_at(state, to)]
     return ends
 

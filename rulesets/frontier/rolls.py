@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-from rulesets.frontier import board
 from rulesets.frontier.params import Params
 from rulesets.frontier.state import (
     ATTRIBUTE,
@@ -209,8 +208,3 @@ def action_rolls(params: Params, state: State) -> tuple[Roll, Roll] | None:
 def discipline_test(params: Params, state: State, unit: Unit) -> Roll:
     """Neural Trojan's test: the unit's discipline, with the discipline sources that apply."""
     return roll_for(params, state, unit, "discipline_test")
-
-
-def within(state: State, a: Unit, b: Unit, inches: float) -> bool:
-    """Whether two units on the table are within some inches of each other."""
-    return a.at is not None and b.at is not None and board.distance(a.at, b.at) <= inches + 1e-9

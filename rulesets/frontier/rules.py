@@ -60,7 +60,6 @@ from rulesets.frontier.state import (
     attacker_losses,
     current_wave,
     defender,
-    designated,
     evac_distance,
     evac_edges,
     faction_of,
@@ -89,7 +88,6 @@ from rulesets.frontier.state import (
 from rulesets.frontier.timing import (
     Problems,
     at_step_two,
-    chance_pending,
     front,
     pending_text,
     reactive_seat,
@@ -1376,15 +1374,3 @@ def victory(params: Params, state: State) -> tuple[str, str] | None:
         return None
     lost, half = attacker_losses(params, state)
     return RESULTS[(objective_done(params, state), lost >= half)]
-
-
-def designated_targets(state: State) -> list[str]:
-    """Units that are designated targets now (for views)."""
-    return [u.id for u in on_board(state) if designated(state, u)]
-
-
-def is_chance(state: State) -> bool:
-    """Whether the next event is dice (no player decides)."""
-    if state.stage == "roles":
-        return state.roll_winner is None
-    return state.stage == "play" and state.turn is not None and chance_pending(state.turn)

@@ -13,7 +13,6 @@ from rulesets.frontier.params import Params
 from rulesets.frontier.rules import victory
 from rulesets.frontier.state import (
     State,
-    Unit,
     army_of,
     army_points,
     attacker_losses,
@@ -23,7 +22,6 @@ from rulesets.frontier.state import (
     destroyed_points,
     evac_edges,
     faction_of,
-    find,
     kind,
     layout,
     marker,
@@ -210,9 +208,3 @@ def progress(params: Params, state: State) -> Progress:
     if act is not None and act.phase == "react":
         return Progress(turn=state.turns, round=rnd, phase="reaction", actor=reactive_seat(state))
     return Progress(turn=state.turns, round=rnd, phase=turn.step, actor=turn.seat)
-
-
-def unit_label(state: State, unit_id: str) -> str:
-    """A unit's printed name and id, for messages."""
-    unit: Unit | None = find(state, unit_id)
-    return f"{kind(unit).name} ({unit_id})" if unit else unit_id

@@ -214,7 +214,7 @@ def _overlong(r: Rules, state: State, unit: Any, window: Any) -> UnitMoved | Non
     """A move 2" past what the unit may move, in a direction where nothing else is wrong."""
     reach = movement.allowance(unit, window) + 2
     for angle in range(0, 360, 15):
-        to = movement._snap(board.polar(unit.at, angle, reach))
+        to = movement.snap(board.polar(unit.at, angle, reach))
         problems = movement.move_problems(r.params, state, unit, window, to, 0, ())
         if [p.rule for p in problems] == ["movement.distance"] and all(board.distance(to, o.at) > 3 for o in on_board(state) if o.id != unit.id and o.at):
             return UnitMoved(by=window.seat, unit=unit.id, to=to)
