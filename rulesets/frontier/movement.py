@@ -387,3 +387,20 @@ def any_move(params: Params, state: State, unit: Unit, window: Window) -> bool:
                 if board.distance(to, position(unit)) > board.EPS and not move_problems(params, state, unit, probe, to, h, ()):
                     return True
     return False
+
+
+def detours(state: State, unit: Unit, to: Point) -> list[tuple[Point, ...]]:
+    """Paths round the first unit standing in the way of a straight move: one waypoint to
+    either side of it, just clear of both bases."""
+    start = position(unit)
+    blockers = [o for o in on_board(state) if o.id != unit.id
+                and board.point_segment_distance(position(o), start, to) < kind(unit).base + kind(o).base]
+    if not blockers or board.distance(start, to) <= board.EPS:
+        return []
+    first = min(blockers, key=lambda o: board.distance(start, position(o)))
+    dx, dy = to[0] - start[0], to[1] - start[1]
+    length = board.distance(start, to)
+    side = (-dy / length, dx / length)
+    room = kind(unit).base + kind(first).base + 0.2
+    centre = position(first)
+    return [(snap((centre[0] + s * side[0] * room, centre[1] + s * side[1] * room)),) for s in (1, -1)]

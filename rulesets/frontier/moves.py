@@ -350,6 +350,10 @@ def _window(params: Params, state: State, window: Window) -> Iterator[Event]:
             ends += fight_through_ends(state, unit, aim, window)
         for to, h in dict.fromkeys(ends):
             yield UnitMoved(by=seat, unit=unit.id, to=to, level=h)
+        for goal in aims:  # a way round a unit standing between the mover and what it moves toward
+            to = movement.snap(board.toward(unit.at, goal, min(movement.allowance(unit, window) - 0.02, max(board.distance(unit.at, goal) - 1.2, 0.0))))
+            for path in movement.detours(state, unit, to):
+                yield UnitMoved(by=seat, unit=unit.id, to=to, path=path)
         yield Passed(by=seat, step="move", unit=unit.id)
     elif window.kind == "strong_point" and window.origin is not None:
         for i in range(24):

@@ -45,3 +45,13 @@ def test_legal_offers_only_what_check_accepts_at_every_step_of_a_game() -> None:
 
 def test_the_same_seed_plays_the_same_game() -> None:
     assert golden.simulate({"mission": "ambush"}, seed=4, bot="random") == golden.simulate({"mission": "ambush"}, seed=4, bot="random")
+
+
+def test_legal_offers_a_path_round_a_unit_in_the_way() -> None:
+    from rulesets.frontier.events import ActionDeclared, Passed, UnitMoved
+    from tests.frontier.scenario import legally, position, put
+
+    state = position(put("saboteur", (5, 15)), put("saboteur", (8, 15), n=2), put("captain", (14, 15), side="p2"))
+    state = legally(state, ActionDeclared(by="p1", unit="p1/saboteur-1", action="advance"), Passed(by="p2", step="reaction"))
+    round_about = [e for e in R.ruleset.legal(P, state) if isinstance(e, UnitMoved) and e.path]
+    assert round_about and all(R.ruleset.check(P, state, e) == [] for e in round_about)
