@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from rulesets.frontier.board import (
@@ -62,17 +62,20 @@ def _clip(a: Point, b: Point, r: tuple[float, float, float, float]) -> float:
 # --- distances ----------------------------------------------------------------------------
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(points, points)
 def test_distance_is_symmetric_and_zero_only_on_itself(a: Point, b: Point) -> None:
     assert distance(a, b) == distance(b, a)
     assert (distance(a, b) == 0) == (a == b)
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(points, points, points)
 def test_distance_triangle_inequality(a: Point, b: Point, c: Point) -> None:
     assert distance(a, c) <= distance(a, b) + distance(b, c) + 1e-9
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(points, points, points)
 def test_distance_to_a_segment_is_at_most_the_distance_to_either_end(p: Point, a: Point, b: Point) -> None:
     d = point_segment_distance(p, a, b)
@@ -80,12 +83,14 @@ def test_distance_to_a_segment_is_at_most_the_distance_to_either_end(p: Point, a
     assert point_segment_distance(a, a, b) < 1e-9 and point_segment_distance(b, a, b) < 1e-9
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(points, points, points)
 def test_a_polyline_is_as_close_as_its_nearest_leg(p: Point, a: Point, b: Point) -> None:
     mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
     assert math.isclose(path_point_distance((a, mid, b), p), point_segment_distance(p, a, b), abs_tol=1e-6)
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(points, points, points, points)
 def test_segment_intersection_is_symmetric(a: Point, b: Point, c: Point, d: Point) -> None:
     assert segments_intersect(a, b, c, d) == segments_intersect(c, d, a, b) == segments_intersect(b, a, d, c)
@@ -94,6 +99,7 @@ def test_segment_intersection_is_symmetric(a: Point, b: Point, c: Point, d: Poin
 # --- polygons -----------------------------------------------------------------------------
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(rects(), table)
 def test_inside_a_rectangle_matches_its_bounds(r: tuple[float, float, float, float], p: Point) -> None:
     x0, y0, x1, y1 = r
@@ -101,12 +107,14 @@ def test_inside_a_rectangle_matches_its_bounds(r: tuple[float, float, float, flo
     assert inside(p, rectangle(*r)) == (x0 < p[0] < x1 and y0 < p[1] < y1)
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(rects(), table)
 def test_distance_to_a_polygon_is_zero_exactly_inside(r: tuple[float, float, float, float], p: Point) -> None:
     poly = rectangle(*r)
     assert (polygon_distance(p, poly) == 0) == inside(p, poly)
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(rects(), table, table)
 def test_length_inside_a_rectangle_matches_an_independent_clip(r: tuple[float, float, float, float], a: Point, b: Point) -> None:
     x0, y0, x1, y1 = r
@@ -115,6 +123,7 @@ def test_length_inside_a_rectangle_matches_an_independent_clip(r: tuple[float, f
     assert math.isclose(length_inside(a, b, rectangle(*r)), _clip(a, b, r), abs_tol=1e-6)
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(rects(), table, table)
 def test_length_inside_is_symmetric_and_at_most_the_segment(r: tuple[float, float, float, float], a: Point, b: Point) -> None:
     poly = rectangle(*r)
@@ -123,6 +132,7 @@ def test_length_inside_is_symmetric_and_at_most_the_segment(r: tuple[float, floa
     assert -1e-9 <= inside_ab <= distance(a, b) + 1e-9
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(rects(), rects())
 def test_gap_between_polygons_is_symmetric_and_zero_when_they_overlap(r1: tuple[float, float, float, float], r2: tuple[float, float, float, float]) -> None:
     one, two = rectangle(*r1), rectangle(*r2)
@@ -153,6 +163,7 @@ def pieces(draw: st.DrawFn) -> list:
     return out
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(table, table, scales, scales, pieces())
 def test_line_of_sight_is_symmetric(a: Point, b: Point, sa: int, sb: int, terrain: list) -> None:
     """"line of sight may not be drawn to or from the unit": the rule reads the same both ways."""
@@ -160,11 +171,13 @@ def test_line_of_sight_is_symmetric(a: Point, b: Point, sa: int, sb: int, terrai
     assert line_of_sight(one, two, terrain) == line_of_sight(two, one, terrain)
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(table, table, scales, scales)
 def test_an_empty_table_never_blocks(a: Point, b: Point, sa: int, sb: int) -> None:
     assert line_of_sight(Sighted(at=a, scale=sa), Sighted(at=b, scale=sb), [])
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(table, table, st.integers(1, 3), pieces(), pieces())
 def test_more_terrain_never_opens_a_line(a: Point, b: Point, s: int, some: list, more: list) -> None:
     one, two = Sighted(at=a, scale=s, id="a"), Sighted(at=b, scale=s, id="b")
@@ -173,6 +186,7 @@ def test_more_terrain_never_opens_a_line(a: Point, b: Point, s: int, some: list,
         assert not line_of_sight(one, two, some + more)
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(table, table, st.integers(1, 3), pieces(), st.floats(-5, 5), st.floats(-5, 5))
 def test_line_of_sight_does_not_change_when_everything_moves_together(a: Point, b: Point, s: int, terrain: list, dx: float, dy: float) -> None:
     def shift(p: Point) -> Point:
@@ -185,6 +199,7 @@ def test_line_of_sight_does_not_change_when_everything_moves_together(a: Point, 
     assert before == after
 
 
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
 @given(st.floats(0.5, 3), scales)
 def test_a_wall_as_tall_as_both_units_across_the_line_blocks(width: float, extra: int) -> None:
     wall = make_terrain("wall", rectangle(20, 0, 20 + width, 30), 1 + extra)
