@@ -458,8 +458,11 @@ def dashboard(ws: Workspace, port: int, host: str) -> None:
     if made:
         click.echo(f"filled the empty store {ws.home} with {len(made)} demo matches (bot games and playtests)")
     try:
-        click.echo(Warehouse(ws).sync().summary())
-    except TabletapeError as error:  # the pages still open; Matches shows the same line
+        report = Warehouse(ws).sync()
+        click.echo(report.summary())
+        for match_id, problem in report.failed:  # the pages still open; Matches shows the same line
+            click.echo(f"warning: the warehouse is not up to date: {match_id}: {problem}", err=True)
+    except TabletapeError as error:
         click.echo(f"warning: the warehouse is not up to date: {error}", err=True)
     shown = "localhost" if host in ("127.0.0.1", "localhost", "::1") else host
     exposed = "" if shown == "localhost" else "  (exposed: reachable from other machines)"

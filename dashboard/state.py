@@ -58,7 +58,9 @@ def warehouse() -> Warehouse:
     """The store's warehouse, brought up to date first if any log or note changed."""
     ws = workspace()
     with st.spinner("Bringing the warehouse up to date..."):
-        _synced(_home(), signature(ws))
+        report = _synced(_home(), signature(ws))
+    for match_id, problem in report.failed:
+        st.warning(f"{match_id} cannot be read, so the tables show it as of the last good sync: {problem}")
     return Warehouse(ws)
 
 

@@ -106,6 +106,9 @@ def _reaudit(ws: Workspace, a: str, b: str) -> None:
         rows += [{"under": against, "rule": v.rule, "message": v.message} for v in first.only_b]
         rows += [{"under": "both", "rule": f"metric {name}", "message": f"{va:g} under {own.spec}, {vb:g} under {against}"}
                  for name, (va, vb) in first.metrics.items()]
+        if first.outcomes:
+            rows += [{"under": own.spec, "rule": "outcome", "message": first.outcomes[0]},
+                     {"under": against, "rule": "outcome", "message": first.outcomes[1]}]
         st.dataframe(pd.DataFrame(rows), hide_index=True, key="cmp_divergence")
     change = "changes" if comparison.outcome_changes else "stays the same"
     st.markdown(f"Outcome under {own.spec}: {_outcome(comparison.outcome_a)} · under {against}: "
