@@ -35,7 +35,7 @@ from rulesets.registry import Rules
 HERE = Path(__file__).parent / "golden"
 MISSIONS = ("assault", "sabotage", "ambush", "escort")
 GOLDEN_SEED = 2
-MISTAKES_SEED = 1
+MISTAKES_SEED = 2
 SEATS = {"p1": "ana", "p2": "ben"}
 MISTAKES_OPTIONS = {
     "mission": "assault",
@@ -149,6 +149,8 @@ def mistakes_game() -> list[Event]:
 
 
 MISTAKES = ("die-7", "kept-low", "range-8", "overlong", "third-die")
+MISTAKE_RULES = ("action-roll.die", "advantage.kept", "open-fire.range", "movement.distance", "advantage.dice-count")
+"""The rule each mistake breaks, in the same order."""
 
 
 def _mistake(r: Rules, state: State, event: Event, made: set[str]) -> list[Event]:
@@ -256,7 +258,10 @@ def regenerate(record_logs: bool) -> None:
     if record_logs:
         for mission in MISSIONS:
             write_log(f"frontier-{mission}", simulate({"mission": mission}, seed=GOLDEN_SEED, match_id=f"golden-{mission}"))
-        write_log("frontier-mistakes", mistakes_game())
+        mistakes = mistakes_game()
+        found = found_rules(audit(mistakes, rules()))
+        assert all(len(found.get(f"frontier/{rule}", [])) == 1 for rule in MISTAKE_RULES), f"pick another MISTAKES_SEED: {found}"
+        write_log("frontier-mistakes", mistakes)
     for name in names():
         transcript_path(name).write_text(transcript(read_log(name), golden_rules(name)))
 
