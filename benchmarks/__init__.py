@@ -9,4 +9,7 @@ across machines, and each figure is written down with the command that produced 
     baseline.py the `eventsourcing` library rebuilding one aggregate (the outside baseline)
     report.py   the table, printed and written to BENCHMARKS.md
     run.py      the command line (`python -m benchmarks.run --help`)
+
+`dashboard.py` (the Replay page's redraw time, `python -m benchmarks.dashboard`) is a
+separate report of the dashboard's own and is not part of `make bench`.
 """

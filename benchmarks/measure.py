@@ -10,6 +10,7 @@ same to the baseline and to the replay.
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import os
 import statistics
@@ -83,6 +84,25 @@ def replay_all(logs: Sequence[Lines], codec: LogCodec, rules: Rules, *, audit: b
         deque(replay(decode_log(lines, codec), rules, audit=audit), maxlen=0)
         count += len(lines)
     return count
+
+
+def free_rules(rules: Rules) -> Rules:
+    """The same rules with a check and an apply that do nothing.
+
+    Replaying under them leaves decode, `decode_log` and the fold's own work (the undo
+    stack, a Step per event, the generators): the ceiling replay cannot pass however fast
+    the rules get, which tells the fold's share of the time from the rules' share.
+    """
+    ruleset = dataclasses.replace(rules.ruleset, apply=_keep, check=_none)
+    return msgspec.structs.replace(rules, ruleset=ruleset)
+
+
+def _keep(params: object, state: object, event: Event) -> object:
+    return state
+
+
+def _none(params: object, state: object, event: Event) -> list[object]:
+    return []
 
 
 # --- random access --------------------------------------------------------------------

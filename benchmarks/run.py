@@ -148,6 +148,7 @@ def measure_all(corpus: Corpus, logs: list[list[bytes]], options: Options) -> tu
     """Every measurement, in an order that keeps each one's garbage out of the next."""
     workspace, rules = corpus.workspace, corpus.rules
     codec = registry.game(GAME).codec
+    free = measure.free_rules(rules)
     events = sum(map(len, logs))
     repeat = options.repeat
     prefixes = corpus.manifest.prefixes
@@ -158,6 +159,7 @@ def measure_all(corpus: Corpus, logs: list[list[bytes]], options: Options) -> tu
         "A": lambda part: measure.decode_all(part, codec),
         "replay": lambda part: measure.replay_all(part, codec, rules, audit=False),
         "audit": lambda part: measure.replay_all(part, codec, rules, audit=True),
+        "fold": lambda part: measure.replay_all(part, codec, free, audit=False),
     }
     warm = logs[: max(1, len(logs) // 20)]
     for run in passes.values():
@@ -258,6 +260,7 @@ def build_figures(*, speeds: dict[str, list[Speed]], events: int, long: int, bui
                f">= {TARGET_REPLAY:g}x B", replay / b >= TARGET_REPLAY),
         Figure("replay, full audit (decode + check + apply)", both("audit"), against("audit"),
                f">= {TARGET_AUDIT:g}x B", audit / b >= TARGET_AUDIT),
+        Figure("contrast: the fold alone (decode + fold, rules that do nothing)", both("fold"), against("fold")),
         Figure(f"replay, no audit, long random-bot log ({long:,})", both("long replay"), against("long replay")),
         Figure(f"replay, full audit, long random-bot log ({long:,})", both("long audit"), against("long audit")),
         Figure(f"Timeline build, {scrub_size:,}-event log (read + audited fold)",
@@ -331,8 +334,7 @@ def machine(corpus: Corpus, code: str) -> str:
 def describe(corpus: Corpus) -> str:
     """What the corpus holds and how it was made."""
     m = corpus.manifest
-    mix = ", ".join(f"{name} {count / m.events:.1%}" for name, count in m.mix.items())
-    long_mix = ", ".join(f"{name} {count / m.long_events:.1%}" for name, count in m.long_mix.items())
+    mix, long_mix = _mix(m.mix, m.events), _mix(m.long_mix, m.long_events)
     endings = ", ".join(f"{count} {reason}" for reason, count in m.endings.items())
     skipped = [t for t in m.long_tried if t.seed != m.long_seed]
     tried = "; ".join(f"seed {t.seed} ended after {t.events:,} events ({t.ended})" for t in skipped) or "none"
@@ -356,15 +358,23 @@ def describe(corpus: Corpus) -> str:
     ])
 
 
+def _mix(counts: dict[str, int], total: int) -> str:
+    """Event types by share; the rare ones (setup, the ends) by count."""
+    return ", ".join(f"{name} {count / total:.1%}" if count / total >= 0.001 else f"{name} {count:,}"
+                     for name, count in counts.items())
+
+
 def method_notes(*, events: int, long: int, scrub_size: int, batches: int, repeat: int) -> str:
     """How each figure was taken, so it can be read and challenged."""
     return f"""\
 Each throughput figure is the median of {repeat} timed passes after a warm-up pass (over a
-twentieth of the corpus), in events per CPU-second of the benchmark process; the wall-clock
-rate follows in parentheses (they agree when the machine is quiet; other work on it slows
-the wall rate, not the CPU rate, so the ratios use CPU time). A, replay and audit passes
-alternate so drift affects all alike. The corpus lines are read into memory first, so A and
-the replays measure CPU, not the disk. Latencies (state_at, appends) are wall time per call.
+twentieth of the corpus), in events per CPU-second of the benchmark process; the
+wall-clock rate follows in parentheses. They agree on a quiet machine; other work on the
+same cores (see the load average above) slows the wall rate far more than the CPU rate (in
+a VM the CPU rate is not immune either), so the ratios use CPU time. The A, replay, audit
+and fold passes alternate so drift affects all alike. The corpus lines are read into
+memory first, so A and the replays measure CPU, not the disk. Latencies (state_at,
+appends) are wall time per call.
 
 - **A** (the parsing limit): `codec.decode(line)` for every line, the game's tagged-union
   msgspec decoder (`rulesets.registry.game("mortalgate").codec`), one line at a time.
@@ -375,6 +385,9 @@ the replays measure CPU, not the disk. Latencies (state_at, appends) are wall ti
 - **replay**: `projections.replay.replay(decode_log(lines, codec), rules, audit=...)` over
   every corpus log, every Step consumed; rules resolved once (all logs share the variant).
   The long random-bot log ({long:,} events) is measured the same way (its own event mix).
+- **the fold alone**: the same replay under the same rules with `check` and `apply` replaced
+  by functions that do nothing (`benchmarks.measure.free_rules`): decode, `decode_log`, the
+  undo stack and a Step per event. Replay cannot be faster than this however fast the rules get.
 - **Timeline build**: `Workspace.timeline(match_id)` on the {scrub_size:,}-event prefix of
   the long log: read, decode, audited fold, a snapshot every 64 events (median of {repeat}).
 - **state_at**: `Timeline.state_at(seq)` for {STATE_AT_CALLS:,} seqs drawn with `random.Random(2)`,
