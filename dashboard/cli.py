@@ -395,13 +395,15 @@ def _progress_bar(label: str) -> Any:
 @click.option("--bot", default="heuristic", show_default=True)
 @click.option("--workers", type=int, default=None, help="Local worker processes (default: all cores).")
 @click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786.")
+@click.option("--option", "options", multiple=True, help="Match option name=value, e.g. mission=sabotage (repeatable).")
 @pass_ws
-def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str, workers: int | None, scheduler: str | None) -> None:
+def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str, workers: int | None, scheduler: str | None,
+             options: tuple[str, ...]) -> None:
     """Play seeded bot games and land them in the store and the warehouse."""
     from projections.batch import simulate as run
 
     report = run(ws, spec, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
-                 progress=_progress_bar(f"{spec} x{games}"))
+                 options=_option_values(options), progress=_progress_bar(f"{spec} x{games}"))
     click.echo(report.summary())
 
 

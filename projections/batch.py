@@ -44,6 +44,7 @@ class Task(msgspec.Struct, frozen=True, kw_only=True):
     version: str
     overrides: dict[str, Any]
     seats: dict[str, str]
+    options: dict[str, Any] = {}
     bot: str
     seeds: list[int]
     match_ids: list[str]
@@ -90,7 +91,8 @@ def play_chunk(task: Task) -> Played:
     finished = 0
     for seed, match_id in zip(task.seeds, task.match_ids, strict=True):
         try:
-            events = play(rules, task.seats, seed=seed, bot=task.bot, match_id=match_id, max_events=task.max_events)
+            events = play(rules, task.seats, seed=seed, bot=task.bot, match_id=match_id, options=task.options,
+                          max_events=task.max_events)
         except BotError as error:
             return Played(games=games, finished=finished, failure=f"{match_id}: {error}", failed_log=encode_chained(error.events))
         finished += isinstance(events[-1], MatchEnded)
@@ -98,10 +100,11 @@ def play_chunk(task: Task) -> Played:
     return Played(games=games, finished=finished)
 
 
-def _tasks(rules: registry.Rules, seats: dict[str, str], bot: str, games: int, seed: int, batch_id: str,
-           chunk: int, max_events: int) -> list[Task]:
+def _tasks(rules: registry.Rules, seats: dict[str, str], options: dict[str, Any], bot: str, games: int, seed: int,
+           batch_id: str, chunk: int, max_events: int) -> list[Task]:
     return [
-        Task(ruleset=rules.ruleset.name, version=rules.version, overrides=dict(rules.overrides), seats=seats, bot=bot,
+        Task(ruleset=rules.ruleset.name, version=rules.version, overrides=dict(rules.overrides), seats=seats,
+             options=options, bot=bot,
              seeds=[game_seed(seed, i) for i in range(start, min(start + chunk, games))],
              match_ids=[f"{batch_id}-{i:06d}" for i in range(start, min(start + chunk, games))], max_events=max_events)
         for start in range(0, games, chunk)
@@ -151,6 +154,7 @@ def simulate(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Progress | None = None,
+    options: dict[str, Any] | None = None,
     max_events: int = 20_000,
     sync: bool = True,
 ) -> BatchReport:
@@ -161,7 +165,9 @@ def simulate(
     if games < 1:
         raise SimulationError("--games must be at least 1")
     workers = workers or os.cpu_count() or 1
-    batch_id = validate_match_id(f"sim-{rules.ruleset.name}-{rules.version}-{bot}-s{seed}-n{games}")
+    options = dict(options or {})
+    suffix = "".join(f"-{value}" for _, value in sorted(options.items()) if isinstance(value, (str, int)))
+    batch_id = validate_match_id(f"sim-{rules.ruleset.name}-{rules.version}{suffix}-{bot}-s{seed}-n{games}")
     existing = next((m for m in ws.store.batches.manifests() if m.batch_id == batch_id), None)
     if existing is not None:  # the same seed plays the same games: reuse them
         if progress is not None:
@@ -170,11 +176,12 @@ def simulate(
                            events=sum(e.lines for e in existing.matches), seconds=0.0, workers="(already simulated)",
                            match_ids=[e.match_id for e in existing.matches])
     chunk = max(1, min(100, games // (workers * 4) or 1))
-    tasks = _tasks(rules, dict(rules.ruleset.example_seats), bot, games, seed, batch_id, chunk, max_events)
+    tasks = _tasks(rules, dict(rules.ruleset.example_seats), options, bot, games, seed, batch_id, chunk, max_events)
     started = time.perf_counter()
     chunks = _dask(tasks, scheduler) if scheduler else _local(tasks, workers)
     tally = {"done": 0, "finished": 0, "events": 0}
-    info: dict[str, object] = {"spec": rules.spec, "seed": seed, "bot": bot, "games": games, "fingerprint": rules.ruleset.fingerprint}
+    info: dict[str, object] = {"spec": rules.spec, "seed": seed, "bot": bot, "games": games, "options": options,
+                               "fingerprint": rules.ruleset.fingerprint}
     write_batch(ws.home, batch_id, _collect(ws.home, chunks, tally, games, progress), info, finalize=lambda i: i | {"finished": tally["finished"]})
     report = BatchReport(batch_id=batch_id, spec=rules.spec, games=games, finished=tally["finished"], events=tally["events"],
                          seconds=time.perf_counter() - started, workers=f"dask {scheduler}" if scheduler else f"{workers} local process(es)",

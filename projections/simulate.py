@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import msgspec
 
@@ -38,6 +39,7 @@ def play(
     seed: int,
     bot: str | Mapping[str, str] = "heuristic",
     match_id: str | None = None,
+    options: Mapping[str, Any] | None = None,
     max_events: int = 20_000,
     audit: bool = True,
 ) -> list[Event]:
@@ -48,7 +50,7 @@ def play(
     at = SIM_EPOCH
     started = MatchStarted(
         seq=0, at=at, match_id=match_id or f"sim-{ruleset.name}-{rules.version}-{seed}", ruleset=ruleset.name,
-        version=rules.version, seats=dict(seats), params=dict(rules.overrides), seed=seed, source="simulation",
+        version=rules.version, seats=dict(seats), options=dict(options or {}), params=dict(rules.overrides), seed=seed, source="simulation",
         title=f"{bot if isinstance(bot, str) else 'mixed'} bots, seed {seed}", fingerprint=ruleset.fingerprint,
     )
     state = ruleset.setup(rules.params, started)
