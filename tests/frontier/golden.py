@@ -22,7 +22,7 @@ import msgspec
 from events.base import Event
 from events.codec import decode_log
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
-from projections.audit import AuditReport, audit
+from projections.audit import audit
 from projections.replay import replay
 from projections.simulate import SIM_EPOCH, SIM_STEP
 from rulesets import registry
@@ -31,6 +31,7 @@ from rulesets.frontier.events import ActionDeclared, ActionRolled, UnitMoved
 from rulesets.frontier.state import State, enemies_of, find, gap, on_board, sees
 from rulesets.frontier.timing import front
 from rulesets.registry import Rules
+from tests.golden_support import fix_references, found_rules
 
 HERE = Path(__file__).parent / "golden"
 MISSIONS = ("assault", "sabotage", "ambush", "escort")
@@ -75,7 +76,7 @@ def simulate(options: dict[str, Any], *, seed: int, bot: str = "heuristic", matc
     result = ruleset.outcome(params, state)
     if result is not None:
         events.append(MatchEnded(seq=len(events), at=SIM_EPOCH + SIM_STEP * len(events), winner=result.winner, reason=result.reason))
-    return _fix_references(events)
+    return fix_references(events)
 
 
 def log_path(name: str) -> Path:
@@ -223,28 +224,8 @@ def _overlong(r: Rules, state: State, unit: Any, window: Any) -> UnitMoved | Non
     return None
 
 
-def _fix_references(events: list[Event]) -> list[Event]:
-    """Retracted/Ruled written with -1 point at the event just before them (a Ruled after a
-    Retracted and its repeat points at the repeat)."""
-    fixed = []
-    for event in events:
-        if isinstance(event, Retracted) and event.target_seq == -1:
-            event = msgspec.structs.replace(event, target_seq=event.seq - 1)
-        if isinstance(event, Ruled) and event.applies_to == -1:
-            event = msgspec.structs.replace(event, applies_to=event.seq - 1)
-        fixed.append(event)
-    return fixed
 
 
-def found_rules(report: AuditReport) -> dict[str, list[int]]:
-    """Rule id -> seqs where the audit found it (the note that the rules code changed since the
-    log was recorded is left out)."""
-    found: dict[str, list[int]] = {}
-    for v in report.violations:
-        if v.rule == "core/rules-changed":
-            continue
-        found.setdefault(v.rule, []).append(v.seq)
-    return found
 
 
 def names() -> list[str]:

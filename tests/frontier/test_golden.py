@@ -11,6 +11,7 @@ import pytest
 from events.shared import MatchEnded
 from projections.audit import audit
 from tests.frontier import golden
+from tests.golden_support import found_rules
 
 
 @pytest.mark.parametrize("mission", golden.MISSIONS)
@@ -32,7 +33,7 @@ def test_the_mistakes_log_replays_to_its_transcript() -> None:
 def test_the_audit_names_every_table_mistake_once() -> None:
     """A D6 showing 7, a kept low die under advantage, open fire at 8", an overlong move, a third reaction die."""
     report = audit(golden.read_log("frontier-mistakes"), golden.golden_rules("frontier-mistakes"))
-    found = golden.found_rules(report)
+    found = found_rules(report)
     expected = {
         "frontier/action-roll.die": "a D6 cannot show 7",
         "frontier/advantage.kept": "advantage keeps the highest",

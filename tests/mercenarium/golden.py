@@ -17,7 +17,7 @@ import msgspec
 from events.base import Event
 from events.codec import decode_log
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
-from projections.audit import AuditReport, audit
+from projections.audit import audit
 from projections.replay import replay
 from projections.simulate import SIM_EPOCH, SIM_STEP, play
 from rulesets import registry
@@ -52,6 +52,7 @@ from rulesets.mercenarium.state import (
     unspent,
 )
 from rulesets.registry import Rules
+from tests.golden_support import fix_references
 
 HERE = Path(__file__).parent / "golden"
 GAMES = {"mercenarium-2p": (("red", "yellow"), 20), "mercenarium-4p": (("red", "orange", "yellow", "green"), 22)}
@@ -174,7 +175,7 @@ def mistakes_game(seed: int = MISTAKES_SEED) -> list[Event]:
             batch = [rng.choices([e for e, _ in outcomes], weights=[w for _, w in outcomes])[0]]
         else:
             batch = _mistake(r, state, made) or [bot(r.params, state, list(ruleset.legal(r.params, state)), rng)]
-        for event in _fix_references([msgspec.structs.replace(e, seq=len(events) + i, at=SIM_EPOCH + SIM_STEP * (len(events) + i))
+        for event in fix_references([msgspec.structs.replace(e, seq=len(events) + i, at=SIM_EPOCH + SIM_STEP * (len(events) + i))
                                       for i, e in enumerate(batch)]):
             events.append(event)
             if isinstance(event, Retracted):
@@ -280,24 +281,8 @@ def _lost_hymn(r: Rules, state: State, seat: str) -> list[Event] | None:
             Ruled(rule="mercenarium/hymns.effect", decision=f"hymn {p.hymns[0]} read from the table's printed card", applies_to=-1)]
 
 
-def _fix_references(events: list[Event]) -> list[Event]:
-    """Retracted/Ruled written with -1 point at the event just before them."""
-    fixed = []
-    for event in events:
-        if isinstance(event, Retracted) and event.target_seq == -1:
-            event = msgspec.structs.replace(event, target_seq=event.seq - 1)
-        if isinstance(event, Ruled) and event.applies_to == -1:
-            event = msgspec.structs.replace(event, applies_to=event.seq - 1)
-        fixed.append(event)
-    return fixed
 
 
-def found_rules(report: AuditReport) -> dict[str, list[int]]:
-    """Rule id -> seqs where the audit found it (what the mistakes test compares)."""
-    found: dict[str, list[int]] = {}
-    for v in report.violations:
-        found.setdefault(v.rule, []).append(v.seq)
-    return found
 
 
 def regenerate(record_logs: bool) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from events.shared import MatchEnded
 from projections.audit import audit
+from tests.golden_support import found_rules
 from tests.mercenarium import golden
 
 
@@ -32,7 +33,7 @@ def test_the_mistakes_log_replays_to_its_transcript() -> None:
 
 def test_the_audit_names_every_table_mistake_exactly_once() -> None:
     report = audit(golden.read_log("mercenarium-mistakes"), golden.rules())
-    found = golden.found_rules(report)
+    found = found_rules(report)
     for rule in golden.MISTAKES:
         assert len(found.get(rule, [])) == 1, (rule, found)
     assert {v.rule for v in report.errors} == set(golden.MISTAKES)

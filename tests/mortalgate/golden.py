@@ -17,7 +17,7 @@ import msgspec
 from events.base import Event
 from events.codec import decode_log
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
-from projections.audit import AuditReport, audit
+from projections.audit import audit
 from projections.replay import replay
 from projections.simulate import SIM_EPOCH, SIM_STEP, play
 from rulesets import registry
@@ -25,6 +25,7 @@ from rulesets.mortalgate import board
 from rulesets.mortalgate.events import AltarCaptured, AttackDeclared, AttackRolled, HeroMoved
 from rulesets.mortalgate.state import State, attack_range, contested, find, game_map, occupied
 from rulesets.registry import Rules
+from tests.golden_support import fix_references
 
 HERE = Path(__file__).parent / "golden"
 VERSIONS = ("1.5", "2.0", "2.1", "2.5")
@@ -174,24 +175,8 @@ def _mistake(rules: Rules, state: State, made: set[str]) -> list[Event] | None:
     return None
 
 
-def _fix_references(events: list[Event]) -> list[Event]:
-    """Retracted/Ruled written with -1 point at the event just before them."""
-    fixed = []
-    for event in events:
-        if isinstance(event, Retracted) and event.target_seq == -1:
-            event = msgspec.structs.replace(event, target_seq=event.seq - 1)
-        if isinstance(event, Ruled) and event.applies_to == -1:
-            event = msgspec.structs.replace(event, applies_to=event.seq - 1)
-        fixed.append(event)
-    return fixed
 
 
-def expected_mistakes(report: AuditReport) -> dict[str, list[int]]:
-    """Rule id -> seqs where the audit found it (what the mistakes test compares)."""
-    found: dict[str, list[int]] = {}
-    for v in report.violations:
-        found.setdefault(v.rule, []).append(v.seq)
-    return found
 
 
 def regenerate(record_logs: bool) -> None:
@@ -203,7 +188,7 @@ def regenerate(record_logs: bool) -> None:
             events = play(rules, {"red": "ana", "blue": "ben"}, seed=GOLDEN_SEED, bot="heuristic",
                           match_id=f"golden-{version}")
             write_log(f"mortalgate-{version}", events)
-        write_log("mortalgate-mistakes", _fix_references(mistakes_game()))
+        write_log("mortalgate-mistakes", fix_references(mistakes_game()))
     for name in [*(f"mortalgate-{v}" for v in VERSIONS), "mortalgate-mistakes"]:
         transcript_path(name).write_text(transcript(read_log(name), golden_rules(name)))
 

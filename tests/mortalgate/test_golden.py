@@ -10,6 +10,7 @@ import pytest
 
 from events.shared import MatchEnded
 from projections.audit import audit
+from tests.golden_support import found_rules
 from tests.mortalgate import golden
 
 
@@ -30,7 +31,7 @@ def test_the_mistakes_log_replays_to_its_transcript() -> None:
 def test_the_audit_names_every_table_mistake_once() -> None:
     events = golden.read_log("mortalgate-mistakes")
     report = audit(events, golden.golden_rules("mortalgate-mistakes"))
-    found = golden.expected_mistakes(report)
+    found = found_rules(report)
     for rule in ("mortalgate/movement.occupied", "mortalgate/combat.range", "mortalgate/combat.hit", "mortalgate/altars.contested"):
         assert len(found.get(rule, [])) == 1, (rule, found)
     ruled = [v for v in report.violations if v.rule == "mortalgate/altars.contested"]
