@@ -350,7 +350,7 @@ def describe(corpus: Corpus) -> str:
         f"(seeds 1-{len(m.games)}; mean {m.events / len(m.games):,.0f} events; the last game cut to fit). "
         f"Endings: {endings}. The heuristic bots take altars, so their games end by the altars "
         "whatever the Grace threshold: many realistic games, not a few long ones.",
-        f"- event mix: {mix}.",
+        f"- event mix (share of events; the rare types as counts): {mix}.",
         f"- long log: a random-vs-random game, seed {m.long_seed}, cut at {m.long_events:,} events "
         f"(the first seed whose game lasts that long). Seeds skipped because their game ended sooner: {tried}. "
         f"Its prefixes ({', '.join(f'{size:,}' for size in m.prefixes)} events) are stored as their own matches.",
