@@ -1,7 +1,8 @@
 """The report: one table of figures, each with its same-run baseline, target and result.
 
-The same text goes to stdout and to BENCHMARKS.md, so what a person saw scroll by is what
-was committed.
+The same table goes to stdout and to BENCHMARKS.md, so what a person saw scroll by is what
+was committed. BENCHMARKS.md is shared with the other benchmark runs (warehouse,
+simulation): this run owns its marked section only (`benchmarks.sections`).
 """
 
 from __future__ import annotations
@@ -38,11 +39,11 @@ def table(figures: Sequence[Figure]) -> str:
     return "\n".join(lines)
 
 
-def document(*, heading: Sequence[str], figures: Sequence[Figure], sections: Sequence[tuple[str, str]]) -> str:
-    """The whole BENCHMARKS.md: heading lines, the table, then titled notes."""
-    parts = ["# Benchmarks", "", *heading, "", table(figures), ""]
-    for title, body in sections:
-        parts += [f"## {title}", "", body.strip(), ""]
+def document(*, title: str, heading: Sequence[str], figures: Sequence[Figure], sections: Sequence[tuple[str, str]]) -> str:
+    """One section of BENCHMARKS.md: its title, heading lines, the table, then titled notes."""
+    parts = [f"## {title}", "", *heading, "", table(figures), ""]
+    for name, body in sections:
+        parts += [f"### {name}", "", body.strip(), ""]
     return "\n".join(parts)
 
 

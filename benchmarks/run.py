@@ -7,7 +7,8 @@
 
 Everything is measured in one process, in one run, next to baselines from the same run,
 so the figures are ratios that do not depend on the machine. Only a full-size run writes
-BENCHMARKS.md; smaller runs write `.bench/BENCHMARKS-<events>.md` unless `--out` says.
+its section of BENCHMARKS.md (the other sections belong to the warehouse and simulation
+runs); smaller runs write `.bench/BENCHMARKS-<events>.md` unless `--out` says.
 """
 
 from __future__ import annotations
@@ -39,10 +40,14 @@ from benchmarks.baseline import Stored
 from benchmarks.corpus import GAME, ROOT, VARIANT, Corpus, corpus_home, ensure
 from benchmarks.measure import Speed, median, percentile, timed
 from benchmarks.report import Figure, document, mb, ms, rate, table, times
+from benchmarks.sections import write_section
 from events.codec import read_header
 from rulesets import registry
 
 REPO = Path(__file__).resolve().parent.parent
+SECTION = "replay"
+"""This run's marked section of BENCHMARKS.md; the warehouse and simulation runs own theirs."""
+TITLE = "Replay, state_at, appends and memory (`make bench`, issue 2)"
 FULL_EVENTS = 1_000_000
 FULL_LONG = 150_000
 """The long random-bot log: >= 100,000 events for `state_at`, longer still for memory."""
@@ -133,14 +138,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("What each figure measures", notes),
         ("Targets (issue 2)", TARGETS),
     ]
-    text = document(heading=heading, figures=figures, sections=sections)
+    text = document(title=TITLE, heading=heading, figures=figures, sections=sections)
     say("")
     say(table(figures))
     say("")
     say(summary(figures))
     options.out.parent.mkdir(parents=True, exist_ok=True)
-    options.out.write_text(text, encoding="utf-8")
-    say(f"wrote {options.out} ({total / 60:.1f} min)")
+    write_section(SECTION, text, options.out)
+    say(f"wrote the {SECTION!r} section of {options.out} ({total / 60:.1f} min)")
     return 0
 
 
