@@ -196,6 +196,7 @@ def direction(a: Node, b: Node) -> int:
     return 5 if tied == (0, 5) else tied[0]
 
 
+@lru_cache(maxsize=1 << 14)
 def splinter_nodes(
     attacker: Node, target: Node, *, width: int = WIDTH, height: int = HEIGHT
 ) -> tuple[Node, ...]:
@@ -218,6 +219,7 @@ def splinter_nodes(
     return tuple(n for n in nodes if on_board(n, width, height))
 
 
+@lru_cache(maxsize=1 << 14)
 def shockwave_nodes(
     attacker: Node, target: Node, *, width: int = WIDTH, height: int = HEIGHT
 ) -> tuple[Node, ...]:
