@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: setup test lint run bench
+.PHONY: setup test lint run bench bench-warehouse bench-simulation bench-dashboard bench-all
 setup: $(STAMP)
 
 lint: $(STAMP)
@@ -26,5 +26,17 @@ test: lint
 run: $(STAMP)
 	$(BIN)/tabletape dashboard
 
+# Each writes its own section of BENCHMARKS.md; corpora are cached under .bench/.
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks.run
+
+bench-warehouse: $(STAMP)
+	$(BIN)/python -m benchmarks.warehouse
+
+bench-simulation: $(STAMP)
+	$(BIN)/python -m benchmarks.simulation
+
+bench-dashboard: $(STAMP)
+	$(BIN)/python -m benchmarks.dashboard
+
+bench-all: bench bench-warehouse bench-simulation bench-dashboard
