@@ -28,6 +28,7 @@ from pathlib import Path
 
 import msgspec
 
+from benchmarks.sections import write_section
 from dashboard.svg import board_svg, timeline_svg
 from projections.demo import save_events
 from projections.simulate import play
@@ -103,25 +104,32 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--moves", type=int, default=200)
     args = parser.parse_args()
+    lines = ["## Dashboard scrubbing (issue 6)", "",
+             f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python -m benchmarks.dashboard"
+             f" --events {args.events} --moves {args.moves}`.", ""]
     with tempfile.TemporaryDirectory() as folder:
         home = Path(folder) / "store"
         ws = Workspace(home)
         start = time.perf_counter()
         match_id = long_match(ws, args.events)
         last = ws.store.last(match_id)[0]
-        print(f"match {match_id}: {last + 1} events, made in {time.perf_counter() - start:.1f} s")
+        lines.append(f"- match {match_id}: {last + 1} events, made in {time.perf_counter() - start:.1f} s")
         start = time.perf_counter()
         ws.timeline(match_id)
-        print(f"Timeline build (once per match, then cached): {(time.perf_counter() - start) * 1000:.0f} ms")
+        lines.append(f"- Timeline build (once per match, then cached): {(time.perf_counter() - start) * 1000:.0f} ms")
         rng = random.Random(1)
         positions = [rng.randrange(last + 1) for _ in range(args.moves)]
         fragment = redraw(ws, match_id, positions)
-        print(f"redraw after a slider move ({args.moves} random moves): {percentiles(fragment)}")
+        lines.append(f"- redraw after a slider move ({args.moves} random moves): {percentiles(fragment)}")
         redraws, reruns = page_reruns(home, match_id, positions[: max(args.moves // 2, 10)])
-        print(f"Replay page redraw after a slider move, server time ({len(redraws)} moves): {percentiles(redraws)}")
-        print(f"whole AppTest rerun of the page, incl. harness polling ({len(reruns)} moves): {percentiles(reruns)}")
+        lines.append(f"- Replay page redraw after a slider move, server time ({len(redraws)} moves): {percentiles(redraws)}")
+        lines.append(f"- whole AppTest rerun of the page, incl. harness polling ({len(reruns)} moves): {percentiles(reruns)}")
         worst = sorted(redraws)[min(len(redraws) - 1, int(0.95 * len(redraws)))]
-        print(f"target: redraw under {TARGET_MS:.0f} ms server time: {'pass' if worst < TARGET_MS else 'FAIL'} (p95 {worst:.1f} ms)")
+        lines.append(f"- target: redraw under {TARGET_MS:.0f} ms server time: {'pass' if worst < TARGET_MS else 'FAIL'} (p95 {worst:.1f} ms)")
+    text = "\n".join(lines)
+    print(text)
+    if args.events >= 10_000:
+        write_section("dashboard", text)
 
 
 if __name__ == "__main__":
