@@ -16,6 +16,7 @@ a sync, and never block one.
 from __future__ import annotations
 
 import fcntl
+import gc
 import os
 import shutil
 import time
@@ -350,7 +351,21 @@ class Warehouse:
             os.replace(temp, self.replica)
 
     def sync(self, *, verify: bool = False, wait: float = 600.0) -> SyncReport:
-        """Bring the warehouse up to date with every log and note stream."""
+        """Bring the warehouse up to date with every log and note stream.
+
+        The cycle collector is paused meanwhile: states and rows are trees that reference
+        counting frees, and a sync allocates millions of them, each allocation burst
+        triggering a full scan that finds nothing (about a tenth of the time).
+        """
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._sync(verify=verify, wait=wait)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _sync(self, *, verify: bool, wait: float) -> SyncReport:
         started = time.perf_counter()
         report = SyncReport()
         self._fingerprints = {registry.game(name).fingerprint for name in registry.GAMES}
