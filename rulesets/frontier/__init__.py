@@ -15,7 +15,6 @@ from rulesets.frontier.moves import chance, legal
 from rulesets.frontier.params import OPTIONS, VERSIONS
 from rulesets.frontier.readings import READINGS
 from rulesets.frontier.rules import apply, check, outcome, setup, validate_start
-from rulesets.frontier.upcasters import UPCASTERS
 from rulesets.frontier.view import metrics, progress, roster, view
 from rulesets.protocol import Ruleset
 
@@ -39,6 +38,5 @@ RULESET = Ruleset(
     options=OPTIONS,
     bots=BOTS,
     readings=READINGS,
-    upcasters=UPCASTERS,
     example_seats={"p1": "player 1", "p2": "player 2"},
 )
