@@ -1,14 +1,16 @@
 """Folding a log through its ruleset, one event at a time, in constant memory.
 
-`advance` is the whole fold: a pure function from the previous `Step` (the game state
-plus a bounded, structure-shared undo stack for `Retracted`) and one event to the next
-Step. `replay` streams it over a log; `Timeline` keeps every K-th Step to scrub.
+`Fold` is the whole fold: a pure function from the previous `Step` (the game state plus a
+bounded, structure-shared undo stack for `Retracted`) and one event to the next Step,
+bound once to a ruleset version so the per-event path does no lookups it can do once.
+`replay` streams it over a log; `Timeline` keeps every K-th Step to scrub; the warehouse
+and the recorder fold event by event with the same object.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any, NamedTuple
+from typing import Any
 
 import msgspec
 
@@ -21,11 +23,18 @@ UNDO_WINDOW = 512
 """How many of the latest events a Retracted can still void (consecutive undos).
 Deeper undo chains are reported, not guessed: no table undoes hundreds of moves."""
 
-_TABLE_ONLY = (MatchEnded, Ruled)
+_TRIM_AT = 4 * UNDO_WINDOW
+"""The stack is cut back to the window when it reaches this depth: a cut copies the
+window, so cutting rarely keeps the copy to a third of a node per event."""
+
+_TABLE_ONLY = frozenset({MatchEnded, Ruled})
 """Shared events that change what the table said, not the board."""
 
+_NOT_PLAYED = frozenset({MatchStarted, Retracted, *_TABLE_ONLY})
+"""Event types the rules never see: the fold handles them itself."""
 
-class Undo(NamedTuple):
+
+class Undo(msgspec.Struct, frozen=True, gc=False):
     """One entry of the persistent undo stack: the state before event `seq`."""
 
     seq: int
@@ -35,7 +44,7 @@ class Undo(NamedTuple):
 
 
 def _trim(stack: Undo, keep: int) -> Undo:
-    """A copy of the top `keep` entries (amortised O(1) per push; old snapshots keep theirs)."""
+    """A copy of the top `keep` entries (older snapshots keep the entries they share)."""
     items: list[tuple[int, Any]] = []
     node: Undo | None = stack
     while node is not None and len(items) < keep:
@@ -60,51 +69,82 @@ class Step(msgspec.Struct, frozen=True, gc=False):
     """What a later Retracted needs (internal to the fold)."""
 
 
+class Fold:
+    """The fold of one ruleset version, with or without the audit: `fold(prev, event)`."""
+
+    __slots__ = ("_apply", "_check", "_params", "audit", "rules")
+
+    def __init__(self, rules: Rules, *, audit: bool = True) -> None:
+        self.rules = rules
+        self.audit = audit
+        self._params = rules.params
+        self._apply = rules.ruleset.apply
+        self._check = rules.ruleset.check if audit else None
+
+    def first(self, started: MatchStarted) -> Step:
+        """The step of line 0: the set-up state, and any problem with its seats or options."""
+        ruleset = self.rules.ruleset
+        state = ruleset.setup(self._params, started)
+        problems: list[Violation] = []
+        if self.audit:
+            problems = [Violation(seq=0, rule=f"{ruleset.name}/setup.seats", message=m)
+                        for m in ruleset.validate_start(self._params, started)]
+            if started.fingerprint and started.fingerprint != ruleset.fingerprint:
+                problems.append(Violation(
+                    seq=0, rule="core/rules-changed", severity="info",
+                    message=f"recorded under rules {started.fingerprint}; replayed under {ruleset.fingerprint}: "
+                            "the rules code or data changed since, so this replay may differ from the game played",
+                ))
+        return Step(started, state, tuple(problems))
+
+    def __call__(self, prev: Step, event: Event) -> Step:
+        """Fold one event onto the previous step."""
+        if type(event) in _NOT_PLAYED:
+            return self._unplayed(prev, event)
+        state = prev.state
+        stack = prev.undo
+        if stack is None:
+            undo = Undo(event.seq, state, None, 1)
+        else:
+            if stack.depth >= _TRIM_AT:
+                stack = _trim(stack, UNDO_WINDOW)
+            undo = Undo(event.seq, state, stack, stack.depth + 1)
+        check = self._check
+        if check is None:
+            return Step(event, self._apply(self._params, state, event), (), None, undo)
+        problems = tuple(check(self._params, state, event))
+        try:
+            after = self._apply(self._params, state, event)
+        except Exception as error:  # an illegal event may break a best-effort apply; a legal one must not
+            if not problems:
+                raise
+            after = state
+            problems += (Violation(seq=event.seq, rule="core/replay.unplayable", severity="warning",
+                                   message=f"the board could not follow this event ({type(error).__name__}); "
+                                           "the state is kept as it was"),)
+        return Step(event, after, problems, None, undo)
+
+    def _unplayed(self, prev: Step, event: Event) -> Step:
+        if isinstance(event, Retracted):
+            return _retract(prev, event)
+        if isinstance(event, MatchStarted):
+            problem = Violation(seq=event.seq, rule="core/log.match-started", message="MatchStarted may only be line 0")
+            return Step(event, prev.state, (problem,), None, prev.undo)
+        stack = prev.undo
+        if stack is not None and stack.depth >= _TRIM_AT:
+            stack = _trim(stack, UNDO_WINDOW)
+        depth = 1 if stack is None else stack.depth + 1
+        return Step(event, prev.state, (), None, Undo(event.seq, prev.state, stack, depth))
+
+
 def first_step(rules: Rules, started: MatchStarted, *, audit: bool = True) -> Step:
-    """The step of line 0: the set-up state, and any problem with its seats or options."""
-    ruleset = rules.ruleset
-    state = ruleset.setup(rules.params, started)
-    problems: list[Violation] = []
-    if audit:
-        problems = [Violation(seq=0, rule=f"{ruleset.name}/setup.seats", message=m) for m in ruleset.validate_start(rules.params, started)]
-        if started.fingerprint and started.fingerprint != ruleset.fingerprint:
-            problems.append(Violation(
-                seq=0, rule="core/rules-changed", severity="info",
-                message=f"recorded under rules {started.fingerprint}; replayed under {ruleset.fingerprint}: "
-                        "the rules code or data changed since, so this replay may differ from the game played",
-            ))
-    return Step(started, state, tuple(problems))
+    """The step of line 0 (see `Fold.first`)."""
+    return Fold(rules, audit=audit).first(started)
 
 
 def advance(rules: Rules, prev: Step, event: Event, *, audit: bool = True) -> Step:
-    """Fold one event onto the previous step."""
-    if isinstance(event, Retracted):
-        return _retract(prev, event)
-    if isinstance(event, MatchStarted):
-        problem = Violation(seq=event.seq, rule="core/log.match-started", message="MatchStarted may only be line 0")
-        return Step(event, prev.state, (problem,), None, prev.undo)
-    stack = prev.undo
-    if stack is None:
-        undo = Undo(event.seq, prev.state, None, 1)
-    else:
-        if stack.depth >= 2 * UNDO_WINDOW:
-            stack = _trim(stack, UNDO_WINDOW)
-        undo = Undo(event.seq, prev.state, stack, stack.depth + 1)
-    if isinstance(event, _TABLE_ONLY):
-        return Step(event, prev.state, (), None, undo)
-    ruleset, params = rules.ruleset, rules.params
-    if not audit:
-        return Step(event, ruleset.apply(params, prev.state, event), (), None, undo)
-    problems = tuple(ruleset.check(params, prev.state, event))
-    try:
-        state = ruleset.apply(params, prev.state, event)
-    except Exception as error:  # an illegal event may break a best-effort apply; a legal one must not
-        if not problems:
-            raise
-        state = prev.state
-        problems += (Violation(seq=event.seq, rule="core/replay.unplayable", severity="warning",
-                               message=f"the board could not follow this event ({type(error).__name__}); the state is kept as it was"),)
-    return Step(event, state, problems, None, undo)
+    """Fold one event onto the previous step (one-off; a loop keeps a `Fold`)."""
+    return Fold(rules, audit=audit)(prev, event)
 
 
 def _retract(prev: Step, event: Retracted) -> Step:
@@ -124,8 +164,9 @@ def replay(events: Iterable[Event], rules: Rules, *, audit: bool = True) -> Iter
     started = next(iterator, None)
     if not isinstance(started, MatchStarted):
         raise ValueError("a log starts with MatchStarted")
-    step = first_step(rules, started, audit=audit)
+    fold = Fold(rules, audit=audit)
+    step = fold.first(started)
     yield step
     for event in iterator:
-        step = advance(rules, step, event, audit=audit)
+        step = fold(step, event)
         yield step

@@ -13,7 +13,7 @@ import msgspec
 
 from events.base import Event
 from events.shared import MatchStarted, Retracted
-from projections.replay import Step, advance, replay
+from projections.replay import Fold, Step, replay
 from rulesets.protocol import Violation
 from rulesets.registry import Rules
 
@@ -56,6 +56,7 @@ class Timeline:
         if not 0 <= seq < len(self.events):
             raise IndexError(f"seq {seq} is outside this log (0..{self.last_seq})")
         step = self._snapshots[seq // self.every]
+        fold = Fold(self.rules, audit=False)
         for event in self.events[(seq // self.every) * self.every + 1 : seq + 1]:
-            step = advance(self.rules, step, event, audit=False)
+            step = fold(step, event)
         return Step(step.event, step.state, self.violations[seq], self.voided.get(seq), step.undo)

@@ -35,7 +35,7 @@ from events.chain import line_hash
 from events.errors import LogFormatError, TabletapeError
 from events.shared import MatchEnded, Retracted, Ruled
 from projections.audit import judge
-from projections.replay import Step, advance, first_step
+from projections.replay import Fold, Step
 from projections.workspace import Workspace
 from rulesets import registry
 from rulesets.protocol import Violation
@@ -152,6 +152,7 @@ class Projection:
         self.ws, self.match_id = ws, match_id
         self.header = ws.header(match_id)
         self.rules: Rules = ws.rules_of(match_id)
+        self.fold = Fold(self.rules)
         self.rows = Rows()
         self.resume = resume
         self.violations: dict[int, list[Violation]] = {}
@@ -192,7 +193,7 @@ class Projection:
     def _fold(self, event: Event, line: bytes) -> None:
         """One event: its step, its row (the line itself is the detail), metric changes."""
         ruleset, params, match_id, seq = self.rules.ruleset, self.rules.params, self.match_id, event.seq
-        step = first_step(self.rules, event) if self.step is None else advance(self.rules, self.step, event)  # type: ignore[arg-type]
+        step = self.fold.first(event) if self.step is None else self.fold(self.step, event)  # type: ignore[arg-type]
         self.step = step
         self.replayed += 1
         progress = ruleset.progress(params, step.state)
