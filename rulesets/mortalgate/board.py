@@ -12,8 +12,9 @@ Directions are numbered clockwise from north: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW, 
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
-from functools import lru_cache
+from collections.abc import Iterator
+from collections.abc import Set as AbstractSet
+from functools import cache, lru_cache
 
 Node = tuple[int, int]
 """(col, row) on the staggered map; col 0..21, row 0..27."""
@@ -69,16 +70,23 @@ def step(node: Node, d: int) -> Node:
     return to_node((q + dq, r + dr, s + ds))
 
 
+@cache
 def neighbours(node: Node, width: int = WIDTH, height: int = HEIGHT) -> tuple[Node, ...]:
-    """On-board neighbours of a node, in direction order N, NE, SE, S, SW, NW."""
+    """On-board neighbours of a node, in direction order N, NE, SE, S, SW, NW (memoised: a map
+    has a few hundred nodes, and burning, splash and adjacency ask again every turn)."""
     return tuple(n for n in (step(node, d) for d in range(6)) if on_board(n, width, height))
 
 
 def distance(a: Node, b: Node) -> int:
-    """Hex steps between two nodes, ignoring terrain (mortalgate.txt, Movement: one node per point)."""
-    aq, ar, as_ = to_cube(a)
-    bq, br, bs = to_cube(b)
-    return max(abs(aq - bq), abs(ar - br), abs(as_ - bs))
+    """Hex steps between two nodes, ignoring terrain (mortalgate.txt, Movement: one node per point).
+
+    `to_cube` inlined: every move, attack and ability measures a distance.
+    """
+    aq, row = a
+    bq, brow = b
+    dq = aq - bq
+    dr = (row - (aq + (aq & 1)) // 2) - (brow - (bq + (bq & 1)) // 2)
+    return max(abs(dq), abs(dr), abs(dq + dr))
 
 
 def _cube_round(q: float, r: float, s: float) -> Cube:
@@ -101,15 +109,16 @@ def _samples(a: Node, b: Node, side: int, extra: int = 0) -> Iterator[Node]:
     (b, a) are those of (a, b) in reverse, bit for bit: `line` and `line_of_sight` are
     symmetric by construction, not by luck of rounding.
     """
-    ca, cb = to_cube(a), to_cube(b)
     n = distance(a, b)
     if n == 0:
         yield a
         return
-    nudge = tuple(side * e for e in _NUDGE)
+    (aq, ar, as_), (bq, br, bs) = to_cube(a), to_cube(b)
+    eq, er, es = (side * e for e in _NUDGE)
     for i in range(n + extra + 1):
-        q, r, s = ((x * (n - i) + y * i) / n + e for x, y, e in zip(ca, cb, nudge, strict=True))
-        yield to_node(_cube_round(q, r, s))
+        j = n - i
+        cube = _cube_round((aq * j + bq * i) / n + eq, (ar * j + br * i) / n + er, (as_ * j + bs * i) / n + es)
+        yield to_node(cube)
 
 
 def _sides(a: Node, b: Node, width: int, height: int) -> tuple[int, ...]:
@@ -149,21 +158,26 @@ def line(a: Node, b: Node, *, width: int = WIDTH, height: int = HEIGHT) -> tuple
     return sight_lines(a, b, width=width, height=height)[0]
 
 
+@lru_cache(maxsize=1 << 16)
+def _interiors(a: Node, b: Node, width: int, height: int) -> tuple[frozenset[Node], ...]:
+    """The nodes strictly between a and b on each of their sight lines."""
+    return tuple(frozenset(nodes[1:-1]) for nodes in sight_lines(a, b, width=width, height=height))
+
+
 def line_of_sight(
-    a: Node, b: Node, blocking: Collection[Node], *, width: int = WIDTH, height: int = HEIGHT
+    a: Node, b: Node, *blocking: AbstractSet[Node], width: int = WIDTH, height: int = HEIGHT
 ) -> bool:
     """Whether a can see b: some straight line has no blocking node strictly between them.
 
     mortalgate.txt, Line-of-Sight: "the attacker must be able to draw a straight line
     through the nodes of the board to the target", blocked by enemies and impassable
-    terrain, not by allies; the caller passes only the blockers. The text does not say what
-    happens where the line runs exactly along the edge between two nodes: we read "able to
-    draw a straight line" as permissive, so sight is clear if either of the two nudged
-    lines is clear (a blocker on one side of the edge alone does not block).
+    terrain, not by allies; the caller passes only the blockers, as one or more sets
+    (terrain and enemies apart, so neither is copied into the other). The text does not
+    say what happens where the line runs exactly along the edge between two nodes: we read
+    "able to draw a straight line" as permissive, so sight is clear if either of the two
+    nudged lines is clear (a blocker on one side of the edge alone does not block).
     """
-    blocked = set(blocking)
-    lines = sight_lines(a, b, width=width, height=height)
-    return any(not blocked.intersection(nodes[1:-1]) for nodes in lines)
+    return any(all(inner.isdisjoint(blocked) for blocked in blocking) for inner in _interiors(a, b, width, height))
 
 
 def _pixel_dot(u: Cube, v: Cube) -> int:

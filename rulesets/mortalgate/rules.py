@@ -51,12 +51,12 @@ from rulesets.mortalgate.state import (
     game_map,
     has_effect,
     has_line_of_sight,
+    heroes_with,
     is_hit,
     movement_allowance,
     next_hero,
     occupied,
     other,
-    replace_hero,
     seat_team,
     sequence,
     stats,
@@ -420,7 +420,10 @@ def _check_rolled(params: Params, state: State, event: AttackRolled) -> Problems
 
 
 def _pending_for(turn: Turn, target: str) -> Pending | None:
-    return next((p for p in turn.pending if p.target == target), None)
+    for pending in turn.pending:
+        if pending.target == target:
+            return pending
+    return None
 
 
 def _check_captured(params: Params, state: State, event: AltarCaptured) -> Problems:
@@ -490,14 +493,14 @@ def hurt(params: Params, state: State, hero_id: str, amount: int) -> State:
     if hero.shield_wall:
         return state  # Shield Wall: "taking no damage until his next turn"
     if hero.health - amount > 0:
-        return replace_hero(state, replace(hero, health=hero.health - amount))
+        return replace(state, heroes=heroes_with(state, hero, replace(hero, health=hero.health - amount)))
     return slay(params, state, hero)
 
 
 def slay(params: Params, state: State, hero: Hero) -> State:
     """"Upon death ... remove his or her hero figure ... cooldowns reset and status effects removed"."""
     dead = replace(hero, node=None, health=0, alive=False, cooldowns=(), effects=(), static_charges=0, shield_wall=False)
-    state = replace_hero(state, dead)
+    state = replace(state, heroes=heroes_with(state, hero, dead))
     grace = list(state.grace)
     grace[team_index(other(hero.team))] += params.kill_grace  # "Upon killing an enemy, a team receives 1"
     state = replace(state, grace=(grace[0], grace[1]))
@@ -512,7 +515,7 @@ def heal(params: Params, state: State, hero_id: str, amount: int) -> State:
     if hero is None or not hero.alive:
         return state
     health = min(hero.health + amount, stats(params, hero.id).health)
-    return replace_hero(state, replace(hero, health=max(health, hero.health)))
+    return replace(state, heroes=heroes_with(state, hero, replace(hero, health=max(health, hero.health))))
 
 
 def add_effect(state: State, hero_id: str, kind: str, turns: int) -> State:
@@ -521,7 +524,7 @@ def add_effect(state: State, hero_id: str, kind: str, turns: int) -> State:
     if hero is None or not hero.alive or hero.shield_wall:
         return state
     effects = (*tuple(e for e in hero.effects if e.kind != kind), Timed(kind, turns))
-    return replace_hero(state, replace(hero, effects=effects))
+    return replace(state, heroes=heroes_with(state, hero, replace(hero, effects=effects)))
 
 
 # --- apply ------------------------------------------------------------------------------
@@ -556,7 +559,7 @@ def _apply_hero_placed(params: Params, state: State, event: HeroPlaced) -> State
     hero = find(state, event.hero)
     if hero is None:
         return state
-    return _maybe_begin(params, replace_hero(state, replace(hero, node=event.node)))
+    return _maybe_begin(params, replace(state, heroes=heroes_with(state, hero, replace(hero, node=event.node))))
 
 
 def _apply_turn_order(params: Params, state: State, event: TurnOrderSet) -> State:
@@ -573,29 +576,36 @@ def _maybe_begin(params: Params, state: State) -> State:
 
 def _apply_turn_started(params: Params, state: State, event: TurnStarted) -> State:
     """Upkeep: cooldowns tick, then status effects resolve and tick ("Upkeep Phase")."""
-    order = sequence(state)
-    cursor = order.index(event.hero) + 1 if event.hero in order else state.cursor + 1
-    turn = Turn(hero=event.hero, attacks_left=1)
-    hero = find(state, event.hero)
+    hero_id = event.hero
+    order = state.play_order or sequence(state)
+    cursor = order.index(hero_id) + 1 if hero_id in order else state.cursor + 1
+    hero = find(state, hero_id)
     if hero is None or not hero.alive:
-        return replace(state, turns=state.turns + 1, cursor=cursor, turn=turn)
-    if hero.effects:
-        turn = replace(turn, stunned=has_effect(hero, "stunned"), poisoned=has_effect(hero, "poisoned"),
-                       precision=has_effect(hero, "precision"))
+        return replace(state, turns=state.turns + 1, cursor=cursor, turn=Turn(hero=hero_id, attacks_left=1))
+    effects = hero.effects
+    if effects:
+        kinds = {e.kind for e in effects}
+        turn = Turn(hero=hero_id, attacks_left=1, stunned="stunned" in kinds, poisoned="poisoned" in kinds,
+                    precision="precision" in kinds)
+    else:
+        turn = Turn(hero=hero_id, attacks_left=1)
     if hero.cooldowns or hero.shield_wall:
-        cooldowns = tuple((name, left - 1) for name, left in hero.cooldowns if left > 1)
-        hero = replace(hero, cooldowns=cooldowns, shield_wall=False)  # Shield Wall lasts "until his next turn"
-    state = replace_hero(state, hero, turns=state.turns + 1, cursor=cursor, turn=turn)
-    return _resolve_effects(params, state, hero) if hero.effects else state
+        cooldowns = tuple([(name, left - 1) for name, left in hero.cooldowns if left > 1])
+        ticked = replace(hero, cooldowns=cooldowns, shield_wall=False)  # Shield Wall lasts "until his next turn"
+        state = replace(state, heroes=heroes_with(state, hero, ticked), turns=state.turns + 1, cursor=cursor, turn=turn)
+        hero = ticked
+    else:
+        state = replace(state, turns=state.turns + 1, cursor=cursor, turn=turn)
+    return _resolve_effects(params, state, hero) if effects else state
 
 
 def _resolve_effects(params: Params, state: State, hero: Hero) -> State:
     """"Burning heroes suffer 1 damage ... Burn damage spreads to ... members of the sufferer's
     team occupying nodes adjacent"; "Poison: ... suffers 1 damage"; then counters drop by 1."""
-    ticked = tuple(Timed(e.kind, e.turns - 1) for e in hero.effects if e.turns > 1)
-    state = replace_hero(state, replace(hero, effects=ticked))
+    ticked = tuple([Timed(e.kind, e.turns - 1) for e in hero.effects if e.turns > 1])
+    state = replace(state, heroes=heroes_with(state, hero, replace(hero, effects=ticked)))
     if has_effect(hero, "burning") and hero.node is not None:
-        near = set(board.neighbours(hero.node))
+        near = board.neighbours(hero.node)
         mates = [h.id for h in state.heroes if h.team == hero.team and h.node in near]
         for hero_id in (hero.id, *mates):
             state = hurt(params, state, hero_id, 1)
@@ -609,7 +619,7 @@ def _apply_respawned(params: Params, state: State, event: HeroRespawned) -> Stat
     if hero is None:
         return state
     health = stats(params, hero.id).health
-    return replace_hero(state, replace(hero, node=event.node, alive=True, health=health))
+    return replace(state, heroes=heroes_with(state, hero, replace(hero, node=event.node, alive=True, health=health)))
 
 
 def _with_turn(state: State, **changes: Any) -> State:
@@ -618,13 +628,14 @@ def _with_turn(state: State, **changes: Any) -> State:
 
 def _apply_moved(params: Params, state: State, event: HeroMoved) -> State:
     hero = find(state, event.hero)
-    if hero is None or not event.path:
+    path = event.path
+    if hero is None or not path:
         return state
     turn = state.turn
     if turn is None:
-        return replace_hero(state, replace(hero, node=event.path[-1]))
-    return replace_hero(state, replace(hero, node=event.path[-1]),
-                        turn=replace(turn, phase="movement", moved=turn.moved + len(event.path)))
+        return replace(state, heroes=heroes_with(state, hero, replace(hero, node=path[-1])))
+    return replace(state, heroes=heroes_with(state, hero, replace(hero, node=path[-1])),
+                   turn=replace(turn, phase="movement", moved=turn.moved + len(path)))
 
 
 def _apply_enchantment(params: Params, state: State, event: EnchantmentTaken) -> State:
@@ -633,38 +644,38 @@ def _apply_enchantment(params: Params, state: State, event: EnchantmentTaken) ->
     if hero is None or spot is None:
         return state
     state = replace(state, enchantments=tuple(e for e in state.enchantments if e != spot))
-    return replace_hero(state, replace(hero, enchantment=spot[1]))
+    return replace(state, heroes=heroes_with(state, hero, replace(hero, enchantment=spot[1])))
 
 
-def _aim(state: State, attacker: Hero, target_id: str | None, params: Params) -> State:
-    """Remember the last attack's line for the board view."""
+def _aim(state: State, attacker: Hero, target_id: str | None) -> Attack | None:
+    """The last attack's line for the board view (unchanged when there is none to draw)."""
     target = find(state, target_id) if target_id else None
     if attacker.node is None or target is None or target.node is None:
-        return state
-    return replace(state, last_attack=Attack(attacker.node, target.node))
+        return state.last_attack
+    return Attack(attacker.node, target.node)
 
 
 def _apply_attack(params: Params, state: State, event: AttackDeclared) -> State:
     hero = find(state, event.hero)
-    if hero is None or state.turn is None:
-        return state
-    state = _aim(state, hero, event.target, params)
     turn = state.turn
-    assert turn is not None
+    if hero is None or turn is None:
+        return state
     pending = (*turn.pending, Pending(event.hero, event.target, "basic"))
-    return _with_turn(state, phase="combat", combat_used=True, attacks_left=turn.attacks_left - 1, pending=pending)
+    turn = replace(turn, phase="combat", combat_used=True, attacks_left=turn.attacks_left - 1, pending=pending)
+    return replace(state, turn=turn, last_attack=_aim(state, hero, event.target))
 
 
 def _apply_ability(params: Params, state: State, event: AbilityUsed) -> State:
     """The ability's effect as its text gives it; it goes on cooldown."""
     hero = find(state, event.hero)
     ability = heroes.ABILITIES.get(event.ability)
-    if hero is None or ability is None or state.turn is None:
+    turn = state.turn
+    if hero is None or ability is None or turn is None:
         return state
-    state = replace_hero(state, replace(hero, cooldowns=(*((n, t) for n, t in hero.cooldowns if n != ability.id), (ability.id, ability.cooldown))))
-    state = _with_turn(state, phase="combat", combat_used=True, attacks_left=0)
-    if event.target is not None:
-        state = _aim(state, hero, event.target, params)
+    cooldowns = (*[(n, t) for n, t in hero.cooldowns if n != ability.id], (ability.id, ability.cooldown))
+    state = replace(state, heroes=heroes_with(state, hero, replace(hero, cooldowns=cooldowns)),
+                    turn=replace(turn, phase="combat", combat_used=True, attacks_left=0),
+                    last_attack=state.last_attack if event.target is None else _aim(state, hero, event.target))
     effect = _ABILITY_EFFECTS.get(event.ability)
     return effect(params, state, hero, event.target) if effect else state
 
@@ -730,7 +741,7 @@ def _mercy_killing(params: Params, state: State, hero: Hero, target_id: str | No
 def _self(update: Callable[[Hero], Hero]) -> Callable[[Params, State, Hero, str | None], State]:
     def effect(params: Params, state: State, hero: Hero, target_id: str | None) -> State:
         current = find(state, hero.id)
-        return state if current is None else replace_hero(state, update(current))
+        return state if current is None else replace(state, heroes=heroes_with(state, current, update(current)))
     return effect
 
 
@@ -786,7 +797,7 @@ def _apply_rolled(params: Params, state: State, event: AttackRolled) -> State:
     pending = _pending_for(turn, event.target) if turn else None
     if turn is None or pending is None:
         return state
-    state = _with_turn(state, pending=tuple(p for p in turn.pending if p is not pending))
+    state = replace(state, turn=replace(turn, pending=tuple([p for p in turn.pending if p is not pending])))
     attacker, target = find(state, pending.attacker), find(state, pending.target)
     if attacker is None or target is None:
         return state
@@ -795,7 +806,7 @@ def _apply_rolled(params: Params, state: State, event: AttackRolled) -> State:
         state = _land(params, state, attacker, target, pending, event.damage)
     attacker = find(state, attacker.id)
     if attacker is not None and attacker.static_charges > 0:
-        state = replace_hero(state, replace(attacker, static_charges=attacker.static_charges - 1))
+        state = replace(state, heroes=heroes_with(state, attacker, replace(attacker, static_charges=attacker.static_charges - 1)))
     return state
 
 

@@ -6,6 +6,9 @@ did not change, so the Timeline keeps snapshots for free and nothing is ever mut
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cache, lru_cache
+from types import MappingProxyType
 from typing import Literal
 
 import msgspec
@@ -144,15 +147,15 @@ def find(state: State, hero_id: str) -> Hero | None:
     return None
 
 
-def replace_hero(state: State, hero: Hero, **changes: object) -> State:
-    """The state with one hero's sheet replaced (and any other state fields changed)."""
+def heroes_with(state: State, old: Hero, new: Hero) -> tuple[Hero, ...]:
+    """`state.heroes` with `old` (the hero as `find` gave it from this state) replaced by `new`.
+
+    Taking the old sheet itself, not its id, lets `index` find it by identity: every
+    event changes a hero or two, and this is the cheapest way to say which.
+    """
     heroes = list(state.heroes)
-    hero_id = hero.id
-    for i, old in enumerate(heroes):
-        if old.id == hero_id:
-            heroes[i] = hero
-            return msgspec.structs.replace(state, heroes=tuple(heroes), **changes)
-    return msgspec.structs.replace(state, **changes) if changes else state
+    heroes[heroes.index(old)] = new
+    return tuple(heroes)
 
 
 def hero_at(state: State, node: Node) -> Hero | None:
@@ -196,21 +199,35 @@ def next_hero(state: State) -> str | None:
     return order[state.cursor % len(order)] if order else None
 
 
-def blessings(params: Params, state: State, hero: Hero) -> dict[str, int]:
+def blessings(params: Params, state: State, hero: Hero) -> Mapping[str, int]:
     """Blessing name -> how many the hero benefits from (mortalgate.txt, Blessings).
 
     From 2.1 a team holds the blessing of every altar it controls (duplicates on the 2.1
     map stack; assumed); in 2.0 a hero holds the enchantment it took; in 1.5 nothing.
     """
     if params.bonuses == "altars":
-        counts: dict[str, int] = {}
-        for altar, owner in zip(game_map(params).altars, state.altars, strict=True):
-            if owner == hero.team and altar.blessing:
-                counts[altar.blessing] = counts.get(altar.blessing, 0) + 1
-        return counts
+        return _altar_blessings(params.map, state.altars)[0 if hero.team == "red" else 1]
     if params.bonuses == "enchantments" and hero.enchantment:
         return {hero.enchantment: 1}
-    return {}
+    return _NONE
+
+
+_NONE: Mapping[str, int] = MappingProxyType({})
+
+
+@lru_cache(maxsize=4096)
+def _altar_blessings(map_id: str, owners: tuple[str | None, ...]) -> tuple[Mapping[str, int], Mapping[str, int]]:
+    """Red's and blue's blessings for who holds which altar (read-only: they are shared).
+
+    Memoised because every attack, move and hit asks, while the altars change hands a few
+    dozen times a game.
+    """
+    counts: tuple[dict[str, int], dict[str, int]] = ({}, {})
+    for altar, owner in zip(maps.load_map(map_id).altars, owners, strict=True):
+        if owner is not None and altar.blessing:
+            held = counts[team_index(owner)]
+            held[altar.blessing] = held.get(altar.blessing, 0) + 1
+    return MappingProxyType(counts[0]), MappingProxyType(counts[1])
 
 
 def cooldown(hero: Hero, ability: str) -> int:
@@ -247,17 +264,21 @@ def attack_range(params: Params, hero: Hero, ability: str | None = None) -> int:
     return base if printed is None else printed
 
 
+def enemy_nodes(state: State, team: str) -> frozenset[Node]:
+    """Nodes where heroes of the other team stand."""
+    return frozenset([h.node for h in state.heroes if h.team != team and h.node is not None])
+
+
 def blocking(params: Params, state: State, attacker: Hero) -> frozenset[Node]:
     """Nodes that block the attacker's sight: impassable terrain and enemies, not allies."""
-    enemies = frozenset(h.node for h in state.heroes if h.node is not None and h.team != attacker.team)
-    return game_map(params).impassable | enemies
+    return game_map(params).impassable | enemy_nodes(state, attacker.team)
 
 
 def has_line_of_sight(params: Params, state: State, attacker: Hero, target: Hero) -> bool:
     """mortalgate.txt, Line-of-Sight (from 2.1; earlier versions need none)."""
     if not params.line_of_sight or attacker.node is None or target.node is None:
         return True
-    return board.line_of_sight(attacker.node, target.node, blocking(params, state, attacker))
+    return board.line_of_sight(attacker.node, target.node, game_map(params).impassable, enemy_nodes(state, attacker.team))
 
 
 def chance_to_hit(params: Params, state: State, attacker: Hero, target: Hero) -> int:
@@ -283,18 +304,20 @@ def is_hit(chance: int, tens: int, ones: int) -> bool:
 
 def zone_of(params: Params, altar_id: str) -> frozenset[Node]:
     """The altar zone of an altar id (empty if unknown)."""
-    for altar in game_map(params).altars:
-        if altar.id == altar_id:
-            return altar.zone
-    return frozenset()
+    found = _altars_by_id(params.map).get(altar_id)
+    return frozenset() if found is None else found[1].zone
 
 
 def altar_index(params: Params, altar_id: str) -> int | None:
     """Position of an altar in map order."""
-    for i, altar in enumerate(game_map(params).altars):
-        if altar.id == altar_id:
-            return i
-    return None
+    found = _altars_by_id(params.map).get(altar_id)
+    return None if found is None else found[0]
+
+
+@cache
+def _altars_by_id(map_id: str) -> Mapping[str, tuple[int, maps.Altar]]:
+    """Altar id -> (position in map order, altar), per map."""
+    return MappingProxyType({altar.id: (i, altar) for i, altar in enumerate(maps.load_map(map_id).altars)})
 
 
 def contested(params: Params, state: State, altar_id: str, team: str) -> bool:
