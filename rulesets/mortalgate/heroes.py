@@ -185,6 +185,8 @@ HEROES: Mapping[str, Hero] = _DATA.heroes
 """Hero id -> Hero, in the order warriors, archers, mages, rogues."""
 ABILITIES: Mapping[str, Ability] = {a.id: a for h in HEROES.values() for a in h.abilities}
 """Ability id -> Ability, all sixteen."""
+ABILITIES_OF: Mapping[str, frozenset[str]] = {h.id: frozenset(a.id for a in h.abilities) for h in HEROES.values()}
+"""Hero id -> the ids of its own abilities."""
 NOTES: tuple[str, ...] = _DATA.notes
 """Readings of the text the data depends on (e.g. Greven/Grevan)."""
 

@@ -70,6 +70,8 @@ replace = msgspec.structs.replace
 # Abilities by what they do (mortalgate.txt, "Our Heroes and Abilities").
 HEALS = {"full_draw": 4, "life_ward": 4}
 SELF_ABILITIES = frozenset({"precision_targeting", "static_charge", "shield_wall", "quick_blade", "cheap_shot", "rising_winds"})
+HARMLESS = frozenset({"precision_targeting", "static_charge", "shield_wall", "quick_blade"})
+"""Abilities a stunned hero may still use: "stunned heroes are unable to move or attack", and these attack no one."""
 MERCY_THRESHOLD = 4
 """Mercy Killing: "if target is under 4 health, they are instantly killed"."""
 
@@ -113,18 +115,13 @@ def _v(event: Event, rule: str, message: str, severity: str = "error") -> Violat
     return Violation(seq=event.seq, rule=f"mortalgate/{rule}", message=message, severity=severity)  # type: ignore[arg-type]
 
 
-def _seat_of(state: State, hero_id: str) -> str | None:
-    for hero, seat in state.draft.picks:
-        if hero == hero_id:
-            return seat
-    return None
+def _check_by(event: Event, hero: Hero | None) -> Problems:
+    """The player who controls the hero records its actions (a warning, not an error).
 
-
-def _check_by(state: State, event: Event, hero_id: str) -> Problems:
-    """The player who controls the hero records its actions (a warning, not an error)."""
-    seat = _seat_of(state, hero_id)
-    if event.by is not None and seat is not None and event.by != seat:
-        return [_v(event, "turn-sequence.player", f"{hero_id} is controlled by seat {seat}, not {event.by}", "warning")]
+    A hero's seat is the seat that picked it ("Draft Phase"), kept on its sheet.
+    """
+    if event.by is not None and hero is not None and event.by != hero.seat:
+        return [_v(event, "turn-sequence.player", f"{hero.id} is controlled by seat {hero.seat}, not {event.by}", "warning")]
     return []
 
 
@@ -135,7 +132,7 @@ def _check_acting(params: Params, state: State, event: Event, hero_id: str) -> t
         return [_v(event, "heroes.unknown", f"no hero {hero_id!r} is in this game")], None, None
     if state.stage != "play" or state.turn is None:
         return [_v(event, "turn-sequence.order", f"{hero_id} acts before the first turn has started")], hero, None
-    problems = _check_by(state, event, hero_id)
+    problems = _check_by(event, hero)
     if (result := outcome(params, state)) is not None:
         problems.append(_v(event, "victory.game-over", f"the game is already over: {result.reason}"))
     turn = state.turn
@@ -224,7 +221,7 @@ def _check_hero_placed(params: Params, state: State, event: HeroPlaced) -> Probl
     hero = find(state, event.hero)
     if hero is None or state.stage == "draft":
         return [_v(event, "setup.spawn", f"{event.hero} is placed before the draft is over")]
-    problems = _check_by(state, event, event.hero)
+    problems = _check_by(event, hero)
     if state.stage == "play" or hero.node is not None:
         problems.append(_v(event, "setup.spawn", f"{event.hero} is already on the board"))
     if event.node not in game_map(params).spawns[hero.team]:
@@ -251,7 +248,7 @@ def _check_turn_order(params: Params, state: State, event: TurnOrderSet) -> Prob
 def _check_turn_started(params: Params, state: State, event: TurnStarted) -> Problems:
     if state.stage != "play":
         return [_v(event, "turn-sequence.order", "the game starts once every hero is placed and both turn orders are set")]
-    problems = _check_by(state, event, event.hero)
+    problems = _check_by(event, find(state, event.hero))
     if (result := outcome(params, state)) is not None:
         problems.append(_v(event, "victory.game-over", f"the game is already over: {result.reason}"))
     if state.turn is not None and state.turn.pending:
@@ -300,7 +297,7 @@ def _check_path(params: Params, state: State, event: HeroMoved, start: Node) -> 
     problems = []
     here = start
     for node in event.path:
-        if board.distance(here, node) != 1:
+        if node not in board.neighbours(here) and board.distance(here, node) != 1:  # an off-board step is still one node
             problems.append(_v(event, "movement.adjacent", f"{here} to {node} is not one node: a hero moves one node per point"))
         if not (0 <= node[0] < gmap.width and 0 <= node[1] < gmap.height):
             problems.append(_v(event, "movement.board", f"{node} is off the board"))
@@ -375,7 +372,7 @@ def _check_ability(params: Params, state: State, event: AbilityUsed) -> Problems
         return problems
     problems += _check_phase(event, turn, "combat")
     ability = heroes.ABILITIES.get(event.ability)
-    own = {a.id for a in heroes.HEROES[hero.id].abilities}
+    own = heroes.ABILITIES_OF[hero.id]
     if ability is None or event.ability not in own:
         return [*problems, _v(event, "abilities.unknown", f"{hero.id} has no ability {event.ability!r}; its abilities: {', '.join(sorted(own))}")]
     if not hero.alive:
@@ -384,7 +381,7 @@ def _check_ability(params: Params, state: State, event: AbilityUsed) -> Problems
         problems.append(_v(event, "combat.one-action", f"{event.hero} already took its combat action this turn"))
     if (left := cooldown(hero, event.ability)) > 0:
         problems.append(_v(event, "abilities.cooldown", f"{ability.name} is on cooldown for {left} more turn(s)"))
-    harmful = event.ability not in HEALS and event.ability not in {"precision_targeting", "static_charge", "shield_wall", "quick_blade"}
+    harmful = event.ability not in HEALS and event.ability not in HARMLESS
     if turn.stunned and harmful:
         problems.append(_v(event, "status.stun", f"{event.hero} is stunned: stunned heroes are unable to attack"))
     if event.ability in SELF_ABILITIES:
@@ -872,18 +869,26 @@ def apply(params: Params, state: State, event: Event) -> State:
 
 
 def outcome(params: Params, state: State) -> Outcome | None:
-    """The first victory condition met, or None while the game goes on."""
+    """The first victory condition met, or None while the game goes on.
+
+    Asked before every action (no action after the end), so the common case, nothing
+    met, is decided from the Grace meters, the first altar and who still stands.
+    """
     if state.stage != "play":
         return None
-    for team, grace in zip(TEAMS, state.grace, strict=True):
-        if grace >= params.grace_to_win:  # "The first team to reach 20 Grace points achieves victory"
-            return Outcome(winner=team, reason=f"{team} reached {params.grace_to_win} Grace", rule="mortalgate/victory.grace")
-    owners = set(state.altars)
-    if len(owners) == 1 and None not in owners:  # "a single team controls all 8 altar points"
-        team = str(state.altars[0])
-        return Outcome(winner=team, reason=f"{team} controls all {len(state.altars)} altars", rule="mortalgate/victory.altars")
+    win = params.grace_to_win
+    red, blue = state.grace
+    if red >= win or blue >= win:  # "The first team to reach 20 Grace points achieves victory"
+        team = "red" if red >= win else "blue"
+        return Outcome(winner=team, reason=f"{team} reached {win} Grace", rule="mortalgate/victory.grace")
+    altars = state.altars
+    if altars and altars[0] is not None and altars.count(altars[0]) == len(altars):  # "a single team controls all 8 altar points"
+        team = str(altars[0])
+        return Outcome(winner=team, reason=f"{team} controls all {len(altars)} altars", rule="mortalgate/victory.altars")
+    if all(h.alive for h in state.heroes):
+        return None
     standing = {h.team for h in state.heroes if h.alive}
-    for team in TEAMS:  # "If all enemies are defeated before having the opportunity to respawn"
-        if other(team) not in standing and team in standing:
-            return Outcome(winner=team, reason=f"{team} slew every enemy before any could respawn", rule="mortalgate/victory.wipe")
+    if len(standing) == 1:  # "If all enemies are defeated before having the opportunity to respawn"
+        team = standing.pop()
+        return Outcome(winner=team, reason=f"{team} slew every enemy before any could respawn", rule="mortalgate/victory.wipe")
     return None
