@@ -34,6 +34,7 @@ from rulesets.mortalgate.events import (
 )
 from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.state import (
+    PHASES,
     TEAMS,
     Attack,
     Hero,
@@ -145,10 +146,12 @@ def _check_acting(params: Params, state: State, event: Event, hero_id: str) -> t
     return problems, hero, turn
 
 
+_PHASE_RANK = {phase: rank for rank, phase in enumerate(PHASES)}
+
+
 def _check_phase(event: Event, turn: Turn, phase: str) -> Problems:
     """"Once a phase has been completed or exited, the player may not return back to it"."""
-    order = ("upkeep", "movement", "combat", "capture", "done")
-    if order.index(turn.phase) > order.index(phase):
+    if _PHASE_RANK[turn.phase] > _PHASE_RANK[phase]:
         return [_v(event, "turn.phase-order", f"{phase} phase after the {turn.phase} phase: phases go upkeep, movement, combat, capture")]
     return []
 
@@ -293,11 +296,14 @@ def _check_moved(params: Params, state: State, event: HeroMoved) -> Problems:
 def _check_path(params: Params, state: State, event: HeroMoved, start: Node) -> Problems:
     """"Heroes may not move through impassable terrain or through nodes occupied by another hero"."""
     gmap = game_map(params)
-    taken = occupied(state)
+    taken = {h.node for h in state.heroes}
     problems = []
     here = start
     for node in event.path:
-        if node not in board.neighbours(here) and board.distance(here, node) != 1:  # an off-board step is still one node
+        if node in board.neighbours(here, gmap.width, gmap.height) and node not in gmap.impassable and node not in taken:
+            here = node  # the usual step: to an open neighbour on the board
+            continue
+        if board.distance(here, node) != 1:
             problems.append(_v(event, "movement.adjacent", f"{here} to {node} is not one node: a hero moves one node per point"))
         if not (0 <= node[0] < gmap.width and 0 <= node[1] < gmap.height):
             problems.append(_v(event, "movement.board", f"{node} is off the board"))
@@ -885,8 +891,11 @@ def outcome(params: Params, state: State) -> Outcome | None:
     if altars and altars[0] is not None and altars.count(altars[0]) == len(altars):  # "a single team controls all 8 altar points"
         team = str(altars[0])
         return Outcome(winner=team, reason=f"{team} controls all {len(altars)} altars", rule="mortalgate/victory.altars")
-    if all(h.alive for h in state.heroes):
-        return None
+    for hero in state.heroes:
+        if not hero.alive:
+            break
+    else:
+        return None  # nobody slain: nobody wiped out
     standing = {h.team for h in state.heroes if h.alive}
     if len(standing) == 1:  # "If all enemies are defeated before having the opportunity to respawn"
         team = standing.pop()
