@@ -146,7 +146,7 @@ def _check_acting(params: Params, state: State, event: Event, hero_id: str) -> t
     return problems, hero, turn
 
 
-_PHASE_RANK = {phase: rank for rank, phase in enumerate(PHASES)}
+_PHASE_RANK: dict[str, int] = {phase: rank for rank, phase in enumerate(PHASES)}
 
 
 def _check_phase(event: Event, turn: Turn, phase: str) -> Problems:
