@@ -266,6 +266,8 @@ def build_figures(*, speeds: dict[str, list[Speed]], events: int, long: int, bui
         Figure("replay, full audit (decode + check + apply)", both("audit"), against("audit"),
                f">= {TARGET_AUDIT:g}x B", audit / b >= TARGET_AUDIT),
         Figure("contrast: the fold alone (decode + fold, rules that do nothing)", both("fold"), against("fold")),
+        Figure("where an audited event's time goes (from the rows above)", split(a, cpu["fold"], replay, audit),
+               f"B spends {1e6 / b:.2f} us per event"),
         Figure(f"replay, no audit, long random-bot log ({long:,})", both("long replay"), against("long replay")),
         Figure(f"replay, full audit, long random-bot log ({long:,})", both("long audit"), against("long audit")),
         Figure(f"Timeline build, {scrub_size:,}-event log (read + audited fold)",
@@ -297,6 +299,12 @@ def build_figures(*, speeds: dict[str, list[Speed]], events: int, long: int, bui
     figures.append(Figure(f"contrast: the {scrub_size:,}-event log held as a list", mb(held),
                           f"{times(held / base_peak)} the {min(peaks):,} streaming peak"))
     return figures
+
+
+def split(decode: float, fold: float, replay: float, audit: float) -> str:
+    """Microseconds per event: decode (A), the fold's own work, the rules' apply, their check."""
+    us = [1e6 / decode, 1e6 / fold - 1e6 / decode, 1e6 / replay - 1e6 / fold, 1e6 / audit - 1e6 / replay]
+    return "decode {:.2f} + fold {:.2f} + apply {:.2f} + check {:.2f} us".format(*us)
 
 
 def _speed(speed: Speed) -> str:
@@ -390,6 +398,9 @@ appends) are wall time per call.
 - **replay**: `projections.replay.replay(decode_log(lines, codec), rules, audit=...)` over
   every corpus log, every Step consumed; rules resolved once (all logs share the variant).
   The long random-bot log ({long:,} events) is measured the same way (its own event mix).
+- **where the time goes**: per event, 1/A is decoding, 1/fold - 1/A the fold's own work,
+  1/replay - 1/fold the rules' `apply` and 1/audit - 1/replay their `check`; each from the
+  CPU rates above (so the four add up to 1/audit).
 - **the fold alone**: the same replay under the same rules with `check` and `apply` replaced
   by functions that do nothing (`benchmarks.measure.free_rules`): decode, `decode_log`, the
   undo stack and a Step per event. Replay cannot be faster than this however fast the rules get.
