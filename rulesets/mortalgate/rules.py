@@ -50,7 +50,6 @@ from rulesets.mortalgate.state import (
     cooldown,
     find,
     game_map,
-    has_effect,
     has_line_of_sight,
     heroes_with,
     is_hit,
@@ -578,41 +577,40 @@ def _maybe_begin(params: Params, state: State) -> State:
 
 
 def _apply_turn_started(params: Params, state: State, event: TurnStarted) -> State:
-    """Upkeep: cooldowns tick, then status effects resolve and tick ("Upkeep Phase")."""
+    """The turn passes to the hero; a slain hero's turn is only its chance to respawn."""
     hero_id = event.hero
     order = state.play_order or sequence(state)
     cursor = order.index(hero_id) + 1 if hero_id in order else state.cursor + 1
     hero = find(state, hero_id)
     if hero is None or not hero.alive:
         return replace(state, turns=state.turns + 1, cursor=cursor, turn=Turn(hero=hero_id, attacks_left=1))
+    return _upkeep(params, replace(state, turns=state.turns + 1, cursor=cursor), hero)
+
+
+def _upkeep(params: Params, state: State, hero: Hero) -> State:
+    """"Upkeep Phase": cooldowns tick, Shield Wall ends ("until his next turn"), then status
+    effects resolve and tick: "Burning heroes suffer 1 damage ... Burn damage spreads to ...
+    members of the sufferer's team occupying nodes adjacent"; "Poison: ... suffers 1 damage"."""
     effects = hero.effects
-    if effects:
-        kinds = {e.kind for e in effects}
-        turn = Turn(hero=hero_id, attacks_left=1, stunned="stunned" in kinds, poisoned="poisoned" in kinds,
-                    precision="precision" in kinds)
-    else:
-        turn = Turn(hero=hero_id, attacks_left=1)
-    if hero.cooldowns or hero.shield_wall:
+    if not effects:
+        turn = Turn(hero=hero.id, attacks_left=1)
+        if not (hero.cooldowns or hero.shield_wall):
+            return replace(state, turn=turn)
         cooldowns = tuple([(name, left - 1) for name, left in hero.cooldowns if left > 1])
-        ticked = replace(hero, cooldowns=cooldowns, shield_wall=False)  # Shield Wall lasts "until his next turn"
-        state = replace(state, heroes=heroes_with(state, hero, ticked), turns=state.turns + 1, cursor=cursor, turn=turn)
-        hero = ticked
-    else:
-        state = replace(state, turns=state.turns + 1, cursor=cursor, turn=turn)
-    return _resolve_effects(params, state, hero) if effects else state
-
-
-def _resolve_effects(params: Params, state: State, hero: Hero) -> State:
-    """"Burning heroes suffer 1 damage ... Burn damage spreads to ... members of the sufferer's
-    team occupying nodes adjacent"; "Poison: ... suffers 1 damage"; then counters drop by 1."""
-    ticked = tuple([Timed(e.kind, e.turns - 1) for e in hero.effects if e.turns > 1])
-    state = replace(state, heroes=heroes_with(state, hero, replace(hero, effects=ticked)))
-    if has_effect(hero, "burning") and hero.node is not None:
+        ticked = replace(hero, cooldowns=cooldowns, shield_wall=False)
+        return replace(state, heroes=heroes_with(state, hero, ticked), turn=turn)
+    kinds = {e.kind for e in effects}
+    turn = Turn(hero=hero.id, attacks_left=1, stunned="stunned" in kinds, poisoned="poisoned" in kinds,
+                precision="precision" in kinds)
+    ticked = replace(hero, cooldowns=tuple([(name, left - 1) for name, left in hero.cooldowns if left > 1]),
+                     shield_wall=False, effects=tuple([Timed(e.kind, e.turns - 1) for e in effects if e.turns > 1]))
+    state = replace(state, heroes=heroes_with(state, hero, ticked), turn=turn)
+    if "burning" in kinds and hero.node is not None:
         near = board.neighbours(hero.node)
         mates = [h.id for h in state.heroes if h.team == hero.team and h.node in near]
         for hero_id in (hero.id, *mates):
             state = hurt(params, state, hero_id, 1)
-    if has_effect(hero, "poisoned"):
+    if "poisoned" in kinds:
         state = hurt(params, state, hero.id, 1)
     return state
 
@@ -676,8 +674,12 @@ def _apply_ability(params: Params, state: State, event: AbilityUsed) -> State:
     if hero is None or ability is None or turn is None:
         return state
     cooldowns = (*[(n, t) for n, t in hero.cooldowns if n != ability.id], (ability.id, ability.cooldown))
-    state = replace(state, heroes=heroes_with(state, hero, replace(hero, cooldowns=cooldowns)),
-                    turn=replace(turn, phase="combat", combat_used=True, attacks_left=0),
+    used = replace(hero, cooldowns=cooldowns)
+    if (on_self := _ON_SELF.get(ability.id)) is not None:
+        used = on_self(used)
+    attacks_left = 2 if ability.id == "quick_blade" else 0  # Quick Blade: "Zadita may attack twice this turn"
+    state = replace(state, heroes=heroes_with(state, hero, used),
+                    turn=replace(turn, phase="combat", combat_used=True, attacks_left=attacks_left),
                     last_attack=state.last_attack if event.target is None else _aim(state, hero, event.target))
     effect = _ABILITY_EFFECTS.get(event.ability)
     return effect(params, state, hero, event.target) if effect else state
@@ -696,8 +698,15 @@ def _strike(params: Params, state: State, target_id: str | None, amount: int) ->
 
 
 def _adjacent_enemies(state: State, hero: Hero) -> list[Hero]:
-    near = set(board.neighbours(hero.node)) if hero.node else set()
-    return sorted((h for h in state.heroes if h.team != hero.team and h.node in near), key=lambda h: h.id)
+    """Enemies on the hero's neighbouring nodes, by id (the order their damage is dealt)."""
+    if hero.node is None:
+        return []
+    near = board.neighbours(hero.node)
+    return sorted([h for h in state.heroes if h.team != hero.team and h.node in near], key=_by_id)
+
+
+def _by_id(hero: Hero) -> str:
+    return hero.id
 
 
 def _chain_lightning(params: Params, state: State, hero: Hero, target_id: str | None) -> State:
@@ -741,13 +750,6 @@ def _mercy_killing(params: Params, state: State, hero: Hero, target_id: str | No
     return slay(params, state, target)
 
 
-def _self(update: Callable[[Hero], Hero]) -> Callable[[Params, State, Hero, str | None], State]:
-    def effect(params: Params, state: State, hero: Hero, target_id: str | None) -> State:
-        current = find(state, hero.id)
-        return state if current is None else replace(state, heroes=heroes_with(state, current, update(current)))
-    return effect
-
-
 def _status(kind: str, turns: int, damage: int = 0) -> Callable[[Params, State, Hero, str | None], State]:
     def effect(params: Params, state: State, hero: Hero, target_id: str | None) -> State:
         if target_id is None:
@@ -774,22 +776,27 @@ def _long_shot(params: Params, state: State, hero: Hero, target_id: str | None) 
     return state if target_id is None else _with_turn(state, pending=(Pending(hero.id, target_id, "long_shot"),))
 
 
+_ON_SELF: dict[str, Callable[[Hero], Hero]] = {
+    "precision_targeting": lambda h: replace(h, effects=(*[e for e in h.effects if e.kind != "precision"], Timed("precision", 3))),
+    "static_charge": lambda h: replace(h, static_charges=2),
+    "shield_wall": lambda h: replace(h, shield_wall=True),
+}
+"""Abilities that only change the caster's own sheet, applied with its cooldown
+(Precision Targeting: "+1 damage to her attacks for 3 turns"; Static Charge: "next two
+basic attacks"; Shield Wall: "taking no damage until his next turn")."""
+
 _ABILITY_EFFECTS: dict[str, Callable[[Params, State, Hero, str | None], State]] = {
     "long_shot": _long_shot,
     "explosive_shot": _damage(2),
     "full_draw": _heal(HEALS["full_draw"]),
-    "precision_targeting": _self(lambda h: replace(h, effects=(*(e for e in h.effects if e.kind != "precision"), Timed("precision", 3)))),
     "chain_lightning": _chain_lightning,
-    "static_charge": _self(lambda h: replace(h, static_charges=2)),
     "life_ward": _heal(HEALS["life_ward"]),
     "blistering_pain": _status("burning", 2, damage=3),
     "mighty_blow": _damage(2),
-    "shield_wall": _self(lambda h: replace(h, shield_wall=True)),
     "rising_winds": _rising_winds,
     "ring_the_bell": _status("stunned", 1),
     "infected_wounds": _status("poisoned", 3),
     "cheap_shot": _cheap_shot,
-    "quick_blade": lambda params, state, hero, target: _with_turn(state, attacks_left=2),
     "mercy_killing": _mercy_killing,
 }
 

@@ -238,11 +238,6 @@ def cooldown(hero: Hero, ability: str) -> int:
     return 0
 
 
-def has_effect(hero: Hero, kind: str) -> bool:
-    """Whether a status or buff is on the hero."""
-    return any(e.kind == kind for e in hero.effects)
-
-
 def movement_allowance(params: Params, state: State, hero: Hero, turn: Turn) -> int:
     """Movement points this turn: attribute + Sprint, -2 poisoned, none when stunned."""
     if turn.stunned:
