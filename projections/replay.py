@@ -4,7 +4,7 @@
 bounded, structure-shared undo stack for `Retracted`) and one event to the next Step,
 bound once to a ruleset version so the per-event path does no lookups it can do once.
 `replay` streams it over a log; `Timeline` keeps every K-th Step to scrub; the warehouse
-and the recorder fold event by event with the same object.
+sync folds event by event with the same object; `advance` is a one-off step (the recorder).
 """
 
 from __future__ import annotations
@@ -33,9 +33,6 @@ window, so cutting rarely keeps the copy to a third of a node per event."""
 
 _TABLE_ONLY = frozenset({MatchEnded, Ruled})
 """Shared events that change what the table said, not the board."""
-
-_NOT_PLAYED = frozenset({MatchStarted, Retracted, *_TABLE_ONLY})
-"""Event types the rules never see: the fold handles them itself."""
 
 
 class Undo(msgspec.Struct, frozen=True, gc=False):
@@ -103,8 +100,12 @@ class Fold:
 
     def __call__(self, prev: Step, event: Event) -> Step:
         """Fold one event onto the previous step."""
-        if type(event) in _NOT_PLAYED:
-            return self._unplayed(prev, event)
+        kind = type(event)
+        if kind is Retracted:
+            return _retract(prev, event)  # type: ignore[arg-type]
+        if kind is MatchStarted:
+            problem = Violation(seq=event.seq, rule="core/log.match-started", message="MatchStarted may only be line 0")
+            return Step(event, prev.state, (problem,), None, prev.undo)
         state = prev.state
         stack = prev.undo
         if stack is None:
@@ -113,6 +114,8 @@ class Fold:
             if stack.depth >= _TRIM_AT:
                 stack = _trim(stack, UNDO_WINDOW)
             undo = Undo(event.seq, state, stack, stack.depth + 1)
+        if kind in _TABLE_ONLY:
+            return Step(event, state, (), None, undo)
         check = self._check
         if check is None:
             return Step(event, self._apply(self._params, state, event), (), None, undo)
@@ -127,23 +130,6 @@ class Fold:
                                    message=f"the board could not follow this event ({type(error).__name__}); "
                                            "the state is kept as it was"),)
         return Step(event, after, problems, None, undo)
-
-    def _unplayed(self, prev: Step, event: Event) -> Step:
-        if isinstance(event, Retracted):
-            return _retract(prev, event)
-        if isinstance(event, MatchStarted):
-            problem = Violation(seq=event.seq, rule="core/log.match-started", message="MatchStarted may only be line 0")
-            return Step(event, prev.state, (problem,), None, prev.undo)
-        stack = prev.undo
-        if stack is not None and stack.depth >= _TRIM_AT:
-            stack = _trim(stack, UNDO_WINDOW)
-        depth = 1 if stack is None else stack.depth + 1
-        return Step(event, prev.state, (), None, Undo(event.seq, prev.state, stack, depth))
-
-
-def first_step(rules: Rules, started: MatchStarted, *, audit: bool = True) -> Step:
-    """The step of line 0 (see `Fold.first`)."""
-    return Fold(rules, audit=audit).first(started)
 
 
 def advance(rules: Rules, prev: Step, event: Event, *, audit: bool = True) -> Step:
