@@ -189,12 +189,16 @@ ABILITIES_OF: Mapping[str, frozenset[str]] = {h.id: frozenset(a.id for a in h.ab
 """Hero id -> the ids of its own abilities."""
 NOTES: tuple[str, ...] = _DATA.notes
 """Readings of the text the data depends on (e.g. Greven/Grevan)."""
+_SHEETS: Mapping[str, Mapping[str, HeroStats]] = {
+    stat_set: {hero: sheet for (hero, in_set), sheet in _DATA.stats.items() if in_set == stat_set} for stat_set in STAT_SETS
+}
+"""Stat set -> hero id -> its six attributes: two plain lookups, asked on every attack and move."""
 
 
 def stats(hero_id: str, stat_set: str) -> HeroStats:
     """The hero's six attributes in a stat set ("1.5", "2.0", "2.1", "2.5")."""
     try:
-        return _DATA.stats[(hero_id, stat_set)]
+        return _SHEETS[stat_set][hero_id]
     except KeyError:
         raise _unknown(hero_id, stat_set) from None
 

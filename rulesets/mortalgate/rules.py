@@ -295,7 +295,7 @@ def _check_moved(params: Params, state: State, event: HeroMoved) -> Problems:
 def _check_path(params: Params, state: State, event: HeroMoved, start: Node) -> Problems:
     """"Heroes may not move through impassable terrain or through nodes occupied by another hero"."""
     gmap = game_map(params)
-    taken = {h.node for h in state.heroes}
+    taken = occupied(state)
     problems = []
     here = start
     for node in event.path:
@@ -579,7 +579,7 @@ def _maybe_begin(params: Params, state: State) -> State:
 def _apply_turn_started(params: Params, state: State, event: TurnStarted) -> State:
     """The turn passes to the hero; a slain hero's turn is only its chance to respawn."""
     hero_id = event.hero
-    order = state.play_order or sequence(state)
+    order = sequence(state)
     cursor = order.index(hero_id) + 1 if hero_id in order else state.cursor + 1
     hero = find(state, hero_id)
     if hero is None or not hero.alive:
