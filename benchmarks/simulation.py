@@ -59,7 +59,7 @@ def main() -> int:
         rows.append("| Dask | | not measured: the `distributed` package is not installed | |")
     else:
         with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                          dashboard_address=None, silence_logs=50) as cluster:
+                          dashboard_address=":0", silence_logs=50) as cluster:
             dask = timed(spec, scaling, bot="heuristic", scheduler=cluster.scheduler_address)
         rows.append(f"| {spec}, Dask LocalCluster, 2 worker processes | {scaling} | {dask.games / dask.seconds:.2f} games/s | "
                     f"{dask.seconds / two.seconds:.2f}x the time of 2 local processes |")

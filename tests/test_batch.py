@@ -122,7 +122,7 @@ def test_a_local_worker_killed_mid_batch_fails_clearly_and_stores_nothing(tmp_pa
 def cluster():  # type: ignore[no-untyped-def]
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, silence_logs=50) as local:
+                                  dashboard_address=":0", silence_logs=50) as local:
         yield local
 
 
