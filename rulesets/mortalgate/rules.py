@@ -487,10 +487,13 @@ def shielded(params: Params, state: State, target: Hero, damage: int) -> int:
     return max(damage - blessings(params, state, target).get("divine_shield", 0), 0)
 
 
-def hurt(params: Params, state: State, hero_id: str, amount: int) -> State:
-    """The hero loses health; at or below 0 it is slain ("Determining a Hit", "Death")."""
-    hero = find(state, hero_id)
-    if hero is None or not hero.alive or amount <= 0:
+def hurt(params: Params, state: State, hero: Hero, amount: int) -> State:
+    """The hero loses health; at or below 0 it is slain ("Determining a Hit", "Death").
+
+    Every damage helper takes the hero's sheet as it stands in `state` (not its id): the
+    caller has just looked it up, and `heroes_with` finds it again by identity.
+    """
+    if not hero.alive or amount <= 0:
         return state
     if hero.shield_wall:
         return state  # Shield Wall: "taking no damage until his next turn"
@@ -502,30 +505,29 @@ def hurt(params: Params, state: State, hero_id: str, amount: int) -> State:
 def slay(params: Params, state: State, hero: Hero) -> State:
     """"Upon death ... remove his or her hero figure ... cooldowns reset and status effects removed"."""
     dead = replace(hero, node=None, health=0, alive=False, cooldowns=(), effects=(), static_charges=0, shield_wall=False)
-    state = replace(state, heroes=heroes_with(state, hero, dead))
     grace = list(state.grace)
     grace[team_index(other(hero.team))] += params.kill_grace  # "Upon killing an enemy, a team receives 1"
-    state = replace(state, grace=(grace[0], grace[1]))
-    if state.turn is not None and state.turn.pending:  # attacks on the fallen have no target left
-        state = replace(state, turn=replace(state.turn, pending=tuple(p for p in state.turn.pending if p.target != hero.id)))
-    return state
+    turn = state.turn
+    if turn is not None and turn.pending:  # attacks on the fallen have no target left
+        turn = replace(turn, pending=tuple([p for p in turn.pending if p.target != hero.id]))
+    return replace(state, heroes=heroes_with(state, hero, dead), grace=(grace[0], grace[1]), turn=turn)
 
 
-def heal(params: Params, state: State, hero_id: str, amount: int) -> State:
+def heal(params: Params, state: State, hero: Hero, amount: int) -> State:
     """Heals never raise health above the hero's maximum (Leech: "cannot exceed Hero's max health")."""
-    hero = find(state, hero_id)
-    if hero is None or not hero.alive:
+    if not hero.alive:
         return state
     health = min(hero.health + amount, stats(params, hero.id).health)
-    return replace(state, heroes=heroes_with(state, hero, replace(hero, health=max(health, hero.health))))
-
-
-def add_effect(state: State, hero_id: str, kind: str, turns: int) -> State:
-    """Put a status or buff on a hero; a repeat application restarts its duration."""
-    hero = find(state, hero_id)
-    if hero is None or not hero.alive or hero.shield_wall:
+    if health <= hero.health:
         return state
-    effects = (*tuple(e for e in hero.effects if e.kind != kind), Timed(kind, turns))
+    return replace(state, heroes=heroes_with(state, hero, replace(hero, health=health)))
+
+
+def add_effect(state: State, hero: Hero, kind: str, turns: int) -> State:
+    """Put a status or buff on a hero; a repeat application restarts its duration."""
+    if not hero.alive or hero.shield_wall:
+        return state
+    effects = (*[e for e in hero.effects if e.kind != kind], Timed(kind, turns))
     return replace(state, heroes=heroes_with(state, hero, replace(hero, effects=effects)))
 
 
@@ -584,34 +586,38 @@ def _apply_turn_started(params: Params, state: State, event: TurnStarted) -> Sta
     hero = find(state, hero_id)
     if hero is None or not hero.alive:
         return replace(state, turns=state.turns + 1, cursor=cursor, turn=Turn(hero=hero_id, attacks_left=1))
-    return _upkeep(params, replace(state, turns=state.turns + 1, cursor=cursor), hero)
+    return _upkeep(params, state, hero, cursor)
 
 
-def _upkeep(params: Params, state: State, hero: Hero) -> State:
+def _upkeep(params: Params, state: State, hero: Hero, cursor: int) -> State:
     """"Upkeep Phase": cooldowns tick, Shield Wall ends ("until his next turn"), then status
     effects resolve and tick: "Burning heroes suffer 1 damage ... Burn damage spreads to ...
-    members of the sufferer's team occupying nodes adjacent"; "Poison: ... suffers 1 damage"."""
+    members of the sufferer's team occupying nodes adjacent"; "Poison: ... suffers 1 damage".
+
+    The new turn, its count and `cursor` go into the same copy of the state as the ticks:
+    a third of all events are turn starts.
+    """
     effects = hero.effects
     if not effects:
         turn = Turn(hero=hero.id, attacks_left=1)
         if not (hero.cooldowns or hero.shield_wall):
-            return replace(state, turn=turn)
+            return replace(state, turns=state.turns + 1, cursor=cursor, turn=turn)
         cooldowns = tuple([(name, left - 1) for name, left in hero.cooldowns if left > 1])
         ticked = replace(hero, cooldowns=cooldowns, shield_wall=False)
-        return replace(state, heroes=heroes_with(state, hero, ticked), turn=turn)
+        return replace(state, heroes=heroes_with(state, hero, ticked), turns=state.turns + 1, cursor=cursor, turn=turn)
     kinds = {e.kind for e in effects}
     turn = Turn(hero=hero.id, attacks_left=1, stunned="stunned" in kinds, poisoned="poisoned" in kinds,
                 precision="precision" in kinds)
     ticked = replace(hero, cooldowns=tuple([(name, left - 1) for name, left in hero.cooldowns if left > 1]),
                      shield_wall=False, effects=tuple([Timed(e.kind, e.turns - 1) for e in effects if e.turns > 1]))
-    state = replace(state, heroes=heroes_with(state, hero, ticked), turn=turn)
-    if "burning" in kinds and hero.node is not None:
-        near = board.neighbours(hero.node)
-        mates = [h.id for h in state.heroes if h.team == hero.team and h.node in near]
-        for hero_id in (hero.id, *mates):
-            state = hurt(params, state, hero_id, 1)
-    if "poisoned" in kinds:
-        state = hurt(params, state, hero.id, 1)
+    state = replace(state, heroes=heroes_with(state, hero, ticked), turns=state.turns + 1, cursor=cursor, turn=turn)
+    if "burning" in kinds and ticked.node is not None:
+        near = board.neighbours(ticked.node)
+        mates = [h for h in state.heroes if h.team == ticked.team and h.node in near]
+        for burnt in (ticked, *mates):  # each hurt changes only its own hero: the others stay current
+            state = hurt(params, state, burnt, 1)
+    if "poisoned" in kinds and (current := find(state, hero.id)) is not None:
+        state = hurt(params, state, current, 1)
     return state
 
 
@@ -694,7 +700,7 @@ def _strike(params: Params, state: State, target_id: str | None, amount: int) ->
     target = find(state, target_id) if target_id else None
     if target is None:
         return state
-    return hurt(params, state, target.id, shielded(params, state, target, amount))
+    return hurt(params, state, target, shielded(params, state, target, amount))
 
 
 def _adjacent_enemies(state: State, hero: Hero) -> list[Hero]:
@@ -755,7 +761,8 @@ def _status(kind: str, turns: int, damage: int = 0) -> Callable[[Params, State, 
         if target_id is None:
             return state
         state = _strike(params, state, target_id, damage)
-        return add_effect(state, target_id, kind, turns)
+        target = find(state, target_id)
+        return state if target is None else add_effect(state, target, kind, turns)
     return effect
 
 
@@ -767,7 +774,8 @@ def _damage(bonus: int) -> Callable[[Params, State, Hero, str | None], State]:
 
 def _heal(amount: int) -> Callable[[Params, State, Hero, str | None], State]:
     def effect(params: Params, state: State, hero: Hero, target_id: str | None) -> State:
-        return state if target_id is None else heal(params, state, target_id, amount)
+        target = find(state, target_id) if target_id else None
+        return state if target is None else heal(params, state, target, amount)
     return effect
 
 
@@ -823,20 +831,22 @@ def _apply_rolled(params: Params, state: State, event: AttackRolled) -> State:
 def _land(params: Params, state: State, attacker: Hero, target: Hero, pending: Pending, claimed: int | None) -> State:
     """A successful basic attack: damage, then Splinter and Shockwave splash, then Leech."""
     gifts = blessings(params, state, attacker)
-    splash: list[str] = []
+    splash: list[Hero] = []
     if pending.kind != "cheap_shot" and attacker.node and target.node:  # Cheap Shot attacks every neighbour anyway
         nodes = set()
         if gifts.get("splinter"):
             nodes |= set(board.splinter_nodes(attacker.node, target.node))
         if gifts.get("shockwave"):
             nodes |= set(board.shockwave_nodes(attacker.node, target.node))
-        splash = [h.id for h in state.heroes if h.node in nodes and h.team != attacker.team]
-    damages = {hid: attack_damage(params, state, attacker, h, state.turn) for hid in splash if (h := find(state, hid))}
-    state = hurt(params, state, target.id, claimed if claimed is not None else attack_damage(params, state, attacker, target, state.turn))
-    for hero_id, amount in damages.items():
-        state = hurt(params, state, hero_id, amount)
+        splash = [h for h in state.heroes if h.node in nodes and h.team != attacker.team]
+    # every amount is worked out on the board as it was when the attack landed; each hurt
+    # changes only its own hero (splash nodes never hold the target), so the rest stay current
+    damages = [(h, attack_damage(params, state, attacker, h, state.turn)) for h in splash]
+    state = hurt(params, state, target, claimed if claimed is not None else attack_damage(params, state, attacker, target, state.turn))
+    for hero, amount in damages:
+        state = hurt(params, state, hero, amount)
     if gifts.get("leech"):
-        state = heal(params, state, attacker.id, gifts["leech"])  # "Heal for 1 health on successful basic attack"
+        state = heal(params, state, attacker, gifts["leech"])  # "Heal for 1 health on successful basic attack"
     return state
 
 

@@ -7,6 +7,7 @@ did not change, so the Timeline keeps snapshots for free and nothing is ever mut
 from __future__ import annotations
 
 from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from functools import cache, lru_cache
 from types import MappingProxyType
 from typing import Literal
@@ -166,9 +167,9 @@ def hero_at(state: State, node: Node) -> Hero | None:
     return None
 
 
-def occupied(state: State) -> frozenset[Node]:
-    """Nodes with a hero on them."""
-    return frozenset(h.node for h in state.heroes if h.node is not None)
+def occupied(state: State) -> AbstractSet[Node]:
+    """Nodes with a hero on them (a fresh set: a comprehension builds it fastest)."""
+    return {h.node for h in state.heroes if h.node is not None}
 
 
 def game_map(params: Params) -> maps.MapData:
@@ -259,9 +260,9 @@ def attack_range(params: Params, hero: Hero, ability: str | None = None) -> int:
     return base if printed is None else printed
 
 
-def enemy_nodes(state: State, team: str) -> frozenset[Node]:
+def enemy_nodes(state: State, team: str) -> AbstractSet[Node]:
     """Nodes where heroes of the other team stand."""
-    return frozenset([h.node for h in state.heroes if h.team != team and h.node is not None])
+    return {h.node for h in state.heroes if h.team != team and h.node is not None}
 
 
 def blocking(params: Params, state: State, attacker: Hero) -> frozenset[Node]:
