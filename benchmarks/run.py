@@ -426,7 +426,9 @@ TARGETS = """\
 Anchors the issue measured on this kind of machine: msgspec typed per-line decode ~1.8M
 events/s; the `eventsourcing` library rebuilds ~50k events/s. Targets: replay without audit
 at least 10x the `eventsourcing` rebuild rate of the same run; replay with the full audit at
-least 4x; `state_at` p99 under 20 ms; replay memory flat in log length."""
+least 4x; `state_at` p99 under 20 ms; replay memory flat in log length. Why the two replay
+targets are out of reach of pure reducers over frozen data on CPython, and what was tried:
+docs/architecture.md, "Replay speed against issue 2's targets"."""
 
 
 def profile(corpus: Corpus, logs: list[list[bytes]], budget: int = 150_000) -> None:
