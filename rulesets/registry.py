@@ -19,6 +19,7 @@ GAMES: dict[str, str] = {
     "mortalgate": "rulesets.mortalgate",
     "mercenarium": "rulesets.mercenarium",
     "frontier": "rulesets.frontier",
+    "frontline": "rulesets.frontline",
 }
 """Game name -> module exposing RULESET."""
 

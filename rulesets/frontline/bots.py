@@ -1,0 +1,120 @@
+"""Bots that play Warcraft: Frontline for simulated playtests.
+
+A bot is a policy: given the params, the state and the legal events, it returns one of
+them, so it can never play an illegal event. Randomness comes only from the seeded
+generator it is handed: a simulation replays byte for byte from its seed.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from events.base import Event
+from rulesets.frontline import board
+from rulesets.frontline.cards import BUILDINGS, UNITS
+from rulesets.frontline.events import (
+    BuildingBuilt,
+    BuildingDestroyed,
+    ResearchStarted,
+    RoundEnded,
+    TrainingStarted,
+    WorkersMoved,
+)
+from rulesets.frontline.params import Params
+from rulesets.frontline.state import Side, State, capacity, count, population, side, workers
+
+WORKERS_WANTED = 10
+"""The heuristic stops training workers here and puts its gold into the army."""
+
+
+def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
+    """Any legal event but a self-destruction, uniformly: finds the corners of the rules."""
+    options = [e for e in legal if not isinstance(e, BuildingDestroyed)] or list(legal)
+    return options[rng.randrange(len(options))]
+
+
+def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
+    """Economy first, then an army: idle workers to work, population kept ahead, a
+    barracks, a war mill and its research, the strongest affordable units, towers at
+    the front with spare lumber; the unique research used when the frontline is in its
+    own half. Ends the round when nothing on that list is possible."""
+    s = side(state, state.current)
+    if s is None or len(legal) == 1:
+        return legal[0]
+    for wanted in _wishes(params, state, s):
+        found = [e for e in legal if wanted(e)]
+        if found:
+            rng.shuffle(found)  # ties (which area, which tech) vary from seed to seed
+            return max(found, key=_strength)
+    return next(e for e in legal if isinstance(e, RoundEnded))
+
+
+def _strength(event: Event) -> int:
+    """Of several trainings the bot wants, the unit with the most force."""
+    return UNITS[event.unit].force if isinstance(event, TrainingStarted) else 0
+
+
+Wish = Callable[[Event], bool]
+
+
+def _wishes(params: Params, state: State, s: Side) -> list[Wish]:
+    """What the heuristic wants, most wanted first."""
+    losing = board.depth(state.front, s.half) > 0
+    wishes: list[Wish] = []
+    short, plenty = ("lumber", "gold") if s.lumber < s.gold else ("gold", "lumber")
+    if count(s.workers, "idle"):
+        wishes.append(lambda e: isinstance(e, WorkersMoved) and e.origin == "idle" and e.to == short and e.count == 1)
+    if min(s.gold, s.lumber) * 3 + 6 < max(s.gold, s.lumber) and count(s.workers, plenty) > 2:
+        wishes.append(lambda e: isinstance(e, WorkersMoved) and e.origin == plenty and e.to == short and e.count == 1)
+    wishes += _defend(s, losing)
+    if capacity(params, s) - population(s) < 3 and not _capacity_coming(s):
+        wishes.append(_build_rear(params, lambda c: c.capacity > 0 and c.id != "base"))
+    wishes.append(lambda e: isinstance(e, ResearchStarted))
+    if workers(s) < WORKERS_WANTED:
+        wishes.append(lambda e: isinstance(e, TrainingStarted) and not UNITS[e.unit].combat)
+    if not _owns(s, lambda c: c.id == "barracks"):
+        wishes.append(_build_rear(params, lambda c: bool(c.trains) and c.id != "base"))
+    wishes.append(lambda e: isinstance(e, TrainingStarted) and UNITS[e.unit].combat)
+    if not _owns(s, lambda c: c.researches):
+        wishes.append(_build_rear(params, lambda c: c.researches))
+    if workers(s) >= 8 and sum(1 for b in s.buildings if b.kind == "barracks") < 2:
+        wishes.append(_build_rear(params, lambda c: c.id == "barracks"))
+    if s.lumber >= 4:
+        wishes.append(_build_front(params, lambda c: c.defense > 0))
+    return wishes
+
+
+def _defend(s: Side, losing: bool) -> list[Wish]:
+    """Militia and burrows when the frontline is in the bot's own half; back to work when not."""
+    if losing:
+        return [lambda e: isinstance(e, WorkersMoved) and e.origin == "lumber" and e.count == 1 and (e.to == "militia" or e.to.startswith("burrow"))]
+    return [lambda e: isinstance(e, WorkersMoved) and (e.origin == "militia" or e.origin.startswith("burrow")) and e.to == "gold"]
+
+
+def _owns(s: Side, fits: Callable[..., bool]) -> bool:
+    """Whether the side has a building (standing or going up) whose card fits."""
+    return any(b.kind in BUILDINGS and fits(BUILDINGS[b.kind]) for b in s.buildings)
+
+
+def _capacity_coming(s: Side) -> bool:
+    """A farm or burrow is going up: more population is on its way."""
+    return any(b.kind in BUILDINGS and BUILDINGS[b.kind].capacity and b.ready > s.rounds for b in s.buildings)
+
+
+def _build_rear(params: Params, fits: Callable[..., bool]) -> Wish:
+    """A building that fits, in the held area furthest from the frontline."""
+    return lambda e: isinstance(e, BuildingBuilt) and fits(BUILDINGS[e.building]) and _rank(params, e.area) >= 3
+
+
+def _build_front(params: Params, fits: Callable[..., bool]) -> Wish:
+    """A building that fits, in the front area of the bot's own half."""
+    return lambda e: isinstance(e, BuildingBuilt) and fits(BUILDINGS[e.building]) and _rank(params, e.area) <= 2
+
+
+def _rank(params: Params, area_id: str) -> int:
+    found = board.area(params, area_id)
+    return found.number if found is not None else 0
+
+
+BOTS = {"random": random_bot, "heuristic": heuristic_bot}
