@@ -8,7 +8,7 @@ did. Comments cite the passage of ../shared/rules/warcraft-frontline.txt each ru
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import msgspec
@@ -40,8 +40,8 @@ from rulesets.frontline.state import (
     count,
     counted_forces,
     defenses,
+    effect_total,
     frontline,
-    has_effect,
     holds,
     opponent,
     points,
@@ -171,7 +171,7 @@ def _afford(event: Event, s: Side, what: str, gold: int, lumber: int) -> Problem
     return []
 
 
-def _kind_of_race(event: Event, s: Side, table: dict[str, Any] | Any, kind: str, item: str, section: str) -> Problems:
+def _kind_of_race(event: Event, s: Side, table: Mapping[str, Any], kind: str, item: str, section: str) -> Problems:
     """The item exists and belongs to the player's race (or both races)."""
     card = table.get(item)
     known = ", ".join(of_race(table, s.race))
@@ -259,7 +259,7 @@ def _check_workers(params: Params, state: State, event: WorkersMoved, s: Side) -
     there = count(s.workers, event.origin)
     if there < event.count:
         problems.append(_v(event, "workers.count", f"{s.seat} has {there} worker(s) in {event.origin}, not {event.count}"))
-    if event.to == "militia" and not has_effect(s, "militia"):
+    if event.to == "militia" and not effect_total(s, "militia"):
         # "For humans, all workers can turn into militia" - the human unique research.
         problems.append(_v(event, "militia.research", f"workers become militia only after the human research {RESEARCH['call_to_arms'].name}; {s.seat} ({s.race}) has not researched it"))
     burrow = _burrow(s, event.to)
@@ -277,7 +277,7 @@ def _burrow(s: Side, place: str) -> Building | None:
 def _check_burrow(params: Params, event: WorkersMoved, s: Side, burrow: Building) -> Problems:
     """"For orc, workers can enter burrow" - the orc unique research; a burrow holds `room`."""
     problems = []
-    if not has_effect(s, "burrow"):
+    if not effect_total(s, "burrow"):
         problems.append(_v(event, "burrow.research", f"workers enter burrows only after the orc research {RESEARCH['battle_stations'].name}; {s.seat} has not researched it"))
     if not standing(s, burrow):
         problems.append(_v(event, "burrow.room", f"{burrow.id} is still being built"))
@@ -367,6 +367,7 @@ def _apply_research(params: Params, state: State, event: ResearchStarted, s: Sid
 
 
 def _check_end(params: Params, state: State, event: RoundEnded, s: Side) -> Problems:
+    """Any player may end its own round at any point: nothing beyond the common checks."""
     return []
 
 

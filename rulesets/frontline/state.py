@@ -134,7 +134,7 @@ def standing(s: Side, b: Building) -> bool:
     return b.ready <= s.rounds
 
 
-def has_effect(s: Side, effect: str) -> int:
+def effect_total(s: Side, effect: str) -> int:
     """The total amount of the side's researched techs with that effect (0 without one)."""
     return sum(RESEARCH[t].amount for t in s.techs if t in RESEARCH and RESEARCH[t].effect == effect)
 
@@ -163,7 +163,7 @@ def capacity(params: Params, s: Side) -> int:
 def force(params: Params, s: Side) -> int:
     """Military force: each combat unit's force (plus weapon research), and each militia."""
     units = sum(UNITS[u].force * n for u, n in s.units if u in UNITS)
-    upgrades = has_effect(s, "unit_force") * sum(n for _, n in s.units)
+    upgrades = effect_total(s, "unit_force") * sum(n for _, n in s.units)
     return units + upgrades + params.militia_force * count(s.workers, "militia")
 
 
@@ -171,7 +171,7 @@ def area_defense(params: Params, s: Side, area_id: str) -> int:
     """What the side's standing buildings in an area add to its grids' defense: towers,
     research raising every building's defense, and workers sheltering in burrows."""
     total = 0
-    per_building = has_effect(s, "building_defense")
+    per_building = effect_total(s, "building_defense")
     for b in s.buildings:
         if b.area == area_id and b.kind in BUILDINGS and standing(s, b):
             total += BUILDINGS[b.kind].defense + per_building + params.burrow_defense * count(s.workers, b.id)

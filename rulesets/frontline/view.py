@@ -42,10 +42,15 @@ def column(params: Params, half: int, grid: int) -> int:
     return n - grid if half == 0 else n - 1 + grid
 
 
+def site_rows(params: Params) -> int:
+    """Rows of building sites under the track: enough for the most crowded area."""
+    return max((math.ceil(a.sites / (a.last - a.first + 1)) for a in board.areas(params)), default=1)
+
+
 def view(params: Params, state: State, seat: str | None) -> BoardView:
     """The whole board; `seat` changes nothing (no hidden information)."""
     n = len(params.track)
-    rows = max((math.ceil(a.sites / (a.last - a.first + 1)) for a in board.areas(params)), default=1)
+    rows = site_rows(params)
     x = n - 0.5 + state.front
     line = Line(kind="frontline", points=((x, 0.0), (x, float(SITES_ROW + rows) - 1)), label=board_where(state))
     return BoardView(
@@ -74,7 +79,7 @@ def _cells(params: Params, state: State) -> tuple[Cell, ...]:
 
 def _regions(params: Params, state: State) -> tuple[Region, ...]:
     out = []
-    height = SITES_ROW + max((math.ceil(a.sites / (a.last - a.first + 1)) for a in board.areas(params)), default=1)
+    height = SITES_ROW + site_rows(params)
     for a in board.areas(params):
         holder = board.holder(a, state.front)
         who = "contested" if holder is None else f"held by {state.seats[holder]}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rulesets.frontline import board
+from rulesets.frontline.events import RoundEnded
 from rulesets.frontline.state import capacity, count, population, workers
 from tests.frontline.scenario import RULESET, P, fresh, started, the
 
@@ -12,7 +13,9 @@ def test_two_players_only() -> None:
     assert RULESET.validate_start(P, started()) == []
     three = started(seats={"a": "x", "b": "y", "c": "z"})
     assert RULESET.validate_start(P, three) == ["Warcraft: Frontline is a 2 player only game, not 3 seat(s)"]
-    assert RULESET.outcome(P, RULESET.setup(P, three)) is None and list(RULESET.legal(P, RULESET.setup(P, three))) == []
+    state = RULESET.setup(P, three)
+    assert RULESET.outcome(P, state) is None and list(RULESET.legal(P, state)) == []
+    assert [v.rule for v in RULESET.check(P, state, RoundEnded(by="a"))] == ["frontline/start.players"]
 
 
 def test_each_player_picks_a_race_and_an_unknown_race_is_named() -> None:
