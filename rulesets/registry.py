@@ -20,6 +20,7 @@ GAMES: dict[str, str] = {
     "mercenarium": "rulesets.mercenarium",
     "frontier": "rulesets.frontier",
     "frontline": "rulesets.frontline",
+    "mercyfrontier": "rulesets.mercyfrontier",
 }
 """Game name -> module exposing RULESET."""
 

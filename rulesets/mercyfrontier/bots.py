@@ -1,0 +1,103 @@
+"""Bots that play Mercy Frontier for simulated playtests.
+
+A bot is a policy: given the params, the state and the legal events, it returns one of
+them, using only the seeded generator it is handed, so a simulation replays byte for byte
+from its seed. The random bot first picks a kind of event, then one of that kind, so a
+phase's single "finished" event is not drowned by hundreds of placements.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from events.base import Event
+from rulesets.mercyfrontier import board
+from rulesets.mercyfrontier.components import card_type
+from rulesets.mercyfrontier.events import (
+    AbilityUsed,
+    BuildingBuilt,
+    MarketSwept,
+    MercenaryHired,
+    MercenaryMoved,
+    MercenaryPlaced,
+    OutpostPurchased,
+    WorkersBought,
+    WorkersPlaced,
+)
+from rulesets.mercyfrontier.movement import contact, walk
+from rulesets.mercyfrontier.params import Params
+from rulesets.mercyfrontier.state import State, card_of, damage, merc, node_at, player
+
+
+def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
+    """A uniformly random kind of legal event, then a uniformly random one of that kind."""
+    kinds = sorted({type(e).__name__ for e in legal})
+    kind = kinds[rng.randrange(len(kinds))]
+    options = [e for e in legal if type(e).__name__ == kind]
+    return options[rng.randrange(len(options))]
+
+
+def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
+    """Collect on nodes, refine, claim tiles, hire the strongest mercenary it can afford,
+    place it as far forward as it may, and push it toward the far side, fighting only
+    combats it wins and smashing buildings on the way."""
+    return max(legal, key=lambda event: (_score(params, state, event), rng.random()))
+
+
+def _forward(params: Params, seat: str, row: int) -> int:
+    """How far a row is toward the seat's far side (higher is closer)."""
+    return row if board.far_row(params, seat) > 0 else board.height(params) - 1 - row
+
+
+def _score(params: Params, state: State, event: Event) -> float:
+    p = player(state, event.by)
+    match event:
+        case WorkersPlaced(spaces=spaces):
+            return float(sum(1 for s in spaces if node_at(state, s) is not None))
+        case WorkersBought(count=count):
+            return 3.0 if count == 1 and p is not None and p.workers + p.fresh < 5 and p.resources.total() > 8 else -1.0
+        case BuildingBuilt(kind=kind):
+            return 6.0 if kind == "refinery" else 4.0
+        case OutpostPurchased():
+            return 5.0 if p is not None and p.outposts < 2 else -1.0
+        case MercenaryHired(card=card, paid=paid):
+            found = card_type(card)
+            return 10.0 + (found.attack + found.health if found else 0) - 0.5 * paid.total()
+        case MarketSwept():
+            return -5.0
+        case MercenaryPlaced(space=space):
+            return 10.0 + _forward(params, event.by or "", space[1])
+        case AbilityUsed():
+            return 20.0
+        case MercenaryMoved():
+            return _move_score(params, state, event)
+    return 0.0
+
+
+def _move_score(params: Params, state: State, event: MercenaryMoved) -> float:
+    """Progress toward the far side, buildings smashed, combats won; trampling costs."""
+    m = merc(state, event.card)
+    if m is None or m.at is None:
+        return -50.0
+    path = walk(params, state, m, event.direction, event.spaces, event.trample)
+    size = card_of(m.card).size
+    seat = m.owner
+    rows = [s[1] for s in board.footprint(path.end, size)]
+    score = 3.0 * (max(_forward(params, seat, r) for r in rows) - max(_forward(params, seat, s[1]) for s in board.footprint(m.at, size)))
+    if board.far_row(params, seat) in rows:
+        score += 100.0
+    smashed = {s for s in path.entered} & {b.at for b in state.buildings if b.owner != seat}
+    score += 20.0 * len(smashed) - 8.0 * len(path.trampled)
+    for enemy in contact(params, state, m, path.end, event.direction):
+        foe = merc(state, enemy)
+        if foe is None:
+            continue
+        wins = damage(m.card, enemy) >= foe.health
+        survives = m.health > damage(enemy, m.card)
+        score += 15.0 if wins and survives else 5.0 if wins else -10.0
+    return score + (1.0 if event.direction in ("east", "west") else 0.0) * 0.5
+
+
+BOTS = {"random": random_bot, "heuristic": heuristic_bot}
+

@@ -1,0 +1,227 @@
+"""What may happen next: the decisions a player may take, and what a chance step may give.
+
+Candidates are generated from the board and the purses and then kept only if
+`rules.check` finds nothing wrong, so `legal` never offers a move the audit would flag:
+one piece of code says what is legal. Two kinds of decision have too many forms to list
+(where every worker stands, which tokens pay for a card), so `legal` offers a bounded,
+useful selection of them; a table may record any other form and the audit judges it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import combinations, islice, permutations
+
+from events.base import Event
+from rulesets.mercyfrontier import board
+from rulesets.mercyfrontier.components import BEACONS, COSTS, card_type
+from rulesets.mercyfrontier.events import (
+    AbilityUsed,
+    BuildingBuilt,
+    CardRevealed,
+    CombatResolved,
+    MarketSwept,
+    MercenaryHired,
+    MercenaryMoved,
+    MercenaryPlaced,
+    OutpostPlaced,
+    OutpostPurchased,
+    RelicDrawn,
+    ResourcesCollected,
+    StepFinished,
+    TileUncovered,
+    WorkersBought,
+    WorkersPlaced,
+)
+from rulesets.mercyfrontier.movement import budget, walk
+from rulesets.mercyfrontier.params import Params
+from rulesets.mercyfrontier.resources import RESOURCES, Resources
+from rulesets.mercyfrontier.rules import check, draw_pile, outcome
+from rulesets.mercyfrontier.state import (
+    Player,
+    State,
+    building_at,
+    collection,
+    combat_damage,
+    controller,
+    noncombat,
+    placed_mercs,
+    placements,
+    player,
+    territory,
+)
+
+PLACEMENTS_OFFERED = 40
+"""How many worker placements `legal` offers (the best-looking first)."""
+
+
+def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
+    """At a chance step (a card flipped, a tile uncovered, a relic turned up), every outcome
+    with its probability; None at a decision."""
+    if not state.pending:
+        return None
+    pending = state.pending[0]
+    if pending.kind == "reveal":
+        return _uniform([CardRevealed(card=c) for c in draw_pile(state)])
+    if pending.kind == "uncover" and pending.tile is not None:
+        return _uniform([TileUncovered(tile=pending.tile, face=f) for f in state.faces])
+    if pending.kind == "relic" and pending.tile is not None:
+        return _uniform([RelicDrawn(tile=pending.tile, relic=r) for r in state.relic_pile])
+    return None
+
+
+def _uniform(events: list[Event]) -> list[tuple[Event, float]] | None:
+    return [(e, 1 / len(events)) for e in events] if events else None
+
+
+def legal(params: Params, state: State) -> list[Event]:
+    """Every event offered next that the rules accept."""
+    outcomes = chance(params, state)
+    if outcomes is not None:
+        return [event for event, _ in outcomes]
+    if state.phase == "setup" or outcome(params, state) is not None:
+        return []
+    return [e for e in _candidates(params, state) if not any(v.severity != "info" for v in check(params, state, e))]
+
+
+def _candidates(params: Params, state: State) -> Iterator[Event]:
+    if state.pending:
+        yield from _forced(params, state)
+        return
+    p = player(state, state.actor)
+    if p is None:
+        return
+    yield from {
+        "workers": _worker_moves, "building": _buildings, "purchase": _purchases,
+        "placement": _placements, "action": _actions,
+    }[state.phase](params, state, p)
+    yield StepFinished(by=p.seat)
+
+
+def _forced(params: Params, state: State) -> Iterator[Event]:
+    """An outpost to place on its tile, or the damage of a combat."""
+    pending = state.pending[0]
+    if pending.kind == "outpost" and pending.tile is not None:
+        for space in board.tile_spaces(params, pending.tile):
+            yield OutpostPlaced(by=pending.seat, space=space)
+    elif pending.kind == "combat":
+        yield CombatResolved(attacker=pending.attacker, defenders=pending.defenders,
+                             damage=combat_damage(pending.attacker, pending.defenders))
+
+
+# --- workers --------------------------------------------------------------------------------------
+
+
+def _worker_moves(params: Params, state: State, p: Player) -> Iterator[Event]:
+    if "placed" not in state.done:
+        yield from worker_placements(params, state, p)
+    elif "collected" not in state.done:
+        yield ResourcesCollected(by=p.seat, gained=collection(params, state, p.seat))
+    elif "bought" not in state.done:
+        for count in range(1, params.max_workers - p.workers - p.fresh + 1):
+            yield WorkersBought(by=p.seat, count=count)
+
+
+def useful_spaces(params: Params, state: State, seat: str) -> list[board.Space]:
+    """Territory spaces worth a worker, best first: nodes (refined first), then spaces
+    touching a tile an outpost could claim, then a few free spaces to build on."""
+    own = territory(params, state, seat)
+    spaces = [s for pos in own for s in board.tile_spaces(params, pos)]
+    nodes = {at for at, _ in state.nodes}
+    claimable = [t.pos for t in state.tiles if t.home is None and controller(params, state, t.pos) is None]
+
+    def rank(space: board.Space) -> tuple[int, board.Space]:
+        if space in nodes:
+            refined = (b := building_at(state, space)) is not None and b.kind == "refinery"
+            return (0 if refined else 1), space
+        if any(board.touches_tile(params, space, pos) for pos in claimable):
+            return 2, space
+        return (3 if building_at(state, space) is None else 4), space
+
+    ranked = sorted(spaces, key=rank)
+    best = [s for s in ranked if rank(s)[0] <= 2]
+    return best + [s for s in ranked if rank(s)[0] == 3][:4]
+
+
+def worker_placements(params: Params, state: State, p: Player) -> Iterator[Event]:
+    """Up to PLACEMENTS_OFFERED ways to put every worker on a useful space."""
+    spaces = useful_spaces(params, state, p.seat)
+    count = min(p.workers, len(spaces))
+    for chosen in islice(combinations(spaces, count), PLACEMENTS_OFFERED):
+        yield WorkersPlaced(by=p.seat, spaces=tuple(chosen))
+
+
+# --- building ----------------------------------------------------------------------------------------
+
+
+def _buildings(params: Params, state: State, p: Player) -> Iterator[Event]:
+    sites = p.placed if params.worker_on_site else tuple(
+        s for pos in territory(params, state, p.seat) for s in board.tile_spaces(params, pos))
+    for space in sites:
+        for kind in ("refinery", *BEACONS):
+            if p.resources.covers(COSTS[kind]):
+                yield BuildingBuilt(by=p.seat, kind=kind, space=space)  # type: ignore[arg-type]
+    if p.resources.covers(COSTS["outpost"]):
+        for t in state.tiles:
+            if t.home is None:
+                yield OutpostPurchased(by=p.seat, tile=t.pos)
+
+
+# --- mercenaries ----------------------------------------------------------------------------------------
+
+
+def payments(cost: int, values: Resources, purse: Resources) -> list[Resources]:
+    """Ways to pay `cost` credits from a purse: tokens taken greedily in each order of the
+    resources, then any token not needed put back (no two alike)."""
+    found: list[Resources] = []
+    for order in permutations(RESOURCES):
+        taken = dict.fromkeys(RESOURCES, 0)
+        for resource in order:
+            while sum(taken[r] * values.of(r) for r in RESOURCES) < cost and taken[resource] < purse.of(resource):
+                taken[resource] += 1
+        if sum(taken[r] * values.of(r) for r in RESOURCES) < cost:
+            continue
+        for resource in reversed(order):
+            while taken[resource] and sum(taken[r] * values.of(r) for r in RESOURCES) - values.of(resource) >= cost:
+                taken[resource] -= 1
+        paid = Resources(**taken)
+        if paid not in found:
+            found.append(paid)
+    return found
+
+
+def _purchases(params: Params, state: State, p: Player) -> Iterator[Event]:
+    for card in state.market:
+        found = card_type(card)
+        if found is not None:
+            for paid in payments(found.cost, found.values, p.resources):
+                yield MercenaryHired(by=p.seat, card=card, paid=paid)
+    pairs = {tuple(sorted(pair)) for pair in combinations([r for r in RESOURCES for _ in range(min(p.resources.of(r), 2))], 2)}
+    for a, b in sorted(pairs):
+        paid = Resources(**{r: (a == r) + (b == r) for r in RESOURCES})
+        yield MarketSwept(by=p.seat, paid=paid)
+
+
+def _placements(params: Params, state: State, p: Player) -> Iterator[Event]:
+    for m in state.mercs:
+        if m.owner == p.seat and m.at is None:
+            for at in placements(params, state, m.card):
+                yield MercenaryPlaced(by=p.seat, card=m.card, space=at)
+
+
+# --- actions ----------------------------------------------------------------------------------------------
+
+
+def _actions(params: Params, state: State, p: Player) -> Iterator[Event]:
+    mine = placed_mercs(state, p.seat)
+    for m in mine:
+        for ability in noncombat(m.card):
+            yield AbilityUsed(by=p.seat, card=m.card, ability=ability)
+    everyone = tuple(x.card for x in mine)
+    for m in mine:
+        for direction in board.DIRECTIONS:
+            for spaces in range(1, budget(params, state, m.card) + 1):
+                yield MercenaryMoved(by=p.seat, card=m.card, direction=direction, spaces=spaces)  # type: ignore[arg-type]
+                path = walk(params, state, m, direction, spaces, everyone)
+                if path.trampled:
+                    yield MercenaryMoved(by=p.seat, card=m.card, direction=direction, spaces=spaces, trample=path.trampled)  # type: ignore[arg-type]
