@@ -164,7 +164,8 @@ def check_turn(params: Params, state: State, event: Event, phase: Phase) -> Prob
     if state.phase != phase:
         problems.append(_v(event, "turn.phase", f"{type(event).__name__} belongs to the {PHASE_NAMES[phase]}, but it is the {PHASE_NAMES[state.phase]}"))
     if event.by != state.actor:
-        problems.append(_v(event, "turn.order", f"it is {state.actor}'s part of the {PHASE_NAMES[state.phase]} "
+        rule = "turn.priority" if state.phase in ("purchase", "placement", "action") else "turn.order"
+        problems.append(_v(event, rule, f"it is {state.actor}'s part of the {PHASE_NAMES[state.phase]} "
                                                 f"(priority: {state.priority} first), not {event.by or 'nobody'}'s"))
     return problems
 
