@@ -21,6 +21,7 @@ from projections.replay import replay
 from projections.simulate import SIM_EPOCH, SIM_STEP, play
 from rulesets import registry
 from rulesets.mercyfrontier.events import (
+    BuildingBuilt,
     CardRevealed,
     CombatResolved,
     MercenaryHired,
@@ -30,7 +31,6 @@ from rulesets.mercyfrontier.events import (
     StepFinished,
     WorkersPlaced,
 )
-from rulesets.mercyfrontier.events import BuildingBuilt as Built
 from rulesets.mercyfrontier.resources import Resources as R
 from rulesets.registry import Rules
 
@@ -82,7 +82,7 @@ def mistakes_game() -> list[Event]:
         WorkersPlaced(by=y, spaces=((5, 1), (3, 1))),
         ResourcesCollected(by=y, gained=R(biofuel=2, neosteel=2)),
         StepFinished(by=y),
-        Built(by=o, kind="beacon-biofuel", space=(0, 12)),  # mistake: no worker stands on (0, 12)
+        BuildingBuilt(by=o, kind="beacon-biofuel", space=(0, 12)),  # mistake: no worker stands on (0, 12)
         StepFinished(by=o),
         StepFinished(by=y),
         MercenaryHired(by=o, card="brute-1", paid=R(biofuel=1, neosteel=1)),  # mistake: 3 credits for a 5-credit Brute
