@@ -439,11 +439,21 @@ def demo(ws: Workspace) -> None:
 
     made = ensure_demo(ws)
     click.echo(f"store {ws.home}: {len(ws.matches())} matches ({len(made)} new bot games)")
-    first = ws.matches()[0] if ws.matches() else None
-    if first:
-        click.echo(f"try:  tabletape --home {ws.home} replay {first} --at 40")
-        click.echo(f"      tabletape --home {ws.home} audit {first} --against mortalgate@2.1")
-        click.echo(f"      tabletape --home {ws.home} compare {first} mortalgate@2.1 mortalgate@2.5")
+    for prefix, command in zip(("try:", *[""] * 2), _worth_trying(ws), strict=False):
+        click.echo(f"{prefix:6}tabletape --home {ws.home} {command}")
+
+
+def _worth_trying(ws: Workspace) -> list[str]:
+    """Commands for the first match whose game has an older version to set it against
+    (an audit and a comparison under one version alone would show nothing)."""
+    for match_id in ws.matches():
+        header = ws.header(match_id)
+        ruleset = ws.rules_of_header(header).ruleset
+        older = next((v for v in ruleset.versions if v != ruleset.newest), None)
+        if older is not None:
+            old, new = f"{ruleset.name}@{older}", f"{ruleset.name}@{ruleset.newest}"
+            return [f"replay {match_id} --at 40", f"audit {match_id} --against {old}", f"compare {match_id} {old} {new}"]
+    return [f"replay {match_id} --at 40" for match_id in ws.matches()[:1]]
 
 
 @cli.command()

@@ -218,6 +218,12 @@ def test_demo_fills_an_empty_store_once(tmp_path: Path) -> None:
     assert len([m for m in Workspace(tmp_path).matches() if m.startswith("demo-")]) >= versions
     code, out, _ = run(tmp_path, "demo")
     assert "0 new bot games" in out
+    suggested = [line.split(f"--home {tmp_path} ", 1)[1].split() for line in out.splitlines() if "tabletape --home" in line]
+    assert [command[0] for command in suggested] == ["replay", "audit", "compare"]
+    for command in suggested:  # each runs as printed: 0, or 1 where an audit finds what the older rules forbid
+        assert run(tmp_path, *command)[0] in (0, 1), command
+    game = suggested[0][1].split("-")[1]
+    assert all(spec.startswith(f"{game}@") for spec in suggested[2][2:])  # versions of the match's own game
 
 
 def test_sync_query_and_export_from_the_command_line(tmp_path: Path) -> None:
