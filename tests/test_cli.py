@@ -6,26 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import click
 import pytest
-from click.testing import CliRunner
 
-from dashboard.cli import main
 from projections.workspace import Workspace
-
-
-def run(home: Path, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    """Run `tabletape --home HOME args...`; (exit code, stdout, stderr)."""
-    runner = CliRunner()
-    result = runner.invoke(_entry, ["--home", str(home), *args], input=stdin)
-    return result.exit_code, result.stdout, result.stderr
-
-
-@click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
-@click.pass_context
-def _entry(ctx: click.Context) -> None:
-    """The real entry point (with its error handling) behind a pass-through command."""
-    main(list(ctx.args))
+from tests.cli_support import lines, run
 
 
 def snapshot(home: Path) -> dict[str, bytes]:
@@ -48,9 +32,6 @@ DRAFT = [
     {"type": "HeroPicked", "by": "red", "hero": "drexir"},
 ]
 
-
-def lines(*events: dict) -> str:
-    return "".join(json.dumps(e) + "\n" for e in events)
 
 
 def test_new_append_replay_and_audit_a_match(match: tuple[Path, str]) -> None:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from tests.cli_support import lines, run
 from tests.frontier import golden
-from tests.test_cli import lines, run
 
 SETUP = [
     {"type": "TerrainPlaced", "by": "p1", "piece": "hab", "scale": 3, "outline": [[10, 10], [16, 10], [16, 16], [10, 16]],

@@ -5,29 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import click
 import pytest
-from click.testing import CliRunner
 
-from dashboard.cli import main
+from tests.cli_support import lines, run
 from tests.frontline import golden
-
-
-def run(home: Path, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    """Run `tabletape --home HOME args...`; (exit code, stdout, stderr)."""
-    result = CliRunner().invoke(_entry, ["--home", str(home), *args], input=stdin)
-    return result.exit_code, result.stdout, result.stderr
-
-
-@click.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
-@click.pass_context
-def _entry(ctx: click.Context) -> None:
-    """The real entry point (with its error handling) behind a pass-through command."""
-    main(list(ctx.args))
-
-
-def lines(*events: dict) -> str:
-    return "".join(json.dumps(e) + "\n" for e in events)
 
 
 @pytest.fixture
