@@ -7,6 +7,7 @@ A rules change that moves a transcript fails here; if intended, rerun
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from events.shared import MatchEnded
@@ -27,7 +28,11 @@ def test_a_full_bot_game_replays_to_its_transcript_and_audits_clean(name: str) -
 
 def test_the_mistakes_log_replays_to_its_transcript_and_is_the_hand_written_one() -> None:
     events = golden.read_log("mercyfrontier-mistakes")
-    assert events == golden.mistakes_game()
+    written = golden.mistakes_game()
+    # the stored header keeps the fingerprint of the code it was recorded under: any later
+    # edit of the game changes the live one, and replay reports that as a note
+    assert msgspec.structs.replace(events[0], fingerprint="") == msgspec.structs.replace(written[0], fingerprint="")
+    assert events[1:] == written[1:]
     assert golden.transcript(events, golden.rules("accelerated")) == golden.transcript_path("mercyfrontier-mistakes").read_text()
 
 
