@@ -141,6 +141,11 @@ PHASE_NAMES = {"setup": "setup", "workers": "Worker Phase", "building": "Buildin
                "purchase": "Mercenary Purchase", "placement": "Mercenary Placement", "action": "Action Phase"}
 
 
+def awaited(state: State, kind: str) -> Pending | None:
+    """The step the table waits for next, if it is of this kind (steps resolve in order)."""
+    return state.pending[0] if state.pending and state.pending[0].kind == kind else None
+
+
 def waiting(pending: Pending) -> str:
     """What a pending step waits for, in words."""
     return {
@@ -300,8 +305,8 @@ def _check_outpost(params: Params, state: State, event: OutpostPurchased) -> Pro
 
 def _check_outpost_placed(params: Params, state: State, event: OutpostPlaced) -> Problems:
     """"An outpost may then be built on any free tile" of the tile it was bought for."""
-    pending = state.pending[0] if state.pending else None
-    if pending is None or pending.kind != "outpost":
+    pending = awaited(state, "outpost")
+    if pending is None:
         return [_v(event, "outposts.place", "no outpost is waiting to be placed: buy one first (OutpostPurchased)")]
     problems = []
     if event.by != pending.seat:
@@ -314,8 +319,8 @@ def _check_outpost_placed(params: Params, state: State, event: OutpostPlaced) ->
 
 
 def _check_uncovered(params: Params, state: State, event: TileUncovered) -> Problems:
-    pending = state.pending[0] if state.pending else None
-    if pending is None or pending.kind != "uncover":
+    pending = awaited(state, "uncover")
+    if pending is None:
         return [_v(event, "outposts.uncover", f"nothing uncovers tile {event.tile} now")]
     problems = []
     if event.tile != pending.tile:
@@ -326,8 +331,8 @@ def _check_uncovered(params: Params, state: State, event: TileUncovered) -> Prob
 
 
 def _check_relic(params: Params, state: State, event: RelicDrawn) -> Problems:
-    pending = state.pending[0] if state.pending else None
-    if pending is None or pending.kind != "relic" or event.tile != pending.tile:
+    pending = awaited(state, "relic")
+    if pending is None or event.tile != pending.tile:
         return [_v(event, "relics.control", f"no relic card is being turned up under tile {event.tile}")]
     if event.relic not in state.relic_pile:
         return [_v(event, "setup.relics", f"{event.relic!r} is not a relic card still under a tile")]
@@ -335,8 +340,8 @@ def _check_relic(params: Params, state: State, event: RelicDrawn) -> Problems:
 
 
 def _check_revealed(params: Params, state: State, event: CardRevealed) -> Problems:
-    pending = state.pending[0] if state.pending else None
-    if pending is None or pending.kind != "reveal":
+    pending = awaited(state, "reveal")
+    if pending is None:
         return [_v(event, "mercenaries.refill", "no card is flipped now: the row is filled at setup, after a sweep and when a player finishes purchasing")]
     if event.card not in draw_pile(state):
         return [_v(event, "mercenaries.refill", f"{event.card!r} is not in the mercenary deck")]
@@ -459,24 +464,24 @@ def _apply_revealed(params: Params, state: State, event: CardRevealed) -> State:
     if event.card in deck:
         deck = tuple(c for c in deck if c != event.card)
     state = replace(state, deck=deck, discard=discard, market=(*state.market, event.card))
-    return _pop(state) if state.pending and state.pending[0].kind == "reveal" else state
+    return _pop(state) if awaited(state, "reveal") else state
 
 
 def _apply_uncovered(params: Params, state: State, event: TileUncovered) -> State:
     """The face shows its resource nodes; the tile is uncovered from now on."""
     found = tile(state, event.tile)
     if found is None or found.face is not None or event.face not in FACES:
-        return _pop(state) if state.pending and state.pending[0].kind == "uncover" else state
+        return _pop(state) if awaited(state, "uncover") else state
     nodes = [(board.face_space(params, event.tile, n.at), n.resource) for n in FACES[event.face].nodes]
     tiles = tuple(replace(t, face=event.face) if t.pos == event.tile else t for t in state.tiles)
     state = replace(state, tiles=tiles, nodes=tuple(sorted((*state.nodes, *nodes))), faces=tuple(f for f in state.faces if f != event.face))
-    return _pop(state) if state.pending and state.pending[0].kind == "uncover" else state
+    return _pop(state) if awaited(state, "uncover") else state
 
 
 def _apply_relic(params: Params, state: State, event: RelicDrawn) -> State:
     tiles = tuple(replace(t, relic=event.relic) if t.pos == event.tile else t for t in state.tiles)
     state = replace(state, tiles=tiles, relic_pile=tuple(r for r in state.relic_pile if r != event.relic))
-    return _pop(state) if state.pending and state.pending[0].kind == "relic" else state
+    return _pop(state) if awaited(state, "relic") else state
 
 
 def _spend(state: State, seat: str | None, cost: Resources) -> State:
@@ -539,10 +544,10 @@ def _apply_outpost(params: Params, state: State, event: OutpostPurchased) -> Sta
 
 
 def _apply_outpost_placed(params: Params, state: State, event: OutpostPlaced) -> State:
-    if not state.pending or state.pending[0].kind != "outpost":
+    pending = awaited(state, "outpost")
+    if pending is None:
         return state
-    seat = state.pending[0].seat
-    return _pop(replace(state, buildings=(*state.buildings, Building("outpost", seat, event.space))))
+    return _pop(replace(state, buildings=(*state.buildings, Building("outpost", pending.seat, event.space))))
 
 
 def _apply_hired(params: Params, state: State, event: MercenaryHired) -> State:
