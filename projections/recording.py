@@ -33,6 +33,9 @@ TABLE_EVENTS = (MatchEnded, Ruled)
 NOT_DRAFTED = ("MatchStarted", "Retracted", "MatchEnded", "Ruled")
 """Written by their own buttons and forms (start, undo, result, ruling), not the free form."""
 WHERE = "the event form"
+FORCED_LIMIT = 200
+"""At most this many forced events are written after one decision (a guard: a game whose
+rules loop on a single legal event must not hang the recorder)."""
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,30 @@ def _offer(name: str, events: list[Event], *, chance: bool) -> Offer:
     extras = [f.name for f in own if chance and f.default is None and all(getattr(e, f.name) is None for e in events)]
     fields = ["by", *(f.name for f in own if f.name not in extras)]
     return Offer(type_name=name, events=events, fields=fields, extras=extras, chance=chance)
+
+
+def forced(rules: Rules, state: Any) -> Event | None:
+    """The one event the rules allow now, when the table has no choice: the next hero's
+    turn starting, an empty phase ending, a die with one face. None at a real decision,
+    at a chance step with several outcomes, and once the rules say the game is over."""
+    ruleset, params = rules.ruleset, rules.params
+    if ruleset.outcome(params, state) is not None:
+        return None
+    outcomes = ruleset.chance(params, state)
+    if outcomes is not None:
+        return outcomes[0][0] if len(outcomes) == 1 else None
+    legal = iter(ruleset.legal(params, state))
+    only = next(legal, None)
+    return only if only is not None and next(legal, None) is None else None
+
+
+def same_event(a: Event, b: Event) -> bool:
+    """The same event apart from what the store stamps (seq, time, chain)."""
+    return type(a) is type(b) and _content(a) == _content(b)
+
+
+def _content(event: Event) -> dict[str, Any]:
+    return {k: v for k, v in msgspec.structs.asdict(event).items() if k not in ("seq", "at", "prev")}
 
 
 def values(events: Sequence[Event], name: str) -> list[Any]:
@@ -327,6 +354,37 @@ class Live:
         if self.in_force is None:
             raise LogFormatError(WHERE, None, "nothing to undo: no event is in force")
         return Retracted(target_seq=self.in_force, reason=reason.strip())
+
+    def with_forced(self, events: Sequence[Event]) -> list[Event]:
+        """`events` followed by what the rules then force (the next turn starting, an empty
+        phase passing), so the table records only what it decided and rolled."""
+        step = self.step
+        for offset, event in enumerate(events, start=1):
+            step = advance(self.rules, step, msgspec.structs.replace(event, seq=self.last_seq + offset), audit=False)
+        out = list(events)
+        while len(out) - len(events) < FORCED_LIMIT and (implied := forced(self.rules, step.state)) is not None:
+            out.append(implied)
+            step = advance(self.rules, step, msgspec.structs.replace(implied, seq=self.last_seq + len(out)), audit=False)
+        return out
+
+    def was_forced(self, seq: int, before: Any) -> bool:
+        """Whether the event at `seq` was the only thing the rules allowed in `before`."""
+        only = forced(self.rules, before)
+        return only is not None and same_event(only, self.events[seq])
+
+    def undo_all(self, reason: str = "") -> list[Retracted]:
+        """One tap of Undo: void the latest decision and the forced events written after it
+        (newest first), so the board is back where the table last chose."""
+        out: list[Retracted] = []
+        node = self.step.undo
+        while node is not None:
+            out.append(Retracted(target_seq=node.seq, reason=reason.strip()))
+            if not self.was_forced(node.seq, node.before):
+                break
+            node = node.below
+        if not out:
+            raise LogFormatError(WHERE, None, "nothing to undo: no event is in force")
+        return out
 
     def write(self, ws: Workspace, events: Iterable[Event], *, expected_seq: int) -> list[Event]:
         """Append after `expected_seq` (the last seq the form was built on), then refresh.

@@ -19,7 +19,7 @@ from projections.simulate import play
 from projections.timeline import Timeline
 from rulesets.registry import Rules
 
-PURE_MODULES = ("events", "state", "params", "rules", "moves", "view", "board")
+PURE_MODULES = ("events", "state", "params", "rules", "moves", "view", "board", "table")
 """Modules of a game that hold rules; data loaders (heroes, maps) read files at import only."""
 FORBIDDEN_IMPORTS = frozenset({"random", "time", "os", "io", "pathlib", "socket", "subprocess", "datetime", "secrets", "uuid"})
 
@@ -38,6 +38,11 @@ def check_setup_is_valid(rules: Rules) -> None:
     assert ruleset.validate_start(rules.params, line0) == []
     state = ruleset.setup(rules.params, line0)
     assert ruleset.chance(rules.params, state) or list(ruleset.legal(rules.params, state))
+
+
+def play_clean(rules: Rules, bot: str, seed: int) -> list:
+    """A seeded bot game (the simulator's own log)."""
+    return play(rules, rules.ruleset.example_seats, seed=seed, bot=bot)
 
 
 def check_bot_game_is_clean(rules: Rules, bot: str, seed: int) -> list:
@@ -115,3 +120,29 @@ def check_states_survive_a_snapshot(rules: Rules, events: list) -> None:
     for step in replay(events, rules, audit=False):
         blob = msgspec.msgpack.encode(step.state)
         assert msgspec.msgpack.decode(blob, type=type(step.state)) == step.state, step.event.seq
+
+
+def check_bot_game_is_recordable_by_taps(rules: Rules, events: list) -> dict[str, int]:
+    """Every event of a clean game can be recorded on the Record page by taps alone (forced,
+    board, button, dice or the result), and every tap the plan names is one the page shows:
+    a board key the view draws, a picker word that tells the choices apart."""
+    from projections.replay import Fold
+    from projections.tapplan import plan
+    from rulesets.view import key_position
+
+    fold = Fold(rules, audit=False)
+    step = fold.first(events[0])
+    kinds: dict[str, int] = {}
+    for event in events[1:]:
+        how = plan(rules, step.state, event)
+        assert how.kind != "not-legal", f"seq {event.seq} {type(event).__name__} cannot be recorded by taps"
+        if how.kind == "board":
+            view = rules.ruleset.view(rules.params, step.state, None)
+            drawn = {f"piece:{p.id}" for p in view.pieces} | {f"card:{r.id}:{c}" for r in view.rows for c in r.cards}
+            for tap in how.taps:
+                if tap.where == "board":
+                    assert tap.what in drawn or key_position(tap.what) is not None, (
+                        f"seq {event.seq}: tap key {tap.what!r} is not drawn by the view")
+        kinds[how.kind] = kinds.get(how.kind, 0) + 1
+        step = fold(step, event)
+    return kinds

@@ -16,6 +16,7 @@ from rulesets.mortalgate.readings import READINGS
 from rulesets.mortalgate.rulebook import RulebookReport, check_rulebook
 from rulesets.mortalgate.rules import apply, check, outcome, setup, validate_start
 from rulesets.mortalgate.state import State, seat_team
+from rulesets.mortalgate.table import describe, touch
 from rulesets.mortalgate.upcasters import UPCASTERS
 from rulesets.mortalgate.view import metrics, progress, view
 from rulesets.protocol import Ruleset
@@ -54,6 +55,8 @@ RULESET = Ruleset(
     fingerprint=fingerprint(Path(__file__).parent),
     bots=BOTS,
     rulebook=printed_tables,
+    describe=describe,
+    touch=touch,
     readings=READINGS,
     roster=roster,
     seat_side=side_of,
