@@ -24,4 +24,5 @@ ORDER = (
 st.set_page_config(page_title="tabletape", page_icon=":material/casino:", layout="wide")
 pages = [st.Page(PAGES / name, title=title, icon=icon, default=index == 0)
          for index, (name, title, icon) in enumerate(ORDER) if (PAGES / name).exists()]
-st.navigation(pages).run()
+# The pages along the top, not in a sidebar: the board gets the whole width on a 1024 px tablet.
+st.navigation(pages, position="top").run()

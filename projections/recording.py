@@ -154,6 +154,29 @@ def draftable(rules: Rules) -> list[str]:
     return [kind.__name__ for kind in rules.ruleset.events if kind.__name__ not in NOT_DRAFTED]
 
 
+def words(rules: Rules, state: Any, event: Event) -> str:
+    """An event as a person says it, read in the state before it: the game's own words
+    (`Ruleset.describe`) for its events, plain words for the shared ones."""
+    match event:
+        case MatchStarted():
+            return f"{event.title or 'the match'} starts: {rules.ruleset.title} {event.version}, " + \
+                ", ".join(f"{seat} ({player})" for seat, player in event.seats.items())
+        case Retracted(target_seq=target, reason=reason):
+            return f"undo of event {target}" + (f": {reason}" if reason else "")
+        case Ruled(rule=rule, decision=decision, applies_to=applies):
+            return f"ruling on {rule}" + (f" at event {applies}" if applies else "") + f": {decision}"
+        case MatchEnded(winner=winner, draw=draw, reason=reason):
+            said = "a draw" if draw else f"{winner} won" if winner else "abandoned"
+            return f"the table declares {said}" + (f" ({reason})" if reason else "")
+    describe = rules.ruleset.describe
+    if describe is not None:
+        try:
+            return describe(rules.params, state, event)
+        except Exception:  # an illegal event may name what the state lacks; its fields still say it
+            pass
+    return f"{type(event).__name__}: {summary(event)}"
+
+
 def summary(event: Event) -> str:
     """An event's own fields in one line: `hero drexir · node (3, 4)`."""
     if isinstance(event, MatchStarted):
@@ -275,6 +298,8 @@ class Live:
     rulings: dict[int, Ruled]
     voided: set[int] = field(default_factory=set)
     """Seqs a Retracted voided."""
+    said: dict[int, str] = field(default_factory=dict)
+    """Each event in words, read in the state it was played in (seq -> words)."""
 
     @classmethod
     def open(cls, ws: Workspace, match_id: str) -> Live:
@@ -294,6 +319,8 @@ class Live:
         return self
 
     def _take(self, step: Step) -> None:
+        before = self.step.state if self.events else None
+        self.said[step.event.seq] = words(self.rules, before, step.event)
         self.step = step
         self.events.append(step.event)
         if step.voided is not None:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from events.base import Event
+from projections.recording import words
 from rulesets.registry import Rules
 from rulesets.view import Touch
 
@@ -75,16 +76,10 @@ def fallback_touch(words: str) -> Touch:
 
 
 def tap_map(rules: Rules, state: Any, events: Sequence[Event]) -> TapMap:
-    """The legal `events` of `state` with where each is made (a button where the game
-    has no `touch`)."""
+    """The legal `events` of `state` with where each is made (a button in words where the
+    game has no `touch`)."""
     ruleset, params = rules.ruleset, rules.params
     touch = ruleset.touch
-    describe = ruleset.describe
-    choices = []
-    for event in events:
-        if touch is not None:
-            choices.append(Choice(event, touch(params, state, event)))
-        else:
-            words = describe(params, state, event) if describe is not None else type(event).__name__
-            choices.append(Choice(event, fallback_touch(words)))
-    return TapMap(tuple(choices))
+    if touch is not None:
+        return TapMap(tuple(Choice(event, touch(params, state, event)) for event in events))
+    return TapMap(tuple(Choice(event, fallback_touch(words(rules, state, event))) for event in events))
