@@ -151,6 +151,9 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     done = Recording(game=rules.ruleset.name, size=size)
     began = time.perf_counter()
     page.goto(url + "record")
+    page.locator(".st-key-rec_continue_pick").click()
+    page.keyboard.type(match_id)
+    page.keyboard.press("Enter")
     page.get_by_role("button", name="Continue").click()
     fold = Fold(rules, audit=False)
     step = fold.first(golden[0])  # type: ignore[arg-type]
@@ -208,7 +211,10 @@ def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: 
     for tap in how.taps:
         last = time.perf_counter()
         if tap.where == "board":
-            board.locator(f'[data-key="{tap.what}"]').last.click(force=True)
+            spot = board.locator(f'[data-key="{tap.what}"]').last
+            spot.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")  # as a person scrolls to it
+            last = time.perf_counter()
+            spot.click(force=True)
         elif tap.where == "pick":
             source, target = _touch_of(taps, event)
             index = next(i for i, c in enumerate(taps.at(source, target)) if same_event(c.event, event))
