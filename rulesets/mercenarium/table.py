@@ -180,12 +180,12 @@ def _order(state: State, event: TurnOrderRolled) -> str:
     if len(rolls) < len(state.rollers):
         best = max(value for _, value in rolls)
         leaders = [s for s, v in rolls if v == best]
-        return f"{head}; highest so far {best} ({', '.join(leaders)})"
+        return f"{head}; highest so far: {best} by {' and '.join(leaders)}"
     best = max(value for _, value in rolls)
     tied = [s for s, v in rolls if v == best]
     if len(tied) > 1:
         return f"{head}; {' and '.join(tied)} tie at {best} and roll again"
-    return f"{head}; {tied[0]} rolled highest ({best}) and takes the first turn"
+    return f"{head}; {tied[0]}'s {best} is highest: {tied[0]} takes the first turn"
 
 
 def touch(params: Params, state: State, event: Event) -> Touch:
