@@ -41,8 +41,10 @@ def rules_of(events: list[Event]) -> Rules:
 
 def recorded(rules: Rules, events: list[Event]) -> Iterator[Recorded]:
     """Every event after MatchStarted with the plan that records it."""
+    first = events[0]
+    assert isinstance(first, MatchStarted), "a log starts with MatchStarted"
     fold = Fold(rules, audit=False)
-    step = fold.first(events[0])
+    step = fold.first(first)
     for event in events[1:]:
         yield Recorded(event, step.state, plan(rules, step.state, event))
         step = fold(step, event)
