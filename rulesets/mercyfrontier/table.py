@@ -63,6 +63,12 @@ def tile_name(params: Params, pos: TilePos) -> str:
     return f"{at(spaces[0])}–{at(spaces[-1])}"
 
 
+def face_name(face: str) -> str:
+    """A tile face in words: `barren-1` -> `barren`, `wild-grove` -> `wild grove`."""
+    head, _, tail = face.rpartition("-")
+    return (head if head and tail.isdigit() else face).replace("-", " ")
+
+
 def merc_name(card: str) -> str:
     """A mercenary card as printed: `Raider`."""
     found = card_type(card)
@@ -150,7 +156,7 @@ def describe(params: Params, state: State, event: Event) -> str:
         case CardRevealed(card=card):
             return f"{card_face(card)} is flipped into the mercenary row"
         case TileUncovered(tile=tile, face=face):
-            return f"the covered tile {tile_name(params, tile)} is uncovered: {face}{_nodes(params, tile, face)}"
+            return f"the covered tile {tile_name(params, tile)} is uncovered: {face_name(face)}{_nodes(params, tile, face)}"
         case RelicDrawn(tile=tile, relic=relic):
             relic_card = RELICS.get(relic)
             income = f" (+{relic_card.income.text()} at every collection)" if relic_card else ""

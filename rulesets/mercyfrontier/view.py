@@ -21,6 +21,7 @@ from rulesets.mercyfrontier.table import (
     building_id,
     contract_faces,
     contracts_row,
+    face_name,
     faces,
     tile_name,
     worker_drawn,
@@ -116,7 +117,7 @@ def _panels(params: Params, state: State) -> tuple[Panel, ...]:
     turn = Panel(title="Turn", rows=(("turn", str(state.turn)), ("priority", state.priority), ("phase", now.phase), ("to act", now.actor or "-"),
                                      ("deck", str(len(state.deck)))))
     tiles = Panel(title="Tiles", rows=tuple(
-        (tile_name(params, t.pos), (t.face or "covered") + (f", {owner}" if (owner := controller(params, state, t.pos)) else "")
+        (tile_name(params, t.pos), face_name(t.face or "covered") + (f", {owner}" if (owner := controller(params, state, t.pos)) else "")
          + (f", relic {RELICS[t.relic].name if t.relic in RELICS else t.relic}" if t.relic else ""))
         for t in state.tiles))
     return purses, workers, lost, turn, tiles

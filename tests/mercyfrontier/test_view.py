@@ -16,7 +16,7 @@ def test_the_view_is_a_grid_of_3_by_5_tiles_with_every_piece() -> None:
     assert sorted(g.side for g in territory) == ["orange"] * 3 + ["yellow"] * 3 and not any(g.label for g in seen.regions)
     assert sum(1 for c in seen.cells if c.kind == "covered tile") == 81
     tiles = next(p for p in seen.panels if p.title == "Tiles").rows
-    assert len(tiles) == 15 and ("D13–F15", "orange-base, orange") in tiles
+    assert len(tiles) == 15 and ("D13–F15", "orange base, orange") in tiles
     pieces = {p.id: p for p in seen.pieces}
     assert pieces["warden-1"].x == 4 and pieces["warden-1"].y == 10 and pieces["warden-1"].health == (4, 7)
     assert "scout-1" not in pieces and "worker-orange-0" in pieces and "base-4-13" in pieces
