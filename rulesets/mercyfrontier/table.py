@@ -247,12 +247,12 @@ def touch(params: Params, state: State, event: Event) -> Touch:
         case BuildingBuilt(kind=kind, space=space):
             return Touch(target=tap_key(state, space), words=f"build a {_kind(kind)} ({COSTS[kind].text()})")
         case OutpostPurchased(tile=tile):
-            centre = board.tile_spaces(params, tile)[len(board.tile_spaces(params, tile)) // 2]
-            return Touch(target=tap_key(state, centre), words=f"buy an outpost for this tile ({COSTS['outpost'].text()})")
+            spaces = board.tile_spaces(params, tile)
+            return Touch(target=tap_key(state, spaces[len(spaces) // 2]), words=f"buy an outpost for this tile ({COSTS['outpost'].text()})")
         case OutpostPlaced(space=space):
             return Touch(target=tap_key(state, space), words="place the outpost here")
         case MercenaryHired(card=card, paid=paid):
-            return Touch(target=card_key(MARKET, faces(state.market)[card]), words=f"pay {paid.text()}")
+            return Touch(target=card_key(MARKET, faces(state.market).get(card, card_face(card))), words=f"pay {paid.text()}")
         case MarketSwept(paid=paid):
             return Touch(target=card_key(DECK, DECK_FACE), words=f"sweep the row, paying {paid.text()}")
         case MercenaryPlaced(card=card, space=space):
