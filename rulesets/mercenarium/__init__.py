@@ -16,6 +16,7 @@ from rulesets.mercenarium.moves import chance, legal
 from rulesets.mercenarium.params import VERSIONS
 from rulesets.mercenarium.readings import READINGS
 from rulesets.mercenarium.rules import apply, check, outcome, setup, validate_start
+from rulesets.mercenarium.table import describe, touch
 from rulesets.mercenarium.view import metrics, progress, view
 from rulesets.protocol import Ruleset
 
@@ -37,5 +38,7 @@ RULESET = Ruleset(
     fingerprint=fingerprint(Path(__file__).parent),
     bots=BOTS,
     readings=READINGS,
+    describe=describe,
+    touch=touch,
     example_seats={"red": "red player", "yellow": "yellow player"},
 )

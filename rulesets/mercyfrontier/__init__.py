@@ -16,6 +16,7 @@ from rulesets.mercyfrontier.moves import chance, legal
 from rulesets.mercyfrontier.params import VERSIONS
 from rulesets.mercyfrontier.readings import READINGS
 from rulesets.mercyfrontier.rules import apply, check, outcome, setup, validate_start
+from rulesets.mercyfrontier.table import describe, touch
 from rulesets.mercyfrontier.view import metrics, progress, view
 from rulesets.protocol import Ruleset
 
@@ -37,5 +38,7 @@ RULESET = Ruleset(
     fingerprint=fingerprint(Path(__file__).parent),
     bots=BOTS,
     readings=READINGS,
+    describe=describe,
+    touch=touch,
     example_seats={"orange": "orange player", "yellow": "yellow player"},
 )
