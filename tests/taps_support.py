@@ -20,8 +20,9 @@ from projections.tapplan import Plan, plan
 from rulesets import registry
 from rulesets.registry import Rules
 
-REPR = re.compile(r"[\[\]{}]|\w\(|\(\(|None|True|False|\w_\w")
-"""What a Python repr or a raw id leaves in words: brackets, `Level(`, `((`, `None`, `war_mill`."""
+REPR = re.compile(r"[\[\]{}]|\w\(|\(\(|\(-?[\d.]+, -?[\d.]+\)|None|True|False|\w_\w")
+"""What a Python repr, a raw tuple or a raw id leaves in words: brackets, `Level(`, `((`,
+`(6, 2)`, `None`, `war_mill`."""
 TABLE_EVENTS = (MatchEnded, Retracted, Ruled)
 """Written by the page's own buttons and forms, not described by the game."""
 
@@ -48,6 +49,17 @@ def steps(rules: Rules, events: list[Event]) -> list[Step]:
         out.append(Step(event, plan(rules, step.state, event), words))
         step = fold(step, event)
     return out
+
+
+def described(events: list[Event]) -> str:
+    """Every event of a log in the game's words, joined by ` / `, after checking that each
+    type the log holds is described, with no repr, raw id or bare type name in it."""
+    recorded = [s for s in steps(rules_of(events), events) if s.words]
+    assert {type(s.event).__name__ for s in recorded} == {type(e).__name__ for e in events[1:] if not isinstance(e, TABLE_EVENTS)}
+    for s in recorded:
+        assert not REPR.search(s.words), (s.event.seq, s.words)
+        assert type(s.event).__name__ not in s.words, (s.event.seq, s.words)
+    return " / ".join(s.words for s in recorded)
 
 
 def taps(recorded: list[Step]) -> dict[str, list[int]]:

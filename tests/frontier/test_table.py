@@ -28,7 +28,7 @@ from rulesets.frontier.events import (
 from rulesets.view import key_position, piece_key
 from tests.contract import check_bot_game_is_recordable_by_taps
 from tests.frontier.scenario import P, R, block, legally, position, put
-from tests.taps_support import REPR, golden_logs, rules_of, steps, taps
+from tests.taps_support import described, golden_logs, rules_of, steps, taps
 
 LOGS = golden_logs("frontier")
 SAB = "p1/saboteur-1"
@@ -37,15 +37,9 @@ CAP = "p2/captain-1"
 
 @pytest.mark.parametrize("name", list(LOGS))
 def test_every_event_of_a_golden_log_is_described_in_words_names_and_inches(name: str) -> None:
-    events = LOGS[name]
-    recorded = steps(rules_of(events), events)
-    described = [s for s in recorded if s.words]
-    assert {type(s.event).__name__ for s in described} == {type(e).__name__ for e in events[1:-1]}
-    for s in described:
-        assert not REPR.search(s.words), (s.event.seq, s.words)
-        assert "Level" not in s.words and "p1/" not in s.words and "p2/" not in s.words, (s.event.seq, s.words)
-    words = " / ".join(s.words for s in described)
+    words = described(LOGS[name])
     assert "″ × " in words and " wins" in words
+    assert "Level" not in words and "p1/" not in words and "p2/" not in words
 
 
 @pytest.mark.parametrize("name", list(LOGS))
