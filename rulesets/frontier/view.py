@@ -31,7 +31,7 @@ from rulesets.frontier.state import (
     seat_of,
     starting_points,
 )
-from rulesets.frontier.table import IN_RESERVE, TO_DEPLOY, levels_words, unit_name, whose
+from rulesets.frontier.table import IN_RESERVE, TO_DEPLOY, at, levels_words, unit_name, whose
 from rulesets.frontier.timing import chance_pending, front, reactive_seat
 from rulesets.protocol import Progress
 from rulesets.view import BoardView, CardRow, Line, Panel, Piece, Region
@@ -156,7 +156,7 @@ def _panels(params: Params, state: State, seat: str | None) -> tuple[Panel, ...]
     if state.stage == "play":
         panels.append(Panel(title="Objective", rows=_objective_rows(params, state)))
         panels.append(Panel(title="Destroyed", rows=tuple((s, f"{destroyed_points(state, s)} of {starting_points(state, s)} pts") for s in state.seats)))
-        reserve = tuple((u.id, "in reserve") for u in state.units if u.status == "reserve")
+        reserve = tuple((whose(state, u.id), "in reserve") for u in state.units if u.status == "reserve")
         if reserve:
             panels.append(Panel(title="Reserves", rows=reserve))
         result = victory(params, state)
@@ -164,7 +164,7 @@ def _panels(params: Params, state: State, seat: str | None) -> tuple[Panel, ...]
             panels.append(Panel(title="Result", rows=(("attacker", result[0]), ("defender", result[1]))))
     turn = state.turn
     now = progress(params, state)
-    panels.append(Panel(title="Turn", rows=(("turn", str(state.turns)), ("active", turn.seat if turn else "-"), ("step", now.phase), ("to act", now.actor or "dice"))))
+    panels.append(Panel(title="Turn", rows=(("turn", str(state.turns)), ("active", turn.seat if turn else "-"), ("step", now.phase.replace("_", " ")), ("to act", now.actor or "dice"))))
     return tuple(panels)
 
 
@@ -178,7 +178,7 @@ def _objective_rows(params: Params, state: State) -> tuple[tuple[str, str], ...]
         rows.append(("detonated", "yes" if state.detonated else "no"))
     elif state.mission == "escort":
         vip = marker(state, "vip")
-        rows.append(("VIP", "evacuated" if state.vip_out else f"at {vip.at}" if vip else "not placed"))
+        rows.append(("VIP", "evacuated" if state.vip_out else f"at {at(vip.at)}" if vip else "not placed"))
     else:
         d = defender(state)
         if d:

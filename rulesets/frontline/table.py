@@ -31,7 +31,15 @@ from rulesets.frontline.events import (
 )
 from rulesets.frontline.params import Params
 from rulesets.frontline.state import Side, State, count, side
-from rulesets.frontline.view import BUILD_ROW, PLACE_CELLS, TRAIN_ROW, next_site, site, workers_id
+from rulesets.frontline.view import (
+    BUILD_ROW,
+    PLACE_CELLS,
+    TRAIN_ROW,
+    front_words,
+    next_site,
+    site,
+    workers_id,
+)
 from rulesets.view import Touch, card_key, piece_key, space_key
 
 PLACE_WORDS = {"idle": "the base (idle)", "gold": "the gold mine", "lumber": "the forest", "militia": "the militia"}
@@ -95,8 +103,8 @@ def describe(params: Params, state: State, event: Event) -> str:
             return f"{who} ends its action round"
         case FrontlineMoved(toward=toward, grids=grids, forces=forces):
             counted = f" (military force {', '.join(f'{seat} {n}' for seat, n in forces.items())})" if forces else ""
-            place = f"{grids} grid{'s' if grids != 1 else ''} into {toward}'s half" if toward and grids else "in the middle"
-            return f"the frontline stands {place}{counted}"
+            front = 0 if toward is None else grids if toward == state.seats[-1] else -grids
+            return f"the frontline stands {front_words(state, front)}{counted}"
     return type(event).__name__
 
 

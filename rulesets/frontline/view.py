@@ -21,7 +21,7 @@ from rulesets.frontline import board
 from rulesets.frontline.board import Area
 from rulesets.frontline.cards import BUILDINGS, RESEARCH, UNITS, of_race
 from rulesets.frontline.params import Params
-from rulesets.frontline.rules import outcome, where
+from rulesets.frontline.rules import outcome
 from rulesets.frontline.state import (
     Building,
     Side,
@@ -130,9 +130,17 @@ def view(params: Params, state: State, seat: str | None) -> BoardView:
     )
 
 
+def front_words(state: State, front: int) -> str:
+    """Where a signed frontline stands, in words: `2 grids into b's half`, `in the middle`."""
+    if front == 0:
+        return "in the middle"
+    seat = state.seats[1] if front > 0 else state.seats[0]
+    return f"{abs(front)} grid{'s' if abs(front) != 1 else ''} into {seat}'s half"
+
+
 def board_where(state: State) -> str:
-    """`frontline 2 grid(s) into b's half` / `frontline in the middle`."""
-    return f"frontline {where(state, state.front)}"
+    """`frontline 2 grids into b's half` / `frontline in the middle`."""
+    return f"frontline {front_words(state, state.front)}"
 
 
 def _frontline(params: Params, state: State) -> Line:

@@ -28,7 +28,7 @@ from rulesets.frontier.events import (
 from rulesets.view import key_position, piece_key
 from tests.contract import check_bot_game_is_recordable_by_taps
 from tests.frontier.scenario import P, R, block, legally, position, put
-from tests.taps_support import described, golden_logs, rules_of, steps, taps
+from tests.taps_support import REPR, described, golden_logs, rules_of, steps, taps
 
 LOGS = golden_logs("frontier")
 SAB = "p1/saboteur-1"
@@ -139,7 +139,7 @@ def test_the_standard_terrain_is_written_by_the_recorder_without_a_tap() -> None
     assert said.startswith(f"{implied.label} (scale {implied.scale}) placed at ") and "Level" not in said
 
 
-def test_the_table_prints_names_not_ids_and_no_edge_labels_over_terrain() -> None:
+def test_the_table_and_its_panels_print_names_not_ids_and_no_edge_labels_over_terrain() -> None:
     events = LOGS["frontier-escort"]
     rules = rules_of(events)
     for step in replay(events, rules, audit=False):
@@ -147,3 +147,4 @@ def test_the_table_prints_names_not_ids_and_no_edge_labels_over_terrain() -> Non
         assert all("/" not in line.label for line in board.lines), step.event.seq
         assert all(not r.label for r in board.regions if r.kind == "evac")
         assert all("scale" not in r.label for r in board.regions if r.kind == "terrain")
+        assert not [row for panel in board.panels for row in panel.rows if REPR.search(" ".join(row))], step.event.seq

@@ -33,7 +33,7 @@ def test_the_frontline_is_drawn_where_it_stands_and_areas_show_who_holds_them() 
     state = replace(fresh(), front=4)
     view = RULESET.view(P, state, None)
     [line] = view.lines
-    assert line.points[0][0] == 12 - 4 - 0.5 and line.label == "frontline 4 grid(s) into b's half"
+    assert line.points[0][0] == 12 - 4 - 0.5 and line.label == "frontline 4 grids into b's half"
     b_rows = {c.row for c in view.cells if c.owner == "b"}
     assert {y for _, y in line.points} == {min(b_rows) - 0.5, max(b_rows) + 0.5}  # across b's half only
     held = {r.id: r.side for r in view.regions}
