@@ -390,7 +390,6 @@ def _height(state: State, p: Point, level: int) -> str:
 
 def touch(params: Params, state: State, event: Event) -> Touch:
     """Where an event is made: a unit (figure or card), then a point, a unit or a marker."""
-    said = describe(params, state, event)
     match event:
         case TerrainPlaced(outline=outline, label=label, piece=piece_id) if outline:
             cx = sum(p[0] for p in outline) / len(outline)
@@ -458,4 +457,4 @@ def touch(params: Params, state: State, event: Event) -> Touch:
                 height = f" {_height(state, points[0], level)}" if level or piece_at(state, points[0]) else ""
                 return Touch(source=source, target=_spot(points[0]), words=f"{name}{more}{height}")
             return Touch(source=source, target=source, words=name)
-    return Touch(words=said)
+    return Touch(words=describe(params, state, event))

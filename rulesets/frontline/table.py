@@ -121,7 +121,6 @@ def place_key(params: Params, s: Side, place: str) -> str:
 
 def touch(params: Params, state: State, event: Event) -> Touch:
     """Where an event is made: a card then a site or building, a place then a place."""
-    words = describe(params, state, event)
     s = side(state, event.by)
     match event:
         case BuildingBuilt(building=kind, area=area) if s is not None:
@@ -143,4 +142,4 @@ def touch(params: Params, state: State, event: Event) -> Touch:
             return Touch(source=place_key(params, s, origin), target=place_key(params, s, to), words=f"move {amount}")
         case RoundEnded():
             return Touch(words=f"end {event.by}'s action round")
-    return Touch(words=words)
+    return Touch(words=describe(params, state, event))
