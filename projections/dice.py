@@ -36,7 +36,7 @@ def faces_of(event: Event) -> dict[str, Any]:
     for name, value in msgspec.to_builtins(event).items():
         if name in ENVELOPE:
             continue
-        if isinstance(value, list):
+        if isinstance(value, list | tuple):
             for index, item in enumerate(value, start=1):
                 flat[f"{name} {index}"] = _face(item)
         elif isinstance(value, dict):

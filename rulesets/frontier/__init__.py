@@ -15,6 +15,7 @@ from rulesets.frontier.moves import chance, legal
 from rulesets.frontier.params import OPTIONS, VERSIONS
 from rulesets.frontier.readings import READINGS
 from rulesets.frontier.rules import apply, check, outcome, setup, validate_start
+from rulesets.frontier.table import describe, touch
 from rulesets.frontier.view import metrics, progress, roster, view
 from rulesets.protocol import Ruleset
 
@@ -38,5 +39,7 @@ RULESET = Ruleset(
     options=OPTIONS,
     bots=BOTS,
     readings=READINGS,
+    describe=describe,
+    touch=touch,
     example_seats={"p1": "player 1", "p2": "player 2"},
 )

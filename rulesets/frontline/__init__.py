@@ -16,6 +16,7 @@ from rulesets.frontline.moves import chance, legal
 from rulesets.frontline.params import OPTIONS, VERSIONS
 from rulesets.frontline.readings import READINGS
 from rulesets.frontline.rules import apply, check, outcome, setup, validate_start
+from rulesets.frontline.table import describe, touch
 from rulesets.frontline.view import metrics, progress, roster, view
 from rulesets.protocol import Ruleset
 
@@ -39,5 +40,7 @@ RULESET = Ruleset(
     options=OPTIONS,
     bots=BOTS,
     readings=READINGS,
+    describe=describe,
+    touch=touch,
     example_seats={"a": "player A", "b": "player B"},
 )
