@@ -16,7 +16,7 @@ import msgspec
 
 from events.base import Event
 from events.codec import decode_drafts, decode_log, read_header
-from events.errors import LogFormatError, TabletapeError, UnknownMatchError
+from events.errors import LogFormatError, TabletapeError, UnknownMatchError, UnknownRulesetError
 from events.journal import ChainReport
 from events.notes import Notebook
 from events.shared import MatchStarted, Retracted, Source
@@ -66,10 +66,19 @@ class Workspace:
 
     def rules_of(self, match_id: str, against: str | None = None) -> Rules:
         """The rules a match was recorded under, or `against` for a re-audit."""
-        if against:
-            return self.rules(against)
         header = self.header(match_id)
+        if against:
+            return self._rules_of_game(header, against)
         return registry.rules_for_log(header.ruleset, header.version, header.params, self.home)
+
+    def _rules_of_game(self, header: MatchStarted, spec: str) -> Rules:
+        """`spec` resolved, refused unless it is a version or variant of the match's own game
+        (another game's rules cannot read its events)."""
+        rules = self.rules(spec)
+        if rules.ruleset.name != header.ruleset:
+            raise UnknownRulesetError(f"{spec!r} is not a version of {header.ruleset}: match {header.match_id} "
+                                      f"was recorded under {header.ruleset}@{header.version}")
+        return rules
 
     # --- writing --------------------------------------------------------------------
 
@@ -209,8 +218,9 @@ class Workspace:
 
     def compare(self, match_id: str, a: str, b: str) -> Comparison:
         """Replay a match under two versions: first disagreement and how the outcome changes."""
-        events = list(self.events(match_id))
-        return compare(events, self.rules(a), self.rules(b))
+        header = self.header(match_id)
+        rules_a, rules_b = self._rules_of_game(header, a), self._rules_of_game(header, b)
+        return compare(list(self.events(match_id)), rules_a, rules_b)
 
     def verify(self, match_id: str) -> ChainReport:
         """Check the match's hash chain."""

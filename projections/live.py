@@ -1,0 +1,168 @@
+"""Matches in progress: appends answered with their audit, and what followers have not seen.
+
+A long-running process (the HTTP service) keeps, per match it has touched, one audited
+`Step` (the state after the last event it folded) and the findings of every event it
+folded, so the audit of a new event costs that event, not a replay of the whole log.
+The log stays the only source of truth: the cursor catches up from the store's tail,
+so events appended by another process or the CLI are folded (and streamed) too.
+
+Live findings are what the rules said when each event arrived; a later Retracted or
+ruling changes the full audit (`Workspace.audit`), not what was said at the time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from events.base import Event
+from events.codec import decode_drafts
+from events.errors import ConflictError, LogFormatError, TabletapeError
+from events.shared import MatchStarted
+from projections.replay import Fold, Step
+from projections.workspace import Workspace
+from rulesets.protocol import Progress, Violation
+from rulesets.view import BoardView
+
+KEEP_MATCHES = 1024
+"""Cursors kept at once; the least recently used is dropped (and rebuilt from its log)."""
+
+
+class StaleSeqError(ConflictError):
+    """The expected last seq is not the log's last seq: nothing was written."""
+
+    def __init__(self, message: str, last_seq: int) -> None:
+        super().__init__(message)
+        self.last_seq = last_seq
+
+
+class Appended(msgspec.Struct, frozen=True, kw_only=True):
+    """Events as stored, with what the rules found in them when they arrived."""
+
+    match_id: str
+    events: list[Event]
+    findings: list[Violation]
+    last_seq: int
+
+
+class SeatView(msgspec.Struct, frozen=True, kw_only=True):
+    """The state at one event as one seat saw it (seat None: everything, for full tokens)."""
+
+    match_id: str
+    seq: int
+    last_seq: int
+    event_type: str
+    seat: str | None
+    progress: Progress
+    view: BoardView
+    state: Any = None
+    """The whole state; only in a view that may see everything (it holds every hand)."""
+
+
+class _Cursor:
+    """One match's latest audited step and the findings of every event folded so far."""
+
+    def __init__(self, fold: Fold, step: Step) -> None:
+        self.fold = fold
+        self.step = step
+        self.findings: dict[int, tuple[Violation, ...]] = {}
+        self.lock = threading.Lock()
+
+
+class Live:
+    """Appends with live audit, and catch-up reads for followers, over one Workspace."""
+
+    def __init__(self, workspace: Workspace, *, keep: int = KEEP_MATCHES) -> None:
+        self.ws = workspace
+        self.keep = keep
+        self._cursors: OrderedDict[str, _Cursor] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def append(self, match_id: str, drafts: Sequence[dict[str, Any]], *, expected_seq: int, where: str = "events") -> Appended:
+        """Append draft events (plain JSON objects) after `expected_seq`; all or nothing.
+
+        StaleSeqError (with the current last seq) if someone appended first.
+        """
+        lines = b"\n".join(msgspec.json.encode(draft) for draft in drafts)
+        codec = self.ws.rules_of(match_id).ruleset.codec
+        events = decode_drafts(lines, codec, where=where)
+        if len(events) != len(drafts):
+            raise LogFormatError(where, None, "every event must be a JSON object with a type", field="events")
+        try:
+            written = self.ws.append_events(match_id, events, expected_seq=expected_seq, where=where)
+        except ConflictError as error:
+            last = self.ws.store.last(match_id)[0]
+            raise StaleSeqError(f"expected last seq {expected_seq}, but match {match_id!r} is at {last}; nothing was written", last) from error
+        findings = self._findings(match_id, written[-1].seq if written else expected_seq)
+        seqs = {event.seq for event in written}
+        return Appended(match_id=match_id, events=written,
+                        findings=[v for seq in sorted(seqs) for v in findings.get(seq, ())],
+                        last_seq=written[-1].seq if written else expected_seq)
+
+    def since(self, match_id: str, after_seq: int) -> Appended:
+        """Events after `after_seq` and their live findings: what a follower has not seen."""
+        events = self.ws.tail(match_id, after_seq)
+        if not events:
+            return Appended(match_id=match_id, events=[], findings=[], last_seq=max(after_seq, self.ws.store.last(match_id)[0]))
+        findings = self._findings(match_id, events[-1].seq)
+        return Appended(match_id=match_id, events=events,
+                        findings=[v for event in events for v in findings.get(event.seq, ())],
+                        last_seq=events[-1].seq)
+
+    def _findings(self, match_id: str, upto: int) -> dict[int, tuple[Violation, ...]]:
+        """The cursor's findings once it has folded at least up to seq `upto`."""
+        cursor = self._cursor(match_id)
+        with cursor.lock:
+            if cursor.step.event.seq < upto:
+                step, fold = cursor.step, cursor.fold
+                for event in self.ws.tail(match_id, step.event.seq):
+                    step = fold(step, event)
+                    if step.violations:
+                        cursor.findings[event.seq] = step.violations
+                cursor.step = step
+            return dict(cursor.findings)
+
+    def _cursor(self, match_id: str) -> _Cursor:
+        """The match's cursor, made from line 0 on first use."""
+        with self._lock:
+            cursor = self._cursors.get(match_id)
+            if cursor is not None:
+                self._cursors.move_to_end(match_id)
+                return cursor
+        header = self.ws.header(match_id)
+        fold = Fold(self.ws.rules_of_header(header))
+        first = fold.first(header)
+        cursor = _Cursor(fold, first)
+        if first.violations:
+            cursor.findings[0] = first.violations
+        with self._lock:
+            cursor = self._cursors.setdefault(match_id, cursor)
+            while len(self._cursors) > self.keep:
+                self._cursors.popitem(last=False)
+        return cursor
+
+
+def seat_view(ws: Workspace, match_id: str, seq: int | None, seat: str | None, *, sees_all: bool) -> SeatView:
+    """The state at `seq` (default: the last) drawn for `seat` by the game's own `view`.
+
+    A view that may not see everything never carries the raw state or the event (a draw
+    or a hand would show in them); seat None means every seat, which needs `sees_all`.
+    """
+    header: MatchStarted = ws.header(match_id)
+    if seat is not None and seat not in header.seats:
+        raise LogFormatError("seat", None, f"match {match_id!r} has no seat {seat!r}; seats: {', '.join(header.seats)}", field="seat")
+    if seat is None and not sees_all:
+        raise TabletapeError("a seat view needs a seat")
+    last = ws.store.last(match_id)[0]
+    step = ws.state_at(match_id, last if seq is None else seq)
+    rules = ws.rules_of_header(header)
+    params = rules.params
+    return SeatView(
+        match_id=match_id, seq=step.event.seq, last_seq=last, event_type=type(step.event).__name__, seat=seat,
+        progress=rules.ruleset.progress(params, step.state), view=rules.ruleset.view(params, step.state, seat),
+        state=step.state if sees_all and seat is None else None,
+    )
