@@ -34,6 +34,16 @@ from litestar.openapi import OpenAPIConfig
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 
+from dashboard.wire import (
+    AppendEvents,
+    Health,
+    MatchSummary,
+    NewMatch,
+    NewNote,
+    NewReply,
+    NoteEdit,
+    Verified,
+)
 from events.errors import (
     ConflictError,
     InvalidMatchIdError,
@@ -47,91 +57,17 @@ from events.notes import Note
 from events.shared import MatchStarted
 from events.tokens import Access, Grant, TokenError, Tokens
 from projections.audit import AuditReport
-from projections.live import Appended, Live, SeatView, StaleSeqError, seat_view
-from projections.workspace import Workspace, to_builtins
+from projections.compare import Comparison
+from projections.live import Appended, LiveMatches, SeatView, StaleSeqError, seat_view
+from projections.workspace import Workspace
 
 MAX_BODY = 1_000_000
 """Largest request body in bytes (a batch of a few thousand events)."""
-MAX_BATCH = 1000
-"""Most events one append may carry."""
 POLL_SECONDS = 0.2
 """How often a live stream looks at the log's end (any process may have appended)."""
 HEARTBEAT_SECONDS = 15.0
 
 log = logging.getLogger("tabletape.service")
-
-
-# --- request bodies ------------------------------------------------------------------
-
-class NewMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """Start a match: `ruleset` is `game[@version or variant]`, seats map seat -> player."""
-
-    ruleset: str
-    seats: dict[str, str]
-    title: str = ""
-    options: dict[str, Any] = {}
-    match_id: str | None = None
-
-
-Drafts = Annotated[list[dict[str, Any]], msgspec.Meta(max_length=MAX_BATCH)]
-
-
-class AppendEvents(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """One `event` or a batch of `events` (draft lines: type, by and the event's fields),
-    appended only if the match's last seq is still `expected_seq`."""
-
-    expected_seq: int
-    event: dict[str, Any] | None = None
-    events: Drafts | None = None
-
-    def drafts(self) -> list[dict[str, Any]]:
-        """The events to append; exactly one of `event` and `events` must be given."""
-        if (self.event is None) == (self.events is None):
-            raise LogFormatError("body", None, "give either `event` (one) or `events` (a batch)", field="events")
-        return [self.event] if self.event is not None else list(self.events or [])
-
-
-class NewNote(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    from_seq: int
-    author: str
-    text: str
-    to_seq: int | None = None
-    tags: list[str] = []
-    rule: str | None = None
-
-
-class NewReply(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    author: str
-    text: str
-
-
-class NoteEdit(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    author: str
-    text: str | None = None
-    tags: list[str] | None = None
-    rule: str | None = None
-
-
-class MatchSummary(msgspec.Struct, frozen=True, kw_only=True):
-    match_id: str
-    ruleset: str
-    version: str
-    source: str
-    title: str
-    seats: dict[str, str]
-    last_seq: int
-
-
-class Verified(msgspec.Struct, frozen=True, kw_only=True):
-    match_id: str
-    ok: bool
-    lines: int
-    message: str
-
-
-class Health(msgspec.Struct, frozen=True, kw_only=True):
-    status: str
-    matches: int
 
 
 # --- access --------------------------------------------------------------------------
@@ -222,13 +158,13 @@ def match(ws: Workspace, match_id: str) -> MatchSummary:
 
 
 @get("/matches/{match_id:str}/events", sync_to_thread=True)
-def read_events(live: Live, match_id: str, after: Annotated[int, Parameter(query="after", ge=-1)] = -1) -> Appended:
+def read_events(live: LiveMatches, match_id: str, after: Annotated[int, Parameter(query="after", ge=-1)] = -1) -> Appended:
     """Events with seq > `after` (default: all) and the live audit's findings on them."""
     return live.since(match_id, after)
 
 
 @post("/matches/{match_id:str}/events", sync_to_thread=True, opt={"access": "write"})
-def append_events(live: Live, match_id: str, data: AppendEvents) -> Appended:
+def append_events(live: LiveMatches, match_id: str, data: AppendEvents) -> Appended:
     """Append one event or a batch after `expected_seq`; answered with the stored events
     and their audit findings. 409 (nothing written) if the match moved on."""
     return live.append(match_id, data.drafts(), expected_seq=data.expected_seq)
@@ -250,10 +186,9 @@ def audit(ws: Workspace, match_id: str, against: str | None = None) -> AuditRepo
 
 
 @get("/matches/{match_id:str}/compare", sync_to_thread=True)
-def compare(ws: Workspace, match_id: str, a: str, b: str) -> dict[str, Any]:
+def compare(ws: Workspace, match_id: str, a: str, b: str) -> Comparison:
     """The match under two versions of its game: first disagreement and outcome change."""
-    result = ws.compare(match_id, a, b)
-    return {**to_builtins(result), "outcome_changes": result.outcome_changes}
+    return ws.compare(match_id, a, b)
 
 
 @get("/matches/{match_id:str}/verify", sync_to_thread=True)
@@ -270,7 +205,7 @@ def export(ws: Workspace, match_id: str) -> bytes:
 
 
 @get("/matches/{match_id:str}/stream", opt={"access": "view"})
-async def follow(request: Request[Any, Any, Any], live: Live, ws: Workspace, match_id: str,
+async def follow(request: Request[Any, Any, Any], live: LiveMatches, ws: Workspace, match_id: str,
                  after: int | None = None, seat: str | None = None) -> ServerSentEvent:
     """Server-Sent Events: `events` messages (new events and their findings) as anyone
     appends them, from seq > `after` (or `Last-Event-ID`; default: from now on). A seat
@@ -286,7 +221,7 @@ async def follow(request: Request[Any, Any, Any], live: Live, ws: Workspace, mat
     return ServerSentEvent(_follow_events(live, match_id, start))
 
 
-async def _follow_events(live: Live, match_id: str, after: int) -> AsyncIterator[ServerSentEventMessage]:
+async def _follow_events(live: LiveMatches, match_id: str, after: int) -> AsyncIterator[ServerSentEventMessage]:
     """New events and findings as they land in the log, whoever wrote them."""
     quiet = 0.0
     yield ServerSentEventMessage(event="ready", data=msgspec.json.encode({"after": after}).decode())
@@ -439,7 +374,7 @@ def _one_line(text: str) -> str:
 def create_app(home: Path | str | None = None) -> Litestar:
     """The service over one store: a Workspace, its Live cursors and its tokens."""
     ws = Workspace(home)
-    live = Live(ws)
+    live = LiveMatches(ws)
     guarded = Router(path="/", guards=[authorize], route_handlers=[
         rulesets, rules_of_version, event_schema, list_matches, start_match, match, read_events, append_events,
         state, audit, compare, verify, export, follow, list_notes, add_note, reply_note, edit_note, remove_note,

@@ -81,6 +81,8 @@ class Grant(msgspec.Struct, frozen=True, kw_only=True):
 
     def refusal(self, access: Access, match_id: str | None = None, seat: str | None = None) -> str | None:
         """Why this token may not do `access` on `match_id` (as `seat`); None if it may."""
+        if access == "start" and self.scope == "write" and self.match_id is not None:
+            return f"token {self.token_id} writes to match {self.match_id!r} only; starting a match needs a store-wide write token"
         if self.match_id is not None and match_id != self.match_id:
             target = f"match {match_id!r}" if match_id else "anything outside it"
             return f"token {self.token_id} is for match {self.match_id!r}, not {target}"
@@ -92,8 +94,6 @@ class Grant(msgspec.Struct, frozen=True, kw_only=True):
             return None
         if access in ("write", "start") and self.scope != "write":
             return f"token {self.token_id} is read-only"
-        if access == "start" and self.match_id is not None:
-            return f"token {self.token_id} writes to match {self.match_id!r} only; starting a match needs a store-wide write token"
         return None
 
 

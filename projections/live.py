@@ -1,8 +1,8 @@
 """Matches in progress: appends answered with their audit, and what followers have not seen.
 
-A long-running process (the HTTP service) keeps, per match it has touched, one audited
-`Step` (the state after the last event it folded) and the findings of every event it
-folded, so the audit of a new event costs that event, not a replay of the whole log.
+A long-running process (the HTTP service) keeps, per match it has touched, the recorder's
+view of it (`projections.recording.Live`: the step after the last line folded, and the
+findings so far), so the audit of a new event costs that event, not a replay of the log.
 The log stays the only source of truth: the cursor catches up from the store's tail,
 so events appended by another process or the CLI are folded (and streamed) too.
 
@@ -23,13 +23,14 @@ from events.base import Event
 from events.codec import decode_drafts
 from events.errors import ConflictError, LogFormatError, TabletapeError
 from events.shared import MatchStarted
-from projections.replay import Fold, Step
+from projections.recording import Live as Recorded
 from projections.workspace import Workspace
 from rulesets.protocol import Progress, Violation
 from rulesets.view import BoardView
 
-KEEP_MATCHES = 1024
-"""Cursors kept at once; the least recently used is dropped (and rebuilt from its log)."""
+KEEP_MATCHES = 256
+"""Matches kept folded at once (each holds its events and one state); the least recently
+used is dropped, and folded again from its log if it comes back."""
 
 
 class StaleSeqError(ConflictError):
@@ -64,16 +65,15 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class _Cursor:
-    """One match's latest audited step and the findings of every event folded so far."""
+    """One match's recorder view (the step after its last folded line, its findings),
+    with a lock: several requests may catch it up at once."""
 
-    def __init__(self, fold: Fold, step: Step) -> None:
-        self.fold = fold
-        self.step = step
-        self.findings: dict[int, tuple[Violation, ...]] = {}
+    def __init__(self, recorded: Recorded) -> None:
+        self.recorded = recorded
         self.lock = threading.Lock()
 
 
-class Live:
+class LiveMatches:
     """Appends with live audit, and catch-up reads for followers, over one Workspace."""
 
     def __init__(self, workspace: Workspace, *, keep: int = KEEP_MATCHES) -> None:
@@ -117,28 +117,18 @@ class Live:
         """The cursor's findings once it has folded at least up to seq `upto`."""
         cursor = self._cursor(match_id)
         with cursor.lock:
-            if cursor.step.event.seq < upto:
-                step, fold = cursor.step, cursor.fold
-                for event in self.ws.tail(match_id, step.event.seq):
-                    step = fold(step, event)
-                    if step.violations:
-                        cursor.findings[event.seq] = step.violations
-                cursor.step = step
-            return dict(cursor.findings)
+            if cursor.recorded.last_seq < upto:
+                cursor.recorded.refresh(self.ws)
+            return dict(cursor.recorded.violations)
 
     def _cursor(self, match_id: str) -> _Cursor:
-        """The match's cursor, made from line 0 on first use."""
+        """The match's cursor, folded from line 0 on first use."""
         with self._lock:
             cursor = self._cursors.get(match_id)
             if cursor is not None:
                 self._cursors.move_to_end(match_id)
                 return cursor
-        header = self.ws.header(match_id)
-        fold = Fold(self.ws.rules_of_header(header))
-        first = fold.first(header)
-        cursor = _Cursor(fold, first)
-        if first.violations:
-            cursor.findings[0] = first.violations
+        cursor = _Cursor(Recorded.open(self.ws, match_id))
         with self._lock:
             cursor = self._cursors.setdefault(match_id, cursor)
             while len(self._cursors) > self.keep:
