@@ -297,14 +297,13 @@ def queries() -> list[dict[str, Any]]:
 
 @get("/queries/{name:str}", sync_to_thread=True)
 def run_query(request: Request[Any, Any, Any], ws: Workspace, name: str) -> list[dict[str, Any]]:
-    """Run a named analysis on the warehouse (synced first if it does not exist yet);
-    every query parameter but `token` is a parameter of the analysis."""
+    """Run a named analysis over the store as it is now (the warehouse is synced first,
+    incrementally); every query parameter but `token` is a parameter of the analysis."""
     from projections.queries import coerce, run_named
     from projections.warehouse import Warehouse
 
     warehouse = Warehouse(ws)
-    if not warehouse.exists:
-        warehouse.sync()
+    warehouse.sync()
     given = {key: coerce(value) for key, value in request.query_params.items() if key != "token"}
     return run_named(warehouse, name, given).records()
 

@@ -180,11 +180,21 @@ def test_seat_token_sees_its_own_hand_and_never_another_seats(service: Service) 
         red.state(match_id, at=12, seat="yellow")
     assert refused.value.status == 403 and "'red'" in refused.value.message
     for path in (f"/matches/{match_id}/events", f"/matches/{match_id}/export", f"/matches/{match_id}/audit"):
-        status, body = _raw(service, "GET", path, token=red.token)
+        status, _ = _raw(service, "GET", path, token=red.token)
         assert status == 403, path
     everything = service.reader.state(match_id, at=12)
     assert everything.seat is None and everything.state is not None
     assert "?" not in {card for row in everything.view.rows for card in row.cards}
+
+
+def test_token_cli_refuses_grants_that_mean_nothing(tmp_path: Path) -> None:
+    for args, words in [(("--scope", "seat"), "needs --match and --seat"),
+                        (("--scope", "read", "--seat", "red"), "only for a seat token"),
+                        (("--scope", "write", "--match", "no-such-match"), "no match 'no-such-match'")]:
+        code, out, err = run(tmp_path, "token", "issue", *args)
+        assert code == 2 and words in err and not out, args
+    code, _, err = run(tmp_path, "token", "revoke", "abcd1234")
+    assert code == 2 and "no token 'abcd1234'" in err
 
 
 # --- rules ----------------------------------------------------------------------------
@@ -331,15 +341,19 @@ def test_notes_add_reply_edit_remove_and_list(service: Service) -> None:
     assert refused.value.status == 404
 
 
-def test_named_analyses_are_listed_and_run(service: Service) -> None:
-    _started(service, "analysed-1")
-    names = {q["name"] for q in service.reader.queries()}
-    assert "side_win_rates" in names
-    rows = service.reader.query("match_lengths") if "match_lengths" in names else service.reader.query(sorted(names)[0])
-    assert isinstance(rows, list)
+def test_named_analyses_are_listed_and_run_over_the_store_as_it_is_now(service: Service) -> None:
+    assert "violations_by_rule" in {q["name"] for q in service.reader.queries()}
+    match_id = _started(service, "analysed-1", "mortalgate@2.1")
+    broken = service.writer.append(match_id, [{"type": "HeroPlaced", "by": "red", "hero": "nobody", "node": [0, 0]}], expected_seq=0)
+    assert any(f.severity == "error" for f in broken.findings)
+    rows = service.reader.query("violations_by_rule", ruleset="mortalgate", severity="error")
+    assert {(r["version"], r["rule"]) for r in rows} >= {("2.1", f.rule) for f in broken.findings if f.severity == "error"}
     with pytest.raises(ServiceError) as refused:
         service.reader.query("no_such_analysis")
-    assert refused.value.status in (404, 422) and "no_such_analysis" in refused.value.message
+    assert refused.value.status == 422 and "no_such_analysis" in refused.value.message
+    with pytest.raises(ServiceError) as refused:
+        service.reader.query("violations_by_rule", colour="red")
+    assert refused.value.status == 422 and "'colour'" in refused.value.message
 
 
 # --- following ------------------------------------------------------------------------
