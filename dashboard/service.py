@@ -19,6 +19,7 @@ from typing import Annotated, Any
 import msgspec
 from anyio import to_thread
 from litestar import Litestar, Request, Response, Router, delete, get, patch, post
+from litestar.config.cors import CORSConfig
 from litestar.connection import ASGIConnection
 from litestar.datastructures import State
 from litestar.di import Provide
@@ -58,7 +59,7 @@ from events.shared import MatchStarted
 from events.tokens import Access, Grant, TokenError, Tokens
 from projections.audit import AuditReport
 from projections.compare import Comparison
-from projections.live import Appended, LiveMatches, SeatView, StaleSeqError, seat_view
+from projections.live import Appended, LiveMatches, SeatView, StaleSeqError, check_seat, seat_view
 from projections.workspace import Workspace
 
 MAX_BODY = 1_000_000
@@ -211,11 +212,12 @@ async def follow(request: Request[Any, Any, Any], live: LiveMatches, ws: Workspa
     appends them, from seq > `after` (or `Last-Event-ID`; default: from now on). A seat
     token, or `?seat=`, gets `view` messages instead: that seat's view after each change."""
     grant = _grant(request)
+    watched_seat = seat or (grant.seat if grant.scope == "seat" else None)
+    await to_thread.run_sync(check_seat, ws, match_id, watched_seat)  # refused here, not inside the stream
     resume = request.headers.get("last-event-id")
     start = after if after is not None else int(resume) if resume and resume.lstrip("-").isdigit() else None
     if start is None:
         start = (await to_thread.run_sync(ws.store.last, match_id))[0]
-    watched_seat = seat or (grant.seat if grant.scope == "seat" else None)
     if watched_seat is not None:
         return ServerSentEvent(_follow_view(ws, match_id, start, watched_seat))
     return ServerSentEvent(_follow_events(live, match_id, start))
@@ -371,7 +373,8 @@ def _one_line(text: str) -> str:
 # --- the app -------------------------------------------------------------------------
 
 def create_app(home: Path | str | None = None) -> Litestar:
-    """The service over one store: a Workspace, its Live cursors and its tokens."""
+    """The service over one store: a Workspace, its live folds and its tokens. Any origin
+    may call it from a browser (a web prototype): access is the bearer token, not cookies."""
     ws = Workspace(home)
     live = LiveMatches(ws)
     guarded = Router(path="/", guards=[authorize], route_handlers=[
@@ -385,6 +388,8 @@ def create_app(home: Path | str | None = None) -> Litestar:
         state=State({"tokens": Tokens(ws.home)}),
         exception_handlers={Exception: error_response},
         request_max_body_size=MAX_BODY,
+        cors_config=CORSConfig(allow_origins=["*"], allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+                               allow_methods=["GET", "POST", "PATCH", "DELETE"]),
         openapi_config=OpenAPIConfig(title="tabletape", version="0.1.0",
                                      description="Record, audit and follow tabletop playtests over HTTP."),
     )

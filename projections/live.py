@@ -136,15 +136,21 @@ class LiveMatches:
         return cursor
 
 
+def check_seat(ws: Workspace, match_id: str, seat: str | None) -> MatchStarted:
+    """The match's header, once `seat` (if given) is known to be one of its seats."""
+    header = ws.header(match_id)
+    if seat is not None and seat not in header.seats:
+        raise LogFormatError("seat", None, f"match {match_id!r} has no seat {seat!r}; seats: {', '.join(header.seats)}", field="seat")
+    return header
+
+
 def seat_view(ws: Workspace, match_id: str, seq: int | None, seat: str | None, *, sees_all: bool) -> SeatView:
     """The state at `seq` (default: the last) drawn for `seat` by the game's own `view`.
 
     A view that may not see everything never carries the raw state or the event (a draw
     or a hand would show in them); seat None means every seat, which needs `sees_all`.
     """
-    header: MatchStarted = ws.header(match_id)
-    if seat is not None and seat not in header.seats:
-        raise LogFormatError("seat", None, f"match {match_id!r} has no seat {seat!r}; seats: {', '.join(header.seats)}", field="seat")
+    header = check_seat(ws, match_id, seat)
     if seat is None and not sees_all:
         raise TabletapeError("a seat view needs a seat")
     last = ws.store.last(match_id)[0]

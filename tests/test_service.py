@@ -199,8 +199,11 @@ def test_token_cli_refuses_grants_that_mean_nothing(tmp_path: Path) -> None:
 
 # --- rules ----------------------------------------------------------------------------
 
-def test_rulesets_versions_and_each_games_event_schema(service: Service) -> None:
+def test_rulesets_versions_variants_and_each_games_event_schema(service: Service) -> None:
+    (service.home / "variants").mkdir(exist_ok=True)
+    (service.home / "variants" / "quick.toml").write_text('extends = "mortalgate@2.5"\n[params]\ngrace_to_win = 6\n')
     games = {game["name"]: game for game in service.reader.rulesets()}
+    assert [(v["id"], v["extends"]) for v in games["mortalgate"]["variants"]] == [("quick", "2.5")]
     assert {"mortalgate", "mercenarium", "frontier"} <= set(games)
     assert [v["id"] for v in games["mortalgate"]["versions"]] == ["1.5", "2.0", "2.1", "2.5"]
     assert service.reader.rules("mortalgate@2.1")["spec"] == "mortalgate@2.1"
@@ -208,6 +211,12 @@ def test_rulesets_versions_and_each_games_event_schema(service: Service) -> None
     assert "HeroMoved" in schema and "AttackRolled" in schema
     status, body = _raw(service, "GET", "/games/chess/schema", token=service.reader.token)
     assert status == 422 and "unknown ruleset 'chess'" in body["error"]
+
+
+def test_a_browser_page_on_another_origin_may_call_it(service: Service) -> None:
+    request = urllib.request.Request(service.url + "/rulesets", headers={"Origin": "http://prototype.local", "Authorization": f"Bearer {service.reader.token}"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.headers["access-control-allow-origin"] == "*"
 
 
 def test_openapi_schema_documents_the_endpoints(service: Service) -> None:
@@ -372,6 +381,9 @@ def test_a_follower_receives_events_and_findings_appended_by_another_client(serv
     thread = threading.Thread(target=follow, daemon=True)
     thread.start()
     service.writer.append(match_id, [{"type": "DraftRolled", "red": 2, "blue": 5}], expected_seq=0)
+    with pytest.raises(ServiceError) as refused:
+        next(iter(follower.follow("no-such-match")))
+    assert refused.value.status == 404
     other = service.client("--scope", "write", "--match", match_id)
     other.append(match_id, [{"type": "HeroPlaced", "by": "red", "hero": "nobody", "node": [0, 0]}], expected_seq=1)
     thread.join(timeout=15)
