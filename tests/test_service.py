@@ -13,6 +13,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,27 +62,29 @@ def _free_port() -> int:
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     home = tmp_path_factory.mktemp("service-store")
     port = _free_port()
-    server = subprocess.Popen(
-        [sys.executable, "-c", "from dashboard.cli import main; main()", "--home", str(home), "serve", "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-    )
+    log = home.parent / "server.log"
+    with open(log, "wb") as output:
+        server = subprocess.Popen(
+            [sys.executable, "-c", "from dashboard.cli import main; main()", "--home", str(home), "serve", "--port", str(port)],
+            stdout=output, stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait_up(url, server)
+        _wait_up(url, server, log)
         probe = Service(url=url, home=home, writer=Client(url), reader=Client(url))
         probe.writer = probe.client("--scope", "write", "--label", "studio")
         probe.reader = probe.client("--scope", "read", "--label", "designer")
         yield probe
     finally:
         server.terminate()
-        output = server.communicate(timeout=10)[0].decode(errors="replace")
-    assert "Traceback" not in output, output
+        server.wait(timeout=10)
+    assert "Traceback" not in log.read_text(errors="replace"), log.read_text(errors="replace")
 
 
-def _wait_up(url: str, server: subprocess.Popen[bytes]) -> None:
+def _wait_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
-        assert server.poll() is None, server.communicate()[0].decode()
+        assert server.poll() is None, log.read_text(errors="replace")
         try:
             with urllib.request.urlopen(url + "/health", timeout=1):
                 return
@@ -269,7 +272,7 @@ def test_a_stale_expected_seq_is_409_with_the_last_seq_and_writes_nothing(servic
     (b'{"expected_seq": 0, "event": {"type": "CardDealt", "seat": "red", "card": "9C"}}', 422, "type", "unknown event type 'CardDealt'"),
 ])
 def test_bad_appends_are_refused_with_one_line_naming_the_field(service: Service, body: bytes, status: int, field: str, words: str) -> None:
-    match_id = f"bad-{abs(hash(body)) % 10**8}"
+    match_id = f"bad-{zlib.crc32(body)}"
     _started(service, match_id)
     got, answer = _raw(service, "POST", f"/matches/{match_id}/events", body, service.writer.token)
     assert (got, answer["field"]) == (status, field) and words in answer["error"]
