@@ -23,6 +23,7 @@ A report, not a timed test.
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import subprocess
 import sys
@@ -82,6 +83,13 @@ def _start_server(home: Path, port: int) -> subprocess.Popen[bytes]:
             time.sleep(0.1)
     server.kill()
     raise SystemExit(f"the service did not start: {server.communicate()[1].decode()}")
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc): what the server itself spent,
+    whatever else the shared machine runs."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _client_loop(client: Client, match_id: str, moves: list[dict[str, Any]], until: float, tally: Tally) -> None:
@@ -174,12 +182,13 @@ def main() -> None:
             until = time.monotonic() + args.seconds
             threads = [threading.Thread(target=_client_loop, args=(Client(url, token), ids[i % args.matches], moves, until, tallies[i]))
                        for i in range(args.clients)]
-            began = time.perf_counter()
+            cpu_before, began = _cpu_seconds(server.pid), time.perf_counter()
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join()
             elapsed = time.perf_counter() - began
+            server_cpu = _cpu_seconds(server.pid) - cpu_before
         finally:
             server.terminate()
             server.wait(timeout=10)
@@ -205,7 +214,10 @@ def main() -> None:
         f"(median of a 409: {median(lost_ms) if lost_ms else 0:.1f} ms)",
         f"- races lost: {refusals[409]:,} answered 409, other refusals: {sum(other.values())} {dict(other) if other else ''}".rstrip(),
         f"- requests answered (appends and 409s): {(len(won) + refusals[409]) / elapsed:,.0f}/s; with {args.clients // args.matches} clients "
-        f"racing per match most requests lose, and a 409 waits for the store's lock like an append",
+        f"racing per match most requests lose (a loser is told from the log's last line, then the check under the store's lock)",
+        f"- server CPU: {server_cpu / elapsed:.2f} of a core on average, {1000 * server_cpu / max(len(won) + refusals[409], 1):.2f} ms "
+        f"per request answered: one core to itself would answer about {(len(won) + refusals[409]) / max(server_cpu, 1e-9):,.0f} requests/s "
+        f"(load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores)",
         f"- lost: {result['lost']}, duplicated: {result['duplicated']}, broken chains: {result['broken chains']}",
         f"- the store's own append rate, same run and disk (`Workspace.append_events`, one thread, one event per append, "
         f"round robin over {args.matches} matches): {baseline:,.0f} appends/s (mean of {before:,.0f} before and {after:,.0f} after the load)",

@@ -41,6 +41,10 @@ class StaleSeqError(ConflictError):
         self.last_seq = last_seq
 
 
+def _stale(match_id: str, expected_seq: int, last: int) -> StaleSeqError:
+    return StaleSeqError(f"expected last seq {expected_seq}, but match {match_id!r} is at {last}; nothing was written", last)
+
+
 class Appended(msgspec.Struct, frozen=True, kw_only=True):
     """Events as stored, with what the rules found in them when they arrived."""
 
@@ -88,15 +92,16 @@ class LiveMatches:
         StaleSeqError (with the current last seq) if someone appended first.
         """
         lines = b"\n".join(msgspec.json.encode(draft) for draft in drafts)
-        codec = self.ws.rules_of(match_id).ruleset.codec
-        events = decode_drafts(lines, codec, where=where)
+        events = decode_drafts(lines, self.ws.codec(match_id), where=where)
         if len(events) != len(drafts):
             raise LogFormatError(where, None, "every event must be a JSON object with a type", field="events")
+        last = self.ws.store.last(match_id)[0]
+        if last != expected_seq:  # a loser learns it without queueing for the writer's lock and fsync
+            raise _stale(match_id, expected_seq, last)
         try:
             written = self.ws.append_events(match_id, events, expected_seq=expected_seq, where=where)
-        except ConflictError as error:
-            last = self.ws.store.last(match_id)[0]
-            raise StaleSeqError(f"expected last seq {expected_seq}, but match {match_id!r} is at {last}; nothing was written", last) from error
+        except ConflictError as error:  # the check that counts: under the store's lock
+            raise _stale(match_id, expected_seq, self.ws.store.last(match_id)[0]) from error
         findings = self._findings(match_id, written[-1].seq if written else expected_seq)
         seqs = {event.seq for event in written}
         return Appended(match_id=match_id, events=written,

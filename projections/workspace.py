@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from events.base import Event
-from events.codec import decode_drafts, decode_log, read_header
+from events.codec import LogCodec, decode_drafts, decode_log, read_header
 from events.errors import LogFormatError, TabletapeError, UnknownMatchError, UnknownRulesetError
 from events.journal import ChainReport
 from events.notes import Notebook
@@ -114,8 +114,7 @@ class Workspace:
         Without `expected_seq` the current last seq is used (a person at the CLI); a
         recorder passes the seq it last saw so a concurrent writer gets a conflict.
         """
-        codec = self.rules_of(match_id).ruleset.codec
-        events = decode_drafts(data, codec, where=where)
+        events = decode_drafts(data, self.codec(match_id), where=where)
         return self.append_events(match_id, events, expected_seq=expected_seq, where=where)
 
     def append_events(self, match_id: str, events: Sequence[Event], *, expected_seq: int | None = None, where: str = "<input>") -> list[Event]:
@@ -182,15 +181,17 @@ class Workspace:
             raise UnknownMatchError(f"match {match_id!r} has an empty log")
         return read_header(first, where=str(self.store.source_path(match_id)))
 
+    def codec(self, match_id: str) -> LogCodec:
+        """The decoder of a match's lines: one per game, whatever version or variant."""
+        return registry.game(self.header(match_id).ruleset).codec
+
     def events(self, match_id: str) -> Iterator[Event]:
         """Decode a match's log lazily with its game's codec."""
-        header = self.header(match_id)
-        codec = registry.game(header.ruleset).codec
-        return decode_log(self.store.lines(match_id), codec, where=str(self.store.source_path(match_id)))
+        return decode_log(self.store.lines(match_id), self.codec(match_id), where=str(self.store.source_path(match_id)))
 
     def tail(self, match_id: str, after_seq: int) -> list[Event]:
         """Events written after `after_seq`: what a live view polls for."""
-        codec = self.rules_of(match_id).ruleset.codec
+        codec = self.codec(match_id)
         where = str(self.store.source_path(match_id))
         return [codec.decode(line, where=where, line_no=after_seq + 2 + i) for i, line in enumerate(self.store.tail(match_id, after_seq))]
 
