@@ -536,9 +536,10 @@ def token() -> None:
 def token_issue(ws: Workspace, scope: str, match_id: str | None, seat: str | None, label: str) -> None:
     """Issue a token and print it (only now: the store keeps its hash)."""
     from events.tokens import Tokens
+    from projections.live import check_seat
 
-    if match_id is not None:
-        ws.store.last(match_id)  # an unknown match is refused before a token is made for it
+    if match_id is not None:  # an unknown match or seat is refused before a token is made for it
+        check_seat(ws, match_id, seat)
     text, grant = Tokens(ws.home).issue(scope, match_id=match_id, seat=seat, label=label)
     click.echo(text)
     click.echo(f"token {grant.token_id}: {_grant_text(grant)}", err=True)

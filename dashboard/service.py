@@ -97,7 +97,7 @@ def authorize(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRoute
     seat = connection.query_params.get("seat") or None
     if access == "view" and grant.scope == "seat" and seat is None:
         seat = grant.seat
-    if access != "meta" and (why := grant.refusal(access, match_id, seat)):
+    if why := grant.refusal(access, match_id, seat):
         raise PermissionDeniedException(why)
     connection.state.grant = grant
 
@@ -108,7 +108,7 @@ def _grant(request: Request[Any, Any, Any]) -> Grant:
 
 # --- rules ---------------------------------------------------------------------------
 
-@get("/health", sync_to_thread=False, opt={"public": True})
+@get("/health", sync_to_thread=True)
 def health(ws: Workspace) -> Health:
     """Whether the service is up (no token needed)."""
     return Health(status="ok", matches=len(ws.matches()))
@@ -352,7 +352,7 @@ def _validation(error: ValidationException) -> dict[str, Any]:
         message, _, path = message.partition(" - at `$.")
         field = path.rstrip("`")
     elif field in (None, "data") and (named := _NAMED_FIELD.search(message)):
-        field = named.group(1)
+        field = named.group(1) or named.group(2)
     if field == "data":
         field = "body"
         if message == "'data'":
@@ -363,7 +363,7 @@ def _validation(error: ValidationException) -> dict[str, Any]:
     return body
 
 
-_NAMED_FIELD = re.compile(r"(?:unknown|missing required) field `([^`]+)`")
+_NAMED_FIELD = re.compile(r"(?:unknown|missing required) field `([^`]+)`|Missing required \w+ parameter '([^']+)'")
 
 
 def _one_line(text: str) -> str:

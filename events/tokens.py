@@ -29,8 +29,9 @@ from events.store import validate_match_id
 
 Scope = Literal["write", "read", "seat"]
 SCOPES: tuple[Scope, ...] = ("write", "read", "seat")
-Access = Literal["read", "write", "start", "view"]
-"""What a request needs: read a match, write to it, start a new one, see one seat's view."""
+Access = Literal["meta", "read", "write", "start", "view"]
+"""What a request needs: the rules (any token), read a match, write to it, start a new
+one, see one seat's view."""
 
 _TOKEN = re.compile(r"tt_([0-9a-f]{8})_([0-9a-f]{32})")
 
@@ -81,6 +82,8 @@ class Grant(msgspec.Struct, frozen=True, kw_only=True):
 
     def refusal(self, access: Access, match_id: str | None = None, seat: str | None = None) -> str | None:
         """Why this token may not do `access` on `match_id` (as `seat`); None if it may."""
+        if access == "meta":
+            return None
         if access == "start" and self.scope == "write" and self.match_id is not None:
             return f"token {self.token_id} writes to match {self.match_id!r} only; starting a match needs a store-wide write token"
         if self.match_id is not None and match_id != self.match_id:

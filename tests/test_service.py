@@ -132,6 +132,11 @@ def test_health_needs_no_token_and_every_other_route_does(service: Service) -> N
     assert status == 401 and "not a tabletape token" in body["error"]
 
 
+def test_a_token_may_come_as_a_query_parameter_for_browsers_event_source(service: Service) -> None:
+    with urllib.request.urlopen(f"{service.url}/matches?token={service.reader.token}", timeout=10) as response:
+        assert response.status == 200
+
+
 def test_read_only_token_reads_but_cannot_write(service: Service) -> None:
     match_id = _started(service, "readonly-1")
     assert service.reader.match(match_id).last_seq == 0
@@ -196,6 +201,9 @@ def test_token_cli_refuses_grants_that_mean_nothing(tmp_path: Path) -> None:
                         (("--scope", "write", "--match", "no-such-match"), "no match 'no-such-match'")]:
         code, out, err = run(tmp_path, "token", "issue", *args)
         assert code == 2 and words in err and not out, args
+    Workspace(tmp_path).new_match("mortalgate@2.5", SEATS, match_id="m")
+    code, out, err = run(tmp_path, "token", "issue", "--scope", "seat", "--match", "m", "--seat", "green")
+    assert code == 2 and "no seat 'green'" in err and not out
     code, _, err = run(tmp_path, "token", "revoke", "abcd1234")
     assert code == 2 and "no token 'abcd1234'" in err
 
@@ -333,6 +341,14 @@ def test_another_games_version_and_unknown_matches_are_refused(service: Service)
     with pytest.raises(ServiceError) as refused:
         service.reader.state(match_id, at=99)
     assert refused.value.status == 422 and "outside match" in refused.value.message
+
+
+def test_a_query_parameter_of_the_wrong_type_is_named(service: Service) -> None:
+    match_id = _started(service, "params-1")
+    status, body = _raw(service, "GET", f"/matches/{match_id}/state?at=last", token=service.reader.token)
+    assert status == 400 and body["field"] == "at" and "\n" not in body["error"]
+    status, body = _raw(service, "GET", f"/matches/{match_id}/compare?a=mortalgate@2.1", token=service.reader.token)
+    assert status == 400 and body["field"] == "b"
 
 
 def test_notes_add_reply_edit_remove_and_list(service: Service) -> None:
