@@ -506,6 +506,73 @@ def _serve(command: list[str], env: dict[str, str]) -> None:
     os.execve(command[0], command, env)
 
 
+# --- the HTTP service and its tokens (issue 17) ---------------------------------------
+
+@cli.command()
+@click.option("--port", type=click.IntRange(1, 65535), default=8600, show_default=True, help="Port to serve on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind. The default serves this machine only; 0.0.0.0 exposes the API to the network.")
+@pass_ws
+def serve(ws: Workspace, port: int, host: str) -> None:
+    """Serve the store over HTTP (OpenAPI at /schema); every request but /health needs a token."""
+    from dashboard.service import serve as run
+
+    click.echo(f"tabletape service: http://{host}:{port}/  OpenAPI: /schema  store {ws.home}  (Ctrl+C stops it)")
+    run(ws.home, host=host, port=port)
+
+
+@cli.group()
+def token() -> None:
+    """Access tokens for the HTTP service: issue, revoke, list."""
+
+
+@token.command(name="issue")
+@click.option("--scope", type=click.Choice(["write", "read", "seat"]), required=True,
+              help="write: record (one match with --match, else all); read: read all; seat: one seat's view.")
+@click.option("--match", "match_id", default=None, help="The one match a write or seat token is for.")
+@click.option("--seat", default=None, help="The seat a seat token sees as.")
+@click.option("--label", default="", help="Who holds it, e.g. 'table 3'.")
+@pass_ws
+def token_issue(ws: Workspace, scope: str, match_id: str | None, seat: str | None, label: str) -> None:
+    """Issue a token and print it (only now: the store keeps its hash)."""
+    from events.tokens import Tokens
+    from projections.live import check_seat
+
+    if match_id is not None:  # an unknown match or seat is refused before a token is made for it
+        check_seat(ws, match_id, seat)
+    text, grant = Tokens(ws.home).issue(scope, match_id=match_id, seat=seat, label=label)
+    click.echo(text)
+    click.echo(f"token {grant.token_id}: {_grant_text(grant)}", err=True)
+
+
+@token.command(name="revoke")
+@click.argument("token_id")
+@pass_ws
+def token_revoke(ws: Workspace, token_id: str) -> None:
+    """Stop a token working (by the id `token list` shows)."""
+    from events.tokens import Tokens
+
+    grant = Tokens(ws.home).revoke(token_id)
+    click.echo(f"revoked {grant.token_id}: {_grant_text(grant)}")
+
+
+@token.command(name="list")
+@pass_ws
+def token_list(ws: Workspace) -> None:
+    """List every token issued (never the secrets)."""
+    from events.tokens import Tokens
+
+    for grant in Tokens(ws.home).issued():
+        click.echo(f"{grant.token_id}  {_grant_text(grant)}" + ("  (revoked)" if grant.revoked else ""))
+
+
+def _grant_text(grant: Any) -> str:
+    where = f"match {grant.match_id}" if grant.match_id else "the whole store"
+    seat = f" as seat {grant.seat}" if grant.seat else ""
+    label = f"  [{grant.label}]" if grant.label else ""
+    return f"{grant.scope} on {where}{seat}{label}"
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning typed errors into one line and exit status 2."""
     try:
