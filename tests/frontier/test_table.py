@@ -28,7 +28,7 @@ from rulesets.frontier.events import (
 from rulesets.view import key_position, piece_key
 from tests.contract import check_bot_game_is_recordable_by_taps
 from tests.frontier.scenario import P, R, block, legally, position, put
-from tests.taps_support import REPR, described, golden_logs, rules_of, steps, taps
+from tests.tap_support import REPR, described, golden_logs, log_steps, rules_of, taps
 
 LOGS = golden_logs("frontier")
 SAB = "p1/saboteur-1"
@@ -52,7 +52,7 @@ def test_a_golden_log_is_recorded_by_taps_on_drawn_units_cards_and_table_spots(n
 @pytest.mark.parametrize("name", list(LOGS))
 def test_moves_and_attacks_take_at_most_two_taps_and_the_terrain_none(name: str) -> None:
     events = LOGS[name]
-    recorded = steps(rules_of(events), events)
+    recorded = log_steps(rules_of(events), events)
     counts = taps(recorded)
     assert set(counts.get("UnitMoved", [1])) == {1}  # the moving unit is pre-selected: tap where it goes
     assert statistics.median(counts["ActionDeclared"]) <= 2 and max(counts["ActionDeclared"]) <= 3

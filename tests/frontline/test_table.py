@@ -20,7 +20,7 @@ from rulesets.frontline.events import (
 from rulesets.view import key_position, piece_key
 from tests.contract import check_bot_game_is_recordable_by_taps
 from tests.frontline.scenario import RULESET, P, add_buildings, building, fresh, play
-from tests.taps_support import described, golden_logs, rules_of, steps, taps
+from tests.tap_support import described, golden_logs, log_steps, rules_of, taps
 
 LOGS = golden_logs("frontline")
 
@@ -42,7 +42,7 @@ def test_a_golden_log_is_recorded_by_taps_on_drawn_things_and_cards(name: str) -
 @pytest.mark.parametrize("name", list(LOGS))
 def test_builds_trainings_and_research_take_two_taps_and_worker_moves_at_most_three(name: str) -> None:
     events = LOGS[name]
-    counts = taps(steps(rules_of(events), events))
+    counts = taps(log_steps(rules_of(events), events))
     for kind in ("BuildingBuilt", "TrainingStarted", "ResearchStarted"):
         assert set(counts[kind]) == {2}, kind
     assert set(counts["RoundEnded"]) == {1} and max(counts["WorkersMoved"]) <= 3

@@ -24,7 +24,7 @@ from rulesets.mercenarium.events import (
 from rulesets.view import card_key, space_key
 from tests.mercenarium import golden
 from tests.mercenarium.scenario import RULESET, P, R, legal, position, with_
-from tests.tap_support import drawn, recorded, tap_counts, undrawn_taps
+from tests.tap_support import drawn, log_steps, tap_counts, undrawn_taps
 
 SHARED = (MatchStarted, MatchEnded, Retracted, Ruled)
 REPR = re.compile(r"[\[\]{}]|\(\d|\w\(|\d, \d")
@@ -42,7 +42,7 @@ def words(state, event) -> str:
 def test_every_event_of_a_golden_log_is_told_in_words_with_card_names_and_board_names(name: str) -> None:
     events = golden.read_log(name)
     told = 0
-    for step in recorded(R, events):
+    for step in log_steps(R, events):
         if isinstance(step.event, SHARED):
             continue
         text = words(step.state, step.event)
@@ -55,13 +55,13 @@ def test_every_event_of_a_golden_log_is_told_in_words_with_card_names_and_board_
 
 def test_the_golden_logs_name_spaces_as_the_board_prints_them() -> None:
     events = golden.read_log("mercenarium-2p")
-    first = next(s for s in recorded(R, events) if isinstance(s.event, CardSummoned))
+    first = next(s for s in log_steps(R, events) if isinstance(s.event, CardSummoned))
     assert words(first.state, first.event) == "yellow summons the Jack of Gears to D1 (yellow's House)"
 
 
 @pytest.mark.parametrize("name", list(golden.GAMES))
 def test_a_golden_game_is_recorded_by_taps_drawn_in_the_acting_seats_own_view(name: str) -> None:
-    steps = list(recorded(R, golden.read_log(name)))
+    steps = list(log_steps(R, golden.read_log(name)))
     assert not [(s.event.seq, type(s.event).__name__) for s in steps if s.plan.kind == "not-legal"]
     for step in steps:
         if step.plan.kind == "board":

@@ -24,7 +24,7 @@ from rulesets.mercyfrontier.resources import Resources
 from rulesets.view import card_key, piece_key, space_key
 from tests.mercyfrontier import golden
 from tests.mercyfrontier.scenario import ORANGE_BIOFUEL, ORANGE_NEOSTEEL, legal, position, rules
-from tests.tap_support import drawn, recorded, rules_of, tap_counts, undrawn_taps
+from tests.tap_support import drawn, log_steps, rules_of, tap_counts, undrawn_taps
 
 SHARED = (MatchStarted, MatchEnded, Retracted, Ruled)
 REPR = re.compile(r"[\[\]{}]|\w\(|\d, \d|'")
@@ -39,7 +39,7 @@ def test_every_event_of_a_golden_log_is_told_in_words_with_names_and_board_space
     events = golden.read_log(name)
     r = rules_of(events)
     told = 0
-    for step in recorded(r, events):
+    for step in log_steps(r, events):
         if isinstance(step.event, SHARED):
             continue
         text = r.ruleset.describe(r.params, step.state, step.event)  # type: ignore[misc]
@@ -54,7 +54,7 @@ def test_every_event_of_a_golden_log_is_told_in_words_with_names_and_board_space
 def test_a_golden_game_is_recorded_by_taps_on_what_the_board_draws(name: str) -> None:
     events = golden.read_log(name)
     r = rules_of(events)
-    steps = list(recorded(r, events))
+    steps = list(log_steps(r, events))
     assert not [(s.event.seq, type(s.event).__name__) for s in steps if s.plan.kind == "not-legal"]
     for step in steps:
         if step.plan.kind == "board":
