@@ -27,6 +27,7 @@ from rulesets.view import (
     BoardView,
     CardRow,
     Cell,
+    Geometry,
     Line,
     Piece,
     Region,
@@ -35,6 +36,7 @@ from rulesets.view import (
     key_position,
     piece_key,
     space_key,
+    space_name,
 )
 
 HEX_SIZE = 15.0
@@ -63,6 +65,7 @@ CELL_COLOURS: Mapping[str, str] = {
     "impassable": "#5d5d5d", "wall": "#5d5d5d", "blocked": "#5d5d5d", "water": "#74b9ff", "forest": "#55a868",
     "altar": "#f1c40f", "spawn": "#dfe6e9", "enchantment": "#b388ff", "zone": "#ffeaa7", "house": "#fab1a0",
     "objective": "#fdcb6e", "ruins": "#b2bec3", "hill": "#c8b273",
+    "biofuel node": "#a8e6a1", "neosteel node": "#a9c4f5", "crystal node": "#f4f4f4",
 }
 """Fill of a cell by kind; an unknown kind gets a palette colour from its name."""
 OPEN_GROUND = "#f7f3e8"
@@ -160,16 +163,18 @@ def _text(x: float, y: float, text: str, *, size: float = 10, anchor: str = "mid
 # --- the board ------------------------------------------------------------------------------
 
 
-def board_svg(view: BoardView, *, title: str = "", legend: bool = True, spots: Iterable[str] = ()) -> str:
+def board_svg(view: BoardView, *, title: str = "", legend: bool = True, spots: Iterable[str] = (), rows: bool = True) -> str:
     """The whole picture of one BoardView: board, coordinates, legend and card rows, as one
     <svg> element. Every piece, space and card carries its tap key (`data-key`); `spots` are
-    space keys to draw as tap spots where the view draws nothing (a point on an inch table)."""
+    space keys to draw as tap spots where the view draws nothing (a point on an inch table).
+    `rows=False` leaves the card rows to `card_rows_svg`, so a tall hand does not shrink the
+    board when both must fit a screen."""
     frame = _frame(view)
     board_w, board_h = frame.width + 2 * PAD + EDGE, frame.height + 2 * PAD + EDGE
     legend_items = _legend_items(view) if legend else []
     legend_h = 28 + 18 * len(legend_items)
     width = board_w + (LEGEND_WIDTH if legend else 0)
-    rows_h = _rows_height(view.rows, width)
+    rows_h = _rows_height(view.rows, width) if rows else 0.0
     top = 22.0 if title else 0.0
     height = top + max(board_h, legend_h) + rows_h
     parts = [
@@ -191,9 +196,21 @@ def board_svg(view: BoardView, *, title: str = "", legend: bool = True, spots: I
     parts.append("</g>")
     if legend:
         parts += _legend(legend_items, board_w, 0.0)
-    parts += _card_rows(view.rows, max(board_h, legend_h), width)
+    if rows:
+        parts += _card_rows(view.rows, max(board_h, legend_h), width)
     parts.append("</g></svg>")
     return "".join(parts)
+
+
+def card_rows_svg(view: BoardView, width: float = 8 * (CARD_W + CARD_GAP) + 2 * PAD) -> str:
+    """The view's card rows (hands, a market, a draft pool) alone, as one <svg>, cards at
+    their natural size; empty when the view has none."""
+    if not view.rows:
+        return ""
+    height = _rows_height(view.rows, width)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="tabletape-cards" viewBox="0 0 {width:.0f} {height:.0f}" '
+            f'width="{width:.0f}" height="{height:.0f}" style="max-width:100%;height:auto;background:#fff">'
+            + "".join(_card_rows(view.rows, 0.0, width)) + "</svg>")
 
 
 @lru_cache(maxsize=32)
@@ -252,14 +269,14 @@ def _spots(keys: Iterable[str], frame: _Frame) -> list[str]:
 
 
 @lru_cache(maxsize=64)
-def _cells(cells: tuple[Cell, ...], geometry: str, width: float, height: float) -> str:
+def _cells(cells: tuple[Cell, ...], geometry: Geometry, width: float, height: float) -> str:
     """Terrain and features; a map's cells change rarely (an altar changing hands), so a
     drawing is kept per set of cells."""
     frame = _frame_of(geometry, width, height)
     out = []
     for cell in cells:
         fill = cell_colour(cell.kind, cell.owner)
-        tip = f"{cell.kind} ({cell.col}, {cell.row})" + (f" {cell.label}" if cell.label else "") + (f", held by {cell.owner}" if cell.owner else "")
+        tip = f"{cell.kind} at {space_name(geometry, cell.col, cell.row)}" + (f": {cell.label}" if cell.label else "") + (f", held by {cell.owner}" if cell.owner else "")
         if frame.geometry == "inches":
             cx, cy = frame.centre(cell.col, cell.row)
             shape = f'<rect x="{cx - frame.unit / 2:.1f}" y="{cy - frame.unit / 2:.1f}" width="{frame.unit:.1f}" height="{frame.unit:.1f}" fill="{fill}"/>'
@@ -270,6 +287,9 @@ def _cells(cells: tuple[Cell, ...], geometry: str, width: float, height: float) 
         if cell.kind == "altar":
             cx, cy = frame.centre(cell.col, cell.row)
             out.append(_text(cx, cy + 3.5, "★", size=frame.unit * 0.8, fill=side_colour(cell.owner) if cell.owner else "#8a6d00"))
+        elif cell.label and len(cell.label) <= 4 and geometry == "grid":  # a square has room for a number or a code
+            cx, cy = frame.centre(cell.col, cell.row)
+            out.append(_text(cx, cy + frame.unit * 0.4, cell.label, size=9, fill="#333"))
         out.append("</g>")
     return "".join(out)
 
@@ -355,10 +375,12 @@ def _pieces(pieces: Iterable[Piece], frame: _Frame) -> list[str]:
         if piece.facing or frame.geometry == "grid":
             # A small notch on the owner's edge: which way the card or figure faces.
             angle = math.radians(piece.facing - 90)
-            fx, fy = cx + math.cos(angle) * r * 0.75, cy + math.sin(angle) * r * 0.75
+            fx, fy = cx + math.cos(angle) * r * 0.92, cy + math.sin(angle) * r * 0.92
             out.append(f'<circle cx="{fx:.1f}" cy="{fy:.1f}" r="{max(r * 0.15, 1.5):.1f}" fill="#fff" stroke="#222" stroke-width="0.5"/>')
         text_colour = "#222" if piece.side and piece.side.lower() in ("white", "yellow") else "#fff"
-        out.append(_text(cx, cy + r * 0.3, _short(piece.label), size=max(r * 0.8, 7), fill=text_colour, weight="bold"))
+        shown = _short(piece.label, frame)
+        size = max(min(r * 0.8, 2.6 * r / max(len(shown), 1)), 7)  # a longer label in a smaller font, inside the piece
+        out.append(_text(cx, cy + size * 0.35, shown, size=size, fill=text_colour, weight="bold"))
         if piece.health and piece.health[1] > 0:
             out.append(_health_bar(cx, cy + r + 2, r * 2, piece.health))
         if piece.badges:
@@ -389,9 +411,11 @@ def _health_bar(cx: float, top: float, width: float, health: tuple[int, int]) ->
             f'<rect x="{x:.1f}" y="{top:.1f}" width="{width * share:.1f}" height="3.5" fill="{colour}"/>')
 
 
-def _short(label: str) -> str:
-    """A label short enough to sit on a piece: two letters, or a short word or number."""
-    return label if len(label) <= 3 else label[:2]
+def _short(label: str, frame: _Frame) -> str:
+    """A label short enough to sit on a piece: a short word on a square (`Barracks`), two
+    letters or a short number on a hex or a figure on a table."""
+    room = 8 if frame.geometry == "grid" else 3
+    return label if len(label) <= room else label[: room if frame.geometry == "grid" else 2]
 
 
 def _slug(text: str) -> str:

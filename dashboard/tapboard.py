@@ -20,7 +20,8 @@ import streamlit as st
 
 CSS = """
 .tt-board { position: relative; touch-action: manipulation; user-select: none; -webkit-user-select: none; }
-.tt-board svg { display: block; width: 100%; height: auto; max-height: calc(100vh - 110px); }
+.tt-board svg.tabletape-board { display: block; width: 100%; height: auto; max-height: calc(100vh - 110px); }
+.tt-board svg.tabletape-cards { display: block; max-width: 100%; height: auto; margin-top: 4px; }
 .tt-board.busy { opacity: .6; transition: opacity .05s; }
 .tt-board [data-key] { cursor: default; }
 .tt-board .can, .tt-board .lit { cursor: pointer; }
@@ -45,7 +46,7 @@ export default function(component) {
     parentElement.appendChild(root);
   }
   root.classList.remove('busy');
-  root.innerHTML = '<div class="hint"></div>' + data.svg;
+  root.innerHTML = '<div class="hint"></div>' + data.svg + (data.cards || '');
   root.dataset.seq = String(data.seq);
   const hint = root.querySelector('.hint');
   const sources = data.sources || {};
@@ -101,9 +102,10 @@ export default function(component) {
 _BOARD = st.components.v2.component("tabletape_tap_board", css=CSS, js=JS)
 
 
-def tap_board(svg: str, taps: dict[str, Any], *, seq: int, hints: dict[str, str], key: str,
+def tap_board(svg: str, cards: str, taps: dict[str, Any], *, seq: int, hints: dict[str, str], key: str,
               on_tap: Callable[[], None]) -> Any:
-    """Draw `svg` with the taps of `taps` (`TapMap.board_data()`) live; `on_tap` runs, before
-    the page reruns, with the tap in `st.session_state[key]["tap"]`."""
-    data = {"svg": svg, **taps, "seq": seq, "hints": hints}
+    """Draw the board `svg` and the `cards` below it with the taps of `taps`
+    (`TapMap.board_data()`) live; `on_tap` runs, before the page reruns, with the tap in
+    `st.session_state[key]["tap"]`."""
+    data = {"svg": svg, "cards": cards, **taps, "seq": seq, "hints": hints}
     return _BOARD(data=data, key=key, on_tap_change=on_tap, width="stretch")

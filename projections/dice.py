@@ -15,9 +15,10 @@ from typing import Any
 
 import msgspec
 
-from events.base import Event
+from events.base import ENVELOPE, Event
 
-ENVELOPE = frozenset(Event.__struct_fields__) | {"type"}
+OWN = ENVELOPE | {"type"}
+"""What is not a die: the envelope and the tag."""
 MISSING = "—"
 """The face of a die an outcome does not roll (fewer dice in that outcome)."""
 
@@ -34,7 +35,7 @@ def faces_of(event: Event) -> dict[str, Any]:
     """Every die face an outcome event shows, flattened: {'tens': 4, 'ones': 7}."""
     flat: dict[str, Any] = {}
     for name, value in msgspec.to_builtins(event).items():
-        if name in ENVELOPE:
+        if name in OWN:
             continue
         if isinstance(value, list | tuple):
             for index, item in enumerate(value, start=1):

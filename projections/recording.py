@@ -17,17 +17,16 @@ from typing import Any
 
 import msgspec
 
-from events.base import Event
+from events.base import ENVELOPE, Event
 from events.errors import LogFormatError
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
 from projections.audit import judge
 from projections.replay import Step, advance, replay
+from projections.words import words
 from projections.workspace import Workspace
 from rulesets.protocol import Violation
 from rulesets.registry import Rules
 
-ENVELOPE = frozenset(Event.__struct_fields__)
-"""seq, at, by, prev: stamped by the store, except `by`, which the form asks for."""
 TABLE_EVENTS = (MatchEnded, Ruled)
 """Shared events that record what the table said; the rules do not check them."""
 NOT_DRAFTED = ("MatchStarted", "Retracted", "MatchEnded", "Ruled")
@@ -113,17 +112,6 @@ def keep(events: Sequence[Event], name: str, value: Any) -> list[Event]:
     return [e for e in events if msgspec.json.encode(getattr(e, name)) == key]
 
 
-def label(value: Any) -> str:
-    """A field value as a person reads it: `drexir`, `4`, `(3, 4) → (3, 5)`, `table`."""
-    if value is None:
-        return "table"
-    if isinstance(value, tuple | list):
-        if value and all(isinstance(v, tuple | list) for v in value):
-            return " → ".join(label(v) for v in value)
-        return "(" + ", ".join(label(v) for v in value) + ")"
-    return str(value)
-
-
 def stated(event: Event, given: Mapping[str, str]) -> Event:
     """`event` with what the table stated in its extra fields (JSON or plain words)."""
     changes = {name: parse_value(text) for name, text in given.items() if text.strip()}
@@ -152,37 +140,6 @@ def draftable(rules: Rules) -> list[str]:
     """Every event type of the game a person may enter by hand (the shared Ruled and
     MatchEnded have their own forms; MatchStarted and Retracted their own buttons)."""
     return [kind.__name__ for kind in rules.ruleset.events if kind.__name__ not in NOT_DRAFTED]
-
-
-def words(rules: Rules, state: Any, event: Event) -> str:
-    """An event as a person says it, read in the state before it: the game's own words
-    (`Ruleset.describe`) for its events, plain words for the shared ones."""
-    match event:
-        case MatchStarted():
-            return f"{event.title or 'the match'} starts: {rules.ruleset.title} {event.version}, " + \
-                ", ".join(f"{seat} ({player})" for seat, player in event.seats.items())
-        case Retracted(target_seq=target, reason=reason):
-            return f"undo of event {target}" + (f": {reason}" if reason else "")
-        case Ruled(rule=rule, decision=decision, applies_to=applies):
-            return f"ruling on {rule}" + (f" at event {applies}" if applies else "") + f": {decision}"
-        case MatchEnded(winner=winner, draw=draw, reason=reason):
-            said = "a draw" if draw else f"{winner} won" if winner else "abandoned"
-            return f"the table declares {said}" + (f" ({reason})" if reason else "")
-    describe = rules.ruleset.describe
-    if describe is not None:
-        try:
-            return describe(rules.params, state, event)
-        except Exception:  # an illegal event may name what the state lacks; its fields still say it
-            pass
-    return f"{type(event).__name__}: {summary(event)}"
-
-
-def summary(event: Event) -> str:
-    """An event's own fields in one line: `hero drexir · node (3, 4)`."""
-    if isinstance(event, MatchStarted):
-        return f"{event.ruleset}@{event.version}"
-    fields = msgspec.structs.asdict(event)
-    return " · ".join(f"{name} {label(value)}" for name, value in fields.items() if name not in ENVELOPE and value is not None)
 
 
 def template(rules: Rules, type_name: str, legal: Sequence[Offer] = ()) -> dict[str, Any]:

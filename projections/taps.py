@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+
 from events.base import Event
 from projections.recording import words
 from rulesets.registry import Rules
@@ -79,7 +81,10 @@ def tap_map(rules: Rules, state: Any, events: Sequence[Event]) -> TapMap:
     """The legal `events` of `state` with where each is made (a button in words where the
     game has no `touch`)."""
     ruleset, params = rules.ruleset, rules.params
+    unique: dict[bytes, Event] = {}
+    for event in events:  # a sampled `legal` may offer one event twice; the picker shows it once
+        unique.setdefault(msgspec.json.encode(event), event)
     touch = ruleset.touch
     if touch is not None:
-        return TapMap(tuple(Choice(event, touch(params, state, event)) for event in events))
-    return TapMap(tuple(Choice(event, fallback_touch(words(rules, state, event))) for event in events))
+        return TapMap(tuple(Choice(event, touch(params, state, event)) for event in unique.values()))
+    return TapMap(tuple(Choice(event, fallback_touch(words(rules, state, event))) for event in unique.values()))

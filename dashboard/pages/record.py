@@ -21,7 +21,7 @@ import streamlit as st
 
 from dashboard import state as shared
 from dashboard.state import warehouse, workspace
-from dashboard.svg import board_svg
+from dashboard.svg import board_svg, card_rows_svg
 from dashboard.tapboard import tap_board
 from events.base import Event
 from events.errors import TabletapeError
@@ -43,6 +43,8 @@ BOARD = "rec_board"
 MODE = "rec_mode"
 MODES = ("Play", "Any event", "Ruling", "Result")
 RECENT = 8
+STATUS_ROWS = 5
+"""Rows of each of the view's first panels in the status strip (the whole panel is on Replay)."""
 MAX_BUTTONS = 8
 """More off-board choices than this are one picker (a turn order of four heroes is 24)."""
 
@@ -175,7 +177,7 @@ def _status(live: Live) -> None:
     progress = rules.ruleset.progress(rules.params, live.state)
     view = rules.ruleset.view(rules.params, live.state, None)
     parts = [f"**turn {progress.turn}** · round {progress.round} · {progress.phase}" + (f" · to act: **{progress.actor}**" if progress.actor else "")]
-    parts += [f"**{panel.title}** " + ", ".join(f"{label} {value}" for label, value in panel.rows) for panel in view.panels[:3]]
+    parts += [f"**{panel.title}** " + ", ".join(f"{label} {value}" for label, value in panel.rows[:STATUS_ROWS]) for panel in view.panels[:3]]
     st.markdown(" &nbsp;|&nbsp; ".join(parts))
 
 
@@ -206,7 +208,8 @@ def _board(live: Live, taps: TapMap) -> None:
     spots = [k for k in targets if view.geometry == "inches" and key_position(k) is not None]
     hints = {"source": "Tap a lit piece, card or space." if taps.sources() or taps.direct() else "",
              "target": "Tap where it goes, or whom it targets; tap another piece to switch."}
-    tap_board(board_svg(view, spots=spots), taps.board_data(), seq=live.last_seq, hints=hints, key=BOARD, on_tap=_on_tap)
+    tap_board(board_svg(view, spots=spots, rows=False), card_rows_svg(view), taps.board_data(), seq=live.last_seq, hints=hints,
+              key=BOARD, on_tap=_on_tap)
 
 
 def _picker(ws: Workspace, live: Live, taps: TapMap) -> bool:
