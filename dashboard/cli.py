@@ -106,7 +106,7 @@ def replay(ws: Workspace, match_id: str, seq: int | None, against: str | None, f
         _emit({"seq": step.event.seq, "event": step.event, "state": step.state,
                "progress": rules.ruleset.progress(rules.params, step.state)})
     else:
-        click.echo(render.step_summary(match_id, rules, step, last))
+        click.echo(render.step_summary(match_id, rules, step, last, ws.timeline(match_id, against=against).said))
 
 
 @cli.command()
