@@ -137,6 +137,10 @@ class Ruleset(Generic[P]):
     """Every ambiguity or contradiction of the text and how it is read."""
     rulebook: Callable[[Any], Any] | None = None
     """Recomputes the rulebook's printed tables under params; has `.lines()`."""
+    candidates: Callable[[P, Any], Iterable[Event]] | None = None
+    """At a decision, every event the move generator proposes before any rule is checked.
+    `legal` may build its moves directly (faster), but must equal exactly, in order, the
+    candidates `check` accepts: the contract suite holds it to that on seeded positions."""
 
     @property
     def newest(self) -> str:

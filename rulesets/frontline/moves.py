@@ -31,15 +31,20 @@ from rulesets.frontline.state import Side, State, counted_forces, frontline, sid
 def legal(params: Params, state: State) -> list[Event]:
     """Every event the rules allow now: the table's frontline move, or the current
     player's actions and the end of its round."""
+    return [e for e in candidates(params, state) if not check(params, state, e)]
+
+
+def candidates(params: Params, state: State) -> Iterator[Event]:
+    """Every event proposed at a decision before the rules filter it (the contract's reference)."""
     if not state.sides or outcome(params, state) is not None:
-        return []
+        return
     if state.phase == "frontline":
-        return [expected_frontline(params, state)]
+        yield expected_frontline(params, state)
+        return
     s = side(state, state.current)
-    if s is None:
-        return []
-    candidates = [*_builds(params, s), *_trainings(s), *_research(s), *_worker_moves(s), *_destructions(s)]
-    return [*(e for e in candidates if not check(params, state, e)), RoundEnded(by=s.seat)]
+    if s is not None:
+        yield from (*_builds(params, s), *_trainings(s), *_research(s), *_worker_moves(s), *_destructions(s))
+        yield RoundEnded(by=s.seat)
 
 
 def expected_frontline(params: Params, state: State) -> FrontlineMoved:

@@ -98,9 +98,13 @@ def legal(params: Params, state: State) -> list[Event]:
     outcomes = chance(params, state)
     if outcomes is not None:
         return [event for event, _ in outcomes]
-    if state.stage != "play" or outcome(params, state) is not None:
-        return []
-    return [event for event in _candidates(params, state) if not _refused(params, state, event)]
+    return [event for event in candidates(params, state) if not _refused(params, state, event)]
+
+
+def candidates(params: Params, state: State) -> Iterator[Event]:
+    """Every event proposed at a decision before the rules filter it (the contract's reference)."""
+    if chance(params, state) is None and state.stage == "play" and outcome(params, state) is None:
+        yield from _candidates(params, state)
 
 
 def _refused(params: Params, state: State, event: Event) -> bool:

@@ -79,9 +79,13 @@ def legal(params: Params, state: State) -> list[Event]:
     outcomes = chance(params, state)
     if outcomes is not None:
         return [event for event, _ in outcomes]
-    if state.phase == "setup" or outcome(params, state) is not None:
-        return []
-    return [e for e in _candidates(params, state) if not any(v.severity != "info" for v in check(params, state, e))]
+    return [e for e in candidates(params, state) if not any(v.severity != "info" for v in check(params, state, e))]
+
+
+def candidates(params: Params, state: State) -> Iterator[Event]:
+    """Every event proposed at a decision before the rules filter it (the contract's reference)."""
+    if chance(params, state) is None and state.phase != "setup" and outcome(params, state) is None:
+        yield from _candidates(params, state)
 
 
 def _candidates(params: Params, state: State) -> Iterator[Event]:

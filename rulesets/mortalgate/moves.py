@@ -70,6 +70,12 @@ def legal(params: Params, state: State) -> list[Event]:
     return kept + [e for e in others if not check(params, state, e)]
 
 
+def candidates(params: Params, state: State) -> Iterator[Event]:
+    """Every event proposed at a decision before the rules filter it (the contract's reference)."""
+    if chance(params, state) is None:
+        yield from _candidates(params, state)
+
+
 def _candidates(params: Params, state: State) -> Iterator[Event]:
     if state.stage == "draft":
         yield from _draft(params, state)
