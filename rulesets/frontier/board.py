@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple, Protocol
 
@@ -110,6 +111,9 @@ def edges(poly: Polygon) -> list[tuple[Point, Point]]:
 
 def inside(p: Point, poly: Polygon) -> bool:
     """Whether p lies inside the polygon or on its boundary."""
+    x0, y0, x1, y1 = _box(poly)
+    if p[0] < x0 - EPS or p[0] > x1 + EPS or p[1] < y0 - EPS or p[1] > y1 + EPS:
+        return False  # off the bounding box: neither inside nor on a side
     if any(point_segment_distance(p, a, b) < EPS for a, b in edges(poly)):
         return True
     x, y = p
@@ -129,6 +133,7 @@ def polygon_distance(p: Point, poly: Polygon) -> float:
     return min(point_segment_distance(p, a, b) for a, b in edges(poly))
 
 
+@lru_cache(maxsize=1 << 12)
 def polygons_gap(one: Polygon, two: Polygon) -> float:
     """The gap between two polygons: 0 if they touch or overlap."""
     if inside(one[0], two) or inside(two[0], one):
@@ -152,9 +157,17 @@ def _crossings(a: Point, b: Point, poly: Polygon) -> list[float]:
     return sorted(ts)
 
 
+@lru_cache(maxsize=1 << 16)
 def length_inside(a: Point, b: Point, poly: Polygon) -> float:
     """How many inches of segment ab lie inside the polygon (its boundary counts as outside
-    when the segment only runs along it)."""
+    when the segment only runs along it).
+
+    Pure geometry over frozen tuples, so memoised: a move's legs are measured against every
+    piece by each check of it, and a segment clear of the outline's bounding box is 0 at once.
+    """
+    x0, y0, x1, y1 = _box(poly)
+    if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 or min(a[1], b[1]) > y1:
+        return 0.0
     ts = _crossings(a, b, poly)
     total = 0.0
     length = distance(a, b)
@@ -203,6 +216,12 @@ def bounds(poly: Polygon) -> tuple[float, float, float, float]:
     """(min x, min y, max x, max y) of a polygon."""
     xs, ys = [p[0] for p in poly], [p[1] for p in poly]
     return min(xs), min(ys), max(xs), max(ys)
+
+
+@lru_cache(maxsize=1 << 12)
+def _box(poly: Polygon) -> tuple[float, float, float, float]:
+    """`bounds`, memoised: a table has a dozen outlines, asked about thousands of times."""
+    return bounds(poly)
 
 
 def centroid(poly: Polygon) -> Point:
