@@ -229,8 +229,10 @@ def centroid(poly: Polygon) -> Point:
     return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
 
 
+@lru_cache(maxsize=1 << 10)
 def is_simple(poly: Polygon) -> bool:
-    """At least three corners, non-zero area, and no two non-adjacent sides crossing."""
+    """At least three corners, non-zero area, and no two non-adjacent sides crossing
+    (memoised: the same few table pieces are placed in game after game)."""
     if len(poly) < 3:
         return False
     area = sum(a[0] * b[1] - b[0] * a[1] for a, b in edges(poly)) / 2
@@ -334,12 +336,11 @@ def sight_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid], bodies: Iter
 
 
 def _terrain_blocks(a: Sighted, b: Sighted, piece: Solid, tallest: int) -> bool:
-    on_top = {end.id for end in (a, b) if end.piece == piece.id and end.level >= piece.scale}
-    if on_top:
-        return False
     x0, y0, x1, y1 = piece.box
     if max(a.at[0], b.at[0]) < x0 or min(a.at[0], b.at[0]) > x1 or max(a.at[1], b.at[1]) < y0 or min(a.at[1], b.at[1]) > y1:
-        return False
+        return False  # the cheapest test first: most pieces are nowhere near the line
+    if (a.piece == piece.id and a.level >= piece.scale) or (b.piece == piece.id and b.level >= piece.scale):
+        return False  # an end on top of the piece looks over its edge
     through = length_inside(a.at, b.at, piece.outline)
     if through <= EPS:
         return False
