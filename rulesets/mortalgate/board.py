@@ -121,8 +121,9 @@ def _samples(a: Node, b: Node, side: int, extra: int = 0) -> Iterator[Node]:
         yield to_node(cube)
 
 
-def _sides(a: Node, b: Node, width: int, height: int) -> tuple[int, ...]:
-    """Nudge sides (+1 first) whose line from a to b stays on the board, one per distinct line.
+def _sides(a: Node, b: Node, width: int, height: int) -> tuple[tuple[int, tuple[Node, ...]], ...]:
+    """(nudge side, its node line) for the sides (+1 first) whose line stays on the board,
+    one per distinct line (each line sampled once).
 
     A nudged line that would leave the board (along the bottom edge between two even
     columns the +1 nudge dips below the last row) is not a line "through the nodes of the
@@ -131,8 +132,8 @@ def _sides(a: Node, b: Node, width: int, height: int) -> tuple[int, ...]:
     """
     plus, minus = tuple(_samples(a, b, side=1)), tuple(_samples(a, b, side=-1))
     candidates = ((1, plus),) if plus == minus else ((1, plus), (-1, minus))
-    kept = tuple(s for s, ln in candidates if all(on_board(n, width, height) for n in ln))
-    return kept or tuple(s for s, _ in candidates)
+    kept = tuple((s, ln) for s, ln in candidates if all(on_board(n, width, height) for n in ln))
+    return kept or candidates
 
 
 @lru_cache(maxsize=1 << 16)
@@ -145,7 +146,7 @@ def sight_lines(
     straight line runs exactly along a hex edge. Pure geometry, so it is memoised: sight
     is asked for the same pairs again and again during a game.
     """
-    return tuple(tuple(_samples(a, b, side=s)) for s in _sides(a, b, width, height))
+    return tuple(ln for _, ln in _sides(a, b, width, height))
 
 
 def line(a: Node, b: Node, *, width: int = WIDTH, height: int = HEIGHT) -> tuple[Node, ...]:
@@ -158,9 +159,17 @@ def line(a: Node, b: Node, *, width: int = WIDTH, height: int = HEIGHT) -> tuple
     return sight_lines(a, b, width=width, height=height)[0]
 
 
-@lru_cache(maxsize=1 << 16)
 def _interiors(a: Node, b: Node, width: int, height: int) -> tuple[frozenset[Node], ...]:
-    """The nodes strictly between a and b on each of their sight lines."""
+    """The nodes strictly between a and b on each of their sight lines.
+
+    The lines of (b, a) are those of (a, b) reversed, bit for bit (`_samples`), so their
+    interiors are the same sets: one memo entry serves both directions.
+    """
+    return _ordered_interiors(a, b, width, height) if a <= b else _ordered_interiors(b, a, width, height)
+
+
+@lru_cache(maxsize=1 << 16)
+def _ordered_interiors(a: Node, b: Node, width: int, height: int) -> tuple[frozenset[Node], ...]:
     return tuple(frozenset(nodes[1:-1]) for nodes in sight_lines(a, b, width=width, height=height))
 
 
@@ -246,7 +255,7 @@ def shockwave_nodes(
     """
     if attacker == target:
         raise ValueError(f"attacker and target share a node: {target}")
-    side = _sides(attacker, target, width, height)[0]
+    side = _sides(attacker, target, width, height)[0][0]
     behind = tuple(_samples(attacker, target, side=side, extra=2))[-2:]
     return tuple(n for n in behind if on_board(n, width, height))
 
