@@ -102,23 +102,31 @@ def _cube_round(q: float, r: float, s: float) -> Cube:
     return (rq, rr, rs)
 
 
-def _samples(a: Node, b: Node, side: int, extra: int = 0) -> Iterator[Node]:
+def _samples(a: Node, b: Node, side: int, extra: int = 0) -> tuple[Node, ...]:
     """Nodes under the points a + i/n (b - a), i = 0..n+extra, nudged to one side.
 
     The point is computed as (a*(n-i) + b*i) / n from exact integers, so the samples of
     (b, a) are those of (a, b) in reverse, bit for bit: `line` and `line_of_sight` are
-    symmetric by construction, not by luck of rounding.
+    symmetric by construction, not by luck of rounding. `_cube_round` and `to_node` are
+    inlined (the same arithmetic): every new pair of nodes asked about samples two lines.
     """
     n = distance(a, b)
     if n == 0:
-        yield a
-        return
+        return (a,)
     (aq, ar, as_), (bq, br, bs) = to_cube(a), to_cube(b)
     eq, er, es = (side * e for e in _NUDGE)
+    nodes = []
     for i in range(n + extra + 1):
         j = n - i
-        cube = _cube_round((aq * j + bq * i) / n + eq, (ar * j + br * i) / n + er, (as_ * j + bs * i) / n + es)
-        yield to_node(cube)
+        q, r, s = (aq * j + bq * i) / n + eq, (ar * j + br * i) / n + er, (as_ * j + bs * i) / n + es
+        rq, rr, rs = round(q), round(r), round(s)
+        dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+        if dq > dr and dq > ds:
+            rq = -rr - rs
+        elif dr > ds:
+            rr = -rq - rs
+        nodes.append((rq, rr + (rq + (rq & 1)) // 2))
+    return tuple(nodes)
 
 
 def _sides(a: Node, b: Node, width: int, height: int) -> tuple[tuple[int, tuple[Node, ...]], ...]:
@@ -130,7 +138,7 @@ def _sides(a: Node, b: Node, width: int, height: int) -> tuple[tuple[int, tuple[
     board" (mortalgate.txt, Line-of-Sight). On a rectangular map at least one side always
     stays on it; if neither did, both are kept rather than none.
     """
-    plus, minus = tuple(_samples(a, b, side=1)), tuple(_samples(a, b, side=-1))
+    plus, minus = _samples(a, b, side=1), _samples(a, b, side=-1)
     candidates = ((1, plus),) if plus == minus else ((1, plus), (-1, minus))
     kept = tuple((s, ln) for s, ln in candidates if all(on_board(n, width, height) for n in ln))
     return kept or candidates
@@ -256,7 +264,7 @@ def shockwave_nodes(
     if attacker == target:
         raise ValueError(f"attacker and target share a node: {target}")
     side = _sides(attacker, target, width, height)[0][0]
-    behind = tuple(_samples(attacker, target, side=side, extra=2))[-2:]
+    behind = _samples(attacker, target, side=side, extra=2)[-2:]
     return tuple(n for n in behind if on_board(n, width, height))
 
 
