@@ -12,7 +12,6 @@ Directions are numbered clockwise from north: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW, 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from functools import cache, lru_cache
 
