@@ -94,8 +94,10 @@ def face_space(params: Params, tile: TilePos, local: tuple[int, int]) -> Space:
     return tile[0] * params.tile_size + local[0], tile[1] * params.tile_size + local[1]
 
 
+@cache
 def footprint(at: Space, size: int) -> tuple[Space, ...]:
-    """The spaces a size x size token covers from its top-left space."""
+    """The spaces a size x size token covers from its top-left space (memoised: a board has
+    a few dozen spaces, and every occupancy and victory test asks again)."""
     return tuple((at[0] + x, at[1] + y) for y in range(size) for x in range(size))
 
 
