@@ -119,6 +119,8 @@ def neighbours(space: Space) -> Iterator[Space]:
         yield space[0] + dx, space[1] + dy
 
 
+@cache
 def touches_tile(params: Params, space: Space, tile: TilePos) -> bool:
-    """Whether a space outside a tile shares an edge with one of its spaces."""
+    """Whether a space outside a tile shares an edge with one of its spaces (memoised:
+    pure geometry of the grid, asked for every space a worker might go to)."""
     return tile_of(params, space) != tile and any(on_board(params, n) and tile_of(params, n) == tile for n in neighbours(space))
