@@ -79,7 +79,7 @@ def test_audit_all_from_the_command_line_summarises_and_names_an_unreadable_log(
     home = tmp_path / "store"
     ws = store_with(home)
     break_log(ws, "golden-2.1")
-    code, out, err = run(home, "audit", "--all", "--workers", "2")
+    code, out, _ = run(home, "audit", "--all", "--workers", "2")
     assert code == 1
     assert f"audited {len(GOLDEN) - 1} of {len(GOLDEN)} matches under their own rules" in out
     assert "unreadable golden-2.1:" in out and "HeroFlew" in out
