@@ -1,0 +1,241 @@
+"""Where designers wait (issue 18): bot games per core, Frontier's audited replay, and
+corpus work (sync, re-audit) on every core, each against a baseline of the same run.
+
+    python -m benchmarks.speed                 # the figures for BENCHMARKS.md
+    python -m benchmarks.speed --quick         # fewer games (writes .bench/BENCHMARKS-speed.md)
+
+Bot games and Frontier's replay are measured twice in the same run: by this code and by
+the code before issue 18 (`--baseline`, a commit extracted with `git archive` into
+.bench/, run in its own process on the same seeds). Each pair is timed in CPU seconds
+of its process, so the ratio holds on a machine shared with other work. Both must give
+the same logs, byte for byte (the rules fingerprint in line 0 aside: it hashes the code).
+Corpus work is timed in wall seconds, since it spans processes; its baseline is one
+core's audited replay of the same corpus, measured in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import msgspec
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / ".bench"
+BASELINE = "283b883"
+"""The last commit before issue 18's speed work."""
+DOCUMENTED = {("mortalgate", "random"): 0.66, ("mortalgate", "heuristic"): 6.38, ("mercenarium", "random"): 16.38,
+              ("mercenarium", "heuristic"): 23.11, ("frontier", "random"): 7.07, ("frontier", "heuristic"): 5.40}
+"""games/s per core in BENCHMARKS.md's simulation table (issue 5), where it has them."""
+GAMES = {("mortalgate", "random"): 4, ("mercyfrontier", "random"): 4}
+"""Games per bot for the slow pairs; every other pair plays `--games`."""
+
+
+def bots(games: int) -> dict[str, dict[str, object]]:
+    """games/s per core and a hash of the logs, per game and bot (run in the code measured)."""
+    from events.codec import encode_chained
+    from projections.batch import game_seed
+    from projections.simulate import play
+    from rulesets import registry
+
+    out: dict[str, dict[str, object]] = {}
+    for name in registry.GAMES:
+        ruleset = registry.game(name)
+        rules = registry.resolve(f"{name}@{ruleset.newest}")
+        for bot in ruleset.bots:
+            count = GAMES.get((name, bot), games)
+            digest, events, cpu = hashlib.sha256(), 0, 0.0
+            for index in range(count):
+                started = time.process_time()
+                log = play(rules, ruleset.example_seats, seed=game_seed(1, index), bot=bot, match_id=f"bench-{index}")
+                cpu += time.process_time() - started
+                events += len(log)
+                log[0] = msgspec.structs.replace(log[0], fingerprint="")
+                for line in encode_chained(log):
+                    digest.update(line)
+            out[f"{name}/{bot}"] = {"games": count, "cpu": cpu, "events": events, "logs": digest.hexdigest()[:16]}
+    return out
+
+
+def frontier_replay(games: int) -> dict[str, float]:
+    """Audited replay of Frontier bot games (both bots, seeds 2/i), events per CPU-second."""
+    from projections.batch import game_seed
+    from projections.replay import replay
+    from projections.simulate import play
+    from rulesets import registry
+
+    ruleset = registry.game("frontier")
+    rules = registry.resolve("frontier")
+    logs = [play(rules, ruleset.example_seats, seed=game_seed(2, i), bot=bot, match_id=f"r-{i}")
+            for bot in ruleset.bots for i in range(games)]
+    logs = [[msgspec.structs.replace(log[0], fingerprint=""), *log[1:]] for log in logs]
+    started = time.process_time()
+    events = sum(1 for log in logs for _ in replay(log, rules, audit=True))
+    return {"events": events, "cpu": time.process_time() - started}
+
+
+def measure_here(games: int, replay_games: int) -> dict[str, object]:
+    """Both measurements in this process's code (and where that code was imported from)."""
+    import rulesets
+
+    return {"bots": bots(games), "frontier_replay": frontier_replay(replay_games), "code": str(Path(rulesets.__file__).parent.parent)}
+
+
+def measure_baseline(rev: str, games: int, replay_games: int) -> dict[str, object]:
+    """The same measurements under the code of `rev`, in a process of its own."""
+    tree = BENCH / f"baseline-{rev}"
+    if not (tree / "rulesets").exists():
+        shutil.rmtree(tree, ignore_errors=True)
+        tree.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+    script = (f"import json, sys; sys.path.insert(0, {str(ROOT)!r}); from benchmarks.speed import measure_here; "
+              f"sys.path.remove({str(ROOT)!r}); print(json.dumps(measure_here({games}, {replay_games})))")
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    done = subprocess.run([sys.executable, "-c", script], cwd=tree, env=env, check=True, capture_output=True, text=True)
+    measured = json.loads(done.stdout.strip().splitlines()[-1])
+    if Path(measured["code"]) != tree:
+        raise SystemExit(f"the baseline ran the code in {measured['code']}, not {tree}")
+    return measured
+
+
+def corpus(games: int) -> Path:
+    """A store of heuristic MortalGate bot games, made once per rules fingerprint."""
+    from projections.batch import simulate
+    from projections.workspace import Workspace
+    from rulesets import registry
+
+    home = BENCH / f"speed-corpus-{registry.game('mortalgate').fingerprint}-{games}"
+    if not (home / "batches").exists():
+        shutil.rmtree(home, ignore_errors=True)
+        simulate(Workspace(home), "mortalgate@2.5", games=games, seed=1, sync=False)
+    return home
+
+
+def corpus_work(games: int) -> list[tuple[str, float, float]]:
+    """(figure, events, wall seconds): one core's audited replay, sync and re-audit on 1 and 2 processes."""
+    from collections import deque
+
+    from projections.parallel import audit_all, parallel_sync
+    from projections.warehouse import Warehouse
+    from projections.workspace import Workspace
+
+    home = corpus(games)
+    ws = Workspace(home)
+    rows: list[tuple[str, float, float]] = []
+    _warm_up(ws)
+    started = time.perf_counter()
+    events = 0
+    for match_id in ws.matches():
+        steps = deque(ws.replay(match_id, audit=True), maxlen=1)
+        events += steps[0].event.seq + 1
+    rows.append(("audited replay, 1 process (read + decode + check + apply)", events, time.perf_counter() - started))
+    for workers in (1, 2):
+        for name in ("warehouse.duckdb", "warehouse.read.duckdb"):
+            (home / name).unlink(missing_ok=True)
+        report = parallel_sync(Warehouse(ws), workers=workers)
+        rows.append((f"sync from scratch, {workers} process(es)", report.events, report.seconds))
+    for workers in (1, 2):
+        audited = audit_all(ws, workers=workers)
+        rows.append((f"re-audit (audit --all), {workers} process(es)", audited.events, audited.seconds))
+    return rows
+
+
+def _warm_up(ws: object) -> None:
+    """One untimed pass first, so that no figure pays for what only the first pays: imports
+    (this machine writes no bytecode caches, so an import compiles), DuckDB's Arrow bridge,
+    and the geometry memos, which worker processes inherit warm when they fork."""
+    from collections import deque
+
+    from projections.parallel import _fingerprints
+    from projections.workspace import Workspace
+
+    assert isinstance(ws, Workspace)
+    _fingerprints()
+    try:
+        import pandas  # noqa: F401  (DuckDB imports it on the first Arrow registration)
+    except ImportError:
+        pass
+    for match_id in ws.matches():
+        deque(ws.replay(match_id, audit=True), maxlen=0)
+
+
+def report(here: dict[str, object], base: dict[str, object], work: list[tuple[str, float, float]], args: argparse.Namespace,
+           seconds: float, load: tuple[float, float]) -> str:
+    """The section for BENCHMARKS.md."""
+    lines = ["## Speed where designers wait (issue 18)", "",
+             f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python -m benchmarks.speed"
+             f"{' --quick' if args.quick else ''}` (part of `make bench-all`) in {seconds / 60:.1f} min on {os.cpu_count()} cores "
+             f"**shared with five other engineers' work** (load average {load[0]:.2f} before, {load[1]:.2f} after): "
+             "wall-clock figures are noisy, so every figure is a ratio to a baseline measured in the same run.", "",
+             f"### Bot games per core (baseline: the code at `{args.baseline}`, same seeds, run in the same run)", "",
+             "| game / bot | games | games/s per core | baseline games/s | ratio | BENCHMARKS.md (issue 5) | ratio to it | same logs |",
+             "|---|---|---|---|---|---|---|---|"]
+    mine: dict[str, dict[str, float]] = here["bots"]  # type: ignore[assignment]
+    theirs: dict[str, dict[str, float]] = base["bots"]  # type: ignore[assignment]
+    for key, now in mine.items():
+        old = theirs[key]
+        rate, old_rate = now["games"] / now["cpu"], old["games"] / old["cpu"]
+        game, bot = key.split("/")
+        documented = DOCUMENTED.get((game, bot))
+        doc = f"{documented:.2f}" if documented else "not measured then"
+        doc_ratio = f"{rate / documented:.1f}x" if documented else ""
+        same = "yes" if now["logs"] == old["logs"] else f"**no** ({now['logs']} vs {old['logs']})"
+        lines.append(f"| {game} / {bot} | {int(now['games'])} | {rate:.2f} ({now['events'] / now['cpu']:,.0f} events/s) | "
+                     f"{old_rate:.2f} | {rate / old_rate:.1f}x | {doc} | {doc_ratio} | {same} |")
+    fr, fb = here["frontier_replay"], base["frontier_replay"]
+    now_rate, old_rate = fr["events"] / fr["cpu"], fb["events"] / fb["cpu"]  # type: ignore[index]
+    lines += ["", "### Frontier's audited replay (same logs, both bots, seeds 2/i)", "",
+              "| figure | events | events/s (CPU) | ratio | target |", "|---|---|---|---|---|",
+              f"| baseline code `{args.baseline}` | {fb['events']:,} | {old_rate:,.0f} | baseline | |",  # type: ignore[index]
+              f"| this code | {fr['events']:,} | {now_rate:,.0f} | {now_rate / old_rate:.1f}x | >= 5x |",  # type: ignore[index]
+              "", f"### Corpus work on every core ({args.corpus} heuristic MortalGate games, wall clock)", "",
+              "| figure | events | events/s | ratio (same run) | target |", "|---|---|---|---|---|"]
+    one_core = work[0][1] / work[0][2]
+    cores = 2
+    for name, events, wall in work:
+        rate = events / wall
+        if name.startswith("audited replay"):
+            lines.append(f"| {name} | {events:,.0f} | {rate:,.0f} | baseline (one core) | |")
+            continue
+        workers = int(name.split(", ")[-1].split()[0])
+        target = f">= {0.8 * cores:.1f}x (0.8 x {cores} cores)" if workers == cores else ""
+        lines.append(f"| {name} | {events:,.0f} | {rate:,.0f} | {rate / one_core:.2f}x one core's replay | {target} |")
+    for kind in ("sync", "re-audit"):
+        one, two = (next(w for w in work if w[0].startswith(kind) and f", {n} process" in w[0]) for n in (1, 2))
+        lines.append(f"| scaling of {kind}, 1 -> 2 processes | | | {one[2] / two[2]:.2f}x | |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--baseline", default=BASELINE, help="commit to compare bot games and replay against")
+    args = parser.parse_args()
+    games = 3 if args.quick else 12
+    replay_games = 4 if args.quick else 15
+    args.corpus = 40 if args.quick else 300
+    load0 = os.getloadavg()[0]
+    started = time.perf_counter()
+    base = measure_baseline(args.baseline, games, replay_games)
+    here = measure_here(games, replay_games)
+    work = corpus_work(args.corpus)
+    text = report(here, base, work, args, time.perf_counter() - started, (load0, os.getloadavg()[0]))
+    print(text)
+    from benchmarks.sections import write_section
+
+    target = BENCH / "BENCHMARKS-speed.md" if args.quick else ROOT / "BENCHMARKS.md"
+    BENCH.mkdir(exist_ok=True)
+    write_section("speed", text, target)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
