@@ -16,6 +16,7 @@ core's audited replay of the same corpus, measured in the same run.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import hashlib
 import json
 import os
@@ -24,8 +25,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
+
+if TYPE_CHECKING:
+    from projections.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / ".bench"
@@ -148,21 +153,17 @@ def corpus_work(games: int) -> list[tuple[str, float, float]]:
     return rows
 
 
-def _warm_up(ws: object) -> None:
+def _warm_up(ws: Workspace) -> None:
     """One untimed pass first, so that no figure pays for what only the first pays: imports
     (this machine writes no bytecode caches, so an import compiles), DuckDB's Arrow bridge,
     and the geometry memos, which worker processes inherit warm when they fork."""
     from collections import deque
 
     from projections.parallel import _fingerprints
-    from projections.workspace import Workspace
 
-    assert isinstance(ws, Workspace)
     _fingerprints()
-    try:
+    with contextlib.suppress(ImportError):
         import pandas  # noqa: F401  (DuckDB imports it on the first Arrow registration)
-    except ImportError:
-        pass
     for match_id in ws.matches():
         deque(ws.replay(match_id, audit=True), maxlen=0)
 
