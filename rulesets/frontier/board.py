@@ -186,8 +186,13 @@ def _strictly_inside(p: Point, poly: Polygon) -> bool:
 
 
 def path_inside(points: Sequence[Point], poly: Polygon) -> float:
-    """Inches of a polyline inside the polygon."""
+    """Inches of a polyline inside the polygon (0 at once if the polyline's bounding box
+    misses the outline's: a move is measured against every piece on the table)."""
     if len(points) == 1:
+        return 0.0
+    x0, y0, x1, y1 = _box(poly)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    if max(xs) < x0 or min(xs) > x1 or max(ys) < y0 or min(ys) > y1:
         return 0.0
     return sum(length_inside(a, b, poly) for a, b in path_legs(points))
 
@@ -324,7 +329,12 @@ def sight_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid], bodies: Iter
     stands on top of never blocks its own sight (it looks over the edge: readings.py).
     """
     tallest = max(a.scale, b.scale)
+    lo_x, hi_x = min(a.at[0], b.at[0]), max(a.at[0], b.at[0])
+    lo_y, hi_y = min(a.at[1], b.at[1]), max(a.at[1], b.at[1])
     for piece in terrain:
+        x0, y0, x1, y1 = piece.box
+        if hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
+            continue  # `_terrain_blocks`'s own first test, without the call: most pieces are far off
         if _terrain_blocks(a, b, piece, tallest):
             return piece.id
     for body in bodies:
