@@ -110,7 +110,7 @@ def legal(params: Params, state: State) -> list[Event]:
         return [event for event, _ in outcomes]
     if state.stage == "play" and outcome(params, state) is not None:
         return []
-    return [event for event in candidates(params, state) if not check(params, state, event)]
+    return [event for event in _candidates(params, state) if not check(params, state, event)]
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:

@@ -51,6 +51,7 @@ from rulesets.frontline.state import (
     with_side,
 )
 from rulesets.frontline.state import building as find_building
+from rulesets.memo import last_state
 from rulesets.protocol import Outcome, Violation
 
 replace = msgspec.structs.replace
@@ -505,6 +506,7 @@ def apply(params: Params, state: State, event: Event) -> State:
 # --- outcome (Winning condition) -------------------------------------------------------------------------------
 
 
+@last_state  # every candidate's check asks it again of the same state (rulesets/memo.py)
 def outcome(params: Params, state: State) -> Outcome | None:
     """A push to a base line wins at once; after the 15th bout the points decide."""
     if not state.sides:

@@ -98,7 +98,9 @@ def legal(params: Params, state: State) -> list[Event]:
     outcomes = chance(params, state)
     if outcomes is not None:
         return [event for event, _ in outcomes]
-    return [event for event in candidates(params, state) if not _refused(params, state, event)]
+    if state.stage != "play" or outcome(params, state) is not None:
+        return []
+    return [event for event in _candidates(params, state) if not _refused(params, state, event)]
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:

@@ -79,7 +79,9 @@ def legal(params: Params, state: State) -> list[Event]:
     outcomes = chance(params, state)
     if outcomes is not None:
         return [event for event, _ in outcomes]
-    return [e for e in candidates(params, state) if not any(v.severity != "info" for v in check(params, state, e))]
+    if state.phase == "setup" or outcome(params, state) is not None:
+        return []
+    return [e for e in _candidates(params, state) if not any(v.severity != "info" for v in check(params, state, e))]
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
