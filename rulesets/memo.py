@@ -29,3 +29,4 @@ def last_state(fn: Callable[[Any, Any], R]) -> Callable[[Any, Any], R]:
         return result
 
     return remembered
+
