@@ -9,6 +9,7 @@ One unreadable match is reported and skipped; it never stops the rest.
 
 from __future__ import annotations
 
+import functools
 import gc
 import os
 import time
@@ -55,6 +56,25 @@ def chunked(items: Sequence[T], workers: int, *, largest: int = 50) -> list[list
     idle at the end), never more than `largest` (progress stays live on big stores)."""
     size = max(1, min(largest, len(items) // (workers * 4) or 1))
     return [list(items[i:i + size]) for i in range(0, len(items), size)]
+
+
+def without_cycle_collector(fn: Callable[[T], R]) -> Callable[[T], R]:
+    """fn with the cycle collector paused while it runs, as `Warehouse.sync` pauses it:
+    replay allocates millions of states and rows that reference counting frees, and each
+    allocation burst would trigger a full scan that finds nothing. In a forked worker a scan
+    also touches every inherited object, copying the parent's memory page by page."""
+
+    @functools.wraps(fn)
+    def paused(task: T) -> R:
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return fn(task)
+        finally:
+            if collecting:
+                gc.enable()
+
+    return paused
 
 
 def ordered_map(fn: Callable[[T], R], tasks: Sequence[T], *, workers: int, scheduler: str | None = None) -> Iterator[R]:
@@ -171,6 +191,7 @@ def _workspace(home: str) -> Workspace:
     return _WORKSPACES[home]
 
 
+@without_cycle_collector
 def audit_chunk(task: AuditTask) -> list[MatchAudit]:
     """Audit a chunk of matches (runs in a worker); a bad log is a result, not a stop."""
     ws = _workspace(task.home)
@@ -260,6 +281,7 @@ def arrow_tables(rows: Rows) -> dict[str, pa.Table]:
             for table, buffered in rows.tables.items() if buffered}
 
 
+@without_cycle_collector
 def project_chunk(task: ProjectTask) -> Projected:
     """Project a chunk of matches (runs in a worker): rows built here, not in the writer."""
     warehouse = Warehouse(_workspace(task.home))
