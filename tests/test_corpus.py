@@ -106,3 +106,24 @@ def test_audit_all_against_an_unknown_version_fails_in_one_line(tmp_path: Path) 
     store_with(tmp_path / "store", ["mortalgate-2.5"])
     code, out, err = run(tmp_path / "store", "audit", "--all", "--against", "mortalgate@9.9")
     assert code != 0 and "9.9" in err and "Traceback" not in err + out
+
+
+def test_a_dask_cluster_syncs_and_re_audits_like_local_processes(tmp_path: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    local, remote = store_with(tmp_path / "local"), store_with(tmp_path / "dask")
+    parallel_sync(Warehouse(local), workers=2)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=":0", silence_logs=50) as cluster:
+        report = parallel_sync(Warehouse(remote), scheduler=cluster.scheduler_address)
+        audited = audit_all(remote, scheduler=cluster.scheduler_address)
+    assert report.new == len(GOLDEN) and audited.workers.startswith("dask tcp://127.0.0.1")
+    assert contents(tmp_path / "dask" / "warehouse.read.duckdb") == contents(tmp_path / "local" / "warehouse.read.duckdb")
+    assert audited.rules == audit_all(local, workers=1).rules
+
+
+def test_an_unreachable_scheduler_is_one_line_and_writes_nothing(tmp_path: Path) -> None:
+    pytest.importorskip("distributed")
+    home = tmp_path / "store"
+    store_with(home, ["mortalgate-2.5"])
+    code, out, err = run(home, "audit", "--all", "--scheduler", "tcp://127.0.0.1:9")
+    assert code != 0 and "cannot reach the Dask scheduler" in err and "Traceback" not in out + err
