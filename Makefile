@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: setup test lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-all
+.PHONY: setup test lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-all
 setup: $(STAMP)
 
 lint: $(STAMP)
@@ -43,4 +43,8 @@ bench-dashboard: $(STAMP)
 bench-service: $(STAMP)
 	$(BIN)/python -m benchmarks.service
 
-bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-service
+# Bot games per core and Frontier's replay against the code before issue 18 (same run), sync and re-audit on every core.
+bench-speed: $(STAMP)
+	$(BIN)/python -m benchmarks.speed
+
+bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed

@@ -110,18 +110,39 @@ def replay(ws: Workspace, match_id: str, seq: int | None, against: str | None, f
 
 
 @cli.command()
-@click.argument("match_id")
+@click.argument("match_id", required=False)
 @click.option("--against", default=None, help="Audit under another version, e.g. mortalgate@2.1.")
+@click.option("--all", "everything", is_flag=True, help="Re-audit every match of the store on every core (with --against: that game's).")
+@click.option("--workers", type=int, default=None, help="With --all: local worker processes (default: all cores).")
+@click.option("--scheduler", default=None, help="With --all: Dask scheduler address, e.g. tcp://host:8786.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @pass_ws
-def audit(ws: Workspace, match_id: str, against: str | None, fmt: str) -> None:
+def audit(ws: Workspace, match_id: str | None, against: str | None, everything: bool, workers: int | None,
+          scheduler: str | None, fmt: str) -> None:
     """List every violation and check the declared result; exit 1 if anything is wrong."""
+    if everything != (match_id is None):
+        raise click.UsageError("give either a MATCH_ID or --all")
+    if match_id is None:
+        _audit_all(ws, against, workers, scheduler, fmt)
+        return
     report = ws.audit(match_id, against=against)
     if fmt == "json":
         _emit(report)
     else:
         click.echo(render.audit_text(match_id, report))
     sys.exit(0 if report.clean else 1)
+
+
+def _audit_all(ws: Workspace, against: str | None, workers: int | None, scheduler: str | None, fmt: str) -> None:
+    """`audit --all`: the store-wide re-audit and its summary; exit 1 if any match is not clean."""
+    from projections.parallel import audit_all
+
+    report = audit_all(ws, against=against, workers=workers, scheduler=scheduler, progress=_progress_bar("audit"))
+    if fmt == "json":
+        _emit(report)
+    else:
+        click.echo("\n".join(report.lines()))
+    sys.exit(0 if report.clean == report.audited and not report.failed else 1)
 
 
 @cli.command()
@@ -319,12 +340,15 @@ def rulebook(ws: Workspace, spec: str) -> None:
 
 @cli.command()
 @click.option("--verify", is_flag=True, help="Check every log's whole hash chain, not only the seam.")
+@click.option("--workers", type=int, default=None, help="Local worker processes projecting matches (default: all cores).")
+@click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786.")
 @pass_ws
-def sync(ws: Workspace, verify: bool) -> None:
-    """Bring the warehouse up to date with every log and note (incremental)."""
+def sync(ws: Workspace, verify: bool, workers: int | None, scheduler: str | None) -> None:
+    """Bring the warehouse up to date with every log and note (incremental, on every core)."""
+    from projections.parallel import parallel_sync
     from projections.warehouse import Warehouse
 
-    report = Warehouse(ws).sync(verify=verify)
+    report = parallel_sync(Warehouse(ws), workers=workers, scheduler=scheduler, verify=verify, progress=_progress_bar("sync"))
     click.echo(report.summary())
     for match_id, why in report.rebuilt:
         click.echo(f"  rebuilt {match_id}: {why}")

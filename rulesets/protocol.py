@@ -144,6 +144,10 @@ class Ruleset(Generic[P]):
     touch: Callable[[P, Any, Event], Touch] | None = None
     """Where a legal event is made on the board (the piece, then the place), so the
     recorder turns taps into events; None: every event is a button beside the board."""
+    candidates: Callable[[P, Any], Iterable[Event]] | None = None
+    """At a decision, every event the move generator proposes before any rule is checked.
+    `legal` may build its moves directly (faster), but must equal exactly, in order, the
+    candidates `check` accepts: the contract suite holds it to that on seeded positions."""
 
     @property
     def newest(self) -> str:

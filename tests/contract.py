@@ -135,3 +135,24 @@ def check_bot_game_is_recordable_by_taps(rules: Rules, events: list) -> dict[str
             assert not undrawn_taps(rules, step), f"seq {step.event.seq}: {undrawn_taps(rules, step)} not drawn by the view"
         kinds[step.plan.kind] = kinds.get(step.plan.kind, 0) + 1
     return kinds
+
+def check_legal_is_what_check_accepts(rules: Rules, seed: int, *, positions: int = 40) -> int:
+    """At seeded positions of a random and a heuristic game, `legal` is exactly (same events,
+    same order) the candidates `check` finds no error or warning in.
+
+    `legal` may construct its moves directly rather than check every candidate; this is
+    what holds such a construction to the rules. Returns how many positions were compared.
+    """
+    ruleset = rules.ruleset
+    assert ruleset.candidates is not None, f"{ruleset.name} exposes no candidates"
+    compared = 0
+    for bot in ("random", "heuristic"):
+        events = play(rules, ruleset.example_seats, seed=seed, bot=bot)
+        states = [step.state for step in replay(events[:-1] if isinstance(events[-1], MatchEnded) else events, rules, audit=False)]
+        decisions = [s for s in states if ruleset.chance(rules.params, s) is None]
+        for state in random.Random(seed).sample(decisions, min(positions, len(decisions))):
+            accepted = [e for e in ruleset.candidates(rules.params, state)
+                        if not any(v.severity != "info" for v in ruleset.check(rules.params, state, e))]
+            assert list(ruleset.legal(rules.params, state)) == accepted, f"{bot} game, seed {seed}: legal differs from the accepted candidates"
+            compared += 1
+    return compared

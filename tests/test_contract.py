@@ -51,3 +51,9 @@ def test_a_bot_game_can_be_recorded_by_taps_alone(spec: str) -> None:
     kinds = contract.check_bot_game_is_recordable_by_taps(rules, events)
     if rules.ruleset.touch is not None:
         assert kinds.get("board", 0) > 0, kinds
+
+
+@pytest.mark.parametrize("spec", [f"{name}@{registry.game(name).newest}" for name in registry.GAMES])
+@pytest.mark.parametrize("seed", [3, 8])
+def test_legal_is_exactly_the_candidates_check_accepts(spec: str, seed: int) -> None:
+    assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), seed) > 0

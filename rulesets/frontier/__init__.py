@@ -11,7 +11,7 @@ from pathlib import Path
 from rulesets.fingerprint import fingerprint
 from rulesets.frontier.bots import BOTS
 from rulesets.frontier.events import EVENTS
-from rulesets.frontier.moves import chance, legal
+from rulesets.frontier.moves import candidates, chance, legal
 from rulesets.frontier.params import OPTIONS, VERSIONS
 from rulesets.frontier.readings import READINGS
 from rulesets.frontier.rules import apply, check, outcome, setup, validate_start
@@ -29,6 +29,7 @@ RULESET = Ruleset(
     apply=apply,
     outcome=outcome,
     legal=legal,
+    candidates=candidates,
     chance=chance,
     metrics=metrics,
     view=view,

@@ -12,7 +12,7 @@ from pathlib import Path
 from rulesets.fingerprint import fingerprint
 from rulesets.frontline.bots import BOTS
 from rulesets.frontline.events import EVENTS
-from rulesets.frontline.moves import chance, legal
+from rulesets.frontline.moves import candidates, chance, legal
 from rulesets.frontline.params import OPTIONS, VERSIONS
 from rulesets.frontline.readings import READINGS
 from rulesets.frontline.rules import apply, check, outcome, setup, validate_start
@@ -30,6 +30,7 @@ RULESET = Ruleset(
     apply=apply,
     outcome=outcome,
     legal=legal,
+    candidates=candidates,
     chance=chance,
     metrics=metrics,
     view=view,

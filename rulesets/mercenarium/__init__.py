@@ -12,7 +12,7 @@ from pathlib import Path
 from rulesets.fingerprint import fingerprint
 from rulesets.mercenarium.bots import BOTS
 from rulesets.mercenarium.events import EVENTS
-from rulesets.mercenarium.moves import chance, legal
+from rulesets.mercenarium.moves import candidates, chance, legal
 from rulesets.mercenarium.params import VERSIONS
 from rulesets.mercenarium.readings import READINGS
 from rulesets.mercenarium.rules import apply, check, outcome, setup, validate_start
@@ -30,6 +30,7 @@ RULESET = Ruleset(
     apply=apply,
     outcome=outcome,
     legal=legal,
+    candidates=candidates,
     chance=chance,
     metrics=metrics,
     view=view,

@@ -12,7 +12,7 @@ from pathlib import Path
 from rulesets.fingerprint import fingerprint
 from rulesets.mercyfrontier.bots import BOTS
 from rulesets.mercyfrontier.events import EVENTS
-from rulesets.mercyfrontier.moves import chance, legal
+from rulesets.mercyfrontier.moves import candidates, chance, legal
 from rulesets.mercyfrontier.params import VERSIONS
 from rulesets.mercyfrontier.readings import READINGS
 from rulesets.mercyfrontier.rules import apply, check, outcome, setup, validate_start
@@ -30,6 +30,7 @@ RULESET = Ruleset(
     apply=apply,
     outcome=outcome,
     legal=legal,
+    candidates=candidates,
     chance=chance,
     metrics=metrics,
     view=view,

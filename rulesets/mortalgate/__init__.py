@@ -10,7 +10,7 @@ from pathlib import Path
 from rulesets.fingerprint import fingerprint
 from rulesets.mortalgate.bots import BOTS
 from rulesets.mortalgate.events import EVENTS
-from rulesets.mortalgate.moves import chance, legal
+from rulesets.mortalgate.moves import candidates, chance, legal
 from rulesets.mortalgate.params import VERSIONS, Params
 from rulesets.mortalgate.readings import READINGS
 from rulesets.mortalgate.rulebook import RulebookReport, check_rulebook
@@ -47,6 +47,7 @@ RULESET = Ruleset(
     apply=apply,
     outcome=outcome,
     legal=legal,
+    candidates=candidates,
     chance=chance,
     metrics=metrics,
     view=view,
