@@ -18,14 +18,17 @@ R = TypeVar("R")
 
 def last_state(fn: Callable[[Any, Any], R]) -> Callable[[Any, Any], R]:
     """fn(params, state), answered again without work when asked about the same objects."""
-    memo: list[Any] = [None, None, None]
+    last: list[tuple[Any, Any, Any]] = [(None, None, None)]
 
     @functools.wraps(fn)
     def remembered(params: Any, state: Any) -> R:
-        if memo[1] is state and memo[0] is params:
-            return memo[2]
+        # One tuple, read and replaced whole: a thread (the dashboard serves several) never
+        # sees one call's state beside another call's answer.
+        seen_params, seen_state, answer = last[0]
+        if seen_state is state and seen_params is params:
+            return answer
         result = fn(params, state)
-        memo[0], memo[1], memo[2] = params, state, result
+        last[0] = (params, state, result)
         return result
 
     return remembered
