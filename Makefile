@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: setup test lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-all
+.PHONY: setup test lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-all
 setup: $(STAMP)
 
 lint: $(STAMP)
@@ -47,4 +47,8 @@ bench-service: $(STAMP)
 bench-speed: $(STAMP)
 	$(BIN)/python -m benchmarks.speed
 
-bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed
+# Every game's golden game recorded by taps in Chromium at two sizes, and Replay's Next button.
+bench-record: $(STAMP)
+	$(BIN)/python -m benchmarks.record_browser
+
+bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record

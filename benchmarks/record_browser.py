@@ -257,3 +257,96 @@ def summary(runs: Sequence[Recording]) -> list[str]:
                     f"{statistics.median(run.move_taps) if run.move_taps else 0:g} ({max(run.move_taps, default=0)}) | "
                     f"{statistics.median(waits):.0f} / {p95:.0f} |")
     return rows
+
+
+def replay_steps(page: Any, url: str, match_id: str, steps: int) -> list[float]:
+    """The Replay page's Next button: from the tap to the next event's board on screen."""
+    page.goto(url + f"replay?match={match_id}")
+    page.get_by_text("Event 0 of").first.wait_for()
+    waits = []
+    for seq in range(1, steps + 1):
+        began = time.perf_counter()
+        page.locator(".st-key-replay\\.next button").click()
+        page.get_by_text(f"Event {seq} of").first.wait_for()
+        waits.append((time.perf_counter() - began) * 1000)
+    return waits
+
+
+def reruns(page: Any, count: int) -> list[float]:
+    """Baseline: the Record page's fragment rerun with nothing written (the Ruling tab
+    opened), from the tap to its form on screen."""
+    waits = []
+    mode = page.locator(".st-key-rec_mode")
+    for _ in range(count):
+        began = time.perf_counter()
+        mode.get_by_role("radio", name="Ruling").click()
+        page.locator(".st-key-rec_decision").wait_for()
+        waits.append((time.perf_counter() - began) * 1000)
+        mode.get_by_role("radio", name="Play").click()
+        page.locator(".st-key-rec_decision").wait_for(state="detached")
+    return waits
+
+
+def _p(samples: Sequence[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def main() -> None:
+    """Record every game's golden game by taps at both sizes, then step through one on
+    Replay; write the figures into BENCHMARKS.md."""
+    import argparse
+    import tempfile
+
+    from benchmarks.sections import write_section
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--limit", type=int, default=None, help="record only the first N events of each game")
+    parser.add_argument("--steps", type=int, default=60, help="Next taps on the Replay page")
+    args = parser.parse_args()
+    load_before = os.getloadavg()[0]
+    began = time.perf_counter()
+    home = Path(tempfile.mkdtemp()) / "store"
+    ws = Workspace(home)
+    runs: list[Recording] = []
+    base: list[float] = []
+    steps: list[float] = []
+    with dashboard(home) as url:
+        for size, viewport in SIZES.items():
+            with chromium(viewport) as page:
+                for game, path in GOLDEN.items():
+                    rules, events = read_golden(path, ws)
+                    match_id = f"{game}-{size}"
+                    start_match(ws, rules, events, match_id)
+                    runs.append(record(page, url, ws, rules, events, match_id, size=size, limit=args.limit))
+                    base += reruns(page, 10)
+                steps += replay_steps(page, url, f"mortalgate-{size}", args.steps)
+    minutes = (time.perf_counter() - began) / 60
+    command = "python -m benchmarks.record_browser" + (f" --limit {args.limit}" if args.limit else "")
+    move = [n for run in runs for n in run.move_taps]
+    waits = [w for run in runs for w in run.waits_ms]
+    lines = [
+        "## Recording by taps and stepping on Replay, in the real browser (issue 13)", "",
+        f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `{command}` (also `make bench-record`) in "
+        f"{minutes:.1f} min: Debian's Chromium driven by Playwright records each game's golden bot game again on the "
+        "Record page by taps and dice-pad presses alone (the log must come out equal, event for event), at a laptop's "
+        f"1400 x 900 and a tablet's 1024 x 768. Load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after.",
+        "", *summary(runs), "",
+        f"- board taps per move, attack or placement, all games and sizes: median {statistics.median(move):g}, max {max(move)} "
+        "(target: median at most 2)",
+        f"- tap that makes an event -> new board on screen, all games and sizes ({len(waits)} taps): p50 {_p(waits, .5):.0f} ms, "
+        f"p95 {_p(waits, .95):.0f} ms (target p95 < 300 ms)",
+        f"- baseline, same run: the Record page's fragment rerun with nothing written (the Ruling tab opened) ({len(base)} taps): p50 {_p(base, .5):.0f} ms, "
+        f"p95 {_p(base, .95):.0f} ms; a recorded tap costs {_p(waits, .5) / max(_p(base, .5), 1e-9):.2f}x that at p50 "
+        "(the append with fsync, the forced steps, the next position's legal moves)",
+        f"- Replay page, Next -> the next event on screen ({len(steps)} taps on MortalGate): p50 {_p(steps, .5):.0f} ms, "
+        f"p95 {_p(steps, .95):.0f} ms (target p95 < 250 ms; about 800 ms before)",
+    ]
+    text = "\n".join(lines)
+    print(text)
+    if args.limit is None:
+        write_section("record", text)
+
+
+if __name__ == "__main__":
+    main()

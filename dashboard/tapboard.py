@@ -51,6 +51,7 @@ export default function(component) {
   const hint = root.querySelector('.hint');
   const sources = data.sources || {};
   const direct = new Set(data.direct || []);
+  const refused = data.refused || {};
   let selected = data.selected && sources[data.selected] ? data.selected : null;
   const all = (key) => root.querySelectorAll('[data-key="' + CSS.escape(key) + '"]');
   const paint = () => {
@@ -83,10 +84,14 @@ export default function(component) {
       const hit = keys.find((k) => targets.includes(k));
       if (hit) return send(selected, hit);
       if (keys.includes(selected) && targets.includes(null)) return send(selected, null);
+      const wrong = keys.find((k) => (refused[selected] || []).includes(k));
+      if (wrong) return send(selected, wrong);
     }
     const place = keys.find((k) => direct.has(k));
     if (place) return send(null, place);
     const piece = keys.find((k) => k in sources);
+    const wrongPlace = !piece && keys.find((k) => (refused[''] || []).includes(k));
+    if (wrongPlace) return send(null, wrongPlace);
     if (piece) {
       if (sources[piece].length === 1 && sources[piece][0] === null) return send(piece, null);
       selected = piece;

@@ -32,9 +32,13 @@ class Choice:
 
 @dataclass(frozen=True)
 class TapMap:
-    """The legal events of one moment, keyed by the taps that make them."""
+    """The legal events of one moment, keyed by the taps that make them; and the events the
+    move generator proposes that the rules refuse (a table's usual mistakes: an attack out of
+    range, an ability on cooldown), so a tap on one can be shown and, if the table insists,
+    recorded."""
 
     choices: tuple[Choice, ...]
+    refused: tuple[Choice, ...] = ()
 
     def sources(self) -> dict[str, list[str | None]]:
         """Each tappable piece or card -> the places its actions end at (None: itself)."""
@@ -67,9 +71,17 @@ class TapMap:
         sources = self.sources()
         return next(iter(sources)) if len(sources) == 1 else None
 
+    def refused_at(self, source: str | None, target: str | None) -> list[Choice]:
+        """The refused events a tap of `target` (after `source`) would make."""
+        return [c for c in self.refused if c.touch.source == source and c.touch.target == target]
+
     def board_data(self) -> dict[str, Any]:
-        """What the board component needs to light up taps: plain JSON."""
-        return {"sources": self.sources(), "direct": self.direct(), "selected": self.preselected()}
+        """What the board component needs to light up taps: plain JSON. Refused targets are
+        not lit, but a tap on one is sent (the page says what the rules refuse)."""
+        refused: dict[str, list[str | None]] = {}
+        for choice in self.refused:
+            refused.setdefault(choice.touch.source or "", []).append(choice.touch.target)
+        return {"sources": self.sources(), "direct": self.direct(), "selected": self.preselected(), "refused": refused}
 
 
 def fallback_touch(words: str) -> Touch:
@@ -77,14 +89,41 @@ def fallback_touch(words: str) -> Touch:
     return Touch(words=words)
 
 
-def tap_map(rules: Rules, state: Any, events: Sequence[Event]) -> TapMap:
+def tap_map(rules: Rules, state: Any, events: Sequence[Event], refused: Sequence[Event] = ()) -> TapMap:
     """The legal `events` of `state` with where each is made (a button in words where the
-    game has no `touch`)."""
+    game has no `touch`), and the `refused` ones where the game places them on the board."""
     ruleset, params = rules.ruleset, rules.params
-    unique: dict[bytes, Event] = {}
-    for event in events:  # a sampled `legal` may offer one event twice; the picker shows it once
-        unique.setdefault(msgspec.json.encode(event), event)
     touch = ruleset.touch
-    if touch is not None:
-        return TapMap(tuple(Choice(event, touch(params, state, event)) for event in unique.values()))
-    return TapMap(tuple(Choice(event, fallback_touch(words(rules, state, event))) for event in unique.values()))
+    legal = _unique(events)
+    if touch is None:
+        return TapMap(tuple(Choice(event, fallback_touch(words(rules, state, event))) for event in legal))
+    made = tuple(Choice(event, touch(params, state, event)) for event in legal)
+    taken = {msgspec.json.encode(e) for e in legal}
+    mistakes = []
+    for event in _unique(refused):
+        if msgspec.json.encode(event) not in taken:
+            try:
+                place = touch(params, state, event)
+            except Exception:  # a refused event may name what the state lacks: it has no place then
+                continue
+            if place.source is not None or place.target is not None:
+                mistakes.append(Choice(event, place))
+    return TapMap(made, tuple(mistakes))
+
+
+def _unique(events: Sequence[Event]) -> list[Event]:
+    """`events` without repeats (a sampled `legal` may offer one event twice)."""
+    unique: dict[bytes, Event] = {}
+    for event in events:
+        unique.setdefault(msgspec.json.encode(event), event)
+    return list(unique.values())
+
+
+def refused(rules: Rules, state: Any) -> list[Event]:
+    """What the game's move generator proposes now that the rules refuse (empty at a chance
+    step or for a game without `candidates`)."""
+    ruleset, params = rules.ruleset, rules.params
+    if ruleset.candidates is None or ruleset.chance(params, state) is not None:
+        return []
+    return [e for e in ruleset.candidates(params, state)
+            if any(v.severity != "info" for v in ruleset.check(params, state, e))]

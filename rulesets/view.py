@@ -147,6 +147,8 @@ def key_position(key: str) -> tuple[float, float] | None:
 
 def column_name(col: int) -> str:
     """Spreadsheet-style column letters: 0 -> A, 25 -> Z, 26 -> AA."""
+    if col < 0:
+        raise ValueError(f"column {col} is off the board")
     name = ""
     col += 1
     while col:
@@ -161,4 +163,6 @@ def space_name(geometry: Geometry, x: float, y: float) -> str:
     in inches (from the left edge, from the top edge)."""
     if geometry == "inches":
         return f"{x:g}″ × {y:g}″"
+    if x < 0 or y < 0:  # a table's mistake may name a place past the edge
+        return f"off the board ({x:g}, {y:g})"
     return f"{column_name(round(x))}{round(y) + 1}"

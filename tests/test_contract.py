@@ -57,3 +57,10 @@ def test_a_bot_game_can_be_recorded_by_taps_alone(spec: str) -> None:
 @pytest.mark.parametrize("seed", [3, 8])
 def test_legal_is_exactly_the_candidates_check_accepts(spec: str, seed: int) -> None:
     assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), seed) > 0
+
+
+def test_a_place_past_the_edge_is_named_not_looped_on() -> None:
+    from rulesets.view import space_name
+
+    assert space_name("grid", 0, 0) == "A1" and space_name("hex-even-q", 26, 9) == "AA10"
+    assert space_name("grid", -2, 3) == "off the board (-2, 3)"

@@ -28,7 +28,7 @@ from events.errors import TabletapeError
 from projections import dice, recording
 from projections.catalog import MatchFilter, list_matches
 from projections.recording import Live
-from projections.taps import TapMap, tap_map
+from projections.taps import TapMap, refused, tap_map
 from projections.workspace import Workspace
 from rulesets.protocol import Violation
 from rulesets.view import key_position
@@ -37,6 +37,9 @@ LIVE = "rec_live"
 MESSAGE = "rec_message"
 PICK = "rec_pick"
 """(seq, source, target) of a tap that several actions share: the picker is open."""
+INSIST_TAP = "rec_insist_tap"
+REFUSED = "rec_refused"
+"""(seq, source, target) of a tap on something the rules refuse: the page says why."""
 TAPS = "rec_taps"
 """(match, seq) -> TapMap: the legal events of the position, computed once per position."""
 BOARD = "rec_board"
@@ -85,7 +88,7 @@ def _taps(live: Live) -> TapMap:
     if cached is None or cached[0] != key:
         rules = live.rules
         legal = [] if rules.ruleset.chance(rules.params, live.state) is not None else list(rules.ruleset.legal(rules.params, live.state))
-        cached = (key, tap_map(rules, live.state, legal))
+        cached = (key, tap_map(rules, live.state, legal, refused(rules, live.state)))
         st.session_state[TAPS] = cached
     taps: TapMap = cached[1]
     return taps
@@ -102,11 +105,15 @@ def _on_tap() -> None:
     if tap.get("seq") != live.last_seq:
         _say("warning", "the board had moved on (another recorder wrote first): tap again on the board as it is now")
         return
-    choices = _taps(live).at(tap.get("source"), tap.get("target"))
+    taps = _taps(live)
+    source, target = tap.get("source"), tap.get("target")
+    choices = taps.at(source, target)
     if len(choices) == 1:
         _write(ws, live, [choices[0].event], live.last_seq, 0, None, forced=True)
     elif choices:
-        st.session_state[PICK] = (live.last_seq, tap.get("source"), tap.get("target"))
+        st.session_state[PICK] = (live.last_seq, source, target)
+    elif taps.refused_at(source or None, target):
+        st.session_state[REFUSED] = (live.last_seq, source or None, target)
     else:
         _say("warning", "nothing the rules allow is made by that tap")
 
@@ -226,6 +233,34 @@ def _picker(ws: Workspace, live: Live, taps: TapMap) -> bool:
     return True
 
 
+def _refused(ws: Workspace, live: Live, taps: TapMap) -> bool:
+    """After a tap on something the rules refuse: the rule and the reason, and one more tap
+    to record it anyway (the audit will show it); True while it is shown."""
+    shown = st.session_state.get(REFUSED)
+    if not shown or shown[0] != live.last_seq:
+        return False
+    for index, choice in enumerate(taps.refused_at(shown[1], shown[2])):
+        problems = live.problems(choice.event)
+        lines = "\n".join(f"- `{v.rule}`: {v.message}" for v in problems)
+        st.warning(f"The rules refuse: {live_words(live, choice.event)}\n{lines}")
+        st.button("The table insists: record it", key=f"rec_insist_{live.last_seq}_{index}", type="primary", width="stretch",
+                  on_click=_insist, args=(ws, live, choice.event))
+    st.button("Cancel", key="rec_refused_cancel", on_click=lambda: st.session_state.pop(REFUSED, None))
+    return True
+
+
+def _insist(ws: Workspace, live: Live, event: Event) -> None:
+    """The table plays a refused event: written as it was made, then what the rules force."""
+    st.session_state.pop(REFUSED, None)
+    st.session_state[INSIST_TAP] = True
+    _write(ws, live, [event], live.last_seq, len(live.problems(event)), INSIST_TAP, forced=True)
+
+
+def live_words(live: Live, event: Event) -> str:
+    """An event in words in the position the page shows."""
+    return recording.words(live.rules, live.state, event)
+
+
 def _dice_pad(ws: Workspace, live: Live, outcomes: list[Event]) -> None:
     """One row of faces per die the rules call for; the roll's meaning before Record."""
     rules = live.rules
@@ -311,7 +346,7 @@ def _play(ws: Workspace, live: Live, taps: TapMap) -> None:
     if outcomes is not None:
         _dice_pad(ws, live, [e for e, _ in outcomes])
         return
-    if _picker(ws, live, taps):
+    if _picker(ws, live, taps) or _refused(ws, live, taps):
         return
     if not taps.choices:
         st.info("The rules allow nothing now. Record what the table did under Any event, a ruling, or the result.")

@@ -73,3 +73,49 @@ def test_the_opening_of_a_golden_game_is_recorded_by_taps_on_a_tablet(store: Any
 def test_a_whole_golden_game_is_recorded_by_taps(store: Any, game: str, size: str) -> None:
     run = _record(store, game, size, None)
     assert run.events == len(store[2][game][1]) - 1
+
+
+def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any) -> None:
+    """An attack out of range or sight is not lit, but tapping it shows the rule and the
+    reason, and one more tap records it; the audit then names that rule."""
+    from projections.recording import same_event
+    from projections.replay import Fold
+    from projections.taps import refused, tap_map
+
+    ws, url, golden = store
+    rules, events = golden["mortalgate"]
+    fold = Fold(rules, audit=False)
+    step = fold.first(events[0])
+    found = None
+    for index, event in enumerate(events[1:], start=1):
+        if rules.ruleset.chance(rules.params, step.state) is None:
+            taps = tap_map(rules, step.state, list(rules.ruleset.legal(rules.params, step.state)), refused(rules, step.state))
+            wrong = [c for c in taps.refused if type(c.event).__name__ == "AttackDeclared" and c.touch.source == taps.preselected()
+                     and not taps.at(c.touch.source, c.touch.target)]
+            if wrong:
+                found = (index, wrong[0])
+                break
+        step = fold(step, event)
+    assert found is not None, "the golden game never offers an attack the rules refuse"
+    index, choice = found
+    match_id = "taps-refused"
+    driver.start_match(ws, rules, events, match_id)
+    ws.append_events(match_id, events[1:index])
+    with driver.chromium(driver.SIZES["laptop"]) as page:
+        page.goto(url + "record")
+        page.locator(".st-key-rec_continue_pick").click()
+        page.keyboard.type(match_id)
+        page.keyboard.press("Enter")
+        page.get_by_role("button", name="Continue").click()
+        page.locator(f'.tt-board[data-seq="{index - 1}"]').wait_for()
+        assert page.locator(f'.tt-board .lit[data-key="{choice.touch.target}"]').count() == 0  # not offered
+        page.locator(f'.tt-board [data-key="{choice.touch.target}"]').last.click(force=True)
+        warning = page.get_by_text("The rules refuse:")
+        warning.wait_for()
+        problems = [v.rule for v in rules.ruleset.check(rules.params, step.state, choice.event) if v.severity != "info"]
+        assert problems and page.get_by_text(problems[0]).count() > 0
+        page.locator(f".st-key-rec_insist_{index - 1}_0 button").click()
+        page.locator(f'.tt-board[data-seq="{index}"]').wait_for()
+    written = list(ws.events(match_id))[index]
+    assert same_event(written, choice.event)
+    assert problems[0] in {v.rule for v in ws.audit(match_id).errors if v.seq == index}

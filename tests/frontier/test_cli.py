@@ -34,7 +34,7 @@ def test_new_append_replay_audit_a_frontier_match(tmp_path: Path) -> None:
     code, out, _ = run(home, "audit", "f1")
     assert code == 1 and "frontier/selection.points" in out and "seq     9" in out  # 120 points over a 100 limit
     code, out, _ = run(home, "replay", "f1", "--at", "4")
-    assert code == 0 and "RolesRolled" in out
+    assert code == 0 and "event 4/9: p1 rolls 5, p2 rolls 3: p1 wins" in out
 
 
 def test_a_bad_mission_or_a_third_seat_is_refused(tmp_path: Path) -> None:
