@@ -58,6 +58,51 @@ def _option_values(values: tuple[str, ...]) -> dict[str, Any]:
 def cli(ctx: click.Context, home: Path | None) -> None:
     """Record, replay, audit and analyse tabletop playtests."""
     ctx.obj = Workspace(home)
+    ctx.call_on_close(lambda: _warn_store(ctx.obj))
+
+
+# --- what a command met in the store (issue 14) --------------------------------------
+
+
+def _warn_store(ws: Workspace) -> None:
+    """Once per command, whether it ended well or not: every torn tail it met and every
+    entry of the store it could not serve (a link, a damaged batch manifest...)."""
+    for torn in ws.store.torn_tails:
+        if not torn.quarantined_to:
+            click.echo(f"warning: {torn.warning(_match_of(torn.path))}", err=True)
+    for where, why in ws.store.skipped.items():
+        click.echo(f"warning: {where}: {why}", err=True)
+
+
+def _match_of(path: str) -> str:
+    """The match id a journal path belongs to (logs/<id>.jsonl or notes/<id>.jsonl)."""
+    return Path(path).name.removesuffix(".jsonl")
+
+
+@cli.command()
+@click.argument("match_ids", nargs=-1)
+@click.option("--accept", is_flag=True, help="Anchor a log whose end was cut or edited as it is now.")
+@pass_ws
+def repair(ws: Workspace, match_ids: tuple[str, ...], accept: bool) -> None:
+    """Set aside torn tails (to quarantine/), restore a lost final newline, anchor unanchored
+    ends, clear the temp files of killed writers. No ids: every match of the store."""
+    failed = 0
+    for match_id in match_ids or tuple(ws.matches()):
+        try:
+            report = ws.store.repair(match_id, accept=accept)
+        except TabletapeError as error:
+            failed += 1
+            click.echo(f"error: {match_id}: {error}", err=True)
+            continue
+        if report.torn:
+            click.echo(f"{match_id}: {report.torn.size} bytes of an interrupted write set aside to {report.torn.quarantined_to}")
+        if report.newline_added:
+            click.echo(f"{match_id}: the last line's newline restored")
+        if report.anchored:
+            click.echo(f"{match_id}: end anchored ({report.anchored})")
+    for temp in ws.store.remove_dead_temps():
+        click.echo(f"removed {temp} (left by a killed writer)")
+    sys.exit(1 if failed else 0)
 
 
 @cli.command()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 from events.base import Event
 from events.batches import BatchIndex, BatchLog
+from events.batches import remove_dead_temps as remove_dead_batch_temps
 from events.chain import GENESIS, line_hash
 from events.codec import LogCodec, decode_log, encode_chained, read_header
 from events.errors import (
@@ -32,6 +33,7 @@ from events.errors import (
     UnknownMatchError,
 )
 from events.journal import ChainReport, Journal, RepairReport, TornTail, real_folder
+from events.journal import remove_dead_temps as remove_dead_journal_temps
 from events.shared import MatchStarted
 
 _MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,79}")
@@ -153,6 +155,11 @@ class FileStore:
         if notes.path.exists() or notes.path.is_symlink():
             notes.repair(accept=accept)
         return report
+
+    def remove_dead_temps(self) -> list[Path]:
+        """Remove the temp files and folders of writers killed mid-write."""
+        removed = [path for folder in ("logs", "notes") for path in remove_dead_journal_temps(self.home / folder)]
+        return removed + remove_dead_batch_temps(self.home / "batches")
 
     # -- reading ---------------------------------------------------------------------
 
