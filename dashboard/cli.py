@@ -17,6 +17,7 @@ import msgspec
 
 from dashboard import render
 from events.errors import ConflictError, TabletapeError
+from events.values import first_problem
 from projections.workspace import Workspace, to_builtins
 
 pass_ws = click.make_pass_decorator(Workspace)
@@ -44,11 +45,27 @@ def _option_values(values: tuple[str, ...]) -> dict[str, Any]:
         key, sep, raw = item.partition("=")
         if not sep:
             raise click.BadParameter(f"{item!r}: expected name=value")
-        try:
-            out[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[key] = raw
+        out[key] = _option_value(key, raw)
     return out
+
+
+def _option_value(key: str, raw: str) -> Any:
+    """A JSON value, else the text itself; NaN, Infinity, integers past 64 bits and deep
+    nesting are refused (a log must hold only what the warehouse can store)."""
+    try:
+        value = json.loads(raw, parse_constant=_no_constant)
+    except json.JSONDecodeError:
+        return raw
+    except (ValueError, RecursionError) as error:
+        raise click.BadParameter(f"--option {key}={raw[:40]}: {error if isinstance(error, ValueError) else 'nested too deeply'}") from None
+    problem = first_problem(value)
+    if problem is not None:
+        raise click.BadParameter(f"--option {key}: {problem[1]}")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a log can hold")
 
 
 @click.group()
@@ -224,10 +241,17 @@ def rulesets(ws: Workspace, fmt: str) -> None:
 @cli.command(name="list")
 @pass_ws
 def list_matches(ws: Workspace) -> None:
-    """List the matches in the store."""
+    """List the matches in the store; one that cannot be read is listed with its error."""
+    bad = 0
     for match_id in ws.matches():
-        header = ws.header(match_id)
+        try:
+            header = ws.header(match_id)
+        except TabletapeError as error:
+            bad += 1
+            click.echo(f"error: {match_id}: {error}", err=True)
+            continue
         click.echo(f"{match_id}  {header.ruleset}@{header.version}  {header.source}  {header.title}")
+    sys.exit(1 if bad else 0)
 
 
 @cli.command(name="import")
@@ -373,8 +397,11 @@ def sync(ws: Workspace, verify: bool) -> None:
     click.echo(report.summary())
     for match_id, why in report.rebuilt:
         click.echo(f"  rebuilt {match_id}: {why}")
+    for match_id in report.removed_ids:
+        click.echo(f"  removed {match_id}: its log is gone, so are its rows")
     for match_id, error in report.failed:
         click.echo(f"  unreadable {match_id}: {error}", err=True)
+    sys.exit(1 if report.failed else 0)
 
 
 @cli.command()
@@ -569,4 +596,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(2)
     except (msgspec.DecodeError, OSError) as error:
         click.echo(f"error: {error}", err=True)
+        sys.exit(2)
+    except RecursionError:
+        click.echo("error: the input is nested too deeply to read", err=True)
         sys.exit(2)

@@ -41,6 +41,7 @@ from events.errors import (
     StoreLinkError,
     TornTailError,
 )
+from events.values import check_values
 
 E = TypeVar("E", bound=Event)
 
@@ -631,6 +632,7 @@ class Journal:
             if event.seq not in (-1, seq):
                 problem = "duplicate" if event.seq < seq else "gap"
                 raise LogFormatError("<input>", index + 1, f"seq {problem}: expected {seq}, found {event.seq}", field="seq")
+            check_values(event, where="<input>", line_no=index + 1)
             at = now if event.at is None else event.at
             event = msgspec.structs.replace(event, seq=seq, at=at, prev=prev)
             line = self._encode(event, index + 1)

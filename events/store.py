@@ -23,7 +23,7 @@ from events.base import Event
 from events.batches import BatchIndex, BatchLog
 from events.batches import remove_dead_temps as remove_dead_batch_temps
 from events.chain import GENESIS, line_hash
-from events.codec import LogCodec, decode_log, encode_chained, read_header
+from events.codec import LogCodec, decode_log, encode_chained, read_header, refuse_bom
 from events.errors import (
     ChainBrokenError,
     ConflictError,
@@ -35,6 +35,7 @@ from events.errors import (
 from events.journal import ChainReport, Journal, RepairReport, TornTail, real_folder
 from events.journal import remove_dead_temps as remove_dead_journal_temps
 from events.shared import MatchStarted
+from events.values import check_values
 
 _MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,79}")
 _SUFFIX = ".jsonl"
@@ -238,6 +239,8 @@ def import_log(
     if header.match_id != match_id:
         raise LogFormatError(where, 1, f"match_id is {header.match_id!r}, but the import is for {match_id!r}", field="match_id")
     events = list(decode_log(lines, codec_for(header), where=where))
+    for line_no, event in enumerate(events, start=1):
+        check_values(event, where=where, line_no=line_no)
     if any(event.prev for event in events):
         _check_chain(lines, events, where)
     else:
@@ -254,6 +257,7 @@ def _split_lines(data: bytes, where: str) -> list[bytes]:
     A log is UTF-8 text; checking that first names the line of a bad byte, where a JSON
     decoder would fail on it with an error that says neither file nor line.
     """
+    refuse_bom(data, where)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as error:
