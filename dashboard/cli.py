@@ -208,7 +208,7 @@ def verify(ws: Workspace, match_id: str) -> None:
     """Check a match's hash chain; name the first bad line."""
     report = ws.verify(match_id)
     if report.ok:
-        click.echo(f"{match_id}: hash chain verifies ({report.lines} lines)")
+        click.echo(f"{match_id}: hash chain verifies ({report.message})")
     else:
         raise TabletapeError(f"{ws.store.log_path(match_id)}: {report.message}")
 
@@ -600,3 +600,7 @@ def main(argv: list[str] | None = None) -> None:
     except RecursionError:
         click.echo("error: the input is nested too deeply to read", err=True)
         sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -36,7 +36,7 @@ def check_values(event: Any, *, where: str, line_no: int | None) -> None:
 def first_problem(value: Any, path: str = "", depth: int = 0) -> tuple[str, str] | None:
     """(field path, what is wrong) of the first bad value, or None."""
     if depth > MAX_DEPTH:
-        return path, f"nested more than {MAX_DEPTH} deep"
+        return path.split("[", 1)[0], f"nested more than {MAX_DEPTH} deep"
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return None
     if isinstance(value, int):

@@ -16,6 +16,10 @@
         there: `mid` (half the batch's bytes written), `commit` (every byte written and
         fsynced, the end anchor not yet moved).
 
+    python tests/store_writer.py import HOME MATCH EVENTS
+        Import a log of EVENTS lines as MATCH; after the first chunk of its temp file is
+        written, print `aimed` and stall, so a kill leaves the temp file behind.
+
     python tests/store_writer.py race HOME MATCH LINES NAME GO
         Print `ready`, wait for the file GO to exist (so every racer starts together),
         then loop: read last(), append one event with that expected seq, until the log
@@ -118,6 +122,25 @@ def batches(home: str, match_id: str, tag: str, sizes: str) -> None:
         print(f"acked {tag}-{k} {written[0].seq} {seq}", flush=True)
 
 
+def stalled_import(home: str, match_id: str, count: int) -> None:
+    """Import a large log, stalling after its first chunk is in the temp file."""
+    from events.codec import LogCodec, encode_chained
+    from events.store import import_log
+
+    original = journal._write_all
+
+    def write_all(fd: int, data: bytes | bytearray) -> None:
+        original(fd, data)
+        print("aimed", flush=True)
+        time.sleep(60)
+
+    started = MatchStarted(seq=0, match_id=match_id, ruleset="faults", version="1", seats={"w": "writer"})
+    events = [started, *(Ruled(seq=n, rule="fault", decision=f"{PADDING} {n}") for n in range(1, count))]
+    data = b"".join(line + b"\n" for line in encode_chained(events))
+    journal._write_all = write_all  # type: ignore[assignment]
+    import_log(FileStore(Path(home)), match_id, data, lambda header: LogCodec(()))
+
+
 def race(home: str, match_id: str, lines: int, name: str, go: str) -> None:
     """Append against other racers with optimistic concurrency, counting wins and losses."""
     store = FileStore(Path(home))
@@ -142,6 +165,8 @@ def main(argv: list[str]) -> None:
         append_loop(args[0], args[1], int(args[2]))
     elif mode == "batch":
         batches(args[0], args[1], args[2], args[3])
+    elif mode == "import":
+        stalled_import(args[0], args[1], int(args[2]))
     elif mode == "race":
         race(args[0], args[1], int(args[2]), args[3], args[4])
     else:
