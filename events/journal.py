@@ -21,6 +21,7 @@ from __future__ import annotations
 import fcntl
 import os
 import stat
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
@@ -47,6 +48,8 @@ E = TypeVar("E", bound=Event)
 
 _CHUNK = 1 << 20
 """Bytes read per call when streaming lines: large enough to run at disk speed."""
+_TEMP_GRACE = 5.0
+"""Seconds a temp file is left alone after its last write, whoever holds it."""
 _BACK_CHUNK = 1 << 16
 """Bytes read per step when scanning backwards for the last line (lines are short)."""
 
@@ -171,10 +174,14 @@ def remove_dead_temps(folder: Path) -> list[Path]:
     """Remove the hidden temp files (`.*.tmp`) of writers killed mid-write.
 
     A live writer holds an exclusive lock on its temp file until it is renamed or linked
-    into place, so a temp file whose lock can be taken belongs to nobody.
+    into place, so a temp file whose lock can be taken belongs to nobody. One younger than
+    a few seconds is left alone: its writer may be between creating it and locking it.
     """
     removed = []
     for temp in folder.glob(".*.tmp") if folder.is_dir() else ():
+        with suppress(FileNotFoundError):
+            if time.time() - temp.lstat().st_mtime < _TEMP_GRACE:
+                continue
         try:
             fd = os.open(temp, os.O_RDONLY | os.O_NOFOLLOW)
         except OSError:

@@ -367,5 +367,22 @@ def test_the_temp_file_of_a_killed_import_is_cleared_by_the_next_import(home: Pa
     proc.wait()
     [temp] = (home / "logs").glob(".*.tmp")
     assert temp.stat().st_size > 0 and not (home / "logs" / "big-import.jsonl").exists()
+    os.utime(temp, (time.time() - 60, time.time() - 60))  # a minute later
     assert run(home, "import", str(log_from_elsewhere(tmp_path, "again")))[0] == 0
     assert list((home / "logs").glob(".*.tmp")) == []
+
+
+def test_a_temp_file_a_live_writer_holds_is_never_cleared(home: Path) -> None:
+    import fcntl
+
+    from events.store import FileStore
+
+    temp = home / "logs" / ".m9.jsonl.0badc0de.tmp"
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # an import still writing
+        os.utime(temp, (time.time() - 60, time.time() - 60))
+        assert FileStore(home).remove_dead_temps() == [] and temp.exists()
+    finally:
+        os.close(fd)
+    assert FileStore(home).remove_dead_temps() == [temp] and not temp.exists()
