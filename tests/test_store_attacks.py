@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -386,3 +387,16 @@ def test_a_temp_file_a_live_writer_holds_is_never_cleared(home: Path) -> None:
     finally:
         os.close(fd)
     assert FileStore(home).remove_dead_temps() == [temp] and not temp.exists()
+
+
+def test_the_upload_path_refuses_deep_json_and_big_numbers_as_typed_errors(tmp_path: Path) -> None:
+    """The Matches page's upload calls `Workspace.import_log` and shows a TabletapeError
+    as one line; anything else would be a traceback on the page."""
+    from events.errors import LogFormatError
+
+    ws = Workspace(tmp_path / "store")
+    for data, says in [(header_line()[:-2] + b',"options":{"x":' + DEEP.encode() + b"}}\n", "nested too deeply"),
+                       (header_line(seed=2**64), "(field seed)"), (b"\xef\xbb\xbf" + header_line(), "BOM")]:
+        with pytest.raises(LogFormatError, match=re.escape(says)):
+            ws.import_log(data, where="upload.jsonl")
+    assert ws.matches() == []
