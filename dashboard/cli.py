@@ -546,6 +546,8 @@ def dashboard(ws: Workspace, port: int, host: str) -> None:
         click.echo(report.summary())
         for match_id, problem in report.failed:  # the pages still open; Matches shows the same line
             click.echo(f"warning: the warehouse is not up to date: {match_id}: {problem}", err=True)
+        for torn in report.torn:  # said here: the exec below skips the end-of-command warnings
+            click.echo(f"warning: {torn}", err=True)
     except TabletapeError as error:
         click.echo(f"warning: the warehouse is not up to date: {error}", err=True)
     shown = "localhost" if host in ("127.0.0.1", "localhost", "::1") else host
