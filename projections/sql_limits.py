@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import re
 import threading
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -57,30 +56,40 @@ class SqlLimits:
         return limits
 
 
+def _stop(con: duckdb.DuckDBPyConnection, done: threading.Event) -> None:
+    """Interrupt until the worker has finished: an interrupt sent before DuckDB began the
+    query is lost, and a thread left inside DuckDB would outlive the connection."""
+    while not done.is_set():
+        con.interrupt()
+        done.wait(0.1)
+
+
 def run_interruptible(con: duckdb.DuckDBPyConnection, work: Callable[[], T], *, seconds: float, where: str) -> T:
     """Run `work` (which uses `con`) in a worker thread; interrupt it past `seconds` or
-    on Ctrl+C. DuckDB releases the GIL while it runs, so this thread stays responsive."""
+    on Ctrl+C. DuckDB releases the GIL while it runs, so this thread stays responsive.
+
+    The wait is on an Event, not `Thread.join`: on Python 3.11 a join interrupted by
+    Ctrl+C marks the thread finished while it still runs (and the connection, closed
+    under it, aborts the process)."""
     outcome: dict[str, Any] = {}
+    done = threading.Event()
 
     def target() -> None:
         try:
             outcome["value"] = work()
         except BaseException as error:  # handed to the caller's thread below
             outcome["error"] = error
+        finally:
+            done.set()
 
     worker = threading.Thread(target=target, name="tabletape-sql", daemon=True)
-    deadline = time.monotonic() + seconds
     worker.start()
     try:
-        while worker.is_alive():
-            worker.join(max(0.0, min(0.05, deadline - time.monotonic())))
-            if worker.is_alive() and time.monotonic() >= deadline:
-                con.interrupt()
-                worker.join(10)
-                raise SqlLimitError(f"{where}: stopped after {seconds:g} s, the time limit (TABLETAPE_SQL_SECONDS)")
+        if not done.wait(seconds):
+            _stop(con, done)
+            raise SqlLimitError(f"{where}: stopped after {seconds:g} s, the time limit (TABLETAPE_SQL_SECONDS)")
     except KeyboardInterrupt:
-        con.interrupt()
-        worker.join(10)
+        _stop(con, done)
         raise
     if "error" in outcome:
         raise outcome["error"]

@@ -350,7 +350,10 @@ def test_ctrl_c_stops_a_running_query(home: Path) -> None:
     run(home, "sync")
     proc = subprocess.Popen([sys.executable, "-m", "dashboard.cli", "--home", str(home), "query", "--sql", RUNAWAY],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=Path(__file__).parents[1])
-    time.sleep(3)
+    waited = time.monotonic()
+    while len(os.listdir(f"/proc/{proc.pid}/task")) < 6 and time.monotonic() - waited < 30:
+        time.sleep(0.1)  # until DuckDB's threads run the query (the interpreter alone has fewer)
+    time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=20)
     assert proc.returncode == 130 and b"Traceback" not in err
