@@ -86,7 +86,8 @@ def main() -> None:
         f"Command: `python -m benchmarks.store_commit --singles {args.singles} --batch {args.batch} --batches {args.batches}` "
         f"(took {time.perf_counter() - started:.0f} s). An append writes its lines and fsyncs, then rewrites the 96-byte "
         "end anchor in place and fsyncs it: two fsyncs where there was one, which is the price of all-or-nothing "
-        "across SIGKILL. The issue-2 section above measured 1.56x bare for single appends before the anchor.",
+        "across SIGKILL. The issue-2 section above measured 1.56x bare for single appends before the anchor. "
+        "The disk of this shared VM is often loaded by other jobs: compare the ratios, not the times.",
         "",
         *table,
     ]))
