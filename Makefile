@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: setup test test-slow lint run bench bench-warehouse bench-simulation bench-dashboard bench-all
+.PHONY: setup test test-slow lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-all
 setup: $(STAMP)
 
 lint: $(STAMP)
@@ -43,4 +43,12 @@ bench-simulation: $(STAMP)
 bench-dashboard: $(STAMP)
 	$(BIN)/python -m benchmarks.dashboard
 
-bench-all: bench bench-warehouse bench-simulation bench-dashboard
+# 50 clients appending to 10 matches over HTTP for 20 s (about 40 s in all).
+bench-service: $(STAMP)
+	$(BIN)/python -m benchmarks.service
+
+# Bot games per core and Frontier's replay against the code before issue 18 (same run), sync and re-audit on every core.
+bench-speed: $(STAMP)
+	$(BIN)/python -m benchmarks.speed
+
+bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed

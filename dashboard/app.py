@@ -21,7 +21,12 @@ ORDER = (
     ("rulebook.py", "Rulebook", ":material/menu_book:"),
 )
 
-st.set_page_config(page_title="tabletape", page_icon=":material/casino:", layout="wide")
+FAVICON = Path(__file__).parent / "static" / "favicon.png"
+"""Shipped with the package: an emoji or icon-font favicon is fetched from a CDN, and a table's
+laptop may be offline."""
+
+st.set_page_config(page_title="tabletape", page_icon=str(FAVICON), layout="wide")
 pages = [st.Page(PAGES / name, title=title, icon=icon, default=index == 0)
          for index, (name, title, icon) in enumerate(ORDER) if (PAGES / name).exists()]
-st.navigation(pages).run()
+# The pages along the top, not in a sidebar: the board gets the whole width on a 1024 px tablet.
+st.navigation(pages, position="top").run()

@@ -168,22 +168,43 @@ def replay(ws: Workspace, match_id: str, seq: int | None, against: str | None, f
         _emit({"seq": step.event.seq, "event": step.event, "state": step.state,
                "progress": rules.ruleset.progress(rules.params, step.state)})
     else:
-        click.echo(render.step_summary(match_id, rules, step, last))
+        click.echo(render.step_summary(match_id, rules, step, last, ws.timeline(match_id, against=against).said))
 
 
 @cli.command()
-@click.argument("match_id")
+@click.argument("match_id", required=False)
 @click.option("--against", default=None, help="Audit under another version, e.g. mortalgate@2.1.")
+@click.option("--all", "everything", is_flag=True, help="Re-audit every match of the store on every core (with --against: that game's).")
+@click.option("--workers", type=int, default=None, help="With --all: local worker processes (default: all cores).")
+@click.option("--scheduler", default=None, help="With --all: Dask scheduler address, e.g. tcp://host:8786.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @pass_ws
-def audit(ws: Workspace, match_id: str, against: str | None, fmt: str) -> None:
+def audit(ws: Workspace, match_id: str | None, against: str | None, everything: bool, workers: int | None,
+          scheduler: str | None, fmt: str) -> None:
     """List every violation and check the declared result; exit 1 if anything is wrong."""
+    if everything != (match_id is None):
+        raise click.UsageError("give either a MATCH_ID or --all")
+    if match_id is None:
+        _audit_all(ws, against, workers, scheduler, fmt)
+        return
     report = ws.audit(match_id, against=against)
     if fmt == "json":
         _emit(report)
     else:
         click.echo(render.audit_text(match_id, report))
     sys.exit(0 if report.clean else 1)
+
+
+def _audit_all(ws: Workspace, against: str | None, workers: int | None, scheduler: str | None, fmt: str) -> None:
+    """`audit --all`: the store-wide re-audit and its summary; exit 1 if any match is not clean."""
+    from projections.parallel import audit_all
+
+    report = audit_all(ws, against=against, workers=workers, scheduler=scheduler, progress=_progress_bar("audit"))
+    if fmt == "json":
+        _emit(report)
+    else:
+        click.echo("\n".join(report.lines()))
+    sys.exit(0 if report.clean == report.audited and not report.failed else 1)
 
 
 @cli.command()
@@ -388,12 +409,15 @@ def rulebook(ws: Workspace, spec: str) -> None:
 
 @cli.command()
 @click.option("--verify", is_flag=True, help="Check every log's whole hash chain, not only the seam.")
+@click.option("--workers", type=int, default=None, help="Local worker processes projecting matches (default: all cores).")
+@click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786.")
 @pass_ws
-def sync(ws: Workspace, verify: bool) -> None:
-    """Bring the warehouse up to date with every log and note (incremental)."""
+def sync(ws: Workspace, verify: bool, workers: int | None, scheduler: str | None) -> None:
+    """Bring the warehouse up to date with every log and note (incremental, on every core)."""
+    from projections.parallel import parallel_sync
     from projections.warehouse import Warehouse
 
-    report = Warehouse(ws).sync(verify=verify)
+    report = parallel_sync(Warehouse(ws), workers=workers, scheduler=scheduler, verify=verify, progress=_progress_bar("sync"))
     click.echo(report.summary())
     for match_id, why in report.rebuilt:
         click.echo(f"  rebuilt {match_id}: {why}")
@@ -578,6 +602,73 @@ def _serve(command: list[str], env: dict[str, str]) -> None:
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(command[0], command, env)
+
+
+# --- the HTTP service and its tokens (issue 17) ---------------------------------------
+
+@cli.command()
+@click.option("--port", type=click.IntRange(1, 65535), default=8600, show_default=True, help="Port to serve on.")
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to bind. The default serves this machine only; 0.0.0.0 exposes the API to the network.")
+@pass_ws
+def serve(ws: Workspace, port: int, host: str) -> None:
+    """Serve the store over HTTP (OpenAPI at /schema); every request but /health needs a token."""
+    from dashboard.service import serve as run
+
+    click.echo(f"tabletape service: http://{host}:{port}/  OpenAPI: /schema  store {ws.home}  (Ctrl+C stops it)")
+    run(ws.home, host=host, port=port)
+
+
+@cli.group()
+def token() -> None:
+    """Access tokens for the HTTP service: issue, revoke, list."""
+
+
+@token.command(name="issue")
+@click.option("--scope", type=click.Choice(["write", "read", "seat"]), required=True,
+              help="write: record (one match with --match, else all); read: read all; seat: one seat's view.")
+@click.option("--match", "match_id", default=None, help="The one match a write or seat token is for.")
+@click.option("--seat", default=None, help="The seat a seat token sees as.")
+@click.option("--label", default="", help="Who holds it, e.g. 'table 3'.")
+@pass_ws
+def token_issue(ws: Workspace, scope: str, match_id: str | None, seat: str | None, label: str) -> None:
+    """Issue a token and print it (only now: the store keeps its hash)."""
+    from events.tokens import Tokens
+    from projections.live import check_seat
+
+    if match_id is not None:  # an unknown match or seat is refused before a token is made for it
+        check_seat(ws, match_id, seat)
+    text, grant = Tokens(ws.home).issue(scope, match_id=match_id, seat=seat, label=label)
+    click.echo(text)
+    click.echo(f"token {grant.token_id}: {_grant_text(grant)}", err=True)
+
+
+@token.command(name="revoke")
+@click.argument("token_id")
+@pass_ws
+def token_revoke(ws: Workspace, token_id: str) -> None:
+    """Stop a token working (by the id `token list` shows)."""
+    from events.tokens import Tokens
+
+    grant = Tokens(ws.home).revoke(token_id)
+    click.echo(f"revoked {grant.token_id}: {_grant_text(grant)}")
+
+
+@token.command(name="list")
+@pass_ws
+def token_list(ws: Workspace) -> None:
+    """List every token issued (never the secrets)."""
+    from events.tokens import Tokens
+
+    for grant in Tokens(ws.home).issued():
+        click.echo(f"{grant.token_id}  {_grant_text(grant)}" + ("  (revoked)" if grant.revoked else ""))
+
+
+def _grant_text(grant: Any) -> str:
+    where = f"match {grant.match_id}" if grant.match_id else "the whole store"
+    seat = f" as seat {grant.seat}" if grant.seat else ""
+    label = f"  [{grant.label}]" if grant.label else ""
+    return f"{grant.scope} on {where}{seat}{label}"
 
 
 def main(argv: list[str] | None = None) -> None:

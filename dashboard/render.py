@@ -6,6 +6,7 @@ import csv
 import io
 import json
 import math
+from collections.abc import Sequence
 from typing import Any
 
 import click
@@ -15,6 +16,7 @@ from projections.compare import Comparison
 from projections.replay import Step
 from rulesets.protocol import Violation
 from rulesets.registry import Rules
+from rulesets.view import space_name
 
 
 def violation_line(v: Violation) -> str:
@@ -22,13 +24,19 @@ def violation_line(v: Violation) -> str:
     return f"seq {v.seq:>5}  {v.severity:<7}  {v.rule}  {v.message}"
 
 
-def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int) -> str:
-    """A readable page for one position: where, scores, pieces, and what broke."""
+RECENT = 5
+"""Events leading to the position, listed in words."""
+
+
+def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int, said: Sequence[str] = ()) -> str:
+    """A readable page for one position: where, scores, pieces by board name, the events that
+    led here in words (`said`: every event's words, by seq), and what broke."""
     ruleset = rules.ruleset
     progress = ruleset.progress(rules.params, step.state)
     board = ruleset.view(rules.params, step.state, None)
+    seq = step.event.seq
     lines = [
-        f"{match_id}  {rules.spec}  event {step.event.seq}/{last_seq}: {type(step.event).__name__}",
+        f"{match_id}  {rules.spec}  event {seq}/{last_seq}: {said[seq] if said else type(step.event).__name__}",
         f"turn {progress.turn}  round {progress.round}  phase {progress.phase}  to act: {progress.actor or '-'}",
     ]
     for panel in board.panels:
@@ -36,7 +44,10 @@ def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int) -> str:
     for piece in board.pieces:
         health = f" {piece.health[0]}/{piece.health[1]}" if piece.health else ""
         badges = f" [{', '.join(piece.badges)}]" if piece.badges else ""
-        lines.append(f"  {piece.label:<10} {piece.side or '-':<5} at ({piece.x:g},{piece.y:g}){health}{badges}")
+        lines.append(f"  {piece.label:<10} {piece.side or '-':<5} at {space_name(board.geometry, piece.x, piece.y)}{health}{badges}")
+    if said:
+        lines.append("events:")
+        lines += [f"  {n}. {said[n]}" for n in range(max(seq - RECENT + 1, 1), seq + 1)]
     lines += [violation_line(v) for v in step.violations]
     return "\n".join(lines)
 

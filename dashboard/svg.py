@@ -20,9 +20,24 @@ import math
 import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from html import escape
 
-from rulesets.view import BoardView, CardRow, Cell, Line, Piece, Region
+from rulesets.view import (
+    BoardView,
+    CardRow,
+    Cell,
+    Geometry,
+    Line,
+    Piece,
+    Region,
+    card_key,
+    column_name,
+    key_position,
+    piece_key,
+    space_key,
+    space_name,
+)
 
 HEX_SIZE = 15.0
 """Pixels from a hex's centre to a corner."""
@@ -34,6 +49,10 @@ PAD = 12.0
 LEGEND_WIDTH = 190.0
 CARD_W, CARD_H, CARD_GAP = 64.0, 84.0, 6.0
 ROW_LABEL_H = 18.0
+EDGE = 16.0
+"""Room above and left of the board for its coordinates (column letters, row numbers, inches)."""
+RULER_STEP = 6
+"""Inches between the printed marks of a free-form table's rulers."""
 
 SIDE_COLOURS: Mapping[str, str] = {
     "red": "#d64541", "blue": "#3867d6", "green": "#20a162", "yellow": "#e1b12c", "orange": "#e67e22",
@@ -46,6 +65,7 @@ CELL_COLOURS: Mapping[str, str] = {
     "impassable": "#5d5d5d", "wall": "#5d5d5d", "blocked": "#5d5d5d", "water": "#74b9ff", "forest": "#55a868",
     "altar": "#f1c40f", "spawn": "#dfe6e9", "enchantment": "#b388ff", "zone": "#ffeaa7", "house": "#fab1a0",
     "objective": "#fdcb6e", "ruins": "#b2bec3", "hill": "#c8b273",
+    "biofuel node": "#a8e6a1", "neosteel node": "#a9c4f5", "crystal node": "#f4f4f4",
 }
 """Fill of a cell by kind; an unknown kind gets a palette colour from its name."""
 OPEN_GROUND = "#f7f3e8"
@@ -100,14 +120,16 @@ class _Frame:
 
 
 def _frame(view: BoardView) -> _Frame:
-    if view.geometry == "hex-even-q":
+    return _frame_of(view.geometry, view.width, view.height)
+
+
+def _frame_of(geometry: str, width: float, height: float) -> _Frame:
+    if geometry == "hex-even-q":
         s = HEX_SIZE
-        width = 1.5 * s * max(view.width - 1, 0) + 2 * s
-        height = math.sqrt(3) * s * (view.height + 0.5)
-        return _Frame(view.geometry, s, width, height)
-    if view.geometry == "grid":
-        return _Frame(view.geometry, SQUARE, view.width * SQUARE, view.height * SQUARE)
-    return _Frame(view.geometry, INCH, view.width * INCH, view.height * INCH)
+        return _Frame(geometry, s, 1.5 * s * max(width - 1, 0) + 2 * s, math.sqrt(3) * s * (height + 0.5))
+    if geometry == "grid":
+        return _Frame(geometry, SQUARE, width * SQUARE, height * SQUARE)
+    return _Frame(geometry, INCH, width * INCH, height * INCH)
 
 
 def side_colour(side: str | None) -> str:
@@ -141,14 +163,18 @@ def _text(x: float, y: float, text: str, *, size: float = 10, anchor: str = "mid
 # --- the board ------------------------------------------------------------------------------
 
 
-def board_svg(view: BoardView, *, title: str = "", legend: bool = True) -> str:
-    """The whole picture of one BoardView: board, legend and card rows, as one <svg> element."""
+def board_svg(view: BoardView, *, title: str = "", legend: bool = True, spots: Iterable[str] = (), rows: bool = True) -> str:
+    """The whole picture of one BoardView: board, coordinates, legend and card rows, as one
+    <svg> element. Every piece, space and card carries its tap key (`data-key`); `spots` are
+    space keys to draw as tap spots where the view draws nothing (a point on an inch table).
+    `rows=False` leaves the card rows to `card_rows_svg`, so a tall hand does not shrink the
+    board when both must fit a screen."""
     frame = _frame(view)
-    board_w, board_h = frame.width + 2 * PAD, frame.height + 2 * PAD
-    rows_h = _rows_height(view.rows)
+    board_w, board_h = frame.width + 2 * PAD + EDGE, frame.height + 2 * PAD + EDGE
     legend_items = _legend_items(view) if legend else []
     legend_h = 28 + 18 * len(legend_items)
     width = board_w + (LEGEND_WIDTH if legend else 0)
+    rows_h = _rows_height(view.rows, width) if rows else 0.0
     top = 22.0 if title else 0.0
     height = top + max(board_h, legend_h) + rows_h
     parts = [
@@ -159,47 +185,113 @@ def board_svg(view: BoardView, *, title: str = "", legend: bool = True) -> str:
     if title:
         parts.append(_text(PAD, 16, title, size=13, anchor="start", weight="bold"))
     parts.append(f'<g transform="translate(0,{top:.0f})">')
-    parts += _ground(view, frame)
-    parts += _cells(view.cells, frame)
+    parts.append(_coordinates(view.geometry, view.width, view.height))
+    parts.append(f'<g class="board" transform="translate({EDGE:.0f},{EDGE:.0f})">')
+    parts.append(_ground(view.geometry, view.width, view.height))
+    parts.append(_cells(view.cells, view.geometry, view.width, view.height))
     parts += _regions(view.regions, frame)
     parts += _lines(view.lines, frame)
+    parts += _spots(spots, frame)
     parts += _pieces(view.pieces, frame)
+    parts.append("</g>")
     if legend:
         parts += _legend(legend_items, board_w, 0.0)
-    parts += _card_rows(view.rows, max(board_h, legend_h), width)
+    if rows:
+        parts += _card_rows(view.rows, max(board_h, legend_h), width)
     parts.append("</g></svg>")
     return "".join(parts)
 
 
-def _ground(view: BoardView, frame: _Frame) -> list[str]:
-    """Open ground: every hex or square of the board, or the table's rectangle."""
-    if view.geometry == "inches":
-        return [f'<rect class="ground" x="{PAD}" y="{PAD}" width="{frame.width:.1f}" height="{frame.height:.1f}" '
-                f'fill="{OPEN_GROUND}" stroke="{GRID_LINE}"/>']
+def card_rows_svg(view: BoardView, width: float = 8 * (CARD_W + CARD_GAP) + 2 * PAD) -> str:
+    """The view's card rows (hands, a market, a draft pool) alone, as one <svg>, cards at
+    their natural size; empty when the view has none."""
+    if not view.rows:
+        return ""
+    height = _rows_height(view.rows, width)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="tabletape-cards" viewBox="0 0 {width:.0f} {height:.0f}" '
+            f'width="{width:.0f}" height="{height:.0f}" style="max-width:100%;height:auto;background:#fff">'
+            + "".join(_card_rows(view.rows, 0.0, width)) + "</svg>")
+
+
+@lru_cache(maxsize=32)
+def _ground(geometry: str, width: float, height: float) -> str:
+    """Open ground: every hex or square of the board, or the table's rectangle. The same for
+    every state of a board, so drawn once (a 22 x 28 hex map is most of a board's markup)."""
+    frame = _frame_of(geometry, width, height)
+    if geometry == "inches":
+        return (f'<rect class="ground" x="{PAD}" y="{PAD}" width="{frame.width:.1f}" height="{frame.height:.1f}" '
+                f'fill="{OPEN_GROUND}" stroke="{GRID_LINE}"/>')
     out = []
-    for col in range(int(view.width)):
-        for row in range(int(view.height)):
-            out.append(f'<polygon points="{frame.cell_points(col, row)}" fill="{OPEN_GROUND}" stroke="{GRID_LINE}" stroke-width="0.6"/>')
+    for col in range(int(width)):
+        for row in range(int(height)):
+            out.append(f'<polygon class="space" data-key="{space_key(col, row)}" points="{frame.cell_points(col, row)}" '
+                       f'fill="{OPEN_GROUND}" stroke="{GRID_LINE}" stroke-width="0.6"/>')
+    return "".join(out)
+
+
+@lru_cache(maxsize=32)
+def _coordinates(geometry: str, width: float, height: float) -> str:
+    """The names a person reads a place by, printed at the board's edges: column letters
+    and row numbers on hex and square boards, a ruler every few inches on an open table.
+    They are the names event lists use (`rulesets.view.space_name`)."""
+    frame = _frame_of(geometry, width, height)
+    out = ['<g class="coordinates">']
+    if geometry == "inches":
+        for inch in range(0, int(width) + 1, RULER_STEP):
+            x, _ = frame.centre(inch, 0)
+            out.append(_text(EDGE + x, EDGE - 4, f"{inch}″", size=9, fill="#666"))
+        for inch in range(0, int(height) + 1, RULER_STEP):
+            _, y = frame.centre(0, inch)
+            out.append(_text(EDGE - 3, EDGE + y + 3, f"{inch}″", size=9, fill="#666", anchor="end"))
+    else:
+        for col in range(int(width)):
+            x, _ = frame.centre(col, 0)
+            out.append(_text(EDGE + x, EDGE - 3, column_name(col), size=9, fill="#666"))
+        for row in range(int(height)):
+            x, y = frame.centre(0, row)
+            if geometry == "hex-even-q":
+                y -= frame.unit * math.sqrt(3) / 4  # between the shifted and unshifted columns
+            out.append(_text(EDGE - 2, EDGE + y + 3, str(row + 1), size=9, fill="#666", anchor="end"))
+    out.append("</g>")
+    return "".join(out)
+
+
+def _spots(keys: Iterable[str], frame: _Frame) -> list[str]:
+    """Tap spots at space keys: hidden until the board lights them as targets."""
+    out = []
+    for key in keys:
+        where = key_position(key)
+        if where is None:
+            continue
+        cx, cy = frame.centre(*where)
+        out.append(f'<circle class="spot" data-key="{escape(key)}" cx="{cx:.1f}" cy="{cy:.1f}" r="{max(frame.piece_radius * 0.7, 7):.1f}"/>')
     return out
 
 
-def _cells(cells: Iterable[Cell], frame: _Frame) -> list[str]:
+@lru_cache(maxsize=64)
+def _cells(cells: tuple[Cell, ...], geometry: Geometry, width: float, height: float) -> str:
+    """Terrain and features; a map's cells change rarely (an altar changing hands), so a
+    drawing is kept per set of cells."""
+    frame = _frame_of(geometry, width, height)
     out = []
     for cell in cells:
         fill = cell_colour(cell.kind, cell.owner)
-        tip = f"{cell.kind} ({cell.col}, {cell.row})" + (f" {cell.label}" if cell.label else "") + (f", held by {cell.owner}" if cell.owner else "")
+        tip = f"{cell.kind} at {space_name(geometry, cell.col, cell.row)}" + (f": {cell.label}" if cell.label else "") + (f", held by {cell.owner}" if cell.owner else "")
         if frame.geometry == "inches":
             cx, cy = frame.centre(cell.col, cell.row)
             shape = f'<rect x="{cx - frame.unit / 2:.1f}" y="{cy - frame.unit / 2:.1f}" width="{frame.unit:.1f}" height="{frame.unit:.1f}" fill="{fill}"/>'
         else:
             stroke = side_colour(cell.owner) if cell.owner else GRID_LINE
             shape = f'<polygon points="{frame.cell_points(cell.col, cell.row)}" fill="{fill}" stroke="{stroke}" stroke-width="{1.6 if cell.owner else 0.6}"/>'
-        out.append(f'<g class="cell cell-{escape(_slug(cell.kind))}"><title>{escape(tip)}</title>{shape}')
+        out.append(f'<g class="cell cell-{escape(_slug(cell.kind))}" data-key="{space_key(cell.col, cell.row)}"><title>{escape(tip)}</title>{shape}')
         if cell.kind == "altar":
             cx, cy = frame.centre(cell.col, cell.row)
             out.append(_text(cx, cy + 3.5, "★", size=frame.unit * 0.8, fill=side_colour(cell.owner) if cell.owner else "#8a6d00"))
+        elif cell.label and len(cell.label) <= 4 and geometry == "grid":  # a square has room for a number or a code
+            cx, cy = frame.centre(cell.col, cell.row)
+            out.append(_text(cx, cy + frame.unit * 0.4, cell.label, size=9, fill="#333"))
         out.append("</g>")
-    return out
+    return "".join(out)
 
 
 def _regions(regions: Iterable[Region], frame: _Frame) -> list[str]:
@@ -274,7 +366,7 @@ def _pieces(pieces: Iterable[Piece], frame: _Frame) -> list[str]:
         tip += list(piece.badges)
         if piece.detail:
             tip.append(piece.detail)
-        out.append(f'<g class="piece" data-id="{escape(piece.id)}" data-side="{escape(piece.side or "")}"><title>{escape(chr(10).join(tip)).replace(chr(10), "&#10;")}</title>')
+        out.append(f'<g class="piece" data-key="{escape(piece_key(piece.id))}" data-id="{escape(piece.id)}" data-side="{escape(piece.side or "")}"><title>{escape(chr(10).join(tip)).replace(chr(10), "&#10;")}</title>')
         if frame.geometry == "grid":
             out.append(f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" rx="3" '
                        f'fill="{colour}" stroke="#222" stroke-width="1" transform="rotate({piece.facing:g} {cx:.1f} {cy:.1f})"/>')
@@ -283,10 +375,12 @@ def _pieces(pieces: Iterable[Piece], frame: _Frame) -> list[str]:
         if piece.facing or frame.geometry == "grid":
             # A small notch on the owner's edge: which way the card or figure faces.
             angle = math.radians(piece.facing - 90)
-            fx, fy = cx + math.cos(angle) * r * 0.75, cy + math.sin(angle) * r * 0.75
+            fx, fy = cx + math.cos(angle) * r * 0.92, cy + math.sin(angle) * r * 0.92
             out.append(f'<circle cx="{fx:.1f}" cy="{fy:.1f}" r="{max(r * 0.15, 1.5):.1f}" fill="#fff" stroke="#222" stroke-width="0.5"/>')
         text_colour = "#222" if piece.side and piece.side.lower() in ("white", "yellow") else "#fff"
-        out.append(_text(cx, cy + r * 0.3, _short(piece.label), size=max(r * 0.8, 7), fill=text_colour, weight="bold"))
+        shown = _short(piece.label, frame)
+        size = max(min(r * 0.8, 2.6 * r / max(len(shown), 1)), 7)  # a longer label in a smaller font, inside the piece
+        out.append(_text(cx, cy + size * 0.35, shown, size=size, fill=text_colour, weight="bold"))
         if piece.health and piece.health[1] > 0:
             out.append(_health_bar(cx, cy + r + 2, r * 2, piece.health))
         if piece.badges:
@@ -317,9 +411,11 @@ def _health_bar(cx: float, top: float, width: float, health: tuple[int, int]) ->
             f'<rect x="{x:.1f}" y="{top:.1f}" width="{width * share:.1f}" height="3.5" fill="{colour}"/>')
 
 
-def _short(label: str) -> str:
-    """A label short enough to sit on a piece: two letters, or a short word or number."""
-    return label if len(label) <= 3 else label[:2]
+def _short(label: str, frame: _Frame) -> str:
+    """A label short enough to sit on a piece: a short word on a square (`Barracks`), two
+    letters or a short number on a hex or a figure on a table."""
+    room = 8 if frame.geometry == "grid" else 3
+    return label if len(label) <= room else label[: room if frame.geometry == "grid" else 2]
 
 
 def _slug(text: str) -> str:
@@ -375,36 +471,43 @@ def _legend(items: Sequence[tuple[str, str, str]], left: float, top: float) -> l
     return out
 
 
-def _row_height(row: CardRow) -> float:
-    return ROW_LABEL_H + (CARD_H + 10 if row.cards else 4)
+def _per_line(width: float) -> int:
+    """How many cards fit across the picture."""
+    return max(int((width - 2 * PAD) // (CARD_W + CARD_GAP)), 1)
 
 
-def _rows_height(rows: Sequence[CardRow]) -> float:
-    return sum(_row_height(row) for row in rows)
+def _row_height(row: CardRow, width: float) -> float:
+    """A row's label and its cards, wrapped onto as many lines as they need (every card is
+    drawn: a card a table taps must be on screen)."""
+    lines = -(-len(row.cards) // _per_line(width))
+    return ROW_LABEL_H + (lines * (CARD_H + CARD_GAP) + 4 if row.cards else 4)
+
+
+def _rows_height(rows: Sequence[CardRow], width: float) -> float:
+    return sum(_row_height(row, width) for row in rows)
 
 
 def _card_rows(rows: Sequence[CardRow], top: float, width: float) -> list[str]:
     out = []
     y = top
+    per_line = _per_line(width)
     for row in rows:
         owner = f" ({row.owner})" if row.owner and row.owner.lower() not in row.label.lower() else ""
         out.append(f'<g class="card-row" data-id="{escape(row.id)}">')
         out.append(_text(PAD, y + 13, f"{row.label}{owner}: {len(row.cards)} card(s)", size=11, anchor="start", weight="bold"))
-        x = PAD
-        per_row = max(int((width - 2 * PAD) // (CARD_W + CARD_GAP)), 1)
-        for index, face in enumerate(row.cards[:per_row]):
-            out.append(_card(x + index * (CARD_W + CARD_GAP), y + ROW_LABEL_H, face, row.owner))
-        if len(row.cards) > per_row:
-            out.append(_text(width - PAD, y + 13, f"+{len(row.cards) - per_row} more", size=10, anchor="end"))
+        for index, face in enumerate(row.cards):
+            line, place = divmod(index, per_line)
+            out.append(_card(PAD + place * (CARD_W + CARD_GAP), y + ROW_LABEL_H + line * (CARD_H + CARD_GAP), face, row.owner,
+                             card_key(row.id, face)))
         out.append("</g>")
-        y += _row_height(row)
+        y += _row_height(row, width)
     return out
 
 
-def _card(x: float, y: float, face: str, owner: str | None) -> str:
+def _card(x: float, y: float, face: str, owner: str | None, key: str) -> str:
     hidden = face == "?"
     border = side_colour(owner) if owner else "#555"
-    out = [f'<g class="card{" hidden" if hidden else ""}"><title>{escape("hidden card" if hidden else face)}</title>']
+    out = [f'<g class="card{" hidden" if hidden else ""}" data-key="{escape(key)}"><title>{escape("hidden card" if hidden else face)}</title>']
     if hidden:
         out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="#636e72" stroke="{border}" stroke-width="1.5"/>')
         out.append(_text(x + CARD_W / 2, y + CARD_H / 2 + 6, "?", size=20, fill="#dfe6e9", weight="bold"))

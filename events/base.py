@@ -23,3 +23,7 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=Tru
     """Seat that did it, or None for the table / the game itself."""
     prev: str = ""
     """Short hash of the previous line's bytes, so edits, reorders and deletions show."""
+
+
+ENVELOPE: frozenset[str] = frozenset(Event.__struct_fields__)
+"""The fields every event carries (seq, at, by, prev): stamped by the store, except `by`."""

@@ -17,22 +17,24 @@ from typing import Any
 
 import msgspec
 
-from events.base import Event
+from events.base import ENVELOPE, Event
 from events.errors import LogFormatError
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
 from projections.audit import judge
 from projections.replay import Step, advance, replay
+from projections.words import words
 from projections.workspace import Workspace
 from rulesets.protocol import Violation
 from rulesets.registry import Rules
 
-ENVELOPE = frozenset(Event.__struct_fields__)
-"""seq, at, by, prev: stamped by the store, except `by`, which the form asks for."""
 TABLE_EVENTS = (MatchEnded, Ruled)
 """Shared events that record what the table said; the rules do not check them."""
 NOT_DRAFTED = ("MatchStarted", "Retracted", "MatchEnded", "Ruled")
 """Written by their own buttons and forms (start, undo, result, ruling), not the free form."""
 WHERE = "the event form"
+FORCED_LIMIT = 200
+"""At most this many forced events are written after one decision (a guard: a game whose
+rules loop on a single legal event must not hang the recorder)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,30 @@ def _offer(name: str, events: list[Event], *, chance: bool) -> Offer:
     return Offer(type_name=name, events=events, fields=fields, extras=extras, chance=chance)
 
 
+def forced(rules: Rules, state: Any) -> Event | None:
+    """The one event the rules allow now, when the table has no choice: the next hero's
+    turn starting, an empty phase ending, a die with one face. None at a real decision,
+    at a chance step with several outcomes, and once the rules say the game is over."""
+    ruleset, params = rules.ruleset, rules.params
+    if ruleset.outcome(params, state) is not None:
+        return None
+    outcomes = ruleset.chance(params, state)
+    if outcomes is not None:
+        return outcomes[0][0] if len(outcomes) == 1 else None
+    legal = iter(ruleset.legal(params, state))
+    only = next(legal, None)
+    return only if only is not None and next(legal, None) is None else None
+
+
+def same_event(a: Event, b: Event) -> bool:
+    """The same event apart from what the store stamps (seq, time, chain)."""
+    return type(a) is type(b) and _content(a) == _content(b)
+
+
+def _content(event: Event) -> dict[str, Any]:
+    return {k: v for k, v in msgspec.structs.asdict(event).items() if k not in ("seq", "at", "prev")}
+
+
 def values(events: Sequence[Event], name: str) -> list[Any]:
     """The distinct values of field `name` among `events`, first seen first (numbers sorted)."""
     seen: dict[bytes, Any] = {}
@@ -84,17 +110,6 @@ def keep(events: Sequence[Event], name: str, value: Any) -> list[Event]:
     """The events whose field `name` has `value`."""
     key = msgspec.json.encode(value)
     return [e for e in events if msgspec.json.encode(getattr(e, name)) == key]
-
-
-def label(value: Any) -> str:
-    """A field value as a person reads it: `drexir`, `4`, `(3, 4) → (3, 5)`, `table`."""
-    if value is None:
-        return "table"
-    if isinstance(value, tuple | list):
-        if value and all(isinstance(v, tuple | list) for v in value):
-            return " → ".join(label(v) for v in value)
-        return "(" + ", ".join(label(v) for v in value) + ")"
-    return str(value)
 
 
 def stated(event: Event, given: Mapping[str, str]) -> Event:
@@ -125,14 +140,6 @@ def draftable(rules: Rules) -> list[str]:
     """Every event type of the game a person may enter by hand (the shared Ruled and
     MatchEnded have their own forms; MatchStarted and Retracted their own buttons)."""
     return [kind.__name__ for kind in rules.ruleset.events if kind.__name__ not in NOT_DRAFTED]
-
-
-def summary(event: Event) -> str:
-    """An event's own fields in one line: `hero drexir · node (3, 4)`."""
-    if isinstance(event, MatchStarted):
-        return f"{event.ruleset}@{event.version}"
-    fields = msgspec.structs.asdict(event)
-    return " · ".join(f"{name} {label(value)}" for name, value in fields.items() if name not in ENVELOPE and value is not None)
 
 
 def template(rules: Rules, type_name: str, legal: Sequence[Offer] = ()) -> dict[str, Any]:
@@ -248,6 +255,8 @@ class Live:
     rulings: dict[int, Ruled]
     voided: set[int] = field(default_factory=set)
     """Seqs a Retracted voided."""
+    said: dict[int, str] = field(default_factory=dict)
+    """Each event in words, read in the state it was played in (seq -> words)."""
 
     @classmethod
     def open(cls, ws: Workspace, match_id: str) -> Live:
@@ -267,6 +276,8 @@ class Live:
         return self
 
     def _take(self, step: Step) -> None:
+        before = self.step.state if self.events else None
+        self.said[step.event.seq] = words(self.rules, before, step.event)
         self.step = step
         self.events.append(step.event)
         if step.voided is not None:
@@ -327,6 +338,37 @@ class Live:
         if self.in_force is None:
             raise LogFormatError(WHERE, None, "nothing to undo: no event is in force")
         return Retracted(target_seq=self.in_force, reason=reason.strip())
+
+    def with_forced(self, events: Sequence[Event]) -> list[Event]:
+        """`events` followed by what the rules then force (the next turn starting, an empty
+        phase passing), so the table records only what it decided and rolled."""
+        step = self.step
+        for offset, event in enumerate(events, start=1):
+            step = advance(self.rules, step, msgspec.structs.replace(event, seq=self.last_seq + offset), audit=False)
+        out = list(events)
+        while len(out) - len(events) < FORCED_LIMIT and (implied := forced(self.rules, step.state)) is not None:
+            out.append(implied)
+            step = advance(self.rules, step, msgspec.structs.replace(implied, seq=self.last_seq + len(out)), audit=False)
+        return out
+
+    def was_forced(self, seq: int, before: Any) -> bool:
+        """Whether the event at `seq` was the only thing the rules allowed in `before`."""
+        only = forced(self.rules, before)
+        return only is not None and same_event(only, self.events[seq])
+
+    def undo_all(self, reason: str = "") -> list[Retracted]:
+        """One tap of Undo: void the latest decision and the forced events written after it
+        (newest first), so the board is back where the table last chose."""
+        out: list[Retracted] = []
+        node = self.step.undo
+        while node is not None:
+            out.append(Retracted(target_seq=node.seq, reason=reason.strip()))
+            if not self.was_forced(node.seq, node.before):
+                break
+            node = node.below
+        if not out:
+            raise LogFormatError(WHERE, None, "nothing to undo: no event is in force")
+        return out
 
     def write(self, ws: Workspace, events: Iterable[Event], *, expected_seq: int) -> list[Event]:
         """Append after `expected_seq` (the last seq the form was built on), then refresh.

@@ -14,6 +14,7 @@ import msgspec
 from events.base import Event
 from events.shared import MatchStarted, Retracted
 from projections.replay import Fold, Step, replay
+from projections.words import words
 from rulesets.protocol import Violation
 from rulesets.registry import Rules
 
@@ -32,11 +33,16 @@ class Timeline:
         self.violations: list[tuple[Violation, ...]] = []
         self.voided: dict[int, int] = {}
         """Retracted seq -> the seq it voided."""
+        self.said: list[str] = []
+        """Each event in words, read in the state before it (`projections.words`)."""
         self._snapshots: list[Step] = []
         # Undo stacks share structure, so snapshots holding them would keep every state of
         # the match alive; only a log with a Retracted in it needs them.
         keep_undo = any(isinstance(event, Retracted) for event in events)
+        before = None
         for step in replay(events, rules, audit=audit):
+            self.said.append(words(rules, before, step.event))
+            before = step.state
             self.violations.append(step.violations)
             if step.voided is not None:
                 self.voided[step.event.seq] = step.voided

@@ -310,7 +310,7 @@ def _refuse_unverified(ws: Workspace, match_id: str) -> None:
         raise ChainBrokenError(f"{ws.store.source_path(match_id)}: does not verify, its previous rows are kept: {report.message}")
 
 
-def _torn_lines(ws: Workspace) -> list[str]:
+def torn_lines(ws: Workspace) -> list[str]:
     """What the sync met of interrupted writes, one line each."""
     return [t.warning(Path(t.path).name.removesuffix(".jsonl")) for t in ws.store.torn_tails if not t.quarantined_to]
 
@@ -445,7 +445,7 @@ class Warehouse:
                 report.removed, report.removed_ids = len(gone), gone
             report.notes = self._sync_notes(con, matches, report)
         report.seconds = time.perf_counter() - started
-        report.torn = _torn_lines(self.ws)
+        report.torn = torn_lines(self.ws)
         return report
 
     def _project(self, match_id: str, old: Checkpoint | None, plan: str, why: str,

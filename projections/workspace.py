@@ -15,8 +15,8 @@ from typing import Any
 import msgspec
 
 from events.base import Event
-from events.codec import decode_drafts, decode_log, read_header, refuse_bom
-from events.errors import LogFormatError, TabletapeError, UnknownMatchError
+from events.codec import LogCodec, decode_drafts, decode_log, read_header, refuse_bom
+from events.errors import LogFormatError, TabletapeError, UnknownMatchError, UnknownRulesetError
 from events.journal import ChainReport
 from events.notes import Notebook
 from events.shared import MatchStarted, Retracted, Source
@@ -80,10 +80,19 @@ class Workspace:
 
     def rules_of(self, match_id: str, against: str | None = None) -> Rules:
         """The rules a match was recorded under, or `against` for a re-audit."""
-        if against:
-            return self.rules(against)
         header = self.header(match_id)
+        if against:
+            return self._rules_of_game(header, against)
         return registry.rules_for_log(header.ruleset, header.version, header.params, self.home)
+
+    def _rules_of_game(self, header: MatchStarted, spec: str) -> Rules:
+        """`spec` resolved, refused unless it is a version or variant of the match's own game
+        (another game's rules cannot read its events)."""
+        rules = self.rules(spec)
+        if rules.ruleset.name != header.ruleset:
+            raise UnknownRulesetError(f"{spec!r} is not a version of {header.ruleset}: match {header.match_id} "
+                                      f"was recorded under {header.ruleset}@{header.version}")
+        return rules
 
     # --- writing --------------------------------------------------------------------
 
@@ -119,8 +128,7 @@ class Workspace:
         Without `expected_seq` the current last seq is used (a person at the CLI); a
         recorder passes the seq it last saw so a concurrent writer gets a conflict.
         """
-        codec = self.rules_of(match_id).ruleset.codec
-        events = decode_drafts(data, codec, where=where)
+        events = decode_drafts(data, self.codec(match_id), where=where)
         return self.append_events(match_id, events, expected_seq=expected_seq, where=where)
 
     def append_events(self, match_id: str, events: Sequence[Event], *, expected_seq: int | None = None, where: str = "<input>") -> list[Event]:
@@ -188,15 +196,17 @@ class Workspace:
             raise UnknownMatchError(f"match {match_id!r} has an empty log")
         return read_header(first, where=str(self.store.source_path(match_id)))
 
+    def codec(self, match_id: str) -> LogCodec:
+        """The decoder of a match's lines: one per game, whatever version or variant."""
+        return registry.game(self.header(match_id).ruleset).codec
+
     def events(self, match_id: str) -> Iterator[Event]:
         """Decode a match's log lazily with its game's codec."""
-        header = self.header(match_id)
-        codec = registry.game(header.ruleset).codec
-        return decode_log(self.store.lines(match_id), codec, where=str(self.store.source_path(match_id)))
+        return decode_log(self.store.lines(match_id), self.codec(match_id), where=str(self.store.source_path(match_id)))
 
     def tail(self, match_id: str, after_seq: int) -> list[Event]:
         """Events written after `after_seq`: what a live view polls for."""
-        codec = self.rules_of(match_id).ruleset.codec
+        codec = self.codec(match_id)
         where = str(self.store.source_path(match_id))
         return [codec.decode(line, where=where, line_no=after_seq + 2 + i) for i, line in enumerate(self.store.tail(match_id, after_seq))]
 
@@ -224,8 +234,9 @@ class Workspace:
 
     def compare(self, match_id: str, a: str, b: str) -> Comparison:
         """Replay a match under two versions: first disagreement and how the outcome changes."""
-        events = list(self.events(match_id))
-        return compare(events, self.rules(a), self.rules(b))
+        header = self.header(match_id)
+        rules_a, rules_b = self._rules_of_game(header, a), self._rules_of_game(header, b)
+        return compare(list(self.events(match_id)), rules_a, rules_b)
 
     def verify(self, match_id: str) -> ChainReport:
         """Check the match's hash chain."""

@@ -17,7 +17,7 @@ from events.base import Event
 from events.codec import LogCodec, Upcaster
 from events.shared import MatchStarted
 from rulesets.provenance import Sourced
-from rulesets.view import BoardView
+from rulesets.view import BoardView, Touch
 
 Severity = Literal["error", "warning", "info"]
 
@@ -137,6 +137,17 @@ class Ruleset(Generic[P]):
     """Every ambiguity or contradiction of the text and how it is read."""
     rulebook: Callable[[Any], Any] | None = None
     """Recomputes the rulebook's printed tables under params; has `.lines()`."""
+    describe: Callable[[P, Any, Event], str] | None = None
+    """An event in the game's words and board names, read in the state before it:
+    'Seiren moves 3 to the altar at F7', 'tens 4, ones 7: 47 hits (35 needed), 3 damage'.
+    Event lists (Record, Replay, CLI) and the dice pad show it; None: the fields."""
+    touch: Callable[[P, Any, Event], Touch] | None = None
+    """Where a legal event is made on the board (the piece, then the place), so the
+    recorder turns taps into events; None: every event is a button beside the board."""
+    candidates: Callable[[P, Any], Iterable[Event]] | None = None
+    """At a decision, every event the move generator proposes before any rule is checked.
+    `legal` may build its moves directly (faster), but must equal exactly, in order, the
+    candidates `check` accepts: the contract suite holds it to that on seeded positions."""
 
     @property
     def newest(self) -> str:

@@ -97,3 +97,68 @@ class BoardView(msgspec.Struct, frozen=True, kw_only=True):
     """Whose view this is; None sees everything."""
     note: str = ""
     """E.g. 'all of MortalGate is open information: every seat sees the same board'."""
+
+
+# --- where an event is on the board --------------------------------------------------------
+
+
+class Touch(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a legal event is made on the board: the thing tapped first, the place tapped second.
+
+    The recorder groups the legal events by these keys, so a table records a move as two
+    taps (the piece, then where it goes) and never reads a list of coordinates. Keys name
+    things the BoardView draws (`piece_key`, `space_key`, `card_key`); a `space_key` the
+    view does not draw as a cell (an inch position, an empty hex) is drawn as a tap spot.
+    """
+
+    source: str | None = None
+    """The piece or card the action starts from; None: the target alone says it (a spawn to
+    place on, a card to pick) or, with no target either, a button beside the board."""
+    target: str | None = None
+    """Where it goes or whom it hits; None: tapping the source is the whole act."""
+    words: str
+    """The choice in the game's own words, for the picker when several events share the
+    same source and target ('Fireball', 'attack', 'end the turn')."""
+
+
+def piece_key(piece_id: str) -> str:
+    """The tap key of a Piece drawn by a view."""
+    return f"piece:{piece_id}"
+
+
+def space_key(x: float, y: float) -> str:
+    """The tap key of a board space (hex, square) or a point of the table in inches."""
+    return f"at:{x:g},{y:g}"
+
+
+def card_key(row: str, face: str) -> str:
+    """The tap key of a card in one of the view's CardRows."""
+    return f"card:{row}:{face}"
+
+
+def key_position(key: str) -> tuple[float, float] | None:
+    """The board position a `space_key` names; None for pieces and cards."""
+    kind, _, rest = key.partition(":")
+    if kind != "at":
+        return None
+    x, _, y = rest.partition(",")
+    return float(x), float(y)
+
+
+def column_name(col: int) -> str:
+    """Spreadsheet-style column letters: 0 -> A, 25 -> Z, 26 -> AA."""
+    name = ""
+    col += 1
+    while col:
+        col, rest = divmod(col - 1, 26)
+        name = chr(ord("A") + rest) + name
+    return name
+
+
+def space_name(geometry: Geometry, x: float, y: float) -> str:
+    """How a person names a place on the board, as the board prints it at its edges:
+    `F7` for a hex or square (column letter, row number from 1), `12.5″ × 30″` on a table
+    in inches (from the left edge, from the top edge)."""
+    if geometry == "inches":
+        return f"{x:g}″ × {y:g}″"
+    return f"{column_name(round(x))}{round(y) + 1}"

@@ -19,7 +19,7 @@ from projections.simulate import play
 from projections.timeline import Timeline
 from rulesets.registry import Rules
 
-PURE_MODULES = ("events", "state", "params", "rules", "moves", "view", "board")
+PURE_MODULES = ("events", "state", "params", "rules", "moves", "view", "board", "table")
 """Modules of a game that hold rules; data loaders (heroes, maps) read files at import only."""
 FORBIDDEN_IMPORTS = frozenset({"random", "time", "os", "io", "pathlib", "socket", "subprocess", "datetime", "secrets", "uuid"})
 
@@ -38,6 +38,11 @@ def check_setup_is_valid(rules: Rules) -> None:
     assert ruleset.validate_start(rules.params, line0) == []
     state = ruleset.setup(rules.params, line0)
     assert ruleset.chance(rules.params, state) or list(ruleset.legal(rules.params, state))
+
+
+def play_clean(rules: Rules, bot: str, seed: int) -> list:
+    """A seeded bot game (the simulator's own log)."""
+    return play(rules, rules.ruleset.example_seats, seed=seed, bot=bot)
 
 
 def check_bot_game_is_clean(rules: Rules, bot: str, seed: int) -> list:
@@ -115,3 +120,39 @@ def check_states_survive_a_snapshot(rules: Rules, events: list) -> None:
     for step in replay(events, rules, audit=False):
         blob = msgspec.msgpack.encode(step.state)
         assert msgspec.msgpack.decode(blob, type=type(step.state)) == step.state, step.event.seq
+
+
+def check_bot_game_is_recordable_by_taps(rules: Rules, events: list) -> dict[str, int]:
+    """Every event of a clean game can be recorded on the Record page by taps alone (forced,
+    board, button, dice or the result), and every board tap is on something the acting
+    seat's own view draws."""
+    from tests.tap_support import log_steps, undrawn_taps
+
+    kinds: dict[str, int] = {}
+    for step in log_steps(rules, events):
+        assert step.plan.kind != "not-legal", f"seq {step.event.seq} {type(step.event).__name__} cannot be recorded by taps"
+        if step.plan.kind == "board":
+            assert not undrawn_taps(rules, step), f"seq {step.event.seq}: {undrawn_taps(rules, step)} not drawn by the view"
+        kinds[step.plan.kind] = kinds.get(step.plan.kind, 0) + 1
+    return kinds
+
+def check_legal_is_what_check_accepts(rules: Rules, seed: int, *, positions: int = 40) -> int:
+    """At seeded positions of a random and a heuristic game, `legal` is exactly (same events,
+    same order) the candidates `check` finds no error or warning in.
+
+    `legal` may construct its moves directly rather than check every candidate; this is
+    what holds such a construction to the rules. Returns how many positions were compared.
+    """
+    ruleset = rules.ruleset
+    assert ruleset.candidates is not None, f"{ruleset.name} exposes no candidates"
+    compared = 0
+    for bot in ("random", "heuristic"):
+        events = play(rules, ruleset.example_seats, seed=seed, bot=bot)
+        states = [step.state for step in replay(events[:-1] if isinstance(events[-1], MatchEnded) else events, rules, audit=False)]
+        decisions = [s for s in states if ruleset.chance(rules.params, s) is None]
+        for state in random.Random(seed).sample(decisions, min(positions, len(decisions))):
+            accepted = [e for e in ruleset.candidates(rules.params, state)
+                        if not any(v.severity != "info" for v in ruleset.check(rules.params, state, e))]
+            assert list(ruleset.legal(rules.params, state)) == accepted, f"{bot} game, seed {seed}: legal differs from the accepted candidates"
+            compared += 1
+    return compared

@@ -237,3 +237,15 @@ def test_simulate_and_compare_versions_from_the_command_line(tmp_path: Path) -> 
     assert code == 0 and "significant differences in" in out and "events" in out
     code, _, err = run(tmp_path, "simulate", "mortalgate@2.5", "--bot", "genius")
     assert code == 2 and "unknown bot 'genius'" in err
+
+
+def test_replay_names_events_in_words_and_pieces_by_board_name(tmp_path: Path) -> None:
+    home = tmp_path / "store"
+    golden = Path(__file__).parent / "mortalgate" / "golden" / "mortalgate-2.5.jsonl"
+    assert run(home, "import", str(golden))[0] == 0
+    code, out, _ = run(home, "replay", "golden-2.5", "--at", "120")
+    assert code == 0
+    assert "event 120/558: Zadita moves 3 to T17 (Sunken Chapel's zone)" in out
+    assert "  119. Zadita's turn begins" in out and "  116. Drexir moves 3 to P22" in out
+    assert "Zadita     blue  at T17" in out
+    assert "HeroMoved" not in out and "(16," not in out

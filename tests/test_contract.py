@@ -42,3 +42,18 @@ def test_rules_modules_import_no_io_clock_or_randomness(name: str) -> None:
 @pytest.mark.parametrize("name", list(registry.GAMES))
 def test_game_events_do_not_shadow_envelope_fields(name: str) -> None:
     contract.check_events_keep_the_envelope(registry.resolve(name))
+
+
+@pytest.mark.parametrize("spec", [f"{name}@{registry.game(name).newest}" for name in registry.GAMES])
+def test_a_bot_game_can_be_recorded_by_taps_alone(spec: str) -> None:
+    rules = registry.resolve(spec)
+    events = contract.play_clean(rules, "heuristic", seed=11)
+    kinds = contract.check_bot_game_is_recordable_by_taps(rules, events)
+    if rules.ruleset.touch is not None:
+        assert kinds.get("board", 0) > 0, kinds
+
+
+@pytest.mark.parametrize("spec", [f"{name}@{registry.game(name).newest}" for name in registry.GAMES])
+@pytest.mark.parametrize("seed", [3, 8])
+def test_legal_is_exactly_the_candidates_check_accepts(spec: str, seed: int) -> None:
+    assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), seed) > 0

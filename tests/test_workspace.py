@@ -88,3 +88,14 @@ def test_compare_names_the_event_where_only_one_version_ends_the_game(ws: Worksp
     assert result.first is not None and result.first.outcomes is not None
     assert result.first.outcomes[0].startswith("red won") or result.first.outcomes[0].startswith("blue won")
     assert result.first.outcomes[1] == "the game goes on"
+
+
+def test_a_version_of_another_game_is_refused_for_audit_and_compare(ws: Workspace) -> None:
+    from events.errors import UnknownRulesetError
+
+    match = started(ws)
+    with pytest.raises(UnknownRulesetError, match=r"'frontier@1\.0' is not a version of mortalgate"):
+        ws.audit(match, against="frontier@1.0")
+    with pytest.raises(UnknownRulesetError, match="'mercenarium' is not a version of mortalgate"):
+        ws.compare(match, "mortalgate@2.1", "mercenarium")
+    assert ws.audit(match, against="mortalgate@2.1").rules == "mortalgate@2.1"

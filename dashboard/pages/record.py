@@ -1,10 +1,15 @@
-"""Record: a live playtest at the table, one event at a time.
+"""Record: a live playtest at the table, on the game's own board, at the pace of play.
 
-The form offers only what the rules call legal now (dice values at a chance step); an
-event the table enters by hand is checked before it is written and kept only if the
-table insists (the audit will show it). Undo writes Retracted; a ruling writes Ruled.
-Every append names the last seq this form was built on, so a second recorder at the
-same match gets a conflict instead of an interleaved log.
+The board is the interface. Tap a piece and its legal actions light up; tap where it goes
+and the event is written (`projections.taps`, from the ruleset's own `legal` and `touch`).
+A picker in the game's words appears only where several actions share the same taps. At a
+chance step a dice pad shows the dice the rules call for and, before Record, what the roll
+means. Steps the rules force (the next turn starting, an empty phase) are written by the
+recorder itself, so the table records only what it decided and rolled; one tap of Undo
+takes back the last decision and what it forced. A move the rules refuse is entered in
+"Any event" and written only when the table insists. Every append names the last seq the
+page was built on, so a second recorder at the same match gets a conflict, not an
+interleaved log.
 """
 
 from __future__ import annotations
@@ -14,19 +19,34 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard import state as shared
 from dashboard.state import warehouse, workspace
-from dashboard.svg import board_svg
+from dashboard.svg import board_svg, card_rows_svg
+from dashboard.tapboard import tap_board
 from events.base import Event
 from events.errors import TabletapeError
-from projections import recording
+from projections import dice, recording
 from projections.catalog import MatchFilter, list_matches
-from projections.recording import Live, Offer
+from projections.recording import Live
+from projections.taps import TapMap, tap_map
 from projections.workspace import Workspace
 from rulesets.protocol import Violation
+from rulesets.view import key_position
 
 LIVE = "rec_live"
 MESSAGE = "rec_message"
-RECENT = 12  # events shown in the recent-events list (a bare string would be drawn: Streamlit magic)
+PICK = "rec_pick"
+"""(seq, source, target) of a tap that several actions share: the picker is open."""
+TAPS = "rec_taps"
+"""(match, seq) -> TapMap: the legal events of the position, computed once per position."""
+BOARD = "rec_board"
+MODE = "rec_mode"
+MODES = ("Play", "Any event", "Ruling", "Result")
+RECENT = 8
+STATUS_ROWS = 5
+"""Rows of each of the view's first panels in the status strip (the whole panel is on Replay)."""
+MAX_BUTTONS = 8
+"""More off-board choices than this are one picker (a turn order of four heroes is 24)."""
 
 
 def _say(kind: str, text: str) -> None:
@@ -34,21 +54,64 @@ def _say(kind: str, text: str) -> None:
     st.session_state[MESSAGE] = (kind, text)
 
 
-def _write(ws: Workspace, live: Live, events: Sequence[Event], expected: int, problems: int, insist_key: str | None) -> None:
-    """Button callback: append unless the rules refuse and the table has not insisted."""
+def _write(ws: Workspace, live: Live, events: Sequence[Event], expected: int, problems: int, insist_key: str | None,
+           *, forced: bool = False) -> None:
+    """Append (with what the rules then force, for a decision) unless the rules refuse and the
+    table has not insisted; say what was written, in words."""
     if problems and not (insist_key and st.session_state.get(insist_key)):
         _say("error", "not written: the rules refuse this event; tick 'the table insists' to record it anyway")
         return
+    batch = live.with_forced(events) if forced else list(events)
     try:
-        written = live.write(ws, events, expected_seq=expected)
+        written = live.write(ws, batch, expected_seq=expected)
     except TabletapeError as error:
         _say("error", f"not written: {error}")
         live.refresh(ws)
         return
+    st.session_state.pop(PICK, None)
     if insist_key:
         st.session_state[insist_key] = False
-    names = ", ".join(f"seq {e.seq} {type(e).__name__}" for e in written)
-    _say("warning" if problems else "success", f"recorded {names}" + (" against the rules (the audit will show it)" if problems else ""))
+    said = "; ".join(live.said.get(e.seq, type(e).__name__) for e in written[: len(events)])
+    more = len(written) - len(events)
+    tail = f" (+{more} the rules imply)" if more > 0 else ""
+    _say("warning" if problems else "success", f"recorded: {said}{tail}" + (" — against the rules (the audit will show it)" if problems else ""))
+
+
+def _taps(live: Live) -> TapMap:
+    """The tap map of the position now (cached per match and last seq: the callback and the
+    render share it)."""
+    key = (live.match_id, live.last_seq)
+    cached = st.session_state.get(TAPS)
+    if cached is None or cached[0] != key:
+        rules = live.rules
+        legal = [] if rules.ruleset.chance(rules.params, live.state) is not None else list(rules.ruleset.legal(rules.params, live.state))
+        cached = (key, tap_map(rules, live.state, legal))
+        st.session_state[TAPS] = cached
+    taps: TapMap = cached[1]
+    return taps
+
+
+def _on_tap() -> None:
+    """A tap on the board made an event: write it, or open the picker when several share it."""
+    live: Live | None = st.session_state.get(LIVE)
+    tap = (st.session_state.get(BOARD) or {}).get("tap")
+    if live is None or not tap:
+        return
+    ws = workspace()
+    live.refresh(ws)
+    if tap.get("seq") != live.last_seq:
+        _say("warning", "the board had moved on (another recorder wrote first): tap again on the board as it is now")
+        return
+    choices = _taps(live).at(tap.get("source"), tap.get("target"))
+    if len(choices) == 1:
+        _write(ws, live, [choices[0].event], live.last_seq, 0, None, forced=True)
+    elif choices:
+        st.session_state[PICK] = (live.last_seq, tap.get("source"), tap.get("target"))
+    else:
+        _say("warning", "nothing the rules allow is made by that tap")
+
+
+# --- starting ----------------------------------------------------------------------------
 
 
 def _start(ws: Workspace) -> None:
@@ -81,40 +144,181 @@ def _start(ws: Workspace) -> None:
         except TabletapeError as error:
             st.error(str(error))
             return
-        st.session_state[LIVE] = Live.open(ws, started.match_id)
-        st.rerun()
+        _open(ws, started.match_id)
     found = list_matches(warehouse(), MatchFilter(sources=("playtest",))).records()
     if found:
         st.subheader("Continue a playtest")
         shown = {m["match_id"]: f"{m['match_id']} · {m['game']}@{m['version']} · {m['events']} events · {m['title']}" for m in found}
         match_id = st.selectbox("Playtest", list(shown), format_func=shown.__getitem__, key="rec_continue_pick")
         if st.button("Continue", key="rec_continue") and match_id:
-            st.session_state[LIVE] = Live.open(ws, match_id)
-            st.rerun()
+            _open(ws, match_id)
 
 
-def _board(live: Live) -> None:
-    """The board as the table sees it (every seat), and where the game stands."""
+def _open(ws: Workspace, match_id: str) -> None:
+    """Record `match_id` from here: first write what the rules force before anyone decides
+    (a first turn with one possible hero), then show its board."""
+    live = Live.open(ws, match_id)
+    implied = live.with_forced([])
+    if implied:
+        try:
+            live.write(ws, implied, expected_seq=live.last_seq)
+        except TabletapeError as error:
+            _say("error", f"not written: {error}")
+    st.session_state[LIVE] = live
+    st.rerun()
+
+
+# --- always in view ------------------------------------------------------------------------
+
+
+def _status(live: Live) -> None:
+    """Whose turn and which phase, the score and what decides the game, in one strip."""
     rules = live.rules
     progress = rules.ruleset.progress(rules.params, live.state)
-    outcome = rules.ruleset.outcome(rules.params, live.state)
-    st.caption(f"turn {progress.turn} · round {progress.round} · phase {progress.phase} · to act: {progress.actor or '-'}")
-    if outcome is not None:
-        st.info(f"By the rules the game is over: {'a draw' if outcome.draw else outcome.winner + ' won'} ({outcome.reason}).")
-    st.image(board_svg(rules.ruleset.view(rules.params, live.state, None)), width="stretch")
+    view = rules.ruleset.view(rules.params, live.state, None)
+    parts = [f"**turn {progress.turn}** · round {progress.round} · {progress.phase}" + (f" · to act: **{progress.actor}**" if progress.actor else "")]
+    parts += [f"**{panel.title}** " + ", ".join(f"{label} {value}" for label, value in panel.rows[:STATUS_ROWS]) for panel in view.panels[:3]]
+    st.markdown(" &nbsp;|&nbsp; ".join(parts))
 
 
 def _recent(live: Live) -> None:
-    """The latest events, and every violation still standing."""
-    st.markdown("**Latest events**")
-    rows = [{"seq": e.seq, "event": type(e).__name__, "by": e.by or "", "detail": recording.summary(e), "voided": e.seq in live.voided}
-            for e in live.events[-RECENT:]]
-    st.dataframe(rows[::-1], hide_index=True, key="rec_recent")
-    findings = live.findings()
+    """The last few events in words, newest first, and the audit so far."""
+    st.markdown("**Latest**")
+    lines = []
+    for event in live.events[-RECENT:][::-1]:
+        struck = "~~" if event.seq in live.voided else ""
+        broke = " ⚠" if event.seq in live.violations else ""
+        lines.append(f"{event.seq}. {struck}{live.said.get(event.seq, type(event).__name__)}{struck}{broke}")
+    st.markdown("\n".join(f"- {line}" for line in lines))
+    findings = [v for v in live.findings() if v.severity != "info"]
     if findings:
-        st.markdown(f"**Audit so far: {sum(v.severity == 'error' for v in findings)} violation(s)**")
-        st.dataframe([{"seq": v.seq, "rule": v.rule, "severity": v.severity, "message": v.message} for v in findings],
-                     hide_index=True)
+        with st.expander(f"Audit so far: {len(findings)} rule violation(s)"):
+            for v in findings[-10:]:
+                st.markdown(f"- event {v.seq} · `{v.rule}`: {v.message}")
+
+
+# --- play: the board, the picker, the dice pad, the buttons ----------------------------------
+
+
+def _board(live: Live, taps: TapMap) -> None:
+    """The board with what can be tapped lit (at a chance step or at the end, only drawn)."""
+    rules = live.rules
+    view = rules.ruleset.view(rules.params, live.state, None)
+    targets = {t for ts in taps.sources().values() for t in ts if t} | set(taps.direct())
+    spots = [k for k in targets if view.geometry == "inches" and key_position(k) is not None]
+    hints = {"source": "Tap a lit piece, card or space." if taps.sources() or taps.direct() else "",
+             "target": "Tap where it goes, or whom it targets; tap another piece to switch."}
+    tap_board(board_svg(view, spots=spots, rows=False), card_rows_svg(view), taps.board_data(), seq=live.last_seq, hints=hints,
+              key=BOARD, on_tap=_on_tap)
+
+
+def _picker(ws: Workspace, live: Live, taps: TapMap) -> bool:
+    """After a tap several actions share, their names as buttons; True while it is open."""
+    pick = st.session_state.get(PICK)
+    if not pick or pick[0] != live.last_seq:
+        return False
+    choices = taps.at(pick[1], pick[2])
+    st.markdown("**Which one?**")
+    for index, choice in enumerate(choices):
+        st.button(choice.touch.words, key=f"rec_pick_{live.last_seq}_{index}", type="primary", width="stretch",
+                  on_click=_write, args=(ws, live, [choice.event], live.last_seq, 0, None), kwargs={"forced": True})
+    st.button("Cancel", key="rec_pick_cancel", on_click=lambda: st.session_state.pop(PICK, None))
+    return True
+
+
+def _dice_pad(ws: Workspace, live: Live, outcomes: list[Event]) -> None:
+    """One row of faces per die the rules call for; the roll's meaning before Record."""
+    rules = live.rules
+    pad = dice.dice(outcomes)
+    base = f"rec_die_{live.last_seq}"
+    asked = live.said.get(live.last_seq, "")
+    st.markdown(f"**Roll** — after: {asked}" if asked else "**Roll**")
+    picked: dict[str, Any] = {}
+    for die in pad:
+        faces = dice.possible(outcomes, die, picked)
+        chosen = st.segmented_control(die.name, faces, key=f"{base}_{die_key(die.name)}", format_func=str)
+        if chosen is not None:
+            picked[die.name] = chosen
+    left = dice.narrow(outcomes, picked)
+    if len(left) != 1:
+        st.caption(f"Tap one face per die ({len(left)} outcomes still possible).")
+        return
+    event = left[0]
+    meaning = recording.words(rules, live.state, event)
+    st.info(meaning)
+    st.button("Record the roll", key=f"rec_record_roll_{live.last_seq}", type="primary", width="stretch",
+              on_click=_write, args=(ws, live, [event], live.last_seq, 0, None), kwargs={"forced": True})
+
+
+def die_key(name: str) -> str:
+    """A die's name as part of a widget key (Streamlit turns keys into CSS classes)."""
+    return "".join(c if c.isalnum() else "_" for c in name)
+
+
+def _buttons(ws: Workspace, live: Live, taps: TapMap) -> None:
+    """Actions the board cannot show ('end the turn'), as buttons in the game's words."""
+    choices = taps.buttons()
+    if not choices:
+        return
+    if len(choices) <= MAX_BUTTONS:
+        for index, choice in enumerate(choices):
+            st.button(choice.touch.words, key=f"rec_button_{live.last_seq}_{index}", width="stretch",
+                      on_click=_write, args=(ws, live, [choice.event], live.last_seq, 0, None), kwargs={"forced": True})
+        return
+    index = st.selectbox("Choose", list(range(len(choices))), format_func=lambda i: choices[i].touch.words, key=f"rec_choose_{live.last_seq}")
+    chosen = choices[index or 0]
+    st.button("Record", key=f"rec_button_chosen_{live.last_seq}", type="primary", on_click=_write,
+              args=(ws, live, [chosen.event], live.last_seq, 0, None), kwargs={"forced": True})
+
+
+def _ended(ws: Workspace, live: Live) -> bool:
+    """When the rules say the game is over: the result, one tap to record it, one into Replay."""
+    rules = live.rules
+    outcome = rules.ruleset.outcome(rules.params, live.state)
+    if outcome is None:
+        return False
+    said = "a draw" if outcome.draw else f"{outcome.winner} won"
+    st.success(f"By the rules the game is over: {said} ({outcome.reason}).")
+    declared = any(type(e).__name__ == "MatchEnded" and e.seq not in live.voided for e in live.events)
+    if not declared:
+        event = recording.result(outcome.winner, draw=outcome.draw, reason=outcome.reason)
+        st.button(f"Record the result: {said}", key=f"rec_record_end_{live.last_seq}", type="primary", width="stretch",
+                  on_click=_write, args=(ws, live, [event], live.last_seq, 0, None))
+        st.caption("The table saw it otherwise? Declare its result under Result.")
+    if st.button("Open in Replay", key="rec_to_replay", width="stretch"):
+        shared.select_match(live.match_id)
+        st.switch_page("pages/replay.py")
+    return True
+
+
+def _undo(ws: Workspace, live: Live) -> None:
+    """One tap: take back the last decision and the steps it forced."""
+    if live.in_force is None:
+        st.button("Undo", key="rec_undo", disabled=True, width="stretch")
+        return
+    events = live.undo_all()
+    target = events[-1].target_seq
+    st.button(f"Undo: {live.said.get(target, '')}", key="rec_undo", width="stretch", help="Writes Retracted for it (and for what it forced)",
+              on_click=_write, args=(ws, live, events, live.last_seq, 0, None))
+
+
+def _play(ws: Workspace, live: Live, taps: TapMap) -> None:
+    """The panel beside the board in play: the picker, the dice pad, the off-board actions."""
+    rules = live.rules
+    if _ended(ws, live):
+        return
+    outcomes = rules.ruleset.chance(rules.params, live.state)
+    if outcomes is not None:
+        _dice_pad(ws, live, [e for e, _ in outcomes])
+        return
+    if _picker(ws, live, taps):
+        return
+    if not taps.choices:
+        st.info("The rules allow nothing now. Record what the table did under Any event, a ruling, or the result.")
+    _buttons(ws, live, taps)
+
+
+# --- the table's own word: any event, a ruling, a result -----------------------------------
 
 
 def _problems(problems: Sequence[Violation], insist_key: str) -> None:
@@ -124,62 +328,22 @@ def _problems(problems: Sequence[Violation], insist_key: str) -> None:
     st.checkbox("The table insists: record it anyway", key=insist_key)
 
 
-def _pick(name: str, options: list[Any], key: str) -> Any:
-    """A selectbox over field values, shown as a person reads them."""
-    index: int = st.selectbox(name, list(range(len(options))), format_func=lambda i: recording.label(options[i]), key=key) or 0
-    return options[index]
-
-
-def _legal(ws: Workspace, live: Live, offers: list[Offer]) -> None:
-    """The events legal now, picked field by field; dice values at a chance step."""
-    if not offers:
-        st.info("Nothing is legal now. Declare the result, record a ruling, or undo.")
-        return
-    base = f"rec_{live.match_id}_{live.last_seq}"
-    by_type = {o.type_name: o for o in offers}
-    chosen = st.selectbox("Event", list(by_type), key=f"{base}_type",
-                          format_func=lambda t: f"{t} ({len(by_type[t].events)} {'outcomes' if by_type[t].chance else 'legal'})")
-    offer = by_type[chosen or offers[0].type_name]
-    if offer.chance:
-        st.caption("A chance step: enter what the dice (or the draw) showed.")
-    remaining = offer.events
-    for name in offer.fields:
-        options = recording.values(remaining, name)
-        if len(options) == 1:
-            st.caption(f"{name}: {recording.label(options[0])}")
-            pick = options[0]
-        else:
-            pick = _pick(name, options, f"{base}_{offer.type_name}_{name}")
-        remaining = recording.keep(remaining, name, pick)
-    event = remaining[0]
-    stated = {name: st.text_input(f"{name} (as the table called it; blank: the rules decide)", key=f"{base}_{offer.type_name}_x_{name}")
-              for name in offer.extras}
-    try:
-        event = recording.stated(event, stated)
-    except TabletapeError as error:
-        st.error(str(error))
-        return
-    problems = live.problems(event)
-    if problems:
-        _problems(problems, "rec_insist_legal")
-    st.button("Record", key="rec_record_legal", type="primary", on_click=_write,
-              args=(ws, live, [event], live.last_seq, len(problems), "rec_insist_legal"))
-
-
-def _free(ws: Workspace, live: Live, offers: list[Offer]) -> None:
+def _free(ws: Workspace, live: Live) -> None:
     """Any event of the game, typed by hand: checked first, written only if the table insists."""
     types = recording.draftable(live.rules)
-    first = offers[0].type_name if offers and offers[0].type_name in types else types[0]
+    legal = recording.offers(live.rules, live.state)
+    first = legal[0].type_name if legal and legal[0].type_name in types else types[0]
     type_name = st.selectbox("Event type", types, index=types.index(first), key=f"rec_free_type_{live.last_seq}")
     seats = ["", *live.started.seats]
     by = st.selectbox("Seat (by)", seats, format_func=lambda s: s or "the table", key="rec_free_by") or None
     fields = st.text_area("Fields (JSON)", key=f"rec_free_fields_{live.last_seq}_{type_name}",
-                          value=recording.template_json(live.rules, type_name, offers))
+                          value=recording.template_json(live.rules, type_name, legal))
     try:
         event = recording.draft(live.rules, type_name, by, fields)
     except TabletapeError as error:
         st.error(str(error))
         return
+    st.caption(recording.words(live.rules, live.state, event))
     problems = live.problems(event)
     if problems:
         _problems(problems, "rec_insist_free")
@@ -219,59 +383,56 @@ def _result(ws: Workspace, live: Live) -> None:
               args=(ws, live, [event], live.last_seq, len(problems), "rec_insist_result"))
 
 
-def _undo(ws: Workspace, live: Live) -> None:
-    """Undo writes Retracted for the latest event still in force."""
-    target = live.in_force
-    if target is None:
-        st.caption("Nothing to undo.")
+# --- the page ------------------------------------------------------------------------------
+
+
+@st.fragment
+def _recording() -> None:
+    """A match being recorded: status, board, the panel beside it, the latest events. A
+    fragment, so a tap reruns this and not the page around it."""
+    ws = workspace()
+    live: Live | None = st.session_state.get(LIVE)
+    if live is None:
+        st.rerun()
         return
-    kind = type(live.events[target]).__name__
-    reason = st.text_input("Why undo", key="rec_undo_reason", placeholder="misread the range")
-    event = live.undo(reason)
-    st.button(f"Undo seq {target} ({kind})", key="rec_undo", on_click=_write, args=(ws, live, [event], live.last_seq, 0, None))
-
-
-def _recording(ws: Workspace, live: Live) -> None:
-    """A match being recorded: board, forms, latest events."""
+    live.refresh(ws)
     started = live.started
-    head, close = st.columns([4, 1])
-    head.subheader(started.title or "Playtest")
-    head.caption(f"{live.match_id} · {live.rules.spec} · " + ", ".join(f"{s}: {p}" for s, p in started.seats.items()))
+    head, close = st.columns([5, 1])
+    head.markdown(f"**{started.title or 'Playtest'}** · {live.rules.spec} · " + ", ".join(f"{s}: {p}" for s, p in started.seats.items()))
     if close.button("Close", key="rec_close"):
         del st.session_state[LIVE]
         st.rerun()
+    _status(live)
     message = st.session_state.pop(MESSAGE, None)
-    if message:
-        getattr(st, message[0])(message[1])
-    left, right = st.columns([3, 2])
+    taps = _taps(live)
+    left, right = st.columns([3, 2], gap="small")
     with left:
-        _board(live)
+        _board(live, taps)
     with right:
-        offers = recording.offers(live.rules, live.state)
-        legal, free, ruled, result, undo = st.tabs(["Legal now", "Any event", "Ruling", "Result", "Undo"])
-        with legal:
-            _legal(ws, live, offers)
-        with free:
-            _free(ws, live, offers)
-        with ruled:
+        if message:
+            getattr(st, message[0])(message[1])
+        mode = st.segmented_control("Record", MODES, key=MODE, label_visibility="collapsed") or MODES[0]
+        if mode == "Play":
+            _play(ws, live, taps)
+        elif mode == "Any event":
+            _free(ws, live)
+        elif mode == "Ruling":
             _ruling(ws, live)
-        with result:
+        else:
             _result(ws, live)
-        with undo:
-            _undo(ws, live)
-    _recent(live)
+        _undo(ws, live)
+        _recent(live)
 
 
 def main() -> None:
     """Render the page."""
-    st.title("Record")
     ws = workspace()
-    live: Live | None = st.session_state.get(LIVE)
-    if live is None:
+    st.session_state.setdefault(MODE, MODES[0])
+    if st.session_state.get(LIVE) is None:
+        st.title("Record")
         _start(ws)
         return
-    live.refresh(ws)
-    _recording(ws, live)
+    _recording()
 
 
 main()

@@ -140,10 +140,9 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     event = step.event
     opened = timeline.events[0].at
     elapsed = f" · {_clock(event.at - opened)} into the match" if event.at and opened else ""
-    st.markdown(f"**Event {seq} of {last}: `{type(event).__name__}`** by {event.by or 'the table'}{elapsed}  \n"
+    st.markdown(f"**Event {seq} of {last}: {timeline.said[seq]}** · by {event.by or 'the table'}{elapsed}  \n"
                 f"turn {progress.turn} · round {progress.round} · phase {progress.phase} · to act: {progress.actor or '-'}")
-    if _describe(event):
-        st.caption(_describe(event))
+    st.caption(f"`{type(event).__name__}` {_describe(event)}")
 
     board, side = st.columns([3, 1])
     view = ruleset.view(params, step.state, seat)
@@ -159,7 +158,7 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
             st.markdown(f"**{panel.title}**  \n" + "  \n".join(f"{label}: {value}" for label, value in panel.rows))
 
     _event_list(timeline, seq, violations)
-    with st.expander("State inspector", expanded=False):
+    if st.toggle("Show the state (every field)", key="replay.inspect"):  # drawn only when asked: a state is large
         st.json(to_builtins(step.state), expanded=1)
     _violation_list(report)
     _notes(ws, match_id, seq, last, notes, violations.get(seq, []))
@@ -183,25 +182,19 @@ def _show_violation(violation: Violation) -> None:
 
 
 def _event_list(timeline: Timeline, seq: int, violations: dict[int, list[Violation]]) -> None:
-    """The events around the current one, the current one highlighted."""
+    """The events around the current one in words, the current one marked."""
     lo, hi = max(seq - WINDOW, 0), min(seq + WINDOW, timeline.last_seq)
     undone = set(timeline.voided.values())
-    rows = []
-    for event in timeline.events[lo:hi + 1]:
-        rows.append({
-            "": "▶" if event.seq == seq else "",
-            "seq": event.seq, "at": event.at.strftime("%H:%M:%S") if event.at else "", "by": event.by or "",
-            "event": type(event).__name__ + (" (undone)" if event.seq in undone else ""),
-            "details": _describe(event), "broke": ", ".join(v.rule for v in violations.get(event.seq, [])),
-        })
-    frame = pd.DataFrame(rows)
     st.markdown(f"**Events** {lo}-{hi} of {timeline.last_seq}")
-    styled = frame.style.apply(lambda row: ["background-color: #ffeaa7; font-weight: bold" if row["seq"] == seq else "" for _ in row], axis=1)
-    small = st.column_config.TextColumn(width="small")
-    st.dataframe(styled, hide_index=True, width="stretch", key="replay.events", height=36 * (len(frame) + 1) + 3,
-                 column_config={"": st.column_config.TextColumn("", width=28), "seq": st.column_config.NumberColumn(width="small"),
-                                "at": small, "by": small, "event": st.column_config.TextColumn(width="medium"),
-                                "details": st.column_config.TextColumn(width="large"), "broke": st.column_config.TextColumn(width="medium")})
+    lines = []
+    for event in timeline.events[lo:hi + 1]:
+        at = event.at.strftime("%H:%M:%S") if event.at else ""
+        said = timeline.said[event.seq].replace("*", "\\*")
+        said = f"~~{said}~~ (undone)" if event.seq in undone else said
+        broke = " · ⚠ " + ", ".join(f"`{v.rule}`" for v in violations.get(event.seq, [])) if event.seq in violations else ""
+        line = f"{event.seq}. {said}{broke} <small>{at}</small>"
+        lines.append(f"- ▶ **{line}**" if event.seq == seq else f"- {line}")
+    st.markdown("\n".join(lines), unsafe_allow_html=True)
 
 
 def _violation_list(report: AuditReport) -> None:

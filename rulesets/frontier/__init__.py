@@ -11,10 +11,11 @@ from pathlib import Path
 from rulesets.fingerprint import fingerprint
 from rulesets.frontier.bots import BOTS
 from rulesets.frontier.events import EVENTS
-from rulesets.frontier.moves import chance, legal
+from rulesets.frontier.moves import candidates, chance, legal
 from rulesets.frontier.params import OPTIONS, VERSIONS
 from rulesets.frontier.readings import READINGS
 from rulesets.frontier.rules import apply, check, outcome, setup, validate_start
+from rulesets.frontier.table import describe, touch
 from rulesets.frontier.view import metrics, progress, roster, view
 from rulesets.protocol import Ruleset
 
@@ -28,6 +29,7 @@ RULESET = Ruleset(
     apply=apply,
     outcome=outcome,
     legal=legal,
+    candidates=candidates,
     chance=chance,
     metrics=metrics,
     view=view,
@@ -38,5 +40,7 @@ RULESET = Ruleset(
     options=OPTIONS,
     bots=BOTS,
     readings=READINGS,
+    describe=describe,
+    touch=touch,
     example_seats={"p1": "player 1", "p2": "player 2"},
 )

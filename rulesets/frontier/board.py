@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 from itertools import pairwise
 from typing import NamedTuple, Protocol
 
@@ -110,6 +111,9 @@ def edges(poly: Polygon) -> list[tuple[Point, Point]]:
 
 def inside(p: Point, poly: Polygon) -> bool:
     """Whether p lies inside the polygon or on its boundary."""
+    x0, y0, x1, y1 = _box(poly)
+    if p[0] < x0 - EPS or p[0] > x1 + EPS or p[1] < y0 - EPS or p[1] > y1 + EPS:
+        return False  # off the bounding box: neither inside nor on a side
     if any(point_segment_distance(p, a, b) < EPS for a, b in edges(poly)):
         return True
     x, y = p
@@ -129,6 +133,7 @@ def polygon_distance(p: Point, poly: Polygon) -> float:
     return min(point_segment_distance(p, a, b) for a, b in edges(poly))
 
 
+@lru_cache(maxsize=1 << 12)
 def polygons_gap(one: Polygon, two: Polygon) -> float:
     """The gap between two polygons: 0 if they touch or overlap."""
     if inside(one[0], two) or inside(two[0], one):
@@ -152,9 +157,17 @@ def _crossings(a: Point, b: Point, poly: Polygon) -> list[float]:
     return sorted(ts)
 
 
+@lru_cache(maxsize=1 << 16)
 def length_inside(a: Point, b: Point, poly: Polygon) -> float:
     """How many inches of segment ab lie inside the polygon (its boundary counts as outside
-    when the segment only runs along it)."""
+    when the segment only runs along it).
+
+    Pure geometry over frozen tuples, so memoised: a move's legs are measured against every
+    piece by each check of it, and a segment clear of the outline's bounding box is 0 at once.
+    """
+    x0, y0, x1, y1 = _box(poly)
+    if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 or min(a[1], b[1]) > y1:
+        return 0.0
     ts = _crossings(a, b, poly)
     total = 0.0
     length = distance(a, b)
@@ -173,8 +186,13 @@ def _strictly_inside(p: Point, poly: Polygon) -> bool:
 
 
 def path_inside(points: Sequence[Point], poly: Polygon) -> float:
-    """Inches of a polyline inside the polygon."""
+    """Inches of a polyline inside the polygon (0 at once if the polyline's bounding box
+    misses the outline's: a move is measured against every piece on the table)."""
     if len(points) == 1:
+        return 0.0
+    x0, y0, x1, y1 = _box(poly)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    if max(xs) < x0 or min(xs) > x1 or max(ys) < y0 or min(ys) > y1:
         return 0.0
     return sum(length_inside(a, b, poly) for a, b in path_legs(points))
 
@@ -205,13 +223,21 @@ def bounds(poly: Polygon) -> tuple[float, float, float, float]:
     return min(xs), min(ys), max(xs), max(ys)
 
 
+@lru_cache(maxsize=1 << 12)
+def _box(poly: Polygon) -> tuple[float, float, float, float]:
+    """`bounds`, memoised: a table has a dozen outlines, asked about thousands of times."""
+    return bounds(poly)
+
+
 def centroid(poly: Polygon) -> Point:
     """The average of a polygon's corners (a label point, not the area centre)."""
     return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
 
 
+@lru_cache(maxsize=1 << 10)
 def is_simple(poly: Polygon) -> bool:
-    """At least three corners, non-zero area, and no two non-adjacent sides crossing."""
+    """At least three corners, non-zero area, and no two non-adjacent sides crossing
+    (memoised: the same few table pieces are placed in game after game)."""
     if len(poly) < 3:
         return False
     area = sum(a[0] * b[1] - b[0] * a[1] for a, b in edges(poly)) / 2
@@ -303,7 +329,12 @@ def sight_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid], bodies: Iter
     stands on top of never blocks its own sight (it looks over the edge: readings.py).
     """
     tallest = max(a.scale, b.scale)
+    lo_x, hi_x = min(a.at[0], b.at[0]), max(a.at[0], b.at[0])
+    lo_y, hi_y = min(a.at[1], b.at[1]), max(a.at[1], b.at[1])
     for piece in terrain:
+        x0, y0, x1, y1 = piece.box
+        if hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
+            continue  # `_terrain_blocks`'s own first test, without the call: most pieces are far off
         if _terrain_blocks(a, b, piece, tallest):
             return piece.id
     for body in bodies:
@@ -315,12 +346,11 @@ def sight_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid], bodies: Iter
 
 
 def _terrain_blocks(a: Sighted, b: Sighted, piece: Solid, tallest: int) -> bool:
-    on_top = {end.id for end in (a, b) if end.piece == piece.id and end.level >= piece.scale}
-    if on_top:
-        return False
     x0, y0, x1, y1 = piece.box
     if max(a.at[0], b.at[0]) < x0 or min(a.at[0], b.at[0]) > x1 or max(a.at[1], b.at[1]) < y0 or min(a.at[1], b.at[1]) > y1:
-        return False
+        return False  # the cheapest test first: most pieces are nowhere near the line
+    if (a.piece == piece.id and a.level >= piece.scale) or (b.piece == piece.id and b.level >= piece.scale):
+        return False  # an end on top of the piece looks over its edge
     through = length_inside(a.at, b.at, piece.outline)
     if through <= EPS:
         return False

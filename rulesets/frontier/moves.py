@@ -113,6 +113,12 @@ def legal(params: Params, state: State) -> list[Event]:
     return [event for event in _candidates(params, state) if not check(params, state, event)]
 
 
+def candidates(params: Params, state: State) -> Iterator[Event]:
+    """Every event proposed at a decision before the rules filter it (the contract's reference)."""
+    if chance(params, state) is None and not (state.stage == "play" and outcome(params, state) is not None):
+        yield from _candidates(params, state)
+
+
 def _candidates(params: Params, state: State) -> Iterator[Event]:
     if state.stage == "terrain":
         yield from _terrain(state)

@@ -30,6 +30,7 @@ from rulesets.frontier.state import (
     turn_number,
     until,
 )
+from rulesets.memo import last_state
 
 Keep = Literal["only", "high", "low"]
 
@@ -187,6 +188,7 @@ def roll_for(params: Params, state: State, roller: Unit, roll_kind: str, **conte
                 advantage=tuple(adv), disadvantage=tuple(dis), number=count, keep=keep)
 
 
+@last_state  # the roll's check and its apply ask it of the same state (rulesets/memo.py)
 def action_rolls(params: Params, state: State) -> tuple[Roll, Roll] | None:
     """Both sides' rolls for the activation waiting for its dice (None if none waits)."""
     turn = state.turn

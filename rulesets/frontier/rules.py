@@ -95,6 +95,7 @@ from rulesets.frontier.timing import (
     strategic_problems,
     violation,
 )
+from rulesets.memo import last_state
 from rulesets.protocol import Outcome, Violation
 
 replace = msgspec.structs.replace
@@ -1339,6 +1340,7 @@ RESULTS = {
 """The victory table, row by row."""
 
 
+@last_state  # asked again of one state by legal, play and every check (rulesets/memo.py)
 def outcome(params: Params, state: State) -> Outcome | None:
     """The game ends "At the start of step 2 of the turn sequence, the active player has no units on
     the board", or "At any point if the attacker has achieved their objective and at least 50% of

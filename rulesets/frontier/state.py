@@ -294,8 +294,7 @@ def kind(unit: Unit) -> units.UnitType:
 
 def has(unit: Unit, ability: str) -> bool:
     """Whether the unit has an ability (passive or active) by its printed entry."""
-    entry = units.UNITS.get(unit.type)
-    return entry is not None and entry.has(ability)
+    return ability in units.ABILITY_IDS.get(unit.type, ())
 
 
 def on_board(state: State, side: str | None = None) -> Iterator[Unit]:

@@ -139,6 +139,8 @@ NOTES: tuple[str, ...] = _DATA.notes
 
 ABILITY_NAMES: Mapping[str, str] = {a.id: a.name for u in UNITS.values() for a in u.abilities}
 """Ability id -> printed name."""
+ABILITY_IDS: Mapping[str, frozenset[str]] = {t: frozenset(a.id for a in u.abilities) for t, u in UNITS.items()}
+"""Unit type id -> its abilities' ids: one set lookup for the checks that ask "has it X?"."""
 
 
 def unit_type(type_id: str) -> UnitType | None:

@@ -22,6 +22,7 @@ from rulesets.frontier.state import (
     destroyed_points,
     evac_edges,
     faction_of,
+    find,
     kind,
     layout,
     marker,
@@ -30,9 +31,10 @@ from rulesets.frontier.state import (
     seat_of,
     starting_points,
 )
+from rulesets.frontier.table import IN_RESERVE, TO_DEPLOY, at, levels_words, unit_name, whose
 from rulesets.frontier.timing import chance_pending, front, reactive_seat
 from rulesets.protocol import Progress
-from rulesets.view import BoardView, Line, Panel, Piece, Region
+from rulesets.view import BoardView, CardRow, Line, Panel, Piece, Region
 
 SECRET = "Unit selection is secret until both players have chosen; everything else on the table is open."
 TOKEN_LABELS = {"strong_point": "strong point", "target": "target", "vip": "VIP", "knife_missile": "knife missile", "mine": "mine", "infiltration": "infiltration token"}
@@ -43,17 +45,43 @@ def view(params: Params, state: State, seat: str | None) -> BoardView:
     return BoardView(
         geometry="inches", width=missions.WIDTH, height=missions.HEIGHT,
         pieces=(*_units(state), *_tokens(state)), regions=(*_terrain(state), *_zones(state)),
-        lines=tuple(Line(kind=t.kind, points=t.points, clear=t.clear, label=t.label) for t in state.trace),
-        panels=_panels(params, state, seat), seat=seat, note=SECRET,
+        lines=tuple(Line(kind=t.kind, points=t.points, clear=t.clear, label=_trace_label(state, t.label)) for t in state.trace),
+        rows=_rows(state), panels=_panels(params, state, seat), seat=seat, note=SECRET,
     )
 
 
+def _trace_label(state: State, label: str) -> str:
+    """The last action's line or path named by units, not ids: `Techy → Patrol Drone`."""
+    if " -> " in label:
+        shooter, _, target = label.partition(" -> ")
+        return f"{unit_name(state, shooter)} → {unit_name(state, target)}"
+    return unit_name(state, label) if find(state, label) else label
+
+
+def _rows(state: State) -> tuple[CardRow, ...]:
+    """Units off the table that a table taps to place: while deploying, the seat's units
+    still to set up (tap one, then where it goes); in play, units held in reserve (tap one,
+    then where it drops or infiltrates)."""
+    out = []
+    wave = current_wave(state)
+    deploying = seat_of(state, wave.role) if wave is not None else None
+    for seat in state.seats:
+        waiting = tuple(unit_name(state, u.id) for u in state.units if u.side == seat and u.status == "roster")
+        if seat == deploying and waiting:
+            out.append(CardRow(id=f"{TO_DEPLOY}-{seat}", label=f"{seat}'s units to set up (tap one, then where it goes)", owner=seat, cards=waiting))
+        reserve = tuple(unit_name(state, u.id) for u in state.units if u.side == seat and u.status == "reserve")
+        if reserve:
+            out.append(CardRow(id=f"{IN_RESERVE}-{seat}", label=f"{seat}'s units in reserve", owner=seat, cards=reserve))
+    return tuple(out)
+
+
 def _terrain(state: State) -> list[Region]:
-    """Each piece at its scale, its rules per level in the label."""
+    """Each piece at its scale (the region's height), its name on the table and its rules per
+    level after the dash (the drawing keeps them for the tooltip)."""
     out = []
     for piece in state.terrain:
-        levels = "; ".join(f"{lv.name or f'height {lv.height}'}: {', '.join(lv.rules) or 'no rules'}" for lv in piece.levels)
-        label = f"{piece.label or piece.id} (scale {piece.scale})" + (f" - {levels}" if levels else "")
+        levels = levels_words(piece.levels)
+        label = f"{piece.label or piece.id}" + (f" - {levels}" if levels else "")
         out.append(Region(id=piece.id, kind="terrain", label=label, points=piece.outline, height=float(piece.scale)))
     return out
 
@@ -69,7 +97,9 @@ def _zones(state: State) -> list[Region]:
     for seat in state.seats:
         for edge in evac_edges(state, seat):
             strip = missions.strip(edge, 1.0)
-            out.append(Region(id=f"evac-{seat}-{edge}", kind="evac", label=f"{seat}'s evac zone ({edge} edge)", side=seat,
+            # no label on the table: a strip along an edge would print it over the terrain; the
+            # legend names evac zones by side
+            out.append(Region(id=f"evac-{seat}-{edge}", kind="evac", side=seat,
                               points=((strip.x0, strip.y0), (strip.x1, strip.y0), (strip.x1, strip.y1), (strip.x0, strip.y1))))
     return out
 
@@ -87,8 +117,8 @@ def _units(state: State) -> list[Piece]:
             badges.append(f"height {unit.level}")
         badges += [f"{units.ABILITY_NAMES.get(p, p)} ready" for p in unit.primed]
         entry = kind(unit)
-        out.append(Piece(id=unit.id, label=entry.name, side=unit.side, x=unit.at[0], y=unit.at[1], badges=tuple(badges),
-                         detail=f"scale {entry.scale}, {entry.points} pts, base {entry.base}\" radius"))
+        out.append(Piece(id=unit.id, label=unit_name(state, unit.id), side=unit.side, x=unit.at[0], y=unit.at[1], badges=tuple(badges),
+                         detail=f"{whose(state, unit.id)}: scale {entry.scale}, {entry.points} pts, base {entry.base}\" radius"))
     return out
 
 
@@ -126,7 +156,7 @@ def _panels(params: Params, state: State, seat: str | None) -> tuple[Panel, ...]
     if state.stage == "play":
         panels.append(Panel(title="Objective", rows=_objective_rows(params, state)))
         panels.append(Panel(title="Destroyed", rows=tuple((s, f"{destroyed_points(state, s)} of {starting_points(state, s)} pts") for s in state.seats)))
-        reserve = tuple((u.id, "in reserve") for u in state.units if u.status == "reserve")
+        reserve = tuple((whose(state, u.id), "in reserve") for u in state.units if u.status == "reserve")
         if reserve:
             panels.append(Panel(title="Reserves", rows=reserve))
         result = victory(params, state)
@@ -134,7 +164,7 @@ def _panels(params: Params, state: State, seat: str | None) -> tuple[Panel, ...]
             panels.append(Panel(title="Result", rows=(("attacker", result[0]), ("defender", result[1]))))
     turn = state.turn
     now = progress(params, state)
-    panels.append(Panel(title="Turn", rows=(("turn", str(state.turns)), ("active", turn.seat if turn else "-"), ("step", now.phase), ("to act", now.actor or "dice"))))
+    panels.append(Panel(title="Turn", rows=(("turn", str(state.turns)), ("active", turn.seat if turn else "-"), ("step", now.phase.replace("_", " ")), ("to act", now.actor or "dice"))))
     return tuple(panels)
 
 
@@ -148,7 +178,7 @@ def _objective_rows(params: Params, state: State) -> tuple[tuple[str, str], ...]
         rows.append(("detonated", "yes" if state.detonated else "no"))
     elif state.mission == "escort":
         vip = marker(state, "vip")
-        rows.append(("VIP", "evacuated" if state.vip_out else f"at {vip.at}" if vip else "not placed"))
+        rows.append(("VIP", "evacuated" if state.vip_out else f"at {at(vip.at)}" if vip else "not placed"))
     else:
         d = defender(state)
         if d:

@@ -12,10 +12,11 @@ from pathlib import Path
 from rulesets.fingerprint import fingerprint
 from rulesets.frontline.bots import BOTS
 from rulesets.frontline.events import EVENTS
-from rulesets.frontline.moves import chance, legal
+from rulesets.frontline.moves import candidates, chance, legal
 from rulesets.frontline.params import OPTIONS, VERSIONS
 from rulesets.frontline.readings import READINGS
 from rulesets.frontline.rules import apply, check, outcome, setup, validate_start
+from rulesets.frontline.table import describe, touch
 from rulesets.frontline.view import metrics, progress, roster, view
 from rulesets.protocol import Ruleset
 
@@ -29,6 +30,7 @@ RULESET = Ruleset(
     apply=apply,
     outcome=outcome,
     legal=legal,
+    candidates=candidates,
     chance=chance,
     metrics=metrics,
     view=view,
@@ -39,5 +41,7 @@ RULESET = Ruleset(
     options=OPTIONS,
     bots=BOTS,
     readings=READINGS,
+    describe=describe,
+    touch=touch,
     example_seats={"a": "player A", "b": "player B"},
 )

@@ -24,22 +24,44 @@ from rulesets.frontline.events import (
     WorkersMoved,
 )
 from rulesets.frontline.params import Params
-from rulesets.frontline.rules import check, outcome
+from rulesets.frontline.rules import check, check_action, outcome
 from rulesets.frontline.state import Side, State, counted_forces, frontline, side
 
 
 def legal(params: Params, state: State) -> list[Event]:
     """Every event the rules allow now: the table's frontline move, or the current
-    player's actions and the end of its round."""
+    player's actions and the end of its round.
+
+    Every action candidate is the current side's, in its action round, with the game on:
+    the round is checked once (by `check` on the round's end, which every round offers)
+    and each candidate then only by its own rules (`check_action`).
+    """
+    s = side(state, state.current) if state.sides and state.phase == "action" else None
+    if s is None or outcome(params, state) is not None:
+        return [e for e in candidates(params, state) if not check(params, state, e)]
+    if _round_problems(params, state, s):
+        return []
+    return [e for e in candidates(params, state) if not check_action(params, state, e, s)]
+
+
+def _round_problems(params: Params, state: State, s: Side) -> bool:
+    """Whether `check` refuses any action of `s` now for the round itself (turn, phase):
+    it then says so instead of what the action's own rules say."""
+    end = RoundEnded(by=s.seat)
+    return check(params, state, end) != check_action(params, state, end, s)
+
+
+def candidates(params: Params, state: State) -> Iterator[Event]:
+    """Every event proposed at a decision before the rules filter it (the contract's reference)."""
     if not state.sides or outcome(params, state) is not None:
-        return []
+        return
     if state.phase == "frontline":
-        return [expected_frontline(params, state)]
+        yield expected_frontline(params, state)
+        return
     s = side(state, state.current)
-    if s is None:
-        return []
-    candidates = [*_builds(params, s), *_trainings(s), *_research(s), *_worker_moves(s), *_destructions(s)]
-    return [*(e for e in candidates if not check(params, state, e)), RoundEnded(by=s.seat)]
+    if s is not None:
+        yield from (*_builds(params, s), *_trainings(s), *_research(s), *_worker_moves(s), *_destructions(s))
+        yield RoundEnded(by=s.seat)
 
 
 def expected_frontline(params: Params, state: State) -> FrontlineMoved:

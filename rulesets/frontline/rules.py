@@ -51,6 +51,7 @@ from rulesets.frontline.state import (
     with_side,
 )
 from rulesets.frontline.state import building as find_building
+from rulesets.memo import last_state
 from rulesets.protocol import Outcome, Violation
 
 replace = msgspec.structs.replace
@@ -174,12 +175,12 @@ def _afford(event: Event, s: Side, what: str, gold: int, lumber: int) -> Problem
 def _kind_of_race(event: Event, s: Side, table: Mapping[str, Any], kind: str, item: str, section: str) -> Problems:
     """The item exists and belongs to the player's race (or both races)."""
     card = table.get(item)
+    if card is not None and card.race in (s.race, "any"):
+        return []  # the common case: no message, so no list of the race's cards to build
     known = ", ".join(of_race(table, s.race))
     if card is None:
         return [_v(event, f"{section}.unknown", f"no {kind} {item!r}; {race_text(s.race)} {kind}s: {known}")]
-    if card.race not in (s.race, "any"):
-        return [_v(event, f"{section}.race", f"{card.name} is {race_text(card.race)}; {s.seat} plays {race_text(s.race)} ({known})")]
-    return []
+    return [_v(event, f"{section}.race", f"{card.name} is {race_text(card.race)}; {s.seat} plays {race_text(s.race)} ({known})")]
 
 
 def _free(event: Event, s: Side, building_id: str) -> Problems:
@@ -483,6 +484,14 @@ def check(params: Params, state: State, event: Event) -> list[Violation]:
     return handler(params, state, event, s)
 
 
+def check_action(params: Params, state: State, event: Event, s: Side) -> Problems:
+    """The rules of one action by side `s` in its own action round: what `check` asks once
+    the round itself is in order. Legal moves are all of that side in its round, so the
+    move generator asks the round once and this per candidate."""
+    handler = _CHECKS.get(type(event))
+    return handler(params, state, event, s) if handler else []
+
+
 def apply(params: Params, state: State, event: Event) -> State:
     """The state after the event, as the table played it (also after an illegal one)."""
     if isinstance(event, FrontlineMoved):
@@ -497,6 +506,7 @@ def apply(params: Params, state: State, event: Event) -> State:
 # --- outcome (Winning condition) -------------------------------------------------------------------------------
 
 
+@last_state  # every candidate's check asks it again of the same state (rulesets/memo.py)
 def outcome(params: Params, state: State) -> Outcome | None:
     """A push to a base line wins at once; after the 15th bout the points decide."""
     if not state.sides:

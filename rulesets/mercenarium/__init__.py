@@ -12,10 +12,11 @@ from pathlib import Path
 from rulesets.fingerprint import fingerprint
 from rulesets.mercenarium.bots import BOTS
 from rulesets.mercenarium.events import EVENTS
-from rulesets.mercenarium.moves import chance, legal
+from rulesets.mercenarium.moves import candidates, chance, legal
 from rulesets.mercenarium.params import VERSIONS
 from rulesets.mercenarium.readings import READINGS
 from rulesets.mercenarium.rules import apply, check, outcome, setup, validate_start
+from rulesets.mercenarium.table import describe, touch
 from rulesets.mercenarium.view import metrics, progress, view
 from rulesets.protocol import Ruleset
 
@@ -29,6 +30,7 @@ RULESET = Ruleset(
     apply=apply,
     outcome=outcome,
     legal=legal,
+    candidates=candidates,
     chance=chance,
     metrics=metrics,
     view=view,
@@ -37,5 +39,7 @@ RULESET = Ruleset(
     fingerprint=fingerprint(Path(__file__).parent),
     bots=BOTS,
     readings=READINGS,
+    describe=describe,
+    touch=touch,
     example_seats={"red": "red player", "yellow": "yellow player"},
 )

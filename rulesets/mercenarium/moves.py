@@ -103,6 +103,12 @@ def legal(params: Params, state: State) -> list[Event]:
     return [event for event in _candidates(params, state) if not _refused(params, state, event)]
 
 
+def candidates(params: Params, state: State) -> Iterator[Event]:
+    """Every event proposed at a decision before the rules filter it (the contract's reference)."""
+    if chance(params, state) is None and state.stage == "play" and outcome(params, state) is None:
+        yield from _candidates(params, state)
+
+
 def _refused(params: Params, state: State, event: Event) -> bool:
     """An error or a warning makes an event illegal; an info (a lost hymn's unchecked
     effect) does not."""

@@ -15,6 +15,7 @@ import msgspec
 
 from events.base import Event
 from events.shared import MatchStarted
+from rulesets.memo import last_state
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.events import (
     TURN_ACTIONS,
@@ -978,6 +979,7 @@ def _enter_singularity(state: State) -> State:
 # --- outcome ("WINNING THE GAME", "STALEMATES", "SINGULARITY") -------------------------------------
 
 
+@last_state  # every candidate's check asks it again of the same state (rulesets/memo.py)
 def outcome(params: Params, state: State) -> Outcome | None:
     """The first end condition met, or None while the game goes on."""
     if state.stage != "play":

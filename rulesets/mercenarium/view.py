@@ -20,30 +20,34 @@ from rulesets.mercenarium.state import (
     in_play,
     over_limits,
 )
+from rulesets.mercenarium.table import DECK, HYMNAL, PILES, captures_row, hand_row, hymns_row
 from rulesets.protocol import Progress
-from rulesets.view import BoardView, CardRow, Cell, Line, Panel, Piece, Region
+from rulesets.view import BoardView, CardRow, Cell, Line, Panel, Piece
 
 HIDDEN = "?"
 
 
 def view(params: Params, state: State, seat: str | None) -> BoardView:
     """The board with every card by controller and orientation, the Houses, and the rows of
-    cards off the board as `seat` saw them (None: the whole truth)."""
+    cards off the board as `seat` saw them (None: the whole truth).
+
+    A House is one cell in its seat's colour, named in its tooltip: a label printed on the
+    board would cover the cards beside it, and a region over the same cell would repeat it
+    in the legend."""
     size = params.board_size
-    cells, regions = [], []
+    cells = []
     for colour, side_ in params.houses:
         col, row = board.house_space(side_, size)
         owner = colour if colour in state.seats else None
         cells.append(Cell(col=col, row=row, kind="house", owner=owner, label=f"{colour} House"))
-        regions.append(Region(id=f"house-{colour}", kind="house", label=f"{colour} House", side=owner, cells=((col, row),)))
     mid = size // 2
-    cells.append(Cell(col=mid, row=mid, kind="centre", label="centre (no Mercenarium function)"))
+    cells.append(Cell(col=mid, row=mid, kind="centre space", label="no Mercenarium function"))
     lines: tuple[Line, ...] = ()
     if state.last is not None and len(state.last.spaces) >= 2:
         lines = (Line(kind=state.last.kind, points=tuple((float(c), float(r)) for c, r in state.last.spaces), label=state.last.seat),)
     return BoardView(
         geometry="grid", width=size, height=size, cells=tuple(cells), pieces=_pieces(params, state),
-        regions=tuple(regions), lines=lines, rows=_rows(state, seat), panels=_panels(params, state),
+        lines=lines, rows=_rows(state, seat), panels=_panels(params, state),
         seat=seat, note=_note(seat),
     )
 
@@ -93,13 +97,18 @@ def _hand(p: Player, seat: str | None) -> tuple[tuple[str, ...], tuple[str, ...]
 
 
 def _rows(state: State, seat: str | None) -> tuple[CardRow, ...]:
+    """Each seat's hand, hymns and captures (tapped to summon, sing, buy, offer), the two
+    draw piles (tapped to draw or learn), the discard pile; the piles' contents for None."""
     rows = []
     for p in state.players:
         hand, hymns = _hand(p, seat)
-        rows.append(CardRow(id=f"hand-{p.seat}", label=f"{p.seat} hand", owner=p.seat, cards=hand))
-        rows.append(CardRow(id=f"hymns-{p.seat}", label=f"{p.seat} hymns", owner=p.seat, cards=hymns))
-        rows.append(CardRow(id=f"captures-{p.seat}", label=f"{p.seat} captures (spent face up)", owner=p.seat,
+        rows.append(CardRow(id=hand_row(p.seat), label=f"{p.seat} hand", owner=p.seat, cards=hand))
+        rows.append(CardRow(id=hymns_row(p.seat), label=f"{p.seat} hymns", owner=p.seat, cards=hymns))
+        rows.append(CardRow(id=captures_row(p.seat), label=f"{p.seat} captures (spent face up)", owner=p.seat,
                             cards=tuple(f"{c.card} (spent)" if c.spent else c.card for c in p.captures)))
+    if state.stage == "play":
+        rows.append(CardRow(id=PILES, label="draw piles (tap to draw or learn)", owner=None,
+                            cards=(DECK, HYMNAL)))
     rows.append(CardRow(id="discard", label="discard pile", owner=None, cards=state.discard))
     if seat is None:
         rows.append(CardRow(id="deck", label="Singularity deck" if state.singularity else "deck", owner=None, cards=state.deck))

@@ -12,10 +12,11 @@ from pathlib import Path
 from rulesets.fingerprint import fingerprint
 from rulesets.mercyfrontier.bots import BOTS
 from rulesets.mercyfrontier.events import EVENTS
-from rulesets.mercyfrontier.moves import chance, legal
+from rulesets.mercyfrontier.moves import candidates, chance, legal
 from rulesets.mercyfrontier.params import VERSIONS
 from rulesets.mercyfrontier.readings import READINGS
 from rulesets.mercyfrontier.rules import apply, check, outcome, setup, validate_start
+from rulesets.mercyfrontier.table import describe, touch
 from rulesets.mercyfrontier.view import metrics, progress, view
 from rulesets.protocol import Ruleset
 
@@ -29,6 +30,7 @@ RULESET = Ruleset(
     apply=apply,
     outcome=outcome,
     legal=legal,
+    candidates=candidates,
     chance=chance,
     metrics=metrics,
     view=view,
@@ -37,5 +39,7 @@ RULESET = Ruleset(
     fingerprint=fingerprint(Path(__file__).parent),
     bots=BOTS,
     readings=READINGS,
+    describe=describe,
+    touch=touch,
     example_seats={"orange": "orange player", "yellow": "yellow player"},
 )

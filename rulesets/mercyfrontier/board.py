@@ -94,8 +94,10 @@ def face_space(params: Params, tile: TilePos, local: tuple[int, int]) -> Space:
     return tile[0] * params.tile_size + local[0], tile[1] * params.tile_size + local[1]
 
 
+@cache
 def footprint(at: Space, size: int) -> tuple[Space, ...]:
-    """The spaces a size x size token covers from its top-left space."""
+    """The spaces a size x size token covers from its top-left space (memoised: a board has
+    a few dozen spaces, and every occupancy and victory test asks again)."""
     return tuple((at[0] + x, at[1] + y) for y in range(size) for x in range(size))
 
 
@@ -117,6 +119,8 @@ def neighbours(space: Space) -> Iterator[Space]:
         yield space[0] + dx, space[1] + dy
 
 
+@cache
 def touches_tile(params: Params, space: Space, tile: TilePos) -> bool:
-    """Whether a space outside a tile shares an edge with one of its spaces."""
+    """Whether a space outside a tile shares an edge with one of its spaces (memoised:
+    pure geometry of the grid, asked for every space a worker might go to)."""
     return tile_of(params, space) != tile and any(on_board(params, n) and tile_of(params, n) == tile for n in neighbours(space))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal, cast
 
@@ -181,8 +182,9 @@ if set(BEACONS) - set(COSTS) or set(BEACONS) - set(BATTLE_CRIES) or not {"worker
     raise ComponentDataError("buildings.toml: [costs] needs worker, refinery, outpost and the three beacons; [battle_cries] the three beacons")
 
 
+@cache
 def card_type(card: str) -> Mercenary | None:
-    """The card type of a physical card (`raider-3` -> Raider), or None."""
+    """The card type of a physical card (`raider-3` -> Raider), or None (memoised on the id)."""
     return MERCENARIES.get(card.rsplit("-", 1)[0]) if card != TITAN else MERCENARIES[TITAN]
 
 

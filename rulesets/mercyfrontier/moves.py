@@ -84,6 +84,12 @@ def legal(params: Params, state: State) -> list[Event]:
     return [e for e in _candidates(params, state) if not any(v.severity != "info" for v in check(params, state, e))]
 
 
+def candidates(params: Params, state: State) -> Iterator[Event]:
+    """Every event proposed at a decision before the rules filter it (the contract's reference)."""
+    if chance(params, state) is None and state.phase != "setup" and outcome(params, state) is None:
+        yield from _candidates(params, state)
+
+
 def _candidates(params: Params, state: State) -> Iterator[Event]:
     if state.pending:
         yield from _forced(params, state)

@@ -14,6 +14,7 @@ from typing import Any
 
 from events.base import Event
 from events.shared import MatchStarted
+from rulesets.memo import last_state
 from rulesets.mercyfrontier import board, movement
 from rulesets.mercyfrontier.components import (
     BASE_AT,
@@ -631,6 +632,7 @@ def apply(params: Params, state: State, event: Event) -> State:
 # --- outcome (Objective) ------------------------------------------------------------------------------
 
 
+@last_state  # every candidate's check asks it again of the same state (rulesets/memo.py)
 def outcome(params: Params, state: State) -> Outcome | None:
     """"Get one merc to the other side of the board OR destroy 3 of your opponent's buildings"."""
     if state.phase == "setup":

@@ -194,8 +194,13 @@ def territory(params: Params, state: State, seat: str) -> tuple[TilePos, ...]:
 
 
 def in_territory(params: Params, state: State, seat: str, space: Space) -> bool:
-    """Whether a space lies on an uncovered tile the seat controls."""
-    return board.on_board(params, space) and board.tile_of(params, space) in territory(params, state, seat)
+    """Whether a space lies on an uncovered tile the seat controls (only that tile is asked,
+    not the whole territory: `territory` would answer the same, for every tile)."""
+    if not board.on_board(params, space):
+        return False
+    pos = board.tile_of(params, space)
+    found = tile(state, pos)
+    return found is not None and found.face is not None and controller(params, state, pos) == seat
 
 
 def node_at(state: State, space: Space) -> str | None:

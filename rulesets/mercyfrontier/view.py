@@ -11,11 +11,24 @@ step), so nothing on the table is hidden from either seat: every seat sees the s
 from __future__ import annotations
 
 from rulesets.mercyfrontier import board
-from rulesets.mercyfrontier.components import RELICS, card_type
+from rulesets.mercyfrontier.components import RELICS
 from rulesets.mercyfrontier.params import Params
 from rulesets.mercyfrontier.state import State, card_of, controller, known, player, relics_held
+from rulesets.mercyfrontier.table import (
+    DECK,
+    DECK_FACE,
+    MARKET,
+    building_id,
+    contract_faces,
+    contracts_row,
+    face_name,
+    faces,
+    tile_name,
+    worker_drawn,
+    worker_id,
+)
 from rulesets.protocol import Progress
-from rulesets.view import BoardView, CardRow, Cell, Panel, Piece, Region
+from rulesets.view import BoardView, CardRow, Cell, Panel, Piece, Region, space_name
 
 
 def view(params: Params, state: State, seat: str | None) -> BoardView:
@@ -29,34 +42,48 @@ def view(params: Params, state: State, seat: str | None) -> BoardView:
 
 
 def _cells(params: Params, state: State) -> tuple[Cell, ...]:
-    cells = [Cell(col=c, row=r, kind="covered", label="covered tile") for t in state.tiles if t.face is None
-             for c, r in board.tile_spaces(params, t.pos)]
-    cells += [Cell(col=at[0], row=at[1], kind=resource, label=f"{resource} node") for at, resource in state.nodes]
+    """Covered tiles' spaces and resource nodes (`biofuel node`): one cell kind each, so the
+    legend names each once."""
+    cells = [Cell(col=c, row=r, kind="covered tile", label=f"covered tile {tile_name(params, t.pos)}") for t in state.tiles
+             if t.face is None for c, r in board.tile_spaces(params, t.pos)]
+    cells += [Cell(col=at[0], row=at[1], kind=f"{resource} node", label=f"{resource} node") for at, resource in state.nodes]
     return tuple(cells)
 
 
 def _regions(params: Params, state: State) -> tuple[Region, ...]:
+    """Each seat's territory (the uncovered tiles it controls) and the spaces a big token
+    covers. No label is printed on the board (it sat over the pieces of the row above):
+    tile names and faces are in the Tiles panel."""
     regions = []
     for t in state.tiles:
         owner = controller(params, state, t.pos)
-        label = t.face or "covered"
-        if t.relic:
-            label += f", relic {RELICS[t.relic].name}" if t.relic in RELICS else f", relic {t.relic}"
-        regions.append(Region(id=f"tile-{t.pos[0]}-{t.pos[1]}", kind="tile" if t.face else "covered", label=label,
-                              side=owner, cells=board.tile_spaces(params, t.pos)))
+        if t.face is not None and owner is not None:
+            regions.append(Region(id=f"tile-{t.pos[0]}-{t.pos[1]}", kind="territory", side=owner,
+                                  cells=board.tile_spaces(params, t.pos)))
     for m in state.mercs:
         if m.at is not None and known(m.card) and card_of(m.card).size > 1:
             size = card_of(m.card).size
-            regions.append(Region(id=f"token-{m.card}", kind="token", label=m.card, side=m.owner, cells=board.footprint(m.at, size)))
+            regions.append(Region(id=f"token-{m.card}", kind="token", side=m.owner, cells=board.footprint(m.at, size)))
     return tuple(regions)
 
 
+BUILDING_LABELS = {"base": "Ba", "refinery": "Rf", "outpost": "Op"}
+"""Two letters on a building block (the tooltip names it in full); beacons are `Bc`."""
+
+
 def _pieces(params: Params, state: State) -> tuple[Piece, ...]:
-    pieces = [Piece(id=f"{b.kind}-{b.at[0]}-{b.at[1]}", label=b.kind if b.kind != "refinery" else f"refinery ({b.resource})",
-                    side=b.owner, x=b.at[0], y=b.at[1], health=(1, 1), badges=("building",)) for b in state.buildings]
+    """Buildings, workers (a worker on a building is a badge of that building, not a second
+    piece on the same square) and mercenary tokens."""
+    pieces = []
+    for b in state.buildings:
+        name = f"refinery ({b.resource})" if b.kind == "refinery" else b.kind.replace("-", " ")
+        workers = tuple(f"worker of {p.seat}" for p in state.players for s in p.placed if s == b.at)
+        pieces.append(Piece(id=building_id(b), label=BUILDING_LABELS.get(b.kind, "Bc"), side=b.owner, x=b.at[0], y=b.at[1],
+                            health=(1, 1), badges=("building", *workers), detail=f"{name} at {space_name('grid', *b.at)}"))
     for p in state.players:
-        pieces += [Piece(id=f"worker-{p.seat}-{i}", label="worker", side=p.seat, x=s[0], y=s[1], health=(1, 1), badges=("worker",))
-                   for i, s in enumerate(p.placed)]
+        pieces += [Piece(id=worker_id(p.seat, i), label="W", side=p.seat, x=s[0], y=s[1], health=(1, 1), badges=("worker",),
+                         detail=f"worker at {space_name('grid', *s)}")
+                   for i, s in enumerate(p.placed) if worker_drawn(state, s) == worker_id(p.seat, i)]
     for m in state.mercs:
         if m.at is None or not known(m.card):
             continue
@@ -64,24 +91,21 @@ def _pieces(params: Params, state: State) -> tuple[Piece, ...]:
         middle = (card.size - 1) / 2
         pieces.append(Piece(id=m.card, label=card.name, side=m.owner, x=m.at[0] + middle, y=m.at[1] + middle,
                             health=(m.health, card.health), badges=(card.rarity, f"{card.size}x{card.size}", *card.abilities),
-                            detail=f"attack {card.attack}, health {m.health}/{card.health}, top-left {m.at}"))
+                            detail=f"attack {card.attack}, health {m.health}/{card.health}, top-left {space_name('grid', *m.at)}"))
     return tuple(pieces)
 
 
-def card_face(card: str) -> str:
-    """`Raider 2/2 (4 cr)`: a card as the row shows it."""
-    found = card_type(card)
-    return f"{found.name} {found.attack}/{found.health} ({found.cost} cr)" if found else card
-
-
 def _rows(params: Params, state: State) -> tuple[CardRow, ...]:
-    rows = [CardRow(id="market", label="mercenary row", owner=None, cards=tuple(card_face(c) for c in state.market))]
+    """The mercenary row (tapped to hire), the deck (tapped to sweep), each seat's contract
+    cards (tapped to place a token) and relics, the discard pile."""
+    rows = [CardRow(id=MARKET, label="mercenary row (tap to hire)", owner=None, cards=tuple(faces(state.market).values())),
+            CardRow(id=DECK, label="mercenary deck (tap to sweep the row)", owner=None, cards=(DECK_FACE,))]
     for seat in state.seats:
-        contracts = tuple(f"{card_face(m.card)} hp {m.health}" + ("" if m.at else " (not placed)") for m in state.mercs if m.owner == seat)
-        rows.append(CardRow(id=f"contracts-{seat}", label=f"{seat} mercenary zones", owner=seat, cards=contracts))
+        rows.append(CardRow(id=contracts_row(seat), label=f"{seat} mercenary zones", owner=seat,
+                            cards=tuple(contract_faces(state, seat).values())))
         held = tuple(RELICS[r].name if r in RELICS else r for r in relics_held(params, state, seat))
         rows.append(CardRow(id=f"relics-{seat}", label=f"{seat} relics", owner=seat, cards=held))
-    rows.append(CardRow(id="discard", label="mercenary discard pile", owner=None, cards=tuple(card_face(c) for c in state.discard)))
+    rows.append(CardRow(id="discard", label="mercenary discard pile", owner=None, cards=tuple(faces(state.discard).values())))
     return tuple(rows)
 
 
@@ -92,7 +116,11 @@ def _panels(params: Params, state: State) -> tuple[Panel, ...]:
     now = progress(params, state)
     turn = Panel(title="Turn", rows=(("turn", str(state.turn)), ("priority", state.priority), ("phase", now.phase), ("to act", now.actor or "-"),
                                      ("deck", str(len(state.deck)))))
-    return purses, workers, lost, turn
+    tiles = Panel(title="Tiles", rows=tuple(
+        (tile_name(params, t.pos), face_name(t.face or "covered") + (f", {owner}" if (owner := controller(params, state, t.pos)) else "")
+         + (f", relic {RELICS[t.relic].name if t.relic in RELICS else t.relic}" if t.relic else ""))
+        for t in state.tiles))
+    return purses, workers, lost, turn, tiles
 
 
 def metrics(params: Params, state: State) -> dict[str, float]:

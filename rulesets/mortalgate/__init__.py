@@ -10,12 +10,13 @@ from pathlib import Path
 from rulesets.fingerprint import fingerprint
 from rulesets.mortalgate.bots import BOTS
 from rulesets.mortalgate.events import EVENTS
-from rulesets.mortalgate.moves import chance, legal
+from rulesets.mortalgate.moves import candidates, chance, legal
 from rulesets.mortalgate.params import VERSIONS, Params
 from rulesets.mortalgate.readings import READINGS
 from rulesets.mortalgate.rulebook import RulebookReport, check_rulebook
 from rulesets.mortalgate.rules import apply, check, outcome, setup, validate_start
 from rulesets.mortalgate.state import State, seat_team
+from rulesets.mortalgate.table import describe, touch
 from rulesets.mortalgate.upcasters import UPCASTERS
 from rulesets.mortalgate.view import metrics, progress, view
 from rulesets.protocol import Ruleset
@@ -46,6 +47,7 @@ RULESET = Ruleset(
     apply=apply,
     outcome=outcome,
     legal=legal,
+    candidates=candidates,
     chance=chance,
     metrics=metrics,
     view=view,
@@ -54,6 +56,8 @@ RULESET = Ruleset(
     fingerprint=fingerprint(Path(__file__).parent),
     bots=BOTS,
     rulebook=printed_tables,
+    describe=describe,
+    touch=touch,
     readings=READINGS,
     roster=roster,
     seat_side=side_of,

@@ -12,7 +12,6 @@ Directions are numbered clockwise from north: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW, 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from collections.abc import Set as AbstractSet
 from functools import cache, lru_cache
 
@@ -102,37 +101,46 @@ def _cube_round(q: float, r: float, s: float) -> Cube:
     return (rq, rr, rs)
 
 
-def _samples(a: Node, b: Node, side: int, extra: int = 0) -> Iterator[Node]:
+def _samples(a: Node, b: Node, side: int, extra: int = 0) -> tuple[Node, ...]:
     """Nodes under the points a + i/n (b - a), i = 0..n+extra, nudged to one side.
 
     The point is computed as (a*(n-i) + b*i) / n from exact integers, so the samples of
     (b, a) are those of (a, b) in reverse, bit for bit: `line` and `line_of_sight` are
-    symmetric by construction, not by luck of rounding.
+    symmetric by construction, not by luck of rounding. `_cube_round` and `to_node` are
+    inlined (the same arithmetic): every new pair of nodes asked about samples two lines.
     """
     n = distance(a, b)
     if n == 0:
-        yield a
-        return
+        return (a,)
     (aq, ar, as_), (bq, br, bs) = to_cube(a), to_cube(b)
     eq, er, es = (side * e for e in _NUDGE)
+    nodes = []
     for i in range(n + extra + 1):
         j = n - i
-        cube = _cube_round((aq * j + bq * i) / n + eq, (ar * j + br * i) / n + er, (as_ * j + bs * i) / n + es)
-        yield to_node(cube)
+        q, r, s = (aq * j + bq * i) / n + eq, (ar * j + br * i) / n + er, (as_ * j + bs * i) / n + es
+        rq, rr, rs = round(q), round(r), round(s)
+        dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+        if dq > dr and dq > ds:
+            rq = -rr - rs
+        elif dr > ds:
+            rr = -rq - rs
+        nodes.append((rq, rr + (rq + (rq & 1)) // 2))
+    return tuple(nodes)
 
 
-def _sides(a: Node, b: Node, width: int, height: int) -> tuple[int, ...]:
-    """Nudge sides (+1 first) whose line from a to b stays on the board, one per distinct line.
+def _sides(a: Node, b: Node, width: int, height: int) -> tuple[tuple[int, tuple[Node, ...]], ...]:
+    """(nudge side, its node line) for the sides (+1 first) whose line stays on the board,
+    one per distinct line (each line sampled once).
 
     A nudged line that would leave the board (along the bottom edge between two even
     columns the +1 nudge dips below the last row) is not a line "through the nodes of the
     board" (mortalgate.txt, Line-of-Sight). On a rectangular map at least one side always
     stays on it; if neither did, both are kept rather than none.
     """
-    plus, minus = tuple(_samples(a, b, side=1)), tuple(_samples(a, b, side=-1))
+    plus, minus = _samples(a, b, side=1), _samples(a, b, side=-1)
     candidates = ((1, plus),) if plus == minus else ((1, plus), (-1, minus))
-    kept = tuple(s for s, ln in candidates if all(on_board(n, width, height) for n in ln))
-    return kept or tuple(s for s, _ in candidates)
+    kept = tuple((s, ln) for s, ln in candidates if all(on_board(n, width, height) for n in ln))
+    return kept or candidates
 
 
 @lru_cache(maxsize=1 << 16)
@@ -145,7 +153,7 @@ def sight_lines(
     straight line runs exactly along a hex edge. Pure geometry, so it is memoised: sight
     is asked for the same pairs again and again during a game.
     """
-    return tuple(tuple(_samples(a, b, side=s)) for s in _sides(a, b, width, height))
+    return tuple(ln for _, ln in _sides(a, b, width, height))
 
 
 def line(a: Node, b: Node, *, width: int = WIDTH, height: int = HEIGHT) -> tuple[Node, ...]:
@@ -158,9 +166,17 @@ def line(a: Node, b: Node, *, width: int = WIDTH, height: int = HEIGHT) -> tuple
     return sight_lines(a, b, width=width, height=height)[0]
 
 
-@lru_cache(maxsize=1 << 16)
 def _interiors(a: Node, b: Node, width: int, height: int) -> tuple[frozenset[Node], ...]:
-    """The nodes strictly between a and b on each of their sight lines."""
+    """The nodes strictly between a and b on each of their sight lines.
+
+    The lines of (b, a) are those of (a, b) reversed, bit for bit (`_samples`), so their
+    interiors are the same sets: one memo entry serves both directions.
+    """
+    return _ordered_interiors(a, b, width, height) if a <= b else _ordered_interiors(b, a, width, height)
+
+
+@lru_cache(maxsize=1 << 16)
+def _ordered_interiors(a: Node, b: Node, width: int, height: int) -> tuple[frozenset[Node], ...]:
     return tuple(frozenset(nodes[1:-1]) for nodes in sight_lines(a, b, width=width, height=height))
 
 
@@ -246,8 +262,8 @@ def shockwave_nodes(
     """
     if attacker == target:
         raise ValueError(f"attacker and target share a node: {target}")
-    side = _sides(attacker, target, width, height)[0]
-    behind = tuple(_samples(attacker, target, side=side, extra=2))[-2:]
+    side = _sides(attacker, target, width, height)[0][0]
+    behind = _samples(attacker, target, side=side, extra=2)[-2:]
     return tuple(n for n in behind if on_board(n, width, height))
 
 

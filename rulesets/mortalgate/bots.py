@@ -17,6 +17,7 @@ from rulesets.mortalgate.events import (
     AltarCaptured,
     AttackDeclared,
     HeroMoved,
+    Node,
     TurnStarted,
 )
 from rulesets.mortalgate.params import Params
@@ -47,7 +48,14 @@ class _Goals:
         gmap = game_map(params)
         open_altars = [a for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != team]
         self.nodes = [a.node for a in open_altars] + [h.node for h in state.heroes if h.team != team and h.node is not None]
+        self.cubes = [board.to_cube(node) for node in self.nodes]
+        """The goals in cube coordinates, converted once: every candidate move measures to each."""
         self.zones = frozenset().union(*(a.zone for a in open_altars)) if open_altars else frozenset()
+
+    def nearest(self, node: Node) -> int:
+        """Hex steps from a node to the nearest goal (`board.distance` over cube coordinates)."""
+        q, r, s = board.to_cube(node)
+        return min(max(abs(q - gq), abs(r - gr), abs(s - gs)) for gq, gr, gs in self.cubes)
 
 
 def _score(params: Params, state: State, event: Event, goals: _Goals) -> float:
@@ -86,7 +94,7 @@ def _move_score(event: HeroMoved, goals: _Goals) -> float:
         return 50.0
     if not goals.nodes:
         return 0.5
-    return 20.0 - min(board.distance(end, goal) for goal in goals.nodes) * 0.5
+    return 20.0 - goals.nearest(end) * 0.5
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}

@@ -34,6 +34,8 @@ from rulesets.mortalgate.rules import HEALS, SELF_ABILITIES, check, outcome, pic
 from rulesets.mortalgate.state import (
     Hero,
     State,
+    attack_range,
+    cooldown,
     find,
     game_map,
     movement_allowance,
@@ -60,7 +62,7 @@ def legal(params: Params, state: State) -> list[Event]:
         return [event for event, _ in outcomes]
     candidates = list(_candidates(params, state))
     moves = [e for e in candidates if isinstance(e, HeroMoved)]
-    others = [e for e in candidates if not isinstance(e, HeroMoved)]
+    others = [e for e in candidates if not isinstance(e, HeroMoved) and not _surely_refused(params, state, e)]
     if moves and not check(params, state, moves[0]):
         # Paths come from `reachable`, which already keeps to free, passable, adjacent nodes
         # within the movement left; once one passes the turn's checks, all of them do.
@@ -68,6 +70,34 @@ def legal(params: Params, state: State) -> list[Event]:
     else:
         kept = [e for e in moves if not check(params, state, e)]
     return kept + [e for e in others if not check(params, state, e)]
+
+
+def _surely_refused(params: Params, state: State, event: Event) -> bool:
+    """A cheap test that `check` would refuse a combat event, so its line of sight (the
+    costly part of the check) need not be traced. Each condition is one `check` always
+    reports (rules.py: _check_attack, _check_ability, _check_target); anything it lets
+    through still goes through the full `check`, so it can only save work, never admit.
+    """
+    if not isinstance(event, AttackDeclared | AbilityUsed):
+        return False
+    turn, hero = state.turn, find(state, event.hero)
+    if turn is None or hero is None or hero.node is None:
+        return False
+    ability = event.ability if isinstance(event, AbilityUsed) else None
+    if ability is not None and (turn.combat_used or cooldown(hero, ability) > 0):
+        return True
+    if ability in SELF_ABILITIES or event.target is None:
+        return False
+    target = find(state, event.target)
+    if target is None or target.node is None:
+        return False
+    return board.distance(hero.node, target.node) > attack_range(params, hero, ability)
+
+
+def candidates(params: Params, state: State) -> Iterator[Event]:
+    """Every event proposed at a decision before the rules filter it (the contract's reference)."""
+    if chance(params, state) is None:
+        yield from _candidates(params, state)
 
 
 def _candidates(params: Params, state: State) -> Iterator[Event]:

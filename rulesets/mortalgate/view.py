@@ -6,11 +6,12 @@ board, and the view says so.
 
 from __future__ import annotations
 
-from rulesets.mortalgate import board
+from rulesets.mortalgate import board, heroes
 from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.state import State, blessings, blocking, cooldown, game_map, stats
+from rulesets.mortalgate.table import POOL, TO_PLACE, hero_name
 from rulesets.protocol import Progress
-from rulesets.view import BoardView, Cell, Line, Panel, Piece, Region
+from rulesets.view import BoardView, CardRow, Cell, Line, Panel, Piece, Region
 
 OPEN_INFORMATION = "MortalGate is a game of perfect information: every seat sees the whole board."
 
@@ -36,8 +37,22 @@ def view(params: Params, state: State, seat: str | None) -> BoardView:
     return BoardView(
         geometry="hex-even-q", width=gmap.width, height=gmap.height, cells=tuple(cells),
         pieces=_pieces(params, state), regions=regions, lines=lines,
-        panels=_panels(params, state), seat=seat, note=OPEN_INFORMATION,
+        rows=_rows(state), panels=_panels(params, state), seat=seat, note=OPEN_INFORMATION,
     )
+
+
+def _rows(state: State) -> tuple[CardRow, ...]:
+    """Off the board while setting up: the heroes still to draft, then each team's heroes
+    still to place (a table taps one, then a spawn)."""
+    if state.stage == "draft":
+        taken = {hero for hero, _ in state.draft.picks}
+        pool = tuple(hero_name(h) for h in heroes.HEROES if h not in taken)
+        return (CardRow(id=POOL, label="Heroes to draft", owner=None, cards=pool),)
+    if state.stage == "placement":
+        return tuple(CardRow(id=f"{TO_PLACE}-{team}", label=f"{team} heroes to place", owner=team,
+                             cards=tuple(hero_name(h.id) for h in state.heroes if h.team == team and h.node is None))
+                     for team in ("red", "blue"))
+    return ()
 
 
 def _sight_blockers(params: Params, state: State, origin: tuple[int, int]) -> frozenset[tuple[int, int]]:

@@ -1,5 +1,11 @@
-"""The Record page, driven through its widgets: start a playtest, enter dice, refuse an
-illegal event until the table insists, undo, rule, declare, and lose a race cleanly."""
+"""The Record page, driven through its widgets (AppTest): start a playtest, roll on the dice
+pad and read what the roll means before recording it, choose off-board actions by their
+words, let the recorder write what the rules force, undo a decision in one tap, refuse an
+illegal event until the table insists, rule, declare, and lose a race cleanly.
+
+Taps on the board itself are a browser's to make: `test_record_browser.py` records whole
+golden games by taps in Chromium.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +16,16 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from events.shared import MatchEnded, Retracted, Ruled
-from projections.recording import Live
+from dashboard.pages.record import die_key
+from events.base import Event
+from events.shared import MatchEnded, Ruled
+from projections.recording import same_event
+from projections.replay import Fold
 from projections.simulate import play
+from projections.tapplan import Plan, plan
 from projections.workspace import Workspace
 from rulesets import registry
+from rulesets.registry import Rules
 
 PAGE = str(Path(__file__).parents[2] / "dashboard" / "pages" / "record.py")
 
@@ -55,21 +66,44 @@ def start(home: Path, spec: str = "mortalgate@2.5") -> tuple[AppTest, Workspace,
     return at, ws, match_id
 
 
-def warned(at: AppTest) -> str:
-    """Every warning on the page, as one text."""
-    return "\n".join(w.value for w in at.warning)
+def events_of(ws: Workspace, match_id: str) -> list[Event]:
+    return list(ws.events(match_id))
 
 
 def last(ws: Workspace, match_id: str) -> Any:
-    return list(ws.events(match_id))[-1]
+    return events_of(ws, match_id)[-1]
 
 
-def test_start_writes_line_0_of_a_playtest(home: Path) -> None:
+def texts(elements: Sequence[Any]) -> str:
+    return "\n".join(str(e.value) for e in elements)
+
+
+def roll(at: AppTest, seq: int, faces: dict[str, Any]) -> None:
+    """Tap one face per die on the pad of the position after `seq`."""
+    for name, face in faces.items():
+        at.button_group(key=f"rec_die_{seq}_{die_key(name)}").set_value(face)
+    at.run()
+
+
+def plans(rules: Rules, game: Sequence[Event]) -> list[Plan]:
+    """How each event of `game` (after line 0) is recorded by taps."""
+    fold = Fold(rules, audit=False)
+    step = fold.first(game[0])  # type: ignore[arg-type]
+    out = []
+    for event in game[1:]:
+        out.append(plan(rules, step.state, event))
+        step = fold(step, event)
+    return out
+
+
+def test_start_writes_line_0_and_opens_the_dice_pad_the_rules_call_for(home: Path) -> None:
     at, ws, match_id = start(home)
     header = ws.header(match_id)
     assert (header.ruleset, header.version, header.source, header.title) == ("mortalgate", "2.5", "playtest", "thursday playtest")
     assert header.seats == dict(registry.game("mortalgate").example_seats)
-    assert widget(at.selectbox, "Event").options == ["DraftRolled (36 outcomes)"]
+    red = at.button_group(key="rec_die_0_red")
+    assert (red.label, list(red.options)) == ("red", ["1", "2", "3", "4", "5", "6"]) or red.label == "red"
+    assert at.button_group(key="rec_die_0_blue").label == "blue"
 
 
 def test_bad_seats_are_refused_in_one_line_and_nothing_is_written(home: Path) -> None:
@@ -80,54 +114,80 @@ def test_bad_seats_are_refused_in_one_line_and_nothing_is_written(home: Path) ->
     assert Workspace(home).matches() == []
 
 
-def test_a_chance_step_takes_the_dice_values(home: Path) -> None:
+def test_the_dice_pad_says_what_the_roll_means_before_it_is_recorded(home: Path) -> None:
     at, ws, match_id = start(home)
-    choose(at, "red", "5")
-    choose(at, "blue", "2")
-    at.run()
-    at.button(key="rec_record_legal").click().run()
+    roll(at, 0, {"red": 5, "blue": 2})
+    assert "draft roll: red 5, blue 2: red wins the roll" in texts(at.info)
+    at.button(key="rec_record_roll_0").click().run()
     event = last(ws, match_id)
     assert (type(event).__name__, event.seq, event.red, event.blue) == ("DraftRolled", 1, 5, 2)
-    assert "recorded seq 1 DraftRolled" in at.success[0].value
-    assert widget(at.selectbox, "Event").options == ["DraftChoiceMade (2 legal)"]
+    assert "recorded: draft roll: red 5, blue 2" in texts(at.success)
+    labels = [b.label for b in at.button if (b.key or "").startswith("rec_button_1_")]
+    assert labels == ["red takes the first pick", "red takes the first turn"]
 
 
-def test_legal_choices_narrow_field_by_field(home: Path) -> None:
-    """Seat, then hero, then node: each choice offers only what keeps the event legal."""
+def test_an_attack_roll_reads_as_hit_or_miss_with_the_number_needed(home: Path) -> None:
     at, ws, match_id = start(home)
-    game = play(ws.rules_of(match_id), dict(ws.header(match_id).seats), seed=1)
-    placing = next(i for i, e in enumerate(game) if type(e).__name__ == "HeroPlaced")
-    ws.append_events(match_id, game[1:placing])
+    rules = ws.rules_of(match_id)
+    game = play(rules, dict(ws.header(match_id).seats), seed=3)
+    pending = next(i for i, e in enumerate(game) if type(e).__name__ == "AttackRolled")
+    ws.append_events(match_id, game[1:pending])
     at.run()
-    box = widget(at.selectbox, "Event")
-    box.select_index(next(i for i, o in enumerate(box.options) if o.startswith("HeroPlaced")))
-    at.run()
-    choose(at, "by", "blue")
-    at.run()
-    live = Live.open(ws, match_id)
-    legal = [e for e in live.rules.ruleset.legal(live.rules.params, live.state) if type(e).__name__ == "HeroPlaced" and e.by == "blue"]
-    assert sorted(widget(at.selectbox, "hero").options) == sorted({e.hero for e in legal})
-    hero = widget(at.selectbox, "hero").options[-1]
-    choose(at, "hero", hero)
-    at.run()
-    nodes = [e.node for e in legal if e.hero == hero]
-    assert widget(at.selectbox, "node").options == [f"({c}, {r})" for c, r in nodes]
-    choose(at, "node", f"({nodes[-1][0]}, {nodes[-1][1]})")
-    at.run()
-    at.button(key="rec_record_legal").click().run()
+    roll(at, pending - 1, {"tens": 0, "ones": 1})  # 1: a miss whatever the chance
+    meaning = texts(at.info)
+    assert "tens 0, ones 1: 1 against" in meaning and "a miss (needs" in meaning
+    roll(at, pending - 1, {"tens": 9, "ones": 9})
+    assert "99 against" in texts(at.info) and "a hit (needs" in texts(at.info) and "damage" in texts(at.info)
+    at.button(key=f"rec_record_roll_{pending - 1}").click().run()
+    event = events_of(ws, match_id)[pending]
+    assert (type(event).__name__, event.tens, event.ones, event.hit) == ("AttackRolled", 9, 9, None)
+
+
+def test_an_off_board_choice_is_one_button_in_the_games_words(home: Path) -> None:
+    at, ws, match_id = start(home)
+    roll(at, 0, {"red": 6, "blue": 1})
+    at.button(key="rec_record_roll_0").click().run()
+    at.button(key="rec_button_1_1").click().run()
     event = last(ws, match_id)
-    assert (type(event).__name__, event.by, event.hero, event.node) == ("HeroPlaced", "blue", hero, nodes[-1])
+    assert (type(event).__name__, event.team, event.choice, event.by) == ("DraftChoiceMade", "red", "first_turn", "red")
+
+
+def test_what_the_rules_force_is_written_by_the_recorder_and_undone_with_the_decision(home: Path) -> None:
+    """The table taps a decision; the events the rules then leave no choice about follow in
+    the same append; one Undo takes them all back."""
+    at, ws, match_id = start(home)
+    rules = ws.rules_of(match_id)
+    game = play(rules, dict(ws.header(match_id).seats), seed=3)
+    how = plans(rules, game)
+    k = next(i for i in range(len(how) - 1) if how[i].kind == "dice" and how[i + 1].kind == "forced")
+    ws.append_events(match_id, game[1:k + 1])  # events 1..k; the roll at k+1 forces k+2
+    at.run()
+    faces = {tap.die: int(tap.what) for tap in how[k].taps if tap.where == "die"}
+    roll(at, k, faces)
+    at.button(key=f"rec_record_roll_{k}").click().run()
+    written = events_of(ws, match_id)
+    assert same_event(written[k + 1], game[k + 1]) and same_event(written[k + 2], game[k + 2])
+    assert "the rules imply" in texts(at.success)
+    undo = at.button(key="rec_undo")
+    assert undo.label.startswith("Undo: tens")
+    undo.click().run()
+    retracted = events_of(ws, match_id)[-2:]
+    assert [type(e).__name__ for e in retracted] == ["Retracted", "Retracted"]
+    assert [e.target_seq for e in retracted] == [k + 2, k + 1]
     assert not ws.audit(match_id).errors
+    assert at.button_group(key=f"rec_die_{k + 4}_tens")  # the pad is back for the same roll
 
 
 def test_an_illegal_event_is_written_only_when_the_table_insists(home: Path) -> None:
     at, ws, match_id = start(home)
+    at.button_group(key="rec_mode").set_value("Any event").run()
     choose(at, "Event type", "HeroPicked")
     at.run()
     choose(at, "Seat (by)", "blue")
     widget(at.text_area, "Fields (JSON)").input('{"hero": "drexir"}')
     at.run()
-    assert "mortalgate/draft" in warned(at)
+    assert "blue drafts Drexir" in texts(at.caption)
+    assert "mortalgate/draft" in texts(at.warning)
     at.button(key="rec_record_free").click().run()
     assert ws.store.last(match_id)[0] == 0
     assert "not written" in at.error[0].value
@@ -135,12 +195,14 @@ def test_an_illegal_event_is_written_only_when_the_table_insists(home: Path) -> 
     at.button(key="rec_record_free").click().run()
     event = last(ws, match_id)
     assert (type(event).__name__, event.seq, event.by, event.hero) == ("HeroPicked", 1, "blue", "drexir")
-    assert "against the rules" in warned(at)
+    assert "against the rules" in texts(at.warning)
     assert [v.rule for v in ws.audit(match_id).errors][:1] == ["mortalgate/draft.pick-order"]
+    assert at.button_group(key="rec_mode").value == "Any event"  # the tab stays where the table left it
 
 
 def test_a_malformed_hand_entry_names_the_field_and_writes_nothing(home: Path) -> None:
     at, ws, match_id = start(home)
+    at.button_group(key="rec_mode").set_value("Any event").run()
     choose(at, "Event type", "HeroPicked")
     at.run()
     widget(at.text_area, "Fields (JSON)").input('{"hero": 7}')
@@ -150,49 +212,16 @@ def test_a_malformed_hand_entry_names_the_field_and_writes_nothing(home: Path) -
     assert ws.store.last(match_id)[0] == 0
 
 
-def test_the_table_may_call_a_hit_the_rules_dispute(home: Path) -> None:
-    """At a dice step the table's own call (hit, damage) is a field; a wrong call warns."""
-    at, ws, match_id = start(home)
-    game = play(ws.rules_of(match_id), dict(ws.header(match_id).seats), seed=3)
-    pending = next(i for i, e in enumerate(game) if type(e).__name__ == "AttackRolled")
-    ws.append_events(match_id, game[1:pending])
-    at.run()
-    assert widget(at.selectbox, "Event").options[0].startswith("AttackRolled")
-    choose(at, "tens", "0")
-    choose(at, "ones", "1")  # a roll of 1: a miss whatever the chance
-    at.text_input(key=f"rec_{match_id}_{pending - 1}_AttackRolled_x_hit").input("true")
-    at.run()
-    assert "mortalgate/combat.hit" in warned(at)
-    at.button(key="rec_record_legal").click().run()
-    assert ws.store.last(match_id)[0] == pending - 1
-    at.checkbox(key="rec_insist_legal").check().run()
-    at.button(key="rec_record_legal").click().run()
-    event = last(ws, match_id)
-    assert (event.tens, event.ones, event.hit) == (0, 1, True)
-
-
-def test_undo_writes_retracted_for_the_latest_event_in_force(home: Path) -> None:
-    at, ws, match_id = start(home)
-    at.button(key="rec_record_legal").click().run()
-    at.text_input(key="rec_undo_reason").input("misread the dice")
-    at.run()
-    undo = at.button(key="rec_undo")
-    assert undo.label == "Undo seq 1 (DraftRolled)"
-    undo.click().run()
-    event = last(ws, match_id)
-    assert isinstance(event, Retracted) and (event.seq, event.target_seq, event.reason) == (2, 1, "misread the dice")
-    assert widget(at.selectbox, "Event").options == ["DraftRolled (36 outcomes)"]
-    assert "Nothing to undo." in [c.value for c in at.caption]
-
-
 def test_a_ruling_settles_a_violation(home: Path) -> None:
     at, ws, match_id = start(home)
+    at.button_group(key="rec_mode").set_value("Any event").run()
     choose(at, "Event type", "HeroPicked")
     at.run()
     widget(at.text_area, "Fields (JSON)").input('{"hero": "drexir"}')
     at.run()
     at.checkbox(key="rec_insist_free").check().run()
     at.button(key="rec_record_free").click().run()
+    at.button_group(key="rec_mode").set_value("Ruling").run()
     assert at.text_input(key="rec_rule_1").value == "mortalgate/draft.pick-order"
     at.text_input(key="rec_decision").input("house rule: blue picks first this game").run()
     at.button(key="rec_record_ruling").click().run()
@@ -203,9 +232,10 @@ def test_a_ruling_settles_a_violation(home: Path) -> None:
 
 def test_a_declared_result_the_rules_dispute_needs_insisting(home: Path) -> None:
     at, ws, match_id = start(home)
+    at.button_group(key="rec_mode").set_value("Result").run()
     choose(at, "Winner", "red")
     at.run()
-    assert "by the rules the game is not over" in warned(at)
+    assert "by the rules the game is not over" in texts(at.warning)
     at.button(key="rec_record_result").click().run()
     assert ws.store.last(match_id)[0] == 0
     at.checkbox(key="rec_insist_result").check().run()
@@ -214,13 +244,27 @@ def test_a_declared_result_the_rules_dispute_needs_insisting(home: Path) -> None
     assert isinstance(event, MatchEnded) and event.winner == "red"
 
 
-def test_a_stale_form_gets_a_conflict_not_a_second_line(home: Path) -> None:
+def test_the_end_of_the_game_is_one_tap_to_record_and_one_into_replay(home: Path) -> None:
     at, ws, match_id = start(home)
+    rules = ws.rules_of(match_id)
+    game = play(rules, dict(ws.header(match_id).seats), seed=3)
+    assert isinstance(game[-1], MatchEnded)
+    ws.append_events(match_id, game[1:-1])
+    at.run()
+    assert f"By the rules the game is over: {game[-1].winner} won ({game[-1].reason})" in texts(at.success)
+    at.button(key=f"rec_record_end_{len(game) - 2}").click().run()
+    assert same_event(last(ws, match_id), game[-1])
+    assert at.button(key="rec_to_replay")
+
+
+def test_a_stale_page_gets_a_conflict_not_a_second_line(home: Path) -> None:
+    at, ws, match_id = start(home)
+    roll(at, 0, {"red": 5, "blue": 2})
     ws.append(match_id, '{"type": "DraftRolled", "red": 6, "blue": 1}')  # another recorder, same match
-    at.button(key="rec_record_legal").click().run()
+    at.button(key="rec_record_roll_0").click().run()
     assert "not written" in at.error[0].value and "seq" in at.error[0].value
     assert ws.store.last(match_id)[0] == 1
-    assert widget(at.selectbox, "Event").options == ["DraftChoiceMade (2 legal)"]
+    assert next(b.label for b in at.button if (b.key or "").startswith("rec_button_1_")) == "red takes the first pick"
 
 
 def test_continue_a_playtest_and_close_it(home: Path) -> None:
@@ -231,19 +275,48 @@ def test_continue_a_playtest_and_close_it(home: Path) -> None:
     at = AppTest.from_file(PAGE, default_timeout=30).run()
     assert widget(at.selectbox, "Playtest").options == ["tuesday · mortalgate@2.1 · 2 events · tuesday"]
     at.button(key="rec_continue").click().run()
-    assert widget(at.selectbox, "Event").options == ["DraftChoiceMade (2 legal)"]
+    assert [b.label for b in at.button if (b.key or "").startswith("rec_button_1_")] == ["red takes the first pick", "red takes the first turn"]
+    assert "draft roll: red 6, blue 1: red wins the roll" in texts(at.markdown)
     at.button(key="rec_close").click().run()
     assert at.button(key="rec_start")
 
 
 @pytest.mark.parametrize("game", [g for g in registry.GAMES if g != "mortalgate"])
-def test_every_other_game_can_be_started_and_offers_its_legal_events(home: Path, game: str) -> None:
+def test_every_other_game_starts_and_records_its_first_steps_without_typing(home: Path, game: str) -> None:
+    """The first events of a bot game of each game are recorded from the pad and buttons;
+    board taps are the browser test's."""
     at, ws, match_id = start(home, f"{game}@{registry.game(game).newest}")
-    assert widget(at.selectbox, "Event").options
-    at.button(key="rec_record_legal").click().run()
-    assert not at.exception
-    assert ws.store.last(match_id)[0] == 1
+    rules = ws.rules_of(match_id)
+    played = play(rules, dict(ws.header(match_id).seats), seed=1)
+    how = plans(rules, played)
+    seq = ws.store.last(match_id)[0]
+    assert all(p.kind == "forced" for p in how[:seq])
+    recorded = 0
+    while seq < len(how) and how[seq].kind in ("dice", "button", "forced") and recorded < 3:
+        step = how[seq]
+        if step.kind == "dice":
+            roll(at, seq, {tap.die: _face(at, seq, tap.die, tap.what) for tap in step.taps if tap.where == "die"})
+            at.button(key=f"rec_record_roll_{seq}").click().run()
+        elif step.kind == "button":
+            labels = {b.label: b for b in at.button if (b.key or "").startswith(f"rec_button_{seq}_")}
+            if labels:
+                labels[step.taps[0].what].click().run()
+            else:  # many off-board choices are one picker
+                box = at.selectbox(key=f"rec_choose_{seq}")
+                box.select_index(next(i for i, shown in enumerate(box.options) if shown == step.taps[0].what)).run()
+                at.button(key=f"rec_button_chosen_{seq}").click().run()
+        recorded += 1
+        seq = ws.store.last(match_id)[0]
+    assert not at.exception, at.exception
+    written = events_of(ws, match_id)
+    assert all(same_event(a, b) for a, b in zip(written[1:], played[1:], strict=False))
     assert not ws.audit(match_id).errors
+
+
+def _face(at: AppTest, seq: int, die: str, shown: str) -> Any:
+    """The option of a die's pad that is shown as `shown`."""
+    group = at.button_group(key=f"rec_die_{seq}_{die_key(die)}")
+    return next(o for o in group.options if str(o) == shown) if hasattr(group, "options") else shown
 
 
 def test_match_options_are_asked_for_and_written_into_line_0(home: Path) -> None:

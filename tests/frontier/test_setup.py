@@ -48,7 +48,7 @@ def test_terrain_is_recorded_with_its_outline_scale_and_rules_per_level() -> Non
     assert piece.scale == 3 and piece.rules_at(0) == ("cover",) and piece.rules_at(1) == ("cover", "firing_position")
     assert piece.rules_at(3) == ("exposed",) and piece.heights() == (0, 1, 3)
     region = R.ruleset.view(P, state, None).regions[0]
-    assert region.kind == "terrain" and region.height == 3 and "ground floor: cover" in region.label and "roof: exposed" in region.label
+    assert region.kind == "terrain" and region.height == 3 and "ground floor: cover" in region.label and "roof at height 3: exposed" in region.label
 
 
 def test_a_terrain_piece_is_a_polygon_on_the_table_with_known_rules_at_heights_up_to_its_scale() -> None:

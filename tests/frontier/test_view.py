@@ -25,7 +25,7 @@ def test_terrain_is_drawn_as_its_outline_with_its_scale_and_rules() -> None:
     house = block("house", 10, 10, 16, 16, 3, (0, ("cover",)), (3, ("exposed",)))
     regions = [r for r in view(position(house, put("saboteur", (5, 15)), put("captain", (20, 15), side="p2"))).regions if r.kind == "terrain"]
     assert len(regions) == 1 and regions[0].points == house.outline and regions[0].height == 3
-    assert "scale 3" in regions[0].label and "cover" in regions[0].label and "exposed" in regions[0].label
+    assert regions[0].label == "house - ground: cover; height 3: exposed"  # the name on the table, the rules in the tooltip
 
 
 def test_units_are_drawn_by_side_with_their_shaken_marker() -> None:

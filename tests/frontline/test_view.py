@@ -12,7 +12,7 @@ def test_the_track_shows_each_grids_defense_as_it_stands() -> None:
     state = add_buildings(fresh(), "b", building("tower", "B1"))
     view = RULESET.view(P, state, None)
     track = {(c.col, c.owner): c.label for c in view.cells if c.kind in ("track", "base line")}
-    assert [track[(col, "b")] for col in range(12, 16)] == ["5", "7", "9", "8"]
+    assert [track[(col, "b")] for col in range(11, 7, -1)] == ["5", "7", "9", "8"]
     assert [track[(col, "a")] for col in range(11, 7, -1)] == ["2", "4", "6", "8"]
     assert [c.label for c in view.cells if c.kind == "base line"] == ["24", "24"]
 
@@ -33,7 +33,9 @@ def test_the_frontline_is_drawn_where_it_stands_and_areas_show_who_holds_them() 
     state = replace(fresh(), front=4)
     view = RULESET.view(P, state, None)
     [line] = view.lines
-    assert line.points[0][0] == 12 - 0.5 + 4 and line.label == "frontline 4 grid(s) into b's half"
+    assert line.points[0][0] == 12 - 4 - 0.5 and line.label == "frontline 4 grids into b's half"
+    b_rows = {c.row for c in view.cells if c.owner == "b"}
+    assert {y for _, y in line.points} == {min(b_rows) - 0.5, max(b_rows) + 0.5}  # across b's half only
     held = {r.id: r.side for r in view.regions}
     assert (held["B1"], held["B2"], held["B3"]) == ("a", None, "b")
 

@@ -39,7 +39,7 @@ def test_new_append_replay_and_audit_a_match(match: tuple[Path, str]) -> None:
     code, out, _ = run(home, "append", match_id, "--event", json.dumps({"type": "CardSummoned", "by": "red", "card": "5C", "space": [3, 5]}))
     assert code == 0
     code, out, _ = run(home, "replay", match_id, "--at", "15")
-    assert code == 0 and "CardSummoned" in out and "6C" in out and "Captures:" in out
+    assert code == 0 and "red summons the 6 of Claws to D7" in out and "6C" in out and "Captures:" in out
     code, out, _ = run(home, "replay", match_id, "--format", "json")
     assert code == 0 and json.loads(out)["seq"] == 16
     code, out, _ = run(home, "audit", match_id)

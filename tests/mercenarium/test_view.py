@@ -62,10 +62,11 @@ def test_cards_are_drawn_by_controller_and_orientation_with_their_aura_dots() ->
     assert "assumed" in pieces["9B"].detail
 
 
-def test_houses_are_regions_of_the_grid_board() -> None:
+def test_houses_are_cells_of_their_seat_drawn_once_without_a_label_over_the_board() -> None:
     view = RULESET.view(P, position(FOUR), None)
     assert view.geometry == "grid" and (view.width, view.height) == (7, 7)
-    assert {r.side: r.cells for r in view.regions if r.kind == "house"} == {s: (HOUSES[s],) for s in FOUR}
+    assert {c.owner: (c.col, c.row) for c in view.cells if c.kind == "house"} == {s: HOUSES[s] for s in FOUR}
+    assert not view.regions  # a region over the House cell printed its name over the cards beside it
 
 
 # --- scrubbing back (boardgame.io #169) ----------------------------------------------------------------------------------

@@ -35,7 +35,7 @@ def test_new_append_replay_and_audit_a_match(match: tuple[Path, str]) -> None:
     code, _, err = run(home, "append", match_id, "--event", json.dumps({"type": "WorkersBought", "by": "yellow", "count": 1}))
     assert code == 0, err
     code, out, _ = run(home, "replay", match_id, "--at", "6")
-    assert code == 0 and "ResourcesCollected" in out and "Resources:" in out
+    assert code == 0 and "orange collects 1 biofuel, 1 neosteel" in out and "Resources:" in out
     code, out, _ = run(home, "audit", match_id)
     assert code == 1 and "mercyfrontier/turn.order" in out and "seq     7" in out
 

@@ -12,9 +12,11 @@ def test_the_view_is_a_grid_of_3_by_5_tiles_with_every_piece() -> None:
                      workers={"orange": [(3, 13)]}, health={"warden-1": 4})
     seen = r.ruleset.view(r.params, state, None)
     assert (seen.geometry, seen.width, seen.height) == ("grid", 9, 15)
-    tiles = [g for g in seen.regions if g.id.startswith("tile-")]
-    assert len(tiles) == 15 and sum(1 for g in tiles if g.kind == "covered") == 9
-    assert sum(1 for c in seen.cells if c.kind == "covered") == 81
+    territory = [g for g in seen.regions if g.kind == "territory"]
+    assert sorted(g.side for g in territory) == ["orange"] * 3 + ["yellow"] * 3 and not any(g.label for g in seen.regions)
+    assert sum(1 for c in seen.cells if c.kind == "covered tile") == 81
+    tiles = next(p for p in seen.panels if p.title == "Tiles").rows
+    assert len(tiles) == 15 and ("D13–F15", "orange base, orange") in tiles
     pieces = {p.id: p for p in seen.pieces}
     assert pieces["warden-1"].x == 4 and pieces["warden-1"].y == 10 and pieces["warden-1"].health == (4, 7)
     assert "scout-1" not in pieces and "worker-orange-0" in pieces and "base-4-13" in pieces
@@ -22,6 +24,16 @@ def test_the_view_is_a_grid_of_3_by_5_tiles_with_every_piece() -> None:
     rows = {row.id: row for row in seen.rows}
     assert len(rows["market"].cards) == 4 and rows["market"].cards[0] == "Raider 2/2 (4 cr)"
     assert any("not placed" in c for c in rows["contracts-yellow"].cards)
+
+
+def test_a_worker_on_a_building_is_a_badge_of_the_building_not_a_second_piece_on_its_square() -> None:
+    r = rules()
+    base = next(b for b in position().buildings if b.kind == "base" and b.owner == "orange")
+    state = position(workers={"orange": [base.at, (3, 12)]})
+    pieces = {p.id: p for p in r.ruleset.view(r.params, state, None).pieces}
+    assert "worker-orange-0" not in pieces and "worker of orange" in pieces[f"base-{base.at[0]}-{base.at[1]}"].badges
+    assert (pieces["worker-orange-1"].x, pieces["worker-orange-1"].y) == (3, 12)
+    assert len({(p.x, p.y) for p in pieces.values()}) == len(pieces)
 
 
 def test_every_seat_sees_the_same_board() -> None:

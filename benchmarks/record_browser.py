@@ -1,0 +1,259 @@
+"""Record a golden game again on the Record page, in a real browser, by taps and dice alone.
+
+For each event of the golden log the driver asks `projections.tapplan.plan` what a person
+taps to record it in the position the page shows (the page is built from the same
+functions), taps exactly that in Chromium, and waits for the board to show the new
+position. It never types an event: the board, the picker, the off-board buttons and the
+dice pad are all it touches. What it measures is what a designer waits for and does:
+taps per recorded event, and the time from the tap that makes an event to the updated
+board on screen.
+
+    python -m benchmarks.record_browser            # every game, both sizes, into BENCHMARKS.md
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from events.base import Event
+from events.shared import MatchStarted
+from projections.recording import same_event
+from projections.replay import Fold
+from projections.tapplan import Plan, plan
+from projections.taps import tap_map
+from projections.workspace import Workspace
+from rulesets.registry import Rules
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+SIZES = {"laptop": (1400, 900), "tablet": (1024, 768)}
+ROOT = Path(__file__).parents[1]
+GOLDEN = {
+    "mortalgate": ROOT / "tests/mortalgate/golden/mortalgate-2.5.jsonl",
+    "frontier": ROOT / "tests/frontier/golden/frontier-sabotage.jsonl",
+    "mercenarium": ROOT / "tests/mercenarium/golden/mercenarium-2p.jsonl",
+    "mercyfrontier": ROOT / "tests/mercyfrontier/golden/mercyfrontier-accelerated.jsonl",
+    "frontline": ROOT / "tests/frontline/golden/frontline-orc-human.jsonl",
+}
+"""One golden bot game per game: the shortest clean one."""
+
+
+@dataclass
+class Recording:
+    """What recording one game by taps took."""
+
+    game: str
+    size: str
+    events: int = 0
+    recorded: int = 0
+    """Events the table made (not the ones the recorder wrote because the rules force them)."""
+    taps: list[int] = field(default_factory=list)
+    """Taps per recorded event."""
+    move_taps: list[int] = field(default_factory=list)
+    """Taps per recorded event made on the board (moves, attacks, placements)."""
+    waits_ms: list[float] = field(default_factory=list)
+    """From the tap that makes an event to the new board on screen."""
+    seconds: float = 0.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def dashboard(home: Path) -> Iterator[str]:
+    """`tabletape dashboard` on a free port over `home` (a store that is not empty, so no
+    demo is added); yields its URL."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if k != "TABLETAPE_HOME"}
+    tabletape = Path(sys.executable).with_name("tabletape")
+    process = subprocess.Popen([str(tabletape), "--home", str(home), "dashboard", "--port", str(port)],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 120
+        while not _healthy(url):
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("the dashboard did not come up")
+            time.sleep(0.2)
+        yield url
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+
+
+def _healthy(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url + "_stcore/health", timeout=2) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+@contextmanager
+def chromium(size: tuple[int, int]) -> Iterator[Any]:
+    """A page of Debian's Chromium at `size` (never a downloaded browser)."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": size[0], "height": size[1]}, has_touch=True)
+            page.set_default_timeout(30_000)
+            yield page
+        finally:
+            browser.close()
+
+
+def read_golden(path: Path, ws: Workspace) -> tuple[Rules, list[Event]]:
+    """A golden log's rules and events."""
+    data = path.read_bytes()
+    lines = data.splitlines()
+    header = ws.rules_of_header
+    from events.codec import read_header
+
+    started = read_header(lines[0], where=str(path))
+    rules = header(started)
+    codec = rules.ruleset.codec
+    return rules, [codec.decode(line, where=str(path), line_no=n) for n, line in enumerate(lines, start=1)]
+
+
+def start_match(ws: Workspace, rules: Rules, golden: Sequence[Event], match_id: str) -> None:
+    """Line 0 as the golden game had it (seats and options); the rest is tapped."""
+    first = golden[0]
+    assert isinstance(first, MatchStarted)
+    ws.new_match(rules.spec, dict(first.seats), options=dict(first.options), match_id=match_id,
+                 title=f"recorded by taps: {first.title}", source="playtest")
+
+
+def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Event], match_id: str,
+           *, size: str, limit: int | None = None, shots: Path | None = None) -> Recording:
+    """Record `golden` (or its first `limit` events) on the Record page by taps alone."""
+    done = Recording(game=rules.ruleset.name, size=size)
+    began = time.perf_counter()
+    page.goto(url + "record")
+    page.locator(".st-key-rec_continue_pick").click()
+    page.keyboard.type(match_id)
+    page.keyboard.press("Enter")
+    page.get_by_role("button", name="Continue").click()
+    fold = Fold(rules, audit=False)
+    step = fold.first(golden[0])  # type: ignore[arg-type]
+    plans: list[Plan] = []
+    state_before: list[Any] = []
+    for event in golden[1:]:
+        state_before.append(step.state)
+        plans.append(plan(rules, step.state, event))
+        step = fold(step, event)
+    _wait_seq(page, _settled(plans, 0))
+    for index, how in enumerate(plans[:limit]):
+        seq = index + 1
+        done.events += 1
+        if how.kind == "not-legal":
+            raise AssertionError(f"seq {seq} {type(golden[seq]).__name__} cannot be recorded by taps")
+        if how.kind == "forced":
+            continue
+        done.recorded += 1
+        done.taps.append(len(how.taps))
+        if how.kind == "board":
+            done.move_taps.append(len(how.taps))
+        started = _perform(page, rules, state_before[index], golden[seq], how, seq)
+        _wait_seq(page, _settled(plans, seq))
+        done.waits_ms.append((time.perf_counter() - started) * 1000)
+        if shots is not None and seq in (1, len(plans) // 2):
+            page.screenshot(path=str(shots / f"record-{done.game}-{size}-{seq}.png"), full_page=True)
+    done.seconds = time.perf_counter() - began
+    recorded = list(ws.events(match_id))
+    end = len(golden) if limit is None else _settled(plans, limit) + 1
+    for want, got in zip(golden[1:end], recorded[1:], strict=False):
+        if not same_event(want, got):
+            raise AssertionError(f"seq {want.seq}: recorded {got!r}, the golden log has {want!r}")
+    if len(recorded) != end:
+        raise AssertionError(f"recorded {len(recorded)} lines, the golden log has {end}")
+    return done
+
+
+def _settled(plans: Sequence[Plan], seq: int) -> int:
+    """The last seq on the page after the table's event `seq` and what the rules then force."""
+    while seq < len(plans) and plans[seq].kind == "forced":
+        seq += 1
+    return seq
+
+
+def _wait_seq(page: Any, seq: int) -> None:
+    page.locator(f'.tt-board[data-seq="{seq}"]').wait_for()
+
+
+def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: int) -> float:
+    """Tap what `how` says; returns the time of the tap that makes the event."""
+    board = page.locator(".tt-board")
+    last = time.perf_counter()
+    legal = list(rules.ruleset.legal(rules.params, state)) if how.kind in ("board", "button") else []
+    taps = tap_map(rules, state, legal)
+    for tap in how.taps:
+        last = time.perf_counter()
+        if tap.where == "board":
+            spot = board.locator(f'[data-key="{tap.what}"]').last
+            spot.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")  # as a person scrolls to it
+            last = time.perf_counter()
+            spot.click(force=True)
+        elif tap.where == "pick":
+            source, target = _touch_of(taps, event)
+            index = next(i for i, c in enumerate(taps.at(source, target)) if same_event(c.event, event))
+            page.locator(f".st-key-rec_pick_{seq - 1}_{index} button").click()
+        elif tap.where == "button":
+            buttons = taps.buttons()
+            index = next(i for i, c in enumerate(buttons) if same_event(c.event, event))
+            if len(buttons) <= 8:
+                page.locator(f".st-key-rec_button_{seq - 1}_{index} button").click()
+            else:
+                box = page.locator(f".st-key-rec_choose_{seq - 1}")
+                box.click()
+                page.keyboard.type(tap.what)
+                page.keyboard.press("Enter")
+                last = time.perf_counter()
+                page.locator(f".st-key-rec_button_chosen_{seq - 1} button").click()
+        elif tap.where == "die":
+            from dashboard.pages.record import die_key
+
+            group = page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)}")
+            group.get_by_role("radio", name=tap.what, exact=True).click()
+        elif tap.where == "record":
+            page.locator(f".st-key-rec_record_roll_{seq - 1} button, .st-key-rec_record_end_{seq - 1} button").first.click()
+    return last
+
+
+def _touch_of(taps: Any, event: Event) -> tuple[str | None, str | None]:
+    choice = next(c for c in taps.choices if same_event(c.event, event))
+    return choice.touch.source, choice.touch.target
+
+
+def summary(runs: Sequence[Recording]) -> list[str]:
+    """Markdown rows: per game and size, taps per event and the wait for the board."""
+    rows = ["| game | size | events | recorded by the table | taps/event median (max) | board taps median (max) | tap to board p50 / p95 ms |",
+            "|---|---|---|---|---|---|---|"]
+    for run in runs:
+        waits = sorted(run.waits_ms)
+        p95 = waits[min(len(waits) - 1, int(0.95 * len(waits)))] if waits else 0.0
+        rows.append(f"| {run.game} | {run.size} | {run.events} | {run.recorded} | {statistics.median(run.taps):g} ({max(run.taps)}) | "
+                    f"{statistics.median(run.move_taps) if run.move_taps else 0:g} ({max(run.move_taps, default=0)}) | "
+                    f"{statistics.median(waits):.0f} / {p95:.0f} |")
+    return rows

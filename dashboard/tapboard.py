@@ -1,0 +1,111 @@
+"""The board a table records on: the game's SVG with its legal actions lit, sending taps back.
+
+A Streamlit custom component (v2: inline HTML, CSS and JS, no build step, no iframe). Python
+draws the board (`dashboard.svg.board_svg`, every piece, space and card carrying its tap
+key) and hands over which keys start an action and where each can end
+(`projections.taps.TapMap.board_data`). Picking a piece is local to the browser: its
+targets light at once, with no round trip. Only a tap that makes an event (a target, or a
+piece whose action needs no target) is sent to Python, as the trigger `tap` =
+`{"source": key | null, "target": key | null}`. Several elements may stand on one point (a
+hero on an altar): the tap goes to the first one under the finger that is a valid target,
+then to the first that is a piece to pick.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+CSS = """
+.tt-board { position: relative; touch-action: manipulation; user-select: none; -webkit-user-select: none; }
+.tt-board svg.tabletape-board { display: block; width: 100%; height: auto; max-height: calc(100vh - 110px); }
+.tt-board svg.tabletape-cards { display: block; max-width: 100%; height: auto; margin-top: 4px; }
+.tt-board.busy { opacity: .6; transition: opacity .05s; }
+.tt-board [data-key] { cursor: default; }
+.tt-board .can, .tt-board .lit { cursor: pointer; }
+.tt-board .piece.can > circle:first-of-type, .tt-board .piece.can > rect:first-of-type { stroke: #f6b93b; stroke-width: 2.5; }
+.tt-board .piece.sel > circle:first-of-type, .tt-board .piece.sel > rect:first-of-type { stroke: #f1c40f; stroke-width: 4.5; }
+.tt-board .piece.lit > circle:first-of-type, .tt-board .piece.lit > rect:first-of-type { stroke: #e84118; stroke-width: 4; }
+.tt-board polygon.space.lit, .tt-board .cell.lit > polygon, .tt-board .cell.lit > rect { fill: #7bed9f; stroke: #1e8449; stroke-width: 1.5; }
+.tt-board .spot { fill: transparent; stroke: none; pointer-events: none; }
+.tt-board .spot.lit { fill: rgba(46, 213, 115, .55); stroke: #1e8449; stroke-width: 1.5; pointer-events: all; }
+.tt-board .card.can > rect, .tt-board .card.lit > rect { stroke: #f6b93b; stroke-width: 3.5; }
+.tt-board .card.sel > rect { stroke: #f1c40f; stroke-width: 5; }
+.tt-board .hint { font: 13px sans-serif; color: #555; margin: 2px 0 4px; min-height: 1.2em; }
+"""
+
+JS = """
+export default function(component) {
+  const { data, setTriggerValue, parentElement } = component;
+  let root = parentElement.querySelector('.tt-board');
+  if (!root) {
+    root = document.createElement('div');
+    root.className = 'tt-board';
+    parentElement.appendChild(root);
+  }
+  root.classList.remove('busy');
+  root.innerHTML = '<div class="hint"></div>' + data.svg + (data.cards || '');
+  root.dataset.seq = String(data.seq);
+  const hint = root.querySelector('.hint');
+  const sources = data.sources || {};
+  const direct = new Set(data.direct || []);
+  let selected = data.selected && sources[data.selected] ? data.selected : null;
+  const all = (key) => root.querySelectorAll('[data-key="' + CSS.escape(key) + '"]');
+  const paint = () => {
+    root.querySelectorAll('.can, .lit, .sel').forEach((e) => e.classList.remove('can', 'lit', 'sel'));
+    for (const key of Object.keys(sources)) all(key).forEach((e) => e.classList.add('can'));
+    for (const key of direct) all(key).forEach((e) => e.classList.add('lit'));
+    if (selected) {
+      all(selected).forEach((e) => e.classList.add('sel'));
+      for (const target of sources[selected]) if (target) all(target).forEach((e) => e.classList.add('lit'));
+    }
+    hint.textContent = data.hints[selected ? 'target' : 'source'] || '';
+  };
+  const send = (source, target) => {
+    root.classList.add('busy');
+    setTriggerValue('tap', { source: source, target: target, seq: data.seq });
+  };
+  const keysAt = (evt) => {
+    const under = (parentElement.elementsFromPoint ? parentElement : document).elementsFromPoint(evt.clientX, evt.clientY);
+    const keys = [];
+    for (const el of under) {
+      const owner = el.closest('[data-key]');
+      if (owner && !keys.includes(owner.dataset.key)) keys.push(owner.dataset.key);
+    }
+    return keys;
+  };
+  root.onclick = (evt) => {
+    const keys = keysAt(evt);
+    if (selected) {
+      const targets = sources[selected];
+      const hit = keys.find((k) => targets.includes(k));
+      if (hit) return send(selected, hit);
+      if (keys.includes(selected) && targets.includes(null)) return send(selected, null);
+    }
+    const place = keys.find((k) => direct.has(k));
+    if (place) return send(null, place);
+    const piece = keys.find((k) => k in sources);
+    if (piece) {
+      if (sources[piece].length === 1 && sources[piece][0] === null) return send(piece, null);
+      selected = piece;
+    } else {
+      selected = data.selected && sources[data.selected] ? data.selected : null;
+    }
+    paint();
+  };
+  paint();
+}
+"""
+
+_BOARD = st.components.v2.component("tabletape_tap_board", css=CSS, js=JS)
+
+
+def tap_board(svg: str, cards: str, taps: dict[str, Any], *, seq: int, hints: dict[str, str], key: str,
+              on_tap: Callable[[], None]) -> Any:
+    """Draw the board `svg` and the `cards` below it with the taps of `taps`
+    (`TapMap.board_data()`) live; `on_tap` runs, before the page reruns, with the tap in
+    `st.session_state[key]["tap"]`."""
+    data = {"svg": svg, "cards": cards, **taps, "seq": seq, "hints": hints}
+    return _BOARD(data=data, key=key, on_tap_change=on_tap, width="stretch")

@@ -1,0 +1,405 @@
+"""Corpus work on every core: the warehouse sync and a store-wide re-audit.
+
+Replay is pure, so matches are independent: chunks of matches go to worker processes
+(or a Dask cluster) and come back in order. Workers only read the store; the main
+process stays the one writer into DuckDB. A sync worker hands back its rows already as
+Arrow tables (built on its own core), so the writer's share per row is one bulk insert.
+One unreadable match is reported and skipped; it never stops the rest.
+"""
+
+from __future__ import annotations
+
+import functools
+import gc
+import os
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import NamedTuple, TypeVar
+
+import duckdb
+import msgspec
+import pyarrow as pa
+
+from events.errors import TabletapeError
+from projections.warehouse import (
+    EVENT_TABLES,
+    FLUSH_ROWS,
+    MATCH_TABLES,
+    Checkpoint,
+    Rows,
+    SyncReport,
+    Warehouse,
+    torn_lines,
+)
+from projections.workspace import Workspace
+
+Progress = Callable[[int, int], None]
+"""Called as progress(done, total)."""
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+class CorpusError(TabletapeError):
+    """Corpus work that could not be carried out (a worker died, the cluster is unreachable)."""
+
+
+def workers_or_cores(workers: int | None) -> int:
+    """The worker count asked for, or every core of this machine."""
+    return max(1, workers or os.cpu_count() or 1)
+
+
+def chunked(items: Sequence[T], workers: int, *, largest: int = 50) -> list[list[T]]:
+    """Items cut into chunks: about four per worker (so a slow chunk does not leave a core
+    idle at the end), never more than `largest` (progress stays live on big stores)."""
+    size = max(1, min(largest, len(items) // (workers * 4) or 1))
+    return [list(items[i:i + size]) for i in range(0, len(items), size)]
+
+
+def without_cycle_collector(fn: Callable[[T], R]) -> Callable[[T], R]:
+    """fn with the cycle collector paused while it runs, as `Warehouse.sync` pauses it:
+    replay allocates millions of states and rows that reference counting frees, and each
+    allocation burst would trigger a full scan that finds nothing. In a forked worker a scan
+    also touches every inherited object, copying the parent's memory page by page."""
+
+    @functools.wraps(fn)
+    def paused(task: T) -> R:
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return fn(task)
+        finally:
+            if collecting:
+                gc.enable()
+
+    return paused
+
+
+def ordered_map(fn: Callable[[T], R], tasks: Sequence[T], *, workers: int, scheduler: str | None = None) -> Iterator[R]:
+    """fn over tasks on local processes or a Dask cluster, results in task order."""
+    if scheduler:
+        yield from _dask_map(fn, tasks, scheduler)
+    elif workers == 1 or len(tasks) <= 1:
+        yield from map(fn, tasks)
+    else:
+        try:
+            with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
+                yield from pool.map(fn, tasks)
+        except BrokenProcessPool as error:
+            raise CorpusError(f"a worker process died ({error}); nothing was written") from None
+
+
+def _dask_map(fn: Callable[[T], R], tasks: Sequence[T], scheduler: str) -> Iterator[R]:
+    try:
+        from distributed import Client
+    except ImportError:
+        raise CorpusError("--scheduler needs the Dask extra: pip install 'tabletape[dask]'") from None
+    try:
+        client = Client(scheduler, timeout=10)
+    except OSError as error:
+        raise CorpusError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    try:
+        for future in client.map(fn, list(tasks), pure=False, retries=3):
+            try:
+                yield future.result()
+            except Exception as error:
+                raise CorpusError(f"the cluster could not finish ({type(error).__name__}: {error})") from None
+    finally:
+        client.close()
+
+
+# --- store-wide re-audit -------------------------------------------------------------------
+
+
+class AuditTask(msgspec.Struct, frozen=True, kw_only=True):
+    """A chunk of matches to audit: everything a worker needs, nothing it must look up."""
+
+    home: str
+    match_ids: list[str]
+    against: str | None = None
+
+
+class MatchAudit(msgspec.Struct, frozen=True, kw_only=True):
+    """One match's audit, reduced to what a corpus summary counts."""
+
+    match_id: str
+    rules: str = ""
+    events: int = 0
+    broken: dict[str, int] = {}
+    """Rule id -> how many errors and warnings of it the match has (rulings excluded)."""
+    errors: int = 0
+    agrees: bool = True
+    skipped: str | None = None
+    """Why the match was not audited (another game than --against)."""
+    failed: str | None = None
+    """The one-line error of a log that cannot be read."""
+
+
+class RuleCount(msgspec.Struct, frozen=True, kw_only=True):
+    """How often one rule broke across the corpus."""
+
+    rule: str
+    violations: int
+    matches: int
+
+
+class CorpusAudit(msgspec.Struct, kw_only=True):
+    """A store-wide re-audit: which rules break how often, and what could not be audited."""
+
+    against: str | None
+    matches: int = 0
+    audited: int = 0
+    clean: int = 0
+    events: int = 0
+    disagreeing: list[str] = msgspec.field(default_factory=list)
+    """Matches whose declared result is not the rules' result."""
+    rules: list[RuleCount] = msgspec.field(default_factory=list)
+    """Most often broken first."""
+    skipped: int = 0
+    failed: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    seconds: float = 0.0
+    workers: str = ""
+
+    def lines(self) -> list[str]:
+        """The summary as text lines for the command line."""
+        under = f" under {self.against}" if self.against else " under their own rules"
+        rate = self.events / self.seconds if self.seconds else 0.0
+        out = [f"audited {self.audited} of {self.matches} matches{under}: {self.clean} clean, "
+               f"{self.audited - self.clean} with errors or a wrong result; {self.events} events in "
+               f"{self.seconds:.1f} s ({rate:,.0f} events/s on {self.workers})"]
+        if self.rules:
+            out.append(f"  {'rule':<44} {'violations':>10} {'matches':>8}")
+            out += [f"  {r.rule:<44} {r.violations:>10} {r.matches:>8}" for r in self.rules]
+        if self.disagreeing:
+            shown = ", ".join(self.disagreeing[:5]) + (" ..." if len(self.disagreeing) > 5 else "")
+            out.append(f"  declared result differs from the rules' in {len(self.disagreeing)} match(es): {shown}")
+        if self.skipped:
+            out.append(f"  skipped {self.skipped} match(es) of other games than {self.against}")
+        out += [f"  unreadable {match_id}: {error}" for match_id, error in self.failed]
+        return out
+
+
+_WORKSPACES: dict[str, Workspace] = {}
+
+
+def _workspace(home: str) -> Workspace:
+    """One Workspace per store per worker process (workers serve many chunks)."""
+    if home not in _WORKSPACES:
+        _WORKSPACES[home] = Workspace(home)
+    return _WORKSPACES[home]
+
+
+@without_cycle_collector
+def audit_chunk(task: AuditTask) -> list[MatchAudit]:
+    """Audit a chunk of matches (runs in a worker); a bad log is a result, not a stop."""
+    ws = _workspace(task.home)
+    target = ws.rules(task.against).ruleset.name if task.against else None
+    out = []
+    for match_id in task.match_ids:
+        try:
+            if target is not None and (game := ws.header(match_id).ruleset) != target:
+                out.append(MatchAudit(match_id=match_id, skipped=f"a {game} match"))
+                continue
+            report = ws.audit(match_id, against=task.against)
+        except TabletapeError as error:
+            out.append(MatchAudit(match_id=match_id, failed=str(error)))
+            continue
+        broken = Counter(v.rule for v in report.violations if v.severity in ("error", "warning"))
+        out.append(MatchAudit(match_id=match_id, rules=report.rules, events=report.events, broken=dict(broken),
+                              errors=len(report.errors), agrees=report.result.agrees))
+    return out
+
+
+def audit_all(ws: Workspace, *, against: str | None = None, workers: int | None = None, scheduler: str | None = None,
+              progress: Progress | None = None) -> CorpusAudit:
+    """Audit every match of the store, under its own rules or `against` (matches of that
+    game only), on every core; a summary of which rules break how often."""
+    if against:
+        ws.rules(against)  # an unknown version fails here, in one line, before any work
+    started = time.perf_counter()
+    count = workers_or_cores(workers)
+    matches = ws.matches()
+    tasks = [AuditTask(home=str(ws.home), match_ids=chunk, against=against) for chunk in chunked(matches, count)]
+    result = CorpusAudit(against=against, matches=len(matches),
+                         workers=f"dask {scheduler}" if scheduler else f"{count} local process(es)")
+    violations: Counter[str] = Counter()
+    touched: Counter[str] = Counter()
+    done = 0
+    for audits in ordered_map(audit_chunk, tasks, workers=count, scheduler=scheduler):
+        for one in audits:
+            _tally(result, one, violations, touched)
+        done += len(audits)
+        if progress is not None:
+            progress(done, len(matches))
+    result.rules = [RuleCount(rule=rule, violations=n, matches=touched[rule])
+                    for rule, n in sorted(violations.items(), key=lambda item: (-item[1], item[0]))]
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _tally(result: CorpusAudit, one: MatchAudit, violations: Counter[str], touched: Counter[str]) -> None:
+    if one.failed is not None:
+        result.failed.append((one.match_id, one.failed))
+        return
+    if one.skipped is not None:
+        result.skipped += 1
+        return
+    result.audited += 1
+    result.events += one.events
+    result.clean += one.errors == 0 and one.agrees
+    if not one.agrees:
+        result.disagreeing.append(one.match_id)
+    violations.update(one.broken)
+    touched.update(one.broken.keys())
+
+
+# --- the warehouse sync on every core ----------------------------------------------------------
+
+
+class ProjectTask(msgspec.Struct, frozen=True, kw_only=True):
+    """A chunk of matches to project: (match id, checkpoint to resume from, plan, why)."""
+
+    home: str
+    jobs: list[tuple[str, Checkpoint | None, str, str]]
+
+
+class Projected(NamedTuple):
+    """A chunk's projection: every table's rows as Arrow, and per match what happened."""
+
+    tables: dict[str, pa.Table]
+    rows: int
+    done: list[tuple[str, Checkpoint, str, str, int]]
+    """(match id, new checkpoint, plan, why, events replayed) per projected match."""
+    failed: list[tuple[str, str]]
+
+
+def arrow_tables(rows: Rows) -> dict[str, pa.Table]:
+    """A row buffer as one Arrow table per table (the columnar form DuckDB inserts in bulk)."""
+    return {table: pa.table(dict(zip(rows.columns[table], map(list, zip(*buffered, strict=True)), strict=True)))
+            for table, buffered in rows.tables.items() if buffered}
+
+
+@without_cycle_collector
+def project_chunk(task: ProjectTask) -> Projected:
+    """Project a chunk of matches (runs in a worker): rows built here, not in the writer."""
+    warehouse = Warehouse(_workspace(task.home))
+    rows = Rows()
+    done, failed = [], []
+    for match_id, old, plan, why in task.jobs:
+        tally = SyncReport()
+        try:
+            projection, checkpoint, plan, why = warehouse._project(match_id, old, plan, why, tally)
+        except TabletapeError as error:
+            failed.append((match_id, str(error)))
+            continue
+        rows.extend(projection.rows)
+        done.append((match_id, checkpoint, plan, why, tally.events + projection.replayed))
+    return Projected(arrow_tables(rows), rows.count, done, failed)
+
+
+class ArrowRows(Rows):
+    """Rows of which the bulk arrived as Arrow tables from the workers."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.arrow: list[tuple[str, pa.Table]] = []
+
+    def take(self, tables: dict[str, pa.Table], rows: int) -> None:
+        """Queue a worker's tables for the next insert."""
+        self.arrow.extend(tables.items())
+        self.count += rows
+
+    def insert(self, con: duckdb.DuckDBPyConnection) -> None:
+        """One INSERT per worker table, then the row-wise leftovers (checkpoints)."""
+        for table, data in self.arrow:
+            con.register("incoming", data)
+            listed = ", ".join(data.column_names)
+            con.execute(f"INSERT INTO {table} ({listed}) SELECT {listed} FROM incoming")
+            con.unregister("incoming")
+        self.arrow.clear()
+        super().insert(con)
+
+
+def parallel_sync(warehouse: Warehouse, *, workers: int | None = None, scheduler: str | None = None, verify: bool = False,
+                  wait: float = 600.0, progress: Progress | None = None) -> SyncReport:
+    """`Warehouse.sync` with the matches projected on every core (or a Dask cluster); the
+    plan per match, the writes and the notes stay in this process, the one writer.
+    The cycle collector is paused as `Warehouse.sync` pauses it (and for the same reason)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _parallel_sync(warehouse, workers=workers, scheduler=scheduler, verify=verify, wait=wait, progress=progress)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _parallel_sync(warehouse: Warehouse, *, workers: int | None, scheduler: str | None, verify: bool, wait: float,
+                   progress: Progress | None) -> SyncReport:
+    started = time.perf_counter()
+    report = SyncReport()
+    count = workers_or_cores(workers)
+    warehouse._fingerprints = _fingerprints()
+    ws = warehouse.ws
+    with warehouse._writer(wait) as con:
+        checkpoints = warehouse._checkpoints(con)
+        matches = ws.matches()
+        jobs = []
+        for match_id in matches:
+            try:  # one bad match is listed, never stops the sync (issue 14)
+                plan, why = warehouse._plan(match_id, checkpoints.get(match_id), verify)
+                ws.store.last(match_id)  # a torn tail is met here, in the process that reports it
+            except TabletapeError as error:
+                report.failed.append((match_id, str(error)))
+                continue
+            if plan == "unchanged":
+                report.unchanged += 1
+            else:
+                jobs.append((match_id, checkpoints.get(match_id), plan, why))
+        report.matches = len(matches)
+        tasks = [ProjectTask(home=str(ws.home), jobs=chunk) for chunk in chunked(jobs, count)]
+        batch, touched, done = ArrowRows(), {}, []
+        finished = report.unchanged
+        for projected in ordered_map(project_chunk, tasks, workers=count, scheduler=scheduler):
+            report.failed += projected.failed
+            batch.take(projected.tables, projected.rows)
+            for match_id, checkpoint, plan, why, replayed in projected.done:
+                _count_plan(report, match_id, plan, why)
+                report.events += replayed
+                touched[match_id] = plan
+                done.append(checkpoint)
+            finished += len(projected.done) + len(projected.failed)
+            if progress is not None:
+                progress(finished, len(matches))
+            if batch.count >= FLUSH_ROWS:
+                warehouse._write(con, batch, touched, done)
+                touched, done = {}, []
+        warehouse._write(con, batch, touched, done)
+        gone = sorted(set(checkpoints) - set(matches))
+        if gone:
+            warehouse._delete(con, gone, (*MATCH_TABLES, *EVENT_TABLES, "notes", "checkpoints", "note_checkpoints"))
+            report.removed, report.removed_ids = len(gone), gone
+        report.notes = warehouse._sync_notes(con, matches, report)
+    report.seconds = time.perf_counter() - started
+    report.torn = torn_lines(ws)
+    return report
+
+
+def _fingerprints() -> set[str]:
+    from rulesets import registry
+
+    return {registry.game(name).fingerprint for name in registry.GAMES}
+
+
+def _count_plan(report: SyncReport, match_id: str, plan: str, why: str) -> None:
+    if plan == "new":
+        report.new += 1
+    elif plan == "extend":
+        report.extended += 1
+    else:
+        report.rebuilt.append((match_id, why))
+
+
