@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: setup test lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-all
+.PHONY: setup test test-slow lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-all
 setup: $(STAMP)
 
 lint: $(STAMP)
@@ -21,6 +21,10 @@ lint: $(STAMP)
 test: lint
 	test -x /usr/bin/chromium || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 	$(BIN)/pytest -n 2
+
+# The long fault-injection runs (hundreds of SIGKILLs); `make test` runs a sample of each.
+test-slow: $(STAMP)
+	$(BIN)/pytest -p no:xdist -m slow -s
 
 # Sets up, fills an empty store with demo matches, prints the URL and serves the dashboard.
 run: $(STAMP)

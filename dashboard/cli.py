@@ -17,6 +17,7 @@ import msgspec
 
 from dashboard import render
 from events.errors import ConflictError, TabletapeError
+from events.values import first_problem
 from projections.workspace import Workspace, to_builtins
 
 pass_ws = click.make_pass_decorator(Workspace)
@@ -44,11 +45,27 @@ def _option_values(values: tuple[str, ...]) -> dict[str, Any]:
         key, sep, raw = item.partition("=")
         if not sep:
             raise click.BadParameter(f"{item!r}: expected name=value")
-        try:
-            out[key] = json.loads(raw)
-        except json.JSONDecodeError:
-            out[key] = raw
+        out[key] = _option_value(key, raw)
     return out
+
+
+def _option_value(key: str, raw: str) -> Any:
+    """A JSON value, else the text itself; NaN, Infinity, integers past 64 bits and deep
+    nesting are refused (a log must hold only what the warehouse can store)."""
+    try:
+        value = json.loads(raw, parse_constant=_no_constant)
+    except json.JSONDecodeError:
+        return raw
+    except (ValueError, RecursionError) as error:
+        raise click.BadParameter(f"--option {key}={raw[:40]}: {error if isinstance(error, ValueError) else 'nested too deeply'}") from None
+    problem = first_problem(value)
+    if problem is not None:
+        raise click.BadParameter(f"--option {key}: {problem[1]}")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number a log can hold")
 
 
 @click.group()
@@ -58,6 +75,51 @@ def _option_values(values: tuple[str, ...]) -> dict[str, Any]:
 def cli(ctx: click.Context, home: Path | None) -> None:
     """Record, replay, audit and analyse tabletop playtests."""
     ctx.obj = Workspace(home)
+    ctx.call_on_close(lambda: _warn_store(ctx.obj))
+
+
+# --- what a command met in the store (issue 14) --------------------------------------
+
+
+def _warn_store(ws: Workspace) -> None:
+    """Once per command, whether it ended well or not: every torn tail it met and every
+    entry of the store it could not serve (a link, a damaged batch manifest...)."""
+    for torn in ws.store.torn_tails:
+        if not torn.quarantined_to:
+            click.echo(f"warning: {torn.warning(_match_of(torn.path))}", err=True)
+    for where, why in ws.store.skipped.items():
+        click.echo(f"warning: {where}: {why}", err=True)
+
+
+def _match_of(path: str) -> str:
+    """The match id a journal path belongs to (logs/<id>.jsonl or notes/<id>.jsonl)."""
+    return Path(path).name.removesuffix(".jsonl")
+
+
+@cli.command()
+@click.argument("match_ids", nargs=-1)
+@click.option("--accept", is_flag=True, help="Anchor a log whose end was cut or edited as it is now.")
+@pass_ws
+def repair(ws: Workspace, match_ids: tuple[str, ...], accept: bool) -> None:
+    """Set aside torn tails (to quarantine/), restore a lost final newline, anchor unanchored
+    ends, clear the temp files of killed writers. No ids: every match of the store."""
+    failed = 0
+    for match_id in match_ids or tuple(ws.matches()):
+        try:
+            report = ws.store.repair(match_id, accept=accept)
+        except TabletapeError as error:
+            failed += 1
+            click.echo(f"error: {match_id}: {error}", err=True)
+            continue
+        if report.torn:
+            click.echo(f"{match_id}: {report.torn.size} bytes of an interrupted write set aside to {report.torn.quarantined_to}")
+        if report.newline_added:
+            click.echo(f"{match_id}: the last line's newline restored")
+        if report.anchored:
+            click.echo(f"{match_id}: end anchored ({report.anchored})")
+    for temp in ws.store.remove_dead_temps():
+        click.echo(f"removed {temp} (left by a killed writer)")
+    sys.exit(1 if failed else 0)
 
 
 @cli.command()
@@ -167,7 +229,7 @@ def verify(ws: Workspace, match_id: str) -> None:
     """Check a match's hash chain; name the first bad line."""
     report = ws.verify(match_id)
     if report.ok:
-        click.echo(f"{match_id}: hash chain verifies ({report.lines} lines)")
+        click.echo(f"{match_id}: hash chain verifies ({report.message})")
     else:
         raise TabletapeError(f"{ws.store.log_path(match_id)}: {report.message}")
 
@@ -200,10 +262,17 @@ def rulesets(ws: Workspace, fmt: str) -> None:
 @cli.command(name="list")
 @pass_ws
 def list_matches(ws: Workspace) -> None:
-    """List the matches in the store."""
+    """List the matches in the store; one that cannot be read is listed with its error."""
+    bad = 0
     for match_id in ws.matches():
-        header = ws.header(match_id)
+        try:
+            header = ws.header(match_id)
+        except TabletapeError as error:
+            bad += 1
+            click.echo(f"error: {match_id}: {error}", err=True)
+            continue
         click.echo(f"{match_id}  {header.ruleset}@{header.version}  {header.source}  {header.title}")
+    sys.exit(1 if bad else 0)
 
 
 @cli.command(name="import")
@@ -352,8 +421,11 @@ def sync(ws: Workspace, verify: bool, workers: int | None, scheduler: str | None
     click.echo(report.summary())
     for match_id, why in report.rebuilt:
         click.echo(f"  rebuilt {match_id}: {why}")
+    for match_id in report.removed_ids:
+        click.echo(f"  removed {match_id}: its log is gone, so are its rows")
     for match_id, error in report.failed:
         click.echo(f"  unreadable {match_id}: {error}", err=True)
+    sys.exit(1 if report.failed else 0)
 
 
 @cli.command()
@@ -498,6 +570,8 @@ def dashboard(ws: Workspace, port: int, host: str) -> None:
         click.echo(report.summary())
         for match_id, problem in report.failed:  # the pages still open; Matches shows the same line
             click.echo(f"warning: the warehouse is not up to date: {match_id}: {problem}", err=True)
+        for torn in report.torn:  # said here: the exec below skips the end-of-command warnings
+            click.echo(f"warning: {torn}", err=True)
     except TabletapeError as error:
         click.echo(f"warning: the warehouse is not up to date: {error}", err=True)
     shown = "localhost" if host in ("127.0.0.1", "localhost", "::1") else host
@@ -616,3 +690,10 @@ def main(argv: list[str] | None = None) -> None:
     except (msgspec.DecodeError, OSError) as error:
         click.echo(f"error: {error}", err=True)
         sys.exit(2)
+    except RecursionError:
+        click.echo("error: the input is nested too deeply to read", err=True)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -81,10 +82,30 @@ def comparison_text(match_id: str, c: Comparison) -> str:
     return "\n".join(lines)
 
 
+def _distinct(columns: list[str]) -> list[str]:
+    """Column names made unique for JSON keys (`n`, `n_2`, ...): a key is never dropped."""
+    seen: dict[str, int] = {}
+    names = []
+    for column in columns:
+        seen[column] = seen.get(column, 0) + 1
+        name = column if seen[column] == 1 else f"{column}_{seen[column]}"
+        while name in columns and seen[column] > 1:
+            name += "_"
+        names.append(name)
+    return names
+
+
+def _json_value(value: Any) -> Any:
+    """NaN and infinities have no JSON form: they are written as null."""
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
 def table(columns: list[str], rows: list[tuple[Any, ...]], fmt: str) -> None:
     """Print a query result as an aligned table, CSV or JSON."""
     if fmt == "json":
-        click.echo(json.dumps([dict(zip(columns, row, strict=True)) for row in rows], indent=2, default=str))
+        names = _distinct(columns)
+        records = [{name: _json_value(value) for name, value in zip(names, row, strict=True)} for row in rows]
+        click.echo(json.dumps(records, indent=2, default=str, allow_nan=False))
         return
     if fmt == "csv":
         out = io.StringIO()

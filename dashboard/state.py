@@ -61,6 +61,8 @@ def warehouse() -> Warehouse:
         report = _synced(_home(), signature(ws))
     for match_id, problem in report.failed:
         st.warning(f"{match_id} cannot be read, so the tables show it as of the last good sync: {problem}")
+    for torn in report.torn:  # bytes of an interrupted write: never shown, never removed here
+        st.warning(torn)
     return Warehouse(ws)
 
 

@@ -21,8 +21,8 @@ from typing import NoReturn
 import msgspec
 
 from events.chain import GENESIS, line_hash
-from events.errors import ConflictError, TabletapeError
-from events.journal import ChainReport, verify_lines
+from events.errors import ConflictError, StoreLinkError, TabletapeError
+from events.journal import ChainReport, RepairReport, real_folder, verify_lines
 
 PART_BYTES = 64 << 20
 """A new part file starts after this many bytes (each part holds whole logs only)."""
@@ -66,6 +66,8 @@ def write_batch(
     final = root / batch_id
     if final.exists():
         raise ConflictError(f"batch {batch_id!r} already exists in {root}")
+    real_folder(root)
+    remove_dead_temps(root)
     temp = root / f".tmp-{batch_id}-{os.getpid()}"
     shutil.rmtree(temp, ignore_errors=True)
     temp.mkdir(parents=True)
@@ -80,6 +82,27 @@ def write_batch(
         shutil.rmtree(temp, ignore_errors=True)
         raise
     return manifest
+
+
+def remove_dead_temps(root: Path) -> list[Path]:
+    """Remove temporary batch folders whose writer process is gone (killed mid-write)."""
+    removed = []
+    for temp in root.glob(".tmp-*-*") if root.is_dir() else ():
+        pid = temp.name.rsplit("-", 1)[-1]
+        if pid.isdigit() and not temp.is_symlink() and not _alive(int(pid)):
+            shutil.rmtree(temp, ignore_errors=True)
+            removed.append(temp)
+    return removed
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _write_parts(folder: Path, logs: Iterable[tuple[str, Sequence[bytes]]]) -> list[BatchEntry]:
@@ -139,16 +162,21 @@ class BatchLog:
         return (len(lines) - 1, line_hash(lines[-1])) if lines else (-1, GENESIS)
 
     def verify(self) -> ChainReport:
-        """The hash chain of this match's lines."""
-        return verify_lines(self.lines())
+        """The hash chain of this match's lines, and their count against the manifest
+        (the manifest's byte range and line count anchor the end)."""
+        report = verify_lines(self.lines())
+        if report.ok and report.lines != self.entry.lines:
+            return ChainReport(ok=False, lines=report.lines, first_bad_line=report.lines, last=report.last,
+                               message=f"line {report.lines}: the manifest records {self.entry.lines} lines: lines were cut off or added")
+        return report
 
     def append(self, events: Sequence[object], *, expected_seq: int) -> NoReturn:
         """Refused: a simulated match is complete."""
         raise self._read_only()
 
-    def recover(self) -> None:
-        """Nothing to recover: batch files are written whole and renamed into place."""
-        return None
+    def repair(self, *, accept: bool = False) -> RepairReport:
+        """Nothing to repair: batch files are written whole and renamed into place."""
+        return RepairReport()
 
     def _read_only(self) -> ReadOnlyMatchError:
         return ReadOnlyMatchError(f"match {self.entry.match_id!r} is a simulated game in {self.path.parent}: it is read-only")
@@ -161,20 +189,45 @@ class BatchIndex:
         self.root = home / "batches"
         self._stamp: int | None = None
         self._where: dict[str, tuple[Path, BatchEntry]] = {}
+        self.skipped: dict[str, str] = {}
+        """Batches that cannot be served (a damaged manifest, a link), with the error."""
 
     def _load(self) -> dict[str, tuple[Path, BatchEntry]]:
         try:
+            real_folder(self.root)
             stamp = self.root.stat().st_mtime_ns
         except FileNotFoundError:
             return {}
+        except StoreLinkError as error:
+            self.skipped = {str(self.root): str(error)}
+            return {}
         if stamp != self._stamp:
             where: dict[str, tuple[Path, BatchEntry]] = {}
-            for manifest_path in sorted(self.root.glob("*/manifest.json")):
-                manifest = msgspec.json.decode(manifest_path.read_bytes(), type=Manifest)
+            self.skipped = {}
+            for manifest_path, manifest in self._manifests():
                 for entry in manifest.matches:
                     where[entry.match_id] = (manifest_path.parent, entry)
             self._where, self._stamp = where, stamp
         return self._where
+
+    def _manifests(self) -> list[tuple[Path, Manifest]]:
+        """Every readable manifest; a damaged one or a linked batch is noted in `skipped`
+        and left out, so one bad batch never hides the rest of the store."""
+        found = []
+        for folder in sorted(self.root.iterdir()):
+            path = folder / "manifest.json"
+            if folder.name.startswith("."):
+                continue
+            if folder.is_symlink() or path.is_symlink():
+                self.skipped[str(folder)] = "a symbolic link: not followed, not served"
+                continue
+            if not path.is_file():
+                continue
+            try:
+                found.append((path, msgspec.json.decode(path.read_bytes(), type=Manifest)))
+            except (msgspec.DecodeError, RecursionError, OSError) as error:
+                self.skipped[str(path)] = f"damaged manifest, its matches are not served: {error}"
+        return found
 
     def ids(self) -> list[str]:
         """Ids of every batched match."""
@@ -186,5 +239,7 @@ class BatchIndex:
         return BatchLog(*found) if found else None
 
     def manifests(self) -> list[Manifest]:
-        """Every batch's manifest."""
-        return [msgspec.json.decode(p.read_bytes(), type=Manifest) for p in sorted(self.root.glob("*/manifest.json"))]
+        """Every readable batch manifest."""
+        if not self.root.is_dir():
+            return []
+        return [manifest for _, manifest in self._manifests()]

@@ -18,6 +18,7 @@ from events.base import Event
 from events.chain import GENESIS, line_hash
 from events.errors import LogFormatError
 from events.shared import SHARED_EVENTS, MatchStarted
+from events.values import check_values
 
 Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 """Turns one raw line (a dict) of an old shape into the next shape; keyed by old `type`."""
@@ -63,6 +64,8 @@ class LogCodec:
         """Decode one line into its event type, upcasting old shapes; errors say where."""
         try:
             return self._decoder.decode(line)
+        except RecursionError:
+            raise _too_deep(where, line_no) from None
         except (msgspec.DecodeError, UnicodeDecodeError) as fast_error:
             raw = self._raw_or_raise(line, where, line_no)
             upcasted = self._upcast(raw)
@@ -78,6 +81,8 @@ class LogCodec:
     def _raw_or_raise(self, line: bytes | str, where: str, line_no: int | None) -> dict[str, Any]:
         try:
             return self._raw.decode(line)
+        except RecursionError:
+            raise _too_deep(where, line_no) from None
         except UnicodeDecodeError as error:
             raise LogFormatError(where, line_no, f"not UTF-8 text: {error.reason}") from None
         except msgspec.DecodeError as error:
@@ -112,6 +117,11 @@ class LogCodec:
         return schema
 
 
+def _too_deep(where: str, line_no: int | None) -> LogFormatError:
+    """The one-line error for JSON nested deeper than a decoder can follow."""
+    return LogFormatError(where, line_no, "JSON nested too deeply to be an event")
+
+
 HEADER_CODEC = LogCodec(())
 """Reads any log's shared events; enough to learn the ruleset from line 0."""
 
@@ -120,6 +130,8 @@ def read_header(line: bytes, *, where: str = "<input>") -> MatchStarted:
     """Decode line 0, which must be a MatchStarted, to learn which ruleset reads the rest."""
     try:
         event = HEADER_CODEC._decoder.decode(line)
+    except RecursionError:
+        raise _too_deep(where, 1) from None
     except (msgspec.DecodeError, UnicodeDecodeError):
         raw = HEADER_CODEC._raw_or_raise(line, where, 1)
         if raw.get("type") != "MatchStarted":
@@ -144,7 +156,7 @@ def decode_log(lines: Iterable[bytes], codec: LogCodec, *, where: str = "<input>
     for expected, line in enumerate(lines):
         try:
             event = fast(line)
-        except (msgspec.DecodeError, UnicodeDecodeError):
+        except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):
             event = codec.decode(line, where=where, line_no=expected + 1)
         if expected == 0 and not isinstance(event, MatchStarted):
             raise LogFormatError(where, 1, f"the first line must be MatchStarted, not {type(event).__name__}", field="type")
@@ -161,11 +173,35 @@ def decode_drafts(data: bytes | str, codec: LogCodec, *, where: str = "<input>")
     it was. Envelope fields may be left out: the store stamps them.
     """
     raw = data.encode() if isinstance(data, str) else data
+    refuse_bom(raw, where)
     events = []
     for line_no, line in enumerate(raw.splitlines(), start=1):
         if line.strip():
-            events.append(codec.decode(line, where=where, line_no=line_no))
+            event = codec.decode(line, where=where, line_no=line_no)
+            check_values(event, where=where, line_no=line_no)
+            _refuse_unknown_fields(codec, line, event, where, line_no)
+            events.append(event)
     return events
+
+
+def _refuse_unknown_fields(codec: LogCodec, line: bytes, event: Event, where: str, line_no: int) -> None:
+    """A field the event does not have would be dropped without a word: refuse it (a
+    typo like `tagret_seq` must not append an event that means something else)."""
+    kind = type(event).__name__
+    raw = codec._raw_or_raise(line, where, line_no)
+    if raw.get("type") != kind or kind in codec.upcasters:
+        return  # an old shape: its upcaster decides what its fields mean
+    unknown = sorted(set(raw) - {"type", *event.__struct_fields__})
+    if unknown:
+        fields = ", ".join(f for f in event.__struct_fields__ if f not in ("seq", "at", "prev"))
+        raise LogFormatError(where, line_no, f"{kind} has no field {unknown[0]!r}; its fields: {fields}", field=unknown[0])
+
+
+def refuse_bom(data: bytes, where: str) -> None:
+    """A byte order mark before line 1 (some editors save one) is named as such, not as
+    an invalid character at byte 0."""
+    if data.startswith(b"\xef\xbb\xbf") or data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise LogFormatError(where, 1, "starts with a byte order mark (BOM): save the file as UTF-8 without BOM")
 
 
 def encode_chained(events: Iterable[Event]) -> list[bytes]:

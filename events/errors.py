@@ -52,3 +52,11 @@ class NoteError(TabletapeError):
 
 class UnknownNoteError(NoteError):
     """No note with that id in the match's note stream."""
+
+
+class StoreLinkError(TabletapeError):
+    """A symbolic link inside the store: reported, never followed for a read or a write."""
+
+
+class TornTailError(TabletapeError):
+    """A journal ends in bytes of an interrupted write; `tabletape repair` sets them aside."""

@@ -2,11 +2,13 @@
 
     <home>/logs/<match_id>.jsonl     one match, one event per line (see events/journal.py)
     <home>/notes/<match_id>.jsonl    that match's annotations, the same kind of journal
-    <home>/quarantine/               torn final lines set aside after a crash
+    <home>/logs/<match_id>.jsonl.end the log's end anchor (events/anchor.py)
+    <home>/quarantine/               torn tails set aside by `repair` after a crash
     <home>/batches/<batch_id>/       simulated games, many logs per file (events/batches.py)
 
 Opening a store changes nothing on disk; folders appear with the first write. Every path
-comes from a validated match id, so an id can never reach outside the folder.
+comes from a validated match id, so an id can never reach outside the folder, and no file
+or folder of the store is read or written through a symbolic link: a link is reported.
 """
 
 from __future__ import annotations
@@ -19,17 +21,21 @@ from pathlib import Path
 
 from events.base import Event
 from events.batches import BatchIndex, BatchLog
+from events.batches import remove_dead_temps as remove_dead_batch_temps
 from events.chain import GENESIS, line_hash
-from events.codec import LogCodec, decode_log, encode_chained, read_header
+from events.codec import LogCodec, decode_log, encode_chained, read_header, refuse_bom
 from events.errors import (
     ChainBrokenError,
     ConflictError,
     InvalidMatchIdError,
     LogFormatError,
+    StoreLinkError,
     UnknownMatchError,
 )
-from events.journal import ChainReport, Journal, TornTail
+from events.journal import ChainReport, Journal, RepairReport, TornTail, real_folder
+from events.journal import remove_dead_temps as remove_dead_journal_temps
 from events.shared import MatchStarted
+from events.values import check_values
 
 _MATCH_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,79}")
 _SUFFIX = ".jsonl"
@@ -59,7 +65,11 @@ class FileStore:
     def __init__(self, home: Path) -> None:
         self.home = Path(home)
         self.torn_tails: list[TornTail] = []
-        """Torn final lines this store set aside, so the CLI and dashboard can say where."""
+        """Torn tails this store met (each once) or set aside, so the CLI, the dashboard
+        and sync can say where."""
+        self.skipped: dict[str, str] = {}
+        """Entries of the store that are not matches it can serve (a link, a folder named
+        like a log, a damaged batch manifest), with why; refreshed by `matches()`."""
         self.batches = BatchIndex(self.home)
 
     def __repr__(self) -> str:
@@ -84,12 +94,19 @@ class FileStore:
         return self._journal(self.notes_path(match_id), f"{match_id}.notes")
 
     def _journal(self, path: Path, label: str) -> Journal:
-        return Journal(path, quarantine=self.home / "quarantine", label=label, on_torn=self.torn_tails.append)
+        return Journal(path, quarantine=self.home / "quarantine", label=label, on_torn=self._met_torn)
+
+    def _met_torn(self, torn: TornTail) -> None:
+        """Keep each torn tail once (several reads of one command meet the same one)."""
+        if torn not in self.torn_tails:
+            self.torn_tails.append(torn)
 
     def _existing(self, match_id: str) -> Journal | BatchLog:
         """The log's journal (or its place in a batch), or UnknownMatchError: reads and
         appends never create a log."""
         journal = self.log_journal(match_id)
+        if journal.path.is_symlink():
+            raise StoreLinkError(f"{journal.path} is a symbolic link; the store never reads or writes through links")
         if journal.path.is_file():
             return journal
         batched = self.batches.get(match_id)
@@ -131,9 +148,19 @@ class FileStore:
         except ConflictError:
             raise ConflictError(f"match {match_id!r} already exists in {self.home}") from None
 
-    def recover(self, match_id: str) -> TornTail | None:
-        """Set aside the log's torn final line now, if it has one."""
-        return self._existing(match_id).recover()
+    def repair(self, match_id: str, *, accept: bool = False) -> RepairReport:
+        """Set aside a torn tail, restore a lost final newline, anchor an unanchored end
+        (`accept`: anchor a cut or edited end as it is); the log's notes too."""
+        report = self._existing(match_id).repair(accept=accept)
+        notes = self.notes_journal(match_id)
+        if notes.path.exists() or notes.path.is_symlink():
+            notes.repair(accept=accept)
+        return report
+
+    def remove_dead_temps(self) -> list[Path]:
+        """Remove the temp files and folders of writers killed mid-write."""
+        removed = [path for folder in ("logs", "notes") for path in remove_dead_journal_temps(self.home / folder)]
+        return removed + remove_dead_batch_temps(self.home / "batches")
 
     # -- reading ---------------------------------------------------------------------
 
@@ -144,11 +171,29 @@ class FileStore:
     def matches(self) -> list[str]:
         """Ids of every match in the store, sorted (new ids sort by start time)."""
         folder = self.home / "logs"
+        self.skipped = {}
         names: list[str] = []
-        if folder.is_dir():
-            names = [entry.name[: -len(_SUFFIX)] for entry in os.scandir(folder) if entry.name.endswith(_SUFFIX)]
+        try:
+            real_folder(folder)
+            if folder.is_dir():
+                names = [name for entry in os.scandir(folder) if (name := self._log_name(entry))]
+        except StoreLinkError as error:
+            self.skipped[str(folder)] = str(error)
         names += self.batches.ids()
+        self.skipped.update(self.batches.skipped)
         return sorted({name for name in names if _MATCH_ID.fullmatch(name) and ".." not in name})
+
+    def _log_name(self, entry: os.DirEntry[str]) -> str | None:
+        """The match id of a log file in `logs/`; a link or a folder is noted in `skipped`."""
+        if not entry.name.endswith(_SUFFIX) or entry.name.startswith("."):
+            return None
+        if entry.is_symlink():
+            self.skipped[entry.path] = "a symbolic link: not followed, not served"
+        elif not entry.is_file():
+            self.skipped[entry.path] = "not a file: not served"
+        else:
+            return entry.name[: -len(_SUFFIX)]
+        return None
 
     def lines(self, match_id: str) -> Iterator[bytes]:
         """Every complete line of a match's log, streamed."""
@@ -194,6 +239,8 @@ def import_log(
     if header.match_id != match_id:
         raise LogFormatError(where, 1, f"match_id is {header.match_id!r}, but the import is for {match_id!r}", field="match_id")
     events = list(decode_log(lines, codec_for(header), where=where))
+    for line_no, event in enumerate(events, start=1):
+        check_values(event, where=where, line_no=line_no)
     if any(event.prev for event in events):
         _check_chain(lines, events, where)
     else:
@@ -210,6 +257,7 @@ def _split_lines(data: bytes, where: str) -> list[bytes]:
     A log is UTF-8 text; checking that first names the line of a bad byte, where a JSON
     decoder would fail on it with an error that says neither file nor line.
     """
+    refuse_bom(data, where)
     try:
         data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -32,6 +32,7 @@ from projections.warehouse import (
     Rows,
     SyncReport,
     Warehouse,
+    torn_lines,
 )
 from projections.workspace import Workspace
 
@@ -348,7 +349,12 @@ def _parallel_sync(warehouse: Warehouse, *, workers: int | None, scheduler: str 
         matches = ws.matches()
         jobs = []
         for match_id in matches:
-            plan, why = warehouse._plan(match_id, checkpoints.get(match_id), verify)
+            try:  # one bad match is listed, never stops the sync (issue 14)
+                plan, why = warehouse._plan(match_id, checkpoints.get(match_id), verify)
+                ws.store.last(match_id)  # a torn tail is met here, in the process that reports it
+            except TabletapeError as error:
+                report.failed.append((match_id, str(error)))
+                continue
             if plan == "unchanged":
                 report.unchanged += 1
             else:
@@ -375,9 +381,10 @@ def _parallel_sync(warehouse: Warehouse, *, workers: int | None, scheduler: str 
         gone = sorted(set(checkpoints) - set(matches))
         if gone:
             warehouse._delete(con, gone, (*MATCH_TABLES, *EVENT_TABLES, "notes", "checkpoints", "note_checkpoints"))
-            report.removed = len(gone)
-        report.notes = warehouse._sync_notes(con, matches)
+            report.removed, report.removed_ids = len(gone), gone
+        report.notes = warehouse._sync_notes(con, matches, report)
     report.seconds = time.perf_counter() - started
+    report.torn = torn_lines(ws)
     return report
 
 

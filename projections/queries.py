@@ -16,6 +16,7 @@ from typing import Any
 import duckdb
 
 from events.errors import TabletapeError
+from projections.sql_limits import SqlLimits, run_interruptible
 from projections.warehouse import Warehouse
 
 QUERY_DIR = Path(__file__).parent / "queries"
@@ -99,19 +100,33 @@ def run_named(warehouse: Warehouse, name: str, given: dict[str, Any] | None = No
     return _run(warehouse, query.sql, {**query.params, **(given or {})}, where=f"query {name}")
 
 
-def run_sql(warehouse: Warehouse, sql: str) -> Result:
-    """Ad-hoc SQL on the sandboxed, read-only connection."""
-    return _run(warehouse, sql, None, where="--sql")
+def run_sql(warehouse: Warehouse, sql: str, limits: SqlLimits | None = None) -> Result:
+    """Ad-hoc SQL on the sandboxed, read-only connection, under the time, memory and row
+    limits (`projections/sql_limits.py`)."""
+    if not re.sub(r"[\s;]", "", sql):
+        raise QueryError("--sql: no statement given")
+    return _run(warehouse, sql, None, where="--sql", limits=limits or SqlLimits.from_env(), cap_rows=True)
 
 
-def _run(warehouse: Warehouse, sql: str, params: dict[str, Any] | None, *, where: str) -> Result:
-    con = warehouse.connect(sandboxed=True)
-    try:
+def _run(warehouse: Warehouse, sql: str, params: dict[str, Any] | None, *, where: str,
+         limits: SqlLimits | None = None, cap_rows: bool = False) -> Result:
+    limits = limits or SqlLimits.from_env()
+    con = warehouse.connect(sandboxed=True, memory_limit=limits.memory)
+
+    def fetch() -> Result:
         cursor = con.execute(sql, params) if params else con.execute(sql)
-        columns = [d[0] for d in cursor.description or ()]
-        return Result(columns=columns, rows=cursor.fetchall())
+        columns = [d[0] for d in cursor.description or ()] if cursor is not None else []
+        if cursor is None or not columns:
+            return Result(columns=[], rows=[])
+        rows = cursor.fetchmany(limits.rows + 1) if cap_rows else cursor.fetchall()
+        if cap_rows and len(rows) > limits.rows:
+            raise QueryError(f"{where}: more than {limits.rows:,} rows (TABLETAPE_SQL_ROWS); add a LIMIT or aggregate")
+        return Result(columns=columns, rows=rows)
+
+    try:
+        return run_interruptible(con, fetch, seconds=limits.seconds, where=where)
     except duckdb.Error as error:
-        first = str(error).strip().splitlines()[0]
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise QueryError(f"{where}: {first}") from None
     finally:
         con.close()

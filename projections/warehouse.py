@@ -21,7 +21,7 @@ import os
 import shutil
 import time
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -32,8 +32,9 @@ import pyarrow as pa
 
 from events.base import Event
 from events.chain import line_hash
-from events.errors import LogFormatError, TabletapeError
+from events.errors import ChainBrokenError, LogFormatError, TabletapeError
 from events.shared import MatchEnded, Retracted, Ruled
+from events.values import check_values
 from projections.audit import judge
 from projections.replay import Fold, Step
 from projections.workspace import Workspace
@@ -64,6 +65,10 @@ class SyncReport(msgspec.Struct, kw_only=True):
     """(match id, why) for matches projected whole again."""
     unchanged: int = 0
     removed: int = 0
+    removed_ids: list[str] = msgspec.field(default_factory=list)
+    """Matches whose log is gone: their rows left the warehouse."""
+    torn: list[str] = msgspec.field(default_factory=list)
+    """One line per torn tail met (bytes of an interrupted write; `tabletape repair`)."""
     failed: list[tuple[str, str]] = msgspec.field(default_factory=list)
     """(match id, the one-line error) for logs that cannot be read; their rows stay as
     the last good sync left them."""
@@ -77,6 +82,7 @@ class SyncReport(msgspec.Struct, kw_only=True):
         """One line for the command line."""
         rebuilt = f", {len(self.rebuilt)} rebuilt" if self.rebuilt else ""
         rebuilt += f", {len(self.failed)} unreadable" if self.failed else ""
+        rebuilt += f", {self.removed} removed" if self.removed else ""
         return (f"synced {self.matches} matches ({self.new} new, {self.extended} extended{rebuilt}, "
                 f"{self.unchanged} unchanged): {self.events} events replayed, {self.notes} note streams "
                 f"in {self.seconds:.2f} s")
@@ -151,6 +157,7 @@ class Projection:
     def __init__(self, ws: Workspace, match_id: str, resume: Checkpoint | None) -> None:
         self.ws, self.match_id = ws, match_id
         self.header = ws.header(match_id)
+        check_values(self.header, where=str(ws.store.source_path(match_id)), line_no=1)
         self.rules: Rules = ws.rules_of(match_id)
         self.fold = Fold(self.rules)
         self.rows = Rows()
@@ -163,6 +170,8 @@ class Projection:
         self.metrics: dict[str, float] = msgspec.json.decode(resume.metrics) if resume else {}
         self.step: Step | None = None
         self.replayed = 0
+        self.last_line = b""
+        """The last line projected: the checkpoint's hash is its hash, never a newer line's."""
         self.last_at: datetime | None = None
 
     def run(self) -> Checkpoint | None:
@@ -188,6 +197,7 @@ class Projection:
             if isinstance(event, Ruled) and event.applies_to is not None and event.applies_to <= floor:
                 return None
             self._fold(event, line)
+            self.last_line = line
         return self._finish()
 
     def _fold(self, event: Event, line: bytes) -> None:
@@ -248,6 +258,8 @@ class Projection:
         assert self.step is not None
         self._match_rows(errors)
         last_seq, last_hash = self.ws.store.last(self.match_id)
+        if self.replayed:  # appends may have landed since: the seam is the last line projected
+            last_hash = line_hash(self.last_line)
         return Checkpoint(
             match_id=self.match_id, last_seq=self.step.event.seq if self.replayed else last_seq, last_hash=last_hash,
             inode=_inode(self.ws, self.match_id), fingerprint=self.rules.ruleset.fingerprint,
@@ -290,6 +302,19 @@ def _inode(ws: Workspace, match_id: str) -> int:
     return os.stat(ws.store.source_path(match_id)).st_ino
 
 
+def _refuse_unverified(ws: Workspace, match_id: str) -> None:
+    """`sync --verify`: a log whose chain or end anchor does not verify is not projected
+    (its previous rows stay); ChainBrokenError names the line."""
+    report = ws.verify(match_id)
+    if not report.ok:
+        raise ChainBrokenError(f"{ws.store.source_path(match_id)}: does not verify, its previous rows are kept: {report.message}")
+
+
+def torn_lines(ws: Workspace) -> list[str]:
+    """What the sync met of interrupted writes, one line each."""
+    return [t.warning(Path(t.path).name.removesuffix(".jsonl")) for t in ws.store.torn_tails if not t.quarantined_to]
+
+
 def _line_at(ws: Workspace, match_id: str, seq: int) -> bytes | None:
     """The stored line of `seq` (None if the log is shorter now)."""
     for index, line in enumerate(ws.store.tail(match_id, seq - 1)):
@@ -314,14 +339,17 @@ class Warehouse:
 
     # --- reading ------------------------------------------------------------------------
 
-    def connect(self, *, sandboxed: bool = True) -> duckdb.DuckDBPyConnection:
+    def connect(self, *, sandboxed: bool = True, memory_limit: str | None = None) -> duckdb.DuckDBPyConnection:
         """A read-only connection to the replica; sandboxed ones cannot touch files."""
+        self._refuse_links(self.replica)
         if not self.replica.exists():
             raise WarehouseError(f"{self.replica}: no warehouse yet; run `tabletape sync`")
         config: dict[str, Any] = {}
         if sandboxed:
             config = {"enable_external_access": False, "autoload_known_extensions": False,
                       "autoinstall_known_extensions": False, "lock_configuration": True}
+        if memory_limit:
+            config["memory_limit"] = memory_limit
         return duckdb.connect(str(self.replica), read_only=True, config=config)
 
     # --- writing ------------------------------------------------------------------------
@@ -330,6 +358,8 @@ class Warehouse:
     def _writer(self, wait: float) -> Iterator[duckdb.DuckDBPyConnection]:
         """The one writer: the lock file first (a second sync waits), then the primary."""
         self.ws.home.mkdir(parents=True, exist_ok=True)
+        temp = self.replica.with_name(self.replica.name + ".tmp")
+        self._refuse_links(self._lock_path, self.path, self.path.with_name(self.path.name + ".wal"), self.replica, temp)
         with open(self._lock_path, "a+") as lock:
             deadline = time.monotonic() + wait
             while True:
@@ -347,9 +377,17 @@ class Warehouse:
                 con.execute("CHECKPOINT")
             finally:
                 con.close()
-            temp = self.replica.with_name(self.replica.name + ".tmp")
+            with suppress(FileNotFoundError):
+                os.unlink(temp)  # a killed sync's copy; never written through
             shutil.copyfile(self.path, temp)
             os.replace(temp, self.replica)
+
+    @staticmethod
+    def _refuse_links(*paths: Path) -> None:
+        """WarehouseError if a warehouse file is a symbolic link: never written through."""
+        for path in paths:
+            if path.is_symlink():
+                raise WarehouseError(f"{path} is a symbolic link; the warehouse is never read or written through links (remove it)")
 
     def sync(self, *, verify: bool = False, wait: float = 600.0) -> SyncReport:
         """Bring the warehouse up to date with every log and note stream.
@@ -378,11 +416,11 @@ class Warehouse:
             done: list[Checkpoint] = []
             for match_id in matches:
                 report.matches += 1
-                plan, why = self._plan(match_id, checkpoints.get(match_id), verify)
-                if plan == "unchanged":
-                    report.unchanged += 1
-                    continue
                 try:
+                    plan, why = self._plan(match_id, checkpoints.get(match_id), verify)
+                    if plan == "unchanged":
+                        report.unchanged += 1
+                        continue
                     projection, checkpoint, plan, why = self._project(match_id, checkpoints.get(match_id), plan, why, report)
                 except TabletapeError as error:  # one unreadable log must not hide all the others
                     report.failed.append((match_id, str(error)))
@@ -404,9 +442,10 @@ class Warehouse:
             gone = sorted(set(checkpoints) - set(matches))
             if gone:
                 self._delete(con, gone, (*MATCH_TABLES, *EVENT_TABLES, "notes", "checkpoints", "note_checkpoints"))
-                report.removed = len(gone)
-            report.notes = self._sync_notes(con, matches)
+                report.removed, report.removed_ids = len(gone), gone
+            report.notes = self._sync_notes(con, matches, report)
         report.seconds = time.perf_counter() - started
+        report.torn = torn_lines(self.ws)
         return report
 
     def _project(self, match_id: str, old: Checkpoint | None, plan: str, why: str,
@@ -437,8 +476,8 @@ class Warehouse:
             return "new", ""
         if old.fingerprint not in self._fingerprints:
             return "rebuild", "the rules changed since the last sync"
-        if verify and not (report := self.ws.verify(match_id)).ok:
-            return "rebuild", f"the hash chain is broken: {report.message}"
+        if verify:
+            _refuse_unverified(self.ws, match_id)
         if _inode(self.ws, match_id) != old.inode:
             return "rebuild", "the log file was replaced"
         if self.ws.store.batches.get(match_id) is not None:
@@ -475,19 +514,24 @@ class Warehouse:
             con.execute(f"DELETE FROM {table} WHERE match_id IN (SELECT match_id FROM doomed)")
         con.unregister("doomed")
 
-    def _sync_notes(self, con: duckdb.DuckDBPyConnection, matches: list[str]) -> int:
-        """Re-read the note streams that grew since the last sync (they are small)."""
+    def _sync_notes(self, con: duckdb.DuckDBPyConnection, matches: list[str], report: SyncReport) -> int:
+        """Re-read the note streams that grew since the last sync (they are small); an
+        unreadable one is listed in the report and keeps its previous rows."""
         seen = dict(con.execute("SELECT match_id, notes_seq FROM note_checkpoints").fetchall())
-        changed = []
+        changed, read = [], {}
         for match_id in matches:
-            last = self.ws.store.notes_journal(match_id).last()[0]
-            if seen.get(match_id, -1) != last:
-                changed.append((match_id, last))
+            try:
+                last = self.ws.store.notes_journal(match_id).last()[0]
+                if seen.get(match_id, -1) != last:
+                    read[match_id] = self.ws.notes.list(match_id, include_removed=True)
+                    changed.append((match_id, last))
+            except TabletapeError as error:
+                report.failed.append((f"{match_id} (notes)", str(error)))
         if not changed:
             return 0
         rows = Rows()
         for match_id, last in changed:
-            for note in self.ws.notes.list(match_id, include_removed=True):
+            for note in read[match_id]:
                 rows.add("notes", match_id=match_id, note_id=note.id, from_seq=note.from_seq, to_seq=note.to_seq,
                          author=note.author, text=note.text, tags=list(note.tags), rule=note.rule,
                          removed=note.removed, replies=len(note.replies), created_at=note.created_at)

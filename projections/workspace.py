@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 
 from events.base import Event
-from events.codec import LogCodec, decode_drafts, decode_log, read_header
+from events.codec import LogCodec, decode_drafts, decode_log, read_header, refuse_bom
 from events.errors import LogFormatError, TabletapeError, UnknownMatchError, UnknownRulesetError
 from events.journal import ChainReport
 from events.notes import Notebook
@@ -27,6 +27,7 @@ from projections.replay import Step, replay
 from projections.timeline import Timeline
 from rulesets import registry
 from rulesets.registry import Rules
+from rulesets.variants import Variant, read_variant
 
 HOME_ENV = "TABLETAPE_HOME"
 
@@ -51,7 +52,9 @@ class Workspace:
         return registry.resolve(spec, self.home)
 
     def rulesets(self) -> list[dict[str, Any]]:
-        """Every game with its versions and this store's variants."""
+        """Every game with its versions and this store's variants; a variant file that
+        cannot be read is left out and named in `store.skipped` with its error."""
+        variants = self._readable_variants()
         out = []
         for name in registry.GAMES:
             ruleset = registry.game(name)
@@ -60,9 +63,20 @@ class Workspace:
                 "title": ruleset.title,
                 "newest": ruleset.newest,
                 "versions": [{"id": v.id, "title": v.title} for v in ruleset.versions.values()],
-                "variants": [{"id": v.id, "extends": v.extends, "title": v.title} for v in registry.variants(self.home, name)],
+                "variants": [{"id": v.id, "extends": v.extends, "title": v.title} for v in variants if v.game == name],
             })
         return out
+
+    def _readable_variants(self) -> list[Variant]:
+        """Every variant file of the store that reads; the others go to `store.skipped`."""
+        directory = registry.variants_dir(self.home)
+        found = []
+        for path in sorted(directory.glob("*.toml")) if directory and directory.is_dir() else ():
+            try:
+                found.append(read_variant(path))
+            except (TabletapeError, OSError) as error:
+                self.store.skipped[str(path)] = str(error).removeprefix(f"{path}: ")
+        return found
 
     def rules_of(self, match_id: str, against: str | None = None) -> Rules:
         """The rules a match was recorded under, or `against` for a re-audit."""
@@ -158,6 +172,7 @@ class Workspace:
 
     def import_log(self, data: bytes, *, match_id: str | None = None, where: str = "<input>") -> MatchStarted:
         """Import a whole log file; nothing is stored unless every line checks."""
+        refuse_bom(data, where)
         lines = data.split(b"\n", 1)
         header = read_header(lines[0], where=where)
         self.rules_of_header(header)

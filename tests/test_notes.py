@@ -233,6 +233,7 @@ def test_a_damaged_notes_line_names_the_file_and_line(book: Notebook, store: Fil
     added(book)
     with open(store.notes_path(MATCH), "ab") as file:
         file.write(b'{"type":"NoteShouted","seq":1}\n')
+    store.notes_path(MATCH).with_suffix(".jsonl.end").unlink()  # unanchored: every line is the file's
     with pytest.raises(LogFormatError, match=r"notes/.*\.jsonl:2: not a note event"):
         book.list(MATCH)
 

@@ -20,9 +20,10 @@ from events.errors import (
     InvalidMatchIdError,
     LogFormatError,
     TabletapeError,
+    TornTailError,
     UnknownMatchError,
 )
-from events.journal import Journal
+from events.journal import Journal, TornTail
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
 from events.store import FileStore, import_log, new_match_id, validate_match_id
 
@@ -93,7 +94,7 @@ def test_create_an_existing_match_conflicts_and_writes_nothing(ten: FileStore) -
 
 def test_create_leaves_no_temp_files(store: FileStore) -> None:
     store.create(started())
-    assert [p.name for p in (store.home / "logs").iterdir()] == [f"{MATCH}.jsonl"]
+    assert sorted(p.name for p in (store.home / "logs").iterdir()) == [f"{MATCH}.jsonl", f"{MATCH}.jsonl.end"]
 
 
 def test_append_stamps_seq_at_and_prev_in_order(ten: FileStore) -> None:
@@ -196,7 +197,7 @@ def test_appending_to_an_unknown_match_raises_and_creates_nothing(store: FileSto
 
 
 def test_reading_an_unknown_match_raises(store: FileStore) -> None:
-    for read in (store.lines, store.last, store.verify, store.recover):
+    for read in (store.lines, store.last, store.verify, store.repair):
         with pytest.raises(UnknownMatchError):
             read("nope")  # type: ignore[operator]
     with pytest.raises(UnknownMatchError):
@@ -312,6 +313,7 @@ def test_last_of_an_empty_or_missing_journal_is_minus_one_and_genesis(tmp_path: 
 
 def test_a_last_line_without_a_readable_seq_is_a_typed_error_and_writes_nothing(ten: FileStore) -> None:
     write_lines(ten, [*log_lines(ten), b"not json"])
+    (ten.home / "logs" / f"{MATCH}.jsonl.end").unlink()  # no anchor: the last line is the file's
     before = snapshot(ten.home)
     with pytest.raises(LogFormatError, match="last line has no readable seq"):
         ten.append(MATCH, [ruled(10)], expected_seq=9)
@@ -368,13 +370,50 @@ def test_a_broken_hash_chain_is_found_at_its_first_bad_line_and_nothing_changes(
     assert snapshot(ten.home) == before
 
 
-def test_an_edit_that_keeps_seq_and_prev_still_breaks_the_next_link(ten: FileStore) -> None:
+def test_an_edit_of_the_last_line_is_found_by_the_end_anchor(ten: FileStore) -> None:
     lines = log_lines(ten)
-    lines[9] = lines[9].replace(b'"by":"red"', b'"by":"blue"')  # the last line: nothing after it
+    lines[9] = lines[9].replace(b'"by":"red"', b'"by":"blu"')  # the last line: no line after it links to it
     write_lines(ten, lines)
-    assert ten.verify(MATCH).ok  # a last-line edit is only caught by the next append's prev
-    [written] = ten.append(MATCH, [ruled(10)], expected_seq=9)
-    assert written.prev == line_hash(lines[9])
+    report = ten.verify(MATCH)
+    assert (report.ok, report.first_bad_line) == (False, 10)
+    assert "line 10 is not the line the end anchor records as the last" in report.message
+    with pytest.raises(ChainBrokenError, match="not the line the end anchor records as the last"):
+        ten.append(MATCH, [ruled(10)], expected_seq=9)  # never built upon
+
+
+@pytest.mark.parametrize("cut", [1, 3])
+def test_cutting_the_last_lines_is_found_by_the_end_anchor(ten: FileStore, cut: int) -> None:
+    write_lines(ten, log_lines(ten)[:-cut])
+    report = ten.verify(MATCH)
+    assert not report.ok and f"the log has {10 - cut} lines" in report.message and "records 10" in report.message
+
+
+def test_a_log_rewritten_with_recomputed_prev_values_is_found_by_the_end_anchor(ten: FileStore) -> None:
+    lines, prev, forged = log_lines(ten), GENESIS, []
+    for line in lines:
+        raw = json.loads(line)
+        raw["prev"] = prev
+        if raw["seq"] == 4:
+            raw["decision"] = "decision X"  # same length: only the hashes differ
+        forged.append(msgspec.json.encode(raw))
+        prev = line_hash(forged[-1])
+    write_lines(ten, forged)
+    assert ten.verify(MATCH).ok is False and "end anchor records" in ten.verify(MATCH).message
+
+
+def test_repair_accept_anchors_a_cut_log_as_it_is(ten: FileStore) -> None:
+    write_lines(ten, log_lines(ten)[:-2])
+    with pytest.raises(ChainBrokenError, match="repair --accept"):
+        ten.repair(MATCH)
+    assert "records 10" in ten.repair(MATCH, accept=True).anchored
+    assert ten.verify(MATCH).ok and ten.append(MATCH, [ruled(8)], expected_seq=7)[0].seq == 8
+
+
+def test_a_log_without_an_anchor_reads_but_does_not_verify_until_repaired(ten: FileStore) -> None:
+    (ten.home / "logs" / f"{MATCH}.jsonl.end").unlink()
+    assert len(list(ten.lines(MATCH))) == 10
+    assert "not anchored" in ten.verify(MATCH).message
+    assert ten.repair(MATCH).anchored and ten.verify(MATCH).ok
 
 
 # -- torn tails -----------------------------------------------------------------------
@@ -391,48 +430,48 @@ def tear(store: FileStore, torn: bytes = TORN) -> bytes:
 
 def check_set_aside(store: FileStore, whole: bytes) -> None:
     """The torn bytes are in quarantine, reported once, and the log ends at its last newline."""
-    [report] = store.torn_tails
+    [report] = [t for t in store.torn_tails if t.quarantined_to]
     assert report.path == str(store.log_path(MATCH)) and report.size == len(TORN)
     quarantined = Path(report.quarantined_to)
     assert quarantined.parent == store.home / "quarantine" and quarantined.name.startswith(f"{MATCH}.")
     assert quarantined.name.endswith(".torn") and quarantined.read_bytes() == TORN
-    assert store.log_path(MATCH).read_bytes()[: len(whole)] == whole
+    assert store.log_path(MATCH).read_bytes() == whole
 
 
-def test_append_sets_aside_a_torn_tail_before_appending(ten: FileStore) -> None:
+def test_append_refuses_a_torn_tail_says_how_to_repair_and_changes_nothing(ten: FileStore) -> None:
+    tear(ten)
+    before = snapshot(ten.home)
+    with pytest.raises(TornTailError, match=f"ends in {len(TORN)} bytes of an interrupted write.*tabletape repair {MATCH}"):
+        ten.append(MATCH, [ruled(10)], expected_seq=9)
+    assert snapshot(ten.home) == before
+
+
+def test_repair_sets_aside_a_torn_tail_and_appends_go_on(ten: FileStore) -> None:
     whole = ten.log_path(MATCH).read_bytes()
     tear(ten)
-    [written] = ten.append(MATCH, [ruled(10)], expected_seq=9)
+    report = ten.repair(MATCH)
+    assert report.torn is not None and report.torn == ten.torn_tails[-1]
     check_set_aside(ten, whole)
-    assert written.seq == 10 and ten.verify(MATCH).ok
+    assert not ten.repair(MATCH).changed and len(ten.torn_tails) == 1
+    assert ten.append(MATCH, [ruled(10)], expected_seq=9)[0].seq == 10 and ten.verify(MATCH).ok
 
 
-def test_append_after_a_torn_tail_still_checks_the_expected_seq(ten: FileStore) -> None:
+def test_readers_never_see_a_torn_tail_report_it_once_and_leave_it(ten: FileStore) -> None:
     whole = ten.log_path(MATCH).read_bytes()
     tear(ten)
-    with pytest.raises(ConflictError):
-        ten.append(MATCH, [ruled(10)], expected_seq=10)  # the torn line 10 was never written
-    check_set_aside(ten, whole)
-    assert ten.log_path(MATCH).read_bytes() == whole
-
-
-def test_recover_sets_aside_a_torn_tail_on_demand(ten: FileStore) -> None:
-    whole = ten.log_path(MATCH).read_bytes()
-    tear(ten)
-    report = ten.recover(MATCH)
-    assert report is not None and report == ten.torn_tails[0]
-    check_set_aside(ten, whole)
-    assert ten.log_path(MATCH).read_bytes() == whole
-    assert ten.recover(MATCH) is None and len(ten.torn_tails) == 1
-
-
-def test_readers_never_see_a_torn_line_and_set_it_aside_when_nobody_writes(ten: FileStore) -> None:
-    whole = ten.log_path(MATCH).read_bytes()
-    tear(ten)
-    assert ten.last(MATCH)[0] == 9  # last() only ignores the partial bytes
+    assert ten.last(MATCH)[0] == 9
     assert list(ten.lines(MATCH)) == whole.splitlines()
-    check_set_aside(ten, whole)
-    assert ten.log_path(MATCH).read_bytes() == whole
+    assert ten.verify(MATCH).ok
+    assert ten.torn_tails == [TornTail(path=str(ten.log_path(MATCH)), size=len(TORN))]
+    assert ten.log_path(MATCH).read_bytes() == whole + TORN  # only repair removes bytes
+
+
+def test_whole_lines_past_the_anchor_are_an_unfinished_batch_not_part_of_the_log(ten: FileStore) -> None:
+    whole = ten.log_path(MATCH).read_bytes()
+    unfinished = b"".join(line + b"\n" for line in log_lines(ten)[-2:])  # whole lines, never committed
+    tear(ten, unfinished)
+    assert list(ten.lines(MATCH)) == whole.splitlines() and ten.last(MATCH)[0] == 9
+    assert ten.repair(MATCH).torn.size == len(unfinished)  # type: ignore[union-attr]
 
 
 def test_readers_stop_before_a_partial_line_while_a_writer_holds_the_lock(ten: FileStore) -> None:
@@ -449,13 +488,30 @@ def test_readers_stop_before_a_partial_line_while_a_writer_holds_the_lock(ten: F
     assert ten.torn_tails == [] and ten.log_path(MATCH).read_bytes() == whole + TORN
 
 
-def test_a_torn_line_zero_leaves_an_empty_log(tmp_path: Path) -> None:
+def test_a_whole_last_line_without_its_newline_is_not_torn(ten: FileStore) -> None:
+    path = ten.log_path(MATCH)
+    whole = path.read_bytes()
+    os.truncate(path, len(whole) - 1)  # `truncate -s -1`
+    assert list(ten.lines(MATCH)) == whole.splitlines() and ten.last(MATCH)[0] == 9
+    assert ten.verify(MATCH).ok and ten.torn_tails == []
+    assert ten.append(MATCH, [ruled(10)], expected_seq=9)[0].seq == 10
+    assert path.read_bytes().startswith(whole) and ten.verify(MATCH).ok
+
+
+def test_repair_gives_a_whole_last_line_its_newline(ten: FileStore) -> None:
+    path = ten.log_path(MATCH)
+    whole = path.read_bytes()
+    os.truncate(path, len(whole) - 1)
+    assert ten.repair(MATCH).newline_added and path.read_bytes() == whole and ten.verify(MATCH).ok
+
+
+def test_a_torn_line_zero_is_set_aside_by_repair(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "logs" / "x.jsonl")
     journal.path.parent.mkdir()
     journal.path.write_bytes(b'{"type":"MatchSta')
-    report = journal.recover()
-    assert report is not None and report.size == 17 and journal.path.read_bytes() == b""
-    assert Path(report.quarantined_to).parent == tmp_path / "quarantine"
+    report = journal.repair()
+    assert report.torn is not None and report.torn.size == 17 and journal.path.read_bytes() == b""
+    assert Path(report.torn.quarantined_to).parent == tmp_path / "quarantine"
 
 
 def test_torn_tails_at_the_same_moment_get_distinct_quarantine_files(ten: FileStore) -> None:
@@ -463,14 +519,14 @@ def test_torn_tails_at_the_same_moment_get_distinct_quarantine_files(ten: FileSt
     reports = []
     for n in range(5):
         tear(ten, TORN + str(n).encode())
-        reports.append(journal.recover())
+        reports.append(journal.repair().torn)
     targets = {Path(report.quarantined_to) for report in reports if report}
     assert len(targets) == 5 and sorted(p.read_bytes()[-1:] for p in targets) == [b"0", b"1", b"2", b"3", b"4"]
 
 
-def test_recover_of_a_missing_or_whole_journal_is_none(tmp_path: Path) -> None:
+def test_repair_of_a_missing_journal_changes_nothing(tmp_path: Path) -> None:
     journal = Journal(tmp_path / "logs" / "x.jsonl")
-    assert journal.recover() is None and not (tmp_path / "logs").exists()
+    assert not journal.repair().changed and not (tmp_path / "logs").exists()
 
 
 # -- the journal as a building block --------------------------------------------------

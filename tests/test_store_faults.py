@@ -13,13 +13,14 @@ import time
 from collections import Counter
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from events import anchor
 from events.codec import LogCodec, decode_drafts
 from events.errors import TabletapeError
-from events.journal import Journal
 from events.shared import MatchStarted, Ruled
 from events.store import FileStore, import_log
 
@@ -49,104 +50,132 @@ def spawn(*args: str, slow: float | None = None) -> subprocess.Popen[bytes]:
 # -- SIGKILL --------------------------------------------------------------------------
 
 
-class KillRound:
-    """One writer started, killed with SIGKILL, and what it acknowledged before dying."""
+AIMS = ("mid", "commit", "random", "random")
+"""Where a round's kill lands: inside a batch's bytes, between the last byte and the
+commit of the end anchor, or wherever a random delay puts it."""
 
-    def __init__(self, home: Path, match_id: str, *, slow: float | None, delay: float, wait_for_ack: bool):
-        proc = spawn("append", str(home), match_id, "1000000", slow=slow)
-        early = self._first_ack(proc) if wait_for_ack else b""
-        time.sleep(delay)
+
+class KillRound:
+    """One writer appending batches, killed with SIGKILL, and what it acknowledged."""
+
+    def __init__(self, home: Path, match_id: str, tag: str, sizes: list[int], aim: str, delay: float):
+        env = {} if aim == "random" else {"STORE_WRITER_AIM": f"{aim}:{len(sizes) - 1}"}
+        proc = subprocess.Popen([sys.executable, str(WRITER), "batch", str(home), match_id, tag, ",".join(map(str, sizes))],
+                                bufsize=0, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, **env})
+        seen = self._until(proc, b"aimed") if aim != "random" else b""
+        if aim == "random":
+            time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
-        out, err = proc.communicate(timeout=20)
+        out, err = proc.communicate(timeout=30)
         assert proc.returncode == -signal.SIGKILL, err.decode()
-        complete = (early + out).split(b"\n")[:-1]  # a half-printed last line was never acked
-        self.acked = [int(line) for line in complete if line.isdigit()]
-        self.torn_reports = [line.decode().split() for line in complete if line.startswith(b"torn ")]
+        complete = (seen + out).split(b"\n")[:-1]  # a half-printed last line was never acked
+        self.acked = {line.split()[1].decode(): int(line.split()[3]) - int(line.split()[2]) + 1
+                      for line in complete if line.startswith(b"acked ")}
+        self.created = b"0" in complete
 
     @staticmethod
-    def _first_ack(proc: subprocess.Popen[bytes]) -> bytes:
-        """Read until the first acknowledged seq, so the kill lands among appends."""
+    def _until(proc: subprocess.Popen[bytes], word: bytes) -> bytes:
+        """Read the writer's output until it says `word` (it then stalls there)."""
         assert proc.stdout is not None
         seen = b""
-        while not seen.rstrip(b"\n").rsplit(b"\n", 1)[-1].isdigit():
+        while not seen.endswith(word + b"\n"):
             line = proc.stdout.readline()
             assert line, f"writer died: {proc.stderr.read().decode() if proc.stderr else ''}"
             seen += line
         return seen
 
 
-def complete_part(log: Path) -> tuple[bytes, bytes]:
-    """The log's bytes up to its last newline, and the torn bytes after it."""
-    raw = log.read_bytes()
-    cut = raw.rfind(b"\n") + 1
-    return raw[:cut], raw[cut:]
+class Tally(Counter[str]):
+    """Figures of a run of kills: kills, acknowledged events and batches, partial batches
+    found (must stay 0), torn tails left and torn tails reported (must be equal)."""
+
+    def line(self) -> str:
+        return ", ".join(f"{key} {value:,}" for key, value in sorted(self.items()))
 
 
-def check_intact(complete: bytes, scratch: Path) -> int:
-    """Verify a copy of the complete lines (a copy, so a torn tail is left for the store)."""
-    scratch.write_bytes(complete)
-    report = Journal(scratch, quarantine=scratch.parent / "q").verify()
-    assert report.ok, report.message
-    return report.lines
+class _Decision(msgspec.Struct):
+    decision: str = ""
 
 
-def quarantined(home: Path) -> list[bytes]:
-    folder = home / "quarantine"
-    return [p.read_bytes() for p in folder.iterdir()] if folder.is_dir() else []
+_DECISION = msgspec.json.Decoder(_Decision)
 
 
-def set_aside_now(store: FileStore, match_id: str, how: str, torn: bytes) -> None:
-    """Have the store set the torn tail aside (by recover() or by a reader) and check it."""
-    count = len(store.torn_tails)
-    if how == "recover":
-        report = store.recover(match_id)
-    else:
-        list(store.lines(match_id))
-        report = store.torn_tails[-1] if len(store.torn_tails) > count else None
-    assert report is not None and report.size == len(torn)
-    assert Path(report.quarantined_to).read_bytes() == torn
-    assert Path(report.quarantined_to).parent == store.home / "quarantine"
-    assert not store.log_path(match_id).read_bytes().endswith(torn)
+def batches_in(home: Path, match_id: str) -> tuple[Counter[str], dict[str, int]]:
+    """Events per batch tag in the log as a fresh reader sees it, and each tag's size
+    (every event says `tag i/size`)."""
+    found: Counter[str] = Counter()
+    sizes: dict[str, int] = {}
+    for line in FileStore(home).lines(match_id):
+        decision = _DECISION.decode(line).decision
+        if decision:
+            tag, index = decision.split()[:2]
+            found[tag] += 1
+            sizes[tag] = int(index.split("/")[1])
+    return found, sizes
 
 
-def test_sigkilled_writers_lose_no_acknowledged_seq_and_torn_tails_are_set_aside(tmp_path: Path) -> None:
-    rng = random.Random(20261121)
-    home, match_id = tmp_path / "home", "killed"
-    store = FileStore(home)
-    last_complete, pending, ways = -1, b"", Counter[str]()
-    rounds = 25
+def kill_rounds(tmp_path: Path, rounds: int, seed: int) -> Tally:
+    """Kill batch writers `rounds` times; after each kill check the log as readers and the
+    CLI see it, then repair it through the CLI so the next writer can go on."""
+    rng, tally = random.Random(seed), Tally()
+    home, expected = tmp_path / "home", dict[str, int]()
     for number in range(rounds):
-        slow = 0.01 if number % 5 in (1, 3) else None
-        first = number == 0  # killed anywhere, even before or while creating the match
-        kill = KillRound(
-            home, match_id, slow=slow, wait_for_ack=not first,
-            delay=rng.uniform(0.0, 0.3) if first else rng.uniform(0.02, 0.12) if slow else rng.uniform(0.1, 0.5),
-        )
-        if pending:  # the previous torn tail was left for this writer's first append
-            assert pending in quarantined(home)
-            assert any(Path(path).read_bytes() == pending for _, path, _ in kill.torn_reports)
-            pending = b""
-        log = store.log_path(match_id)
-        if not log.exists():
-            assert first and kill.acked == []
+        match_id = f"killed-{number // 20}"  # a fresh log every 20 kills keeps each check short
+        if number % 20 == 0:
+            expected = {}
+        aim = AIMS[number % len(AIMS)] if number % 20 else "random"
+        sizes = [rng.choice((1, 1, 7, 300, 2000, 20_000)) for _ in range(rng.randint(1, 3))]
+        kill = KillRound(home, match_id, f"r{number}", sizes, aim, delay=rng.uniform(0.0, 0.25 if number % 20 else 0.15))
+        tally["kills"] += 1
+        tally[f"kills aimed {aim}"] += 1
+        if not FileStore(home).exists(match_id):
+            assert number % 20 == 0 and not kill.created and not kill.acked
             continue
-        assert kill.acked == list(range(last_complete + 1, last_complete + 1 + len(kill.acked)))
-        complete, torn = complete_part(log)
-        lines = check_intact(complete, tmp_path / "scratch.jsonl")
-        assert not kill.acked or kill.acked[-1] <= lines - 1 <= kill.acked[-1] + 1  # at most one unacked line
-        last_complete = lines - 1
+        expected.update(kill.acked)
+        tally["acknowledged batches"] += len(kill.acked)
+        tally["acknowledged events"] += sum(kill.acked.values())
+        found, sizes = batches_in(home, match_id)
+        tally["partial batches found"] += sum(1 for tag, count in found.items() if count != sizes[tag])
+        assert all(found[tag] == size for tag, size in expected.items()), "an acknowledged batch is missing or cut"
+        torn = torn_bytes(home, match_id)
         if torn:
-            how = ("recover", "reader", "next writer")[sum(ways.values()) % 3]
-            ways[how] += 1
-            if how == "next writer":
-                pending = torn
-            else:
-                set_aside_now(store, match_id, how, torn)
-                assert log.read_bytes() == complete
-    if pending:
-        set_aside_now(store, match_id, "recover", pending)
-    assert store.verify(match_id).ok and store.matches() == [match_id]
-    assert sum(ways.values()) >= 5 and len(ways) == 3, f"too few torn tails provoked: {ways}"
+            tally["torn tails left"] += 1
+            code, out, err = run_cli(home, "list")
+            tally["torn tails reported"] += err.count(f"{match_id}.jsonl: ends in {torn} bytes of an interrupted write")
+            assert code == 0 and "not part of the log" in err and match_id in out
+            code, out, err = run_cli(home, "repair", match_id)
+            assert code == 0 and "set aside" in out, err
+            assert torn_bytes(home, match_id) == 0
+        assert FileStore(home).verify(match_id).ok
+    assert tally["partial batches found"] == 0
+    assert tally["torn tails reported"] == tally["torn tails left"]
+    return tally
+
+
+def torn_bytes(home: Path, match_id: str) -> int:
+    """Bytes of the log past its anchored end."""
+    path = FileStore(home).log_path(match_id)
+    found = anchor.read(path).anchor
+    assert found is not None
+    return path.stat().st_size - found.end
+
+
+def run_cli(home: Path, *args: str) -> tuple[int, str, str]:
+    from tests.cli_support import run
+
+    return run(home, *args)
+
+
+def test_sigkilled_batch_writers_never_leave_part_of_a_batch_and_every_torn_tail_is_reported(tmp_path: Path) -> None:
+    tally = kill_rounds(tmp_path, rounds=12, seed=20261123)
+    print(f"\nSIGKILL sample: {tally.line()}")
+    assert tally["torn tails left"] >= 4, tally.line()
+
+
+@pytest.mark.slow
+def test_hundreds_of_aimed_kills_leave_no_partial_batch(tmp_path: Path) -> None:
+    tally = kill_rounds(tmp_path, rounds=int(os.environ.get("TABLETAPE_KILLS", "300")), seed=485)
+    print(f"\nSIGKILL run: {tally.line()}")
 
 
 # -- racing writers -------------------------------------------------------------------
