@@ -10,6 +10,7 @@ sync folds event by event with the same object; `advance` is a one-off step (the
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import Any
 
 import msgspec
@@ -68,6 +69,24 @@ class Step(msgspec.Struct, frozen=True, gc=False):
     """For a Retracted: the seq it voided."""
     undo: Undo | None = None
     """What a later Retracted needs (internal to the fold)."""
+    resync: tuple[Any, ...] = ()
+    """After an event the rules refuse: the states the table may really have been in after
+    it (the event not done, or done after a step the table left out). The next event picks
+    the one it is legal in, so the replay resynchronises instead of reporting every later
+    event (internal to the audited fold)."""
+
+
+RESYNC_CANDIDATES = 400
+"""How many next events (legal moves or chance outcomes) are tried as a step the table left
+out before a refused event. Tried only at refused events, so a clean replay never pays."""
+
+RESYNC_KEEP = 4
+"""How many resynchronised states are kept for the next event to choose from."""
+
+
+def _serious(problems: Iterable[Violation]) -> bool:
+    """Errors and warnings make an event illegal; infos do not."""
+    return any(p.severity != "info" for p in problems)
 
 
 class Fold:
@@ -119,9 +138,15 @@ class Fold:
         check = self._check
         if check is None:
             return Step(event, self._apply(self._params, state, event), (), None, undo)
-        problems = tuple(check(self._params, state, event))
+        params = self._params
+        problems = tuple(check(params, state, event))
+        if problems and prev.resync and _serious(problems):
+            for candidate in prev.resync:
+                if not _serious(check(params, candidate, event)):
+                    state, problems = candidate, ()
+                    break
         try:
-            after = self._apply(self._params, state, event)
+            after = self._apply(params, state, event)
         except Exception as error:  # an illegal event may break a best-effort apply; a legal one must not
             if not problems:
                 raise
@@ -129,7 +154,30 @@ class Fold:
             problems += (Violation(seq=event.seq, rule="core/replay.unplayable", severity="warning",
                                    message=f"the board could not follow this event ({type(error).__name__}); "
                                            "the state is kept as it was"),)
-        return Step(event, after, problems, None, undo)
+        resync = self._resync(state, event) if problems and _serious(problems) else ()
+        return Step(event, after, problems, None, undo, resync)
+
+    def _resync(self, state: Any, event: Event) -> tuple[Any, ...]:
+        """Where the table may really be after a refused event: the event was a stray (state
+        unchanged), or a step was left out before it (one legal move or chance outcome after
+        which the event is legal). "One table mistake gives one finding": the next event
+        chooses among these only if the followed state refuses it too."""
+        ruleset, params, check, apply = self.rules.ruleset, self._params, self._check, self._apply
+        assert check is not None
+        found: list[Any] = [state]
+        outcomes = ruleset.chance(params, state)
+        missing = (e for e, _ in outcomes) if outcomes is not None else ruleset.legal(params, state)
+        for step in islice(missing, RESYNC_CANDIDATES):
+            try:
+                between = apply(params, state, msgspec.structs.replace(step, seq=event.seq))
+                if _serious(check(params, between, event)):
+                    continue
+                found.append(apply(params, between, event))
+            except Exception:  # a candidate the board cannot follow is no candidate
+                continue
+            if len(found) > RESYNC_KEEP:
+                break
+        return tuple(found)
 
 
 def advance(rules: Rules, prev: Step, event: Event, *, audit: bool = True) -> Step:
