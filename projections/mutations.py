@@ -186,14 +186,17 @@ def _impossible(current: Any, values: list[Any], subject: Subject, kind: type, n
     if isinstance(current, bool):
         return None
     if isinstance(current, int):
-        return max(values) + 1
+        faces = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+        return max(faces) + 1 if len(faces) == len(values) else None
     if isinstance(current, tuple) and current and all(isinstance(v, int) and not isinstance(v, bool) for v in current):
+        if not all(isinstance(v, tuple) and all(isinstance(x, int) for x in v) for v in values):
+            return None
         top = max(max(v) for v in values if v)
         i = rng.randrange(len(current))
         return current[:i] + (top + 1,) + current[i + 1:]
     if isinstance(current, str):
         possible = set(values)
-        seen = sorted({getattr(e, name) for e in subject.events if type(e) is kind} - possible)
+        seen = sorted({v for e in subject.events if type(e) is kind and isinstance(v := getattr(e, name), str)} - possible)
         return rng.choice(seen) if seen else None
     return None
 

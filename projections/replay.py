@@ -74,11 +74,17 @@ class Step(msgspec.Struct, frozen=True, gc=False):
     it (the event not done, or done after a step the table left out). The next event picks
     the one it is legal in, so the replay resynchronises instead of reporting every later
     event (internal to the audited fold)."""
+    resync_left: int = 0
+    """For how many more events the `resync` states are carried along (each follows every
+    event legal in it), so a lost step that shows a few events later is still found."""
 
 
 RESYNC_CANDIDATES = 400
 """How many next events (legal moves or chance outcomes) are tried as a step the table left
 out before a refused event. Tried only at refused events, so a clean replay never pays."""
+
+RESYNC_SPAN = 8
+"""How many events after a refused one may still resynchronise the replay to it."""
 
 RESYNC_KEEP = 4
 """How many resynchronised states are kept for the next event to choose from."""
@@ -140,11 +146,16 @@ class Fold:
             return Step(event, self._apply(self._params, state, event), (), None, undo)
         params = self._params
         problems = tuple(check(params, state, event))
-        if problems and prev.resync and _serious(problems):
-            for candidate in prev.resync:
-                if not _serious(check(params, candidate, event)):
-                    state, problems = candidate, ()
-                    break
+        serious = bool(problems) and _serious(problems)
+        if prev.resync:
+            if serious:
+                resynced = _follow(self._apply, params, check, prev.resync, event)
+                if resynced is not None:
+                    return Step(event, resynced, (), None, undo)
+            elif prev.resync_left > 1:
+                after = self._apply(params, state, event)
+                carried = _carry(self._apply, params, check, prev.resync, event)
+                return Step(event, after, problems, None, undo, carried, prev.resync_left - 1 if carried else 0)
         try:
             after = self._apply(params, state, event)
         except Exception as error:  # an illegal event may break a best-effort apply; a legal one must not
@@ -154,8 +165,8 @@ class Fold:
             problems += (Violation(seq=event.seq, rule="core/replay.unplayable", severity="warning",
                                    message=f"the board could not follow this event ({type(error).__name__}); "
                                            "the state is kept as it was"),)
-        resync = self._resync(state, event) if problems and _serious(problems) else ()
-        return Step(event, after, problems, None, undo, resync)
+        resync = self._resync(state, event) if serious else ()
+        return Step(event, after, problems, None, undo, resync, RESYNC_SPAN if resync else 0)
 
     def _resync(self, state: Any, event: Event) -> tuple[Any, ...]:
         """Where the table may really be after a refused event: the event was a stray (state
@@ -178,6 +189,31 @@ class Fold:
             if len(found) > RESYNC_KEEP:
                 break
         return tuple(found)
+
+
+def _follow(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], event: Event) -> Any:
+    """The state after `event` in the first candidate state where the rules accept it, or None."""
+    for candidate in candidates:
+        if _serious(check(params, candidate, event)):
+            continue
+        try:
+            return apply(params, candidate, event)
+        except Exception:  # a state only guessed at may not carry this event after all
+            continue
+    return None
+
+
+def _carry(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], event: Event) -> tuple[Any, ...]:
+    """The candidate states that also accept `event`, each with it applied."""
+    kept = []
+    for candidate in candidates:
+        if _serious(check(params, candidate, event)):
+            continue
+        try:
+            kept.append(apply(params, candidate, event))
+        except Exception:  # a state only guessed at may not carry this event after all
+            continue
+    return tuple(kept)
 
 
 def advance(rules: Rules, prev: Step, event: Event, *, audit: bool = True) -> Step:

@@ -177,11 +177,17 @@ def _check_draft_choice(params: Params, state: State, event: DraftChoiceMade) ->
 
 
 def picking_team(state: State) -> str | None:
-    """The team whose member picks next: teams alternate, first-pick team first."""
+    """The team whose member picks next: teams alternate, first-pick team first.
+
+    Counted per team rather than by the number of picks, so a pick the table let a team make
+    out of turn is named once: the team it skipped still picks next.
+    """
     first = state.draft.first_pick
     if first is None:
         return None
-    return first if len(state.draft.picks) % 2 == 0 else other(first)
+    firsts = sum(1 for _, seat in state.draft.picks if seat_team(seat) == first)
+    seconds = sum(1 for _, seat in state.draft.picks if seat_team(seat) == other(first))
+    return first if firsts <= seconds else other(first)
 
 
 def _check_hero_picked(params: Params, state: State, event: HeroPicked) -> Problems:
@@ -550,6 +556,8 @@ def _apply_draft_choice(params: Params, state: State, event: DraftChoiceMade) ->
 
 
 def _apply_hero_picked(params: Params, state: State, event: HeroPicked) -> State:
+    if find(state, event.hero) is not None:
+        return state  # a hero is in the game once: the table wrote its pick again
     seat = event.by or ""
     team = seat_team(seat) or picking_team(state) or "red"
     picks = (*state.draft.picks, (event.hero, seat))
@@ -560,9 +568,15 @@ def _apply_hero_picked(params: Params, state: State, event: HeroPicked) -> State
 
 
 def _apply_hero_placed(params: Params, state: State, event: HeroPlaced) -> State:
+    """Follows the table: a hero placed before its pick was written is picked by the placing
+    seat, and placing a hero ends the draft (the table went on to set up)."""
+    if find(state, event.hero) is None and event.hero in heroes.HEROES:
+        state = _apply_hero_picked(params, state, HeroPicked(seq=event.seq, by=event.by, hero=event.hero))
     hero = find(state, event.hero)
     if hero is None:
         return state
+    if state.stage == "draft":
+        state = replace(state, stage="placement")
     return _maybe_begin(params, replace(state, heroes=heroes_with(state, hero, replace(hero, node=event.node))))
 
 
@@ -832,7 +846,9 @@ def _land(params: Params, state: State, attacker: Hero, target: Hero, pending: P
     """A successful basic attack: damage, then Splinter and Shockwave splash, then Leech."""
     gifts = blessings(params, state, attacker)
     splash: list[Hero] = []
-    if pending.kind != "cheap_shot" and attacker.node and target.node:  # Cheap Shot attacks every neighbour anyway
+    # Cheap Shot attacks every neighbour anyway; a table that let two heroes share a node
+    # gives the splash no direction, so it has none
+    if pending.kind != "cheap_shot" and attacker.node and target.node and attacker.node != target.node:
         nodes = set()
         if gifts.get("splinter"):
             nodes |= set(board.splinter_nodes(attacker.node, target.node))
