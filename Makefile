@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: setup test lint run bench bench-warehouse bench-simulation bench-dashboard bench-all
+.PHONY: setup test lint run bench bench-warehouse bench-simulation bench-dashboard bench-cascade bench-all
 setup: $(STAMP)
 
 lint: $(STAMP)
@@ -39,4 +39,8 @@ bench-simulation: $(STAMP)
 bench-dashboard: $(STAMP)
 	$(BIN)/python -m benchmarks.dashboard
 
-bench-all: bench bench-warehouse bench-simulation bench-dashboard
+# Follow-on findings per injected table mistake, per game (about two minutes).
+bench-cascade: $(STAMP)
+	$(BIN)/python -m benchmarks.cascade
+
+bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-cascade

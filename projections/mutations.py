@@ -202,20 +202,29 @@ def _impossible(current: Any, values: list[Any], subject: Subject, kind: type, n
 
 
 def illegal(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
-    """A decision the rules refuse here: the same kind of move borrowed from elsewhere in the log
-    (a piece moved where it cannot go, a card it does not hold, a unit out of reach)."""
+    """A decision the rules refuse here, made by the same piece: one field of the event (where
+    it went, whom it hit, which card) taken from another event of its kind in the log, so the
+    same unit moves where it cannot go, or the same hero attacks out of reach."""
     event = subject.events[seq]
     if subject.chance(seq) is not None:
         return None
+    names = [f.name for f in msgspec.structs.fields(event) if f.name not in ("seq", "at", "by", "prev")]
     others = [e for e in subject.events if type(e) is type(event) and e.seq != seq]
     rng.shuffle(others)
-    for other in others[:8]:
-        borrowed = msgspec.structs.replace(other, seq=event.seq, at=event.at, prev=event.prev)
-        if _payload(borrowed) != _payload(event) and subject.illegal(seq, borrowed):
+    tried = 0
+    for other in others:
+        changed = [n for n in names if getattr(other, n) != getattr(event, n)]
+        if len(changed) != 1:
+            continue
+        borrowed = msgspec.structs.replace(event, **{changed[0]: getattr(other, changed[0])})
+        tried += 1
+        if subject.illegal(seq, borrowed):
             order = _order(subject)
             order[seq] = (seq, borrowed)
-            return _rebuild(subject, "illegal", seq, f"{type(event).__name__} at {seq} replaced by the one at {other.seq}",
-                            order, [seq])
+            return _rebuild(subject, "illegal", seq,
+                            f"{type(event).__name__}.{changed[0]} at {seq} taken from the one at {other.seq}", order, [seq])
+        if tried >= 8:
+            break
     return None
 
 
@@ -234,10 +243,6 @@ def out_of_turn(subject: Subject, seq: int, rng: random.Random) -> Mutation | No
         return _rebuild(subject, "out-of-turn", seq, f"{later.by} plays {type(later).__name__} (seq {later.seq}) at {seq}",
                         order, [seq])
     return None
-
-
-def _payload(event: Event) -> bytes:
-    return msgspec.json.encode(msgspec.structs.replace(event, seq=0, at="", prev=""))
 
 
 MUTATORS = {"drop": drop, "duplicate": duplicate, "swap": swap, "die": die, "illegal": illegal,

@@ -74,10 +74,16 @@ class Step(msgspec.Struct, frozen=True, gc=False):
     it (the event not done, or done after a step the table left out). The next event picks
     the one it is legal in, so the replay resynchronises instead of reporting every later
     event (internal to the audited fold)."""
+    past_end: bool = False
+    """Play went on after the rules ended the game, and that was already reported once."""
     resync_left: int = 0
     """For how many more events the `resync` states are carried along (each follows every
     event legal in it), so a lost step that shows a few events later is still found."""
 
+
+GAME_OVER = ".game-over"
+"""Every game names its "the game is already over" rule `<game>/<section>.game-over`: play the
+table went on with after the end is one mistake, named at its first event only."""
 
 RESYNC_CANDIDATES = 400
 """How many next events (legal moves or chance outcomes) are tried as a step the table left
@@ -124,7 +130,18 @@ class Fold:
         return Step(started, state, tuple(problems))
 
     def __call__(self, prev: Step, event: Event) -> Step:
-        """Fold one event onto the previous step."""
+        """Fold one event onto the previous step; play after the end is reported once."""
+        step = self._fold(prev, event)
+        over = [v for v in step.violations if v.rule.endswith(GAME_OVER)]
+        if not over and not prev.past_end:
+            return step
+        if prev.past_end:
+            kept = tuple(v for v in step.violations if not v.rule.endswith(GAME_OVER))
+            return msgspec.structs.replace(step, violations=kept, past_end=True)
+        return msgspec.structs.replace(step, past_end=True)
+
+    def _fold(self, prev: Step, event: Event) -> Step:
+        """One event onto the previous step: check, apply, resynchronise."""
         kind = type(event)
         if kind is Retracted:
             return _retract(prev, event)  # type: ignore[arg-type]

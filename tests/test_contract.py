@@ -42,3 +42,17 @@ def test_rules_modules_import_no_io_clock_or_randomness(name: str) -> None:
 @pytest.mark.parametrize("name", list(registry.GAMES))
 def test_game_events_do_not_shadow_envelope_fields(name: str) -> None:
     contract.check_events_keep_the_envelope(registry.resolve(name))
+
+
+CASCADE_TARGET_MISSED = frozenset({"mortalgate", "mercenarium", "frontier", "frontline", "mercyfrontier"})
+"""Games whose audit still spreads some injected mistakes past p95 <= 1 follow-on finding
+(BENCHMARKS.md, "Cascades"): strict, so a game that meets the target must leave this set."""
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="p95 follow-ons above 1 (BENCHMARKS.md, Cascades)"))
+    if n in CASCADE_TARGET_MISSED else n for n in registry.GAMES])
+def test_one_table_mistake_gives_one_finding(name: str) -> None:
+    rules = registry.resolve(name)
+    events = contract.check_bot_game_is_clean(rules, "heuristic", seed=11)
+    contract.check_one_mistake_gives_one_finding(rules, events)
