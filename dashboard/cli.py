@@ -187,7 +187,7 @@ def list_matches(ws: Workspace) -> None:
 
 @cli.command(name="import")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--id", "match_id", default=None, help="Store under this id (default: the log's own).")
+@click.option("--id", "match_id", default=None, help="Store under this id (default: the log's own); line 0 is renamed and the chain re-hashed.")
 @pass_ws
 def import_(ws: Workspace, path: Path, match_id: str | None) -> None:
     """Import a whole JSON-lines log; nothing is stored unless every line checks."""

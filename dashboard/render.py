@@ -26,9 +26,12 @@ def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int) -> str:
     ruleset = rules.ruleset
     progress = ruleset.progress(rules.params, step.state)
     board = ruleset.view(rules.params, step.state, None)
+    ended = ruleset.outcome(rules.params, step.state)
+    acting = f"to act: {progress.actor or '-'}" if ended is None else (
+        "game over: " + ("a draw" if ended.draw else f"{ended.winner} won") + f" ({ended.reason}; {ended.rule})")
     lines = [
         f"{match_id}  {rules.spec}  event {step.event.seq}/{last_seq}: {type(step.event).__name__}",
-        f"turn {progress.turn}  round {progress.round}  phase {progress.phase}  to act: {progress.actor or '-'}",
+        f"turn {progress.turn}  round {progress.round}  phase {progress.phase}  {acting}",
     ]
     for panel in board.panels:
         lines.append(f"{panel.title}: " + ", ".join(f"{k} {v}" for k, v in panel.rows))

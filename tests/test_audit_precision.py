@@ -1,0 +1,71 @@
+"""Issue 15: one table mistake gives one finding, and the verdicts around an audit say what they mean."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from projections.audit import audit
+from projections.mutations import Subject, cascades, drop
+from rulesets import registry
+from tests.cli_support import run
+from tests.mortalgate import golden
+
+
+def _imported(home: Path, name: str = "mortalgate-2.5") -> str:
+    code, out, err = run(home, "import", str(golden.log_path(name)))
+    assert code == 0, err
+    return out.strip()
+
+
+def test_audit_and_compare_refuse_another_games_version_in_one_line(tmp_path: Path) -> None:
+    match = _imported(tmp_path)
+    code, out, err = run(tmp_path, "audit", match, "--against", "frontline@1.0")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "frontline@1.0 is a version of frontline" in err and "mortalgate game" in err
+    code, _, err = run(tmp_path, "compare", match, "mortalgate@2.1", "frontier@1.0")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "frontier@1.0" in err
+
+
+def test_replay_at_the_end_says_the_game_is_over_who_won_and_by_which_rule(tmp_path: Path) -> None:
+    match = _imported(tmp_path)
+    rules = golden.golden_rules("mortalgate-2.5")
+    events = golden.read_log("mortalgate-2.5")
+    ended = audit(events, rules).result.computed
+    assert ended is not None
+    code, out, _ = run(tmp_path, "replay", match)
+    assert code == 0 and "to act" not in out
+    assert f"game over: {ended.winner} won" in out and ended.rule in out
+
+
+def test_import_with_an_id_stores_the_log_under_that_id(tmp_path: Path) -> None:
+    code, out, err = run(tmp_path, "import", str(golden.log_path("mortalgate-2.5")), "--id", "renamed-2-5")
+    assert code == 0 and out.strip() == "renamed-2-5", err
+    code, exported, _ = run(tmp_path, "export", "renamed-2-5")
+    assert json.loads(exported.splitlines()[0])["match_id"] == "renamed-2-5"
+    assert run(tmp_path, "verify", "renamed-2-5")[0] == 0
+    assert run(tmp_path, "import", str(golden.log_path("mortalgate-2.5")))[0] == 0  # the log's own id is still free
+
+
+def test_a_dropped_pick_in_the_draft_stays_in_the_draft_instead_of_every_later_turn() -> None:
+    """Before: 517 follow-ons (every placement and turn refused); the draft's own few remain."""
+    rules = golden.golden_rules("mortalgate-2.5")
+    subject = Subject(golden.read_log("mortalgate-2.5"), rules)
+    picked = next(e.seq for e in subject.events if type(e).__name__ == "HeroPicked")
+    mutation = drop(subject, picked + 1, None)  # type: ignore[arg-type]
+    assert mutation is not None
+    from projections.mutations import measure
+
+    found = measure(subject, mutation)
+    assert found.at_site == 1 and found.follow_on <= 4, found.follow_rules
+    assert all(int(rule.split()[0]) < 20 for rule in found.follow_rules), found.follow_rules
+
+
+def test_a_left_out_roll_resynchronises_the_replay_in_every_game_with_chance() -> None:
+    for name in ("mortalgate", "frontier"):
+        rules = registry.resolve(name)
+        from tests import contract
+
+        events = contract.check_bot_game_is_clean(rules, "heuristic", seed=11)
+        found = cascades([Subject(events, rules)], 12, seed=5, kinds=("skip",))
+        assert found and sorted(c.follow_on for c in found)[len(found) // 2] == 0, (name, [c.follow_rules for c in found])
