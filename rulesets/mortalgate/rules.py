@@ -276,6 +276,9 @@ def _check_respawned(params: Params, state: State, event: HeroRespawned) -> Prob
         problems.append(_v(event, "death.respawn", f"{event.hero} is not slain"))
     if turn.phase != "upkeep":
         problems.append(_v(event, "death.respawn", "a slain hero returns at the beginning of its turn"))
+    elif not hero.alive and not turn.returning:
+        problems.append(_v(event, "death.respawn", f"{event.hero} was slain in this turn's upkeep: it returns at the "
+                                                   "beginning of its next turn, not in this one"))
     if event.node not in game_map(params).spawns[hero.team]:
         problems.append(_v(event, "death.respawn", f"{event.node} is not on {hero.team}'s spawn point"))
     elif event.node in occupied(state):
@@ -599,7 +602,7 @@ def _apply_turn_started(params: Params, state: State, event: TurnStarted) -> Sta
     cursor = order.index(hero_id) + 1 if hero_id in order else state.cursor + 1
     hero = find(state, hero_id)
     if hero is None or not hero.alive:
-        return replace(state, turns=state.turns + 1, cursor=cursor, turn=Turn(hero=hero_id, attacks_left=1))
+        return replace(state, turns=state.turns + 1, cursor=cursor, turn=Turn(hero=hero_id, attacks_left=1, returning=True))
     return _upkeep(params, state, hero, cursor)
 
 
