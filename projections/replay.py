@@ -92,7 +92,10 @@ out before a refused event. Tried only at refused events, so a clean replay neve
 RESYNC_SPAN = 8
 """How many events after a refused one may still resynchronise the replay to it."""
 
-RESYNC_KEEP = 4
+RESYNC_OUTCOMES = 5000
+"""How many outcomes of a chance step (every face of the dice rolled) are tried."""
+
+RESYNC_KEEP = 6
 """How many resynchronised states are kept for the next event to choose from."""
 
 
@@ -166,12 +169,12 @@ class Fold:
         serious = bool(problems) and _serious(problems)
         if prev.resync:
             if serious:
-                resynced = _follow(self._apply, params, check, prev.resync, event)
+                resynced = _follow(self._apply, params, check, prev.resync, event, problems)
                 if resynced is not None:
-                    return Step(event, resynced, (), None, undo)
+                    return Step(event, resynced[0], resynced[1], None, undo)
             elif prev.resync_left > 1:
                 after = self._apply(params, state, event)
-                carried = _carry(self._apply, params, check, prev.resync, event)
+                carried = _carry(self._apply, params, check, prev.resync, event, problems)
                 return Step(event, after, problems, None, undo, carried, prev.resync_left - 1 if carried else 0)
         try:
             after = self._apply(params, state, event)
@@ -182,49 +185,77 @@ class Fold:
             problems += (Violation(seq=event.seq, rule="core/replay.unplayable", severity="warning",
                                    message=f"the board could not follow this event ({type(error).__name__}); "
                                            "the state is kept as it was"),)
-        resync = self._resync(state, event) if serious else ()
+        resync = self._resync(state, event, problems) if serious else ()
         return Step(event, after, problems, None, undo, resync, RESYNC_SPAN if resync else 0)
 
-    def _resync(self, state: Any, event: Event) -> tuple[Any, ...]:
+    def _resync(self, state: Any, event: Event, problems: tuple[Violation, ...]) -> tuple[Any, ...]:
         """Where the table may really be after a refused event: the event was a stray (state
         unchanged), or a step was left out before it (one legal move or chance outcome after
-        which the event is legal). "One table mistake gives one finding": the next event
-        chooses among these only if the followed state refuses it too."""
+        which the event no longer breaks the rules it broke; it may still break others, such
+        as a move too long after a roll never written). "One table mistake gives one finding":
+        the next events choose among these only if the followed state refuses them too."""
         ruleset, params, check, apply = self.rules.ruleset, self._params, self._check, self._apply
         assert check is not None
-        found: list[Any] = [state]
+        broken = {p.rule for p in problems if p.severity != "info"}
+        ranked: list[tuple[int, Any]] = []
+        seen: set[bytes] = set()
         outcomes = ruleset.chance(params, state)
-        missing = (e for e, _ in outcomes) if outcomes is not None else ruleset.legal(params, state)
-        for step in islice(missing, RESYNC_CANDIDATES):
+        if outcomes is not None:  # a chance step lists every outcome: the one the table rolled is among them
+            missing: Iterable[Event] = islice((e for e, _ in outcomes), RESYNC_OUTCOMES)
+        else:
+            missing = islice(ruleset.legal(params, state), RESYNC_CANDIDATES)
+        for step in missing:
             try:
                 between = apply(params, state, msgspec.structs.replace(step, seq=event.seq))
-                if _serious(check(params, between, event)):
+                left = [p.rule for p in check(params, between, event) if p.severity != "info"]
+                if broken.intersection(left):
                     continue
-                found.append(apply(params, between, event))
+                after = apply(params, between, event)
             except Exception:  # a candidate the board cannot follow is no candidate
                 continue
-            if len(found) > RESYNC_KEEP:
+            # outcomes that leave the game in the same place are one candidate: keep different ones
+            mark = msgspec.json.encode((ruleset.progress(params, after), ruleset.metrics(params, after)))
+            if mark in seen:
+                continue
+            seen.add(mark)
+            ranked.append((len(left), after))
+            if len(ranked) >= 4 * RESYNC_KEEP:
                 break
-        return tuple(found)
+        ranked.sort(key=lambda pair: pair[0])
+        return (state, *(after for _, after in ranked[:RESYNC_KEEP]))
 
 
-def _follow(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], event: Event) -> Any:
-    """The state after `event` in the first candidate state where the rules accept it, or None."""
+def _count(problems: Iterable[Violation]) -> int:
+    return sum(1 for p in problems if p.severity != "info")
+
+
+def _follow(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], event: Event,
+            problems: tuple[Violation, ...]) -> tuple[Any, tuple[Violation, ...]] | None:
+    """The candidate state in which `event` breaks the fewest rules, if fewer than `problems`
+    (what it breaks in the followed state): the state after it and what it still breaks."""
+    best: tuple[Any, tuple[Violation, ...]] | None = None
+    least = _count(problems)
     for candidate in candidates:
-        if _serious(check(params, candidate, event)):
+        found = tuple(check(params, candidate, event))
+        if _count(found) >= least:
             continue
         try:
-            return apply(params, candidate, event)
+            best, least = (apply(params, candidate, event), found), _count(found)
         except Exception:  # a state only guessed at may not carry this event after all
             continue
-    return None
+        if least == 0:
+            break
+    return best
 
 
-def _carry(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], event: Event) -> tuple[Any, ...]:
-    """The candidate states that also accept `event`, each with it applied."""
+def _carry(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], event: Event,
+           problems: tuple[Violation, ...]) -> tuple[Any, ...]:
+    """The candidate states in which `event` breaks no more rules than in the followed state,
+    each with it applied."""
     kept = []
+    most = _count(problems)
     for candidate in candidates:
-        if _serious(check(params, candidate, event)):
+        if _count(check(params, candidate, event)) > most:
             continue
         try:
             kept.append(apply(params, candidate, event))
