@@ -175,7 +175,7 @@ class Fold:
             elif prev.resync_left > 1:
                 after = self._apply(params, state, event)
                 carried = _carry(self._apply, params, check, prev.resync, event, problems)
-                return Step(event, after, problems, None, undo, carried, prev.resync_left - 1 if carried else 0)
+                return Step(event, after, problems, None, undo, carried, resync_left=prev.resync_left - 1 if carried else 0)
         try:
             after = self._apply(params, state, event)
         except Exception as error:  # an illegal event may break a best-effort apply; a legal one must not
@@ -186,7 +186,7 @@ class Fold:
                                    message=f"the board could not follow this event ({type(error).__name__}); "
                                            "the state is kept as it was"),)
         resync = self._resync(state, event, problems) if serious else ()
-        return Step(event, after, problems, None, undo, resync, RESYNC_SPAN if resync else 0)
+        return Step(event, after, problems, None, undo, resync, resync_left=RESYNC_SPAN if resync else 0)
 
     def _resync(self, state: Any, event: Event, problems: tuple[Violation, ...]) -> tuple[Any, ...]:
         """Where the table may really be after a refused event: the event was a stray (state
