@@ -551,11 +551,16 @@ def _apply_outpost_placed(params: Params, state: State, event: OutpostPlaced) ->
 
 
 def _apply_hired(params: Params, state: State, event: MercenaryHired) -> State:
-    if event.card not in state.market or not known(event.card):
+    """Follows the table: a card hired from outside the row (a flip the log left out) is
+    taken from wherever it lies, so the mistake is named once, at the hire."""
+    if not known(event.card) or merc(state, event.card) is not None:
         return state
     state = _spend(state, event.by, event.paid)
     hired = Merc(event.card, event.by or "", card_of(event.card).health)
-    return replace(state, market=tuple(c for c in state.market if c != event.card), mercs=(*state.mercs, hired))
+    def rest(pile: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(c for c in pile if c != event.card)
+    return replace(state, market=rest(state.market), deck=rest(state.deck), discard=rest(state.discard),
+                   mercs=(*state.mercs, hired))
 
 
 def _apply_swept(params: Params, state: State, event: MarketSwept) -> State:
