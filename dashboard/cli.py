@@ -89,6 +89,8 @@ def append(ws: Workspace, match_id: str, inline: tuple[str, ...], path: Path | N
         data, where = sys.stdin.buffer.read(), "<stdin>"
     written = ws.append(match_id, data, expected_seq=expect_seq, where=where)
     click.echo(f"appended {len(written)} event(s) to {match_id}; last seq {written[-1].seq if written else ws.store.last(match_id)[0]}")
+    found = [v for v in ws.audit(match_id).violations if written and v.seq >= written[0].seq]  # the live audit
+    click.echo("\n".join(render.violation_line(v) for v in found) if found else "no rule broken by what was appended")
 
 
 @cli.command()

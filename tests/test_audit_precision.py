@@ -69,3 +69,22 @@ def test_a_left_out_roll_resynchronises_the_replay_in_every_game_with_chance() -
         events = contract.check_bot_game_is_clean(rules, "heuristic", seed=11)
         found = cascades([Subject(events, rules)], 12, seed=5, kinds=("skip",))
         assert found and sorted(c.follow_on for c in found)[len(found) // 2] == 0, (name, [c.follow_rules for c in found])
+
+
+def test_append_reports_the_findings_of_what_it_wrote(tmp_path: Path) -> None:
+    code, out, _ = run(tmp_path, "new", "--ruleset", "mortalgate@2.5", "--seats", "red=ana,blue=ben")
+    match = out.strip()
+    code, out, _ = run(tmp_path, "append", match, "--event", json.dumps({"type": "DraftRolled", "red": 5, "blue": 2}))
+    assert code == 0 and "no rule broken" in out
+    bad = {"type": "HeroPicked", "by": "red", "hero": "nobody"}
+    code, out, _ = run(tmp_path, "append", match, "--event", json.dumps(bad))
+    assert code == 0 and "appended 1 event" in out and "seq     2" in out and "mortalgate/draft" in out
+
+
+def test_shipped_playtests_do_not_say_the_rules_changed_on_a_fresh_install(tmp_path: Path) -> None:
+    from projections.demo import import_playtests
+    from projections.workspace import Workspace
+
+    ws = Workspace(tmp_path)
+    for match in import_playtests(ws):
+        assert not [v for v in ws.audit(match).violations if v.rule == "core/rules-changed"], match
