@@ -193,7 +193,7 @@ def _impossible(current: Any, values: list[Any], subject: Subject, kind: type, n
             return None
         top = max(max(v) for v in values if v)
         i = rng.randrange(len(current))
-        return current[:i] + (top + 1,) + current[i + 1:]
+        return (*current[:i], top + 1, *current[i + 1:])
     if isinstance(current, str):
         possible = set(values)
         seen = sorted({v for e in subject.events if type(e) is kind and isinstance(v := getattr(e, name), str)} - possible)

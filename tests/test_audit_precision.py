@@ -88,3 +88,20 @@ def test_shipped_playtests_do_not_say_the_rules_changed_on_a_fresh_install(tmp_p
     ws = Workspace(tmp_path)
     for match in import_playtests(ws):
         assert not [v for v in ws.audit(match).violations if v.rule == "core/rules-changed"], match
+
+
+def test_a_frontier_roll_naming_a_seat_as_winner_is_refused_at_import(tmp_path: Path) -> None:
+    from tests.frontier import golden as frontier
+
+    source = frontier.log_path("frontier-assault")
+    rows = source.read_text().splitlines()
+    at = next(i for i, row in enumerate(rows) if '"ActionRolled"' in row)
+    rows[at] = rows[at].replace('"winner":null', '"winner":"p1"')
+    bad = tmp_path / "seat-winner.jsonl"
+    bad.write_text("\n".join(rows) + "\n")
+    code, out, err = run(tmp_path / "store", "import", str(bad))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert f"{bad}:{at + 1}" in err and "winner" in err
+    assert run(tmp_path / "store", "list")[1].strip() in ("", "no matches")
+    code, _, err = run(tmp_path / "store", "schema", "frontier")
+    assert code == 0
