@@ -98,17 +98,23 @@ def append(ws: Workspace, match_id: str, inline: tuple[str, ...], path: Path | N
 @click.option("--at", "seq", type=int, default=None, help="Event seq (default: the last).")
 @click.option("--against", default=None, help="Replay under another version, e.g. mortalgate@2.1.")
 @click.option("--format", "fmt", type=click.Choice(["summary", "json"]), default="summary")
+@click.option("--seat", default=None, help="Show only what this seat sees (hidden hands stay hidden).")
 @pass_ws
-def replay(ws: Workspace, match_id: str, seq: int | None, against: str | None, fmt: str) -> None:
-    """Show the state at an event."""
-    last = ws.store.last(match_id)[0]
+def replay(ws: Workspace, match_id: str, seq: int | None, against: str | None, fmt: str, seat: str | None) -> None:
+    """Show the state at an event (the whole table, or one seat's view with --seat)."""
+    last, seats = ws.store.last(match_id)[0], list(ws.header(match_id).seats)
+    if seat is not None and seat not in seats:
+        raise TabletapeError(f"--seat {seat!r} is not a seat of {match_id}: {', '.join(seats)}")
     step = ws.state_at(match_id, last if seq is None else seq, against=against)
     rules = ws.rules_of(match_id, against)
-    if fmt == "json":
-        _emit({"seq": step.event.seq, "event": step.event, "state": step.state,
-               "progress": rules.ruleset.progress(rules.params, step.state)})
+    progress = rules.ruleset.progress(rules.params, step.state)
+    if fmt == "json" and seat is not None:  # the seat's view, never the state with every hand in it
+        _emit({"seq": step.event.seq, "seat": seat, "progress": progress, "view": rules.ruleset.view(rules.params, step.state, seat)})
+    elif fmt == "json":
+        shows = "everything" if render.hides_anything(rules, step.state, seats) else "open information"
+        _emit({"seq": step.event.seq, "event": step.event, "state": step.state, "progress": progress, "shows": shows})
     else:
-        click.echo(render.step_summary(match_id, rules, step, last))
+        click.echo(render.step_summary(match_id, rules, step, last, seat=seat, seats=seats))
 
 
 @cli.command()

@@ -5,9 +5,11 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable
 from typing import Any
 
 import click
+import msgspec
 
 from projections.audit import AuditReport
 from projections.compare import Comparison
@@ -21,11 +23,20 @@ def violation_line(v: Violation) -> str:
     return f"seq {v.seq:>5}  {v.severity:<7}  {v.rule}  {v.message}"
 
 
-def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int) -> str:
-    """A readable page for one position: where, scores, pieces, and what broke."""
+def hides_anything(rules: Rules, state: Any, seats: Iterable[str]) -> bool:
+    """Does some seat see less than the table does here (hands, a deck, hidden cards)?"""
+    everything = msgspec.json.encode(msgspec.structs.replace(rules.ruleset.view(rules.params, state, None), seat=None, note=""))
+    return any(msgspec.json.encode(msgspec.structs.replace(rules.ruleset.view(rules.params, state, seat), seat=None, note=""))
+               != everything for seat in seats)
+
+
+def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int, *, seat: str | None = None,
+                 seats: Iterable[str] = ()) -> str:
+    """A readable page for one position from one seat's view (None: the whole table): where,
+    scores, pieces, and what broke."""
     ruleset = rules.ruleset
     progress = ruleset.progress(rules.params, step.state)
-    board = ruleset.view(rules.params, step.state, None)
+    board = ruleset.view(rules.params, step.state, seat)
     ended = ruleset.outcome(rules.params, step.state)
     acting = f"to act: {progress.actor or '-'}" if ended is None else (
         "game over: " + ("a draw" if ended.draw else f"{ended.winner} won") + f" ({ended.reason}; {ended.rule})")
@@ -33,6 +44,10 @@ def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int) -> str:
         f"{match_id}  {rules.spec}  event {step.event.seq}/{last_seq}: {type(step.event).__name__}",
         f"turn {progress.turn}  round {progress.round}  phase {progress.phase}  {acting}",
     ]
+    if seat is not None:
+        lines.append(f"as seat {seat} sees it" + (f": {board.note}" if board.note else ""))
+    elif hides_anything(rules, step.state, seats):
+        lines.append("shows everything, every seat's hidden cards included; --seat SEAT shows what one seat sees")
     for panel in board.panels:
         lines.append(f"{panel.title}: " + ", ".join(f"{k} {v}" for k, v in panel.rows))
     for piece in board.pieces:

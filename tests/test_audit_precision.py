@@ -105,3 +105,28 @@ def test_a_frontier_roll_naming_a_seat_as_winner_is_refused_at_import(tmp_path: 
     assert run(tmp_path / "store", "list")[1].strip() in ("", "no matches")
     code, _, err = run(tmp_path / "store", "schema", "frontier")
     assert code == 0
+
+
+def test_replay_of_a_hidden_hand_game_says_it_shows_everything_and_seat_hides_the_rest(tmp_path: Path) -> None:
+    from tests.mercenarium import golden as merc
+
+    code, out, err = run(tmp_path, "import", str(merc.log_path("mercenarium-2p")))
+    assert code == 0, err
+    match = out.strip()
+    code, out, _ = run(tmp_path, "replay", match, "--at", "40")
+    assert code == 0 and "shows everything" in out and "--seat" in out
+    code, everything, _ = run(tmp_path, "replay", match, "--at", "40", "--format", "json")
+    assert json.loads(everything)["shows"] == "everything"
+    code, mine, _ = run(tmp_path, "replay", match, "--at", "40", "--format", "json", "--seat", "red")
+    view = json.loads(mine)
+    assert code == 0 and view["seat"] == "red" and "state" not in view
+    code, out, _ = run(tmp_path, "replay", match, "--at", "40", "--seat", "red")
+    assert code == 0 and "as seat red sees it" in out and "shows everything" not in out
+    code, _, err = run(tmp_path, "replay", match, "--seat", "nobody")
+    assert code == 2 and "nobody" in err and len(err.strip().splitlines()) == 1
+
+
+def test_replay_of_an_open_information_game_does_not_warn(tmp_path: Path) -> None:
+    match = _imported(tmp_path)
+    code, out, _ = run(tmp_path, "replay", match, "--at", "100")
+    assert code == 0 and "shows everything" not in out
