@@ -76,15 +76,22 @@ def comparison_text(match_id: str, c: Comparison) -> str:
     else:
         d = c.first
         lines.append(f"first disagreement at seq {d.seq} ({d.event_type}):")
-        lines += [f"  only under {c.a}: {v.rule}  {v.message}" for v in d.only_a]
-        lines += [f"  only under {c.b}: {v.rule}  {v.message}" for v in d.only_b]
+        changed = lambda v: "  (changed between the versions)" if v.rule in c.changed else ""  # noqa: E731
+        lines += [f"  only under {c.a}: {v.rule}  {v.message}{changed(v)}" for v in d.only_a]
+        lines += [f"  only under {c.b}: {v.rule}  {v.message}{changed(v)}" for v in d.only_b]
         lines += [f"  {name}: {a:g} under {c.a}, {b:g} under {c.b}" for name, (a, b) in d.metrics.items()]
         if d.outcomes:
             lines.append(f"  under {c.a}: {d.outcomes[0]}; under {c.b}: {d.outcomes[1]}")
     lines.append(f"violations: {c.violations_a} under {c.a}, {c.violations_b} under {c.b}")
     for spec, outcome in ((c.a, c.outcome_a), (c.b, c.outcome_b)):
         lines.append(f"outcome under {spec}: " + (f"{outcome.winner or 'draw'} ({outcome.reason})" if outcome else "game not over"))
-    lines.append("the outcome changes" if c.outcome_changes else "the outcome is the same")
+    if c.ends_differ:
+        for spec, end in ((c.a, c.end_a), (c.b, c.end_b)):
+            lines.append(f"under {spec} the game " + (f"ends at seq {end.seq} (turn {end.turn}): {end.why}" if end else "does not end"))
+    if c.changed:
+        lines.append(f"rules changed between the versions: {', '.join(c.changed)}")
+    same = "the outcome is the same" + (", but the game ends at a different event" if c.ends_differ else "")
+    lines.append("the outcome changes" if c.outcome_changes else same)
     return "\n".join(lines)
 
 

@@ -130,3 +130,30 @@ def test_replay_of_an_open_information_game_does_not_warn(tmp_path: Path) -> Non
     match = _imported(tmp_path)
     code, out, _ = run(tmp_path, "replay", match, "--at", "100")
     assert code == 0 and "shows everything" not in out
+
+
+def test_compare_shows_where_each_version_ends_when_the_winner_is_the_same(tmp_path: Path) -> None:
+    match = _imported(tmp_path, "mortalgate-2.1")
+    code, out, _ = run(tmp_path, "compare", match, "mortalgate@2.1", "mortalgate@2.5")
+    assert code == 0 and "the outcome is the same, but the game ends at a different event" in out
+    assert "under mortalgate@2.1 the game ends at seq 762 (turn 301): red reached 50 Grace (mortalgate/victory.grace)" in out
+    assert "under mortalgate@2.5 the game ends at seq 521 (turn 205): red reached 20 Grace" in out
+    assert "rules changed between the versions:" in out and "mortalgate/victory.grace" in out
+
+
+def test_an_outpost_placed_before_the_relic_draw_is_named_by_the_relic_rule() -> None:
+    """A playtest-7 log under `current`: the divergence names the rule that changed (relics), not
+    'buy an outpost first' for an outpost bought two events earlier."""
+    import msgspec
+
+    from rulesets.mercyfrontier.events import OutpostPlaced
+    from rulesets.mercyfrontier.state import Pending
+    from tests.mercyfrontier.scenario import violations
+    from tests.mercyfrontier.test_setup import flipped_row
+
+    waiting = msgspec.structs.replace(flipped_row(), pending=(Pending("relic", tile=(1, 2)), Pending("outpost", seat="orange", tile=(1, 2))))
+    found = violations(waiting, OutpostPlaced(seq=9, by="orange", space=(3, 6)))
+    assert found == ["mercyfrontier/relics.control"]
+    from projections.compare import changed_rules
+
+    assert "mercyfrontier/relics.control" in changed_rules(registry.resolve("mercyfrontier@playtest-7"), registry.resolve("mercyfrontier@current"))

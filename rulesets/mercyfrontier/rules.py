@@ -146,6 +146,10 @@ def awaited(state: State, kind: str) -> Pending | None:
     return state.pending[0] if state.pending and state.pending[0].kind == kind else None
 
 
+WAITING_RULES = {"relic": "relics.control", "uncover": "outposts.uncover", "reveal": "mercenaries.refill"}
+"""The rule that makes the table wait for each kind of step (what a step made early breaks)."""
+
+
 def waiting(pending: Pending) -> str:
     """What a pending step waits for, in words."""
     return {
@@ -306,6 +310,10 @@ def _check_outpost(params: Params, state: State, event: OutpostPurchased) -> Pro
 def _check_outpost_placed(params: Params, state: State, event: OutpostPlaced) -> Problems:
     """"An outpost may then be built on any free tile" of the tile it was bought for."""
     pending = awaited(state, "outpost")
+    if pending is None and any(p.kind == "outpost" for p in state.pending):
+        first = state.pending[0]  # bought, but a step before it is still to be made: name that step's rule
+        return [_v(event, WAITING_RULES.get(first.kind, "turn.pending"),
+                   f"the table still waits for {waiting(first)} before the outpost is placed")]
     if pending is None:
         return [_v(event, "outposts.place", "no outpost is waiting to be placed: buy one first (OutpostPurchased)")]
     problems = []
