@@ -157,3 +157,11 @@ def test_an_outpost_placed_before_the_relic_draw_is_named_by_the_relic_rule() ->
     from projections.compare import changed_rules
 
     assert "mercyfrontier/relics.control" in changed_rules(registry.resolve("mercyfrontier@playtest-7"), registry.resolve("mercyfrontier@current"))
+
+
+def test_rulebook_reports_the_faqs_stale_grace_and_that_the_table_is_not_for_old_versions(tmp_path: Path) -> None:
+    code, out, _ = run(tmp_path, "rulebook", "mortalgate@2.5")
+    assert code == 1 and "mortalgate/faq.grace-capture" in out and "the FAQ prints 3" in out and "give 2" in out
+    for old in ("1.5", "2.0"):
+        code, out, _ = run(tmp_path, "rulebook", f"mortalgate@{old}")
+        assert "does not apply" in out and "cells checked" not in out and "appendix.quick-reference" not in out
