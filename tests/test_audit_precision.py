@@ -165,3 +165,16 @@ def test_rulebook_reports_the_faqs_stale_grace_and_that_the_table_is_not_for_old
     for old in ("1.5", "2.0"):
         code, out, _ = run(tmp_path, "rulebook", f"mortalgate@{old}")
         assert "does not apply" in out and "cells checked" not in out and "appendix.quick-reference" not in out
+
+
+def test_the_map_is_assumed_data_and_the_findings_that_rest_on_it_say_so(tmp_path: Path) -> None:
+    from projections.workspace import Workspace
+
+    params = {p["name"]: p for p in Workspace(tmp_path).describe("mortalgate@2.5")["params"]}
+    assert params["map"]["source"] == "assumed" and "altar" in params["map"]["note"]
+    code, out, _ = run(tmp_path, "rules", "mortalgate@2.5")
+    assert code == 0 and "[assumed]" in out.split("map", 1)[1].splitlines()[0] + out
+    match = _imported(tmp_path, "mortalgate-mistakes")
+    code, out, _ = run(tmp_path, "audit", match)
+    terrain = [line for line in out.splitlines() if "mortalgate/movement.impassable" in line or "line-of-sight" in line]
+    assert terrain and all("assumed map layout" in line for line in terrain)

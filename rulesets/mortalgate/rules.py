@@ -111,7 +111,13 @@ def setup(params: Params, started: MatchStarted) -> State:
 Problems = list[Violation]
 
 
+ON_THE_MAP = frozenset({"movement.impassable", "combat.line-of-sight", "altars.zone"})
+"""Rules judged on the map's layout, which is assumed data (params: `map`): their findings say so."""
+
+
 def _v(event: Event, rule: str, message: str, severity: str = "error") -> Violation:
+    if rule in ON_THE_MAP:
+        message += " (on the assumed map layout)"
     return Violation(seq=event.seq, rule=f"mortalgate/{rule}", message=message, severity=severity)  # type: ignore[arg-type]
 
 
@@ -233,7 +239,7 @@ def _check_hero_placed(params: Params, state: State, event: HeroPlaced) -> Probl
     if state.stage == "play" or hero.node is not None:
         problems.append(_v(event, "setup.spawn", f"{event.hero} is already on the board"))
     if event.node not in game_map(params).spawns[hero.team]:
-        problems.append(_v(event, "setup.spawn", f"{event.node} is not on {hero.team}'s spawn point"))
+        problems.append(_v(event, "setup.spawn", f"{event.node} is not on {hero.team}'s spawn point (on the assumed map layout)"))
     elif event.node in occupied(state):
         problems.append(_v(event, "movement.occupied", f"{event.node} already holds a hero"))
     return problems
@@ -280,7 +286,7 @@ def _check_respawned(params: Params, state: State, event: HeroRespawned) -> Prob
         problems.append(_v(event, "death.respawn", f"{event.hero} was slain in this turn's upkeep: it returns at the "
                                                    "beginning of its next turn, not in this one"))
     if event.node not in game_map(params).spawns[hero.team]:
-        problems.append(_v(event, "death.respawn", f"{event.node} is not on {hero.team}'s spawn point"))
+        problems.append(_v(event, "death.respawn", f"{event.node} is not on {hero.team}'s spawn point (on the assumed map layout)"))
     elif event.node in occupied(state):
         problems.append(_v(event, "movement.occupied", f"{event.node} already holds a hero"))
     return problems
