@@ -128,7 +128,7 @@ def audit(ws: Workspace, match_id: str, against: str | None, fmt: str) -> None:
     if fmt == "json":
         _emit(report)
     else:
-        click.echo(render.audit_text(match_id, report))
+        click.echo(render.audit_text(match_id, report, notes=len(ws.notes.list(match_id))))
     sys.exit(0 if report.clean else 1)
 
 

@@ -58,12 +58,11 @@ def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int, *, seat
     return "\n".join(lines)
 
 
-def audit_text(match_id: str, report: AuditReport) -> str:
-    """The audit as a designer reads it."""
+def audit_text(match_id: str, report: AuditReport, notes: int | None = None) -> str:
+    """The audit as a designer reads it; `notes` is how many designer notes the match has."""
     lines = [f"audit of {match_id} under {report.rules}: {report.events} events"]
     lines += [violation_line(v) for v in report.violations]
-    errors = len(report.errors)
-    lines.append(f"{errors} rule violation(s)" + (f", {len(report.violations) - errors} note(s)" if len(report.violations) > errors else ""))
+    lines.append(report.tally.text() + ("" if notes is None else f"; {notes} designer note{'' if notes == 1 else 's'}"))
     lines.append(("result OK: " if report.result.agrees else "result WRONG: ") + report.result.message)
     return "\n".join(lines)
 
@@ -82,7 +81,7 @@ def comparison_text(match_id: str, c: Comparison) -> str:
         lines += [f"  {name}: {a:g} under {c.a}, {b:g} under {c.b}" for name, (a, b) in d.metrics.items()]
         if d.outcomes:
             lines.append(f"  under {c.a}: {d.outcomes[0]}; under {c.b}: {d.outcomes[1]}")
-    lines.append(f"violations: {c.violations_a} under {c.a}, {c.violations_b} under {c.b}")
+    lines.append(f"rule violations: {c.violations_a} under {c.a}, {c.violations_b} under {c.b}")
     for spec, outcome in ((c.a, c.outcome_a), (c.b, c.outcome_b)):
         lines.append(f"outcome under {spec}: " + (f"{outcome.winner or 'draw'} ({outcome.reason})" if outcome else "game not over"))
     if c.ends_differ:

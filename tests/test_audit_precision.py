@@ -178,3 +178,15 @@ def test_the_map_is_assumed_data_and_the_findings_that_rest_on_it_say_so(tmp_pat
     code, out, _ = run(tmp_path, "audit", match)
     terrain = [line for line in out.splitlines() if "mortalgate/movement.impassable" in line or "line-of-sight" in line]
     assert terrain and all("assumed map layout" in line for line in terrain)
+
+
+def test_the_audit_counts_findings_in_the_one_vocabulary_and_designer_notes_apart(tmp_path: Path) -> None:
+    match = _imported(tmp_path, "mortalgate-mistakes")
+    run(tmp_path, "notes", "add", match, "--at", "3", "--author", "ana", "--text", "why here?")
+    events = golden.read_log("mortalgate-mistakes")
+    counted = audit(events, golden.golden_rules("mortalgate-mistakes")).tally
+    code, out, _ = run(tmp_path, "audit", match)
+    last = out.splitlines()[-2]
+    assert code == 1
+    assert last == f"{counted.text()}; 1 designer note"
+    assert f"{counted.violations} rule violations, {counted.warnings} warning" in last

@@ -19,6 +19,7 @@ from dashboard.svg import board_svg
 from events.base import Event
 from events.errors import TabletapeError
 from projections import recording
+from projections.audit import tally
 from projections.catalog import MatchFilter, list_matches
 from projections.recording import Live, Offer
 from projections.workspace import Workspace
@@ -112,7 +113,7 @@ def _recent(live: Live) -> None:
     st.dataframe(rows[::-1], hide_index=True, key="rec_recent")
     findings = live.findings()
     if findings:
-        st.markdown(f"**Audit so far: {sum(v.severity == 'error' for v in findings)} violation(s)**")
+        st.markdown(f"**Audit so far: {tally(findings).text()}**")
         st.dataframe([{"seq": v.seq, "rule": v.rule, "severity": v.severity, "message": v.message} for v in findings],
                      hide_index=True)
 
