@@ -1042,7 +1042,8 @@ def _apply_rolled(params: Params, state: State, event: ActionRolled) -> State:
     act = state.turn.activation if state.turn else None
     if act is None or act.phase != "roll":
         return state
-    if event.winner in ("active", "reactive"):
+    won: str
+    if event.winner is not None:
         won = event.winner
     else:
         keep_a, keep_r = (specs[0].keep, specs[1].keep) if specs else ("only", "only")
