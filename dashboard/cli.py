@@ -198,7 +198,10 @@ def list_matches(ws: Workspace) -> None:
 @click.option("--id", "match_id", default=None, help="Store under this id (default: the log's own); line 0 is renamed and the chain re-hashed.")
 @pass_ws
 def import_(ws: Workspace, path: Path, match_id: str | None) -> None:
-    """Import a whole JSON-lines log; nothing is stored unless every line checks."""
+    """Import a whole JSON-lines log; nothing is stored unless every line checks.
+
+    A chained log must verify. To import a log edited by hand, blank every prev
+    ("prev":"") first: an unchained log is chained on the way in."""
     started = ws.import_log(path.read_bytes(), match_id=match_id, where=str(path))
     click.echo(match_id or started.match_id)
 

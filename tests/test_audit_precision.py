@@ -190,3 +190,23 @@ def test_the_audit_counts_findings_in_the_one_vocabulary_and_designer_notes_apar
     assert code == 1
     assert last == f"{counted.text()}; 1 designer note"
     assert f"{counted.violations} rule violations, {counted.warnings} warning" in last
+
+
+def test_an_edited_log_imports_once_every_prev_is_blanked_as_the_help_says(tmp_path: Path) -> None:
+    import re
+
+    match = _imported(tmp_path)
+    code, exported, _ = run(tmp_path, "export", match)
+    edited = exported.replace('"hero":"drexir"', '"hero":"seiren"', 1)
+    source = tmp_path / "edited.jsonl"
+    source.write_text(edited)
+    assert run(tmp_path, "import", str(source), "--id", "edited")[0] == 2  # the chain names the edit
+    from click.testing import CliRunner
+
+    from dashboard.cli import cli
+
+    assert "blank every prev" in CliRunner().invoke(cli, ["import", "--help"]).output
+    source.write_text(re.sub(r'"prev":"[^"]*"', '"prev":""', edited))
+    code, out, err = run(tmp_path, "import", str(source), "--id", "edited")
+    assert code == 0 and out.strip() == "edited", err
+    assert run(tmp_path, "verify", "edited")[0] == 0
