@@ -156,6 +156,8 @@ _PHASE_RANK: dict[str, int] = {phase: rank for rank, phase in enumerate(PHASES)}
 
 def _check_phase(event: Event, turn: Turn, phase: str) -> Problems:
     """"Once a phase has been completed or exited, the player may not return back to it"."""
+    if turn.phase == "done":
+        return []  # the capture ended the turn: `altars.capture-ends-turn` names that once
     if _PHASE_RANK[turn.phase] > _PHASE_RANK[phase]:
         return [_v(event, "turn.phase-order", f"{phase} phase after the {turn.phase} phase: phases go upkeep, movement, combat, capture")]
     return []

@@ -264,6 +264,15 @@ def test_a_hero_slain_by_poison_in_its_own_upkeep_returns_only_on_its_next_turn(
     assert found == ["mortalgate/death.respawn"]
 
 
+def test_an_action_after_a_capture_is_named_once_by_the_capture_rule() -> None:
+    """"Capturing an altar ends the hero's turn": one mistake, one finding (not also the phase order)."""
+    state, origin = duel(phase="done")
+    moved = HeroMoved(seq=10, by=hero(state, "drexir").seat, hero="drexir", path=(step(origin, 3),))
+    assert violations(R25, state, moved) == ["mortalgate/altars.capture-ends-turn"]
+    declared = AttackDeclared(seq=10, by=hero(state, "drexir").seat, hero="drexir", target="sabea")
+    assert violations(R25, state, declared) == ["mortalgate/altars.capture-ends-turn"]
+
+
 # --- Altars --------------------------------------------------------------------------------------
 
 
