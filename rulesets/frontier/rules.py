@@ -674,7 +674,8 @@ def _dice_problems(params: Params, event: Event, side: str, roll: rolls.Roll, di
         problems.append(_v(event, "advantage.dice-count", f"{name} rolled {len(dice)} {'die' if len(dice) == 1 else 'dice'}; the rules give {roll.number}{why}"))
     if die is not None and die not in roll.dice:
         problems.append(_v(event, f"{rule}.die", f"{name} rolled a D{die}; its {roll.attribute} rating is {' or '.join(f'D{d}' for d in roll.dice)}"))
-    size = die if die is not None else roll.die
+    # a die claimed wrongly is one mistake: the faces are judged against the die the rules give
+    size = die if die is not None and die in roll.dice else roll.die
     for value in dice:
         if not 1 <= value <= size:
             problems.append(_v(event, f"{rule}.die", f"a D{size} cannot show {value} ({name})"))
