@@ -1189,7 +1189,13 @@ def _strategic(state: State, name: str) -> State:
 
 
 def _apply_seized(params: Params, state: State, event: StrongPointSeized) -> State:
-    """"Remove the strong point, the defender then places a new strong point exactly 15" from the old"."""
+    """"Remove the strong point, the defender then places a new strong point exactly 15" from the old".
+
+    Only the attacker seizes: a defender's unit "seizing" spends the strategic action the table
+    let it take, but the strong point stays and the attacker's objective is not advanced."""
+    unit = find(state, event.unit)
+    if unit is not None and state.attacker is not None and unit.side != state.attacker:
+        return _settle(params, _strategic(state, "seize"))
     old = marker(state, "strong_point")
     state = _strategic(replace(state, seized=state.seized + 1, tokens=tuple(t for t in state.tokens if t.kind != "strong_point")), "seize")
     placer = defender(state)
