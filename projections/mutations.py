@@ -103,8 +103,7 @@ class Subject:
         return any(p.severity in ("error", "warning") for p in problems)
 
 
-def _rebuild(subject: Subject, kind: str, at: int, what: str, order: list[tuple[int | None, Event]],
-             site: Sequence[int]) -> Mutation:
+def _rebuild(kind: str, at: int, what: str, order: list[tuple[int | None, Event]], site: Sequence[int]) -> Mutation:
     """Renumber the mutated log and point Retracted/Ruled at their events' new seqs."""
     new_seq = {origin: i for i, (origin, _) in enumerate(order) if origin is not None}
     events: list[Event] = []
@@ -128,7 +127,7 @@ def drop(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
     order = _order(subject)
     del order[seq]
     name = type(subject.events[seq]).__name__
-    return _rebuild(subject, "drop", seq, f"{name} at {seq} left out", order, [seq] if seq < len(order) else [])
+    return _rebuild("drop", seq, f"{name} at {seq} left out", order, [seq] if seq < len(order) else [])
 
 
 def skip(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
@@ -143,7 +142,7 @@ def duplicate(subject: Subject, seq: int, rng: random.Random) -> Mutation | None
     """An event written twice."""
     order = _order(subject)
     order.insert(seq + 1, (None, subject.events[seq]))
-    return _rebuild(subject, "duplicate", seq, f"{type(subject.events[seq]).__name__} at {seq} written twice",
+    return _rebuild("duplicate", seq, f"{type(subject.events[seq]).__name__} at {seq} written twice",
                     order, [seq + 1])
 
 
@@ -154,7 +153,7 @@ def swap(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
     order = _order(subject)
     order[seq], order[seq + 1] = order[seq + 1], order[seq]
     a, b = (type(subject.events[s]).__name__ for s in (seq, seq + 1))
-    return _rebuild(subject, "swap", seq, f"{a} at {seq} and {b} after it swapped", order, [seq, seq + 1])
+    return _rebuild("swap", seq, f"{a} at {seq} and {b} after it swapped", order, [seq, seq + 1])
 
 
 def die(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
@@ -174,7 +173,7 @@ def die(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
             mutated = msgspec.structs.replace(event, **{field.name: changed})
             order = _order(subject)
             order[seq] = (seq, mutated)
-            return _rebuild(subject, "die", seq, f"{type(event).__name__}.{field.name} {current!r} -> {changed!r} at {seq}",
+            return _rebuild("die", seq, f"{type(event).__name__}.{field.name} {current!r} -> {changed!r} at {seq}",
                             order, [seq])
     return None
 
@@ -221,7 +220,7 @@ def illegal(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
         if subject.illegal(seq, borrowed):
             order = _order(subject)
             order[seq] = (seq, borrowed)
-            return _rebuild(subject, "illegal", seq,
+            return _rebuild("illegal", seq,
                             f"{type(event).__name__}.{changed[0]} at {seq} taken from the one at {other.seq}", order, [seq])
         if tried >= 8:
             break
@@ -240,7 +239,7 @@ def out_of_turn(subject: Subject, seq: int, rng: random.Random) -> Mutation | No
             return None
         order = _order(subject)
         order.insert(seq, (None, later))
-        return _rebuild(subject, "out-of-turn", seq, f"{later.by} plays {type(later).__name__} (seq {later.seq}) at {seq}",
+        return _rebuild("out-of-turn", seq, f"{later.by} plays {type(later).__name__} (seq {later.seq}) at {seq}",
                         order, [seq])
     return None
 

@@ -135,13 +135,14 @@ class Fold:
     def __call__(self, prev: Step, event: Event) -> Step:
         """Fold one event onto the previous step; play after the end is reported once."""
         step = self._fold(prev, event)
-        over = [v for v in step.violations if v.rule.endswith(GAME_OVER)]
-        if not over and not prev.past_end:
+        if not (step.violations or prev.past_end):
             return step
         if prev.past_end:
             kept = tuple(v for v in step.violations if not v.rule.endswith(GAME_OVER))
             return msgspec.structs.replace(step, violations=kept, past_end=True)
-        return msgspec.structs.replace(step, past_end=True)
+        if any(v.rule.endswith(GAME_OVER) for v in step.violations):
+            return msgspec.structs.replace(step, past_end=True)
+        return step
 
     def _fold(self, prev: Step, event: Event) -> Step:
         """One event onto the previous step: check, apply, resynchronise."""
