@@ -596,14 +596,17 @@ def _apply_finished(params: Params, state: State, event: StepFinished) -> State:
     if state.phase == "setup":
         return state
     first, second = turn_order(state)
-    state = replace(state, done=(), triggered=(), moves=())
+    seat = event.by if event.by in state.seats else state.actor
+    finished = state.finished if seat in state.finished else (*state.finished, seat)
+    state = replace(state, done=(), triggered=(), moves=(), finished=finished)
     if state.phase == "purchase":
         state = replace(state, pending=(*state.pending, *_refill(params, state)))
-    if state.actor == first:
-        return replace(state, actor=second)
+    left = [s for s in (first, second) if s not in finished]
+    if left:
+        return replace(state, actor=left[0])
     index = PHASES.index(state.phase)
     if index + 1 < len(PHASES):
-        return replace(state, phase=PHASES[index + 1], actor=first)
+        return replace(state, phase=PHASES[index + 1], actor=first, finished=())
     return _new_turn(state)
 
 
@@ -612,7 +615,7 @@ def _new_turn(state: State) -> State:
     a new turn begins"; workers bought last turn can now be placed."""
     players = tuple(replace(p, workers=p.workers + p.fresh, fresh=0) for p in state.players)
     priority = next((s for s in state.seats if s != state.priority), state.priority)
-    return replace(state, players=players, priority=priority, phase="workers", actor=priority, turn=state.turn + 1)
+    return replace(state, players=players, priority=priority, phase="workers", actor=priority, turn=state.turn + 1, finished=())
 
 
 _APPLY: dict[type, Callable[[Params, State, Any], State]] = {
@@ -638,7 +641,12 @@ _APPLY: dict[type, Callable[[Params, State, Any], State]] = {
 def apply(params: Params, state: State, event: Event) -> State:
     """The state after the event, as the table played it (legal or not)."""
     handler = _APPLY.get(type(event))
-    return handler(params, state, event) if handler else state
+    if handler is None:
+        return state
+    if event.by != state.actor and event.by in state.seats and state.phase != "setup" and not state.pending:
+        # the table let the other seat take its part of the phase now: it is that seat's part
+        state = replace(state, actor=event.by, done=())
+    return handler(params, state, event)
 
 
 # --- outcome (Objective) ------------------------------------------------------------------------------
