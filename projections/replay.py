@@ -190,40 +190,51 @@ class Fold:
         return Step(event, after, problems, None, undo, resync, resync_left=RESYNC_SPAN if resync else 0)
 
     def _resync(self, state: Any, event: Event, problems: tuple[Violation, ...]) -> tuple[Any, ...]:
-        """Where the table may really be after a refused event: the event was a stray (state
-        unchanged), or a step was left out before it (one legal move or chance outcome after
-        which the event no longer breaks the rules it broke; it may still break others, such
-        as a move too long after a roll never written). "One table mistake gives one finding":
-        the next events choose among these only if the followed state refuses them too."""
+        """Where the table may really be after a refused event. Three readings, each a state:
+        the event was a stray (state unchanged); a step was left out before it (one legal move
+        or chance outcome after which the event no longer breaks the rules it broke; it may
+        still break others, such as a move too long after a roll never written); or it was
+        written wrong (the table did a legal event of the same kind instead). "One table
+        mistake gives one finding": the next events choose among these only if the followed
+        state refuses them too."""
         ruleset, params, check, apply = self.rules.ruleset, self._params, self._check, self._apply
         assert check is not None
         broken = {p.rule for p in problems if p.severity != "info"}
-        ranked: list[tuple[int, Any]] = []
+        missing: list[tuple[int, Any]] = []
+        instead: list[Any] = []
         seen: set[bytes] = set()
         outcomes = ruleset.chance(params, state)
         if outcomes is not None:  # a chance step lists every outcome: the one the table rolled is among them
-            missing: Iterable[Event] = islice((e for e, _ in outcomes), RESYNC_OUTCOMES)
+            steps: Iterable[Event] = islice((e for e, _ in outcomes), RESYNC_OUTCOMES)
         else:
-            missing = islice(ruleset.legal(params, state), RESYNC_CANDIDATES)
-        for step in missing:
+            steps = islice(ruleset.legal(params, state), RESYNC_CANDIDATES)
+        for step in steps:
             try:
                 between = apply(params, state, msgspec.structs.replace(step, seq=event.seq))
+                if type(step) is type(event) and len(instead) < RESYNC_KEEP and self._new(seen, between):
+                    instead.append(between)
+                if len(missing) >= 4 * RESYNC_KEEP:
+                    continue
                 left = [p.rule for p in check(params, between, event) if p.severity != "info"]
                 if broken.intersection(left):
                     continue
                 after = apply(params, between, event)
             except Exception:  # a candidate the board cannot follow is no candidate
                 continue
-            # outcomes that leave the game in the same place are one candidate: keep different ones
-            mark = msgspec.json.encode((ruleset.progress(params, after), ruleset.metrics(params, after)))
-            if mark in seen:
-                continue
-            seen.add(mark)
-            ranked.append((len(left), after))
-            if len(ranked) >= 4 * RESYNC_KEEP:
-                break
-        ranked.sort(key=lambda pair: pair[0])
-        return (state, *(after for _, after in ranked[:RESYNC_KEEP]))
+            if self._new(seen, after):
+                missing.append((len(left), after))
+        missing.sort(key=lambda pair: pair[0])
+        return (state, *(after for _, after in missing[:RESYNC_KEEP]), *instead)
+
+    def _new(self, seen: set[bytes], state: Any) -> bool:
+        """Is this a place in the game not seen yet (by turn, phase, actor and the metrics)?
+        Outcomes that leave the game in the same place are one candidate: keep different ones."""
+        ruleset, params = self.rules.ruleset, self._params
+        mark = msgspec.json.encode((ruleset.progress(params, state), ruleset.metrics(params, state)))
+        if mark in seen:
+            return False
+        seen.add(mark)
+        return True
 
 
 def _count(problems: Iterable[Violation]) -> int:
