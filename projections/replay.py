@@ -89,8 +89,9 @@ RESYNC_CANDIDATES = 400
 """How many next events (legal moves or chance outcomes) are tried as a step the table left
 out before a refused event. Tried only at refused events, so a clean replay never pays."""
 
-RESYNC_SPAN = 8
-"""How many events after a refused one may still resynchronise the replay to it."""
+RESYNC_SPAN = 24
+"""How many events after a refused one may still resynchronise the replay to it (a phase or
+two: a step left out often shows only when the next phase begins)."""
 
 RESYNC_OUTCOMES = 5000
 """How many outcomes of a chance step (every face of the dice rolled) are tried."""
