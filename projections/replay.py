@@ -195,7 +195,7 @@ class Fold:
         the event was a stray (state unchanged); a step was left out before it (one legal move
         or chance outcome after which the event no longer breaks the rules it broke; it may
         still break others, such as a move too long after a roll never written); or it was
-        written wrong (the table did a legal event of the same kind instead). "One table
+        written wrong (the table did the one legal event of its kind instead). "One table
         mistake gives one finding": the next events choose among these only if the followed
         state refuses them too."""
         ruleset, params, check, apply = self.rules.ruleset, self._params, self._check, self._apply
@@ -203,6 +203,7 @@ class Fold:
         broken = {p.rule for p in problems if p.severity != "info"}
         missing: list[tuple[int, Any]] = []
         instead: list[Any] = []
+        alike = 0
         seen: set[bytes] = set()
         outcomes = ruleset.chance(params, state)
         if outcomes is not None:  # a chance step lists every outcome: the one the table rolled is among them
@@ -212,7 +213,8 @@ class Fold:
         for step in steps:
             try:
                 between = apply(params, state, msgspec.structs.replace(step, seq=event.seq))
-                if type(step) is type(event) and len(instead) < RESYNC_KEEP and self._new(seen, between):
+                if type(step) is type(event):
+                    alike += 1
                     instead.append(between)
                 if len(missing) >= 4 * RESYNC_KEEP:
                     continue
@@ -225,7 +227,9 @@ class Fold:
             if self._new(seen, after):
                 missing.append((len(left), after))
         missing.sort(key=lambda pair: pair[0])
-        return (state, *(after for _, after in missing[:RESYNC_KEEP]), *instead)
+        # written wrong only where the rules leave one choice (the hero whose turn it is): with
+        # several, a guess would move the replay away from the table rather than toward it
+        return (state, *(after for _, after in missing[:RESYNC_KEEP]), *(instead if alike == 1 else ()))
 
     def _new(self, seen: set[bytes], state: Any) -> bool:
         """Is this a place in the game not seen yet (by turn, phase, actor and the metrics)?
