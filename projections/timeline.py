@@ -60,7 +60,7 @@ class Timeline:
         step = self._snapshots[seq // self.every]
         # A refused event lets the next one resynchronise the replay (`Step.resync`), which
         # takes the checks: only a stretch with a finding in it is folded with them.
-        flagged = self.audit and any(self.violations[start : seq + 1])
+        flagged = self.audit and (bool(step.resync) or any(self.violations[start : seq + 1]))
         fold = Fold(self.rules, audit=flagged)
         for event in self.events[start + 1 : seq + 1]:
             step = fold(step, event)

@@ -210,3 +210,21 @@ def test_an_edited_log_imports_once_every_prev_is_blanked_as_the_help_says(tmp_p
     code, out, err = run(tmp_path, "import", str(source), "--id", "edited")
     assert code == 0 and out.strip() == "edited", err
     assert run(tmp_path, "verify", "edited")[0] == 0
+
+
+def test_scrubbing_a_log_with_a_mistake_shows_the_resynchronised_states_of_the_audit() -> None:
+    import msgspec
+
+    from projections.replay import replay
+    from projections.timeline import Timeline
+
+    rules = golden.golden_rules("mortalgate-2.5")
+    subject = Subject(golden.read_log("mortalgate-2.5"), rules)
+    roll = next(e.seq for e in subject.events if type(e).__name__ == "AttackRolled" and e.seq > 100)
+    mutation = drop(subject, roll, None)  # type: ignore[arg-type]
+    assert mutation is not None
+    events = list(mutation.events)
+    audited = [msgspec.json.encode(step.state) for step in replay(events, rules)]
+    timeline = Timeline(events, rules, every=16)
+    for seq in range(roll - 20, roll + 60):
+        assert msgspec.json.encode(timeline.state_at(seq).state) == audited[seq], seq
