@@ -75,15 +75,16 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
         return not self.errors and self.result.agrees
 
 
-def audit(events: Iterable[Event], rules: Rules) -> AuditReport:
-    """Audit a whole log under `rules` (its own version, or any other for a re-audit)."""
+def audit(events: Iterable[Event], rules: Rules, *, resync: bool = True) -> AuditReport:
+    """Audit a whole log under `rules` (its own version, or any other for a re-audit);
+    `resync=False` follows the log literally after a mistake (a baseline to measure against)."""
     found: dict[int, tuple[Violation, ...]] = {}
     declared: dict[int, MatchEnded] = {}
     rulings: dict[int, Ruled] = {}
     retracted: list[int] = []
     state = None
     count = 0
-    for step in replay(events, rules):
+    for step in replay(events, rules, resync=resync):
         count += 1
         state = step.state
         event = step.event

@@ -60,6 +60,9 @@ class Cascade(msgspec.Struct, frozen=True, kw_only=True):
     """New findings anywhere else: what one mistake costs the rest of the audit."""
     follow_rules: tuple[str, ...] = ()
     """`seq rule` of each follow-on finding, to read what spread."""
+    literal: int | None = None
+    """Follow-ons of the same mutation when the audit follows the log literally (no resync):
+    the baseline, when it was measured."""
 
 
 def findings(violations: Sequence[Violation]) -> dict[int, Counter[str]]:
@@ -74,12 +77,14 @@ def findings(violations: Sequence[Violation]) -> dict[int, Counter[str]]:
 class Subject:
     """One log to mutate: its events, the state before each, and its own audit findings."""
 
-    def __init__(self, events: Sequence[Event], rules: Rules) -> None:
+    def __init__(self, events: Sequence[Event], rules: Rules, *, resync: bool = True) -> None:
         self.events = list(events)
         self.rules = rules
+        self.resync = resync
+        """False: audit as a literal follower of the log (the baseline the resync is measured against)."""
         self.before = [step.state for step in replay(self.events, rules, audit=False)]
         self.before.insert(0, None)
-        self.found = findings(audit(self.events, rules).violations)
+        self.found = findings(audit(self.events, rules, resync=resync).violations)
         pinned = {e.target_seq for e in self.events if isinstance(e, Retracted)}
         pinned |= {e.applies_to for e in self.events if isinstance(e, Ruled) and e.applies_to is not None}
         after_retract = {e.seq - 1 for e in self.events if isinstance(e, Retracted)}
@@ -250,7 +255,7 @@ MUTATORS = {"drop": drop, "duplicate": duplicate, "swap": swap, "die": die, "ill
 
 def measure(subject: Subject, mutation: Mutation) -> Cascade:
     """Audit the mutated log and count its new findings, at the mistake and after it."""
-    found = findings(audit(mutation.events, subject.rules).violations)
+    found = findings(audit(mutation.events, subject.rules, resync=subject.resync).violations)
     at_site = follow_on = 0
     spread: list[str] = []
     for seq, rules in found.items():
@@ -282,20 +287,25 @@ def mutations(subject: Subject, rng: random.Random, kinds: Sequence[str] = KINDS
 
 
 def cascades(subjects: Sequence[Subject], count: int, seed: int = 0,
-             kinds: Sequence[str] = KINDS) -> list[Cascade]:
-    """`count` mutations spread over the logs in turn, each measured."""
+             kinds: Sequence[str] = KINDS, *, baseline: int = 0) -> list[Cascade]:
+    """`count` mutations spread over the logs in turn, each measured; the first `baseline`
+    of them also by an audit that follows the log literally (`Cascade.literal`)."""
     rng = random.Random(seed)
     streams = [mutations(s, rng, kinds) for s in subjects]
-    live = list(zip(subjects, streams, strict=True))
+    twins = [Subject(s.events, s.rules, resync=False) if baseline else s for s in subjects]
+    live = list(zip(subjects, streams, twins, strict=True))
     out: list[Cascade] = []
     while len(out) < count and live:
-        for pair in list(live):
-            subject, stream = pair
+        for entry in list(live):
+            subject, stream, twin = entry
             mutation = next(stream, None)
             if mutation is None:
-                live.remove(pair)
+                live.remove(entry)
                 continue
-            out.append(measure(subject, mutation))
+            found = measure(subject, mutation)
+            if len(out) < baseline:
+                found = msgspec.structs.replace(found, literal=measure(twin, mutation).follow_on)
+            out.append(found)
             if len(out) >= count:
                 break
     return out

@@ -108,11 +108,13 @@ def _serious(problems: Iterable[Violation]) -> bool:
 class Fold:
     """The fold of one ruleset version, with or without the audit: `fold(prev, event)`."""
 
-    __slots__ = ("_apply", "_check", "_params", "audit", "rules")
+    __slots__ = ("_apply", "_check", "_params", "audit", "resync", "rules")
 
-    def __init__(self, rules: Rules, *, audit: bool = True) -> None:
+    def __init__(self, rules: Rules, *, audit: bool = True, resync: bool = True) -> None:
         self.rules = rules
         self.audit = audit
+        self.resync = resync
+        """False: follow the log literally after a refused event (the cascade benchmark's baseline)."""
         self._params = rules.params
         self._apply = rules.ruleset.apply
         self._check = rules.ruleset.check if audit else None
@@ -187,7 +189,7 @@ class Fold:
             problems += (Violation(seq=event.seq, rule="core/replay.unplayable", severity="warning",
                                    message=f"the board could not follow this event ({type(error).__name__}); "
                                            "the state is kept as it was"),)
-        resync = self._resync(state, event, problems) if serious else ()
+        resync = self._resync(state, event, problems) if serious and self.resync else ()
         return Step(event, after, problems, None, undo, resync, resync_left=RESYNC_SPAN if resync else 0)
 
     def _resync(self, state: Any, event: Event, problems: tuple[Violation, ...]) -> tuple[Any, ...]:
@@ -297,13 +299,13 @@ def _retract(prev: Step, event: Retracted) -> Step:
     return Step(event, top.before, (), top.seq, top.below)
 
 
-def replay(events: Iterable[Event], rules: Rules, *, audit: bool = True) -> Iterator[Step]:
+def replay(events: Iterable[Event], rules: Rules, *, audit: bool = True, resync: bool = True) -> Iterator[Step]:
     """Stream a log (line 0 first) as Steps; memory stays flat however long the log."""
     iterator = iter(events)
     started = next(iterator, None)
     if not isinstance(started, MatchStarted):
         raise ValueError("a log starts with MatchStarted")
-    fold = Fold(rules, audit=audit)
+    fold = Fold(rules, audit=audit, resync=resync)
     step = fold.first(started)
     yield step
     for event in iterator:
