@@ -101,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             worst_rows.append(f"- {game}, {c.what}: {c.follow_on} follow-ons ({', '.join(spread[:4])})")
     markdown = document(
         title="Cascades: follow-on findings per table mistake (`make bench-cascade`)",
-        heading=[f"`python -m benchmarks.cascade --mutations {args.mutations}`, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
+        heading=[f"`python -m benchmarks.cascade --mutations {args.mutations} --baseline {args.baseline}`, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
                  f"Python {platform.python_version()}. Golden and demo logs mutated once each "
                  "(projections/mutations.py) and re-audited; a follow-on is a new error or warning at an event other "
                  "than the mistake's own. Unseen: the audit reported nothing at all (a swap of two independent moves)."],
