@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: setup test test-slow lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-all
+.PHONY: setup test test-slow lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-all
 setup: $(STAMP)
 
 lint: $(STAMP)
@@ -55,4 +55,9 @@ bench-speed: $(STAMP)
 bench-record: $(STAMP)
 	$(BIN)/python -m benchmarks.record_browser
 
-bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record
+
+# Follow-on findings per injected table mistake, per game (about two minutes).
+bench-cascade: $(STAMP)
+	$(BIN)/python -m benchmarks.cascade
+
+bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade

@@ -151,6 +151,8 @@ def append(ws: Workspace, match_id: str, inline: tuple[str, ...], path: Path | N
         data, where = sys.stdin.buffer.read(), "<stdin>"
     written = ws.append(match_id, data, expected_seq=expect_seq, where=where)
     click.echo(f"appended {len(written)} event(s) to {match_id}; last seq {written[-1].seq if written else ws.store.last(match_id)[0]}")
+    found = [v for v in ws.audit(match_id).violations if written and v.seq >= written[0].seq]  # the live audit
+    click.echo("\n".join(render.violation_line(v) for v in found) if found else "no rule broken by what was appended")
 
 
 @cli.command()
@@ -158,17 +160,23 @@ def append(ws: Workspace, match_id: str, inline: tuple[str, ...], path: Path | N
 @click.option("--at", "seq", type=int, default=None, help="Event seq (default: the last).")
 @click.option("--against", default=None, help="Replay under another version, e.g. mortalgate@2.1.")
 @click.option("--format", "fmt", type=click.Choice(["summary", "json"]), default="summary")
+@click.option("--seat", default=None, help="Show only what this seat sees (hidden hands stay hidden).")
 @pass_ws
-def replay(ws: Workspace, match_id: str, seq: int | None, against: str | None, fmt: str) -> None:
-    """Show the state at an event."""
-    last = ws.store.last(match_id)[0]
+def replay(ws: Workspace, match_id: str, seq: int | None, against: str | None, fmt: str, seat: str | None) -> None:
+    """Show the state at an event (the whole table, or one seat's view with --seat)."""
+    last, seats = ws.store.last(match_id)[0], list(ws.header(match_id).seats)
+    if seat is not None and seat not in seats:
+        raise TabletapeError(f"--seat {seat!r} is not a seat of {match_id}: {', '.join(seats)}")
     step = ws.state_at(match_id, last if seq is None else seq, against=against)
     rules = ws.rules_of(match_id, against)
-    if fmt == "json":
-        _emit({"seq": step.event.seq, "event": step.event, "state": step.state,
-               "progress": rules.ruleset.progress(rules.params, step.state)})
+    progress = rules.ruleset.progress(rules.params, step.state)
+    if fmt == "json" and seat is not None:  # the seat's view, never the state with every hand in it
+        _emit({"seq": step.event.seq, "seat": seat, "progress": progress, "view": rules.ruleset.view(rules.params, step.state, seat)})
+    elif fmt == "json":
+        shows = "everything" if render.hides_anything(rules, step.state, seats) else "open information"
+        _emit({"seq": step.event.seq, "event": step.event, "state": step.state, "progress": progress, "shows": shows})
     else:
-        click.echo(render.step_summary(match_id, rules, step, last, ws.timeline(match_id, against=against).said))
+        click.echo(render.step_summary(match_id, rules, step, last, ws.timeline(match_id, against=against).said, seat=seat, seats=seats))
 
 
 @cli.command()
@@ -191,7 +199,7 @@ def audit(ws: Workspace, match_id: str | None, against: str | None, everything: 
     if fmt == "json":
         _emit(report)
     else:
-        click.echo(render.audit_text(match_id, report))
+        click.echo(render.audit_text(match_id, report, notes=len(ws.notes.list(match_id))))
     sys.exit(0 if report.clean else 1)
 
 
@@ -277,10 +285,13 @@ def list_matches(ws: Workspace) -> None:
 
 @cli.command(name="import")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@click.option("--id", "match_id", default=None, help="Store under this id (default: the log's own).")
+@click.option("--id", "match_id", default=None, help="Store under this id (default: the log's own); line 0 is renamed and the chain re-hashed.")
 @pass_ws
 def import_(ws: Workspace, path: Path, match_id: str | None) -> None:
-    """Import a whole JSON-lines log; nothing is stored unless every line checks."""
+    """Import a whole JSON-lines log; nothing is stored unless every line checks.
+
+    A chained log must verify. To import a log edited by hand, blank every prev
+    ("prev":"") first: an unchained log is chained on the way in."""
     started = ws.import_log(path.read_bytes(), match_id=match_id, where=str(path))
     click.echo(match_id or started.match_id)
 

@@ -6,10 +6,11 @@ import csv
 import io
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import click
+import msgspec
 
 from projections.audit import AuditReport
 from projections.compare import Comparison
@@ -24,21 +25,38 @@ def violation_line(v: Violation) -> str:
     return f"seq {v.seq:>5}  {v.severity:<7}  {v.rule}  {v.message}"
 
 
+def hides_anything(rules: Rules, state: Any, seats: Iterable[str]) -> bool:
+    """Does some seat see less than the table does here (hands, a deck, hidden cards)?"""
+    everything = msgspec.json.encode(msgspec.structs.replace(rules.ruleset.view(rules.params, state, None), seat=None, note=""))
+    return any(msgspec.json.encode(msgspec.structs.replace(rules.ruleset.view(rules.params, state, seat), seat=None, note=""))
+               != everything for seat in seats)
+
+
 RECENT = 5
 """Events leading to the position, listed in words."""
 
 
-def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int, said: Sequence[str] = ()) -> str:
-    """A readable page for one position: where, scores, pieces by board name, the events that
-    led here in words (`said`: every event's words, by seq), and what broke."""
+def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int, said: Sequence[str] = (), *,
+                 seat: str | None = None, seats: Iterable[str] = ()) -> str:
+    """A readable page for one position from one seat's view (None: the whole table): where,
+    scores, pieces by board name, the events that led here in words (`said`: every event's
+    words, by seq), and what broke."""
     ruleset = rules.ruleset
     progress = ruleset.progress(rules.params, step.state)
-    board = ruleset.view(rules.params, step.state, None)
+    board = ruleset.view(rules.params, step.state, seat)
+    ended = ruleset.outcome(rules.params, step.state)
     seq = step.event.seq
+    said = said if seat is None else ()  # an event's words may name a card this seat cannot see
+    acting = f"to act: {progress.actor or '-'}" if ended is None else (
+        "game over: " + ("a draw" if ended.draw else f"{ended.winner} won") + f" ({ended.reason}; {ended.rule})")
     lines = [
         f"{match_id}  {rules.spec}  event {seq}/{last_seq}: {said[seq] if said else type(step.event).__name__}",
-        f"turn {progress.turn}  round {progress.round}  phase {progress.phase}  to act: {progress.actor or '-'}",
+        f"turn {progress.turn}  round {progress.round}  phase {progress.phase}  {acting}",
     ]
+    if seat is not None:
+        lines.append(f"as seat {seat} sees it" + (f": {board.note}" if board.note else ""))
+    elif hides_anything(rules, step.state, seats):
+        lines.append("shows everything, every seat's hidden cards included; --seat SEAT shows what one seat sees")
     for panel in board.panels:
         lines.append(f"{panel.title}: " + ", ".join(f"{k} {v}" for k, v in panel.rows))
     for piece in board.pieces:
@@ -52,12 +70,11 @@ def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int, said: S
     return "\n".join(lines)
 
 
-def audit_text(match_id: str, report: AuditReport) -> str:
-    """The audit as a designer reads it."""
+def audit_text(match_id: str, report: AuditReport, notes: int | None = None) -> str:
+    """The audit as a designer reads it; `notes` is how many designer notes the match has."""
     lines = [f"audit of {match_id} under {report.rules}: {report.events} events"]
     lines += [violation_line(v) for v in report.violations]
-    errors = len(report.errors)
-    lines.append(f"{errors} rule violation(s)" + (f", {len(report.violations) - errors} note(s)" if len(report.violations) > errors else ""))
+    lines.append(report.tally.text() + ("" if notes is None else f"; {notes} designer note{'' if notes == 1 else 's'}"))
     lines.append(("result OK: " if report.result.agrees else "result WRONG: ") + report.result.message)
     return "\n".join(lines)
 
@@ -70,15 +87,22 @@ def comparison_text(match_id: str, c: Comparison) -> str:
     else:
         d = c.first
         lines.append(f"first disagreement at seq {d.seq} ({d.event_type}):")
-        lines += [f"  only under {c.a}: {v.rule}  {v.message}" for v in d.only_a]
-        lines += [f"  only under {c.b}: {v.rule}  {v.message}" for v in d.only_b]
+        changed = lambda v: "  (changed between the versions)" if v.rule in c.changed else ""  # noqa: E731
+        lines += [f"  only under {c.a}: {v.rule}  {v.message}{changed(v)}" for v in d.only_a]
+        lines += [f"  only under {c.b}: {v.rule}  {v.message}{changed(v)}" for v in d.only_b]
         lines += [f"  {name}: {a:g} under {c.a}, {b:g} under {c.b}" for name, (a, b) in d.metrics.items()]
         if d.outcomes:
             lines.append(f"  under {c.a}: {d.outcomes[0]}; under {c.b}: {d.outcomes[1]}")
-    lines.append(f"violations: {c.violations_a} under {c.a}, {c.violations_b} under {c.b}")
+    lines.append(f"rule violations: {c.violations_a} under {c.a}, {c.violations_b} under {c.b}")
     for spec, outcome in ((c.a, c.outcome_a), (c.b, c.outcome_b)):
         lines.append(f"outcome under {spec}: " + (f"{outcome.winner or 'draw'} ({outcome.reason})" if outcome else "game not over"))
-    lines.append("the outcome changes" if c.outcome_changes else "the outcome is the same")
+    if c.ends_differ:
+        for spec, end in ((c.a, c.end_a), (c.b, c.end_b)):
+            lines.append(f"under {spec} the game " + (f"ends at seq {end.seq} (turn {end.turn}): {end.why}" if end else "does not end"))
+    if c.changed:
+        lines.append(f"rules changed between the versions: {', '.join(c.changed)}")
+    same = "the outcome is the same" + (", but the game ends at a different event" if c.ends_differ else "")
+    lines.append("the outcome changes" if c.outcome_changes else same)
     return "\n".join(lines)
 
 

@@ -26,6 +26,29 @@ class Result(msgspec.Struct, frozen=True, kw_only=True):
     message: str
 
 
+class Tally(msgspec.Struct, frozen=True, kw_only=True):
+    """Findings counted in the one vocabulary every page and command uses: rule violations
+    (errors), warnings, and rulings or infos (which make nothing illegal). A designer's
+    notes are not findings and are counted apart, as notes."""
+
+    violations: int
+    warnings: int
+    infos: int
+
+    def text(self) -> str:
+        """`2 rule violations, 0 warnings, 1 ruling or info`."""
+        def n(count: int, one: str, many: str) -> str:
+            return f"{count} {one if count == 1 else many}"
+        return (f"{n(self.violations, 'rule violation', 'rule violations')}, {n(self.warnings, 'warning', 'warnings')}, "
+                f"{n(self.infos, 'ruling or info', 'rulings or infos')}")
+
+
+def tally(violations: Iterable[Violation]) -> Tally:
+    """Count findings by severity (the table's rulings are infos)."""
+    found = [v.severity for v in violations]
+    return Tally(violations=found.count("error"), warnings=found.count("warning"), infos=found.count("info"))
+
+
 class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     """What a designer reads after a playtest: broken rules by seq, and the result check."""
 
@@ -42,20 +65,26 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
         return tuple(v for v in self.violations if v.severity == "error")
 
     @property
+    def tally(self) -> Tally:
+        """The findings counted: rule violations, warnings, rulings or infos."""
+        return tally(self.violations)
+
+    @property
     def clean(self) -> bool:
         """No rule broken and the declared result (if any) is the rules' result."""
         return not self.errors and self.result.agrees
 
 
-def audit(events: Iterable[Event], rules: Rules) -> AuditReport:
-    """Audit a whole log under `rules` (its own version, or any other for a re-audit)."""
+def audit(events: Iterable[Event], rules: Rules, *, resync: bool = True) -> AuditReport:
+    """Audit a whole log under `rules` (its own version, or any other for a re-audit);
+    `resync=False` follows the log literally after a mistake (a baseline to measure against)."""
     found: dict[int, tuple[Violation, ...]] = {}
     declared: dict[int, MatchEnded] = {}
     rulings: dict[int, Ruled] = {}
     retracted: list[int] = []
     state = None
     count = 0
-    for step in replay(events, rules):
+    for step in replay(events, rules, resync=resync):
         count += 1
         state = step.state
         event = step.event

@@ -32,6 +32,14 @@ class Divergence(msgspec.Struct, frozen=True, kw_only=True):
     (one version ends the game here and the other does not, or names another winner)."""
 
 
+class End(msgspec.Struct, frozen=True, kw_only=True):
+    """Where a version ends the game: the first event after which its rules declare an outcome."""
+
+    seq: int
+    turn: int
+    why: str
+
+
 class Comparison(msgspec.Struct, frozen=True, kw_only=True):
     """The result of replaying one log under two versions."""
 
@@ -43,6 +51,17 @@ class Comparison(msgspec.Struct, frozen=True, kw_only=True):
     outcome_b: Outcome | None
     violations_a: int
     violations_b: int
+    end_a: End | None = None
+    end_b: End | None = None
+    changed: tuple[str, ...] = ()
+    """Rule ids the changelogs say changed between the two versions: a disagreement under one
+    of these is the change at work; under another, a consequence of it."""
+
+    @property
+    def ends_differ(self) -> bool:
+        """Whether the versions end the game at different events (or one does not end it)."""
+        key = lambda e: None if e is None else e.seq  # noqa: E731
+        return key(self.end_a) != key(self.end_b)
 
     @property
     def outcome_changes(self) -> bool:
@@ -56,19 +75,38 @@ def compare(events: Sequence[Event], a: Rules, b: Rules) -> Comparison:
     """Replay the same events under `a` and `b` in lock step."""
     first: Divergence | None = None
     counts = [0, 0]
+    ends: list[End | None] = [None, None]
     state_a = state_b = None
     for step_a, step_b in zip(replay(events, a), replay(events, b), strict=True):
         state_a, state_b = step_a.state, step_b.state
         counts[0] += sum(1 for v in step_a.violations if v.severity == "error")
         counts[1] += sum(1 for v in step_b.violations if v.severity == "error")
+        for i, (rules, state) in enumerate(((a, state_a), (b, state_b))):
+            if ends[i] is None and (ended := rules.ruleset.outcome(rules.params, state)) is not None:
+                ends[i] = End(seq=step_a.event.seq, turn=rules.ruleset.progress(rules.params, state).turn,
+                              why=f"{ended.reason} ({ended.rule})")
         if first is None:
             first = _divergence(a, b, step_a, step_b)
     return Comparison(
         a=a.spec, b=b.spec, events=len(events), first=first,
         outcome_a=a.ruleset.outcome(a.params, state_a) if state_a is not None else None,
         outcome_b=b.ruleset.outcome(b.params, state_b) if state_b is not None else None,
-        violations_a=counts[0], violations_b=counts[1],
+        violations_a=counts[0], violations_b=counts[1], end_a=ends[0], end_b=ends[1], changed=changed_rules(a, b),
     )
+
+
+def changed_rules(a: Rules, b: Rules) -> tuple[str, ...]:
+    """The rule ids the changelogs of the versions between `a` and `b` name (both built-in
+    versions of one game; a variant counts as the version it extends)."""
+    order = list(a.ruleset.versions)
+    if a.ruleset.name != b.ruleset.name or a.base not in order or b.base not in order:
+        return ()
+    low, high = sorted((order.index(a.base), order.index(b.base)))
+    found: dict[str, None] = {}
+    for version in order[low + 1 : high + 1]:
+        for change in a.ruleset.versions[version].changelog:
+            found.update(dict.fromkeys(change.rules))
+    return tuple(found)
 
 
 def _divergence(a: Rules, b: Rules, step_a: object, step_b: object) -> Divergence | None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import msgspec
 
+from events.codec import read_header
 from events.errors import LogFormatError
 from events.notes import NOTE_DECODER, NOTE_TAGS, NoteAdded, NoteEvent
 from projections.simulate import play
@@ -60,12 +61,24 @@ def import_playtests(ws: Workspace, directory: Path = DEMO_DIR) -> list[str]:
     """Import every shipped playtest log and its notes; returns the match ids stored."""
     stored = []
     for path in playtest_logs(directory):
-        started = ws.import_log(path.read_bytes(), where=str(path))
+        started = ws.import_log(_stamped(path.read_bytes(), str(path)), where=str(path))
         notes = path.with_name(path.name[: -len(".jsonl")] + NOTES_SUFFIX)
         if notes.exists():
             import_notes(ws, started.match_id, notes.read_bytes(), where=str(notes))
         stored.append(started.match_id)
     return stored
+
+
+def _stamped(data: bytes, where: str) -> bytes:
+    """The shipped playtest with line 0 naming the installed rules' fingerprint: the demo ships
+    with this code, so a fresh store must not flag every playtest `core/rules-changed`. Only an
+    unchained log (every `prev` blank) may be restamped; it is chained on the way in."""
+    head, _, rest = data.partition(b"\n")
+    header = read_header(head, where=where)
+    fingerprint = registry.game(header.ruleset).fingerprint
+    if header.fingerprint == fingerprint or b'"prev":""' not in head or b'"prev":"' in rest.replace(b'"prev":""', b""):
+        return data
+    return msgspec.json.encode(msgspec.structs.replace(header, fingerprint=fingerprint)) + b"\n" + rest
 
 
 def import_notes(ws: Workspace, match_id: str, data: bytes, *, where: str = "<notes>") -> int:

@@ -10,6 +10,7 @@ sync folds event by event with the same object; `advance` is a one-off step (the
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import Any
 
 import msgspec
@@ -68,16 +69,52 @@ class Step(msgspec.Struct, frozen=True, gc=False):
     """For a Retracted: the seq it voided."""
     undo: Undo | None = None
     """What a later Retracted needs (internal to the fold)."""
+    resync: tuple[Any, ...] = ()
+    """After an event the rules refuse: the states the table may really have been in after
+    it (the event not done, or done after a step the table left out). The next event picks
+    the one it is legal in, so the replay resynchronises instead of reporting every later
+    event (internal to the audited fold)."""
+    past_end: bool = False
+    """Play went on after the rules ended the game, and that was already reported once."""
+    resync_left: int = 0
+    """For how many more events the `resync` states are carried along (each follows every
+    event legal in it), so a lost step that shows a few events later is still found."""
+
+
+GAME_OVER = ".game-over"
+"""Every game names its "the game is already over" rule `<game>/<section>.game-over`: play the
+table went on with after the end is one mistake, named at its first event only."""
+
+RESYNC_CANDIDATES = 400
+"""How many next events (legal moves or chance outcomes) are tried as a step the table left
+out before a refused event. Tried only at refused events, so a clean replay never pays."""
+
+RESYNC_SPAN = 24
+"""How many events after a refused one may still resynchronise the replay to it (a phase or
+two: a step left out often shows only when the next phase begins)."""
+
+RESYNC_OUTCOMES = 5000
+"""How many outcomes of a chance step (every face of the dice rolled) are tried."""
+
+RESYNC_KEEP = 6
+"""How many resynchronised states are kept for the next event to choose from."""
+
+
+def _serious(problems: Iterable[Violation]) -> bool:
+    """Errors and warnings make an event illegal; infos do not."""
+    return any(p.severity != "info" for p in problems)
 
 
 class Fold:
     """The fold of one ruleset version, with or without the audit: `fold(prev, event)`."""
 
-    __slots__ = ("_apply", "_check", "_params", "audit", "rules")
+    __slots__ = ("_apply", "_check", "_params", "audit", "resync", "rules")
 
-    def __init__(self, rules: Rules, *, audit: bool = True) -> None:
+    def __init__(self, rules: Rules, *, audit: bool = True, resync: bool = True) -> None:
         self.rules = rules
         self.audit = audit
+        self.resync = resync
+        """False: follow the log literally after a refused event (the cascade benchmark's baseline)."""
         self._params = rules.params
         self._apply = rules.ruleset.apply
         self._check = rules.ruleset.check if audit else None
@@ -99,7 +136,19 @@ class Fold:
         return Step(started, state, tuple(problems))
 
     def __call__(self, prev: Step, event: Event) -> Step:
-        """Fold one event onto the previous step."""
+        """Fold one event onto the previous step; play after the end is reported once."""
+        step = self._fold(prev, event)
+        if not (step.violations or prev.past_end):
+            return step
+        if prev.past_end:
+            kept = tuple(v for v in step.violations if not v.rule.endswith(GAME_OVER))
+            return msgspec.structs.replace(step, violations=kept, past_end=True)
+        if any(v.rule.endswith(GAME_OVER) for v in step.violations):
+            return msgspec.structs.replace(step, past_end=True)
+        return step
+
+    def _fold(self, prev: Step, event: Event) -> Step:
+        """One event onto the previous step: check, apply, resynchronise."""
         kind = type(event)
         if kind is Retracted:
             return _retract(prev, event)  # type: ignore[arg-type]
@@ -119,9 +168,20 @@ class Fold:
         check = self._check
         if check is None:
             return Step(event, self._apply(self._params, state, event), (), None, undo)
-        problems = tuple(check(self._params, state, event))
+        params = self._params
+        problems = tuple(check(params, state, event))
+        serious = bool(problems) and _serious(problems)
+        if prev.resync:
+            if serious:
+                resynced = _follow(self._apply, params, check, prev.resync, event, problems)
+                if resynced is not None:
+                    return Step(event, resynced[0], resynced[1], None, undo)
+            elif prev.resync_left > 1:
+                after = self._apply(params, state, event)
+                carried = _carry(self._apply, params, check, prev.resync, event, problems)
+                return Step(event, after, problems, None, undo, carried, resync_left=prev.resync_left - 1 if carried else 0)
         try:
-            after = self._apply(self._params, state, event)
+            after = self._apply(params, state, event)
         except Exception as error:  # an illegal event may break a best-effort apply; a legal one must not
             if not problems:
                 raise
@@ -129,7 +189,98 @@ class Fold:
             problems += (Violation(seq=event.seq, rule="core/replay.unplayable", severity="warning",
                                    message=f"the board could not follow this event ({type(error).__name__}); "
                                            "the state is kept as it was"),)
-        return Step(event, after, problems, None, undo)
+        resync = self._resync(state, event, problems) if serious and self.resync else ()
+        return Step(event, after, problems, None, undo, resync, resync_left=RESYNC_SPAN if resync else 0)
+
+    def _resync(self, state: Any, event: Event, problems: tuple[Violation, ...]) -> tuple[Any, ...]:
+        """Where the table may really be after a refused event. Three readings, each a state:
+        the event was a stray (state unchanged); a step was left out before it (one legal move
+        or chance outcome after which the event no longer breaks the rules it broke; it may
+        still break others, such as a move too long after a roll never written); or it was
+        written wrong (the table did the one legal event of its kind instead). "One table
+        mistake gives one finding": the next events choose among these only if the followed
+        state refuses them too."""
+        ruleset, params, check, apply = self.rules.ruleset, self._params, self._check, self._apply
+        assert check is not None
+        broken = {p.rule for p in problems if p.severity != "info"}
+        missing: list[tuple[int, Any]] = []
+        instead: list[Any] = []
+        alike = 0
+        seen: set[bytes] = set()
+        outcomes = ruleset.chance(params, state)
+        if outcomes is not None:  # a chance step lists every outcome: the one the table rolled is among them
+            steps: Iterable[Event] = islice((e for e, _ in outcomes), RESYNC_OUTCOMES)
+        else:
+            steps = islice(ruleset.legal(params, state), RESYNC_CANDIDATES)
+        for step in steps:
+            try:
+                between = apply(params, state, msgspec.structs.replace(step, seq=event.seq))
+                if type(step) is type(event):
+                    alike += 1
+                    instead.append(between)
+                if len(missing) >= 4 * RESYNC_KEEP:
+                    continue
+                left = [p.rule for p in check(params, between, event) if p.severity != "info"]
+                if broken.intersection(left):
+                    continue
+                after = apply(params, between, event)
+            except Exception:  # a candidate the board cannot follow is no candidate
+                continue
+            if self._new(seen, after):
+                missing.append((len(left), after))
+        missing.sort(key=lambda pair: pair[0])
+        # written wrong only where the rules leave one choice (the hero whose turn it is): with
+        # several, a guess would move the replay away from the table rather than toward it
+        return (state, *(after for _, after in missing[:RESYNC_KEEP]), *(instead if alike == 1 else ()))
+
+    def _new(self, seen: set[bytes], state: Any) -> bool:
+        """Is this a place in the game not seen yet (by turn, phase, actor and the metrics)?
+        Outcomes that leave the game in the same place are one candidate: keep different ones."""
+        ruleset, params = self.rules.ruleset, self._params
+        mark = msgspec.json.encode((ruleset.progress(params, state), ruleset.metrics(params, state)))
+        if mark in seen:
+            return False
+        seen.add(mark)
+        return True
+
+
+def _count(problems: Iterable[Violation]) -> int:
+    return sum(1 for p in problems if p.severity != "info")
+
+
+def _follow(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], event: Event,
+            problems: tuple[Violation, ...]) -> tuple[Any, tuple[Violation, ...]] | None:
+    """The candidate state in which `event` breaks the fewest rules, if fewer than `problems`
+    (what it breaks in the followed state): the state after it and what it still breaks."""
+    best: tuple[Any, tuple[Violation, ...]] | None = None
+    least = _count(problems)
+    for candidate in candidates:
+        found = tuple(check(params, candidate, event))
+        if _count(found) >= least:
+            continue
+        try:
+            best, least = (apply(params, candidate, event), found), _count(found)
+        except Exception:  # a state only guessed at may not carry this event after all
+            continue
+        if least == 0:
+            break
+    return best
+
+
+def _carry(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], event: Event,
+           problems: tuple[Violation, ...]) -> tuple[Any, ...]:
+    """The candidate states in which `event` breaks no more rules than in the followed state,
+    each with it applied."""
+    kept = []
+    most = _count(problems)
+    for candidate in candidates:
+        if _count(check(params, candidate, event)) > most:
+            continue
+        try:
+            kept.append(apply(params, candidate, event))
+        except Exception:  # a state only guessed at may not carry this event after all
+            continue
+    return tuple(kept)
 
 
 def advance(rules: Rules, prev: Step, event: Event, *, audit: bool = True) -> Step:
@@ -148,13 +299,13 @@ def _retract(prev: Step, event: Retracted) -> Step:
     return Step(event, top.before, (), top.seq, top.below)
 
 
-def replay(events: Iterable[Event], rules: Rules, *, audit: bool = True) -> Iterator[Step]:
+def replay(events: Iterable[Event], rules: Rules, *, audit: bool = True, resync: bool = True) -> Iterator[Step]:
     """Stream a log (line 0 first) as Steps; memory stays flat however long the log."""
     iterator = iter(events)
     started = next(iterator, None)
     if not isinstance(started, MatchStarted):
         raise ValueError("a log starts with MatchStarted")
-    fold = Fold(rules, audit=audit)
+    fold = Fold(rules, audit=audit, resync=resync)
     step = fold.first(started)
     yield step
     for event in iterator:

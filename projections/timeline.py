@@ -30,6 +30,7 @@ class Timeline:
         self.events = events
         self.rules = rules
         self.every = every
+        self.audit = audit
         self.violations: list[tuple[Violation, ...]] = []
         self.voided: dict[int, int] = {}
         """Retracted seq -> the seq it voided."""
@@ -61,8 +62,12 @@ class Timeline:
         """The step at event `seq` (the state after it); at most `every` applies."""
         if not 0 <= seq < len(self.events):
             raise IndexError(f"seq {seq} is outside this log (0..{self.last_seq})")
+        start = (seq // self.every) * self.every
         step = self._snapshots[seq // self.every]
-        fold = Fold(self.rules, audit=False)
-        for event in self.events[(seq // self.every) * self.every + 1 : seq + 1]:
+        # A refused event lets the next one resynchronise the replay (`Step.resync`), which
+        # takes the checks: only a stretch with a finding in it is folded with them.
+        flagged = self.audit and (bool(step.resync) or any(self.violations[start : seq + 1]))
+        fold = Fold(self.rules, audit=flagged)
+        for event in self.events[start + 1 : seq + 1]:
             step = fold(step, event)
         return Step(step.event, step.state, self.violations[seq], self.voided.get(seq), step.undo)

@@ -15,9 +15,16 @@ from typing import Any
 import msgspec
 
 from events.base import Event
-from events.codec import LogCodec, decode_drafts, decode_log, read_header, refuse_bom
+from events.codec import (
+    LogCodec,
+    decode_drafts,
+    decode_log,
+    encode_chained,
+    read_header,
+    refuse_bom,
+)
 from events.errors import LogFormatError, TabletapeError, UnknownMatchError, UnknownRulesetError
-from events.journal import ChainReport
+from events.journal import ChainReport, verify_lines
 from events.notes import Notebook
 from events.shared import MatchStarted, Retracted, Source
 from events.store import FileStore, import_log, new_match_id, validate_match_id
@@ -82,16 +89,15 @@ class Workspace:
         """The rules a match was recorded under, or `against` for a re-audit."""
         header = self.header(match_id)
         if against:
-            return self._rules_of_game(header, against)
+            return self._same_game(match_id, header, against)
         return registry.rules_for_log(header.ruleset, header.version, header.params, self.home)
 
-    def _rules_of_game(self, header: MatchStarted, spec: str) -> Rules:
-        """`spec` resolved, refused unless it is a version or variant of the match's own game
-        (another game's rules cannot read its events)."""
+    def _same_game(self, match_id: str, header: MatchStarted, spec: str) -> Rules:
+        """Another version of the match's own game; another game's rules cannot read its log."""
         rules = self.rules(spec)
         if rules.ruleset.name != header.ruleset:
-            raise UnknownRulesetError(f"{spec!r} is not a version of {header.ruleset}: match {header.match_id} "
-                                      f"was recorded under {header.ruleset}@{header.version}")
+            raise UnknownRulesetError(f"{spec} is a version of {rules.ruleset.name}, but match {match_id} is a "
+                                 f"{header.ruleset} game: name a {header.ruleset} version, e.g. {header.ruleset}@{header.version}")
         return rules
 
     # --- writing --------------------------------------------------------------------
@@ -176,8 +182,23 @@ class Workspace:
         lines = data.split(b"\n", 1)
         header = read_header(lines[0], where=where)
         self.rules_of_header(header)
+        if match_id is not None and match_id != header.match_id:
+            data = self._renamed(data, header, match_id, where)
         return import_log(self.store, match_id or header.match_id, data,
                           lambda h: registry.game(h.ruleset).codec, where=where)
+
+    def _renamed(self, data: bytes, header: MatchStarted, match_id: str, where: str) -> bytes:
+        """The log with line 0 naming `match_id`, re-chained: its chain is checked first (when it
+        has one), since renaming changes line 0 and so every hash after it."""
+        validate_match_id(match_id)
+        lines = [line for line in data.split(b"\n") if line.strip()]
+        events = list(decode_log(lines, registry.game(header.ruleset).codec, where=where))
+        if any(event.prev for event in events):
+            report = verify_lines(lines)
+            if not report.ok:
+                raise LogFormatError(where, report.first_bad_line or 1, report.message.split(": ", 1)[-1], field="prev")
+        events[0] = msgspec.structs.replace(events[0], match_id=match_id)
+        return b"".join(line + b"\n" for line in encode_chained(events))
 
     def rules_of_header(self, header: MatchStarted) -> Rules:
         """The rules named by a MatchStarted (fails clearly if the game is unknown)."""
@@ -235,8 +256,8 @@ class Workspace:
     def compare(self, match_id: str, a: str, b: str) -> Comparison:
         """Replay a match under two versions: first disagreement and how the outcome changes."""
         header = self.header(match_id)
-        rules_a, rules_b = self._rules_of_game(header, a), self._rules_of_game(header, b)
-        return compare(list(self.events(match_id)), rules_a, rules_b)
+        first, second = self._same_game(match_id, header, a), self._same_game(match_id, header, b)
+        return compare(list(self.events(match_id)), first, second)
 
     def verify(self, match_id: str) -> ChainReport:
         """Check the match's hash chain."""

@@ -156,3 +156,23 @@ def check_legal_is_what_check_accepts(rules: Rules, seed: int, *, positions: int
             assert list(ruleset.legal(rules.params, state)) == accepted, f"{bot} game, seed {seed}: legal differs from the accepted candidates"
             compared += 1
     return compared
+
+
+CASCADE_SAMPLE = 40
+"""Mutations of one bot game per version in the default run (`make bench-cascade` runs 1,000 per game)."""
+
+
+def check_one_mistake_gives_one_finding(rules: Rules, events: list, *, count: int = CASCADE_SAMPLE) -> None:
+    """Injected table mistakes (drop, duplicate, swap, impossible die, illegal move, out of turn,
+    skipped roll) cost the rest of the audit at most one finding at p95 and none at the median."""
+    from statistics import median
+
+    from projections.mutations import Subject, cascades
+
+    found = cascades([Subject(events, rules)], count, seed=3)
+    assert found, "no mutation could be made of this log"
+    follow = sorted(c.follow_on for c in found)
+    p95 = follow[min(len(follow) - 1, int(0.95 * len(follow)))]
+    worst = max(found, key=lambda c: c.follow_on)
+    assert median(follow) == 0 and p95 <= 1, (
+        f"median {median(follow)}, p95 {p95}; worst: {worst.what} -> {worst.follow_rules[:6]}")

@@ -64,3 +64,17 @@ def test_a_place_past_the_edge_is_named_not_looped_on() -> None:
 
     assert space_name("grid", 0, 0) == "A1" and space_name("hex-even-q", 26, 9) == "AA10"
     assert space_name("grid", -2, 3) == "off the board (-2, 3)"
+
+
+CASCADE_TARGET_MISSED = frozenset({"mercenarium", "frontier", "frontline", "mercyfrontier"})
+"""Games whose audit still spreads some injected mistakes past p95 <= 1 follow-on finding
+(BENCHMARKS.md, "Cascades"): strict, so a game that meets the target must leave this set."""
+
+
+@pytest.mark.parametrize("name", [
+    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="p95 follow-ons above 1 (BENCHMARKS.md, Cascades)"))
+    if n in CASCADE_TARGET_MISSED else n for n in registry.GAMES])
+def test_one_table_mistake_gives_one_finding(name: str) -> None:
+    rules = registry.resolve(name)
+    events = contract.check_bot_game_is_clean(rules, "heuristic", seed=11)
+    contract.check_one_mistake_gives_one_finding(rules, events)

@@ -96,7 +96,7 @@ def _reaudit(ws: Workspace, a: str, b: str) -> None:
         return
     _, _, report, comparison = done
     st.markdown(f"**{match_id}** was recorded under `{own.spec}`; under `{against}`: "
-                f"{len(report.errors)} violation(s) ({comparison.violations_a} under its own rules). {report.result.message}.")
+                f"{report.tally.text()} ({comparison.violations_a} rule violations under its own rules). {report.result.message}.")
     first = comparison.first
     if first is None:
         st.success(f"{own.spec} and {against} agree on every one of the {comparison.events} events.")

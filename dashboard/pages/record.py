@@ -26,6 +26,7 @@ from dashboard.tapboard import tap_board
 from events.base import Event
 from events.errors import TabletapeError
 from projections import dice, recording
+from projections.audit import tally
 from projections.catalog import MatchFilter, list_matches
 from projections.recording import Live
 from projections.taps import TapMap, refused, tap_map
@@ -199,7 +200,7 @@ def _recent(live: Live) -> None:
     st.markdown("\n".join(f"- {line}" for line in lines))
     findings = [v for v in live.findings() if v.severity != "info"]
     if findings:
-        with st.expander(f"Audit so far: {len(findings)} rule violation(s)"):
+        with st.expander(f"Audit so far: {tally(live.findings()).text()}"):
             for v in findings[-10:]:
                 st.markdown(f"- event {v.seq} · `{v.rule}`: {v.message}")
 

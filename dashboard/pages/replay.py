@@ -199,7 +199,7 @@ def _event_list(timeline: Timeline, seq: int, violations: dict[int, list[Violati
 
 def _violation_list(report: AuditReport) -> None:
     """Every violation of the match (after retractions and rulings) and the result check."""
-    with st.expander(f"Violations ({len(report.errors)} errors, {len(report.violations) - len(report.errors)} other)", expanded=False):
+    with st.expander(f"Findings ({report.tally.text()})", expanded=False):
         if report.result.agrees:
             st.success(f"Result: {report.result.message}")
         else:

@@ -14,6 +14,8 @@ table, (0, 0) its south-west corner (board.py); heights are in scale.
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 from events.base import Event
@@ -163,8 +165,9 @@ class ActionRolled(FrontierEvent, frozen=True, kw_only=True, gc=False):
     reactive_die: int | None = None
     active_kept: int | None = None
     reactive_kept: int | None = None
-    winner: str | None = None
-    """`active` or `reactive`."""
+    winner: Literal["active", "reactive"] | None = None
+    """Who the table said won the roll: `active` (the player whose action it is) or `reactive`
+    (the player reacting); a seat name such as `p1` is refused when the log is read."""
 
 
 class UnitMoved(FrontierEvent, frozen=True, kw_only=True, gc=False):

@@ -675,7 +675,8 @@ def _dice_problems(params: Params, event: Event, side: str, roll: rolls.Roll, di
         problems.append(_v(event, "advantage.dice-count", f"{name} rolled {len(dice)} {'die' if len(dice) == 1 else 'dice'}; the rules give {roll.number}{why}"))
     if die is not None and die not in roll.dice:
         problems.append(_v(event, f"{rule}.die", f"{name} rolled a D{die}; its {roll.attribute} rating is {' or '.join(f'D{d}' for d in roll.dice)}"))
-    size = die if die is not None else roll.die
+    # a die claimed wrongly is one mistake: the faces are judged against the die the rules give
+    size = die if die is not None and die in roll.dice else roll.die
     for value in dice:
         if not 1 <= value <= size:
             problems.append(_v(event, f"{rule}.die", f"a D{size} cannot show {value} ({name})"))
@@ -1043,7 +1044,8 @@ def _apply_rolled(params: Params, state: State, event: ActionRolled) -> State:
     act = state.turn.activation if state.turn else None
     if act is None or act.phase != "roll":
         return state
-    if event.winner in ("active", "reactive"):
+    won: str
+    if event.winner is not None:
         won = event.winner
     else:
         keep_a, keep_r = (specs[0].keep, specs[1].keep) if specs else ("only", "only")
@@ -1188,7 +1190,13 @@ def _strategic(state: State, name: str) -> State:
 
 
 def _apply_seized(params: Params, state: State, event: StrongPointSeized) -> State:
-    """"Remove the strong point, the defender then places a new strong point exactly 15" from the old"."""
+    """"Remove the strong point, the defender then places a new strong point exactly 15" from the old".
+
+    Only the attacker seizes: a defender's unit "seizing" spends the strategic action the table
+    let it take, but the strong point stays and the attacker's objective is not advanced."""
+    unit = find(state, event.unit)
+    if unit is not None and state.attacker is not None and unit.side != state.attacker:
+        return _settle(params, _strategic(state, "seize"))
     old = marker(state, "strong_point")
     state = _strategic(replace(state, seized=state.seized + 1, tokens=tuple(t for t in state.tokens if t.kind != "strong_point")), "seize")
     placer = defender(state)

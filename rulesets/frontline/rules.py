@@ -325,11 +325,22 @@ def _check_train(params: Params, state: State, event: TrainingStarted, s: Side) 
 
 def _apply_train(params: Params, state: State, event: TrainingStarted, s: Side) -> State:
     unit = UNITS.get(event.unit)
-    b = find_building(s, event.building)
+    b = find_building(s, event.building) or _unwritten(s, event.building)
     if unit is None or b is None:
         return state
+    if find_building(s, b.id) is None:  # follow the table: it trains in a building the log never built
+        s = replace(s, buildings=(*s.buildings, b), built=bump(s.built, b.kind, 1))
     task = Task(item=unit.id, kind="unit", ready=s.rounds + unit.time)
     return with_side(state, _busy(replace(s, gold=s.gold - unit.gold, lumber=s.lumber - unit.lumber), b, task))
+
+
+def _unwritten(s: Side, building_id: str) -> Building | None:
+    """The building an event names that the log never built (`barracks-2` is a barracks): the
+    table had it, so the replay takes it as standing where the side's first building stands."""
+    kind = building_id.rsplit("-", 1)[0]
+    if kind not in BUILDINGS or not s.buildings:
+        return None
+    return Building(id=building_id, kind=kind, area=s.buildings[0].area)
 
 
 def _busy(s: Side, b: Building, task: Task) -> Side:
@@ -393,17 +404,30 @@ def _check_frontline(params: Params, state: State, event: FrontlineMoved) -> Pro
         return [_v(event, "play.sequence", f"the frontline is moved after a player's turn; {state.current} has not ended its round")]
     problems = []
     forces = counted_forces(params, state)
-    if event.forces is not None and event.forces != dict(zip(state.seats, forces, strict=True)):
+    table = table_forces(state, event, forces)
+    if table != forces and _drift(table, forces) != state.force_drift:
         # "After each player's turn, military force will be calculated."
-        said = ", ".join(f"{k} {v}" for k, v in event.forces.items())
+        said = ", ".join(f"{k} {v}" for k, v in (event.forces or {}).items())
         rules = ", ".join(f"{k} {v}" for k, v in zip(state.seats, forces, strict=True))
         problems.append(_v(event, "combat.force", f"the table counted {said}; the rules count {rules}"))
-    recorded, expected = recorded_front(state, event), frontline(params, state)
+    # the frontline is judged on the count the table went by: a miscount is one mistake, not two
+    recorded, expected = recorded_front(state, event), frontline(params, state, table)
     if recorded is None:
         return [*problems, _v(event, "combat.frontline", f"toward {event.toward!r} with {event.grids} grids is no frontline position (a seat and grids >= 0, or null and 0)")]
     if recorded != expected:
-        problems.append(_frontline_problem(params, state, event, recorded, expected, forces))
+        problems.append(_frontline_problem(params, state, event, recorded, expected, table))
     return problems
+
+
+def table_forces(state: State, event: FrontlineMoved, forces: tuple[int, ...]) -> tuple[int, ...]:
+    """Both forces as the table wrote them down (the rules' count for a seat it left out)."""
+    if not event.forces:
+        return forces
+    return tuple(event.forces.get(seat, rules) for seat, rules in zip(state.seats, forces, strict=True))
+
+
+def _drift(table: tuple[int, ...], forces: tuple[int, ...]) -> tuple[int, ...]:
+    return () if table == forces else tuple(t - r for t, r in zip(table, forces, strict=True))
 
 
 def _frontline_problem(params: Params, state: State, event: FrontlineMoved, recorded: int, expected: int, forces: tuple[int, ...]) -> Violation:
@@ -433,7 +457,10 @@ def _apply_frontline(params: Params, state: State, event: FrontlineMoved) -> Sta
     """The marker goes where the table put it; buildings of areas it pushed through fall;
     then the bout is counted and the next action round begins."""
     front = recorded_front(state, event)
-    state = replace(state, front=frontline(params, state) if front is None else front, forces=counted_forces(params, state))
+    forces = counted_forces(params, state)
+    table = table_forces(state, event, forces)
+    state = replace(state, front=frontline(params, state, table) if front is None else front, forces=forces,
+                    force_drift=_drift(table, forces))
     state = _raze_overrun(params, state)
     if base_line_reached(params, state) is not None:
         return replace(state, phase="over")

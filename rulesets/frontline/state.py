@@ -88,6 +88,10 @@ class State(msgspec.Struct, frozen=True, gc=False):
     front: int = 0
     """The frontline: grids into the second seat's half (> 0) or the first seat's (< 0)."""
     forces: tuple[int, ...] = (0, 0)
+    force_drift: tuple[int, ...] = ()
+    """By how much the table's last written count of each force stood off the rules' count
+    (empty: it agreed). A lasting difference (a unit the log never trained) is one mistake:
+    named when it appears or changes, not at every later count."""
     """Both military forces as last counted, in seating order."""
     razed: tuple[str, ...] = ()
     """Buildings the last frontline move destroyed (`seat:id`), for the view."""
@@ -193,10 +197,11 @@ def counted_forces(params: Params, state: State) -> tuple[int, ...]:
     return tuple(force(params, s) for s in state.sides)
 
 
-def frontline(params: Params, state: State) -> int:
-    """Where the forces now put the frontline: the leader pushes into the other half by the
-    difference, grid by grid, never skipping a grid it cannot pass."""
-    first, second = counted_forces(params, state)
+def frontline(params: Params, state: State, forces: tuple[int, ...] | None = None) -> int:
+    """Where the forces now put the frontline (or `forces`, as the table counted them): the
+    leader pushes into the other half by the difference, grid by grid, never skipping a grid
+    it cannot pass."""
+    first, second = counted_forces(params, state) if forces is None else forces
     difference = first - second
     if difference == 0:
         return 0

@@ -630,12 +630,19 @@ def _apply_hymn_dealt(params: Params, state: State, event: HymnDealt) -> State:
 def _maybe_order(params: Params, state: State) -> State:
     """Once every hand is dealt, every seat rolls for the first turn."""
     if state.stage == "deal" and deal_complete(params, state):
-        return replace(state, stage="order", rollers=state.seats, rolls=())
+        early = state.rolls  # rolls the table made before the deal was done still count
+        state = replace(state, stage="order", rollers=state.seats, rolls=())
+        for seat, value in early:
+            state = _apply_order_rolled(params, state, TurnOrderRolled(seat=seat, die="fool", face=value))
+        return state
     return state
 
 
 def _apply_order_rolled(params: Params, state: State, event: TurnOrderRolled) -> State:
     """The highest roll goes first; "tied players re-roll the dice until the tie is broken"."""
+    if state.stage == "deal" and not any(s == event.seat for s, _ in state.rolls):
+        # the table rolled before the deal was done: the roll stands once the deal is
+        return replace(state, rolls=(*state.rolls, (event.seat, face_value(event.face))))
     if state.stage != "order" or event.seat not in state.rollers or any(s == event.seat for s, _ in state.rolls):
         return state
     rolls = (*state.rolls, (event.seat, face_value(event.face)))
@@ -946,6 +953,9 @@ def apply(params: Params, state: State, event: Event) -> State:
         return state
     if state.stage == "play" and isinstance(event, _DECISIONS):
         state = _note_excess(params, state, event)
+        if event.by != state.current and not state.pending and player(state, event.by) is not None:
+            # the table let this seat act now: its turn it is, and the next seat clockwise follows it
+            state = replace(state, current=event.by)
     return _settle(params, handler(params, state, event))
 
 

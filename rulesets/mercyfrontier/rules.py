@@ -147,6 +147,10 @@ def awaited(state: State, kind: str) -> Pending | None:
     return state.pending[0] if state.pending and state.pending[0].kind == kind else None
 
 
+WAITING_RULES = {"relic": "relics.control", "uncover": "outposts.uncover", "reveal": "mercenaries.refill"}
+"""The rule that makes the table wait for each kind of step (what a step made early breaks)."""
+
+
 def waiting(pending: Pending) -> str:
     """What a pending step waits for, in words."""
     return {
@@ -307,6 +311,10 @@ def _check_outpost(params: Params, state: State, event: OutpostPurchased) -> Pro
 def _check_outpost_placed(params: Params, state: State, event: OutpostPlaced) -> Problems:
     """"An outpost may then be built on any free tile" of the tile it was bought for."""
     pending = awaited(state, "outpost")
+    if pending is None and any(p.kind == "outpost" for p in state.pending):
+        first = state.pending[0]  # bought, but a step before it is still to be made: name that step's rule
+        return [_v(event, WAITING_RULES.get(first.kind, "turn.pending"),
+                   f"the table still waits for {waiting(first)} before the outpost is placed")]
     if pending is None:
         return [_v(event, "outposts.place", "no outpost is waiting to be placed: buy one first (OutpostPurchased)")]
     problems = []
@@ -552,11 +560,16 @@ def _apply_outpost_placed(params: Params, state: State, event: OutpostPlaced) ->
 
 
 def _apply_hired(params: Params, state: State, event: MercenaryHired) -> State:
-    if event.card not in state.market or not known(event.card):
+    """Follows the table: a card hired from outside the row (a flip the log left out) is
+    taken from wherever it lies, so the mistake is named once, at the hire."""
+    if not known(event.card) or merc(state, event.card) is not None:
         return state
     state = _spend(state, event.by, event.paid)
     hired = Merc(event.card, event.by or "", card_of(event.card).health)
-    return replace(state, market=tuple(c for c in state.market if c != event.card), mercs=(*state.mercs, hired))
+    def rest(pile: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(c for c in pile if c != event.card)
+    return replace(state, market=rest(state.market), deck=rest(state.deck), discard=rest(state.discard),
+                   mercs=(*state.mercs, hired))
 
 
 def _apply_swept(params: Params, state: State, event: MarketSwept) -> State:
@@ -584,14 +597,17 @@ def _apply_finished(params: Params, state: State, event: StepFinished) -> State:
     if state.phase == "setup":
         return state
     first, second = turn_order(state)
-    state = replace(state, done=(), triggered=(), moves=())
+    seat = event.by if event.by in state.seats else state.actor
+    finished = state.finished if seat in state.finished else (*state.finished, seat)
+    state = replace(state, done=(), triggered=(), moves=(), finished=finished)
     if state.phase == "purchase":
         state = replace(state, pending=(*state.pending, *_refill(params, state)))
-    if state.actor == first:
-        return replace(state, actor=second)
+    left = [s for s in (first, second) if s not in finished]
+    if left:
+        return replace(state, actor=left[0])
     index = PHASES.index(state.phase)
     if index + 1 < len(PHASES):
-        return replace(state, phase=PHASES[index + 1], actor=first)
+        return replace(state, phase=PHASES[index + 1], actor=first, finished=())
     return _new_turn(state)
 
 
@@ -600,7 +616,7 @@ def _new_turn(state: State) -> State:
     a new turn begins"; workers bought last turn can now be placed."""
     players = tuple(replace(p, workers=p.workers + p.fresh, fresh=0) for p in state.players)
     priority = next((s for s in state.seats if s != state.priority), state.priority)
-    return replace(state, players=players, priority=priority, phase="workers", actor=priority, turn=state.turn + 1)
+    return replace(state, players=players, priority=priority, phase="workers", actor=priority, turn=state.turn + 1, finished=())
 
 
 _APPLY: dict[type, Callable[[Params, State, Any], State]] = {
@@ -626,7 +642,12 @@ _APPLY: dict[type, Callable[[Params, State, Any], State]] = {
 def apply(params: Params, state: State, event: Event) -> State:
     """The state after the event, as the table played it (legal or not)."""
     handler = _APPLY.get(type(event))
-    return handler(params, state, event) if handler else state
+    if handler is None:
+        return state
+    if event.by != state.actor and event.by in state.seats and state.phase != "setup" and not state.pending:
+        # the table let the other seat take its part of the phase now: it is that seat's part
+        state = replace(state, actor=event.by, done=())
+    return handler(params, state, event)
 
 
 # --- outcome (Objective) ------------------------------------------------------------------------------

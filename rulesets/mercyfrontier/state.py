@@ -124,6 +124,9 @@ class State(msgspec.Struct, frozen=True, gc=False):
     pending: tuple[Pending, ...] = ()
     done: tuple[str, ...] = ()
     """Sub-steps the actor has done in this phase: placed, collected, bought, moved."""
+    finished: tuple[str, ...] = ()
+    """Seats whose part of this phase is over (in priority order at a table that keeps it;
+    a table that let the other seat go first is followed, and the phase ends when both are)."""
     triggered: tuple[str, ...] = ()
     """Mercenaries whose noncombat ability has triggered in this action phase."""
     moves: tuple[MoveRecord, ...] = ()

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
+
 from rulesets.fingerprint import fingerprint
 from rulesets.mortalgate.bots import BOTS
 from rulesets.mortalgate.events import EVENTS
 from rulesets.mortalgate.moves import candidates, chance, legal
 from rulesets.mortalgate.params import VERSIONS, Params
 from rulesets.mortalgate.readings import READINGS
-from rulesets.mortalgate.rulebook import RulebookReport, check_rulebook
+from rulesets.mortalgate.rulebook import RulebookReport, check_faq, check_rulebook
 from rulesets.mortalgate.rules import apply, check, outcome, setup, validate_start
 from rulesets.mortalgate.state import State, seat_team
 from rulesets.mortalgate.table import describe, touch
@@ -23,8 +25,11 @@ from rulesets.protocol import Ruleset
 
 
 def printed_tables(params: Params) -> RulebookReport:
-    """The printed quick-reference hit table against this version's stats and base chance."""
-    return check_rulebook(params.stats, params.base_chance)
+    """The printed quick-reference hit table against this version's stats and base chance,
+    and the numbers the FAQ prints against this version's rules."""
+    report = check_rulebook(params.stats, params.base_chance)
+    faq = check_faq({"capture_grace": params.capture_grace, "grace_to_win": params.grace_to_win})
+    return msgspec.structs.replace(report, findings=(*report.findings, *faq))
 
 
 def roster(params: Params, state: State) -> tuple[tuple[str, str], ...]:

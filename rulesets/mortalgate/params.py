@@ -52,6 +52,13 @@ _SHARED: dict[str, Sourced] = {
     "respawn": Sourced(value=True, source="rules", note="Version 1.5, change 3; General Rules, Death."),
 }
 
+_ASSUMED_MAP = "the layout is assumed: every altar, spawn and impassable node was drawn to fit the text (the printed map is an image; rulesets/mortalgate/data/map-*.toml). Findings on terrain, altar zones, spawns and line of sight rest on it."
+
+
+def _map(version: str) -> Sourced:
+    """The map a version plays on: its id is the text's, its layout is assumed data."""
+    return Sourced(value=version, source="assumed", note=f"Map of version {version}; {_ASSUMED_MAP}")
+
 _OLD_GRACE = {
     "capture_grace": Sourced(
         value=3,
@@ -71,6 +78,7 @@ _OLD_GRACE = {
 def _sources(params: Params, **specific: Sourced) -> dict[str, Sourced]:
     """Provenance for every param: shared facts, then the version's own notes."""
     sources = dict(_SHARED)
+    sources["map"] = _map(params.map)
     sources.update(specific)
     for name in params.__struct_fields__:
         sources.setdefault(name, Sourced(value=getattr(params, name), source="rules"))

@@ -83,6 +83,8 @@ class RulebookReport(msgspec.Struct, frozen=True, kw_only=True):
     base_chance: int
     cells_checked: int
     findings: tuple[Finding, ...]
+    not_applicable: str = ""
+    """Why the printed table was not checked against this version (it belongs to another)."""
 
     @property
     def ok(self) -> bool:
@@ -91,20 +93,25 @@ class RulebookReport(msgspec.Struct, frozen=True, kw_only=True):
 
     def summary(self) -> str:
         """One line for the command line."""
+        cells = [f for f in self.findings if f.rule == RULE]
+        faq = [f for f in self.findings if f.rule != RULE]
+        tail = f"; the FAQ prints {len(faq)} number(s) the rules contradict" if faq else "; the FAQ's numbers agree"
+        if self.not_applicable:
+            return f"mortalgate quick-reference combat table: {self.not_applicable}" + tail
         head = (
             f"mortalgate quick-reference combat table vs stat set {self.stat_set} "
             f"(base {self.base_chance}): {self.cells_checked} cells checked, "
         )
-        if self.ok:
-            return head + "all agree"
+        if not cells:
+            return head + "all agree" + tail
         shown = "; ".join(
             f"{_name(f.attacker)} attacking {_name(f.defender)}: printed {f.printed}+, "
             f"computed {f.computed}+"
-            for f in self.findings[:3]
+            for f in cells[:3]
         )
-        more = f"; and {len(self.findings) - 3} more" if len(self.findings) > 3 else ""
-        verb = "disagrees" if len(self.findings) == 1 else "disagree"
-        return head + f"{len(self.findings)} {verb} ({shown}{more})"
+        more = f"; and {len(cells) - 3} more" if len(cells) > 3 else ""
+        verb = "disagrees" if len(cells) == 1 else "disagree"
+        return head + f"{len(cells)} {verb} ({shown}{more})" + tail
 
 
 def _name(hero_id: str) -> str:
@@ -270,6 +277,10 @@ def check_rulebook(
     copy; `table` replaces the printed table. Pure: the data was read at import.
     """
     table = HIT_TABLE if table is None else table
+    if base_chance != table.base_chance:
+        return RulebookReport(stat_set=stat_set, base_chance=base_chance, cells_checked=0, findings=(),
+                              not_applicable=f"printed for a base chance of {table.base_chance} (versions 2.1 and later); "
+                                             f"this version's base chance is {base_chance}, so the table does not apply to it")
     sheet = {h: heroes.stats(h, stat_set) for h in table.heroes}
     if stats is not None:
         sheet.update(stats)
@@ -296,3 +307,22 @@ def check_rulebook(
         cells_checked=len(table.cells),
         findings=tuple(findings),
     )
+
+
+FAQ_NUMBERS = (
+    ("mortalgate/faq.grace-capture", "capture_grace", 3,
+     '"You get 3 Grace Points for capturing an altar." (FAQ)'),
+    ("mortalgate/faq.grace-to-win", "grace_to_win", 20,
+     '"Once you or your team gains 20 Grace Points, you win the game." (FAQ)'),
+)
+"""Numbers the FAQ prints: (rule id, the param it states, the printed value, the passage)."""
+
+
+def check_faq(values: Mapping[str, int]) -> tuple[Finding, ...]:
+    """Each number the FAQ prints that a version's rules (its params) contradict."""
+    return tuple(
+        Finding(attacker="", defender="", printed=printed, computed=values[param], rule=rule,
+                message=f"the FAQ prints {printed}: {passage}; this version's rules give {values[param]}")
+        for rule, param, printed, passage in FAQ_NUMBERS if values[param] != printed
+    )
+

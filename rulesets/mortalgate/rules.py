@@ -111,7 +111,13 @@ def setup(params: Params, started: MatchStarted) -> State:
 Problems = list[Violation]
 
 
+ON_THE_MAP = frozenset({"movement.impassable", "combat.line-of-sight", "altars.zone"})
+"""Rules judged on the map's layout, which is assumed data (params: `map`): their findings say so."""
+
+
 def _v(event: Event, rule: str, message: str, severity: str = "error") -> Violation:
+    if rule in ON_THE_MAP:
+        message += " (on the assumed map layout)"
     return Violation(seq=event.seq, rule=f"mortalgate/{rule}", message=message, severity=severity)  # type: ignore[arg-type]
 
 
@@ -150,6 +156,8 @@ _PHASE_RANK: dict[str, int] = {phase: rank for rank, phase in enumerate(PHASES)}
 
 def _check_phase(event: Event, turn: Turn, phase: str) -> Problems:
     """"Once a phase has been completed or exited, the player may not return back to it"."""
+    if turn.phase == "done":
+        return []  # the capture ended the turn: `altars.capture-ends-turn` names that once
     if _PHASE_RANK[turn.phase] > _PHASE_RANK[phase]:
         return [_v(event, "turn.phase-order", f"{phase} phase after the {turn.phase} phase: phases go upkeep, movement, combat, capture")]
     return []
@@ -177,11 +185,17 @@ def _check_draft_choice(params: Params, state: State, event: DraftChoiceMade) ->
 
 
 def picking_team(state: State) -> str | None:
-    """The team whose member picks next: teams alternate, first-pick team first."""
+    """The team whose member picks next: teams alternate, first-pick team first.
+
+    Counted per team rather than by the number of picks, so a pick the table let a team make
+    out of turn is named once: the team it skipped still picks next.
+    """
     first = state.draft.first_pick
     if first is None:
         return None
-    return first if len(state.draft.picks) % 2 == 0 else other(first)
+    firsts = sum(1 for _, seat in state.draft.picks if seat_team(seat) == first)
+    seconds = sum(1 for _, seat in state.draft.picks if seat_team(seat) == other(first))
+    return first if firsts <= seconds else other(first)
 
 
 def _check_hero_picked(params: Params, state: State, event: HeroPicked) -> Problems:
@@ -227,7 +241,7 @@ def _check_hero_placed(params: Params, state: State, event: HeroPlaced) -> Probl
     if state.stage == "play" or hero.node is not None:
         problems.append(_v(event, "setup.spawn", f"{event.hero} is already on the board"))
     if event.node not in game_map(params).spawns[hero.team]:
-        problems.append(_v(event, "setup.spawn", f"{event.node} is not on {hero.team}'s spawn point"))
+        problems.append(_v(event, "setup.spawn", f"{event.node} is not on {hero.team}'s spawn point (on the assumed map layout)"))
     elif event.node in occupied(state):
         problems.append(_v(event, "movement.occupied", f"{event.node} already holds a hero"))
     return problems
@@ -270,8 +284,11 @@ def _check_respawned(params: Params, state: State, event: HeroRespawned) -> Prob
         problems.append(_v(event, "death.respawn", f"{event.hero} is not slain"))
     if turn.phase != "upkeep":
         problems.append(_v(event, "death.respawn", "a slain hero returns at the beginning of its turn"))
+    elif not hero.alive and not turn.returning:
+        problems.append(_v(event, "death.respawn", f"{event.hero} was slain in this turn's upkeep: it returns at the "
+                                                   "beginning of its next turn, not in this one"))
     if event.node not in game_map(params).spawns[hero.team]:
-        problems.append(_v(event, "death.respawn", f"{event.node} is not on {hero.team}'s spawn point"))
+        problems.append(_v(event, "death.respawn", f"{event.node} is not on {hero.team}'s spawn point (on the assumed map layout)"))
     elif event.node in occupied(state):
         problems.append(_v(event, "movement.occupied", f"{event.node} already holds a hero"))
     return problems
@@ -550,6 +567,8 @@ def _apply_draft_choice(params: Params, state: State, event: DraftChoiceMade) ->
 
 
 def _apply_hero_picked(params: Params, state: State, event: HeroPicked) -> State:
+    if find(state, event.hero) is not None:
+        return state  # a hero is in the game once: the table wrote its pick again
     seat = event.by or ""
     team = seat_team(seat) or picking_team(state) or "red"
     picks = (*state.draft.picks, (event.hero, seat))
@@ -560,9 +579,15 @@ def _apply_hero_picked(params: Params, state: State, event: HeroPicked) -> State
 
 
 def _apply_hero_placed(params: Params, state: State, event: HeroPlaced) -> State:
+    """Follows the table: a hero placed before its pick was written is picked by the placing
+    seat, and placing a hero ends the draft (the table went on to set up)."""
+    if find(state, event.hero) is None and event.hero in heroes.HEROES:
+        state = _apply_hero_picked(params, state, HeroPicked(seq=event.seq, by=event.by, hero=event.hero))
     hero = find(state, event.hero)
     if hero is None:
         return state
+    if state.stage == "draft":
+        state = replace(state, stage="placement")
     return _maybe_begin(params, replace(state, heroes=heroes_with(state, hero, replace(hero, node=event.node))))
 
 
@@ -585,7 +610,7 @@ def _apply_turn_started(params: Params, state: State, event: TurnStarted) -> Sta
     cursor = order.index(hero_id) + 1 if hero_id in order else state.cursor + 1
     hero = find(state, hero_id)
     if hero is None or not hero.alive:
-        return replace(state, turns=state.turns + 1, cursor=cursor, turn=Turn(hero=hero_id, attacks_left=1))
+        return replace(state, turns=state.turns + 1, cursor=cursor, turn=Turn(hero=hero_id, attacks_left=1, returning=True))
     return _upkeep(params, state, hero, cursor)
 
 
@@ -832,7 +857,9 @@ def _land(params: Params, state: State, attacker: Hero, target: Hero, pending: P
     """A successful basic attack: damage, then Splinter and Shockwave splash, then Leech."""
     gifts = blessings(params, state, attacker)
     splash: list[Hero] = []
-    if pending.kind != "cheap_shot" and attacker.node and target.node:  # Cheap Shot attacks every neighbour anyway
+    # Cheap Shot attacks every neighbour anyway; a table that let two heroes share a node
+    # gives the splash no direction, so it has none
+    if pending.kind != "cheap_shot" and attacker.node and target.node and attacker.node != target.node:
         nodes = set()
         if gifts.get("splinter"):
             nodes |= set(board.splinter_nodes(attacker.node, target.node))

@@ -75,6 +75,9 @@ class Turn(msgspec.Struct, frozen=True, gc=False):
     attacks_left: int = 0
     """Basic attacks still allowed after the combat action (Quick Blade gives two)."""
     pending: tuple[Pending, ...] = ()
+    returning: bool = False
+    """The hero began this turn slain: the turn is its chance to return ("at the beginning of
+    that hero's next turn"). A hero slain in its own upkeep waits for the next one."""
 
 
 class Draft(msgspec.Struct, frozen=True, gc=False):

@@ -89,17 +89,21 @@ def test_violations_are_marked_listed_and_jumped_to(app: AppTest, home: Path) ->
     # one info is the table's ruling at 300; another at seq 0 appears whenever the rules code
     # changed since the shipped log was recorded (its fingerprint note)
     changed = any(v.rule == "core/rules-changed" for v in Workspace(home).audit(CAFE).violations)
-    assert marks.count('class="violation-mark error"') == 2 and marks.count('class="violation-mark info"') == 1 + changed
+    # 213 and 282: heroes slain in their own upkeep came back in that same turn (death.respawn)
+    assert marks.count('class="violation-mark error"') == 4 and marks.count('class="violation-mark info"') == 1 + changed
     assert at_event(click(at, "Next violation")) == 158
     assert "mortalgate/combat.range" in texts(at)
     assert at_event(click(at, "Next violation")) == 159
     assert "mortalgate/combat.hit" in texts(at)
+    assert at_event(click(at, "Next violation")) == 213
+    assert "mortalgate/death.respawn" in texts(at)
+    assert at_event(click(at, "Next violation")) == 282
     assert at_event(click(at, "Next violation")) == 300
     assert "ruled by the table" in texts(at)
     assert at_event(click(at, "Next violation")) == 300
     assert "No violation after event 300." in texts(at)
     listed = at.dataframe[0].value
-    assert list(listed["seq"]) == [0] * changed + [158, 159, 300]
+    assert list(listed["seq"]) == [0] * changed + [158, 159, 213, 282, 300]
     assert "Result: declared result matches the rules" in texts(at)
 
 

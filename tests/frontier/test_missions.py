@@ -81,6 +81,8 @@ def test_the_second_seize_completes_the_assault_and_no_new_strong_point_is_place
 def test_only_the_attacker_seizes_and_only_in_step_1() -> None:
     state = position(put("captain", (10, 15), side="p1"), put("saboteur", (12, 15), side="p2"), tokens=(marker("strong_point", (14, 15)),), active="p2")
     assert "frontier/missions.assault" in violations(state, StrongPointSeized(by="p2", unit="p2/saboteur-1"))
+    after = play(state, StrongPointSeized(by="p2", unit="p2/saboteur-1"))
+    assert after.seized == 0 and any(t.kind == "strong_point" for t in after.tokens)  # not the attacker's objective
     late = play(position(put("saboteur", (10, 15)), FAR, tokens=(marker("strong_point", (14, 15)),)), Passed(by="p1", step="strategic"))
     assert violations(late, StrongPointSeized(by="p1", unit=SAB)) == ["frontier/turn.sequence"]
 

@@ -123,6 +123,13 @@ def test_the_audit_names_the_wrong_die_size() -> None:
     assert violations(state, roll((5,), (3,), active_die=8)) == ["frontier/action-roll.die"]
 
 
+def test_a_wrongly_claimed_die_size_is_one_mistake_not_also_its_faces() -> None:
+    """A D4 claimed for the D6 saboteur rolling 5: the claim is wrong, the 5 is a fair D6 face."""
+    state = open_fire(position(put("saboteur", (5, 15)), put("captain", (20, 15), side="p2")))
+    assert violations(state, roll((5,), (3,), active_die=4)) == ["frontier/action-roll.die"]
+    assert "rolled a D4" in messages(state, roll((5,), (3,), active_die=4))[0]
+
+
 def test_the_audit_names_two_dice_where_the_rules_give_one_and_says_why() -> None:
     state = open_fire(position(put("saboteur", (5, 15)), put("captain", (20, 15), side="p2")))
     assert violations(state, roll((5, 2), (3,))) == ["frontier/advantage.dice-count"]

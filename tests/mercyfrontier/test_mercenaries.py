@@ -32,6 +32,26 @@ def test_the_priority_player_purchases_first() -> None:
     assert violations(state, hire("raider-1", by="yellow", crystal=2)) == []
 
 
+def test_a_purchase_out_of_priority_order_is_named_once_and_the_table_is_followed() -> None:
+    """The other seat bought first: one turn.priority finding, then both parts of the phase play on."""
+    state = position(phase="purchase", priority="yellow", actor="yellow")
+    first = hire("raider-1", crystal=2)
+    assert violations(state, first) == ["mercyfrontier/turn.priority"]
+    state = play(state, first)
+    assert violations(state, StepFinished(seq=41, by="orange")) == []
+    state = play(state, StepFinished(seq=41, by="orange"))
+    r = rules()
+    while (outcomes := r.ruleset.chance(r.params, state)) is not None:
+        state = play(state, outcomes[0][0])
+    assert state.actor == "yellow" and violations(state, hire("brute-1", by="yellow", crystal=3)) == []
+    state = play(state, hire("brute-1", by="yellow", crystal=3))
+    assert violations(state, StepFinished(seq=43, by="yellow")) == []
+    state = play(state, StepFinished(seq=43, by="yellow"))
+    while (outcomes := r.ruleset.chance(r.params, state)) is not None:
+        state = play(state, outcomes[0][0])
+    assert state.phase == "placement" and state.actor == "yellow"
+
+
 def test_bought_cards_are_replaced_when_the_player_finishes_purchasing() -> None:
     state = play(position(phase="purchase"), hire("raider-1", crystal=2))
     assert state.market == tuple(c for c in MARKET if c != "raider-1")

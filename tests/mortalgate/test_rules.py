@@ -252,6 +252,27 @@ def test_a_slain_hero_respawns_at_its_spawn_at_full_health_on_its_next_turn() ->
     assert "mortalgate/death.respawn" in violations(R25, state, wrong)
 
 
+def test_a_hero_slain_by_poison_in_its_own_upkeep_returns_only_on_its_next_turn() -> None:
+    """"At the beginning of that hero's next turn": dying in this turn's upkeep is not that."""
+    state, _ = duel()
+    state = with_hero(state, "sabea", health=1, effects=(Timed("poisoned", 3),))
+    state = start_turn(state, "sabea")
+    assert not hero(state, "sabea").alive
+    spawn = game_map(R25.params).spawns["blue"]
+    free = next(n for n in spawn if all(h.node != n for h in state.heroes))
+    found = violations(R25, state, HeroRespawned(seq=10, by="blue", hero="sabea", node=free))
+    assert found == ["mortalgate/death.respawn"]
+
+
+def test_an_action_after_a_capture_is_named_once_by_the_capture_rule() -> None:
+    """"Capturing an altar ends the hero's turn": one mistake, one finding (not also the phase order)."""
+    state, origin = duel(phase="done")
+    moved = HeroMoved(seq=10, by=hero(state, "drexir").seat, hero="drexir", path=(step(origin, 3),))
+    assert violations(R25, state, moved) == ["mortalgate/altars.capture-ends-turn"]
+    declared = AttackDeclared(seq=10, by=hero(state, "drexir").seat, hero="drexir", target="sabea")
+    assert violations(R25, state, declared) == ["mortalgate/altars.capture-ends-turn"]
+
+
 # --- Altars --------------------------------------------------------------------------------------
 
 

@@ -1,0 +1,311 @@
+"""How far one table mistake spreads through an audit: inject a mistake, count the follow-ons.
+
+"A physical table accepts illegal moves: apply follows the table, and one table mistake
+gives one finding." This module measures that promise for any game, through the Ruleset
+protocol only (`check`, `chance`, the audit): it takes a clean or annotated log, injects
+one mistake a table makes (drop an event, write one twice, swap two, a die showing a face
+it does not have, a move borrowed from elsewhere that is illegal here, an action out of
+turn, a pending roll skipped), audits the mutated log, and counts the *follow-on*
+findings: errors and warnings at events other than the mistake's own site that the
+original audit did not report at that event. A replay that follows the table gives 0.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import msgspec
+
+from events.base import Event
+from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
+from projections.audit import audit
+from projections.replay import replay
+from rulesets.protocol import Violation
+from rulesets.registry import Rules
+
+KINDS = ("drop", "duplicate", "swap", "die", "illegal", "out-of-turn", "skip")
+"""The table mistakes injected, in the order the measure reports them."""
+
+_SHARED = (MatchStarted, MatchEnded, Retracted, Ruled)
+_IGNORED_RULES = frozenset({"core/rules-changed"})
+"""Findings that say nothing of the table's play (the rules code changed since)."""
+
+
+class Mutation(msgspec.Struct, frozen=True, kw_only=True):
+    """One injected mistake: the mutated log and which of its events are the mistake."""
+
+    kind: str
+    at: int
+    """Seq (in the original log) where the mistake was made."""
+    what: str
+    events: tuple[Event, ...]
+    origin: tuple[int | None, ...]
+    """Per event of the mutated log, the seq of the original event it is (None: injected)."""
+    site: frozenset[int]
+    """Seqs of the mutated log where the mistake itself shows: findings there are not follow-ons."""
+
+
+class Cascade(msgspec.Struct, frozen=True, kw_only=True):
+    """What the audit made of one mutation."""
+
+    kind: str
+    at: int
+    what: str
+    at_site: int
+    """New findings at the mistake's own events (1 names it; 0: the audit did not see it)."""
+    follow_on: int
+    """New findings anywhere else: what one mistake costs the rest of the audit."""
+    follow_rules: tuple[str, ...] = ()
+    """`seq rule` of each follow-on finding, to read what spread."""
+    literal: int | None = None
+    """Follow-ons of the same mutation when the audit follows the log literally (no resync):
+    the baseline, when it was measured."""
+
+
+def findings(violations: Sequence[Violation]) -> dict[int, Counter[str]]:
+    """Errors and warnings by seq, rule ids counted (infos and rulings make nothing illegal)."""
+    found: dict[int, Counter[str]] = {}
+    for v in violations:
+        if v.severity in ("error", "warning") and v.rule not in _IGNORED_RULES:
+            found.setdefault(v.seq, Counter())[v.rule] += 1
+    return found
+
+
+class Subject:
+    """One log to mutate: its events, the state before each, and its own audit findings."""
+
+    def __init__(self, events: Sequence[Event], rules: Rules, *, resync: bool = True) -> None:
+        self.events = list(events)
+        self.rules = rules
+        self.resync = resync
+        """False: audit as a literal follower of the log (the baseline the resync is measured against)."""
+        self.before = [step.state for step in replay(self.events, rules, audit=False)]
+        self.before.insert(0, None)
+        self.found = findings(audit(self.events, rules, resync=resync).violations)
+        pinned = {e.target_seq for e in self.events if isinstance(e, Retracted)}
+        pinned |= {e.applies_to for e in self.events if isinstance(e, Ruled) and e.applies_to is not None}
+        after_retract = {e.seq - 1 for e in self.events if isinstance(e, Retracted)}
+        self.movable = [e.seq for e in self.events[1:]
+                        if not isinstance(e, _SHARED) and e.seq not in pinned and e.seq not in after_retract]
+        """Seqs a mutation may touch: game events no Retracted or Ruled refers to."""
+
+    def state_before(self, seq: int) -> Any:
+        """The state the table had just before event `seq`."""
+        return self.before[seq]
+
+    def chance(self, seq: int) -> list[tuple[Event, float]] | None:
+        """The outcomes of the chance step that event `seq` resolves, or None at a decision."""
+        rules = self.rules
+        return rules.ruleset.chance(rules.params, self.state_before(seq))
+
+    def illegal(self, seq: int, event: Event) -> bool:
+        """Would the rules refuse `event` in place of event `seq`?"""
+        rules = self.rules
+        problems = rules.ruleset.check(rules.params, self.state_before(seq), event)
+        return any(p.severity in ("error", "warning") for p in problems)
+
+
+def _rebuild(kind: str, at: int, what: str, order: list[tuple[int | None, Event]], site: Sequence[int]) -> Mutation:
+    """Renumber the mutated log and point Retracted/Ruled at their events' new seqs."""
+    new_seq = {origin: i for i, (origin, _) in enumerate(order) if origin is not None}
+    events: list[Event] = []
+    for i, (_, event) in enumerate(order):
+        event = msgspec.structs.replace(event, seq=i)
+        if isinstance(event, Retracted):
+            event = msgspec.structs.replace(event, target_seq=new_seq.get(event.target_seq, event.target_seq))
+        elif isinstance(event, Ruled) and event.applies_to is not None:
+            event = msgspec.structs.replace(event, applies_to=new_seq.get(event.applies_to, event.applies_to))
+        events.append(event)
+    return Mutation(kind=kind, at=at, what=what, events=tuple(events),
+                    origin=tuple(origin for origin, _ in order), site=frozenset(site))
+
+
+def _order(subject: Subject) -> list[tuple[int | None, Event]]:
+    return [(e.seq, e) for e in subject.events]
+
+
+def drop(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
+    """The table forgot to write (or to do) an event: the next event is where it shows."""
+    order = _order(subject)
+    del order[seq]
+    name = type(subject.events[seq]).__name__
+    return _rebuild("drop", seq, f"{name} at {seq} left out", order, [seq] if seq < len(order) else [])
+
+
+def skip(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
+    """A pending roll or draw never made: a chance event left out."""
+    if subject.chance(seq) is None:
+        return None
+    mutation = drop(subject, seq, rng)
+    return None if mutation is None else msgspec.structs.replace(mutation, kind="skip")
+
+
+def duplicate(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
+    """An event written twice."""
+    order = _order(subject)
+    order.insert(seq + 1, (None, subject.events[seq]))
+    return _rebuild("duplicate", seq, f"{type(subject.events[seq]).__name__} at {seq} written twice",
+                    order, [seq + 1])
+
+
+def swap(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
+    """Two neighbouring events written in the wrong order."""
+    if seq + 1 not in subject.movable:
+        return None
+    order = _order(subject)
+    order[seq], order[seq + 1] = order[seq + 1], order[seq]
+    a, b = (type(subject.events[s]).__name__ for s in (seq, seq + 1))
+    return _rebuild("swap", seq, f"{a} at {seq} and {b} after it swapped", order, [seq, seq + 1])
+
+
+def die(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
+    """A die (or drawn card) the chance step cannot give: one face above the die's largest,
+    or a card seen elsewhere in the log that is not among the ones that could be drawn."""
+    outcomes = subject.chance(seq)
+    event = subject.events[seq]
+    if not outcomes or type(outcomes[0][0]) is not type(event):
+        return None
+    fields = [f for f in msgspec.structs.fields(event) if f.name not in ("seq", "at", "by", "prev")]
+    rng.shuffle(fields)
+    for field in fields:
+        values = [getattr(e, field.name) for e, _ in outcomes]
+        current = getattr(event, field.name)
+        changed = _impossible(current, values, subject, type(event), field.name, rng)
+        if changed is not None:
+            mutated = msgspec.structs.replace(event, **{field.name: changed})
+            order = _order(subject)
+            order[seq] = (seq, mutated)
+            return _rebuild("die", seq, f"{type(event).__name__}.{field.name} {current!r} -> {changed!r} at {seq}",
+                            order, [seq])
+    return None
+
+
+def _impossible(current: Any, values: list[Any], subject: Subject, kind: type, name: str, rng: random.Random) -> Any:
+    """A value of one chance field that none of the step's outcomes has, or None."""
+    if len(set(map(repr, values))) < 2:
+        return None
+    if isinstance(current, bool):
+        return None
+    if isinstance(current, int):
+        faces = [v for v in values if isinstance(v, int) and not isinstance(v, bool)]
+        return max(faces) + 1 if len(faces) == len(values) else None
+    if isinstance(current, tuple) and current and all(isinstance(v, int) and not isinstance(v, bool) for v in current):
+        if not all(isinstance(v, tuple) and all(isinstance(x, int) for x in v) for v in values):
+            return None
+        top = max(max(v) for v in values if v)
+        i = rng.randrange(len(current))
+        return (*current[:i], top + 1, *current[i + 1:])
+    if isinstance(current, str):
+        possible = set(values)
+        seen = sorted({v for e in subject.events if type(e) is kind and isinstance(v := getattr(e, name), str)} - possible)
+        return rng.choice(seen) if seen else None
+    return None
+
+
+def illegal(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
+    """A decision the rules refuse here, made by the same piece: one field of the event (where
+    it went, whom it hit, which card) taken from another event of its kind in the log, so the
+    same unit moves where it cannot go, or the same hero attacks out of reach."""
+    event = subject.events[seq]
+    if subject.chance(seq) is not None:
+        return None
+    names = [f.name for f in msgspec.structs.fields(event) if f.name not in ("seq", "at", "by", "prev")]
+    others = [e for e in subject.events if type(e) is type(event) and e.seq != seq]
+    rng.shuffle(others)
+    tried = 0
+    for other in others:
+        changed = [n for n in names if getattr(other, n) != getattr(event, n)]
+        if len(changed) != 1:
+            continue
+        borrowed = msgspec.structs.replace(event, **{changed[0]: getattr(other, changed[0])})
+        tried += 1
+        if subject.illegal(seq, borrowed):
+            order = _order(subject)
+            order[seq] = (seq, borrowed)
+            return _rebuild("illegal", seq,
+                            f"{type(event).__name__}.{changed[0]} at {seq} taken from the one at {other.seq}", order, [seq])
+        if tried >= 8:
+            break
+    return None
+
+
+def out_of_turn(subject: Subject, seq: int, rng: random.Random) -> Mutation | None:
+    """A seat acts before its turn: the next decision of another seat, played here as well."""
+    event = subject.events[seq]
+    if event.by is None or subject.chance(seq) is not None:
+        return None
+    for later in subject.events[seq + 1:]:
+        if isinstance(later, _SHARED) or later.by is None or later.by == event.by:
+            continue
+        if not subject.illegal(seq, later):
+            return None
+        order = _order(subject)
+        order.insert(seq, (None, later))
+        return _rebuild("out-of-turn", seq, f"{later.by} plays {type(later).__name__} (seq {later.seq}) at {seq}",
+                        order, [seq])
+    return None
+
+
+MUTATORS = {"drop": drop, "duplicate": duplicate, "swap": swap, "die": die, "illegal": illegal,
+            "out-of-turn": out_of_turn, "skip": skip}
+
+
+def measure(subject: Subject, mutation: Mutation) -> Cascade:
+    """Audit the mutated log and count its new findings, at the mistake and after it."""
+    found = findings(audit(mutation.events, subject.rules, resync=subject.resync).violations)
+    at_site = follow_on = 0
+    spread: list[str] = []
+    for seq, rules in found.items():
+        origin = mutation.origin[seq] if seq < len(mutation.origin) else None
+        new = rules - subject.found.get(origin, Counter()) if origin is not None else rules
+        count = sum(new.values())
+        if seq in mutation.site:
+            at_site += count
+        elif count:
+            follow_on += count
+            spread.extend(f"{seq} {rule}" for rule in sorted(new.elements()))
+    return Cascade(kind=mutation.kind, at=mutation.at, what=mutation.what, at_site=at_site,
+                   follow_on=follow_on, follow_rules=tuple(spread))
+
+
+def mutations(subject: Subject, rng: random.Random, kinds: Sequence[str] = KINDS) -> Iterator[Mutation]:
+    """Endless mutations of one log, kinds taken in turn, positions drawn from `rng`."""
+    if not subject.movable:
+        return
+    misses = 0
+    while misses < 200 * len(kinds):
+        for kind in kinds:
+            mutation = MUTATORS[kind](subject, rng.choice(subject.movable), rng)
+            if mutation is None:
+                misses += 1
+                continue
+            misses = 0
+            yield mutation
+
+
+def cascades(subjects: Sequence[Subject], count: int, seed: int = 0,
+             kinds: Sequence[str] = KINDS, *, baseline: int = 0) -> list[Cascade]:
+    """`count` mutations spread over the logs in turn, each measured; the first `baseline`
+    of them also by an audit that follows the log literally (`Cascade.literal`)."""
+    rng = random.Random(seed)
+    streams = [mutations(s, rng, kinds) for s in subjects]
+    twins = [Subject(s.events, s.rules, resync=False) if baseline else s for s in subjects]
+    live = list(zip(subjects, streams, twins, strict=True))
+    out: list[Cascade] = []
+    while len(out) < count and live:
+        for entry in list(live):
+            subject, stream, twin = entry
+            mutation = next(stream, None)
+            if mutation is None:
+                live.remove(entry)
+                continue
+            found = measure(subject, mutation)
+            if len(out) < baseline:
+                found = msgspec.structs.replace(found, literal=measure(twin, mutation).follow_on)
+            out.append(found)
+            if len(out) >= count:
+                break
+    return out
