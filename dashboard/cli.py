@@ -340,18 +340,18 @@ def sync(ws: Workspace, verify: bool) -> None:
 @pass_ws
 def query(ws: Workspace, name: str | None, params: tuple[str, ...], sql: str | None, fmt: str) -> None:
     """Run a named analysis (no name: list them) or --sql on the warehouse."""
-    from projections.queries import coerce, named_queries, run_named, run_sql
+    from projections.queries import named_queries, parse_assignments, run_named, run_sql
     from projections.warehouse import Warehouse
 
     warehouse = Warehouse(ws)
     if name is None and sql is None:
         for q in named_queries().values():
-            defaults = ", ".join(f"{k}={v!r}" for k, v in q.params.items())
+            defaults = ", ".join(f"{k}: {p.kind} = {'NULL' if p.default is None else repr(p.default)}" for k, p in q.params.items())
             click.echo(f"{q.name:<22} {q.description}" + (f"  [{defaults}]" if defaults else ""))
         return
+    given = parse_assignments(params)
     if not warehouse.exists:
         click.echo(Warehouse(ws).sync().summary(), err=True)
-    given = {key: coerce(value) for key, _, value in (p.partition("=") for p in params)}
     result = run_sql(warehouse, sql) if sql is not None else run_named(warehouse, name or "", given)
     render.table(result.columns, result.rows, fmt)
 
