@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import subprocess
@@ -214,7 +215,7 @@ def test_match_outcomes_count_lead_changes_and_half_time_comebacks_per_match(syn
     rules = synced.ws.rules_of(row["match_id"])
     scores = [rules.ruleset.metrics(rules.params, step.state)["score"] for step in synced.ws.replay(row["match_id"], audit=False)]
     leads = [s > 0 for s in scores if s != 0]
-    assert row["lead_changes"] == sum(a != b for a, b in zip(leads, leads[1:], strict=False))
+    assert row["lead_changes"] == sum(a != b for a, b in itertools.pairwise(leads))
     half = scores[(row["events"]) // 2]
     first_listed_won = row["winner"] == row["first_listed"]
     assert row["comeback"] == ((first_listed_won and half < 0) or (not first_listed_won and half > 0))
