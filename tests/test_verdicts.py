@@ -1,0 +1,104 @@
+"""Balance verdicts: the numbers are the libraries' on the same counts, a bias of known size
+is found at the sample size the verdict states, and the 95% intervals cover the truth about
+95% of the time over repeated cohorts (cheap synthetic draws; docs/architecture.md has the
+measured figures)."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+from scipy import stats
+from statsmodels.stats.proportion import proportion_confint
+
+from projections import verdicts
+
+
+def game(i: int, *, winner: str | None, turns: int = 100, finished: bool = True, source: str = "simulation",
+         seed: int | None = None, lead_changes: int = 0, comeback: bool = False) -> dict[str, Any]:
+    """One row of match_outcomes."""
+    return {"match_id": f"m{i}", "source": source, "seed": seed if seed is not None else i, "finished": finished,
+            "winner": winner if finished else None, "first_side": "red", "sides": ["blue", "red"],
+            "picks": [{"side": "blue", "piece": "hawk"}, {"side": "red", "piece": "wolf"}], "turns": turns,
+            "events": 3 * turns, "lead_changes": lead_changes, "comeback": comeback, "broken": [],
+            "median_turn_seconds": None}
+
+
+def cohort(rng: np.random.Generator, n: int, blue: float) -> list[dict[str, Any]]:
+    return [game(i, winner="blue" if rng.random() < blue else "red", turns=int(rng.integers(80, 120)),
+                 lead_changes=int(rng.poisson(2))) for i in range(n)]
+
+
+def test_a_rate_verdict_is_wilson_newcombe_and_fisher_on_the_same_counts() -> None:
+    v = verdicts.rates_verdict("x", "?", "blue's win rate", (30, 50), (42, 50))
+    low, high = proportion_confint(42, 50, method="wilson")
+    assert (v.b.value, v.b.low, v.b.high) == pytest.approx((0.84, low, high))
+    assert v.p_value == pytest.approx(stats.fisher_exact([[30, 20], [42, 8]]).pvalue)
+    assert v.difference.value == pytest.approx(0.24) and v.difference.low < 0.24 < v.difference.high
+    assert v.effect == pytest.approx(2 * math.asin(math.sqrt(0.84)) - 2 * math.asin(math.sqrt(0.6)))
+
+
+def test_holm_corrects_for_the_number_of_measures() -> None:
+    found = verdicts.holm([verdicts.rates_verdict(f"m{i}", "?", "m", (10, 40), (10 + 4 * i, 40)) for i in range(4)])
+    raw = sorted(v.p_value for v in found)
+    adjusted = sorted(v.p_adjusted for v in found)
+    assert adjusted[0] == pytest.approx(min(1.0, 4 * raw[0])) and all(v.measures == 4 for v in found)
+
+
+def test_unfinished_games_are_censored_not_dropped() -> None:
+    """Kaplan-Meier median: four finished games of 10, 20, 30, 40 turns and four cut off at
+    50 (still running): half the games are over by 40, not by 20 as dropping them says."""
+    length = verdicts.median_length([10, 20, 30, 40, 50, 50, 50, 50], [True] * 4 + [False] * 4)
+    assert length.value == 40
+    assert verdicts.median_length([10, 20, 30, 40], [True] * 4).value == 20
+
+
+def test_bot_games_and_playtests_are_never_pooled() -> None:
+    with pytest.raises(ValueError, match="mixes bot games and human logs"):
+        verdicts.verdicts([game(0, winner="red"), game(1, winner="red", source="playtest")], [game(2, winner="blue")])
+
+
+def test_a_side_favoured_more_under_b_is_called_less_balanced() -> None:
+    rng = np.random.default_rng(5)
+    found = {v.key: v for v in verdicts.verdicts(cohort(rng, 400, 0.5), cohort(rng, 400, 0.62))}
+    seat = found["seat_balance"]
+    assert seat.measure == "blue's win rate" and seat.significant
+    assert "B is less balanced than A in blue's win rate" in verdicts.sentence(seat, "A", "B")
+    assert "you need about" in verdicts.advice(seat)
+    assert not found["lead_changes"].significant
+
+
+def test_pairing_narrows_the_interval_when_paired_games_agree() -> None:
+    rng = np.random.default_rng(9)
+    a = cohort(rng, 200, 0.55)
+    b = [dict(r, winner=r["winner"] if rng.random() < 0.9 else "red") for r in a]  # same seeds, mostly the same result
+    seat = verdicts.seat_balance(a, b)
+    assert seat is not None and seat.paired is not None and seat.narrowing is not None and seat.narrowing > 0.3
+
+
+def test_a_known_bias_is_detected_at_the_stated_sample_size() -> None:
+    """A designer variant where blue wins 60% instead of 50%: at the games per version the
+    verdict says a 10-point change needs, about 80% of cohorts detect it."""
+    needed = verdicts.rates_verdict("seat_balance", "?", "blue", (55, 100), (55, 100), detectable=0.10).needed
+    assert needed is not None and 350 < needed < 450
+    rng = np.random.default_rng(1)
+    found = [verdicts.rates_verdict("s", "?", "b", (int(rng.binomial(needed, 0.5)), needed), (int(rng.binomial(needed, 0.6)), needed))
+             for _ in range(300)]
+    power = np.mean([v.p_value < 0.05 for v in found])
+    assert 0.7 <= power <= 0.9, power
+
+
+def test_the_95_percent_intervals_cover_the_true_difference_about_95_percent_of_the_time() -> None:
+    rng = np.random.default_rng(2)
+    covered = {"rate difference": 0, "rate": 0, "mean difference": 0}
+    runs = 1000
+    for _ in range(runs):
+        v = verdicts.rates_verdict("s", "?", "b", (int(rng.binomial(80, 0.5)), 80), (int(rng.binomial(80, 0.6)), 80))
+        covered["rate difference"] += v.difference.low <= 0.1 <= v.difference.high
+        covered["rate"] += v.b.low <= 0.6 <= v.b.high
+        m = verdicts.means_verdict("l", "?", "m", "per match", rng.poisson(2.0, 60), rng.poisson(2.5, 60), detectable=0.5)
+        covered["mean difference"] += m.difference.low <= 0.5 <= m.difference.high
+    for name, hits in covered.items():
+        assert 0.93 <= hits / runs <= 0.975, (name, hits / runs)
