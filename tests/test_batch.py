@@ -17,7 +17,6 @@ from events.shared import MatchEnded
 from projections.batch import SimulationError, compare_versions, simulate
 from projections.queries import run_named
 from projections.warehouse import Warehouse
-from projections.warehouse import Warehouse
 from projections.workspace import Workspace
 from rulesets import registry
 from rulesets.mortalgate.events import AltarCaptured

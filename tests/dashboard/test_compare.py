@@ -8,9 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from streamlit.testing.v1 import AppTest
-
 from statsmodels.stats.proportion import proportion_confint
+from streamlit.testing.v1 import AppTest
 
 from projections import batch
 from projections.demo import save_events
