@@ -23,7 +23,7 @@ def main(pairs: int = 20, games: int = 30) -> None:
     """Play `pairs` pairs of cohorts of `games` games each and print the coverage per measure."""
     home = Path(tempfile.mkdtemp(prefix="tabletape-coverage-"))
     (home / "variants").mkdir(parents=True)
-    (home / "variants" / "same.toml").write_text('extends = "mortalgate@2.5"\ntitle = "2.5 unchanged"\n[params]\n')
+    (home / "variants" / "same.toml").write_text('extends = "mortalgate@2.5"\ntitle = "2.5 unchanged"\n[params]\nplayers_max = 8\n')
     ws = Workspace(home)
     covered: dict[str, list[bool]] = {}
     quiet: list[bool] = []

@@ -141,8 +141,10 @@ def _text(x: float, y: float, text: str, *, size: float = 10, anchor: str = "mid
 # --- the board ------------------------------------------------------------------------------
 
 
-def board_svg(view: BoardView, *, title: str = "", legend: bool = True) -> str:
-    """The whole picture of one BoardView: board, legend and card rows, as one <svg> element."""
+def board_svg(view: BoardView, *, title: str = "", legend: bool = True,
+              heat: Mapping[tuple[int, int], tuple[str, float, str]] | None = None) -> str:
+    """The whole picture of one BoardView: board, legend and card rows, as one <svg> element.
+    `heat` shades board spaces (colour, opacity, tooltip) above the terrain: a heatmap."""
     frame = _frame(view)
     board_w, board_h = frame.width + 2 * PAD, frame.height + 2 * PAD
     rows_h = _rows_height(view.rows)
@@ -162,6 +164,7 @@ def board_svg(view: BoardView, *, title: str = "", legend: bool = True) -> str:
     parts += _ground(view, frame)
     parts += _cells(view.cells, frame)
     parts += _regions(view.regions, frame)
+    parts += _heat(heat or {}, frame)
     parts += _lines(view.lines, frame)
     parts += _pieces(view.pieces, frame)
     if legend:
@@ -169,6 +172,12 @@ def board_svg(view: BoardView, *, title: str = "", legend: bool = True) -> str:
     parts += _card_rows(view.rows, max(board_h, legend_h), width)
     parts.append("</g></svg>")
     return "".join(parts)
+
+
+def _heat(heat: Mapping[tuple[int, int], tuple[str, float, str]], frame: _Frame) -> list[str]:
+    """Shaded board spaces with a tooltip each (dashboard/heatmap.py chooses the shades)."""
+    return [f'<polygon class="heat" points="{frame.cell_points(col, row)}" fill="{escape(colour)}" fill-opacity="{opacity:.2f}" '
+            f'stroke="none"><title>{escape(tip)}</title></polygon>' for (col, row), (colour, opacity, tip) in sorted(heat.items())]
 
 
 def _ground(view: BoardView, frame: _Frame) -> list[str]:

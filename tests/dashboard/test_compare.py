@@ -124,6 +124,9 @@ def test_cohorts_give_verdicts_that_match_a_direct_count_with_charts(at: AppTest
     assert "significant differences (Holm-corrected, 5%) in nothing" in texts(at)  # two games each decide nothing
     assert "you need about" in texts(at)
     assert len(at.get("vega_lite_chart")) + len(at.get("arrow_vega_lite_chart")) >= 3  # forest, histogram, survival
+    boards = [m.value for m in at.markdown if 'class="tabletape-board"' in m.value]
+    assert len(boards) == 4 and "Where altars change hands" in texts(at)  # two heatmaps per version, A then B
+    assert 'fill="#0072B2"' in boards[2] and 'fill="#E69F00"' in boards[3] and 'class="heat"' in boards[2] + boards[3]
     at.radio(key="cmp_kind").set_value("human playtests").run()
     assert "needs finished human playtests of both mortalgate@race4 (0 games) and mortalgate@race8 (0 games)" in at.info[0].value
 
