@@ -102,3 +102,33 @@ def test_the_95_percent_intervals_cover_the_true_difference_about_95_percent_of_
         covered["mean difference"] += m.difference.low <= 0.5 <= m.difference.high
     for name, hits in covered.items():
         assert 0.93 <= hits / runs <= 0.975, (name, hits / runs)
+
+
+def test_real_bot_cohorts_with_a_known_bias_are_called_less_balanced(tmp_path: Any) -> None:
+    """Two identical race-to-8 variants; in B the blue seat is played by the random bot,
+    so B's bias toward red is known. 20 games each: the seat-balance verdict finds it, points
+    the right way, and agrees with side_win_rates on the same games."""
+    from projections.balance import compare_cohorts
+    from projections.demo import save_events
+    from projections.queries import run_named
+    from projections.simulate import play
+    from projections.warehouse import Warehouse
+    from projections.workspace import Workspace
+
+    home = tmp_path / "store"
+    (home / "variants").mkdir(parents=True)
+    for name in ("race8", "race8b"):
+        (home / "variants" / f"{name}.toml").write_text('extends = "mortalgate@2.5"\n[params]\ngrace_to_win = 8\n')
+    ws = Workspace(home)
+    for name, bots in (("race8", "heuristic"), ("race8b", {"red": "heuristic", "blue": "random"})):
+        rules = ws.rules(f"mortalgate@{name}")
+        for seed in range(20):
+            save_events(ws, play(rules, rules.ruleset.example_seats, seed=seed, bot=bots, match_id=f"{name}-{seed}"))
+    Warehouse(ws).sync()
+    report = compare_cohorts(ws, "mortalgate@race8", "mortalgate@race8b", kind="bots")
+    seat = next(v for v in report.verdicts if v.key == "seat_balance")
+    side = seat.measure.split("'")[0]
+    assert seat.significant and "seat_balance" in report.significant()
+    assert (seat.difference.value < 0) == (side == "blue")  # B moves the wins toward red
+    rates = {r["version"]: r for r in run_named(Warehouse(ws), "side_win_rates", {"ruleset": "mortalgate"}).records() if r["side"] == side}
+    assert (round(seat.a.value, 3), round(seat.b.value, 3)) == (rates["race8"]["win_rate"], rates["race8b"]["win_rate"])
