@@ -160,7 +160,7 @@ def _against_fair(e: Estimate, fair: float) -> str:
 
 def advice(v: Verdict) -> str:
     """How many games it takes, beside the verdict."""
-    change = show(v.detectable, v.unit, signed=True).lstrip("+")
+    change = f"{v.detectable * 100:g}-point" if v.unit == "rate" else f"{v.detectable:.3g} {v.unit}"
     if v.needed is None:
         return f"no estimate yet of the games needed to detect a {change} change in {v.measure}"
     have = min(v.games)
@@ -223,7 +223,7 @@ def rates_verdict(key: str, question: str, measure: str, a: tuple[int, int], b: 
         p = float(stats.fisher_exact([[a[0], a[1] - a[0]], [b[0], b[1] - b[0]]]).pvalue)
         effect = float(proportion.proportion_effectsize(eb.value, ea.value))
         base = (a[0] + b[0]) / (a[1] + b[1])
-        target = min(base + detectable, 1.0) if base + detectable <= 1 else base - detectable
+        target = base + detectable if base + detectable <= 1 else base - detectable
         h = abs(float(proportion.proportion_effectsize(target, base)))
         needed = _needed(lambda: power.NormalIndPower().solve_power(effect_size=h, alpha=1 - LEVEL, power=POWER)) if h > 0 else None
     else:
@@ -309,7 +309,7 @@ def length_verdict(a: Sequence[tuple[float, bool]], b: Sequence[tuple[float, boo
         for _ in range(resamples):
             ia, ib = rng.integers(0, len(ta), len(ta)), rng.integers(0, len(tb), len(tb))
             if fa[ia].any() and fb[ib].any():
-                draws.append(median_length(tb[ib], fb[ib]).value - median_length(ta[ia], fa[ia]).value)
+                draws.append(_median_only(tb[ib], fb[ib]) - _median_only(ta[ia], fa[ia]))
         finite = [d for d in draws if math.isfinite(d)]
         if finite:
             low, high = (float(q) for q in np.percentile(finite, [(1 - LEVEL) / 2 * 100, (1 + LEVEL) / 2 * 100]))
@@ -324,6 +324,14 @@ def length_verdict(a: Sequence[tuple[float, bool]], b: Sequence[tuple[float, boo
                    measure="median length in turns", unit="turns", a=ea, b=eb, difference=difference,
                    test="log-rank", p_value=p, effect=ratio, effect_name="ratio of medians", detectable=detectable,
                    needed=needed, games=(len(ta), len(tb)))
+
+
+def _median_only(turns: np.ndarray, finished: np.ndarray) -> float:
+    """The Kaplan-Meier median alone (for the bootstrap): with nothing censored it is the
+    ceil(n/2)-th shortest game, which needs no curve; otherwise scipy's curve."""
+    if finished.all():
+        return float(np.partition(turns, (len(turns) + 1) // 2 - 1)[(len(turns) + 1) // 2 - 1])
+    return median_length(turns, finished).value
 
 
 def _split(games: Sequence[tuple[float, bool]]) -> tuple[np.ndarray, np.ndarray]:

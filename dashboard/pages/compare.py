@@ -21,6 +21,7 @@ from dashboard.state import match_picker, show_error, show_svg, warehouse, works
 from events.errors import TabletapeError
 from projections.balance import BalanceReport, cohort, compare_cohorts
 from projections.batch import compare_versions
+from projections.catalog import signature
 from projections.queries import run_named
 from projections.rulediff import Entry, rule_diff
 from projections.warehouse import Warehouse
@@ -151,6 +152,13 @@ def show_report(report: BalanceReport, key: str) -> None:
     st.markdown(report.conclusion())
 
 
+@st.cache_data(show_spinner="Weighing the evidence...", max_entries=16)
+def _report(home: str, store: tuple[Any, ...], a: str, b: str, kind: str) -> BalanceReport:
+    """The verdicts of both cohorts, once per state of the store (its signature is in the key)."""
+    ws = Workspace(home)
+    return compare_cohorts(ws, a, b, kind=kind, wh=Warehouse(ws))
+
+
 def _cohorts(ws: Workspace, game: str, a: str, b: str) -> None:
     """Both versions' matches of one kind from the warehouse: every verdict, lengths, pacing."""
     kind = KINDS[st.radio("Matches", list(KINDS), horizontal=True, key="cmp_kind")]
@@ -158,7 +166,7 @@ def _cohorts(ws: Workspace, game: str, a: str, b: str) -> None:
     try:
         wh = warehouse()
         rows_a, rows_b = cohort(wh, game, va, kind=kind), cohort(wh, game, vb, kind=kind)
-        report = compare_cohorts(ws, a, b, kind=kind, wh=wh)
+        report = _report(str(ws.home), signature(ws), a, b, kind)
         pacing = _frame(wh, "pacing", {"ruleset": game, "source": None}) if kind == "humans" else pd.DataFrame()
     except TabletapeError as error:
         show_error(error)
