@@ -131,14 +131,16 @@ def show_p(p: float) -> str:
 
 def sentence(v: Verdict, a: str, b: str) -> str:
     """The verdict in one plain sentence, B first (the version under test)."""
-    numbers = (f"{show_interval(v.b, v.unit)} vs {show_interval(v.a, v.unit)}; difference "
-               f"{show_interval(v.difference, v.unit, signed=True)}; p = {show_p(v.p_adjusted)} "
-               f"(Holm, {v.measures} measures)")
+    p = show_p(v.p_adjusted)
+    numbers = (f"{b} {show_interval(v.b, v.unit)} vs {a} {show_interval(v.a, v.unit)}; difference "
+               f"{show_interval(v.difference, v.unit, signed=True)}; p {p if p.startswith('<') else '= ' + p} "
+               f"(Holm, {v.measures} measure{'s' if v.measures != 1 else ''})")
     if not v.significant:
         head = f"no clear change in {v.measure} between {a} and {b}"
     elif v.fair is not None:
-        further = abs(v.b.value - v.fair) > abs(v.a.value - v.fair)
-        head = f"{b} is {'less' if further else 'more'} balanced than {a} in {v.measure}"
+        off_b, off_a = abs(v.b.value - v.fair), abs(v.a.value - v.fair)
+        how = "as unbalanced as" if math.isclose(off_a, off_b) else "less balanced than" if off_b > off_a else "more balanced than"
+        head = f"{b} is {how} {a} in {v.measure}"
     else:
         head = f"{v.measure} is {'higher' if v.difference.value > 0 else 'lower'} under {b} than under {a}"
     if v.fair is None:

@@ -132,3 +132,10 @@ def test_real_bot_cohorts_with_a_known_bias_are_called_less_balanced(tmp_path: A
     assert (seat.difference.value < 0) == (side == "blue")  # B moves the wins toward red
     rates = {r["version"]: r for r in run_named(Warehouse(ws), "side_win_rates", {"ruleset": "mortalgate"}).records() if r["side"] == side}
     assert (round(seat.a.value, 3), round(seat.b.value, 3)) == (rates["race8"]["win_rate"], rates["race8b"]["win_rate"])
+
+
+def test_a_bias_that_only_swaps_sides_is_called_as_unbalanced() -> None:
+    found = verdicts.holm([verdicts.rates_verdict("seat_balance", "?", "blue's win rate", (30, 100), (70, 100), fair=0.5)])
+    text = verdicts.sentence(found[0], "2.1", "2.5")
+    assert text.startswith("2.5 is as unbalanced as 2.1 in blue's win rate: 2.5 70.0% [60.4, 78.1] vs 2.1 30.0% [21.9, 39.6]")
+    assert "p < 0.001 (Holm, 1 measure)" in text and "2.1 is below it (its interval excludes it)" in text
