@@ -216,7 +216,7 @@ def test_sync_query_and_export_from_the_command_line(tmp_path: Path) -> None:
     assert code == 0 and "1 new" in out
     assert "0 events replayed" in run(home, "sync")[1]
     code, out, _ = run(home, "query")
-    assert "side_win_rates" in out and "version_comparison" in out
+    assert "side_win_rates" in out and "match_outcomes" in out and "[ruleset: text = NULL, version: text = NULL]" in out
     code, out, _ = run(home, "query", "violations_by_rule", "--format", "json")
     assert code == 0 and {r["rule"] for r in json.loads(out)} >= {"mortalgate/combat.range"}
     code, out, _ = run(home, "query", "game_length", "--param", "source=playtest", "--format", "csv")
