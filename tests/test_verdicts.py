@@ -5,6 +5,7 @@ measured figures)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -139,3 +140,34 @@ def test_a_bias_that_only_swaps_sides_is_called_as_unbalanced() -> None:
     text = verdicts.sentence(found[0], "2.1", "2.5")
     assert text.startswith("2.5 is as unbalanced as 2.1 in blue's win rate: 2.5 70.0% [60.4, 78.1] vs 2.1 30.0% [21.9, 39.6]")
     assert "p < 0.001 (Holm, 1 measure)" in text and "2.1 is below it (its interval excludes it)" in text
+
+
+def test_alpha_spending_uses_the_whole_budget_only_at_the_last_look() -> None:
+    from projections.sequential import spent
+
+    looks = [spent(k / 5) for k in range(6)]
+    assert looks[0] == 0 and looks[-1] == pytest.approx(0.05) and all(b > a for a, b in itertools.pairwise(looks))
+    assert looks[1] < 0.0001  # a first round of a fifth of the games cannot decide on luck
+
+
+def test_a_look_decides_differs_or_no_change_within_the_margin() -> None:
+    from projections.sequential import decide
+
+    far = verdicts.rates_verdict("seat_balance", "?", "b", (200, 400), (300, 400))
+    close = verdicts.rates_verdict("seat_balance", "?", "b", (1000, 2000), (1010, 2000))
+    assert decide(far, 0.01, 0.05) == "differs"
+    assert decide(close, 0.01, 0.05) == "no change larger than 5 points"
+    assert decide(verdicts.rates_verdict("s", "?", "b", (10, 20), (12, 20)), 0.01, 0.05) is None
+
+
+def test_pacing_is_measured_on_human_logs_only() -> None:
+    def timed(i: int, seconds: float, source: str) -> dict[str, Any]:
+        return dict(game(i, winner="red", source=source), median_turn_seconds=seconds)
+
+    human_a = [timed(i, s, "playtest") for i, s in enumerate((40.0, 50.0, 60.0))]
+    human_b = [timed(i, s, "playtest") for i, s in enumerate((70.0, 80.0, 90.0))]
+    v = verdicts.pacing(human_a, human_b)
+    assert v is not None and v.a.value == 50.0 and v.difference.value == 30.0
+    welch = stats.ttest_ind([70, 80, 90], [40, 50, 60], equal_var=False)
+    assert v.p_value == pytest.approx(welch.pvalue)
+    assert verdicts.pacing([timed(i, 5.0, "simulation") for i in range(3)], [timed(i, 5.0, "simulation") for i in range(3)]) is None
