@@ -16,7 +16,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.charts import COLOURS, colours, forest, lengths
-from dashboard.heatmap import heatmap_svg, per_hundred
+from dashboard.heatmap import PLACES, Places, counts, heatmap_svg, per_hundred
 from dashboard.state import match_picker, show_error, show_svg, warehouse, workspace
 from events.errors import TabletapeError
 from projections.balance import BalanceReport, cohort, compare_cohorts
@@ -182,8 +182,8 @@ def _cohorts(ws: Workspace, game: str, a: str, b: str) -> None:
     st.altair_chart(histogram, key="cmp_histogram")
     st.markdown("**Games still running after each turn** (Kaplan-Meier; unfinished games censored, 95% band)")
     st.altair_chart(survival, key="cmp_survival")
-    if game == "mortalgate":
-        _heatmaps(ws, wh, (a, b), (rows_a, rows_b), kind)
+    if game in PLACES:
+        _heatmaps(ws, wh, (a, b), (rows_a, rows_b), kind, PLACES[game])
     if kind == "humans":
         phases = pacing[(pacing["unit"] == "phase") & pacing["version"].isin([va, vb])] if not pacing.empty else pacing
         st.markdown("**Pacing** (median seconds per phase at the table)")
@@ -195,27 +195,22 @@ def _cohorts(ws: Workspace, game: str, a: str, b: str) -> None:
                 yOffset="version:N", color=alt.Color("version:N", scale=colours(va, vb))), key="cmp_pacing")
 
 
-HEATMAPS = {"hero fell": "Where heroes fall", "altar captured": "Where altars change hands"}
-
-
 def _heatmaps(ws: Workspace, wh: Warehouse, specs: tuple[str, str], cohorts: tuple[list[dict[str, Any]], list[dict[str, Any]]],
-              kind: str) -> None:
-    """Each version's board shaded where heroes fall and where altars are captured (per 100
-    games, one scale for both), A in blue and B in orange."""
-    places = []
+              kind: str, places: Places) -> None:
+    """Each version's board shaded where things happen (per 100 games, one scale for
+    both), A in blue and B in orange."""
+    drawn = []
     for spec, rows in zip(specs, cohorts, strict=True):
-        version = ws.rules(spec).version
-        found = run_named(wh, "mortalgate_places", {"version": version, "bots": kind == "bots"}).records()
+        rules = ws.rules(spec)
+        found = run_named(wh, places.query, {"version": rules.version, "bots": kind == "bots"}).records()
         last = rows[0]
-        view = ws.rules(spec).ruleset.view(ws.rules(spec).params, ws.state_at(last["match_id"], last["events"] - 1).state, None)
-        places.append((spec, view, found, len(rows)))
-    for what, title in HEATMAPS.items():
-        rates = [per_hundred({(r["col"], r["row"]): r["times"] for r in found if r["what"] == what}, games)
-                 for _, _, found, games in places]
+        view = rules.ruleset.view(rules.params, ws.state_at(last["match_id"], last["events"] - 1).state, None)
+        drawn.append((spec, view, found, len(rows)))
+    for what, title in places.titles.items():
+        rates = [per_hundred(counts(places, found, what, view), games) for _, view, found, games in drawn]
         top = max((rate for r in rates for rate in r.values()), default=0.0)
         st.markdown(f"**{title}** (per 100 games; the darker, the more often)")
-        columns = st.columns(2)
-        for column, (spec, view, _, games), rate, colour in zip(columns, places, rates, COLOURS, strict=True):
+        for column, (spec, view, _, games), rate, colour in zip(st.columns(2), drawn, rates, COLOURS, strict=True):
             with column:
                 show_svg(heatmap_svg(view, rate, colour=colour, top=top, what=what, title=f"{spec} ({games} games)"))
 

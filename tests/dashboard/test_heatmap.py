@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -61,3 +62,28 @@ def test_the_heatmap_shades_spaces_per_100_games_on_one_scale(ws: Workspace) -> 
     svg = heatmap_svg(view, rates, colour="#E69F00", top=100.0, what="hero fell", title="2.5")
     assert len(re.findall(r'class="heat"', svg)) == 2
     assert "hero fell at 3,4: 50.0 per 100 games" in svg and 'class="piece' not in svg
+
+
+def test_where_the_frontline_stops_is_its_last_position_on_the_track(tmp_path: Path) -> None:
+    """Frontline bot games: the query's stops are each finished match's last frontline,
+    and they land on the track row of the board, beside the middle for a small push."""
+    from dashboard.heatmap import PLACES, counts
+    from rulesets.frontline.view import TRACK_ROW
+
+    ws = Workspace(tmp_path / "store")
+    rules = ws.rules("frontline@1.0")
+    for seed in (1, 2, 3):
+        save_events(ws, play(rules, rules.ruleset.example_seats, seed=seed, match_id=f"f{seed}"))
+    Warehouse(ws).sync()
+    rows = run_named(Warehouse(ws), "frontline_places", {"version": "1.0"}).records()
+    fronts: Counter[int] = Counter()
+    for match_id in ws.matches():
+        final = list(ws.replay(match_id, audit=False))[-1].state
+        fronts[int(rules.ruleset.metrics(rules.params, final)["frontline"])] += 1
+    assert Counter({r["front"]: r["times"] for r in rows}) == fronts
+    view = rules.ruleset.view(rules.params, ws.state_at("f1", 0).state, None)
+    spaces = counts(PLACES["frontline"], rows, "frontline stopped", view)
+    assert sum(spaces.values()) == 3 and {row for _, row in spaces} == {TRACK_ROW}
+    middle = int(view.width) // 2
+    assert counts(PLACES["frontline"], [{"what": "frontline stopped", "front": 2, "times": 1}], "frontline stopped", view) == {(middle + 1, TRACK_ROW): 1.0}
+    assert counts(PLACES["frontline"], [{"what": "frontline stopped", "front": -1, "times": 1}], "frontline stopped", view) == {(middle - 1, TRACK_ROW): 1.0}
