@@ -447,18 +447,18 @@ def sync(ws: Workspace, verify: bool, workers: int | None, scheduler: str | None
 @pass_ws
 def query(ws: Workspace, name: str | None, params: tuple[str, ...], sql: str | None, fmt: str) -> None:
     """Run a named analysis (no name: list them) or --sql on the warehouse."""
-    from projections.queries import coerce, named_queries, run_named, run_sql
+    from projections.queries import named_queries, parse_assignments, run_named, run_sql
     from projections.warehouse import Warehouse
 
     warehouse = Warehouse(ws)
     if name is None and sql is None:
         for q in named_queries().values():
-            defaults = ", ".join(f"{k}={v!r}" for k, v in q.params.items())
+            defaults = ", ".join(f"{k}: {p.kind} = {'NULL' if p.default is None else repr(p.default)}" for k, p in q.params.items())
             click.echo(f"{q.name:<22} {q.description}" + (f"  [{defaults}]" if defaults else ""))
         return
+    given = parse_assignments(params)
     if not warehouse.exists:
         click.echo(Warehouse(ws).sync().summary(), err=True)
-    given = {key: coerce(value) for key, _, value in (p.partition("=") for p in params)}
     result = run_sql(warehouse, sql) if sql is not None else run_named(warehouse, name or "", given)
     render.table(result.columns, result.rows, fmt)
 
@@ -517,25 +517,46 @@ def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str, workers:
 @cli.command(name="compare-versions")
 @click.argument("a")
 @click.argument("b")
-@click.option("--games", type=int, default=500, show_default=True)
+@click.option("--games", type=int, default=500, show_default=True, help="Games per version (per round with --until-decided).")
 @click.option("--seed", type=int, default=1, show_default=True)
 @click.option("--bot", default="heuristic", show_default=True)
 @click.option("--workers", type=int, default=None)
 @click.option("--scheduler", default=None)
+@click.option("--until-decided", is_flag=True, help="Simulate in rounds of --games until the --measure verdicts are decided.")
+@click.option("--measure", "measures", multiple=True, default=("seat_balance", "first_player"), show_default=True,
+              help="With --until-decided: a measure to decide (repeatable).")
+@click.option("--max-games", type=int, default=2000, show_default=True, help="With --until-decided: games per version at most.")
+@click.option("--margin", type=float, default=0.05, show_default=True,
+              help="With --until-decided: a rate difference within this is 'no change that matters'.")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
 @pass_ws
 def compare_versions(ws: Workspace, a: str, b: str, games: int, seed: int, bot: str, workers: int | None,
-                     scheduler: str | None, fmt: str) -> None:
-    """Simulate two versions and compare the cohorts, with intervals and significance."""
+                     scheduler: str | None, until_decided: bool, measures: tuple[str, ...], max_games: int, margin: float,
+                     fmt: str) -> None:
+    """Simulate two versions (same seeds, same bots) and give every balance verdict: both
+    estimates with 95% intervals, the difference B - A, Holm-corrected p, effect, games needed."""
     from projections.batch import compare_versions as run
+    from projections.sequential import until_decided as sequential
 
-    result = run(ws, a, b, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
-                 progress=_progress_bar(f"{a} vs {b}"))
-    columns = list(result.rows[0]) if result.rows else []
-    render.table(columns, [tuple(r.values()) for r in result.rows], fmt)
-    if fmt == "table":
-        significant = result.significant()
-        click.echo(f"{result.b} vs {result.a}: significant differences in " + (", ".join(significant) if significant else "nothing") + " (95%)")
+    bar = _progress_bar(f"{a} vs {b}")
+    if until_decided:
+        result = sequential(ws, a, b, measures=list(measures), round_games=games, max_games=max_games, margin=margin,
+                            seed=seed, bot=bot, workers=workers, scheduler=scheduler, progress=bar)
+    else:
+        result = run(ws, a, b, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler, progress=bar)
+    rows = result.rows()
+    if fmt != "table":
+        render.table(list(rows[0]) if rows else [], [tuple(r.values()) for r in rows], fmt)
+        return
+    click.echo(result.heading())
+    render.table(list(rows[0]) if rows else [], [tuple(r.values()) for r in rows], fmt)
+    for look in result.rounds:
+        click.echo(f"round {look['round']}: {look['games']} games per version, alpha spent {look['alpha']:.4f}: "
+                   + "; ".join(f"{k} {d}" for k, d in look["decisions"].items()))
+    for line in result.sentences():
+        click.echo(f"- {line}")
+    click.echo(result.stored)
+    click.echo(result.conclusion())
 
 
 @cli.command()

@@ -163,12 +163,14 @@ def _text(x: float, y: float, text: str, *, size: float = 10, anchor: str = "mid
 # --- the board ------------------------------------------------------------------------------
 
 
-def board_svg(view: BoardView, *, title: str = "", legend: bool = True, spots: Iterable[str] = (), rows: bool = True) -> str:
+def board_svg(view: BoardView, *, title: str = "", legend: bool = True, spots: Iterable[str] = (), rows: bool = True,
+              heat: Mapping[tuple[int, int], tuple[str, float, str]] | None = None) -> str:
     """The whole picture of one BoardView: board, coordinates, legend and card rows, as one
     <svg> element. Every piece, space and card carries its tap key (`data-key`); `spots` are
     space keys to draw as tap spots where the view draws nothing (a point on an inch table).
     `rows=False` leaves the card rows to `card_rows_svg`, so a tall hand does not shrink the
-    board when both must fit a screen."""
+    board when both must fit a screen. `heat` shades board spaces (colour, opacity, tooltip)
+    above the terrain: a heatmap."""
     frame = _frame(view)
     board_w, board_h = frame.width + 2 * PAD + EDGE, frame.height + 2 * PAD + EDGE
     legend_items = _legend_items(view) if legend else []
@@ -190,6 +192,7 @@ def board_svg(view: BoardView, *, title: str = "", legend: bool = True, spots: I
     parts.append(_ground(view.geometry, view.width, view.height))
     parts.append(_cells(view.cells, view.geometry, view.width, view.height))
     parts += _regions(view.regions, frame)
+    parts += _heat(heat or {}, frame)
     parts += _lines(view.lines, frame)
     parts += _spots(spots, frame)
     parts += _pieces(view.pieces, frame)
@@ -211,6 +214,12 @@ def card_rows_svg(view: BoardView, width: float = 8 * (CARD_W + CARD_GAP) + 2 * 
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="tabletape-cards" viewBox="0 0 {width:.0f} {height:.0f}" '
             f'width="{width:.0f}" height="{height:.0f}" style="max-width:100%;height:auto;background:#fff">'
             + "".join(_card_rows(view.rows, 0.0, width)) + "</svg>")
+
+
+def _heat(heat: Mapping[tuple[int, int], tuple[str, float, str]], frame: _Frame) -> list[str]:
+    """Shaded board spaces with a tooltip each (dashboard/heatmap.py chooses the shades)."""
+    return [f'<polygon class="heat" points="{frame.cell_points(col, row)}" fill="{escape(colour)}" fill-opacity="{opacity:.2f}" '
+            f'stroke="none"><title>{escape(tip)}</title></polygon>' for (col, row), (colour, opacity, tip) in sorted(heat.items())]
 
 
 @lru_cache(maxsize=32)

@@ -25,6 +25,7 @@ from events.codec import encode_chained
 from events.errors import TabletapeError
 from events.shared import MatchEnded
 from events.store import validate_match_id
+from projections.balance import BalanceReport, compare_cohorts
 from projections.simulate import BotError, play
 from projections.workspace import Workspace
 from rulesets import registry
@@ -211,19 +212,6 @@ def _collect(home: Path, chunks: Iterable[Played], tally: dict[str, int], games:
             progress(tally["done"], games)
 
 
-class VersionComparison(msgspec.Struct, kw_only=True):
-    """Two simulated cohorts side by side: one row per measure."""
-
-    a: str
-    b: str
-    batches: tuple[str, str]
-    rows: list[dict[str, Any]]
-
-    def significant(self) -> list[str]:
-        """Measures whose 95% interval of the difference excludes zero."""
-        return [row["measure"] for row in self.rows if row["significant"] == "yes"]
-
-
 def compare_versions(
     ws: Workspace,
     a: str,
@@ -235,21 +223,36 @@ def compare_versions(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Progress | None = None,
-) -> VersionComparison:
-    """Simulate both versions with the same seeds and compare the cohorts (warehouse SQL)."""
-    from projections.queries import run_named
-    from projections.warehouse import Warehouse
-
+) -> BalanceReport:
+    """Simulate both versions from the same seeds with the same bots (paired games) and give
+    every balance verdict for exactly those games."""
     rules_a, rules_b = ws.rules(a), ws.rules(b)
     if rules_a.ruleset.name != rules_b.ruleset.name:
         raise SimulationError(f"{a} and {b} are different games")
+    reports = simulate_pair(ws, (a, b), games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
+                            progress=progress)
+    from projections.warehouse import Warehouse
+
+    Warehouse(ws).sync()
+    return compare_cohorts(ws, a, b, kind="bots", batches=((reports[0].batch_id,), (reports[1].batch_id,)),
+                           stored=stored_where(ws, reports))
+
+
+def simulate_pair(ws: Workspace, specs: tuple[str, str], *, games: int, seed: int, bot: str, workers: int | None,
+                  scheduler: str | None, progress: Progress | None, done: int = 0, total: int | None = None) -> list[BatchReport]:
+    """One batch of each spec from the same seed (game i of both plays from the same seed);
+    progress counts both, starting at `done` of `total`."""
+    total = total or 2 * games
     reports = []
-    for offset, spec in enumerate((a, b)):
-        step = (lambda done, total, o=offset: progress(o * games + done, 2 * games)) if progress else None
+    for offset, spec in enumerate(specs):
+        step = (lambda n, _, o=offset: progress(done + o * games + n, total)) if progress else None
         reports.append(simulate(ws, spec, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
                                 progress=step, sync=False))
-    Warehouse(ws).sync()
-    params = {"ruleset": rules_a.ruleset.name, "a": rules_a.version, "b": rules_b.version,
-              "batch_a": reports[0].batch_id, "batch_b": reports[1].batch_id}
-    result = run_named(Warehouse(ws), "version_comparison", params)
-    return VersionComparison(a=rules_a.spec, b=rules_b.spec, batches=(reports[0].batch_id, reports[1].batch_id), rows=result.records())
+    return reports
+
+
+def stored_where(ws: Workspace, reports: Iterable[BatchReport]) -> str:
+    """Where simulated games were stored, in one line."""
+    found = list(reports)
+    return (f"{sum(r.games for r in found)} games stored in {ws.home / 'batches'} "
+            f"(batches {', '.join(r.batch_id for r in found)}; they stay in the store, Matches lists them)")

@@ -1,14 +1,17 @@
 """Named queries (the `.sql` files beside this module) and the read-only SQL box.
 
-A named query's header says what it answers and which parameters it takes, with their
-defaults: `-- params: ruleset = NULL, source = 'playtest'`. Values given by the user
-override the defaults; every query runs on a read-only connection to the warehouse
-replica that cannot read or write files or attach databases.
+A named query's header says what it answers and which parameters it takes, each with its
+type and default: `-- params: ruleset: text = NULL, games: int = 10`. Values given by the
+user are converted to the declared type (so `version=2.5` stays the text '2.5', and
+`games=ten` is refused by name) and override the defaults; every query runs on a
+read-only connection to the warehouse replica that cannot read or write files or attach
+databases.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -20,7 +23,8 @@ from projections.sql_limits import SqlLimits, run_interruptible
 from projections.warehouse import Warehouse
 
 QUERY_DIR = Path(__file__).parent / "queries"
-_PARAM = re.compile(r"(\w+)\s*=\s*('(?:[^']*)'|NULL|-?\d+(?:\.\d+)?)")
+_PARAM = re.compile(r"(\w+)\s*:\s*(\w+)\s*=\s*('(?:[^']*)'|NULL|true|false|-?\d+(?:\.\d+)?)")
+_TRUE, _FALSE = ("true", "yes", "1"), ("false", "no", "0")
 
 
 class QueryError(TabletapeError):
@@ -28,13 +32,46 @@ class QueryError(TabletapeError):
 
 
 @dataclass(frozen=True)
+class Param:
+    """One declared parameter of a named query: its type (text, int, float or bool) and default."""
+
+    name: str
+    kind: str
+    default: Any
+
+    def parse(self, value: Any, *, where: str) -> Any:
+        """`value` (text from the command line or a form, or already typed) as this type;
+        NULL or None means "any"."""
+        if value is None or (isinstance(value, str) and value.strip().upper() == "NULL"):
+            return None
+        text = str(value).strip()
+        try:
+            if self.kind == "text":
+                return text
+            if self.kind == "bool":
+                if text.lower() not in (*_TRUE, *_FALSE):
+                    raise ValueError(text)
+                return text.lower() in _TRUE
+            return int(text) if self.kind == "int" else float(text)
+        except ValueError:
+            raise QueryError(f"{where}: parameter {self.name} must be {_KINDS[self.kind]}, got {text!r}") from None
+
+
+_KINDS = {"text": "text", "int": "a whole number", "float": "a number", "bool": "true or false"}
+
+
+@dataclass(frozen=True)
 class NamedQuery:
-    """One analysis: its name, the question it answers, its parameters and SQL."""
+    """One analysis: its name, the question it answers, its typed parameters and SQL."""
 
     name: str
     description: str
-    params: dict[str, Any]
+    params: dict[str, Param]
     sql: str
+
+    def defaults(self) -> dict[str, Any]:
+        """Each parameter's default value."""
+        return {name: p.default for name, p in self.params.items()}
 
 
 @dataclass(frozen=True)
@@ -49,23 +86,20 @@ class Result:
         return [dict(zip(self.columns, row, strict=True)) for row in self.rows]
 
 
-def _literal(text: str) -> Any:
-    if text == "NULL":
-        return None
-    if text.startswith("'"):
-        return text[1:-1]
-    return float(text) if "." in text else int(text)
-
-
 def load(path: Path) -> NamedQuery:
-    """Parse a named query file's header comments."""
+    """Parse a named query file's header comments (a parameter without a known type is refused)."""
     sql = path.read_text()
     comments = [line[2:].strip() for line in sql.splitlines() if line.startswith("--")]
-    params: dict[str, Any] = {}
+    params: dict[str, Param] = {}
     description = []
     for line in comments:
         if line.startswith("params:"):
-            params = {name: _literal(value) for name, value in _PARAM.findall(line)}
+            for name, kind, value in _PARAM.findall(line):
+                if kind not in _KINDS:
+                    raise QueryError(f"{path.name}: parameter {name} has unknown type {kind!r} (text, int, float or bool)")
+                param = Param(name=name, kind=kind, default=None)
+                default = value[1:-1] if value.startswith("'") else value
+                params[name] = Param(name=name, kind=kind, default=param.parse(default, where=path.name))
         else:
             description.append(line)
     return NamedQuery(name=path.stem, description=" ".join(description), params=params, sql=sql)
@@ -76,16 +110,15 @@ def named_queries() -> dict[str, NamedQuery]:
     return {q.name: q for q in map(load, sorted(QUERY_DIR.glob("*.sql")))}
 
 
-def coerce(value: str) -> Any:
-    """A command-line value: NULL, a number, or text."""
-    if value.upper() == "NULL":
-        return None
-    for kind in (int, float):
-        try:
-            return kind(value)
-        except ValueError:
-            pass
-    return value
+def parse_assignments(texts: Iterable[str]) -> dict[str, str]:
+    """`name=value` pairs from the command line; a pair without `=` or a name is refused."""
+    given: dict[str, str] = {}
+    for text in texts:
+        name, equals, value = text.partition("=")
+        if not equals or not name.strip():
+            raise QueryError(f"--param {text!r}: give it as name=value (NULL for any)")
+        given[name.strip()] = value
+    return given
 
 
 def run_named(warehouse: Warehouse, name: str, given: dict[str, Any] | None = None) -> Result:
@@ -97,7 +130,8 @@ def run_named(warehouse: Warehouse, name: str, given: dict[str, Any] | None = No
     unknown = set(given or {}) - set(query.params)
     if unknown:
         raise QueryError(f"query {name} has no parameter {sorted(unknown)[0]!r}; its parameters: {', '.join(query.params) or 'none'}")
-    return _run(warehouse, query.sql, {**query.params, **(given or {})}, where=f"query {name}")
+    typed = {key: query.params[key].parse(value, where=f"query {name}") for key, value in (given or {}).items()}
+    return _run(warehouse, query.sql, {**query.defaults(), **typed}, where=f"query {name}")
 
 
 def run_sql(warehouse: Warehouse, sql: str, limits: SqlLimits | None = None) -> Result:

@@ -43,3 +43,52 @@ CREATE TABLE IF NOT EXISTS checkpoints (  -- where each match's projection stand
 CREATE TABLE IF NOT EXISTS note_checkpoints (
     match_id VARCHAR PRIMARY KEY, notes_seq INTEGER
 );
+-- One row per match with what the balance verdicts (projections/verdicts.py) count: result,
+-- length, sides and picks, lead changes, whether the winner came back from behind at half
+-- time, rules broken, and (human logs only; bots play on a simulated clock) the median
+-- seconds per turn. A view, so it is always as fresh as the tables.
+CREATE OR REPLACE VIEW match_outcomes AS
+WITH score AS (
+    SELECT match_id, seq, value, sign(value) AS lead FROM steps WHERE metric = 'score'
+),
+changes AS (
+    SELECT match_id, count(*) AS lead_changes
+    FROM (SELECT match_id, lead, lag(lead) OVER (PARTITION BY match_id ORDER BY seq) AS before
+          FROM score WHERE lead <> 0)
+    WHERE before <> lead GROUP BY match_id
+),
+half AS (
+    SELECT m.match_id, arg_max(s.value, s.seq) AS score_at_half
+    FROM matches m JOIN score s ON s.match_id = m.match_id AND s.seq <= m.events // 2
+    GROUP BY m.match_id
+),
+sides AS (
+    SELECT match_id, arg_min(side, seat_order) AS first_listed, list(DISTINCT side ORDER BY side) AS sides
+    FROM seats GROUP BY match_id
+),
+picks AS (
+    SELECT match_id, list({'side': side, 'piece': piece} ORDER BY side, piece) AS picks FROM rosters GROUP BY match_id
+),
+broken AS (
+    SELECT match_id, list(rule ORDER BY seq) AS broken FROM violations WHERE severity = 'error' GROUP BY match_id
+),
+timed AS (
+    SELECT e.match_id, e.turn,
+           epoch(lead(e.recorded_at) OVER (PARTITION BY e.match_id ORDER BY e.seq) - e.recorded_at) AS seconds
+    FROM events e JOIN matches m USING (match_id)
+    WHERE NOT e.voided AND m.source <> 'simulation'
+),
+turn_seconds AS (
+    SELECT match_id, median(seconds) AS median_turn_seconds
+    FROM (SELECT match_id, turn, sum(seconds) AS seconds FROM timed WHERE turn > 0 GROUP BY ALL)
+    WHERE seconds IS NOT NULL GROUP BY match_id
+)
+SELECT m.match_id, m.ruleset, m.version, m.source, m.batch, m.seed, m.finished, m.draw, m.winner,
+       m.first_side, s.first_listed, s.sides, coalesce(p.picks, []) AS picks, m.turns, m.events, m.violations,
+       coalesce(c.lead_changes, 0) AS lead_changes,
+       coalesce(m.winner IS NOT NULL AND ((m.winner = s.first_listed AND h.score_at_half < 0)
+                                          OR (m.winner <> s.first_listed AND h.score_at_half > 0)), false) AS comeback,
+       coalesce(b.broken, []) AS broken, t.median_turn_seconds
+FROM matches m
+LEFT JOIN sides s USING (match_id) LEFT JOIN picks p USING (match_id) LEFT JOIN changes c USING (match_id)
+LEFT JOIN half h USING (match_id) LEFT JOIN broken b USING (match_id) LEFT JOIN turn_seconds t USING (match_id);

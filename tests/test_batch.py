@@ -15,6 +15,7 @@ import pytest
 from events.batches import ReadOnlyMatchError
 from events.shared import MatchEnded
 from projections.batch import SimulationError, compare_versions, simulate
+from projections.queries import run_named
 from projections.warehouse import Warehouse
 from projections.workspace import Workspace
 from rulesets import registry
@@ -159,11 +160,18 @@ def test_a_dask_worker_killed_mid_batch_is_replaced_and_the_batch_completes(tmp_
     assert batch_bytes(ws, reference.batch_id) == batch_bytes(local, reference.batch_id)
 
 
-def test_compare_versions_says_which_differences_are_significant(tmp_path: Path) -> None:
+def test_compare_versions_gives_the_seat_balance_that_side_win_rates_supports(tmp_path: Path) -> None:
     ws = Workspace(tmp_path / "store")
     result = compare_versions(ws, "mortalgate@2.1", "mortalgate@2.5", games=24, seed=4, workers=2)
-    rows = {r["measure"]: r for r in result.rows}
-    assert set(rows) == {"events", "turns", "decided", "first_side_won", "lead_changes", "violations"}
-    assert rows["events"]["n_a"] == rows["events"]["n_b"] == 24
-    assert "events" in result.significant() and rows["events"]["difference"] < 0  # 2.5 ends at 20 Grace, not 50
-    assert "violations" not in result.significant()
+    found = {v.key: v for v in result.verdicts}
+    assert {"seat_balance", "first_player", "length", "decisive", "lead_changes", "comebacks"} <= set(found)
+    assert found["length"].games == (24, 24)
+    assert "length" in result.significant() and found["length"].difference.value < 0  # 2.5 ends at 20 Grace, not 50
+    seat = found["seat_balance"]
+    side = seat.measure.split("'")[0]
+    for version, estimate in (("2.1", seat.a), ("2.5", seat.b)):
+        [row] = [r for r in run_named(Warehouse(ws), "side_win_rates", {"version": version}).records() if r["side"] == side]
+        assert (round(estimate.value, 3), round(estimate.low, 3), round(estimate.high, 3)) == (row["win_rate"], row["low95"], row["high95"])
+    assert seat.paired is not None and seat.narrowing is not None  # both versions played the same 24 seeds
+    assert result.conclusion().startswith("mortalgate@2.1 vs mortalgate@2.5") and result.heading().startswith("mortalgate@2.1 (A) vs mortalgate@2.5 (B)")
+    assert str(ws.home / "batches") in result.stored

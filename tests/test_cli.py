@@ -216,7 +216,7 @@ def test_sync_query_and_export_from_the_command_line(tmp_path: Path) -> None:
     assert code == 0 and "1 new" in out
     assert "0 events replayed" in run(home, "sync")[1]
     code, out, _ = run(home, "query")
-    assert "side_win_rates" in out and "version_comparison" in out
+    assert "side_win_rates" in out and "match_outcomes" in out and "[ruleset: text = NULL, version: text = NULL]" in out
     code, out, _ = run(home, "query", "violations_by_rule", "--format", "json")
     assert code == 0 and {r["rule"] for r in json.loads(out)} >= {"mortalgate/combat.range"}
     code, out, _ = run(home, "query", "game_length", "--param", "source=playtest", "--format", "csv")
@@ -234,7 +234,19 @@ def test_simulate_and_compare_versions_from_the_command_line(tmp_path: Path) -> 
     code, out, _ = run(tmp_path, "query", "game_length", "--param", "source=simulation")
     assert " 6 " in out or "6  " in out
     code, out, _ = run(tmp_path, "compare-versions", "mortalgate@2.1", "mortalgate@2.5", "--games", "6", "--seed", "3")
-    assert code == 0 and "significant differences in" in out and "events" in out
+    lines = out.strip().splitlines()
+    assert code == 0 and lines[0].startswith("mortalgate@2.1 (A) vs mortalgate@2.5 (B), bot games: 6 and 6 games")
+    assert lines[-1].startswith("mortalgate@2.1 vs mortalgate@2.5: significant differences (Holm-corrected, 5%) in")
+    assert f"12 games stored in {tmp_path / 'batches'}" in out and "seat_balance" in out and "games per version" in out
+    code, out, _ = run(tmp_path, "compare-versions", "mortalgate@2.1", "mortalgate@2.5", "--games", "4", "--seed", "3",
+                       "--until-decided", "--max-games", "8", "--measure", "seat_balance")
+    assert code == 0 and "round 1: 4 games per version" in out and "round 2: 8 games per version" in out
+    code, _, err = run(tmp_path, "compare-versions", "mortalgate@2.1", "mortalgate@2.5", "--until-decided", "--measure", "length")
+    assert code == 2 and "--measure 'length': --until-decided decides seat_balance" in err
+    code, _, err = run(tmp_path, "query", "side_win_rates", "--param", "ruleset")
+    assert code == 2 and err.strip() == "error: --param 'ruleset': give it as name=value (NULL for any)"
+    code, out, _ = run(tmp_path, "query", "side_win_rates", "--param", "version=2.5")
+    assert code == 0 and "mortalgate  2.5" in out
     code, _, err = run(tmp_path, "simulate", "mortalgate@2.5", "--bot", "genius")
     assert code == 2 and "unknown bot 'genius'" in err
 

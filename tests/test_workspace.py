@@ -94,8 +94,8 @@ def test_a_version_of_another_game_is_refused_for_audit_and_compare(ws: Workspac
     from events.errors import UnknownRulesetError
 
     match = started(ws)
-    with pytest.raises(UnknownRulesetError, match=r"'frontier@1\.0' is not a version of mortalgate"):
+    with pytest.raises(UnknownRulesetError, match=r"frontier@1\.0 is a version of frontier, but match .* is a mortalgate game"):
         ws.audit(match, against="frontier@1.0")
-    with pytest.raises(UnknownRulesetError, match="'mercenarium' is not a version of mortalgate"):
+    with pytest.raises(UnknownRulesetError, match=r"mercenarium is a version of mercenarium, but match .* is a mortalgate game"):
         ws.compare(match, "mortalgate@2.1", "mercenarium")
     assert ws.audit(match, against="mortalgate@2.1").rules == "mortalgate@2.1"

@@ -1,8 +1,10 @@
 """Compare: two versions of a game side by side.
 
-The rule diff (params with provenance, changelogs), one log re-audited under the other
-version with the first event where they part ways, cohort statistics of both versions
-from the warehouse, and a simulation batch of both with a progress bar.
+The rule diff (params with provenance, the changes between them), one log re-audited under
+the other version with the first event where they part ways, a paired simulation of both
+with a progress bar, and the balance verdicts of both cohorts from the warehouse (bot
+games and human playtests apart): a forest plot of the differences with their intervals,
+length histograms and survival curves in two distinct colours, and each verdict in words.
 """
 
 from __future__ import annotations
@@ -13,28 +15,42 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from dashboard.state import match_picker, show_error, warehouse, workspace
+from dashboard.charts import COLOURS, colours, forest, lengths
+from dashboard.heatmap import PLACES, Places, counts, heatmap_svg, per_hundred
+from dashboard.state import match_picker, show_error, show_svg, warehouse, workspace
 from events.errors import TabletapeError
-from projections.batch import VersionComparison, compare_versions
+from projections.balance import BalanceReport, cohort, compare_cohorts
+from projections.batch import compare_versions
+from projections.catalog import signature
 from projections.queries import run_named
 from projections.rulediff import Entry, rule_diff
 from projections.warehouse import Warehouse
 from projections.workspace import Workspace
 from rulesets.protocol import Outcome
 
-SOURCES = {"every source": None, "playtests": "playtest", "simulations": "simulation", "imports": "import"}
+KINDS = {"bot games": "bots", "human playtests": "humans"}
+"""Cohorts are one kind or the other, never pooled."""
 SIMULATION = "cmp_simulation"
 REAUDIT = "cmp_reaudit_result"
 
 
-def _versions(ws: Workspace) -> tuple[str, str, str]:
-    """Game, version A and version B as chosen by the user (specs `game@version`)."""
+def _versions(ws: Workspace) -> tuple[str, str, str] | None:
+    """Game, version A and version B as chosen by the user (specs `game@version`); None
+    when the game has nothing to compare or the same version is chosen twice."""
     games = ws.rulesets()
     game = st.selectbox("Game", games, format_func=lambda g: g["title"], key="cmp_game")
     ids = [v["id"] for v in game["versions"]] + [v["id"] for v in game["variants"]]
+    if len(ids) < 2:
+        st.info(f"{game['title']} has one version ({ids[0]}) and no designer variant, so there is nothing to compare "
+                f"it with. Add a variant: a TOML file in {ws.home / 'variants'} with `extends = \"{game['name']}@{ids[0]}\"` "
+                "and a [params] table.")
+        return None
     left, right = st.columns(2)
     a = left.selectbox("Version A", ids, index=max(len(game["versions"]) - 2, 0), key=f"cmp_a_{game['name']}")
-    b = right.selectbox("Version B", ids, index=len(game["versions"]) - 1, key=f"cmp_b_{game['name']}")
+    b = right.selectbox("Version B", ids, index=max(len(game["versions"]) - 1, 1), key=f"cmp_b_{game['name']}")
+    if a == b:
+        st.info(f"Version A and B are both {a}: choose two different versions or variants.")
+        return None
     return game["name"], f"{game['name']}@{a}", f"{game['name']}@{b}"
 
 
@@ -59,12 +75,10 @@ def _diff(ws: Workspace, a: str, b: str) -> None:
     st.dataframe(pd.DataFrame([{"param": r.name, a: r.a, f"source {a}": r.source_a, b: r.b, f"source {b}": r.source_b,
                                 "differs": r.changed, f"note {a}": r.note_a, f"note {b}": r.note_b} for r in rows]),
                  hide_index=True, key="cmp_params")
-    left, right = st.columns(2)
-    with left:
-        _changelog(f"Changelog of {a}", diff.changelog_a)
-    with right:
-        _changelog(f"Changelog of {b}", diff.changelog_b)
-    _changelog(f"Every change on the way from {a} to {b}", diff.between)
+    if diff.between:
+        _changelog(f"Every change on the way from {a} to {b}", diff.between)
+    else:
+        st.caption(f"{a} and {b} share their base version: only the params above differ.")
 
 
 def _outcome(outcome: Outcome | None) -> str:
@@ -123,65 +137,86 @@ def _frame(wh: Warehouse, name: str, params: dict[str, Any]) -> pd.DataFrame:
     return pd.DataFrame(result.rows, columns=result.columns)
 
 
-def _histogram(frame: pd.DataFrame) -> alt.Chart:
-    """Matches by length in turns, binned, both versions overlaid."""
-    return alt.Chart(frame).mark_bar(opacity=0.6).encode(
-        x=alt.X("turns:Q", bin=alt.Bin(maxbins=20), title="turns"),
-        y=alt.Y("sum(matches):Q", title="matches", stack=None),
-        color="version:N", tooltip=["version", "turns", "matches", "mean_events"])
+def show_report(report: BalanceReport, key: str) -> None:
+    """A comparison: the forest plot, the table, and each verdict with its sample-size advice."""
+    st.markdown(f"**{report.heading()}**")
+    if not report.verdicts:
+        st.caption("no verdict: no finished games in one of the cohorts")
+        return
+    st.altair_chart(forest(report), key=f"{key}_forest")
+    st.dataframe(pd.DataFrame(report.rows()), hide_index=True, key=f"{key}_table")
+    for line in report.sentences():
+        st.markdown(f"- {line}")
+    if report.stored:
+        st.caption(report.stored)
+    st.markdown(report.conclusion())
 
 
-def _interval_chart(frame: pd.DataFrame) -> alt.Chart:
-    """Win rate per side with its 95% interval, one colour per version."""
-    base = alt.Chart(frame).encode(y=alt.Y("side:N", title=None), yOffset="version:N", color="version:N")
-    bars = base.mark_rule(strokeWidth=2).encode(x=alt.X("low95:Q", title="win rate (95% interval)", scale=alt.Scale(domain=[0, 1])), x2="high95:Q")
-    points = base.mark_point(filled=True, size=60).encode(x="win_rate:Q", tooltip=["version", "side", "matches", "wins", "win_rate", "low95", "high95"])
-    return bars + points
+@st.cache_data(show_spinner="Weighing the evidence...", max_entries=16)
+def _report(home: str, store: tuple[Any, ...], a: str, b: str, kind: str) -> BalanceReport:
+    """The verdicts of both cohorts, once per state of the store (its signature is in the key)."""
+    ws = Workspace(home)
+    return compare_cohorts(ws, a, b, kind=kind, wh=Warehouse(ws))
 
 
 def _cohorts(ws: Workspace, game: str, a: str, b: str) -> None:
-    """Both versions' matches from the warehouse: lengths, side win rates, pacing, violations."""
-    source = SOURCES[st.selectbox("Matches", list(SOURCES), key="cmp_source")]
+    """Both versions' matches of one kind from the warehouse: every verdict, lengths, pacing."""
+    kind = KINDS[st.radio("Matches", list(KINDS), horizontal=True, key="cmp_kind")]
     va, vb = ws.rules(a).version, ws.rules(b).version
     try:
         wh = warehouse()
-        summary = _frame(wh, "version_comparison", {"ruleset": game, "a": va, "b": vb, "source": source})
-        lengths = _frame(wh, "length_distribution", {"ruleset": game, "a": va, "b": vb, "source": source})
-        wins = pd.concat([_frame(wh, "side_win_rates", {"ruleset": game, "version": v}) for v in dict.fromkeys((va, vb))])
-        pacing = _frame(wh, "pacing", {"ruleset": game, "source": source})
-        broken = _frame(wh, "violations_by_rule", {"ruleset": game, "source": source, "severity": "error"})
+        rows_a, rows_b = cohort(wh, game, va, kind=kind), cohort(wh, game, vb, kind=kind)
+        report = _report(str(ws.home), signature(ws), a, b, kind)
+        pacing = _frame(wh, "pacing", {"ruleset": game, "source": None}) if kind == "humans" else pd.DataFrame()
     except TabletapeError as error:
         show_error(error)
         return
-    pacing, broken = (f[f["version"].isin([va, vb])] for f in (pacing, broken))
-    if lengths.empty:
-        st.info(f"The warehouse has no finished matches of {a} or {b}{'' if source is None else ' from ' + source + 's'}: "
-                "record some, import logs, or simulate a batch below.")
+    if not any(r["finished"] for r in rows_a) or not any(r["finished"] for r in rows_b):
+        label = "bot games" if kind == "bots" else "human playtests"
+        st.info(f"The warehouse needs finished {label} of both {a} ({len(rows_a)} games) and {b} ({len(rows_b)} games): "
+                "record some, import logs, or simulate a batch.")
         return
-    st.markdown("**Version against version** (B minus A, 95% interval)")
-    st.dataframe(summary, hide_index=True, key="cmp_summary")
-    st.markdown("**Length distribution** (finished matches by turns)")
-    st.altair_chart(_histogram(lengths))
-    st.markdown("**Side win rates** with 95% intervals")
-    if wins.empty:
-        st.caption("no finished matches")
-    else:
-        st.altair_chart(_interval_chart(wins))
-    st.markdown("**Pacing** (median seconds per phase, recorded times)")
-    phases = pacing[pacing["unit"] == "phase"]
-    if phases.empty:
-        st.caption("no timed matches")
-    else:
-        st.bar_chart(phases, x="phase", y="median_s", color="version", stack=False)
-    st.markdown("**Violations by rule** (per 100 events)")
-    if broken.empty:
-        st.caption("no rule broken")
-    else:
-        st.bar_chart(broken, x="rule", y="per_100_events", color="version", stack=False, horizontal=True)
+    show_report(report, "cmp_cohort")
+    histogram, survival = lengths(rows_a, rows_b, a, b)
+    st.markdown("**Length of finished games** (shared bins)")
+    st.altair_chart(histogram, key="cmp_histogram")
+    st.markdown("**Games still running after each turn** (Kaplan-Meier; unfinished games censored, 95% band)")
+    st.altair_chart(survival, key="cmp_survival")
+    if game in PLACES:
+        _heatmaps(ws, wh, (a, b), (rows_a, rows_b), kind, PLACES[game])
+    if kind == "humans":
+        phases = pacing[(pacing["unit"] == "phase") & pacing["version"].isin([va, vb])] if not pacing.empty else pacing
+        st.markdown("**Pacing** (median seconds per phase at the table)")
+        if phases.empty:
+            st.caption("no timed playtests")
+        else:
+            st.altair_chart(alt.Chart(phases).mark_bar().encode(
+                x=alt.X("median_s:Q", title="median seconds"), y=alt.Y("phase:N", axis=alt.Axis(labelLimit=0)),
+                yOffset="version:N", color=alt.Color("version:N", scale=colours(va, vb))), key="cmp_pacing")
+
+
+def _heatmaps(ws: Workspace, wh: Warehouse, specs: tuple[str, str], cohorts: tuple[list[dict[str, Any]], list[dict[str, Any]]],
+              kind: str, places: Places) -> None:
+    """Each version's board shaded where things happen (per 100 games, one scale for
+    both), A in blue and B in orange."""
+    drawn = []
+    for spec, rows in zip(specs, cohorts, strict=True):
+        rules = ws.rules(spec)
+        found = run_named(wh, places.query, {"version": rules.version, "bots": kind == "bots"}).records()
+        last = rows[0]
+        view = rules.ruleset.view(rules.params, ws.state_at(last["match_id"], last["events"] - 1).state, None)
+        drawn.append((spec, view, found, len(rows)))
+    for what, title in places.titles.items():
+        rates = [per_hundred(counts(places, found, what, view), games) for _, view, found, games in drawn]
+        top = max((rate for r in rates for rate in r.values()), default=0.0)
+        st.markdown(f"**{title}** (per 100 games; the darker, the more often)")
+        for column, (spec, view, _, games), rate, colour in zip(st.columns(2), drawn, rates, COLOURS, strict=True):
+            with column:
+                show_svg(heatmap_svg(view, rate, colour=colour, top=top, what=what, title=f"{spec} ({games} games)"))
 
 
 def _simulate(ws: Workspace, game: str, a: str, b: str) -> None:
-    """Seeded bot games of both versions, compared measure by measure."""
+    """Seeded bot games of both versions from the same seeds, and the verdicts of those games."""
     bots = list(ws.rules(a).ruleset.bots)
     if not bots:
         st.info(f"{game} has no bots to simulate with.")
@@ -204,28 +239,29 @@ def _simulate(ws: Workspace, game: str, a: str, b: str) -> None:
             show_error(error)
             return
         bar.progress(1.0, text="done")
-    result: VersionComparison | None = st.session_state.get(SIMULATION)
-    if result is not None and {result.a, result.b} == {ws.rules(a).spec, ws.rules(b).spec}:
-        differs = result.significant()
-        st.markdown(f"**{result.a} against {result.b}**: batches {', '.join(result.batches)}. "
-                    + (f"Significant differences: {', '.join(differs)}." if differs else "No significant difference."))
-        st.dataframe(pd.DataFrame(result.rows), hide_index=True, key="cmp_simulated")
+    result: BalanceReport | None = st.session_state.get(SIMULATION)
+    if result is not None and (result.a, result.b) == (ws.rules(a).spec, ws.rules(b).spec):
+        show_report(result, "cmp_simulated")
 
 
 def main() -> None:
     """Render the page."""
     st.title("Compare")
     ws = workspace()
-    game, a, b = _versions(ws)
-    diff, reaudit, cohorts, simulate = st.tabs(["Rule diff", "Re-audit a log", "Cohorts", "Simulate"])
+    chosen = _versions(ws)
+    if chosen is None:
+        return
+    game, a, b = chosen
+    # Simulate runs before Cohorts, so the cohorts drawn after a simulation include its games.
+    diff, reaudit, simulate, cohorts = st.tabs(["Rule diff", "Re-audit a log", "Simulate", "Cohorts"])
     with diff:
         _diff(ws, a, b)
     with reaudit:
         _reaudit(ws, a, b)
-    with cohorts:
-        _cohorts(ws, game, a, b)
     with simulate:
         _simulate(ws, game, a, b)
+    with cohorts:
+        _cohorts(ws, game, a, b)
 
 
 main()

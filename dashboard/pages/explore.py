@@ -23,15 +23,14 @@ EXAMPLE_SQL = "SELECT ruleset, version, source, count(*) AS matches, round(avg(e
 
 
 def _inputs(query: NamedQuery) -> dict[str, Any]:
-    """One input per parameter, starting at its default; a blank text means NULL."""
+    """One input per parameter, starting at its default; a blank means NULL (any). The
+    query converts each to its declared type and names the one that does not fit."""
     given: dict[str, Any] = {}
-    for name, default in query.params.items():
+    for name, param in query.params.items():
         key = f"ex_{query.name}_{name}"
-        if isinstance(default, int | float) and not isinstance(default, bool):
-            given[name] = st.number_input(name, value=default, key=key)
-        else:
-            text = st.text_input(name, value=default or "", key=key, placeholder="NULL (any)")
-            given[name] = text.strip() or None
+        shown = "" if param.default is None else str(param.default).lower() if param.kind == "bool" else str(param.default)
+        text = st.text_input(f"{name} ({param.kind})", value=shown, key=key, placeholder="NULL (any)")
+        given[name] = (text or "").strip() or None
     return given
 
 
@@ -49,7 +48,8 @@ def _chart(frame: pd.DataFrame, key: str) -> None:
     y = st.selectbox("Chart", [NO_CHART, *numeric], index=1 + numeric.index(first), key=key)
     if y == NO_CHART:
         return
-    shown = frame.assign(label=frame[labels].astype(str).agg(" · ".join, axis=1))
+    text = frame[labels].apply(lambda column: column.map(lambda v: "" if v is None or v is pd.NA or v != v else str(v)))
+    shown = frame.assign(label=text.agg(" · ".join, axis=1))  # a NULL label (pacing's phase of a turn row) is blank
     st.bar_chart(shown, x="label", y=y, horizontal=True, sort=False, x_label=" · ".join(labels), y_label=y)
 
 

@@ -1,5 +1,5 @@
 -- How often finished matches end in a draw, and how many never finished.
--- params: ruleset = NULL
+-- params: ruleset: text = NULL
 SELECT ruleset, version, count(*) AS matches,
        count(*) FILTER (WHERE finished) AS finished,
        count(*) FILTER (WHERE draw) AS draws,

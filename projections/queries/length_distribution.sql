@@ -1,6 +1,6 @@
 -- How long finished matches run: how many matches ended after each number of turns, per
 -- version (a histogram; with a and b, only those two versions).
--- params: ruleset = NULL, a = NULL, b = NULL, source = NULL
+-- params: ruleset: text = NULL, a: text = NULL, b: text = NULL, source: text = NULL
 SELECT ruleset, version, turns, count(*) AS matches, round(avg(events), 1) AS mean_events
 FROM matches
 WHERE finished AND ($ruleset IS NULL OR ruleset = $ruleset)

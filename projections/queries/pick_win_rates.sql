@@ -1,6 +1,6 @@
 -- Pick rate and win rate of each hero, unit or faction (from each game's roster), with a
 -- 95% Wilson interval on the win rate.
--- params: ruleset = NULL, version = NULL
+-- params: ruleset: text = NULL, version: text = NULL
 WITH finished AS (
     SELECT * FROM matches
     WHERE finished AND NOT draw AND ($ruleset IS NULL OR ruleset = $ruleset) AND ($version IS NULL OR version = $version)

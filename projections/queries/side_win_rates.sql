@@ -1,6 +1,6 @@
 -- Win rate of each side (team or seat) with a 95% Wilson interval, and of whoever took
 -- the first turn: does the first player win too often?
--- params: ruleset = NULL, version = NULL
+-- params: ruleset: text = NULL, version: text = NULL
 WITH finished AS (
     SELECT * FROM matches
     WHERE finished AND ($ruleset IS NULL OR ruleset = $ruleset) AND ($version IS NULL OR version = $version)

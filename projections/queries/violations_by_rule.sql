@@ -1,5 +1,5 @@
 -- Which rules playtesters break most: violations per 100 events, by rule and version.
--- params: ruleset = NULL, source = 'playtest', severity = 'error'
+-- params: ruleset: text = NULL, source: text = 'playtest', severity: text = 'error'
 WITH scope AS (
     SELECT * FROM matches
     WHERE ($ruleset IS NULL OR ruleset = $ruleset) AND ($source IS NULL OR source = $source)

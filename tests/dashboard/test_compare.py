@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from statsmodels.stats.proportion import proportion_confint
 from streamlit.testing.v1 import AppTest
 
 from projections import batch
@@ -80,7 +81,7 @@ def test_rule_diff_shows_changed_params_with_provenance_and_changelogs(at: AppTe
     at.run()
     grace = table(at, "param").set_index("param").loc["grace_to_win"]
     assert (grace["mortalgate@1.5"], grace["source mortalgate@1.5"], grace["mortalgate@2.5"], grace["source mortalgate@2.5"]) == ("50", "assumed", "20", "rules")
-    assert "Altar capture worth 2 Grace; victory at 20 Grace." in texts(at)
+    assert texts(at).count("Altar capture worth 2 Grace; victory at 20 Grace.") == 1  # the way from 1.5 to 2.5, once
 
 
 def test_reaudit_a_log_under_another_version_shows_the_first_divergence(at: AppTest, store: Path) -> None:
@@ -107,16 +108,35 @@ def test_reaudit_a_log_under_another_version_shows_the_first_divergence(at: AppT
     assert widget(at.selectbox, "Re-audit under").value == "mortalgate@race4"  # a log of B is re-audited under A
 
 
-def test_cohorts_come_from_the_warehouse_with_charts(at: AppTest) -> None:
-    summary = table(at, "n_a")
-    events = summary[summary["measure"] == "events"].iloc[0]
-    assert (events["n_a"], events["n_b"]) == (2, 2)
-    assert events["mean_a"] < events["mean_b"]
-    charts = at.get("vega_lite_chart")
-    assert len(charts) >= 3  # lengths, win rates with intervals, pacing
-    choose(at, "Matches", "playtests")
+def test_cohorts_give_verdicts_that_match_a_direct_count_with_charts(at: AppTest, store: Path) -> None:
+    assert not at.exception
+    ws = Workspace(store)
+    winners = {v: [ws.audit(f"{v}-{seed}").result.computed.winner for seed in (1, 2)] for v in VARIANTS}  # type: ignore[union-attr]
+    rows = table(at, "n_a").set_index("measure")
+    side = rows.index[0]
+    assert side == "seat_balance"
+    favoured = max(("red", "blue"), key=lambda s: (sum(w == s for ws_ in winners.values() for w in ws_), s))
+    for column, variant in (("a", "race4"), ("b", "race8")):
+        wins = winners[variant].count(favoured)
+        low, high = proportion_confint(wins, 2, method="wilson")
+        assert rows.loc["seat_balance", column] == f"{wins / 2 * 100:.1f}% [{low * 100:.1f}, {high * 100:.1f}]"
+    assert (rows.loc["length", "n_a"], rows.loc["length", "n_b"]) == (2, 2)
+    assert "significant differences (Holm-corrected, 5%) in nothing" in texts(at)  # two games each decide nothing
+    assert "you need about" in texts(at)
+    assert len(at.get("vega_lite_chart")) + len(at.get("arrow_vega_lite_chart")) >= 3  # forest, histogram, survival
+    boards = [m.value for m in at.markdown if 'class="tabletape-board"' in m.value]
+    assert len(boards) == 4 and "Where altars change hands" in texts(at)  # two heatmaps per version, A then B
+    assert 'fill="#0072B2"' in boards[2] and 'fill="#E69F00"' in boards[3] and 'class="heat"' in boards[2] + boards[3]
+    at.radio(key="cmp_kind").set_value("human playtests").run()
+    assert "needs finished human playtests of both mortalgate@race4 (0 games) and mortalgate@race8 (0 games)" in at.info[0].value
+
+
+def test_a_single_version_game_without_variants_offers_nothing_to_compare(at: AppTest, store: Path) -> None:
+    widget(at.selectbox, "Game").select_index(next(i for i, g in enumerate(Workspace(store).rulesets()) if g["name"] == "frontier"))
     at.run()
-    assert "The warehouse has no finished matches of mortalgate@race4 or mortalgate@race8 from playtests" in at.info[0].value
+    assert not at.exception
+    assert "has one version (1.0) and no designer variant" in at.info[0].value
+    assert not [s for s in at.selectbox if s.label == "Version B"]
 
 
 def test_a_simulation_batch_of_both_versions_reports_progress_and_the_comparison(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -135,16 +155,17 @@ def test_a_simulation_batch_of_both_versions_reports_progress_and_the_comparison
     choose(at, "Version A", "2.1")
     choose(at, "Version B", "2.5")
     at.run()
-    at.number_input(key="cmp_games").set_value(1)
+    at.number_input(key="cmp_games").set_value(2)
     at.number_input(key="cmp_seed").set_value(7)
     at.button(key="cmp_simulate").click().run()
     assert not at.exception, at.exception
-    assert reported[-1] == (2, 2)  # one game of each version, reported as they finish
+    assert reported[-1] == (4, 4)  # two games of each version, reported as they finish
     [bar] = at.get("progress")
     assert (bar.proto.value, bar.proto.text) == (100, "done")
-    rows = table(at, "significant")
-    assert {"events", "turns"} <= set(rows["measure"])
-    assert "mortalgate@2.1 against mortalgate@2.5" in texts(at)
-    assert len(Workspace(tmp_path / "store").matches()) == 2
-    summary = table(at, "n_a")  # the cohorts tab now reads the simulated games too
-    assert not summary.empty
+    simulated = table(at, "p_holm")
+    assert {"seat_balance", "first_player", "length"} <= set(simulated["measure"])
+    assert "mortalgate@2.1 (A) vs mortalgate@2.5 (B), bot games: 2 and 2 games" in texts(at)
+    assert "4 games stored in" in texts(at)
+    assert len(Workspace(tmp_path / "store").matches()) == 4
+    cohort = [d.value for d in at.dataframe if "n_a" in d.value.columns][-1]  # the Cohorts tab, drawn after the run
+    assert cohort.set_index("measure").loc["length", "n_a"] == 2

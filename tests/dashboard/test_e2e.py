@@ -271,3 +271,20 @@ def test_scrub_annotate_reload_and_find_the_note_then_screenshot_every_page(serv
         assert page.locator('[data-testid="stException"]').count() == 0, f"{heading} shows an exception"
         _shoot(page, f"3-{path}")
     page.close()
+
+
+def test_compare_cohorts_draw_the_forest_plot_and_board_heatmaps_in_the_browser(server: str, browser: Any) -> None:
+    """The demo's bot games of MortalGate 2.1 and 2.5: verdicts as a forest plot, lengths,
+    and where heroes fall and altars change hands on the board, in a real browser."""
+    page = browser.new_page()
+    page.goto(f"{server}compare")
+    _settled(page, "Compare")
+    page.get_by_role("tab", name="Cohorts").click()
+    page.get_by_text("Where heroes fall").wait_for(timeout=90_000)
+    _settled(page, "Compare")
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.get_by_text("mortalgate@2.1 (A) vs mortalgate@2.5 (B), bot games").count() >= 1
+    assert page.locator("svg.tabletape-board polygon.heat").count() > 0
+    assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 3  # forest plot, histogram, survival
+    _shoot(page, "4-compare-cohorts")
+    page.close()

@@ -116,3 +116,18 @@ def test_a_new_match_shows_up_without_a_manual_sync(tmp_path: Path, monkeypatch:
     ws.new_match("mortalgate@2.5", {"red": "ana", "blue": "ben"}, match_id="second")
     at.button(key="ex_run_sql").click().run()
     assert at.dataframe[-1].value["n"].tolist() == [2]
+
+
+def test_pacing_with_its_default_inputs_draws_its_table_and_chart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Human playtests give pacing a turn row whose phase is empty: charted, not a crash."""
+    from projections.demo import import_playtests
+
+    home = tmp_path / "store"
+    import_playtests(Workspace(home))
+    monkeypatch.setenv("TABLETAPE_HOME", str(home))
+    at = AppTest.from_file(PAGE, default_timeout=60).run()
+    run_query(at, "pacing")
+    assert not at.exception and not at.error
+    frame = at.dataframe[0].value
+    assert "turn" in set(frame["unit"]) and frame.loc[frame["unit"] == "turn", "median_s"].gt(0).all()
+    assert len(at.get("arrow_vega_lite_chart")) + len(at.get("vega_lite_chart")) == 1

@@ -1,0 +1,84 @@
+"""Heatmaps on the game's own board: where things happen under each version.
+
+Counts per board space come from the warehouse (`mortalgate_places`: where heroes fell and
+where altars were captured; `frontline_places`: where the frontline stood when the match
+ended); this module turns them into shades over the game's BoardView (pieces, lines and
+card rows left out) and draws them with `svg.board_svg`'s `heat` hook. Counts are per 100 games and share one scale across both versions, so the
+same shade means the same frequency under A and under B.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from dashboard.svg import board_svg
+from rulesets.frontline.view import TRACK_ROW
+from rulesets.view import BoardView
+
+Space = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Places:
+    """One game's heatmaps: the named query with the counts, and each kind of place with
+    its title and how a row of the query lands on a board space of a view."""
+
+    query: str
+    titles: dict[str, str]
+    space: Callable[[Mapping[str, Any], BoardView], dict[Space, float]]
+
+
+def _node(row: Mapping[str, Any], view: BoardView) -> dict[Space, float]:
+    return {(row["col"], row["row"]): float(row["times"])}
+
+
+def _front(row: Mapping[str, Any], view: BoardView) -> dict[Space, float]:
+    """The last grid pushed (the frontline sits between two track grids; in the middle,
+    with nothing pushed, half on each side)."""
+    middle, front, times = int(view.width) // 2, row["front"], float(row["times"])
+    if front == 0:
+        return {(middle - 1, TRACK_ROW): times / 2, (middle, TRACK_ROW): times / 2}
+    return {(middle - 1 + front if front > 0 else middle + front, TRACK_ROW): times}
+
+
+PLACES = {
+    "mortalgate": Places("mortalgate_places", {"hero fell": "Where heroes fall", "altar captured": "Where altars change hands"}, _node),
+    "frontline": Places("frontline_places", {"frontline stopped": "Where the frontline stops (the last grid pushed)"}, _front),
+}
+"""The games with heatmaps, by ruleset name."""
+
+
+def counts(places: Places, rows: list[dict[str, Any]], what: str, view: BoardView) -> dict[Space, float]:
+    """The query's rows of one kind of place as counts per board space."""
+    found: dict[Space, float] = {}
+    for row in rows:
+        if row["what"] == what:
+            for space, n in places.space(row, view).items():
+                found[space] = found.get(space, 0.0) + n
+    return found
+
+LOWEST = 0.2
+"""Opacity of the rarest shaded space (still visible over the terrain)."""
+
+
+def per_hundred(counts: Mapping[Space, float], games: int) -> dict[Space, float]:
+    """Counts as times per 100 games (versions with different numbers of games compare)."""
+    return {space: 100 * n / games for space, n in counts.items()} if games else {}
+
+
+def shades(rates: Mapping[Space, float], *, colour: str, top: float, what: str) -> dict[Space, tuple[str, float, str]]:
+    """Each space's (colour, opacity, tooltip): opacity grows with the rate up to `top`."""
+    if top <= 0:
+        return {}
+    return {space: (colour, LOWEST + (0.85 - LOWEST) * min(rate / top, 1.0), f"{what} at {space[0]},{space[1]}: {rate:.1f} per 100 games")
+            for space, rate in rates.items() if rate > 0}
+
+
+def heatmap_svg(view: BoardView, rates: Mapping[Space, float], *, colour: str, top: float, what: str, title: str) -> str:
+    """The board with only its terrain, shaded where `what` happens (rates per 100 games)."""
+    bare = msgspec.structs.replace(view, pieces=(), lines=(), rows=(), panels=())
+    return board_svg(bare, title=title, legend=False, heat=shades(rates, colour=colour, top=top, what=what))

@@ -1,0 +1,545 @@
+"""Balance verdicts: "did the rule change help?" answered with intervals, tests and sample sizes.
+
+Pure functions over the per-match rows of two cohorts (the warehouse's `match_outcomes`
+view; DuckDB does the per-match aggregation). One `Verdict` per question: both estimates
+with 95% intervals suited to the measure, the difference B - A with its interval, a test,
+the p-value corrected (Holm) for the number of measures compared, an effect size, a plain
+sentence, and how many games per version it takes to detect a change of a stated size.
+
+The libraries, and why (docs/architecture.md, "Balance verdicts"):
+- statsmodels: Wilson intervals for rates (good coverage at small n and near 0 or 1, where
+  the normal approximation fails), Newcombe's interval for a difference of rates, exact
+  Poisson intervals and tests for violation rates, power/sample size, Holm's correction.
+- scipy: Fisher's exact test for two rates, Kaplan-Meier with censoring (`stats.ecdf`) and
+  the log-rank test for game length, Welch's and the paired t-test with their intervals.
+
+Bot cohorts and human playtests are never pooled: a cohort is one source kind, and pacing
+(wall-clock time) is only measured on human logs.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+from scipy import optimize, stats
+from statsmodels.stats import multitest, power, proportion, rates
+
+Numbers = Sequence[float] | np.ndarray
+Flags = Sequence[bool] | np.ndarray
+Row = Mapping[str, Any]
+"""One row of the `match_outcomes` view."""
+
+LEVEL = 0.95
+POWER = 0.8
+RULES_SHOWN = 5
+"""The most-broken rules get a verdict each (more would dilute the correction for little)."""
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A value with its 95% interval and the number of observations behind it."""
+
+    value: float
+    low: float
+    high: float
+    n: int
+
+    @property
+    def width(self) -> float:
+        """How wide the interval is (what more games narrow)."""
+        return self.high - self.low
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer to one balance question for cohorts A and B."""
+
+    key: str
+    """Stable id: seat_balance, first_player, pick:<piece>, length, decisive, lead_changes,
+    comebacks, pacing, rule:<rule id>."""
+    question: str
+    measure: str
+    """What the numbers are, e.g. "blue's win rate"."""
+    unit: str
+    """"rate", "turns", "per match", "seconds" or "per 100 events": how to print them."""
+    a: Estimate
+    b: Estimate
+    difference: Estimate
+    """B minus A."""
+    test: str
+    p_value: float
+    effect: float
+    effect_name: str
+    detectable: float
+    """The change the sample-size advice is about (in the measure's unit)."""
+    needed: int | None
+    """Games per version to detect `detectable` with 80% power at the 5% level (None: not
+    computable, e.g. no variation yet)."""
+    games: tuple[int, int]
+    """Games in each cohort (the advice is compared with these)."""
+    p_adjusted: float = math.nan
+    """Holm-corrected over every verdict of the comparison."""
+    measures: int = 1
+    paired: Estimate | None = None
+    """The difference from the games both cohorts played with the same seed (common random
+    numbers), when there are such pairs and the measure is per game."""
+    fair: float | None = None
+    """The balanced value for a balance measure (a seat's fair share of wins)."""
+
+    @property
+    def significant(self) -> bool:
+        """Whether the corrected p-value is under 5%."""
+        return self.p_adjusted < 1 - LEVEL
+
+    @property
+    def narrowing(self) -> float | None:
+        """How much pairing narrows the interval of the difference (0.25: a quarter narrower)."""
+        if self.paired is None or self.difference.width <= 0 or not math.isfinite(self.difference.width):
+            return None
+        return 1 - self.paired.width / self.difference.width
+
+
+# --- formatting ---------------------------------------------------------------------------
+
+
+def show(value: float, unit: str, *, signed: bool = False) -> str:
+    """A value as a designer reads it: rates in percent, the rest with one decimal."""
+    if not math.isfinite(value):
+        return "n/a"
+    sign = "+" if signed else ""
+    if unit == "rate":
+        return f"{value * 100:{sign}.1f}%" if not signed else f"{value * 100:+.1f} points"
+    return f"{value:{sign}.1f}"
+
+
+def show_interval(estimate: Estimate, unit: str, *, signed: bool = False) -> str:
+    """`value [low, high]`."""
+    scale = 100 if unit == "rate" else 1
+    low, high = (f"{x * scale:{'+' if signed else ''}.1f}" if math.isfinite(x) else "n/a" for x in (estimate.low, estimate.high))
+    return f"{show(estimate.value, unit, signed=signed)} [{low}, {high}]"
+
+
+def show_p(p: float) -> str:
+    """A p-value to two significant digits (never a bare 0)."""
+    return "n/a" if not math.isfinite(p) else ("< 0.001" if p < 0.001 else f"{p:.2g}")
+
+
+def sentence(v: Verdict, a: str, b: str) -> str:
+    """The verdict in one plain sentence, B first (the version under test)."""
+    p = show_p(v.p_adjusted)
+    numbers = (f"{b} {show_interval(v.b, v.unit)} vs {a} {show_interval(v.a, v.unit)}; difference "
+               f"{show_interval(v.difference, v.unit, signed=True)}; p {p if p.startswith('<') else '= ' + p} "
+               f"(Holm, {v.measures} measure{'s' if v.measures != 1 else ''})")
+    if not v.significant:
+        head = f"no clear change in {v.measure} between {a} and {b}"
+    elif v.fair is not None:
+        off_b, off_a = abs(v.b.value - v.fair), abs(v.a.value - v.fair)
+        how = "as unbalanced as" if math.isclose(off_a, off_b) else "less balanced than" if off_b > off_a else "more balanced than"
+        head = f"{b} is {how} {a} in {v.measure}"
+    else:
+        head = f"{v.measure} is {'higher' if v.difference.value > 0 else 'lower'} under {b} than under {a}"
+    if v.fair is None:
+        return f"{head}: {numbers}."
+    fair = "; ".join(f"{name} {_against_fair(e, v.fair)}" for name, e in ((b, v.b), (a, v.a)))
+    return f"{head}: {numbers}. Against the fair {show(v.fair, v.unit)}: {fair}."
+
+
+def _against_fair(e: Estimate, fair: float) -> str:
+    """Whether one version's interval puts the measure off its fair value."""
+    if not e.n:
+        return "has no games"
+    if e.low > fair:
+        return "is above it (its interval excludes it)"
+    if e.high < fair:
+        return "is below it (its interval excludes it)"
+    return "is within it"
+
+
+def advice(v: Verdict) -> str:
+    """How many games it takes, beside the verdict."""
+    change = f"{v.detectable * 100:g}-point" if v.unit == "rate" else f"{v.detectable:.3g} {v.unit}"
+    if v.needed is None:
+        return f"no estimate yet of the games needed to detect a {change} change in {v.measure}"
+    have = min(v.games)
+    enough = "enough" if have >= v.needed else f"{v.needed - have} more per version"
+    return (f"to detect a {change} change in {v.measure} you need about {v.needed} games per version "
+            f"(80% power, 5% level); you have {v.games[0]} and {v.games[1]}: {enough}")
+
+
+# --- interval helpers (the libraries do the statistics) -------------------------------------
+
+
+def wilson(successes: int, n: int) -> Estimate:
+    """A rate with its Wilson interval (statsmodels)."""
+    if n == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    low, high = proportion.proportion_confint(successes, n, alpha=1 - LEVEL, method="wilson")
+    return Estimate(successes / n, float(low), float(high), n)
+
+
+def mean_interval(values: Sequence[float]) -> Estimate:
+    """A mean with its t interval (scipy)."""
+    x = np.asarray(values, dtype=float)
+    if len(x) == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    if len(x) < 2 or np.ptp(x) == 0:
+        return Estimate(float(x.mean()), float(x.mean()), float(x.mean()), len(x)) if len(x) >= 2 else Estimate(float(x[0]), -math.inf, math.inf, 1)
+    ci = stats.ttest_1samp(x, 0).confidence_interval(LEVEL)
+    return Estimate(float(x.mean()), float(ci.low), float(ci.high), len(x))
+
+
+def _paired(pairs: Sequence[tuple[float, float]]) -> Estimate | None:
+    """The mean of B - A over paired games with its paired-t interval (scipy)."""
+    if len(pairs) < 3:
+        return None
+    a, b = (np.asarray(side, dtype=float) for side in zip(*pairs, strict=True))
+    diff = b - a
+    if np.ptp(diff) == 0:
+        return None  # no variation in either version: pairing has nothing to narrow
+    ci = stats.ttest_rel(b, a).confidence_interval(LEVEL)
+    return Estimate(float(diff.mean()), float(ci.low), float(ci.high), len(diff))
+
+
+def _needed(solve: Callable[[], float]) -> int | None:
+    """A power solver's answer as whole games, None where it cannot be solved."""
+    try:
+        n = float(solve())
+    except (ValueError, RuntimeError, ZeroDivisionError, FloatingPointError):
+        return None
+    return math.ceil(n) if math.isfinite(n) and n > 0 else None
+
+
+def rates_verdict(key: str, question: str, measure: str, a: tuple[int, int], b: tuple[int, int], *,
+                  detectable: float = 0.05, games: tuple[int, int] | None = None, fair: float | None = None,
+                  pairs: Sequence[tuple[float, float]] = ()) -> Verdict:
+    """Two rates (successes, trials): Wilson intervals, Newcombe's interval for the
+    difference, Fisher's exact test, Cohen's h, and the trials needed to see `detectable`."""
+    ea, eb = wilson(*a), wilson(*b)
+    if ea.n and eb.n:
+        low, high = proportion.confint_proportions_2indep(b[0], b[1], a[0], a[1], method="newcomb", compare="diff", alpha=1 - LEVEL)
+        p = float(stats.fisher_exact([[a[0], a[1] - a[0]], [b[0], b[1] - b[0]]]).pvalue)
+        effect = float(proportion.proportion_effectsize(eb.value, ea.value))
+        base = (a[0] + b[0]) / (a[1] + b[1])
+        target = base + detectable if base + detectable <= 1 else base - detectable
+        h = abs(float(proportion.proportion_effectsize(target, base)))
+        needed = _needed(lambda: power.NormalIndPower().solve_power(effect_size=h, alpha=1 - LEVEL, power=POWER)) if h > 0 else None
+    else:
+        low = high = p = effect = math.nan
+        needed = None
+    difference = Estimate(eb.value - ea.value, float(low), float(high), ea.n + eb.n)
+    return Verdict(key=key, question=question, measure=measure, unit="rate", a=ea, b=eb, difference=difference,
+                   test="Fisher's exact", p_value=p, effect=effect, effect_name="Cohen's h", detectable=detectable,
+                   needed=needed, games=games or (a[1], b[1]), fair=fair, paired=_paired(pairs))
+
+
+def means_verdict(key: str, question: str, measure: str, unit: str, a: Sequence[float], b: Sequence[float], *,
+                  detectable: float, games: tuple[int, int] | None = None,
+                  pairs: Sequence[tuple[float, float]] = ()) -> Verdict:
+    """Two means: t intervals, Welch's test and interval for the difference, Cohen's d, and
+    the games needed to see `detectable` (t-test power)."""
+    ea, eb = mean_interval(a), mean_interval(b)
+    xa, xb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    low = high = p = effect = math.nan
+    needed = None
+    if len(xa) >= 2 and len(xb) >= 2:
+        pooled = math.sqrt(((len(xa) - 1) * xa.var(ddof=1) + (len(xb) - 1) * xb.var(ddof=1)) / (len(xa) + len(xb) - 2))
+        if pooled > 0:
+            welch = stats.ttest_ind(xb, xa, equal_var=False)
+            ci = welch.confidence_interval(LEVEL)
+            low, high, p = float(ci.low), float(ci.high), float(welch.pvalue)
+            effect = (eb.value - ea.value) / pooled
+            needed = _needed(lambda: power.TTestIndPower().solve_power(effect_size=detectable / pooled, alpha=1 - LEVEL, power=POWER))
+        else:
+            low = high = eb.value - ea.value
+            p = 1.0 if low == 0 else 0.0
+    difference = Estimate(eb.value - ea.value, low, high, len(xa) + len(xb))
+    return Verdict(key=key, question=question, measure=measure, unit=unit, a=ea, b=eb, difference=difference,
+                   test="Welch's t", p_value=p, effect=effect, effect_name="Cohen's d", detectable=detectable,
+                   needed=needed, games=games or (len(xa), len(xb)), paired=_paired(pairs))
+
+
+# --- game length, censored ----------------------------------------------------------------------
+
+
+def censored(turns: Numbers, finished: Flags) -> stats.CensoredData:
+    """Lengths where an unfinished game only says "at least this long" (right-censored)."""
+    t, f = np.asarray(turns, dtype=float), np.asarray(finished, dtype=bool)
+    return stats.CensoredData(uncensored=t[f], right=t[~f])
+
+
+def survival(turns: Numbers, finished: Flags) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Kaplan-Meier: times, share of games still running after each, and its 95% band."""
+    fit = stats.ecdf(censored(turns, finished)).sf
+    with warnings.catch_warnings():  # the band is undefined where every game is over: left at 0
+        warnings.simplefilter("ignore", RuntimeWarning)
+        band = fit.confidence_interval(LEVEL)
+    return fit.quantiles, fit.probabilities, band.low.probabilities, band.high.probabilities
+
+
+def median_length(turns: Numbers, finished: Flags) -> Estimate:
+    """The Kaplan-Meier median length with the interval where its 95% band crosses one half."""
+    if not any(finished):
+        return Estimate(math.nan, math.nan, math.nan, len(turns))
+    times, sf, low, high = survival(turns, finished)
+
+    def first_at_half(curve: np.ndarray) -> float:
+        below = np.nonzero(curve <= 0.5)[0]
+        return float(times[below[0]]) if len(below) else math.inf
+
+    return Estimate(first_at_half(sf), first_at_half(low), first_at_half(high), len(turns))
+
+
+def length_verdict(a: Sequence[tuple[float, bool]], b: Sequence[tuple[float, bool]], *, seed: int = 0,
+                   resamples: int = 400, relative: float = 0.10) -> Verdict:
+    """Median length in turns with unfinished games censored: Kaplan-Meier medians, a
+    bootstrap interval for their difference, the log-rank test, the ratio of medians, and
+    the games needed to see a `relative` change (t-test power on log turns)."""
+    ta, fa = _split(a)
+    tb, fb = _split(b)
+    ea, eb = median_length(ta, fa), median_length(tb, fb)
+    low = high = p = math.nan
+    needed = None
+    if fa.any() and fb.any():
+        p = float(stats.logrank(censored(ta, fa), censored(tb, fb)).pvalue)
+        rng = np.random.default_rng(seed)
+        draws = []
+        for _ in range(resamples):
+            ia, ib = rng.integers(0, len(ta), len(ta)), rng.integers(0, len(tb), len(tb))
+            if fa[ia].any() and fb[ib].any():
+                draws.append(_median_only(tb[ib], fb[ib]) - _median_only(ta[ia], fa[ia]))
+        finite = [d for d in draws if math.isfinite(d)]
+        if finite:
+            low, high = (float(q) for q in np.percentile(finite, [(1 - LEVEL) / 2 * 100, (1 + LEVEL) / 2 * 100]))
+        logs = np.log(np.concatenate([ta, tb]).clip(min=1))
+        if logs.std(ddof=1) > 0:
+            d = math.log(1 + relative) / float(logs.std(ddof=1))
+            needed = _needed(lambda: power.TTestIndPower().solve_power(effect_size=d, alpha=1 - LEVEL, power=POWER))
+    ratio = eb.value / ea.value if ea.value else math.nan
+    difference = Estimate(eb.value - ea.value, low, high, len(ta) + len(tb))
+    detectable = relative * ea.value if math.isfinite(ea.value) else math.nan
+    return Verdict(key="length", question="How long does a game run (unfinished games censored)?",
+                   measure="median length in turns", unit="turns", a=ea, b=eb, difference=difference,
+                   test="log-rank", p_value=p, effect=ratio, effect_name="ratio of medians", detectable=detectable,
+                   needed=needed, games=(len(ta), len(tb)))
+
+
+def _median_only(turns: np.ndarray, finished: np.ndarray) -> float:
+    """The Kaplan-Meier median alone (for the bootstrap): with nothing censored it is the
+    ceil(n/2)-th shortest game, which needs no curve; otherwise scipy's curve."""
+    if finished.all():
+        return float(np.partition(turns, (len(turns) + 1) // 2 - 1)[(len(turns) + 1) // 2 - 1])
+    return median_length(turns, finished).value
+
+
+def _split(games: Sequence[tuple[float, bool]]) -> tuple[np.ndarray, np.ndarray]:
+    return (np.asarray([g[0] for g in games], dtype=float), np.asarray([bool(g[1]) for g in games], dtype=bool))
+
+
+# --- violation rates ---------------------------------------------------------------------------
+
+
+def poisson_rate(count: int, events: int) -> Estimate:
+    """Violations per 100 events with the exact (Garwood) interval."""
+    if events == 0:
+        return Estimate(math.nan, math.nan, math.nan, 0)
+    low, high = rates.confint_poisson(count, events, method="exact-c", alpha=1 - LEVEL)
+    return Estimate(100 * count / events, 100 * float(low), 100 * float(high), events)
+
+
+def rule_verdict(rule: str, a: tuple[int, int], b: tuple[int, int], games: tuple[int, int]) -> Verdict:
+    """How often one rule is broken per 100 events (counts over events played): exact
+    Poisson intervals, the score test and interval for the difference of rates, the rate
+    ratio, and the games needed to see the rate double."""
+    ea, eb = poisson_rate(*a), poisson_rate(*b)
+    low, high = rates.confint_poisson_2indep(b[0], b[1], a[0], a[1], compare="diff", method="score", alpha=1 - LEVEL)
+    p = float(rates.test_poisson_2indep(b[0], b[1], a[0], a[1], compare="ratio", method="score").pvalue)
+    ratio = eb.value / ea.value if ea.value else math.inf
+    per_game = (a[1] + b[1]) / max(sum(games), 1)
+    base = (a[0] + b[0]) / max(a[1] + b[1], 1)
+    needed = None
+    if base > 0:
+        def shortfall(events: float) -> float:
+            return float(rates.power_poisson_diff_2indep(base, 2 * base, events).power) - POWER
+        try:
+            needed = math.ceil(optimize.brentq(shortfall, 1.0, 1e9) / per_game)
+        except ValueError:
+            needed = None
+    difference = Estimate(eb.value - ea.value, 100 * float(low), 100 * float(high), a[1] + b[1])
+    return Verdict(key=f"rule:{rule}", question=f"How often do tables break {rule}?", measure=f"{rule} per 100 events",
+                   unit="per 100 events", a=ea, b=eb, difference=difference, test="Poisson score", p_value=p,
+                   effect=ratio, effect_name="rate ratio", detectable=100 * base, needed=needed, games=games)
+
+
+# --- from match rows to verdicts ------------------------------------------------------------
+
+
+def _finished(rows: Iterable[Row]) -> list[Row]:
+    return [r for r in rows if r["finished"]]
+
+
+def _pairs(a: Iterable[Row], b: Iterable[Row], value: Callable[[Row], float | None]) -> list[tuple[float, float]]:
+    """Per-game values of the games both cohorts played from the same seed."""
+    by_seed = {r["seed"]: r for r in a if r.get("seed") is not None}
+    out = []
+    for rb in b:
+        ra = by_seed.get(rb.get("seed"))
+        if ra is not None:
+            va, vb = value(ra), value(rb)
+            if va is not None and vb is not None:
+                out.append((float(va), float(vb)))
+    return out
+
+
+def _favoured(a: Sequence[Row], b: Sequence[Row]) -> tuple[str, int] | None:
+    """The side that wins most often over both cohorts, and how many sides there are."""
+    sides = sorted({s for r in (*a, *b) for s in (r["sides"] or ())})
+    if not sides:
+        return None
+    wins = {s: sum(r["winner"] == s for r in _finished([*a, *b])) for s in sides}
+    return max(sides, key=lambda s: (wins[s], s)), len(sides)
+
+
+def seat_balance(a: Sequence[Row], b: Sequence[Row]) -> Verdict | None:
+    """Is one seat or side favoured? The most-winning side's win rate in finished games,
+    against its fair share (one in the number of sides)."""
+    found = _favoured(a, b)
+    if found is None:
+        return None
+    side, count = found
+    fa, fb = _finished(a), _finished(b)
+
+    def won(r: Row) -> float | None:
+        return float(r["winner"] == side) if r["finished"] else None
+
+    return rates_verdict("seat_balance", "Is one seat or side favoured?", f"{side}'s win rate",
+                         (sum(r["winner"] == side for r in fa), len(fa)), (sum(r["winner"] == side for r in fb), len(fb)),
+                         fair=1 / count, games=(len(a), len(b)), pairs=_pairs(a, b, won))
+
+
+def first_player(a: Sequence[Row], b: Sequence[Row]) -> Verdict | None:
+    """Does whoever takes the first turn win too often? (fair: one in the number of sides)"""
+    fa, fb = ([r for r in _finished(c) if r["first_side"] is not None] for c in (a, b))
+    if not fa and not fb:
+        return None
+    count = max((len(r["sides"] or ()) for r in (*fa, *fb)), default=2) or 2
+
+    def won(r: Row) -> float | None:
+        return float(r["winner"] == r["first_side"]) if r["finished"] and r["first_side"] is not None else None
+
+    return rates_verdict("first_player", "Does the first player win too often?", "the first player's win rate",
+                         (sum(r["winner"] == r["first_side"] for r in fa), len(fa)),
+                         (sum(r["winner"] == r["first_side"] for r in fb), len(fb)), fair=1 / count,
+                         games=(len(a), len(b)), pairs=_pairs(a, b, won))
+
+
+def pick_balance(a: Sequence[Row], b: Sequence[Row]) -> list[Verdict]:
+    """Each hero, faction, race or unit: its side's win rate when it is picked."""
+
+    def counts(rows: Sequence[Row]) -> dict[str, tuple[int, int]]:
+        tally: dict[str, list[int]] = {}
+        for r in _finished(rows):
+            for pick in r["picks"] or ():
+                entry = tally.setdefault(pick["piece"], [0, 0])
+                entry[0] += r["winner"] == pick["side"]
+                entry[1] += 1
+        return {piece: (wins, n) for piece, (wins, n) in tally.items()}
+
+    ca, cb = counts(a), counts(b)
+    return [rates_verdict(f"pick:{piece}", f"Is {piece} too strong or too weak?", f"{piece}'s win rate when picked",
+                          ca.get(piece, (0, 0)), cb.get(piece, (0, 0)), games=(len(a), len(b)))
+            for piece in sorted(set(ca) & set(cb))]
+
+
+def decisiveness(a: Sequence[Row], b: Sequence[Row]) -> Verdict:
+    """How many games end with a winner (not a draw, not abandoned or cut off)."""
+
+    def decided(r: Row) -> float:
+        return float(r["winner"] is not None)
+
+    return rates_verdict("decisive", "How many games end with a winner?", "games with a winner",
+                         (sum(r["winner"] is not None for r in a), len(a)), (sum(r["winner"] is not None for r in b), len(b)),
+                         pairs=_pairs(a, b, decided))
+
+
+def lead_changes(a: Sequence[Row], b: Sequence[Row]) -> Verdict:
+    """How often the side ahead changes in a finished game."""
+    fa, fb = _finished(a), _finished(b)
+    return means_verdict("lead_changes", "How often does the lead change?", "lead changes per game", "per match",
+                         [r["lead_changes"] for r in fa], [r["lead_changes"] for r in fb], detectable=0.5,
+                         games=(len(a), len(b)),
+                         pairs=_pairs(a, b, lambda r: r["lead_changes"] if r["finished"] else None))
+
+
+def comebacks(a: Sequence[Row], b: Sequence[Row]) -> Verdict:
+    """How often the winner was behind at half time."""
+    da, db = ([r for r in _finished(c) if r["winner"] is not None] for c in (a, b))
+    return rates_verdict("comebacks", "Can a side behind at half time still win?", "comebacks (winner behind at half time)",
+                         (sum(bool(r["comeback"]) for r in da), len(da)), (sum(bool(r["comeback"]) for r in db), len(db)),
+                         games=(len(a), len(b)),
+                         pairs=_pairs(a, b, lambda r: float(bool(r["comeback"])) if r["finished"] and r["winner"] is not None else None))
+
+
+def pacing(a: Sequence[Row], b: Sequence[Row]) -> Verdict | None:
+    """Seconds per turn at the table (each match's median): human logs only."""
+    xa, xb = ([r["median_turn_seconds"] for r in c if r["source"] != "simulation" and r["median_turn_seconds"] is not None]
+              for c in (a, b))
+    if len(xa) < 2 or len(xb) < 2:
+        return None
+    return means_verdict("pacing", "Do turns take longer at the table?", "seconds per turn (median of each match)",
+                         "seconds", xa, xb, detectable=10.0, games=(len(a), len(b)))
+
+
+def broken_rules(a: Sequence[Row], b: Sequence[Row]) -> list[Verdict]:
+    """The rules broken most often (over both cohorts), each as a rate per 100 events."""
+
+    def counts(rows: Sequence[Row]) -> dict[str, int]:
+        tally: dict[str, int] = {}
+        for r in rows:
+            for rule in r["broken"] or ():
+                tally[rule] = tally.get(rule, 0) + 1
+        return tally
+
+    ca, cb = counts(a), counts(b)
+    events_a, events_b = sum(r["events"] for r in a), sum(r["events"] for r in b)
+    if not events_a or not events_b:
+        return []
+    top = sorted(set(ca) | set(cb), key=lambda rule: (-(ca.get(rule, 0) + cb.get(rule, 0)), rule))[:RULES_SHOWN]
+    return [rule_verdict(rule, (ca.get(rule, 0), events_a), (cb.get(rule, 0), events_b), (len(a), len(b))) for rule in top]
+
+
+def verdicts(a: Sequence[Row], b: Sequence[Row], *, seed: int = 0) -> list[Verdict]:
+    """Every verdict for cohorts A and B, p-values Holm-corrected over all of them.
+
+    Refuses to pool: both cohorts must be bot games, or both human logs.
+    """
+    kinds = {r["source"] == "simulation" for r in (*a, *b)}
+    if len(kinds) > 1:
+        raise ValueError("a cohort mixes bot games and human logs; compare bots with bots and playtests with playtests")
+    found: list[Verdict | None] = [seat_balance(a, b), first_player(a, b), *pick_balance(a, b),
+                                   length_verdict([(r["turns"], r["finished"]) for r in a], [(r["turns"], r["finished"]) for r in b], seed=seed),
+                                   decisiveness(a, b), lead_changes(a, b), comebacks(a, b), pacing(a, b), *broken_rules(a, b)]
+    return holm([v for v in found if v is not None])
+
+
+def holm(found: Sequence[Verdict]) -> list[Verdict]:
+    """The verdicts with Holm-corrected p-values (statsmodels); an untestable one counts as 1."""
+    raw = [v.p_value if math.isfinite(v.p_value) else 1.0 for v in found]
+    if not raw:
+        return []
+    adjusted = multitest.multipletests(raw, alpha=1 - LEVEL, method="holm")[1]
+    return [replace(v, p_adjusted=float(p) if math.isfinite(v.p_value) else math.nan, measures=len(found))
+            for v, p in zip(found, adjusted, strict=True)]
+
+
+def table(found: Sequence[Verdict]) -> list[dict[str, Any]]:
+    """Verdicts as rows (for the CLI, CSV/JSON and the dashboard)."""
+    return [{"measure": v.key, "a": show_interval(v.a, v.unit), "n_a": v.a.n, "b": show_interval(v.b, v.unit), "n_b": v.b.n,
+             "difference": show_interval(v.difference, v.unit, signed=True), "p_holm": show_p(v.p_adjusted),
+             "effect": f"{v.effect_name} {v.effect:.2f}" if math.isfinite(v.effect) else "n/a",
+             "paired_narrowing": "" if v.narrowing is None else f"{v.narrowing * 100:.0f}%",
+             "games_needed": v.needed if v.needed is not None else "n/a"} for v in found]

@@ -1,0 +1,173 @@
+"""Balance verdicts: the numbers are the libraries' on the same counts, a bias of known size
+is found at the sample size the verdict states, and the 95% intervals cover the truth about
+95% of the time over repeated cohorts (cheap synthetic draws; docs/architecture.md has the
+measured figures)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+
+import numpy as np
+import pytest
+from scipy import stats
+from statsmodels.stats.proportion import proportion_confint
+
+from projections import verdicts
+
+
+def game(i: int, *, winner: str | None, turns: int = 100, finished: bool = True, source: str = "simulation",
+         seed: int | None = None, lead_changes: int = 0, comeback: bool = False) -> dict[str, Any]:
+    """One row of match_outcomes."""
+    return {"match_id": f"m{i}", "source": source, "seed": seed if seed is not None else i, "finished": finished,
+            "winner": winner if finished else None, "first_side": "red", "sides": ["blue", "red"],
+            "picks": [{"side": "blue", "piece": "hawk"}, {"side": "red", "piece": "wolf"}], "turns": turns,
+            "events": 3 * turns, "lead_changes": lead_changes, "comeback": comeback, "broken": [],
+            "median_turn_seconds": None}
+
+
+def cohort(rng: np.random.Generator, n: int, blue: float) -> list[dict[str, Any]]:
+    return [game(i, winner="blue" if rng.random() < blue else "red", turns=int(rng.integers(80, 120)),
+                 lead_changes=int(rng.poisson(2))) for i in range(n)]
+
+
+def test_a_rate_verdict_is_wilson_newcombe_and_fisher_on_the_same_counts() -> None:
+    v = verdicts.rates_verdict("x", "?", "blue's win rate", (30, 50), (42, 50))
+    low, high = proportion_confint(42, 50, method="wilson")
+    assert (v.b.value, v.b.low, v.b.high) == pytest.approx((0.84, low, high))
+    assert v.p_value == pytest.approx(stats.fisher_exact([[30, 20], [42, 8]]).pvalue)
+    assert v.difference.value == pytest.approx(0.24) and v.difference.low < 0.24 < v.difference.high
+    assert v.effect == pytest.approx(2 * math.asin(math.sqrt(0.84)) - 2 * math.asin(math.sqrt(0.6)))
+
+
+def test_holm_corrects_for_the_number_of_measures() -> None:
+    found = verdicts.holm([verdicts.rates_verdict(f"m{i}", "?", "m", (10, 40), (10 + 4 * i, 40)) for i in range(4)])
+    raw = sorted(v.p_value for v in found)
+    adjusted = sorted(v.p_adjusted for v in found)
+    assert adjusted[0] == pytest.approx(min(1.0, 4 * raw[0])) and all(v.measures == 4 for v in found)
+
+
+def test_unfinished_games_are_censored_not_dropped() -> None:
+    """Kaplan-Meier median: four finished games of 10, 20, 30, 40 turns and four cut off at
+    50 (still running): half the games are over by 40, not by 20 as dropping them says."""
+    length = verdicts.median_length([10, 20, 30, 40, 50, 50, 50, 50], [True] * 4 + [False] * 4)
+    assert length.value == 40
+    assert verdicts.median_length([10, 20, 30, 40], [True] * 4).value == 20
+
+
+def test_bot_games_and_playtests_are_never_pooled() -> None:
+    with pytest.raises(ValueError, match="mixes bot games and human logs"):
+        verdicts.verdicts([game(0, winner="red"), game(1, winner="red", source="playtest")], [game(2, winner="blue")])
+
+
+def test_a_side_favoured_more_under_b_is_called_less_balanced() -> None:
+    rng = np.random.default_rng(5)
+    found = {v.key: v for v in verdicts.verdicts(cohort(rng, 400, 0.5), cohort(rng, 400, 0.62))}
+    seat = found["seat_balance"]
+    assert seat.measure == "blue's win rate" and seat.significant
+    assert "B is less balanced than A in blue's win rate" in verdicts.sentence(seat, "A", "B")
+    assert "you need about" in verdicts.advice(seat)
+    assert not found["lead_changes"].significant
+
+
+def test_pairing_narrows_the_interval_when_paired_games_agree() -> None:
+    rng = np.random.default_rng(9)
+    a = cohort(rng, 200, 0.55)
+    b = [dict(r, winner=r["winner"] if rng.random() < 0.9 else "red") for r in a]  # same seeds, mostly the same result
+    seat = verdicts.seat_balance(a, b)
+    assert seat is not None and seat.paired is not None and seat.narrowing is not None and seat.narrowing > 0.3
+
+
+def test_a_known_bias_is_detected_at_the_stated_sample_size() -> None:
+    """A designer variant where blue wins 60% instead of 50%: at the games per version the
+    verdict says a 10-point change needs, about 80% of cohorts detect it."""
+    needed = verdicts.rates_verdict("seat_balance", "?", "blue", (55, 100), (55, 100), detectable=0.10).needed
+    assert needed is not None and 350 < needed < 450
+    rng = np.random.default_rng(1)
+    found = [verdicts.rates_verdict("s", "?", "b", (int(rng.binomial(needed, 0.5)), needed), (int(rng.binomial(needed, 0.6)), needed))
+             for _ in range(300)]
+    power = np.mean([v.p_value < 0.05 for v in found])
+    assert 0.7 <= power <= 0.9, power
+
+
+def test_the_95_percent_intervals_cover_the_true_difference_about_95_percent_of_the_time() -> None:
+    rng = np.random.default_rng(2)
+    covered = {"rate difference": 0, "rate": 0, "mean difference": 0}
+    runs = 1000
+    for _ in range(runs):
+        v = verdicts.rates_verdict("s", "?", "b", (int(rng.binomial(80, 0.5)), 80), (int(rng.binomial(80, 0.6)), 80))
+        covered["rate difference"] += v.difference.low <= 0.1 <= v.difference.high
+        covered["rate"] += v.b.low <= 0.6 <= v.b.high
+        m = verdicts.means_verdict("l", "?", "m", "per match", rng.poisson(2.0, 60), rng.poisson(2.5, 60), detectable=0.5)
+        covered["mean difference"] += m.difference.low <= 0.5 <= m.difference.high
+    for name, hits in covered.items():
+        assert 0.93 <= hits / runs <= 0.975, (name, hits / runs)
+
+
+def test_real_bot_cohorts_with_a_known_bias_are_called_less_balanced(tmp_path: Any) -> None:
+    """Two identical race-to-8 variants; in B the blue seat is played by the random bot,
+    so B's bias toward red is known. 20 games each: the seat-balance verdict finds it, points
+    the right way, and agrees with side_win_rates on the same games."""
+    from projections.balance import compare_cohorts
+    from projections.demo import save_events
+    from projections.queries import run_named
+    from projections.simulate import play
+    from projections.warehouse import Warehouse
+    from projections.workspace import Workspace
+
+    home = tmp_path / "store"
+    (home / "variants").mkdir(parents=True)
+    for name in ("race8", "race8b"):
+        (home / "variants" / f"{name}.toml").write_text('extends = "mortalgate@2.5"\n[params]\ngrace_to_win = 8\n')
+    ws = Workspace(home)
+    for name, bots in (("race8", "heuristic"), ("race8b", {"red": "heuristic", "blue": "random"})):
+        rules = ws.rules(f"mortalgate@{name}")
+        for seed in range(20):
+            save_events(ws, play(rules, rules.ruleset.example_seats, seed=seed, bot=bots, match_id=f"{name}-{seed}"))
+    Warehouse(ws).sync()
+    report = compare_cohorts(ws, "mortalgate@race8", "mortalgate@race8b", kind="bots")
+    seat = next(v for v in report.verdicts if v.key == "seat_balance")
+    side = seat.measure.split("'")[0]
+    assert seat.significant and "seat_balance" in report.significant()
+    assert (seat.difference.value < 0) == (side == "blue")  # B moves the wins toward red
+    rates = {r["version"]: r for r in run_named(Warehouse(ws), "side_win_rates", {"ruleset": "mortalgate"}).records() if r["side"] == side}
+    assert (round(seat.a.value, 3), round(seat.b.value, 3)) == (rates["race8"]["win_rate"], rates["race8b"]["win_rate"])
+
+
+def test_a_bias_that_only_swaps_sides_is_called_as_unbalanced() -> None:
+    found = verdicts.holm([verdicts.rates_verdict("seat_balance", "?", "blue's win rate", (30, 100), (70, 100), fair=0.5)])
+    text = verdicts.sentence(found[0], "2.1", "2.5")
+    assert text.startswith("2.5 is as unbalanced as 2.1 in blue's win rate: 2.5 70.0% [60.4, 78.1] vs 2.1 30.0% [21.9, 39.6]")
+    assert "p < 0.001 (Holm, 1 measure)" in text and "2.1 is below it (its interval excludes it)" in text
+
+
+def test_alpha_spending_uses_the_whole_budget_only_at_the_last_look() -> None:
+    from projections.sequential import spent
+
+    looks = [spent(k / 5) for k in range(6)]
+    assert looks[0] == 0 and looks[-1] == pytest.approx(0.05) and all(b > a for a, b in itertools.pairwise(looks))
+    assert looks[1] < 0.0001  # a first round of a fifth of the games cannot decide on luck
+
+
+def test_a_look_decides_differs_or_no_change_within_the_margin() -> None:
+    from projections.sequential import decide
+
+    far = verdicts.rates_verdict("seat_balance", "?", "b", (200, 400), (300, 400))
+    close = verdicts.rates_verdict("seat_balance", "?", "b", (1000, 2000), (1010, 2000))
+    assert decide(far, 0.01, 0.05) == "differs"
+    assert decide(close, 0.01, 0.05) == "no change larger than 5 points"
+    assert decide(verdicts.rates_verdict("s", "?", "b", (10, 20), (12, 20)), 0.01, 0.05) is None
+
+
+def test_pacing_is_measured_on_human_logs_only() -> None:
+    def timed(i: int, seconds: float, source: str) -> dict[str, Any]:
+        return dict(game(i, winner="red", source=source), median_turn_seconds=seconds)
+
+    human_a = [timed(i, s, "playtest") for i, s in enumerate((40.0, 50.0, 60.0))]
+    human_b = [timed(i, s, "playtest") for i, s in enumerate((70.0, 80.0, 90.0))]
+    v = verdicts.pacing(human_a, human_b)
+    assert v is not None and v.a.value == 50.0 and v.difference.value == 30.0
+    welch = stats.ttest_ind([70, 80, 90], [40, 50, 60], equal_var=False)
+    assert v.p_value == pytest.approx(welch.pvalue)
+    assert verdicts.pacing([timed(i, 5.0, "simulation") for i in range(3)], [timed(i, 5.0, "simulation") for i in range(3)]) is None
