@@ -16,7 +16,6 @@ from typing import Any
 import msgspec
 
 from dashboard.svg import board_svg
-from rulesets.frontline.view import TRACK_ROW
 from rulesets.view import BoardView
 
 Space = tuple[int, int]
@@ -37,12 +36,14 @@ def _node(row: Mapping[str, Any], view: BoardView) -> dict[Space, float]:
 
 
 def _front(row: Mapping[str, Any], view: BoardView) -> dict[Space, float]:
-    """The last grid pushed (the frontline sits between two track grids; in the middle,
-    with nothing pushed, half on each side)."""
-    middle, front, times = int(view.width) // 2, row["front"], float(row["times"])
+    """The last grid pushed. The board is folded at the middle of the map (its right edge):
+    half A's track is the upper track row, B's the lower, grid 1 of each at the right. A
+    frontline in the middle, with nothing pushed, counts half on each side of the fold."""
+    width, front, times = int(view.width), int(row["front"]), float(row["times"])
+    upper, lower = sorted({c.row for c in view.cells if c.kind in ("track", "base line")})
     if front == 0:
-        return {(middle - 1, TRACK_ROW): times / 2, (middle, TRACK_ROW): times / 2}
-    return {(middle - 1 + front if front > 0 else middle + front, TRACK_ROW): times}
+        return {(width - 1, upper): times / 2, (width - 1, lower): times / 2}
+    return {(width - abs(front), lower if front > 0 else upper): times}
 
 
 PLACES = {

@@ -294,19 +294,20 @@ def queries() -> list[dict[str, Any]]:
     """The named analyses and their parameters with defaults."""
     from projections.queries import named_queries
 
-    return [{"name": q.name, "description": q.description, "params": q.params} for q in named_queries().values()]
+    return [{"name": q.name, "description": q.description, "params": {p.name: {"type": p.kind, "default": p.default} for p in q.params.values()}}
+            for q in named_queries().values()]
 
 
 @get("/queries/{name:str}", sync_to_thread=True)
 def run_query(request: Request[Any, Any, Any], ws: Workspace, name: str) -> list[dict[str, Any]]:
     """Run a named analysis over the store as it is now (the warehouse is synced first,
     incrementally); every query parameter but `token` is a parameter of the analysis."""
-    from projections.queries import coerce, run_named
+    from projections.queries import run_named
     from projections.warehouse import Warehouse
 
     warehouse = Warehouse(ws)
     warehouse.sync()
-    given = {key: coerce(value) for key, value in request.query_params.items() if key != "token"}
+    given = {key: value for key, value in request.query_params.items() if key != "token"}  # typed by the query's declared params
     return run_named(warehouse, name, given).records()
 
 

@@ -331,7 +331,7 @@ def test_another_games_version_and_unknown_matches_are_refused(service: Service)
     match_id = _started(service, "wronggame-1")
     with pytest.raises(ServiceError) as refused:
         service.reader.audit(match_id, against="frontier@1.0")
-    assert refused.value.status == 422 and "not a version of mortalgate" in refused.value.message
+    assert refused.value.status == 422 and "is a mortalgate game" in refused.value.message
     with pytest.raises(ServiceError) as refused:
         service.reader.compare(match_id, "mortalgate@2.1", "mercenarium@1.0")
     assert refused.value.status == 422

@@ -66,9 +66,10 @@ def test_the_heatmap_shades_spaces_per_100_games_on_one_scale(ws: Workspace) -> 
 
 def test_where_the_frontline_stops_is_its_last_position_on_the_track(tmp_path: Path) -> None:
     """Frontline bot games: the query's stops are each finished match's last frontline,
-    and they land on the track row of the board, beside the middle for a small push."""
+    and they land on the track row of the half they are pushed into, at the grid counted
+    from the middle of the map (the board's right edge, where it is folded)."""
     from dashboard.heatmap import PLACES, counts
-    from rulesets.frontline.view import TRACK_ROW
+    from rulesets.frontline.view import track_row
 
     ws = Workspace(tmp_path / "store")
     rules = ws.rules("frontline@1.0")
@@ -83,7 +84,10 @@ def test_where_the_frontline_stops_is_its_last_position_on_the_track(tmp_path: P
     assert Counter({r["front"]: r["times"] for r in rows}) == fronts
     view = rules.ruleset.view(rules.params, ws.state_at("f1", 0).state, None)
     spaces = counts(PLACES["frontline"], rows, "frontline stopped", view)
-    assert sum(spaces.values()) == 3 and {row for _, row in spaces} == {TRACK_ROW}
-    middle = int(view.width) // 2
-    assert counts(PLACES["frontline"], [{"what": "frontline stopped", "front": 2, "times": 1}], "frontline stopped", view) == {(middle + 1, TRACK_ROW): 1.0}
-    assert counts(PLACES["frontline"], [{"what": "frontline stopped", "front": -1, "times": 1}], "frontline stopped", view) == {(middle - 1, TRACK_ROW): 1.0}
+    upper, lower = track_row(rules.params, 0), track_row(rules.params, 1)
+    assert sum(spaces.values()) == 3 and {row for _, row in spaces} <= {upper, lower}
+    edge = int(view.width)
+    assert counts(PLACES["frontline"], [{"what": "frontline stopped", "front": 2, "times": 1}], "frontline stopped", view) == {(edge - 2, lower): 1.0}
+    assert counts(PLACES["frontline"], [{"what": "frontline stopped", "front": -1, "times": 1}], "frontline stopped", view) == {(edge - 1, upper): 1.0}
+    assert counts(PLACES["frontline"], [{"what": "frontline stopped", "front": 0, "times": 2}], "frontline stopped", view) == {
+        (edge - 1, upper): 1.0, (edge - 1, lower): 1.0}
