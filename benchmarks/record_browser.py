@@ -150,10 +150,7 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     """Record `golden` (or its first `limit` events) on the Record page by taps alone."""
     done = Recording(game=rules.ruleset.name, size=size)
     began = time.perf_counter()
-    page.goto(url + "record")
-    page.locator(".st-key-rec_continue_pick").click()
-    page.keyboard.type(match_id)
-    page.keyboard.press("Enter")
+    page.goto(url + f"record?match={match_id}")
     page.get_by_role("button", name="Continue").click()
     fold = Fold(rules, audit=False)
     step = fold.first(golden[0])  # type: ignore[arg-type]

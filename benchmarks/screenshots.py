@@ -44,13 +44,11 @@ def take(out: Path) -> list[Path]:
         for size, viewport in SIZES.items():
             with chromium(viewport) as page:
                 for game in games:
-                    page.goto(url + "record")
-                    page.locator(".st-key-rec_continue_pick").click()
-                    page.keyboard.type(game)
-                    page.keyboard.press("Enter")
+                    page.goto(url + f"record?match={game}")
                     page.get_by_role("button", name="Continue").click()
                     page.locator(".tt-board svg.tabletape-board").wait_for()
                     page.wait_for_timeout(400)
+                    page.evaluate("() => document.querySelector('[data-testid=stMain]')?.scrollTo(0, 0)")
                     shot = out / f"record-{game}-{size}.png"
                     page.screenshot(path=str(shot))
                     made.append(shot)

@@ -41,7 +41,7 @@ def test_new_append_replay_and_audit_a_match(match: tuple[Path, str]) -> None:
     code, out, _ = run(home, "append", match_id, "--event", json.dumps({"type": "HeroPicked", "by": "red", "hero": "sabea"}))
     assert code == 0
     code, out, _ = run(home, "replay", match_id, "--at", "2")
-    assert code == 0 and "DraftChoiceMade" in out
+    assert code == 0 and "event 2/4: red takes the first pick" in out
     code, out, _ = run(home, "replay", match_id, "--format", "json")
     assert code == 0 and json.loads(out)["seq"] == 4
     code, out, _ = run(home, "audit", match_id)

@@ -157,6 +157,9 @@ def _start(ws: Workspace) -> None:
     if found:
         st.subheader("Continue a playtest")
         shown = {m["match_id"]: f"{m['match_id']} · {m['game']}@{m['version']} · {m['events']} events · {m['title']}" for m in found}
+        chosen = shared.selected_match()  # a link (?match=ID) or the match open on another page
+        if chosen in shown and "rec_continue_pick" not in st.session_state:
+            st.session_state["rec_continue_pick"] = chosen
         match_id = st.selectbox("Playtest", list(shown), format_func=shown.__getitem__, key="rec_continue_pick")
         if st.button("Continue", key="rec_continue") and match_id:
             _open(ws, match_id)

@@ -336,3 +336,15 @@ def test_match_options_are_asked_for_and_written_into_line_0(home: Path) -> None
     assert not at.error, [e.value for e in at.error]
     [match_id] = Workspace(home).matches()
     assert Workspace(home).header(match_id).options[option.name] == chosen
+
+
+def test_a_link_to_a_playtest_opens_it_for_continuing(home: Path) -> None:
+    ws = Workspace(home)
+    ws.new_match("mortalgate@2.5", {"red": "ana", "blue": "ben"}, match_id="monday", title="monday")
+    ws.new_match("mortalgate@2.5", {"red": "ana", "blue": "ben"}, match_id="tuesday", title="tuesday")
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.query_params["match"] = "tuesday"
+    at.run()
+    assert at.selectbox(key="rec_continue_pick").value == "tuesday"
+    at.button(key="rec_continue").click().run()
+    assert "tuesday" in texts(at.markdown)

@@ -93,28 +93,25 @@ def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any) ->
             wrong = [c for c in taps.refused if type(c.event).__name__ == "AttackDeclared" and c.touch.source == taps.preselected()
                      and not taps.at(c.touch.source, c.touch.target)]
             if wrong:
-                found = (index, wrong[0])
+                shared = taps.refused_at(wrong[0].touch.source, wrong[0].touch.target)
+                found = (index, wrong[0], shared.index(wrong[0]))
                 break
         step = fold(step, event)
     assert found is not None, "the golden game never offers an attack the rules refuse"
-    index, choice = found
+    index, choice, offered = found
     match_id = "taps-refused"
     driver.start_match(ws, rules, events, match_id)
     ws.append_events(match_id, events[1:index])
     with driver.chromium(driver.SIZES["laptop"]) as page:
-        page.goto(url + "record")
-        page.locator(".st-key-rec_continue_pick").click()
-        page.keyboard.type(match_id)
-        page.keyboard.press("Enter")
+        page.goto(url + f"record?match={match_id}")
         page.get_by_role("button", name="Continue").click()
         page.locator(f'.tt-board[data-seq="{index - 1}"]').wait_for()
         assert page.locator(f'.tt-board .lit[data-key="{choice.touch.target}"]').count() == 0  # not offered
         page.locator(f'.tt-board [data-key="{choice.touch.target}"]').last.click(force=True)
-        warning = page.get_by_text("The rules refuse:")
-        warning.wait_for()
+        page.get_by_text("The rules refuse:").first.wait_for()
         problems = [v.rule for v in rules.ruleset.check(rules.params, step.state, choice.event) if v.severity != "info"]
         assert problems and page.get_by_text(problems[0]).count() > 0
-        page.locator(f".st-key-rec_insist_{index - 1}_0 button").click()
+        page.locator(f".st-key-rec_insist_{index - 1}_{offered} button").click()
         page.locator(f'.tt-board[data-seq="{index}"]').wait_for()
     written = list(ws.events(match_id))[index]
     assert same_event(written, choice.event)
