@@ -29,6 +29,9 @@ from rulesets.protocol import Violation
 SEQ = "replay.seq"  # session_state key of the event the replay stands at
 KEPT = "replay.at"  # the same, kept while another page is open (unshown widgets lose their keys)
 AUTOPLAY = "replay.autoplay"
+FOLLOW = "replay.follow"
+FOLLOW_EVERY = 1.0
+"""Seconds between two looks at the log while following a match live."""
 FLASH = "replay.flash"
 NOTES_FLASH = "replay.notes_flash"
 REDRAW_MS = "replay.redraw_ms"  # server time of the last redraw (the benchmark reads it)
@@ -92,6 +95,8 @@ def main() -> None:
     seat = middle.selectbox("Seen by", [None, *header.seats], key="replay.seat",
                             format_func=lambda s: "the whole table (everything)" if s is None else f"seat {s} ({header.seats[s]})")
     autoplay = right.toggle("Autoplay", key=AUTOPLAY, help="Steps forward on its own; no keyboard needed.")
+    follow = right.toggle("Follow live", key=FOLLOW, help="Stays on the newest event while a table records (or a digital "
+                          "table posts to `tabletape serve`): new events and their findings appear as they are written.")
     speed = SPEEDS[right.selectbox("Speed", list(SPEEDS), index=1, key="replay.speed", label_visibility="collapsed")]
     try:
         timeline = state.timeline(match_id, against)
@@ -102,12 +107,19 @@ def main() -> None:
     if st.session_state.get("replay.for") != match_id:
         st.session_state["replay.for"] = match_id
         st.session_state[SEQ] = st.session_state[KEPT] = 0
-    st.fragment(run_every=speed if autoplay else None)(_scrubber)(ws, match_id, timeline, report, seat, autoplay)
+    every = FOLLOW_EVERY if follow else speed if autoplay else None
+    st.fragment(run_every=every)(_scrubber)(ws, match_id, timeline, report, seat, autoplay, follow=follow, against=against)
 
 
-def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditReport, seat: str | None, autoplay: bool) -> None:
-    """Everything that changes with the event: redrawn alone (a fragment) while scrubbing."""
+def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditReport, seat: str | None, autoplay: bool,
+              *, follow: bool = False, against: str | None = None) -> None:
+    """Everything that changes with the event: redrawn alone (a fragment) while scrubbing.
+    Following a match live, it reads the log again on every run (from the cache that keeps
+    one Timeline per last line) and stands on the newest event."""
     started = time.perf_counter()
+    if follow:
+        timeline, report = state.timeline(match_id, against), state.audit(match_id, against)
+        st.session_state[SEQ] = timeline.last_seq
     last = timeline.last_seq
     seq = min(max(int(st.session_state.get(SEQ, st.session_state.get(KEPT, 0))), 0), last)
     if autoplay and seq < last:

@@ -224,3 +224,20 @@ def test_reply_edit_and_remove_a_note(app: AppTest, home: Path) -> None:
     run_ok(at)
     assert target.id not in {n.id for n in ws.notes.list(CAFE)}
     assert target.id in {n.id for n in ws.notes.list(CAFE, include_removed=True)}
+
+
+def test_following_a_match_live_shows_events_another_recorder_writes(app: AppTest, home: Path) -> None:
+    """A second screen follows a playtest in progress: each run reads the log again and stands
+    on its newest event, with the findings of what was just written."""
+    ws = Workspace(home)
+    ws.new_match("mortalgate@2.5", {"red": "ana", "blue": "ben"}, match_id="live", title="live")
+    at = replay(app, "live")
+    by_label(at.toggle, "Follow live").set_value(True)
+    run_ok(at)
+    assert at_event(at) == 0
+    ws.append("live", '{"type": "DraftRolled", "red": 5, "blue": 2}')  # the table, elsewhere
+    run_ok(at)
+    assert at_event(at) == 1 and "draft roll: red 5, blue 2" in texts(at)
+    ws.append("live", '{"type": "HeroPicked", "by": "blue", "hero": "drexir"}')  # out of turn
+    run_ok(at)
+    assert at_event(at) == 2 and "mortalgate/draft" in texts(at)
