@@ -78,9 +78,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def dashboard(home: Path) -> Iterator[str]:
-    """`tabletape dashboard` on a free port over `home` (a store that is not empty, so no
-    demo is added); yields its URL."""
+def dashboard(home: Path, *, timeout: float = 120) -> Iterator[str]:
+    """`tabletape dashboard` on a free port over `home` (an empty store is filled with the
+    demo first, within `timeout` seconds); yields its URL once it answers."""
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "TABLETAPE_HOME"}
     tabletape = Path(sys.executable).with_name("tabletape")
@@ -88,7 +88,7 @@ def dashboard(home: Path) -> Iterator[str]:
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
     url = f"http://127.0.0.1:{port}/"
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + timeout
         while not _healthy(url):
             if process.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("the dashboard did not come up")
@@ -266,7 +266,7 @@ def replay_steps(page: Any, url: str, match_id: str, steps: int) -> list[float]:
     waits = []
     for seq in range(1, steps + 1):
         began = time.perf_counter()
-        page.locator(".st-key-replay\\.next button").click()
+        page.get_by_role("button", name="Next", exact=True).click()
         page.get_by_text(f"Event {seq} of").first.wait_for()
         waits.append((time.perf_counter() - began) * 1000)
     return waits

@@ -16,12 +16,6 @@ import itertools
 import json
 import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -30,6 +24,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
+from benchmarks.record_browser import CHROMIUM_ARGS
+from benchmarks.record_browser import dashboard as running_dashboard
 from dashboard import cli
 from events.errors import LogFormatError
 from projections.demo import DEMO_DIR, import_notes, import_playtests, playtest_logs
@@ -38,8 +34,6 @@ from rulesets import registry
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARTIFACTS = Path(__file__).parents[1] / "artifacts"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 CAFE = "playtest-2026-03-05-cafe"
 
 
@@ -141,20 +135,6 @@ def test_a_bad_note_file_is_refused_with_its_line_and_nothing_is_written(tmp_pat
 # --- the browser ------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _healthy(url: str) -> bool:
-    try:
-        with urllib.request.urlopen(url + "_stcore/health", timeout=2) as response:
-            return bool(response.status == 200)
-    except OSError:
-        return False
-
-
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`tabletape dashboard --port <free>` over a fresh store; yields its URL."""
@@ -162,32 +142,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         if os.environ.get("CI"):
             pytest.fail("/usr/bin/chromium is missing: `make test` installs it (apt-get install chromium)")
         pytest.skip("Debian's chromium is not installed (make test installs it)")
-    home = tmp_path_factory.mktemp("e2e") / "store"
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k != "TABLETAPE_HOME"}
-    tabletape = Path(sys.executable).with_name("tabletape")
-    process = subprocess.Popen([str(tabletape), "--home", str(home), "dashboard", "--port", str(port)],
-                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env, text=True, start_new_session=True)
-    url = f"http://localhost:{port}/"
-    try:
-        deadline = time.monotonic() + 180
-        assert process.stdout is not None
-        printed = ""
-        while url not in printed:
-            line = process.stdout.readline()
-            assert line, f"the server stopped before printing its URL:\n{printed}"
-            printed += line
-        while not _healthy(url):
-            assert process.poll() is None and time.monotonic() < deadline, "the server did not come up"
-            time.sleep(0.3)
+    with running_dashboard(tmp_path_factory.mktemp("e2e") / "store", timeout=180) as url:
         yield url
-    finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.wait()
 
 
 @pytest.fixture(scope="module")
