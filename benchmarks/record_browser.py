@@ -234,8 +234,9 @@ def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: 
         elif tap.where == "die":
             from dashboard.pages.record import die_key
 
-            group = page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)}")
-            group.get_by_role("radio", name=tap.what, exact=True).click()
+            face = page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)}").get_by_role("radio", name=tap.what, exact=True)
+            face.click()
+            page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)} [aria-checked=true]").wait_for()  # as a person sees it lit
         elif tap.where == "record":
             page.locator(f".st-key-rec_record_roll_{seq - 1} button, .st-key-rec_record_end_{seq - 1} button").first.click()
     return last

@@ -69,13 +69,20 @@ export default function(component) {
     setTriggerValue('tap', { source: source, target: target, seq: data.seq });
   };
   const keysAt = (evt) => {
+    // Every keyed thing under the finger, the one whose centre is nearest first: two tap
+    // spots a fraction of an inch apart overlap, and the nearer one is the one meant.
     const under = (parentElement.elementsFromPoint ? parentElement : document).elementsFromPoint(evt.clientX, evt.clientY);
-    const keys = [];
+    const found = [];
     for (const el of under) {
       const owner = el.closest('[data-key]');
-      if (owner && !keys.includes(owner.dataset.key)) keys.push(owner.dataset.key);
+      if (owner && !found.some((f) => f.key === owner.dataset.key)) {
+        const box = owner.getBoundingClientRect();
+        const dx = box.left + box.width / 2 - evt.clientX, dy = box.top + box.height / 2 - evt.clientY;
+        found.push({ key: owner.dataset.key, far: owner.classList.contains('spot') ? dx * dx + dy * dy : Infinity, order: found.length });
+      }
     }
-    return keys;
+    found.sort((a, b) => (a.far - b.far) || (a.order - b.order));
+    return found.map((f) => f.key);
   };
   root.onclick = (evt) => {
     const keys = keysAt(evt);
