@@ -215,6 +215,8 @@ def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: 
             spot.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")  # as a person scrolls to it
             last = time.perf_counter()
             spot.click(force=True)
+            if tap is not how.taps[-1] and how.taps[how.taps.index(tap) + 1].where == "board":
+                board.locator(f'.sel[data-key="{tap.what}"]').first.wait_for()  # picked, as a person sees it lit
         elif tap.where == "pick":
             source, target = _touch_of(taps, event)
             index = next(i for i, c in enumerate(taps.at(source, target)) if same_event(c.event, event))

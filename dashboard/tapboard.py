@@ -45,6 +45,9 @@ export default function(component) {
     root.className = 'tt-board';
     parentElement.appendChild(root);
   }
+  // The same position drawn again (Streamlit may render a component more than once a run)
+  // keeps the piece the table had picked: a tap must never be lost to a redraw.
+  const kept = root.dataset.seq === String(data.seq) ? root.dataset.sel : '';
   root.classList.remove('busy');
   root.innerHTML = '<div class="hint"></div>' + data.svg + (data.cards || '');
   root.dataset.seq = String(data.seq);
@@ -52,7 +55,7 @@ export default function(component) {
   const sources = data.sources || {};
   const direct = new Set(data.direct || []);
   const refused = data.refused || {};
-  let selected = data.selected && sources[data.selected] ? data.selected : null;
+  let selected = kept && sources[kept] ? kept : data.selected && sources[data.selected] ? data.selected : null;
   const all = (key) => root.querySelectorAll('[data-key="' + CSS.escape(key) + '"]');
   const paint = () => {
     root.querySelectorAll('.can, .lit, .sel').forEach((e) => e.classList.remove('can', 'lit', 'sel'));
@@ -63,6 +66,7 @@ export default function(component) {
       for (const target of sources[selected]) if (target) all(target).forEach((e) => e.classList.add('lit'));
     }
     hint.textContent = data.hints[selected ? 'target' : 'source'] || '';
+    root.dataset.sel = selected || '';
   };
   const send = (source, target) => {
     root.classList.add('busy');
