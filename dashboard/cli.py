@@ -609,11 +609,20 @@ def dashboard(ws: Workspace, port: int, host: str) -> None:
     shown = "localhost" if host in ("127.0.0.1", "localhost", "::1") else host
     exposed = "" if shown == "localhost" else "  (exposed: reachable from other machines)"
     click.echo(f"tabletape dashboard: http://{shown}:{port}/{exposed}  store {ws.home}  (Ctrl+C stops it)")
-    app = Path(__file__).with_name("app.py")
-    command = [sys.executable, "-c", _STREAMLIT, "run", str(app), "--server.port", str(port), "--server.address", host,
-               "--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-               "--global.developmentMode", "false", "--client.toolbarMode", "minimal", "--runner.magicEnabled", "false"]
+    command = streamlit_command(port, host)
     _serve(command, {**os.environ, "TABLETAPE_HOME": str(ws.home.resolve())})
+
+
+def streamlit_command(port: int, host: str, *extra: str) -> list[str]:
+    """The command that serves the dashboard app (`extra` Streamlit options last, so they win)."""
+    app = Path(__file__).with_name("app.py")
+    return [sys.executable, "-c", _STREAMLIT, "run", str(app), "--server.port", str(port), "--server.address", host,
+            "--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+            "--global.developmentMode", "false", "--client.toolbarMode", "minimal", "--runner.magicEnabled", "false",
+            # Streamlit collects every generation of garbage after each run, a tap's fragment
+            # rerun included: over a store's cached timelines that was most of a tap's wait
+            # (BENCHMARKS.md, recording). Python's own collector still runs as it always does.
+            "--runner.postScriptGC", "false", *extra]
 
 
 _STREAMLIT = (

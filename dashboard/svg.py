@@ -163,14 +163,42 @@ def _text(x: float, y: float, text: str, *, size: float = 10, anchor: str = "mid
 # --- the board ------------------------------------------------------------------------------
 
 
+MOVING = '<g class="moving"></g>'
+"""Where a frame holds the moving part of a board (`Layers`)."""
+
+
+@dataclass(frozen=True)
+class Layers:
+    """A board drawing in two parts, so a browser that keeps one redraws only the other.
+
+    `frame` is the <svg> with what changes rarely (coordinates, every space of the map,
+    terrain and features, the legend) and an empty `MOVING` group; `moving` is what changes
+    with nearly every event (pieces, regions, lines, tap spots, heat). On a 22 x 28 hex map
+    the frame is nearly all of the markup, so a step redraws a few kilobytes, not 160.
+    """
+
+    frame: str
+    moving: str
+
+    def whole(self) -> str:
+        """The one <svg> element both parts make."""
+        return self.frame.replace(MOVING, f'<g class="moving">{self.moving}</g>', 1)
+
+
 def board_svg(view: BoardView, *, title: str = "", legend: bool = True, spots: Iterable[str] = (), rows: bool = True,
               heat: Mapping[tuple[int, int], tuple[str, float, str]] | None = None) -> str:
     """The whole picture of one BoardView: board, coordinates, legend and card rows, as one
-    <svg> element. Every piece, space and card carries its tap key (`data-key`); `spots` are
-    space keys to draw as tap spots where the view draws nothing (a point on an inch table).
-    `rows=False` leaves the card rows to `card_rows_svg`, so a tall hand does not shrink the
-    board when both must fit a screen. `heat` shades board spaces (colour, opacity, tooltip)
-    above the terrain: a heatmap."""
+    <svg> element (`board_layers` says what each argument does)."""
+    return board_layers(view, title=title, legend=legend, spots=spots, rows=rows, heat=heat).whole()
+
+
+def board_layers(view: BoardView, *, title: str = "", legend: bool = True, spots: Iterable[str] = (), rows: bool = True,
+                 heat: Mapping[tuple[int, int], tuple[str, float, str]] | None = None) -> Layers:
+    """One BoardView drawn as a frame and its moving part (`Layers`). Every piece, space and
+    card carries its tap key (`data-key`); `spots` are space keys to draw as tap spots where
+    the view draws nothing (a point on an inch table). `rows=False` leaves the card rows to
+    `card_rows_svg`, so a tall hand does not shrink the board when both must fit a screen.
+    `heat` shades board spaces (colour, opacity, tooltip) above the terrain: a heatmap."""
     frame = _frame(view)
     board_w, board_h = frame.width + 2 * PAD + EDGE, frame.height + 2 * PAD + EDGE
     legend_items = _legend_items(view) if legend else []
@@ -191,18 +219,16 @@ def board_svg(view: BoardView, *, title: str = "", legend: bool = True, spots: I
     parts.append(f'<g class="board" transform="translate({EDGE:.0f},{EDGE:.0f})">')
     parts.append(_ground(view.geometry, view.width, view.height))
     parts.append(_cells(view.cells, view.geometry, view.width, view.height))
-    parts += _regions(view.regions, frame)
-    parts += _heat(heat or {}, frame)
-    parts += _lines(view.lines, frame)
-    parts += _spots(spots, frame)
-    parts += _pieces(view.pieces, frame)
+    parts.append(MOVING)
     parts.append("</g>")
     if legend:
         parts += _legend(legend_items, board_w, 0.0)
     if rows:
         parts += _card_rows(view.rows, max(board_h, legend_h), width)
     parts.append("</g></svg>")
-    return "".join(parts)
+    moving = [*_regions(view.regions, frame), *_heat(heat or {}, frame), *_lines(view.lines, frame), *_spots(spots, frame),
+              *_pieces(view.pieces, frame)]
+    return Layers(frame="".join(parts), moving="".join(moving))
 
 
 def card_rows_svg(view: BoardView, width: float = 8 * (CARD_W + CARD_GAP) + 2 * PAD) -> str:

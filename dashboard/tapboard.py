@@ -1,8 +1,11 @@
-"""The board a table records on: the game's SVG with its legal actions lit, sending taps back.
+"""The board as the dashboard shows it: the game's SVG, its legal actions lit, taps sent back.
 
 A Streamlit custom component (v2: inline HTML, CSS and JS, no build step, no iframe). Python
-draws the board (`dashboard.svg.board_svg`, every piece, space and card carrying its tap
-key) and hands over which keys start an action and where each can end
+draws the board (`dashboard.svg.board_layers`, every piece, space and card carrying its tap
+key) in two parts: the frame (the map: nearly all of the markup) and what moves. The
+browser keeps the frame from one event to the next and parses only the moving part again,
+so stepping through a match or recording a move redraws kilobytes, not the whole map.
+Record (`tap_board`) and Replay (`show_board`, nothing to tap) share it. Python hands over which keys start an action and where each can end
 (`projections.taps.TapMap.board_data`). Picking a piece is local to the browser: its
 targets light at once, with no round trip. Only a tap that makes an event (a target, or a
 piece whose action needs no target) is sent to Python, as the trigger `tap` =
@@ -17,6 +20,8 @@ from collections.abc import Callable
 from typing import Any
 
 import streamlit as st
+
+from dashboard.svg import Layers
 
 CSS = """
 .tt-board { position: relative; touch-action: manipulation; user-select: none; -webkit-user-select: none; }
@@ -43,14 +48,40 @@ export default function(component) {
   if (!root) {
     root = document.createElement('div');
     root.className = 'tt-board';
+    root.innerHTML = '<div class="hint"></div><div class="frame"></div><div class="cards"></div>';
     parentElement.appendChild(root);
   }
   // The same position drawn again (Streamlit may render a component more than once a run)
   // keeps the piece the table had picked: a tap must never be lost to a redraw.
   const kept = root.dataset.seq === String(data.seq) ? root.dataset.sel : '';
   root.classList.remove('busy');
-  root.innerHTML = '<div class="hint"></div>' + data.svg + (data.cards || '');
+  // Only what changed is parsed again: the frame (the map, nearly all the markup) is kept
+  // from one event to the next, and the moving part (pieces, lines, spots) replaced.
+  const box = root.querySelector('.frame');
+  if (root._frame !== data.frame) {
+    box.innerHTML = data.frame;
+    root._frame = data.frame;
+    root._moving = null;
+  }
+  if (root._moving !== data.moving) {
+    box.querySelector('g.moving').innerHTML = data.moving;
+    root._moving = data.moving;
+  }
+  const cards = data.cards || '';
+  if (root._cards !== cards) {
+    root.querySelector('.cards').innerHTML = cards;
+    root._cards = cards;
+  }
   root.dataset.seq = String(data.seq);
+  // When the new board reaches the screen (the frame after this one is painted): what a
+  // person waits for after a tap, read by the browser benchmark.
+  if (root.dataset.drawn !== String(data.seq)) {
+    requestAnimationFrame(() => setTimeout(() => {
+      if (root.dataset.drawn === String(data.seq)) return;
+      root.dataset.drawnAt = String(performance.now());
+      root.dataset.drawn = String(data.seq);
+    }, 0));
+  }
   const hint = root.querySelector('.hint');
   const sources = data.sources || {};
   const direct = new Set(data.direct || []);
@@ -65,11 +96,13 @@ export default function(component) {
       all(selected).forEach((e) => e.classList.add('sel'));
       for (const target of sources[selected]) if (target) all(target).forEach((e) => e.classList.add('lit'));
     }
-    hint.textContent = data.hints[selected ? 'target' : 'source'] || '';
+    hint.textContent = (data.hints || {})[selected ? 'target' : 'source'] || '';
+    hint.style.display = data.hints ? '' : 'none';
     root.dataset.sel = selected || '';
   };
   const send = (source, target) => {
     root.classList.add('busy');
+    root.dataset.tapAt = String(performance.now());
     setTriggerValue('tap', { source: source, target: target, seq: data.seq });
   };
   const keysAt = (evt) => {
@@ -118,10 +151,15 @@ export default function(component) {
 _BOARD = st.components.v2.component("tabletape_tap_board", css=CSS, js=JS)
 
 
-def tap_board(svg: str, cards: str, taps: dict[str, Any], *, seq: int, hints: dict[str, str], key: str,
+def tap_board(layers: Layers, cards: str, taps: dict[str, Any], *, seq: int, hints: dict[str, str], key: str,
               on_tap: Callable[[], None]) -> Any:
-    """Draw the board `svg` and the `cards` below it with the taps of `taps`
-    (`TapMap.board_data()`) live; `on_tap` runs, before the page reruns, with the tap in
-    `st.session_state[key]["tap"]`."""
-    data = {"svg": svg, "cards": cards, **taps, "seq": seq, "hints": hints}
+    """Draw the board (`layers`, from `dashboard.svg.board_layers`) and the `cards` below it
+    with the taps of `taps` (`TapMap.board_data()`) live; `on_tap` runs, before the page
+    reruns, with the tap in `st.session_state[key]["tap"]`."""
+    data = {"frame": layers.frame, "moving": layers.moving, "cards": cards, **taps, "seq": seq, "hints": hints}
     return _BOARD(data=data, key=key, on_tap_change=on_tap, width="stretch")
+
+
+def show_board(layers: Layers, cards: str, *, seq: int, key: str) -> Any:
+    """The same board with nothing to tap (Replay): stepping redraws only its moving part."""
+    return _BOARD(data={"frame": layers.frame, "moving": layers.moving, "cards": cards, "seq": seq}, key=key, width="stretch")
