@@ -158,6 +158,24 @@ def check_legal_is_what_check_accepts(rules: Rules, seed: int, *, positions: int
     return compared
 
 
+def check_attempts_are_refused(rules: Rules, seed: int, *, positions: int = 40) -> int:
+    """At seeded positions of a heuristic game, every mistake the ruleset offers the recorder
+    (`attempts`) is one the rules refuse: one they accept belongs in `candidates`. Returns
+    how many attempts were checked."""
+    ruleset = rules.ruleset
+    if ruleset.attempts is None:
+        return 0
+    events = play(rules, ruleset.example_seats, seed=seed, bot="heuristic")
+    states = [step.state for step in replay(events[:-1] if isinstance(events[-1], MatchEnded) else events, rules, audit=False)]
+    checked = 0
+    for state in random.Random(seed).sample(states, min(positions, len(states))):
+        for event in ruleset.attempts(rules.params, state):
+            problems = [v for v in ruleset.check(rules.params, state, event) if v.severity != "info"]
+            assert problems, f"seed {seed}: the rules accept the attempt {event!r}"
+            checked += 1
+    return checked
+
+
 CASCADE_SAMPLE = 40
 """Mutations of one bot game per version in the default run (`make bench-cascade` runs 1,000 per game)."""
 

@@ -59,6 +59,13 @@ def test_legal_is_exactly_the_candidates_check_accepts(spec: str, seed: int) -> 
     assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), seed) > 0
 
 
+@pytest.mark.parametrize("spec", [f"{name}@{registry.game(name).newest}" for name in registry.GAMES])
+def test_the_mistakes_offered_to_the_recorder_are_ones_the_rules_refuse(spec: str) -> None:
+    rules = registry.resolve(spec)
+    checked = contract.check_attempts_are_refused(rules, 3)
+    assert checked > 0 or rules.ruleset.attempts is None
+
+
 def test_a_place_past_the_edge_is_named_not_looped_on() -> None:
     from rulesets.view import space_name
 

@@ -182,6 +182,23 @@ def _moves(params: Params, state: State, hero: Hero) -> Iterator[Event]:
         yield HeroMoved(by=hero.seat, hero=hero.id, path=path)
 
 
+def attempts(params: Params, state: State) -> Iterator[Event]:
+    """The acting hero walked past its movement left: a move to each free node it could reach
+    with no limit, along a shortest path. The commonest movement mistake at a table; the
+    recorder offers these so a tap on one is shown refused (`movement.points`)."""
+    turn = state.turn
+    hero = find(state, turn.hero) if turn else None
+    if (turn is None or hero is None or not hero.alive or hero.node is None or turn.phase not in ("upkeep", "movement")
+            or chance(params, state) is not None or outcome(params, state) is not None):
+        return
+    left = movement_allowance(params, state, hero, turn) - turn.moved
+    within = reachable(params, state, hero.node, left)
+    gmap = game_map(params)
+    for node, path in reachable(params, state, hero.node, gmap.width * gmap.height).items():
+        if node not in within:
+            yield HeroMoved(by=hero.seat, hero=hero.id, path=path)
+
+
 def reachable(params: Params, state: State, start: Node, steps: int) -> dict[Node, tuple[Node, ...]]:
     """Nodes a hero can walk to within `steps`, each with a shortest path there."""
     gmap = game_map(params)

@@ -75,9 +75,11 @@ def test_a_whole_golden_game_is_recorded_by_taps(store: Any, game: str, size: st
     assert run.events == len(store[2][game][1]) - 1
 
 
-def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any) -> None:
-    """An attack out of range or sight is not lit, but tapping it shows the rule and the
-    reason, and one more tap records it; the audit then names that rule."""
+@pytest.mark.parametrize(("kind", "rule"), [("AttackDeclared", None), ("HeroMoved", "mortalgate/movement.points")])
+def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any, kind: str, rule: str | None) -> None:
+    """An attack out of range or sight, or a move past the hero's movement, is not lit, but
+    tapping it shows the rule and the reason, and one more tap records it; the audit then
+    names that rule."""
     from projections.recording import same_event
     from projections.replay import Fold
     from projections.taps import refused, tap_map
@@ -90,16 +92,16 @@ def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any) ->
     for index, event in enumerate(events[1:], start=1):
         if rules.ruleset.chance(rules.params, step.state) is None:
             taps = tap_map(rules, step.state, list(rules.ruleset.legal(rules.params, step.state)), refused(rules, step.state))
-            wrong = [c for c in taps.refused if type(c.event).__name__ == "AttackDeclared" and c.touch.source == taps.preselected()
+            wrong = [c for c in taps.refused if type(c.event).__name__ == kind and c.touch.source == taps.preselected()
                      and not taps.at(c.touch.source, c.touch.target)]
             if wrong:
                 shared = taps.refused_at(wrong[0].touch.source, wrong[0].touch.target)
                 found = (index, wrong[0], shared.index(wrong[0]))
                 break
         step = fold(step, event)
-    assert found is not None, "the golden game never offers an attack the rules refuse"
+    assert found is not None, f"the golden game never offers a {kind} the rules refuse"
     index, choice, offered = found
-    match_id = "taps-refused"
+    match_id = f"taps-refused-{kind}"
     driver.start_match(ws, rules, events, match_id)
     ws.append_events(match_id, events[1:index])
     with driver.chromium(driver.SIZES["laptop"]) as page:
@@ -111,6 +113,7 @@ def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any) ->
         page.get_by_text("The rules refuse:").first.wait_for()
         problems = [v.rule for v in rules.ruleset.check(rules.params, step.state, choice.event) if v.severity != "info"]
         assert problems and page.get_by_text(problems[0]).count() > 0
+        assert rule is None or rule in problems
         page.locator(f".st-key-rec_insist_{index - 1}_{offered} button").click()
         page.locator(f'.tt-board[data-seq="{index}"]').wait_for()
     written = list(ws.events(match_id))[index]
