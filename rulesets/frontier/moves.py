@@ -38,6 +38,7 @@ from rulesets.frontier.events import (
     RolesRolled,
     StrongPointSeized,
     TerrainAgreed,
+    TerrainMoved,
     TokenMoved,
     UnitDeployed,
     UnitMoved,
@@ -71,7 +72,7 @@ from rulesets.frontier.state import (
     seat_of,
     sees,
 )
-from rulesets.frontier.terrain import STANDARD
+from rulesets.frontier.terrain import STANDARD, spots
 from rulesets.frontier.timing import chance_pending, front, reactive_seat, settled
 
 
@@ -137,14 +138,21 @@ def _candidates(params: Params, state: State) -> Iterator[Event]:
 
 
 def _terrain(state: State) -> Iterator[Event]:
-    """The standard table's pieces not yet placed, then the agreement."""
+    """While the board is set up: each standard piece not on the table, where the standard
+    table has it and at the sample points (terrain.POINTS); each piece on the table moved to
+    those points; and the agreement. A table taken whole from an earlier match is written
+    by the recorder in one append (projections.tables), not chosen here."""
     placed = {t.id for t in state.terrain}
     seat = state.seats[0]
-    remaining = [p for p in STANDARD if p.piece not in placed]
-    if remaining:
-        yield msgspec_replace(remaining[0], by=seat)
-    else:
-        yield TerrainAgreed(by=seat)
+    for standard in STANDARD:
+        if standard.piece not in placed:
+            yield msgspec_replace(standard, by=seat)
+            for to in spots(standard.outline):
+                yield msgspec_replace(standard, by=seat, outline=board.moved_to(standard.outline, to))
+    for piece in state.terrain:
+        for to in spots(piece.outline):
+            yield TerrainMoved(by=seat, piece=piece.id, to=to)
+    yield TerrainAgreed(by=seat)
 
 
 def msgspec_replace(event: Event, **changes: object) -> Event:
