@@ -85,6 +85,6 @@ def test_a_table_from_a_match_that_never_agreed_one_is_refused_in_one_line(tmp_p
     ws = Workspace(home)
     _match(ws, "unfinished", 2, HOUSE, agreed=False)
     ws.new_match("frontier", SEATS, match_id="new")
-    code, out, err = run(home, "append", "new", "--table-from", "unfinished")
+    code, _, err = run(home, "append", "new", "--table-from", "unfinished")
     assert code == 2 and "unfinished never agreed a table" in err and "Traceback" not in err
     assert len(list(ws.events("new"))) == 1
