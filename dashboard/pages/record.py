@@ -353,7 +353,7 @@ def _play(ws: Workspace, live: Live, taps: TapMap) -> None:
         return
     if _picker(ws, live, taps) or _refused(ws, live, taps):
         return
-    table_choice(ws, live, _write)
+    table_choice(ws, live, _write, _say)
     if not taps.choices:
         st.info("The rules allow nothing now. Record what the table did under Any event, a ruling, or the result.")
     _buttons(ws, live, taps)

@@ -46,6 +46,9 @@ from rulesets.protocol import Progress
 from rulesets.view import BoardView, CardRow, Line, Panel, Piece, Region
 
 SECRET = "Unit selection is secret until both players have chosen; everything else on the table is open."
+HANDLE_ABOVE = 1.3
+"""Inches above a terrain piece's centre its handle is drawn while the board is set up, so
+it does not cover the piece's name."""
 TOKEN_LABELS = {"strong_point": "strong point", "target": "target", "vip": "VIP", "knife_missile": "knife missile", "mine": "mine", "infiltration": "infiltration token"}
 
 
@@ -105,8 +108,13 @@ def _handles(state: State) -> list[Piece]:
     it, then tap where its centre goes (TerrainMoved)."""
     if state.stage != "terrain":
         return []
-    return [Piece(id=f"terrain:{t.id}", label=t.label or t.id, side=None, x=board.centroid(t.outline)[0], y=board.centroid(t.outline)[1],
-                  badges=(f"scale {t.scale}",), detail="tap, then tap where its centre goes, to move it") for t in state.terrain]
+    out = []
+    for t in state.terrain:
+        x, y = board.centroid(t.outline)
+        # just above the centre, where the piece's name is printed
+        out.append(Piece(id=f"terrain:{t.id}", label=t.label or t.id, side=None, x=x, y=max(y - HANDLE_ABOVE, 0.6),
+                         detail="tap (or drag), then tap where its centre goes, to move it"))
+    return out
 
 
 def _zones(state: State) -> list[Region]:

@@ -366,14 +366,19 @@ def test_a_frontier_table_is_taken_whole_from_an_earlier_match_in_one_tap(home: 
     box = widget(at.selectbox, "Take the table from")
     shown = list(box.options)
     assert shown[0].startswith("the standard table · 13 pieces") and shown[1].startswith("last-week · ") and "at Ana's · 2 pieces" in shown[1]
+    at.button(key="rec_table_lay_0").click().run()  # the standard table, then taken back whole
+    assert len(events_of(ws, match_id)) == 14 and "recorded: the standard table laid, 13 pieces" in texts(at.success)
+    at.button(key="rec_table_clear_13").click().run()
+    assert [getattr(e, "target_seq", None) for e in events_of(ws, match_id)[14:]] == list(range(13, 0, -1))
+    box = widget(at.selectbox, "Take the table from")
     box.select_index(1).run()
-    at.button(key="rec_table_lay_0").click().run()
+    at.button(key="rec_table_lay_26").click().run()
     assert not at.exception, at.exception
-    laid = events_of(ws, match_id)[1:]
+    laid = events_of(ws, match_id)[27:]
     assert [(e.piece, e.outline) for e in laid if isinstance(e, TerrainPlaced)] == [
         ("house", ((20.0, 17.0), (26.0, 17.0), (26.0, 23.0), (20.0, 23.0))), ("swamp", SWAMP.outline)]
     assert len(laid) == 2 and not ws.audit(match_id).errors
     assert "Hab (scale 3) placed at 20–26″ × 17–23″" in texts(at.markdown)
     assert not [w for w in at.selectbox if w.label == "Take the table from"]  # laid: the board takes over
-    at.button(key="rec_button_2_0").click().run()  # "the table is set"
+    at.button(key="rec_button_28_0").click().run()  # "the table is set"
     assert isinstance(last(ws, match_id), TerrainAgreed)
