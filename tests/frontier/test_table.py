@@ -53,7 +53,7 @@ def test_a_golden_log_is_recorded_by_taps_on_drawn_units_cards_and_table_spots(n
 
 
 @pytest.mark.parametrize("name", list(LOGS))
-def test_moves_and_attacks_take_at_most_two_taps_and_the_terrain_none(name: str) -> None:
+def test_moves_attacks_and_terrain_pieces_take_at_most_two_taps(name: str) -> None:
     events = LOGS[name]
     recorded = log_steps(rules_of(events), events)
     counts = taps(recorded)
