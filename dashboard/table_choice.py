@@ -66,7 +66,7 @@ def table_choice(ws: Workspace, live: Live, write: Callable[..., Any], say: Call
     if state.terrain:
         laid = _only_placed(live)
         if laid:
-            st.button(f"Clear the table ({len(laid)} pieces)", key=f"rec_table_clear_{live.last_seq}", width="stretch",
+            st.button(f"Clear the table ({len(laid)} piece{'s' if len(laid) > 1 else ''})", key=f"rec_table_clear_{live.last_seq}", width="stretch",
                       help="Takes back every piece placed (one Retracted each), to lay another table",
                       on_click=write, args=(ws, live, [Retracted(target_seq=seq) for seq in laid], live.last_seq, 0, None))
         return

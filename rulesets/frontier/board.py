@@ -234,9 +234,12 @@ def centroid(poly: Polygon) -> Point:
     return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
 
 
+@lru_cache(maxsize=1 << 14)
 def moved_to(poly: Polygon, to: Point) -> Polygon:
     """The same outline with its centre (`centroid`) at `to`: a piece picked up and put
-    down elsewhere, not turned (corners rounded to a thousandth of an inch)."""
+    down elsewhere, not turned (corners rounded to a thousandth of an inch; memoised: a
+    set-up position asks for every piece at every sample point, in legal and again in
+    what it refuses)."""
     cx, cy = centroid(poly)
     return tuple((round(x - cx + to[0], 3), round(y - cy + to[1], 3)) for x, y in poly)
 
