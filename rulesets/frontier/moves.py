@@ -111,7 +111,29 @@ def legal(params: Params, state: State) -> list[Event]:
         return [event for event, _ in outcomes]
     if state.stage == "play" and outcome(params, state) is not None:
         return []
+    if state.stage == "terrain":
+        return list(_set_up(params, state))
     return [event for event in _candidates(params, state) if not check(params, state, event)]
+
+
+_SET_UPS: dict[tuple[object, ...], tuple[Event, ...]] = {}
+SET_UPS_KEPT = 256
+
+
+def _set_up(params: Params, state: State) -> tuple[Event, ...]:
+    """The set-up's legal events, kept per table. While the board is set up they depend on
+    the seats and the pieces on the table alone (rules.py's terrain checks read nothing
+    else), and every bot game lays the same standard table in the same order: so a bot
+    game's set-up costs lookups after the first game, not some 800 checked placements at
+    each of its fourteen positions. Pure values in, pure values out; a bounded memo."""
+    key = (state.seats, state.terrain)
+    found = _SET_UPS.get(key)
+    if found is None:
+        found = tuple(event for event in _candidates(params, state) if not check(params, state, event))
+        if len(_SET_UPS) >= SET_UPS_KEPT:
+            _SET_UPS.clear()
+        _SET_UPS[key] = found
+    return found
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
