@@ -140,9 +140,19 @@ def new(ws: Workspace, spec: str, seats: str, title: str, match_id: str | None, 
 @click.option("--event", "inline", multiple=True, help="One event as JSON (repeatable); else stdin.")
 @click.option("--file", "path", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Read JSON lines from a file.")
 @click.option("--expect-seq", type=int, default=None, help="Fail with a conflict unless the log's last seq is this.")
+@click.option("--table-from", "table", default=None, metavar="MATCH|standard",
+              help="Frontier: lay the table an earlier match agreed (or the standard table) as its TerrainPlaced events.")
 @pass_ws
-def append(ws: Workspace, match_id: str, inline: tuple[str, ...], path: Path | None, expect_seq: int | None) -> None:
+def append(ws: Workspace, match_id: str, inline: tuple[str, ...], path: Path | None, expect_seq: int | None, table: str | None) -> None:
     """Append events (JSON lines) to a match; all or nothing."""
+    if table is not None:
+        from projections.tables import table_events, table_from
+
+        laid = table_events(table_from(ws, table), next(iter(ws.header(match_id).seats), None))
+        written = ws.append_events(match_id, laid, expected_seq=expect_seq, where="--table-from")
+        click.echo(f"appended {len(written)} event(s) to {match_id}; last seq {written[-1].seq}")
+        _live_audit(ws, match_id, written)
+        return
     if inline:
         data, where = "\n".join(inline).encode(), "--event"
     elif path:
@@ -151,7 +161,12 @@ def append(ws: Workspace, match_id: str, inline: tuple[str, ...], path: Path | N
         data, where = sys.stdin.buffer.read(), "<stdin>"
     written = ws.append(match_id, data, expected_seq=expect_seq, where=where)
     click.echo(f"appended {len(written)} event(s) to {match_id}; last seq {written[-1].seq if written else ws.store.last(match_id)[0]}")
-    found = [v for v in ws.audit(match_id).violations if written and v.seq >= written[0].seq]  # the live audit
+    _live_audit(ws, match_id, written)
+
+
+def _live_audit(ws: Workspace, match_id: str, written: list[Any]) -> None:
+    """What the events just appended break, one line each."""
+    found = [v for v in ws.audit(match_id).violations if written and v.seq >= written[0].seq]
     click.echo("\n".join(render.violation_line(v) for v in found) if found else "no rule broken by what was appended")
 
 

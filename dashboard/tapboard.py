@@ -9,7 +9,9 @@ Record (`tap_board`) and Replay (`show_board`, nothing to tap) share it. Python 
 (`projections.taps.TapMap.board_data`). Picking a piece is local to the browser: its
 targets light at once, with no round trip. Only a tap that makes an event (a target, or a
 piece whose action needs no target) is sent to Python, as the trigger `tap` =
-`{"source": key | null, "target": key | null}`. Several elements may stand on one point (a
+`{"source": key | null, "target": key | null}`. A drag from a piece to one of its targets
+(pointer down, move, pointer up) is the same two taps, for a mouse, a pen or a finger (a
+piece that starts an action takes no scroll gesture). Several elements may stand on one point (a
 hero on an altar): the tap goes to the first one under the finger that is a valid target,
 then to the first that is a piece to pick.
 """
@@ -30,6 +32,7 @@ CSS = """
 .tt-board.busy { opacity: .6; transition: opacity .05s; }
 .tt-board [data-key] { cursor: default; }
 .tt-board .can, .tt-board .lit { cursor: pointer; }
+.tt-board .piece.can { touch-action: none; }
 .tt-board .piece.can > circle:first-of-type, .tt-board .piece.can > rect:first-of-type { stroke: #f6b93b; stroke-width: 2.5; }
 .tt-board .piece.sel > circle:first-of-type, .tt-board .piece.sel > rect:first-of-type { stroke: #f1c40f; stroke-width: 4.5; }
 .tt-board .piece.lit > circle:first-of-type, .tt-board .piece.lit > rect:first-of-type { stroke: #e84118; stroke-width: 4; }
@@ -42,6 +45,7 @@ CSS = """
 """
 
 JS = """
+const DRAG_PX = 8;  // a press that moves further than this is a drag, not a tap
 export default function(component) {
   const { data, setTriggerValue, parentElement } = component;
   let root = parentElement.querySelector('.tt-board');
@@ -121,7 +125,34 @@ export default function(component) {
     found.sort((a, b) => (a.far - b.far) || (a.order - b.order));
     return found.map((f) => f.key);
   };
+  // A drag is the two taps: pointer down on a piece that starts an action (its targets
+  // light as it moves), pointer up on one of its targets. A press that does not move is
+  // left to the click below; the click a drag ends with is not a tap.
+  let down = null, dragging = false, swallow = false;
+  root.onpointerdown = (evt) => {
+    swallow = false;
+    const piece = keysAt(evt).find((k) => k in sources);
+    down = piece ? { key: piece, x: evt.clientX, y: evt.clientY } : null;
+    dragging = false;
+  };
+  root.onpointermove = (evt) => {
+    if (!down || dragging || Math.hypot(evt.clientX - down.x, evt.clientY - down.y) < DRAG_PX) return;
+    dragging = true;
+    selected = down.key;
+    paint();
+  };
+  root.onpointerup = (evt) => {
+    const from = dragging ? down.key : null;
+    down = null;
+    if (!from) return;
+    dragging = false;
+    swallow = true;
+    const hit = keysAt(evt).find((k) => sources[from].includes(k));
+    if (hit) send(from, hit);
+  };
+  root.onpointercancel = () => { down = null; dragging = false; };
   root.onclick = (evt) => {
+    if (swallow) { swallow = false; return; }
     const keys = keysAt(evt);
     if (selected) {
       const targets = sources[selected];

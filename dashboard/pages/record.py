@@ -22,6 +22,7 @@ import streamlit as st
 from dashboard import state as shared
 from dashboard.state import warehouse, workspace
 from dashboard.svg import board_layers, card_rows_svg
+from dashboard.table_choice import table_choice
 from dashboard.tapboard import tap_board
 from events.base import Event
 from events.errors import TabletapeError
@@ -352,6 +353,7 @@ def _play(ws: Workspace, live: Live, taps: TapMap) -> None:
         return
     if _picker(ws, live, taps) or _refused(ws, live, taps):
         return
+    table_choice(ws, live, _write, _say)
     if not taps.choices:
         st.info("The rules allow nothing now. Record what the table did under Any event, a ruling, or the result.")
     _buttons(ws, live, taps)

@@ -119,3 +119,44 @@ def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any, ki
     written = list(ws.events(match_id))[index]
     assert same_event(written, choice.event)
     assert problems[0] in {v.rule for v in ws.audit(match_id).errors if v.seq == index}
+
+
+def test_a_frontier_table_is_laid_in_one_tap_and_its_pieces_moved_by_a_tap_and_by_a_drag(store: Any) -> None:
+    """The standard table in one tap beside the board; then a piece tapped and a spot tapped,
+    and a piece dragged onto a spot: each is one TerrainMoved in the log."""
+    from projections.recording import same_event
+    from projections.replay import replay
+    from rulesets.frontier.events import TerrainMoved
+    from rulesets.view import piece_key, space_key
+
+    ws, url, golden = store
+    rules = golden["frontier"][0]
+    match_id = "taps-frontier-terrain"
+    ws.new_match(rules.spec, {"p1": "ana", "p2": "ben"}, match_id=match_id, source="playtest")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with driver.chromium(driver.SIZES["tablet"]) as page:
+        page.goto(url + f"record?match={match_id}")
+        page.get_by_role("button", name="Continue").click()
+        page.locator('.tt-board[data-seq="0"]').wait_for()
+        page.get_by_role("button", name="Lay this table (13 pieces)").click()
+        page.locator('.tt-board[data-seq="13"]').wait_for()
+        page.screenshot(path=str(ARTIFACTS / "record-frontier-terrain-tablet.png"))
+        hab = page.locator(f'.tt-board [data-key="{piece_key("terrain:ruined-hab")}"]')
+        hab.click(force=True)
+        page.locator(f'.tt-board .sel[data-key="{piece_key("terrain:ruined-hab")}"]').wait_for()
+        page.locator(f'.tt-board .spot.lit[data-key="{space_key(10, 22)}"]').click(force=True)
+        page.locator('.tt-board[data-seq="14"]').wait_for()
+        state = [s.state for s in replay(ws.events(match_id), rules, audit=False)][-1]
+        drag = next(e for e in rules.ruleset.legal(rules.params, state) if isinstance(e, TerrainMoved) and e.piece == "swamp")
+        start = page.locator(f'.tt-board [data-key="{piece_key("terrain:swamp")}"]').bounding_box()
+        end = page.locator(f'.tt-board .spot[data-key="{space_key(*drag.to)}"]').bounding_box()
+        page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+        page.mouse.up()
+        page.locator('.tt-board[data-seq="15"]').wait_for()
+        page.screenshot(path=str(ARTIFACTS / "record-frontier-terrain-moved-tablet.png"))
+    moves = list(ws.events(match_id))[14:]
+    assert same_event(moves[0], TerrainMoved(by="p1", piece="ruined-hab", to=(10.0, 22.0)))
+    assert same_event(moves[1], drag)
+    assert not ws.audit(match_id).errors
