@@ -48,14 +48,15 @@ class _Goals:
         gmap = game_map(params)
         open_altars = [a for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != team]
         self.nodes = [a.node for a in open_altars] + [h.node for h in state.heroes if h.team != team and h.node is not None]
-        self.cubes = [board.to_cube(node) for node in self.nodes]
-        """The goals in cube coordinates, converted once: every candidate move measures to each."""
+        self.height = gmap.height
+        self.rows = [board.distances_from(node, gmap.width, gmap.height) for node in self.nodes]
+        """Each goal's distance to every node, read once per goal: every candidate move measures to each."""
         self.zones = frozenset().union(*(a.zone for a in open_altars)) if open_altars else frozenset()
 
     def nearest(self, node: Node) -> int:
-        """Hex steps from a node to the nearest goal (`board.distance` over cube coordinates)."""
-        q, r, s = board.to_cube(node)
-        return min(max(abs(q - gq), abs(r - gr), abs(s - gs)) for gq, gr, gs in self.cubes)
+        """Hex steps from a node to the nearest goal (`board.distance`, read from the goals' tables)."""
+        at = board.cell(node, self.height)
+        return min([row[at] for row in self.rows])
 
 
 def _score(params: Params, state: State, event: Event, goals: _Goals) -> float:

@@ -1,8 +1,8 @@
 """What may happen next: the decisions a player may take, and the dice a chance step may show.
 
-Candidates are generated from the geometry and then kept only if `rules.check` finds
-nothing wrong, so `legal` can never offer a move the audit would flag: one piece of code
-says what is legal.
+`candidates` proposes from the geometry; `legal` is the candidates `rules.check` accepts,
+built in play from the same rules asked once per decision (bots ask at every step), and
+held to `check` by the contract suite, so it can never offer a move the audit would flag.
 """
 
 from __future__ import annotations
@@ -30,14 +30,17 @@ from rulesets.mortalgate.events import (
     TurnStarted,
 )
 from rulesets.mortalgate.params import Params
-from rulesets.mortalgate.rules import HEALS, SELF_ABILITIES, check, outcome, picking_team
+from rulesets.mortalgate.rules import HARMLESS, HEALS, SELF_ABILITIES, check, outcome, picking_team
 from rulesets.mortalgate.state import (
     Hero,
     State,
+    Turn,
     attack_range,
+    contested,
     cooldown,
     find,
     game_map,
+    has_line_of_sight,
     movement_allowance,
     next_hero,
     occupied,
@@ -56,42 +59,85 @@ def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
 
 
 def legal(params: Params, state: State) -> list[Event]:
-    """Every event that may come next and that the rules accept."""
+    """Every event that may come next and that the rules accept.
+
+    In play (nearly every decision) the events are built from the rules directly: what
+    `check` would ask of each candidate (range, cooldown, sight, contention) asked once
+    here. The draft and placement keep every candidate `check` accepts. The contract suite
+    (`check_legal_is_what_check_accepts`) holds both to the same events in the same order.
+    """
     outcomes = chance(params, state)
     if outcomes is not None:
         return [event for event, _ in outcomes]
-    candidates = list(_candidates(params, state))
-    moves = [e for e in candidates if isinstance(e, HeroMoved)]
-    others = [e for e in candidates if not isinstance(e, HeroMoved) and not _surely_refused(params, state, e)]
-    if moves and not check(params, state, moves[0]):
-        # Paths come from `reachable`, which already keeps to free, passable, adjacent nodes
-        # within the movement left; once one passes the turn's checks, all of them do.
-        kept = moves
-    else:
-        kept = [e for e in moves if not check(params, state, e)]
-    return kept + [e for e in others if not check(params, state, e)]
+    if state.stage == "play":
+        return _legal_turn(params, state) if outcome(params, state) is None else []
+    return [e for e in _candidates(params, state) if not check(params, state, e)]
 
 
-def _surely_refused(params: Params, state: State, event: Event) -> bool:
-    """A cheap test that `check` would refuse a combat event, so its line of sight (the
-    costly part of the check) need not be traced. Each condition is one `check` always
-    reports (rules.py: _check_attack, _check_ability, _check_target); anything it lets
-    through still goes through the full `check`, so it can only save work, never admit.
-    """
-    if not isinstance(event, AttackDeclared | AbilityUsed):
+def _legal_turn(params: Params, state: State) -> list[Event]:
+    """The acting hero's legal events, in `_turn`'s order, then the next hero's turn start
+    (always legal at a decision: the fixed order names it and no dice are waiting)."""
+    turn = state.turn
+    coming = next_hero(state)
+    hero = find(state, turn.hero) if turn else None
+    start: list[Event] = [TurnStarted(by=_seat(state, coming), hero=coming)] if coming else []
+    if turn is None or hero is None or turn.phase == "done":  # a capture ended the turn
+        return start
+    by = hero.seat
+    if not hero.alive:
+        if turn.phase != "upkeep" or not turn.returning:  # "at the beginning of that hero's next turn"
+            return start
+        taken = occupied(state)
+        return [*(HeroRespawned(by=by, hero=hero.id, node=node) for node in game_map(params).spawns[hero.team]
+                  if node not in taken), *start]
+    moves = list(_moves(params, state, hero))
+    kept: list[Event] = [*moves] if not moves or not check(params, state, moves[0]) else [e for e in moves if not check(params, state, e)]
+    # Paths come from `reachable`, which already keeps to free, passable, adjacent nodes within
+    # the movement left; once one passes the turn's checks, all of them do.
+    if params.bonuses == "enchantments" and hero.enchantment is None and any(node == hero.node for node, _ in state.enchantments):
+        kept.append(EnchantmentTaken(by=by, hero=hero.id))
+    kept += _legal_combat(params, state, hero, turn)
+    for index, altar in enumerate(game_map(params).altars):
+        if hero.node in altar.zone and state.altars[index] != hero.team and not contested(params, state, altar.id, hero.team):
+            kept.append(AltarCaptured(by=by, hero=hero.id, altar=altar.id))
+    return kept + start
+
+
+def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Iterator[Event]:
+    """Attacks and abilities `_combat` proposes that are in range, in sight (against an
+    enemy), off cooldown, and not harmful from a stunned hero."""
+    if turn.phase in ("capture", "done"):
+        return
+    enemies = [h for h in state.heroes if h.team != hero.team and h.alive]
+    friends = [h for h in state.heroes if h.team == hero.team and h.alive and h.id != hero.id]
+    if turn.attacks_left > 0 and not turn.stunned:
+        for enemy in enemies:
+            if _reaches(params, state, hero, enemy, None):
+                yield AttackDeclared(by=hero.seat, hero=hero.id, target=enemy.id)
+    if turn.combat_used:
+        return
+    for ability in heroes.HEROES[hero.id].abilities:
+        name = ability.id
+        if cooldown(hero, name) > 0 or (turn.stunned and name not in HEALS and name not in HARMLESS):
+            continue
+        if name in SELF_ABILITIES:
+            yield AbilityUsed(by=hero.seat, hero=hero.id, ability=name)
+            continue
+        for target in friends if name in HEALS else enemies:
+            if _reaches(params, state, hero, target, name):
+                yield AbilityUsed(by=hero.seat, hero=hero.id, ability=name, target=target.id)
+
+
+def _reaches(params: Params, state: State, hero: Hero, target: Hero, ability: str | None) -> bool:
+    """What `_check_target` asks of a target of the right side: on the board, within the
+    range, and (for a harmful act) in line of sight."""
+    if target.node is None:
         return False
-    turn, hero = state.turn, find(state, event.hero)
-    if turn is None or hero is None or hero.node is None:
-        return False
-    ability = event.ability if isinstance(event, AbilityUsed) else None
-    if ability is not None and (turn.combat_used or cooldown(hero, ability) > 0):
+    if hero.node is None:
         return True
-    if ability in SELF_ABILITIES or event.target is None:
+    if board.distance(hero.node, target.node) > attack_range(params, hero, ability):
         return False
-    target = find(state, event.target)
-    if target is None or target.node is None:
-        return False
-    return board.distance(hero.node, target.node) > attack_range(params, hero, ability)
+    return ability in HEALS or has_line_of_sight(params, state, hero, target)
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
