@@ -7,7 +7,6 @@ held to `check` by the contract suite, so it can never offer a move the audit wo
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator
 from itertools import permutations
 
@@ -229,19 +228,21 @@ def _moves(params: Params, state: State, hero: Hero) -> Iterator[Event]:
 
 
 def reachable(params: Params, state: State, start: Node, steps: int) -> dict[Node, tuple[Node, ...]]:
-    """Nodes a hero can walk to within `steps`, each with a shortest path there."""
+    """Nodes a hero can walk to within `steps`, each with a shortest path there (breadth-first,
+    one ring of `steps` at a time: the order of a queue, without asking each node its depth)."""
     gmap = game_map(params)
-    blocked = gmap.impassable | occupied(state)
+    impassable, taken, width, height = gmap.impassable, occupied(state), gmap.width, gmap.height
     paths: dict[Node, tuple[Node, ...]] = {start: ()}
-    queue = deque([start])
-    while queue:
-        node = queue.popleft()
-        if len(paths[node]) >= steps:
-            continue
-        for near in board.neighbours(node, gmap.width, gmap.height):
-            if near not in paths and near not in blocked:
-                paths[near] = (*paths[node], near)
-                queue.append(near)
+    ring = [start]
+    for _ in range(steps):
+        after = []
+        for node in ring:
+            before = paths[node]
+            for near in board.neighbours(node, width, height):
+                if near not in paths and near not in impassable and near not in taken:
+                    paths[near] = (*before, near)
+                    after.append(near)
+        ring = after
     del paths[start]
     return paths
 
