@@ -34,8 +34,9 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     """Capture uncontested altars, heal the wounded, focus fire on the weakest enemy, then
     move toward the nearest altar the team does not hold or the nearest enemy."""
     goals = _Goals(params, state)
-    best = max(legal, key=lambda event: (_score(params, state, event, goals), rng.random()))
-    return best
+    # one score and one tie-breaking draw per event, in the order of `legal` (as a `max` key would)
+    keys = [(_score(params, state, event, goals), rng.random()) for event in legal]
+    return legal[max(range(len(legal)), key=keys.__getitem__)]
 
 
 class _Goals:
@@ -60,6 +61,8 @@ class _Goals:
 
 
 def _score(params: Params, state: State, event: Event, goals: _Goals) -> float:
+    if isinstance(event, HeroMoved):  # most of the events offered
+        return _move_score(event, goals)
     if isinstance(event, AltarCaptured):
         return 100.0
     if isinstance(event, AbilityUsed):
@@ -67,8 +70,6 @@ def _score(params: Params, state: State, event: Event, goals: _Goals) -> float:
     if isinstance(event, AttackDeclared):
         target = find(state, event.target)
         return 60.0 - (target.health if target else 0)
-    if isinstance(event, HeroMoved):
-        return _move_score(event, goals)
     if isinstance(event, TurnStarted):
         return 0.0
     return 1.0

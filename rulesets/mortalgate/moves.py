@@ -89,10 +89,9 @@ def _legal_turn(params: Params, state: State) -> list[Event]:
         taken = occupied(state)
         return [*(HeroRespawned(by=by, hero=hero.id, node=node) for node in game_map(params).spawns[hero.team]
                   if node not in taken), *start]
-    moves = list(_moves(params, state, hero))
-    kept: list[Event] = [*moves] if not moves or not check(params, state, moves[0]) else [e for e in moves if not check(params, state, e)]
-    # Paths come from `reachable`, which already keeps to free, passable, adjacent nodes within
-    # the movement left; once one passes the turn's checks, all of them do.
+    # Every move is legal: paths come from `reachable`, which keeps to free, passable, adjacent
+    # nodes within the movement left (none when stunned), offered only in upkeep or movement.
+    kept: list[Event] = list(_moves(params, state, hero))
     if params.bonuses == "enchantments" and hero.enchantment is None and any(node == hero.node for node, _ in state.enchantments):
         kept.append(EnchantmentTaken(by=by, hero=hero.id))
     kept += _legal_combat(params, state, hero, turn)
@@ -110,8 +109,9 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Itera
     enemies = [h for h in state.heroes if h.team != hero.team and h.alive]
     friends = [h for h in state.heroes if h.team == hero.team and h.alive and h.id != hero.id]
     if turn.attacks_left > 0 and not turn.stunned:
+        reach = attack_range(params, hero, None)
         for enemy in enemies:
-            if _reaches(params, state, hero, enemy, None):
+            if _reaches(params, state, hero, enemy, reach, sight=True):
                 yield AttackDeclared(by=hero.seat, hero=hero.id, target=enemy.id)
     if turn.combat_used:
         return
@@ -122,21 +122,22 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Itera
         if name in SELF_ABILITIES:
             yield AbilityUsed(by=hero.seat, hero=hero.id, ability=name)
             continue
-        for target in friends if name in HEALS else enemies:
-            if _reaches(params, state, hero, target, name):
+        reach, heal = attack_range(params, hero, name), name in HEALS
+        for target in friends if heal else enemies:
+            if _reaches(params, state, hero, target, reach, sight=not heal):
                 yield AbilityUsed(by=hero.seat, hero=hero.id, ability=name, target=target.id)
 
 
-def _reaches(params: Params, state: State, hero: Hero, target: Hero, ability: str | None) -> bool:
-    """What `_check_target` asks of a target of the right side: on the board, within the
-    range, and (for a harmful act) in line of sight."""
+def _reaches(params: Params, state: State, hero: Hero, target: Hero, reach: int, *, sight: bool) -> bool:
+    """What `_check_target` asks of a target of the right side: on the board, within `reach`,
+    and (for a harmful act, `sight`) in line of sight."""
     if target.node is None:
         return False
     if hero.node is None:
         return True
-    if board.distance(hero.node, target.node) > attack_range(params, hero, ability):
+    if board.distance(hero.node, target.node) > reach:
         return False
-    return ability in HEALS or has_line_of_sight(params, state, hero, target)
+    return not sight or has_line_of_sight(params, state, hero, target)
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
