@@ -7,11 +7,13 @@ held to `check` by the contract suite, so it can never offer a move the audit wo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from functools import cache
 from itertools import permutations
+from types import MappingProxyType
 
 from events.base import Event
-from rulesets.mortalgate import board, heroes
+from rulesets.mortalgate import board, heroes, maps
 from rulesets.mortalgate.events import (
     AbilityUsed,
     AltarCaptured,
@@ -231,21 +233,33 @@ def _moves(params: Params, state: State, hero: Hero) -> Iterator[Event]:
 def reachable(params: Params, state: State, start: Node, steps: int) -> dict[Node, tuple[Node, ...]]:
     """Nodes a hero can walk to within `steps`, each with a shortest path there (breadth-first,
     one ring of `steps` at a time: the order of a queue, without asking each node its depth)."""
-    gmap = game_map(params)
-    impassable, taken, width, height = gmap.impassable, occupied(state), gmap.width, gmap.height
+    ways, taken = passable_neighbours(params.map), occupied(state)
     paths: dict[Node, tuple[Node, ...]] = {start: ()}
     ring = [start]
     for _ in range(steps):
         after = []
         for node in ring:
             before = paths[node]
-            for near in board.neighbours(node, width, height):
-                if near not in paths and near not in impassable and near not in taken:
+            for near in ways[node] if node in ways else _open_around(params.map, node):  # (a start off the map)
+                if near not in paths and near not in taken:
                     paths[near] = (*before, near)
                     after.append(near)
         ring = after
     del paths[start]
     return paths
+
+
+@cache
+def passable_neighbours(map_id: str) -> Mapping[Node, tuple[Node, ...]]:
+    """Each node's on-board neighbours that are not impassable, in direction order (pure
+    geometry of a map, asked for every step of every move a hero is offered)."""
+    gmap = maps.load_map(map_id)
+    return MappingProxyType({(col, row): _open_around(map_id, (col, row)) for col in range(gmap.width) for row in range(gmap.height)})
+
+
+def _open_around(map_id: str, node: Node) -> tuple[Node, ...]:
+    gmap = maps.load_map(map_id)
+    return tuple(n for n in board.neighbours(node, gmap.width, gmap.height) if n not in gmap.impassable)
 
 
 def _combat(params: Params, state: State, hero: Hero) -> Iterator[Event]:
