@@ -7,6 +7,7 @@ held to `check` by the contract suite, so it can never offer a move the audit wo
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Mapping
 from functools import cache
 from itertools import permutations
@@ -105,15 +106,24 @@ def _legal_turn(params: Params, state: State) -> list[Event]:
 
 def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Iterator[Event]:
     """Attacks and abilities `_combat` proposes that are in range, in sight (against an
-    enemy), off cooldown, and not harmful from a stunned hero."""
+    enemy), off cooldown, and not harmful from a stunned hero (what `_check_target` and
+    `_check_ability` ask; each target's distance measured once, its sight traced once)."""
     if turn.phase in ("capture", "done"):
         return
     enemies = [h for h in state.heroes if h.team != hero.team and h.alive]
     friends = [h for h in state.heroes if h.team == hero.team and h.alive and h.id != hero.id]
+    away = {h.id: _away(hero, h) for h in (*enemies, *friends)}
+    seen: dict[str, bool] = {}
+
+    def in_sight(target: Hero) -> bool:
+        if target.id not in seen:
+            seen[target.id] = has_line_of_sight(params, state, hero, target)
+        return seen[target.id]
+
     if turn.attacks_left > 0 and not turn.stunned:
         reach = attack_range(params, hero, None)
         for enemy in enemies:
-            if _reaches(params, state, hero, enemy, reach, sight=True):
+            if away[enemy.id] <= reach and in_sight(enemy):
                 yield AttackDeclared(by=hero.seat, hero=hero.id, target=enemy.id)
     if turn.combat_used:
         return
@@ -126,20 +136,16 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Itera
             continue
         reach, heal = attack_range(params, hero, name), name in HEALS
         for target in friends if heal else enemies:
-            if _reaches(params, state, hero, target, reach, sight=not heal):
+            if away[target.id] <= reach and (heal or in_sight(target)):
                 yield AbilityUsed(by=hero.seat, hero=hero.id, ability=name, target=target.id)
 
 
-def _reaches(params: Params, state: State, hero: Hero, target: Hero, reach: int, *, sight: bool) -> bool:
-    """What `_check_target` asks of a target of the right side: on the board, within `reach`,
-    and (for a harmful act, `sight`) in line of sight."""
+def _away(hero: Hero, target: Hero) -> float:
+    """Hex steps between two heroes: none for a target off the board (never in range), none
+    from an attacker off it (the check measures nothing then)."""
     if target.node is None:
-        return False
-    if hero.node is None:
-        return True
-    if board.distance(hero.node, target.node) > reach:
-        return False
-    return not sight or has_line_of_sight(params, state, hero, target)
+        return math.inf
+    return 0 if hero.node is None else board.distance(hero.node, target.node)
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
