@@ -31,6 +31,7 @@ from rulesets.frontier.state import (
     piece_at,
     position,
     sees,
+    walls,
 )
 
 replace = msgspec.structs.replace
@@ -161,9 +162,7 @@ def _terrain_problems(state: State, unit: Unit, start: Point, to: Point, path: t
     """"Units may not move through impassable terrain" (nor stop in it)."""
     problems = []
     points = (start, *path, to)
-    for piece in state.terrain:
-        if not piece.impassable():
-            continue
+    for piece in walls(state):
         if board.inside(to, piece.outline):
             problems.append(Problem("terrain.impassable", f"{unit.id} may not end its move in {piece.label or piece.id} (impassable)"))
         elif not free and board.path_enters(points, piece.outline):

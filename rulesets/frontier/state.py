@@ -15,6 +15,7 @@ from rulesets.frontier import board, missions, units
 from rulesets.frontier.board import Point, Polygon
 from rulesets.frontier.events import Level
 from rulesets.frontier.params import Params
+from rulesets.memo import last_state
 
 replace = msgspec.structs.replace
 
@@ -398,9 +399,24 @@ def sighted(state: State, unit: Unit, at: Point | None = None, level: int | None
     return board.Sighted(at=p, scale=kind(unit).scale + z, piece=found.id if found else None, level=z, id=unit.id)
 
 
-def bodies(state: State) -> list[board.Body]:
+def bodies(state: State) -> tuple[board.Body, ...]:
     """Every unit on the table as something that may stand in a line of sight."""
-    return [board.Body(u.id, position(u), kind(u).base, effective_scale(state, u)) for u in on_board(state)]
+    return _bodies(None, state)
+
+
+@last_state  # every candidate's check traces its sight lines past the same units (rulesets/memo.py)
+def _bodies(params: None, state: State) -> tuple[board.Body, ...]:
+    return tuple(board.Body(u.id, position(u), kind(u).base, effective_scale(state, u)) for u in on_board(state))
+
+
+def walls(state: State) -> tuple[Piece, ...]:
+    """The impassable pieces on the table ("Units may not move through impassable terrain")."""
+    return _walls(None, state)
+
+
+@last_state  # every move candidate's check asks it of the same state (rulesets/memo.py)
+def _walls(params: None, state: State) -> tuple[Piece, ...]:
+    return tuple(piece for piece in state.terrain if piece.impassable())
 
 
 def sees(state: State, a: Unit, b: Unit, *, a_at: Point | None = None, a_level: int | None = None) -> bool:
