@@ -59,6 +59,23 @@ def test_legal_is_exactly_the_candidates_check_accepts(spec: str, seed: int) -> 
     assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), seed) > 0
 
 
+BUILT_LEGAL = ["mortalgate", "frontline"]
+"""Games whose `legal` is built from the rules rather than filtered by `check` (issue 18):
+held to `check` on many more seeded positions in the slow run."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", [f"{name}@{version}" for name in BUILT_LEGAL for version in registry.game(name).versions])
+@pytest.mark.parametrize("seed", range(20, 28))
+def test_built_legal_moves_are_exactly_what_check_accepts_on_many_positions(spec: str, seed: int) -> None:
+    assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), seed, positions=150) > 0
+
+
+@pytest.mark.parametrize("spec", [f"{name}@{version}" for name in BUILT_LEGAL for version in registry.game(name).versions])
+def test_built_legal_moves_are_exactly_what_check_accepts_in_every_version(spec: str) -> None:
+    assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), 5) > 0
+
+
 def test_a_place_past_the_edge_is_named_not_looped_on() -> None:
     from rulesets.view import space_name
 
