@@ -26,11 +26,11 @@ from rulesets.frontline.events import (
     WorkersMoved,
 )
 from rulesets.frontline.params import Params
-from rulesets.frontline.rules import burrow_of, check, check_action, outcome
+from rulesets.frontline.rules import check, check_action, outcome
 from rulesets.frontline.state import (
+    Building,
     Side,
     State,
-    building,
     buildings_in,
     capacity,
     count,
@@ -56,8 +56,9 @@ def legal(params: Params, state: State) -> list[Event]:
         return [e for e in candidates(params, state) if not check(params, state, e)]
     if _round_problems(params, state, s):
         return []
-    return [*_legal_builds(params, state, s), *_legal_trainings(params, s), *_legal_research(s),
-            *_legal_worker_moves(s), *_destructions(s), RoundEnded(by=s.seat)]
+    by_id = _first_by_id(s)
+    return [*_legal_builds(params, state, s), *_legal_trainings(params, s, by_id), *_legal_research(s, by_id),
+            *_legal_worker_moves(s, by_id), *_destructions(s), RoundEnded(by=s.seat)]
 
 
 def _round_problems(params: Params, state: State, s: Side) -> bool:
@@ -145,12 +146,21 @@ def _legal_builds(params: Params, state: State, s: Side) -> Iterator[Event]:
                 yield BuildingBuilt(by=s.seat, building=kind, area=a)
 
 
-def _legal_trainings(params: Params, s: Side) -> Iterator[Event]:
+def _first_by_id(s: Side) -> dict[str, Building]:
+    """The side's buildings by id, the first of an id as `state.building` finds it (what
+    every check of an event naming a building asks)."""
+    found: dict[str, Building] = {}
+    for b in s.buildings:
+        found.setdefault(b.id, b)
+    return found
+
+
+def _legal_trainings(params: Params, s: Side, by_id: dict[str, Building]) -> Iterator[Event]:
     """Units of the race at a standing, idle building that trains them, affordable, within
     the population capacity."""
     room = capacity(params, s) - population(s)
     for b in s.buildings:
-        if b.task is None and b.kind in BUILDINGS and building(s, b.id) is b and standing(s, b):
+        if b.task is None and b.kind in BUILDINGS and by_id[b.id] is b and standing(s, b):
             for unit in BUILDINGS[b.kind].trains:
                 card = UNITS[unit]
                 if (card.race in (s.race, "any") and card.gold <= s.gold and card.lumber <= s.lumber
@@ -158,13 +168,13 @@ def _legal_trainings(params: Params, s: Side) -> Iterator[Event]:
                     yield TrainingStarted(by=s.seat, unit=unit, building=b.id)
 
 
-def _legal_research(s: Side) -> Iterator[Event]:
+def _legal_research(s: Side, by_id: dict[str, Building]) -> Iterator[Event]:
     """Techs of the race neither known nor under way, affordable, at a standing idle war mill."""
     under_way = {b.task.item for b in s.buildings if b.task is not None}
     for b in s.buildings:
         if b.task is None and b.kind in BUILDINGS and BUILDINGS[b.kind].researches:
-            found = building(s, b.id)
-            if found is None or found.task is not None or not standing(s, found) or not BUILDINGS[found.kind].researches:
+            found = by_id[b.id]
+            if found.task is not None or not standing(s, found) or not BUILDINGS[found.kind].researches:
                 continue
             for tech in of_race(RESEARCH, s.race):
                 card = RESEARCH[tech]
@@ -172,16 +182,18 @@ def _legal_research(s: Side) -> Iterator[Event]:
                     yield ResearchStarted(by=s.seat, tech=tech, building=b.id)
 
 
-def _legal_worker_moves(s: Side) -> Iterator[Event]:
+def _legal_worker_moves(s: Side, by_id: dict[str, Building]) -> Iterator[Event]:
     """Workers from a place to another: militia only after its research, into a burrow only
     after its research, once it stands and while it has room."""
     places = [*PLACES, *(b.id for b in s.buildings if b.kind in BUILDINGS and BUILDINGS[b.kind].room)]
     militia, burrows = effect_total(s, "militia") > 0, effect_total(s, "burrow") > 0
+    # `rules.burrow_of` for every place: the first building of the id, if it shelters workers
+    shelter = {i: b for i, b in by_id.items() if b.kind in BUILDINGS and BUILDINGS[b.kind].room > 0}
     for origin, there in s.workers:
-        if origin not in PLACES and burrow_of(s, origin) is None:
+        if origin not in PLACES and origin not in shelter:
             continue
         for to in places:
-            burrow = burrow_of(s, to)
+            burrow = shelter.get(to)
             if to == origin or (to == "militia" and not militia) or (to not in PLACES and burrow is None):
                 continue
             for n in sorted({1, there}):
