@@ -33,7 +33,6 @@ from rulesets.frontline.state import (
     State,
     buildings_in,
     capacity,
-    count,
     counted_forces,
     effect_total,
     frontline,
@@ -189,17 +188,20 @@ def _legal_worker_moves(s: Side, by_id: dict[str, Building]) -> Iterator[Event]:
     militia, burrows = effect_total(s, "militia") > 0, effect_total(s, "burrow") > 0
     # `rules.burrow_of` for every place: the first building of the id, if it shelters workers
     shelter = {i: b for i, b in by_id.items() if b.kind in BUILDINGS and BUILDINGS[b.kind].room > 0}
+    held = dict(s.workers)
     for origin, there in s.workers:
         if origin not in PLACES and origin not in shelter:
             continue
+        counts = [n for n in sorted({1, there}) if 1 <= n <= there]  # one worker, or all of them
         for to in places:
-            burrow = shelter.get(to)
-            if to == origin or (to == "militia" and not militia) or (to not in PLACES and burrow is None):
+            if to == origin or (to == "militia" and not militia):
                 continue
-            for n in sorted({1, there}):
-                if n < 1 or there < n:
-                    continue
-                if burrow is not None and not (burrows and standing(s, burrow)
-                                               and count(s.workers, burrow.id) + n <= BUILDINGS[burrow.kind].room):
-                    continue
-                yield WorkersMoved(by=s.seat, count=n, origin=origin, to=to)
+            burrow = shelter.get(to)
+            if burrow is None and to not in PLACES:
+                continue
+            if burrow is not None and not (burrows and standing(s, burrow)):
+                continue
+            room = BUILDINGS[burrow.kind].room - held.get(burrow.id, 0) if burrow is not None else there
+            for n in counts:
+                if n <= room:
+                    yield WorkersMoved(by=s.seat, count=n, origin=origin, to=to)
