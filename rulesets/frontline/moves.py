@@ -10,6 +10,7 @@ seeded positions. The game has no chance step: nothing is rolled or drawn.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from events.base import Event
@@ -31,7 +32,6 @@ from rulesets.frontline.state import (
     Building,
     Side,
     State,
-    buildings_in,
     capacity,
     counted_forces,
     effect_total,
@@ -136,8 +136,8 @@ def _destructions(s: Side) -> Iterator[Event]:
 
 def _legal_builds(params: Params, state: State, s: Side) -> Iterator[Event]:
     """Affordable buildings of the race, on areas behind the side's frontline with a free site."""
-    open_areas = [a.id for a in board.areas(params)
-                  if board.holder(a, state.front) == s.half and buildings_in(state, a.id) < a.sites]
+    taken = Counter(b.area for x in state.sides for b in x.buildings)  # `buildings_in`, every area at once
+    open_areas = [a.id for a in board.areas(params) if board.holder(a, state.front) == s.half and taken[a.id] < a.sites]
     for kind in of_race(BUILDINGS, s.race):
         card = BUILDINGS[kind]
         if card.gold <= s.gold and card.lumber <= s.lumber:
