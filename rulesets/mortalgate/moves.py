@@ -94,7 +94,7 @@ def _legal_turn(params: Params, state: State) -> list[Event]:
                   if node not in taken), *start]
     # Every move is legal: paths come from `reachable`, which keeps to free, passable, adjacent
     # nodes within the movement left (none when stunned), offered only in upkeep or movement.
-    kept: list[Event] = list(_moves(params, state, hero))
+    kept = _moves(params, state, hero)
     if params.bonuses == "enchantments" and hero.enchantment is None and any(node == hero.node for node, _ in state.enchantments):
         kept.append(EnchantmentTaken(by=by, hero=hero.id))
     kept += _legal_combat(params, state, hero, turn)
@@ -226,14 +226,14 @@ def _seat(state: State, hero_id: str) -> str | None:
     return hero.seat if hero else None
 
 
-def _moves(params: Params, state: State, hero: Hero) -> Iterator[Event]:
+def _moves(params: Params, state: State, hero: Hero) -> list[Event]:
     """One move per reachable node, along a shortest path (breadth-first)."""
     turn = state.turn
     if turn is None or hero.node is None or turn.phase not in ("upkeep", "movement"):
-        return
+        return []
     left = movement_allowance(params, state, hero, turn) - turn.moved
-    for _node, path in reachable(params, state, hero.node, left).items():
-        yield HeroMoved(by=hero.seat, hero=hero.id, path=path)
+    by, hero_id = hero.seat, hero.id
+    return [HeroMoved(by=by, hero=hero_id, path=path) for path in reachable(params, state, hero.node, left).values()]
 
 
 def reachable(params: Params, state: State, start: Node, steps: int) -> dict[Node, tuple[Node, ...]]:
