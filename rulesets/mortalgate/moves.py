@@ -108,7 +108,8 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Itera
     """Attacks and abilities `_combat` proposes that are in range, in sight (against an
     enemy), off cooldown, and not harmful from a stunned hero (what `_check_target` and
     `_check_ability` ask; each target's distance measured once, its sight traced once)."""
-    if turn.phase in ("capture", "done"):
+    attacking = turn.attacks_left > 0 and not turn.stunned
+    if turn.phase in ("capture", "done") or (not attacking and turn.combat_used):
         return
     enemies = [h for h in state.heroes if h.team != hero.team and h.alive]
     friends = [h for h in state.heroes if h.team == hero.team and h.alive and h.id != hero.id]
@@ -120,7 +121,7 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Itera
             seen[target.id] = has_line_of_sight(params, state, hero, target)
         return seen[target.id]
 
-    if turn.attacks_left > 0 and not turn.stunned:
+    if attacking:
         reach = attack_range(params, hero, None)
         for enemy in enemies:
             if away[enemy.id] <= reach and in_sight(enemy):
