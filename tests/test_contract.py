@@ -76,6 +76,20 @@ def test_built_legal_moves_are_exactly_what_check_accepts_in_every_version(spec:
     assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), 5) > 0
 
 
+GOLDEN_LOGS = sorted(str(path.relative_to(Path(__file__).parent)) for name in BUILT_LEGAL
+                     for path in (Path(__file__).parent / name / "golden").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("log", GOLDEN_LOGS)
+def test_built_legal_moves_are_exactly_what_check_accepts_along_golden_games(log: str) -> None:
+    from events.codec import decode_log
+
+    lines = (Path(__file__).parent / log).read_bytes().splitlines()
+    game = log.split("/")[0]
+    events = list(decode_log(lines, registry.game(game).codec, where=log))
+    assert contract.check_legal_is_what_check_accepts_along(registry.resolve(f"{game}@{events[0].version}"), events) > 0
+
+
 def test_a_place_past_the_edge_is_named_not_looped_on() -> None:
     from rulesets.view import space_name
 
