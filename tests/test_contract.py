@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from events.shared import MatchStarted
 from rulesets import registry
 from tests import contract
 
@@ -87,7 +88,9 @@ def test_built_legal_moves_are_exactly_what_check_accepts_along_golden_games(log
     lines = (Path(__file__).parent / log).read_bytes().splitlines()
     game = log.split("/")[0]
     events = list(decode_log(lines, registry.game(game).codec, where=log))
-    assert contract.check_legal_is_what_check_accepts_along(registry.resolve(f"{game}@{events[0].version}"), events) > 0
+    started = events[0]
+    assert isinstance(started, MatchStarted)
+    assert contract.check_legal_is_what_check_accepts_along(registry.resolve(f"{game}@{started.version}"), events) > 0
 
 
 def test_a_place_past_the_edge_is_named_not_looped_on() -> None:
