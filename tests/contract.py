@@ -176,6 +176,23 @@ def check_attempts_are_refused(rules: Rules, seed: int, *, positions: int = 40) 
     return checked
 
 
+def check_legal_is_what_check_accepts_along(rules: Rules, events: list) -> int:
+    """At every decision of a recorded game (table mistakes included), `legal` is exactly the
+    candidates `check` finds no error or warning in. Returns how many positions were compared."""
+    ruleset = rules.ruleset
+    assert ruleset.candidates is not None, f"{ruleset.name} exposes no candidates"
+    compared = 0
+    for step in replay(events[:-1] if isinstance(events[-1], MatchEnded) else events, rules, audit=False):
+        state = step.state
+        if ruleset.chance(rules.params, state) is not None:
+            continue
+        accepted = [e for e in ruleset.candidates(rules.params, state)
+                    if not any(v.severity != "info" for v in ruleset.check(rules.params, state, e))]
+        assert list(ruleset.legal(rules.params, state)) == accepted, f"after seq {step.event.seq}: legal differs from the accepted candidates"
+        compared += 1
+    return compared
+
+
 CASCADE_SAMPLE = 40
 """Mutations of one bot game per version in the default run (`make bench-cascade` runs 1,000 per game)."""
 

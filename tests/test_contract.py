@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from events.shared import MatchStarted
 from rulesets import registry
 from tests import contract
 
@@ -64,6 +65,39 @@ def test_the_mistakes_offered_to_the_recorder_are_ones_the_rules_refuse(spec: st
     rules = registry.resolve(spec)
     checked = contract.check_attempts_are_refused(rules, 3)
     assert checked > 0 or rules.ruleset.attempts is None
+
+
+BUILT_LEGAL = ["mortalgate", "frontline"]
+"""Games whose `legal` is built from the rules rather than filtered by `check` (issue 18):
+held to `check` on many more seeded positions in the slow run."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", [f"{name}@{version}" for name in BUILT_LEGAL for version in registry.game(name).versions])
+@pytest.mark.parametrize("seed", range(20, 28))
+def test_built_legal_moves_are_exactly_what_check_accepts_on_many_positions(spec: str, seed: int) -> None:
+    assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), seed, positions=150) > 0
+
+
+@pytest.mark.parametrize("spec", [f"{name}@{version}" for name in BUILT_LEGAL for version in registry.game(name).versions])
+def test_built_legal_moves_are_exactly_what_check_accepts_in_every_version(spec: str) -> None:
+    assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), 5) > 0
+
+
+GOLDEN_LOGS = sorted(str(path.relative_to(Path(__file__).parent)) for name in BUILT_LEGAL
+                     for path in (Path(__file__).parent / name / "golden").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("log", GOLDEN_LOGS)
+def test_built_legal_moves_are_exactly_what_check_accepts_along_golden_games(log: str) -> None:
+    from events.codec import decode_log
+
+    lines = (Path(__file__).parent / log).read_bytes().splitlines()
+    game = log.split("/")[0]
+    events = list(decode_log(lines, registry.game(game).codec, where=log))
+    started = events[0]
+    assert isinstance(started, MatchStarted)
+    assert contract.check_legal_is_what_check_accepts_along(registry.resolve(f"{game}@{started.version}"), events) > 0
 
 
 def test_a_place_past_the_edge_is_named_not_looped_on() -> None:

@@ -356,6 +356,9 @@ def sight_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid], bodies: Iter
     for body in bodies:
         if body.id in (a.id, b.id) or body.scale < tallest:
             continue
+        bx, by = body.at
+        if bx < lo_x - body.radius or bx > hi_x + body.radius or by < lo_y - body.radius or by > hi_y + body.radius:
+            continue  # further than its radius from the line's bounding box: from the line
         if point_segment_distance(body.at, a.at, b.at) < body.radius - EPS:
             return body.id
     return None
