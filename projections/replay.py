@@ -79,6 +79,10 @@ class Step(msgspec.Struct, frozen=True, gc=False):
     resync_left: int = 0
     """For how many more events the `resync` states are carried along (each follows every
     event legal in it), so a lost step that shows a few events later is still found."""
+    early: tuple[Event, Any] | None = None
+    """The refused event that began the resync, and the state without it carried along: the
+    event may have been written too early (two events swapped), so a later refused event may
+    take it as done just before or just after itself (internal to the audited fold)."""
 
 
 GAME_OVER = ".game-over"
@@ -173,13 +177,16 @@ class Fold:
         serious = bool(problems) and _serious(problems)
         if prev.resync:
             if serious:
-                resynced = _follow(self._apply, params, check, prev.resync, event, problems)
+                resynced = _follow(self._apply, params, check, prev, event, problems)
                 if resynced is not None:
-                    return Step(event, resynced[0], resynced[1], None, undo)
+                    after, found, kept = resynced
+                    return Step(event, after, found, None, undo, kept, resync_left=prev.resync_left - 1 if kept else 0)
             elif prev.resync_left > 1:
                 after = self._apply(params, state, event)
                 carried = _carry(self._apply, params, check, prev.resync, event, problems)
-                return Step(event, after, problems, None, undo, carried, resync_left=prev.resync_left - 1 if carried else 0)
+                early = _carry_early(self._apply, params, check, prev.early, event, problems) if carried else None
+                return Step(event, after, problems, None, undo, carried,
+                            resync_left=prev.resync_left - 1 if carried else 0, early=early)
         try:
             after = self._apply(params, state, event)
         except Exception as error:  # an illegal event may break a best-effort apply; a legal one must not
@@ -190,7 +197,8 @@ class Fold:
                                    message=f"the board could not follow this event ({type(error).__name__}); "
                                            "the state is kept as it was"),)
         resync = self._resync(state, event, problems) if serious and self.resync else ()
-        return Step(event, after, problems, None, undo, resync, resync_left=RESYNC_SPAN if resync else 0)
+        return Step(event, after, problems, None, undo, resync, resync_left=RESYNC_SPAN if resync else 0,
+                    early=(event, state) if resync else None)
 
     def _resync(self, state: Any, event: Event, problems: tuple[Violation, ...]) -> tuple[Any, ...]:
         """Where the table may really be after a refused event. Three readings, each a state:
@@ -205,6 +213,8 @@ class Fold:
         broken = {p.rule for p in problems if p.severity != "info"}
         missing: list[tuple[int, Any]] = []
         instead: list[Any] = []
+        near: list[Any] = []
+        compared = [f for f in type(event).__struct_fields__ if f not in ("seq", "at", "prev")]
         alike = 0
         seen: set[bytes] = set()
         outcomes = ruleset.chance(params, state)
@@ -217,6 +227,8 @@ class Fold:
                 between = apply(params, state, msgspec.structs.replace(step, seq=event.seq))
                 if type(step) is type(event):
                     alike += 1
+                    if _differing(step, event, compared) == 1 and len(near) < 4 * RESYNC_KEEP:
+                        near.append(between)
                     instead.append(between)
                 if len(missing) >= 4 * RESYNC_KEEP:
                     continue
@@ -229,9 +241,10 @@ class Fold:
             if self._new(seen, after):
                 missing.append((len(left), after))
         missing.sort(key=lambda pair: pair[0])
-        # written wrong only where the rules leave one choice (the hero whose turn it is): with
-        # several, a guess would move the replay away from the table rather than toward it
-        return (state, *(after for _, after in missing[:RESYNC_KEEP]), *(instead if alike == 1 else ()))
+        # written wrong where the rules leave one choice (the hero whose turn it is), or as the
+        # same decision with one detail changed (the same piece, another place): a later event
+        # picks among these only where the followed state refuses it
+        return (state, *(after for _, after in missing[:RESYNC_KEEP]), *(instead if alike == 1 else near))
 
     def _new(self, seen: set[bytes], state: Any) -> bool:
         """Is this a place in the game not seen yet (by turn, phase, actor and the metrics)?
@@ -244,27 +257,78 @@ class Fold:
         return True
 
 
+def _differing(one: Event, other: Event, names: list[str]) -> int:
+    """How many of `names` two events of one kind disagree on."""
+    return sum(1 for name in names if getattr(one, name) != getattr(other, name))
+
+
 def _count(problems: Iterable[Violation]) -> int:
     return sum(1 for p in problems if p.severity != "info")
 
 
-def _follow(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], event: Event,
-            problems: tuple[Violation, ...]) -> tuple[Any, tuple[Violation, ...]] | None:
-    """The candidate state in which `event` breaks the fewest rules, if fewer than `problems`
-    (what it breaks in the followed state): the state after it and what it still breaks."""
-    best: tuple[Any, tuple[Violation, ...]] | None = None
+def _follow(apply: Any, params: Any, check: Any, prev: Step, event: Event,
+            problems: tuple[Violation, ...]) -> tuple[Any, tuple[Violation, ...], tuple[Any, ...]] | None:
+    """The reading in which `event` breaks the fewest rules, if fewer than `problems` (what it
+    breaks in the followed state): the state after it, what it still breaks there, and the
+    other readings that explain it as well (each with it applied), which stay candidates: one
+    event may not tell two places apart, a later one may. A refused event written too early
+    comes first (done just before or just after this one), so a swap keeps both events."""
     least = _count(problems)
-    for candidate in candidates:
+    readings: list[tuple[int, Any, tuple[Violation, ...]]] = []
+    if prev.early is not None:
+        readings.extend((_count(found), after, found) for after, found in _late(apply, params, check, prev.early, event))
+    for candidate in prev.resync:
         found = tuple(check(params, candidate, event))
         if _count(found) >= least:
             continue
         try:
-            best, least = (apply(params, candidate, event), found), _count(found)
+            readings.append((_count(found), apply(params, candidate, event), found))
         except Exception:  # a state only guessed at may not carry this event after all
             continue
-        if least == 0:
-            break
-    return best
+    readings = [r for r in readings if r[0] < least]
+    if not readings:
+        return None
+    fewest = min(r[0] for r in readings)
+    best = [r for r in readings if r[0] == fewest]
+    return best[0][1], best[0][2], tuple(r[1] for r in best[1 : 4 * RESYNC_KEEP + 1])
+
+
+def _late(apply: Any, params: Any, check: Any, early: tuple[Event, Any], event: Event) -> list[tuple[Any, tuple[Violation, ...]]]:
+    """`early` (a refused event and the state without it) read as written too early: done just
+    before `event`, or just after it, wherever the rules accept it. Each reading: the state
+    after both, and what `event` breaks in it."""
+    refused, without = early
+    out: list[tuple[Any, tuple[Violation, ...]]] = []
+    try:
+        if not _serious(check(params, without, refused)):
+            between = apply(params, without, refused)
+            found = tuple(check(params, between, event))
+            out.append((apply(params, between, event), found))
+    except Exception:  # a state only guessed at may not carry these events after all
+        pass
+    try:
+        found = tuple(check(params, without, event))
+        after = apply(params, without, event)
+        if not _serious(check(params, after, refused)):
+            out.append((apply(params, after, refused), found))
+    except Exception:
+        pass
+    return out
+
+
+def _carry_early(apply: Any, params: Any, check: Any, early: tuple[Event, Any] | None, event: Event,
+                 problems: tuple[Violation, ...]) -> tuple[Event, Any] | None:
+    """The state without the early event, carried over `event` while it accepts it as well as
+    the followed state does."""
+    if early is None:
+        return None
+    refused, without = early
+    try:
+        if _count(check(params, without, event)) > _count(problems):
+            return None
+        return refused, apply(params, without, event)
+    except Exception:  # a state only guessed at may not carry this event after all
+        return None
 
 
 def _carry(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], event: Event,
