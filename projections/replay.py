@@ -244,13 +244,13 @@ class Fold:
         # written wrong where the rules leave one choice (the hero whose turn it is), or as the
         # same decision with one detail changed (the same piece, another place): a later event
         # picks among these only where the followed state refuses it
-        return (state, *(after for _, after in missing[:RESYNC_KEEP]), *(instead if alike == 1 else near))
+        return (state, *(after for _, after in missing[:4 * RESYNC_KEEP]), *(instead if alike == 1 else near))
 
-    def _new(self, seen: set[bytes], state: Any) -> bool:
-        """Is this a place in the game not seen yet (by turn, phase, actor and the metrics)?
-        Outcomes that leave the game in the same place are one candidate: keep different ones."""
-        ruleset, params = self.rules.ruleset, self._params
-        mark = msgspec.json.encode((ruleset.progress(params, state), ruleset.metrics(params, state)))
+    @staticmethod
+    def _new(seen: set[bytes], state: Any) -> bool:
+        """Is this a state not seen yet? Candidates are told apart by the whole state (which
+        unit did what, which card was drawn), so the one the table was in is kept."""
+        mark = msgspec.msgpack.encode(state)
         if mark in seen:
             return False
         seen.add(mark)
