@@ -254,17 +254,29 @@ MUTATORS = {"drop": drop, "duplicate": duplicate, "swap": swap, "die": die, "ill
 
 
 def measure(subject: Subject, mutation: Mutation) -> Cascade:
-    """Audit the mutated log and count its new findings, at the mistake and after it."""
+    """Audit the mutated log and count its new findings, at the mistake and after it.
+
+    A mistake the rules accept where it was made (a roll of workers never written, a building
+    written twice that was affordable twice) shows first where play depends on it: if its own
+    events show nothing, the first event after them with a new finding is where it shows, and
+    that finding names the mistake; only the findings after it are follow-ons."""
     found = findings(audit(mutation.events, subject.rules, resync=subject.resync).violations)
-    at_site = follow_on = 0
-    spread: list[str] = []
-    for seq, rules in found.items():
+    new_by_seq: dict[int, Counter[str]] = {}
+    for seq, rules in sorted(found.items()):
         origin = mutation.origin[seq] if seq < len(mutation.origin) else None
         new = rules - subject.found.get(origin, Counter()) if origin is not None else rules
+        if new:
+            new_by_seq[seq] = new
+    site = mutation.site
+    if new_by_seq and not site.intersection(new_by_seq):  # the log before the mistake is unchanged
+        site = frozenset({min(new_by_seq)})
+    at_site = follow_on = 0
+    spread: list[str] = []
+    for seq, new in new_by_seq.items():
         count = sum(new.values())
-        if seq in mutation.site:
+        if seq in site:
             at_site += count
-        elif count:
+        else:
             follow_on += count
             spread.extend(f"{seq} {rule}" for rule in sorted(new.elements()))
     return Cascade(kind=mutation.kind, at=mutation.at, what=mutation.what, at_site=at_site,

@@ -59,6 +59,10 @@ def _trim(stack: Undo, keep: int) -> Undo:
     return rebuilt
 
 
+Early = tuple[Event, Any, frozenset[str]]
+"""A refused event, the state the table had without it (carried along), the rules it broke."""
+
+
 class Step(msgspec.Struct, frozen=True, gc=False):
     """One event and the state after it, with the rules it broke (empty without audit)."""
 
@@ -79,10 +83,12 @@ class Step(msgspec.Struct, frozen=True, gc=False):
     resync_left: int = 0
     """For how many more events the `resync` states are carried along (each follows every
     event legal in it), so a lost step that shows a few events later is still found."""
-    early: tuple[Event, Any] | None = None
-    """The refused event that began the resync, and the state without it carried along: the
-    event may have been written too early (two events swapped), so a later refused event may
-    take it as done just before or just after itself (internal to the audited fold)."""
+    early: tuple[Early, ...] = ()
+    """The refused events that began the resync (newest first, at most two), each with the
+    state without it carried along and the rules it broke where written: one may have been
+    written too early (two events swapped), so a later refused event may take it as done just
+    before or just after itself, where it no longer breaks those rules (internal to the
+    audited fold)."""
 
 
 GAME_OVER = ".game-over"
@@ -175,18 +181,20 @@ class Fold:
         params = self._params
         problems = tuple(check(params, state, event))
         serious = bool(problems) and _serious(problems)
+        carried: tuple[Any, ...] = ()
+        early: tuple[Early, ...] = ()
         if prev.resync:
             if serious:
                 resynced = _follow(self._apply, params, check, prev, event, problems)
                 if resynced is not None:
                     after, found, kept = resynced
                     return Step(event, after, found, None, undo, kept, resync_left=prev.resync_left - 1 if kept else 0)
-            elif prev.resync_left > 1:
-                after = self._apply(params, state, event)
+            if prev.resync_left > 1:
                 carried = _carry(self._apply, params, check, prev.resync, event, problems)
-                early = _carry_early(self._apply, params, check, prev.early, event, problems) if carried else None
-                return Step(event, after, problems, None, undo, carried,
-                            resync_left=prev.resync_left - 1 if carried else 0, early=early)
+                early = _carry_early(self._apply, params, check, prev.early, event, problems) if carried else ()
+                if not serious:
+                    return Step(event, self._apply(params, state, event), problems, None, undo, carried,
+                                resync_left=prev.resync_left - 1 if carried else 0, early=early)
         try:
             after = self._apply(params, state, event)
         except Exception as error:  # an illegal event may break a best-effort apply; a legal one must not
@@ -196,9 +204,14 @@ class Fold:
             problems += (Violation(seq=event.seq, rule="core/replay.unplayable", severity="warning",
                                    message=f"the board could not follow this event ({type(error).__name__}); "
                                            "the state is kept as it was"),)
-        resync = self._resync(state, event, problems) if serious and self.resync else ()
-        return Step(event, after, problems, None, undo, resync, resync_left=RESYNC_SPAN if resync else 0,
-                    early=(event, state) if resync else None)
+        if not (serious and self.resync):
+            return Step(event, after, problems, None, undo)
+        # a mistake of its own that no earlier reading explains: new readings, and the earlier
+        # ones it does not contradict stay (an earlier lost step may still show later)
+        resync = (*self._resync(state, event, problems), *carried[: 4 * RESYNC_KEEP])
+        broken = frozenset(p.rule for p in problems if p.severity != "info")
+        return Step(event, after, problems, None, undo, resync, resync_left=RESYNC_SPAN,
+                    early=((event, state, broken), *early[:1]))
 
     def _resync(self, state: Any, event: Event, problems: tuple[Violation, ...]) -> tuple[Any, ...]:
         """Where the table may really be after a refused event. Three readings, each a state:
@@ -275,8 +288,8 @@ def _follow(apply: Any, params: Any, check: Any, prev: Step, event: Event,
     comes first (done just before or just after this one), so a swap keeps both events."""
     least = _count(problems)
     readings: list[tuple[int, Any, tuple[Violation, ...]]] = []
-    if prev.early is not None:
-        readings.extend((_count(found), after, found) for after, found in _late(apply, params, check, prev.early, event))
+    for early in prev.early:
+        readings.extend((_count(found), after, found) for after, found in _late(apply, params, check, early, event))
     for candidate in prev.resync:
         found = tuple(check(params, candidate, event))
         if _count(found) >= least:
@@ -293,14 +306,18 @@ def _follow(apply: Any, params: Any, check: Any, prev: Step, event: Event,
     return best[0][1], best[0][2], tuple(r[1] for r in best[1 : 4 * RESYNC_KEEP + 1])
 
 
-def _late(apply: Any, params: Any, check: Any, early: tuple[Event, Any], event: Event) -> list[tuple[Any, tuple[Violation, ...]]]:
-    """`early` (a refused event and the state without it) read as written too early: done just
-    before `event`, or just after it, wherever the rules accept it. Each reading: the state
-    after both, and what `event` breaks in it."""
-    refused, without = early
+def _late(apply: Any, params: Any, check: Any, early: Early, event: Event) -> list[tuple[Any, tuple[Violation, ...]]]:
+    """`early` (a refused event, the state without it, the rules it broke) read as written too
+    early: done just before `event`, or just after it, wherever it no longer breaks those rules.
+    Each reading: the state after both, and what `event` breaks in it."""
+    refused, without, broken = early
+
+    def cleared(state: Any) -> bool:
+        return not any(p.rule in broken for p in check(params, state, refused) if p.severity != "info")
+
     out: list[tuple[Any, tuple[Violation, ...]]] = []
     try:
-        if not _serious(check(params, without, refused)):
+        if cleared(without):
             between = apply(params, without, refused)
             found = tuple(check(params, between, event))
             out.append((apply(params, between, event), found))
@@ -309,26 +326,25 @@ def _late(apply: Any, params: Any, check: Any, early: tuple[Event, Any], event: 
     try:
         found = tuple(check(params, without, event))
         after = apply(params, without, event)
-        if not _serious(check(params, after, refused)):
+        if cleared(after):
             out.append((apply(params, after, refused), found))
     except Exception:
         pass
     return out
 
 
-def _carry_early(apply: Any, params: Any, check: Any, early: tuple[Event, Any] | None, event: Event,
-                 problems: tuple[Violation, ...]) -> tuple[Event, Any] | None:
-    """The state without the early event, carried over `event` while it accepts it as well as
+def _carry_early(apply: Any, params: Any, check: Any, early: tuple[Early, ...], event: Event,
+                 problems: tuple[Violation, ...]) -> tuple[Early, ...]:
+    """Each state without an early event, carried over `event` while it accepts it as well as
     the followed state does."""
-    if early is None:
-        return None
-    refused, without = early
-    try:
-        if _count(check(params, without, event)) > _count(problems):
-            return None
-        return refused, apply(params, without, event)
-    except Exception:  # a state only guessed at may not carry this event after all
-        return None
+    kept: list[Early] = []
+    for refused, without, broken in early:
+        try:
+            if _count(check(params, without, event)) <= _count(problems):
+                kept.append((refused, apply(params, without, event), broken))
+        except Exception:  # a state only guessed at may not carry this event after all
+            continue
+    return tuple(kept)
 
 
 def _carry(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], event: Event,
