@@ -43,18 +43,20 @@ class Undo(msgspec.Struct, frozen=True, gc=False):
     before: Any
     below: Undo | None
     depth: int
+    event: Any = None
+    """The event itself, so a step the table left out a few events back can be tried there."""
 
 
 def _trim(stack: Undo, keep: int) -> Undo:
     """A copy of the top `keep` entries (older snapshots keep the entries they share)."""
-    items: list[tuple[int, Any]] = []
+    items: list[tuple[int, Any, Any]] = []
     node: Undo | None = stack
     while node is not None and len(items) < keep:
-        items.append((node.seq, node.before))
+        items.append((node.seq, node.before, node.event))
         node = node.below
     rebuilt: Undo | None = None
-    for depth, (seq, before) in enumerate(reversed(items), start=1):
-        rebuilt = Undo(seq, before, rebuilt, depth)
+    for depth, (seq, before, event) in enumerate(reversed(items), start=1):
+        rebuilt = Undo(seq, before, rebuilt, depth, event)
     assert rebuilt is not None
     return rebuilt
 
@@ -107,6 +109,14 @@ RESYNC_OUTCOMES = 5000
 """How many outcomes of a chance step (every face of the dice rolled) are tried."""
 
 RESYNC_KEEP = 6
+
+RESYNC_BACK = 4
+"""How many events back a step the table left out is also tried (then the events since are
+folded again on top of it): a hire never written shows only when the row is refilled, three
+events later, and the table's state must have had it since."""
+
+RESYNC_BACK_CANDIDATES = 100
+"""How many next events are tried at each of those earlier places."""
 """How many resynchronised states are kept for the next event to choose from."""
 
 
@@ -168,11 +178,11 @@ class Fold:
         state = prev.state
         stack = prev.undo
         if stack is None:
-            undo = Undo(event.seq, state, None, 1)
+            undo = Undo(event.seq, state, None, 1, event)
         else:
             if stack.depth >= _TRIM_AT:
                 stack = _trim(stack, UNDO_WINDOW)
-            undo = Undo(event.seq, state, stack, stack.depth + 1)
+            undo = Undo(event.seq, state, stack, stack.depth + 1, event)
         if kind in _TABLE_ONLY:
             return Step(event, state, (), None, undo)
         check = self._check
@@ -208,12 +218,12 @@ class Fold:
             return Step(event, after, problems, None, undo)
         # a mistake of its own that no earlier reading explains: new readings, and the earlier
         # ones it does not contradict stay (an earlier lost step may still show later)
-        resync = (*self._resync(state, event, problems), *carried[: 4 * RESYNC_KEEP])
+        resync = (*self._resync(state, event, problems, prev.undo), *carried[: 4 * RESYNC_KEEP])
         broken = frozenset(p.rule for p in problems if p.severity != "info")
         return Step(event, after, problems, None, undo, resync, resync_left=RESYNC_SPAN,
                     early=((event, state, broken), *early[:1]))
 
-    def _resync(self, state: Any, event: Event, problems: tuple[Violation, ...]) -> tuple[Any, ...]:
+    def _resync(self, state: Any, event: Event, problems: tuple[Violation, ...], below: Undo | None) -> tuple[Any, ...]:
         """Where the table may really be after a refused event. Three readings, each a state:
         the event was a stray (state unchanged); a step was left out before it (one legal move
         or chance outcome after which the event no longer breaks the rules it broke; it may
@@ -257,7 +267,55 @@ class Fold:
         # written wrong where the rules leave one choice (the hero whose turn it is), or as the
         # same decision with one detail changed (the same piece, another place): a later event
         # picks among these only where the followed state refuses it
-        return (state, *(after for _, after in missing[:4 * RESYNC_KEEP]), *(instead if alike == 1 else near))
+        # no one step just before explains it: one a few events back may (`_back`)
+        back = () if missing else self._back(below, event, problems)
+        return (state, *(after for _, after in missing[:4 * RESYNC_KEEP]), *back, *(instead if alike == 1 else near))
+
+    def _back(self, below: Undo | None, event: Event, problems: tuple[Violation, ...]) -> tuple[Any, ...]:
+        """A step left out a few events before a refused one: one legal event (or chance outcome)
+        at each of the last `RESYNC_BACK` places, the events since folded again on top of it
+        while the rules accept every one of them, after which `event` no longer breaks what it
+        broke. Each is the state after `event` (at most `RESYNC_KEEP` per place)."""
+        broken = {p.rule for p in problems if p.severity != "info"}
+        tail: list[Event] = []
+        out: list[Any] = []
+        seen: set[bytes] = set()
+        node = below
+        while node is not None and len(tail) < RESYNC_BACK and node.event is not None:
+            tail.insert(0, node.event)
+            if len(tail) > 1:  # one place back is the ordinary left-out step (`_resync`)
+                out.extend(self._inserted(node.before, tail, event, broken, seen))
+            node = node.below
+        return tuple(out)
+
+    def _inserted(self, base: Any, tail: list[Event], event: Event, broken: set[str], seen: set[bytes]) -> list[Any]:
+        """States after `event` where one step was done at `base`, before the events of `tail`."""
+        ruleset, params, check, apply = self.rules.ruleset, self._params, self._check, self._apply
+        assert check is not None
+        outcomes = ruleset.chance(params, base)
+        steps: Iterable[Event] = (islice((e for e, _ in outcomes), RESYNC_BACK_CANDIDATES) if outcomes is not None
+                                  else islice(ruleset.legal(params, base), RESYNC_BACK_CANDIDATES))
+        found: list[Any] = []
+        for step in steps:
+            try:
+                state = apply(params, base, msgspec.structs.replace(step, seq=tail[0].seq))
+                for done in tail:
+                    if type(done) in _TABLE_ONLY:
+                        continue
+                    if _serious(check(params, state, done)):
+                        break
+                    state = apply(params, state, done)
+                else:
+                    if broken.intersection(p.rule for p in check(params, state, event) if p.severity != "info"):
+                        continue
+                    after = apply(params, state, event)
+                    if self._new(seen, after):
+                        found.append(after)
+                        if len(found) >= RESYNC_KEEP:
+                            break
+            except Exception:  # a candidate the board cannot follow is no candidate
+                continue
+        return found
 
     @staticmethod
     def _new(seen: set[bytes], state: Any) -> bool:

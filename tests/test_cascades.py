@@ -82,3 +82,12 @@ def test_a_mistake_the_rules_accept_where_it_was_made_is_named_where_it_first_sh
     shown = sorted({v.seq for v in report.violations if v.severity == "error"} - set(subject.found))
     assert shown and shown[0] > 2 + 20, shown  # the next event is legal: the mistake shows later
     _one_finding(subject, mutation)
+
+
+def test_a_hire_left_out_is_found_where_it_was_made_when_it_shows_three_events_later() -> None:
+    """Mercy Frontier: a MercenaryHired never written shows only when the row is refilled three
+    events later, after the purchase step ended. Before: the replay never had the mercenary, so
+    placing it, its ability and its moves were refused all game (5 follow-ons)."""
+    subject = _subject("tests/mercyfrontier/golden/mercyfrontier-current.jsonl")
+    assert type(subject.events[22]).__name__ == "MercenaryHired"
+    _one_finding(subject, drop(subject, 22, random.Random(0)))
