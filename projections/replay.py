@@ -203,7 +203,8 @@ class Fold:
                 carried = _carry(self._apply, params, check, prev.resync, event, problems)
                 early = _carry_early(self._apply, params, check, prev.early, event, problems) if carried else ()
                 if not serious:
-                    return Step(event, self._apply(params, state, event), problems, None, undo, carried,
+                    after = _swapped(self._apply, params, check, prev, event, problems) or self._apply(params, state, event)
+                    return Step(event, after, problems, None, undo, carried,
                                 resync_left=prev.resync_left - 1 if carried else 0, early=early)
         try:
             after = self._apply(params, state, event)
@@ -389,6 +390,24 @@ def _late(apply: Any, params: Any, check: Any, early: Early, event: Event) -> li
     except Exception:
         pass
     return out
+
+
+def _swapped(apply: Any, params: Any, check: Any, prev: Step, event: Event, problems: tuple[Violation, ...]) -> Any:
+    """Right after a refused event that the rules accept once this one is done (two events
+    written in the wrong order), the state after both in the order the rules accept, if this
+    one breaks no more there; else None (the followed state stands)."""
+    if not prev.early or prev.early[0][0] is not prev.event:
+        return None
+    refused, without, _ = prev.early[0]
+    try:
+        if _count(check(params, without, event)) > _count(problems):
+            return None
+        after = apply(params, without, event)
+        if _serious(check(params, after, refused)):
+            return None
+        return apply(params, after, refused)
+    except Exception:  # a state only guessed at may not carry these events after all
+        return None
 
 
 def _carry_early(apply: Any, params: Any, check: Any, early: tuple[Early, ...], event: Event,

@@ -91,3 +91,12 @@ def test_a_hire_left_out_is_found_where_it_was_made_when_it_shows_three_events_l
     subject = _subject("tests/mercyfrontier/golden/mercyfrontier-current.jsonl")
     assert type(subject.events[22]).__name__ == "MercenaryHired"
     _one_finding(subject, drop(subject, 22, random.Random(0)))
+
+
+def test_an_action_written_before_the_frontline_move_it_followed_is_taken_after_it() -> None:
+    """Warcraft: Frontline: a worker sent to lumber written before the frontline move that began
+    the seat's round (the worker only became idle then). Before: the move was lost, and every
+    later purchase of that seat was short of lumber (7 follow-ons)."""
+    subject = _subject("tests/frontline/golden/frontline-orc-human.jsonl")
+    assert [type(e).__name__ for e in subject.events[14:16]] == ["FrontlineMoved", "WorkersMoved"]
+    _one_finding(subject, swap(subject, 14, random.Random(0)))
