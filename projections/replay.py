@@ -195,7 +195,8 @@ class Fold:
         early: tuple[Early, ...] = ()
         if prev.resync:
             if serious:
-                resynced = _follow(self._apply, params, check, prev, event, problems)
+                swapped = self._before_previous(prev.undo, event)
+                resynced = _follow(self._apply, params, check, prev, event, problems, swapped)
                 if resynced is not None:
                     after, found, kept = resynced
                     return Step(event, after, found, None, undo, kept, resync_left=prev.resync_left - 1 if kept else 0)
@@ -270,7 +271,27 @@ class Fold:
         # picks among these only where the followed state refuses it
         # no one step just before explains it: one a few events back may (`_back`)
         back = () if missing else self._back(below, event, problems)
-        return (state, *(after for _, after in missing[:4 * RESYNC_KEEP]), *back, *(instead if alike == 1 else near))
+        return (state, *(after for _, after in missing[:4 * RESYNC_KEEP]), *back, *(instead if alike == 1 else near),
+                *(after for after, _ in self._before_previous(below, event)))
+
+    def _before_previous(self, below: Undo | None, event: Event) -> list[tuple[Any, tuple[Violation, ...]]]:
+        """The event and the one before it written in the wrong order: the state after both in
+        the other order, and what the event breaks there (infos only), if the rules accept both
+        in that order."""
+        if below is None or below.event is None or type(below.event) in _TABLE_ONLY:
+            return []
+        params, check, apply = self._params, self._check, self._apply
+        assert check is not None
+        try:
+            found = tuple(check(params, below.before, event))
+            if _serious(found):
+                return []
+            between = apply(params, below.before, event)
+            if _serious(check(params, between, below.event)):
+                return []
+            return [(apply(params, between, below.event), found)]
+        except Exception:  # a state only guessed at may not carry these events after all
+            return []
 
     def _back(self, below: Undo | None, event: Event, problems: tuple[Violation, ...]) -> tuple[Any, ...]:
         """A step left out a few events before a refused one: one legal event (or chance outcome)
@@ -338,13 +359,14 @@ def _count(problems: Iterable[Violation]) -> int:
     return sum(1 for p in problems if p.severity != "info")
 
 
-def _follow(apply: Any, params: Any, check: Any, prev: Step, event: Event,
-            problems: tuple[Violation, ...]) -> tuple[Any, tuple[Violation, ...], tuple[Any, ...]] | None:
+def _follow(apply: Any, params: Any, check: Any, prev: Step, event: Event, problems: tuple[Violation, ...],
+            swapped: list[tuple[Any, tuple[Violation, ...]]]) -> tuple[Any, tuple[Violation, ...], tuple[Any, ...]] | None:
     """The reading in which `event` breaks the fewest rules, if fewer than `problems` (what it
     breaks in the followed state): the state after it, what it still breaks there, and the
     other readings that explain it as well (each with it applied), which stay candidates: one
     event may not tell two places apart, a later one may. A refused event written too early
-    comes first (done just before or just after this one), so a swap keeps both events."""
+    comes first (done just before or just after this one), so both events of a swap keep their
+    effect; this event and the one before it swapped (`swapped`) comes last."""
     least = _count(problems)
     readings: list[tuple[int, Any, tuple[Violation, ...]]] = []
     for early in prev.early:
@@ -357,6 +379,9 @@ def _follow(apply: Any, params: Any, check: Any, prev: Step, event: Event,
             readings.append((_count(found), apply(params, candidate, event), found))
         except Exception:  # a state only guessed at may not carry this event after all
             continue
+    # a swap with the event before is still a mistake here: it is reported as the followed state
+    # sees it, and it is taken only where no other reading explains the event as well
+    readings.extend((_count(found), after, problems) for after, found in swapped)
     readings = [r for r in readings if r[0] < least]
     if not readings:
         return None

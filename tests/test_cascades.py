@@ -100,3 +100,17 @@ def test_an_action_written_before_the_frontline_move_it_followed_is_taken_after_
     subject = _subject("tests/frontline/golden/frontline-orc-human.jsonl")
     assert [type(e).__name__ for e in subject.events[14:16]] == ["FrontlineMoved", "WorkersMoved"]
     _one_finding(subject, swap(subject, 14, random.Random(0)))
+
+
+def test_a_hire_written_after_the_seat_finished_purchasing_costs_the_rest_of_the_audit_nothing() -> None:
+    """Mercy Frontier: a hire written after the StepFinished that ended the seat's purchase. The
+    two are read in the order the rules accept, so the hire counts. Before: the replay went on
+    waiting for a refill the row never needed, and 37 later events were refused."""
+    subject = _subject("tests/mercyfrontier/golden/mercyfrontier-mistakes.jsonl")
+    assert [type(e).__name__ for e in subject.events[15:17]] == ["MercenaryHired", "StepFinished"]
+    mutation = swap(subject, 15, random.Random(0))
+    assert mutation is not None
+    found = measure(subject, mutation)
+    # the hire itself is refused under the two timing rules Mercy Frontier names for it
+    # (turn.pending, turn.priority); nothing after it is
+    assert found.at_site >= 1 and found.follow_on == 0, found.follow_rules
