@@ -204,7 +204,14 @@ class Fold:
                 carried = _carry(self._apply, params, check, prev.resync, event, problems)
                 early = _carry_early(self._apply, params, check, prev.early, event, problems) if carried else ()
                 if not serious:
-                    after = _swapped(self._apply, params, check, prev, event, problems) or self._apply(params, state, event)
+                    after = _swapped(self._apply, params, check, prev, event, problems)
+                    done = prev.early[0][0] if after is not None else None
+                    if after is None and (again := _written_again(self._apply, params, check, prev.early, event, problems)):
+                        after, done = again
+                    if after is None:
+                        after = self._apply(params, state, event)
+                    else:  # the early event is accounted for: it is no longer early
+                        early = tuple(e for e in early if e[0] is not done)
                     return Step(event, after, problems, None, undo, carried,
                                 resync_left=prev.resync_left - 1 if carried else 0, early=early)
         try:
@@ -433,6 +440,23 @@ def _swapped(apply: Any, params: Any, check: Any, prev: Step, event: Event, prob
         return apply(params, after, refused)
     except Exception:  # a state only guessed at may not carry these events after all
         return None
+
+
+def _written_again(apply: Any, params: Any, check: Any, early: tuple[Early, ...], event: Event,
+                   problems: tuple[Violation, ...]) -> tuple[Any, Event] | None:
+    """A refused event written again, the same decision, where the rules accept it: it was done
+    once, here (written early the first time), so the state is the one without the first
+    copy with this one applied (and the first copy); else None."""
+    names = [f for f in type(event).__struct_fields__ if f not in ("seq", "at", "prev")]
+    for refused, without, _ in early:
+        if type(refused) is not type(event) or _differing(refused, event, names):
+            continue
+        try:
+            if _count(check(params, without, event)) <= _count(problems):
+                return apply(params, without, event), refused
+        except Exception:  # a state only guessed at may not carry this event after all
+            continue
+    return None
 
 
 def _carry_early(apply: Any, params: Any, check: Any, early: tuple[Early, ...], event: Event,

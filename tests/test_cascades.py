@@ -114,3 +114,18 @@ def test_a_hire_written_after_the_seat_finished_purchasing_costs_the_rest_of_the
     # the hire itself is refused under the two timing rules Mercy Frontier names for it
     # (turn.pending, turn.priority); nothing after it is
     assert found.at_site >= 1 and found.follow_on == 0, found.follow_rules
+
+
+def test_an_action_played_out_of_turn_and_written_again_in_turn_is_done_once() -> None:
+    """Warcraft: Frontline: b trains a worker during a's round, and the same training is written
+    again in b's own round. The table trained one worker: the second copy is where it was done.
+    Before: two workers were paid for, and b was short of resources and over its population
+    for the rest of the game (4 follow-ons)."""
+    from projections.mutations import out_of_turn
+    from tests import contract
+
+    rules = registry.resolve("frontline")
+    subject = Subject(contract.check_bot_game_is_clean(rules, "heuristic", seed=11), rules)
+    mutation = out_of_turn(subject, 2, random.Random(0))
+    assert mutation is not None and mutation.what == "b plays TrainingStarted (seq 6) at 2"
+    _one_finding(subject, mutation)
