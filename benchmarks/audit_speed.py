@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> None:
             runs[rev].append(measure(rev, args.games))
 
     def cpu(rev: str, label: str) -> tuple[float, int]:
-        values = [run[label] for run in runs[rev]]  # type: ignore[index]
+        values = [run[label] for run in runs[rev]]
         return statistics.median(v["cpu"] for v in values), values[0]["events"]  # type: ignore[index]
 
     figures = []
