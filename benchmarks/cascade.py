@@ -16,34 +16,21 @@ import time
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 
 import msgspec
 import numpy as np
 
+from benchmarks.logs import read_logs
 from benchmarks.report import Figure, document
 from benchmarks.sections import write_section
-from events.codec import decode_log, read_header
 from projections.mutations import KINDS, Cascade, Subject, cascades
-from rulesets import registry
-
-ROOT = Path(__file__).resolve().parent.parent
-LOGS = (ROOT / "tests", "*/golden/*.jsonl"), (ROOT / "data" / "demo", "*.jsonl")
-"""Where the measured logs are: every game's golden logs and the shipped demo playtests."""
 
 
 def subjects() -> dict[str, list[Subject]]:
     """Game name -> its logs, each ready to mutate."""
     out: dict[str, list[Subject]] = defaultdict(list)
-    for folder, pattern in LOGS:
-        for path in sorted(folder.glob(pattern)):
-            if path.name.endswith(".notes.jsonl"):
-                continue
-            lines = path.read_bytes().splitlines()
-            header = read_header(lines[0], where=str(path))
-            rules = registry.resolve(f"{header.ruleset}@{header.version}")
-            events = list(decode_log(lines, rules.ruleset.codec, where=str(path)))
-            out[header.ruleset].append(Subject(events, rules))
+    for game, rules, events in read_logs():
+        out[game].append(Subject(events, rules))
     return dict(out)
 
 
