@@ -233,13 +233,14 @@ class Fold:
                     early=((event, state, broken), *early[:1]))
 
     def _resync(self, state: Any, event: Event, problems: tuple[Violation, ...], below: Undo | None) -> tuple[Any, ...]:
-        """Where the table may really be after a refused event. Three readings, each a state:
-        the event was a stray (state unchanged); a step was left out before it (one legal move
-        or chance outcome after which the event no longer breaks the rules it broke; it may
-        still break others, such as a move too long after a roll never written); or it was
-        written wrong (the table did the one legal event of its kind instead). "One table
-        mistake gives one finding": the next events choose among these only if the followed
-        state refuses them too."""
+        """Where the table may really be after a refused event, each reading a state: the event
+        was a stray (state unchanged); a step was left out before it (one legal move or chance
+        outcome after which the event no longer breaks the rules it broke; it may still break
+        others, such as a move too long after a roll never written), or, where none is, a few
+        events back (`_back`); it was written wrong (the one legal event of its kind, or the
+        same decision with one detail changed); or it and the event before it were written in
+        the wrong order (`_before_previous`). "One table mistake gives one finding": the next
+        events choose among these only if the followed state refuses them too."""
         ruleset, params, check, apply = self.rules.ruleset, self._params, self._check, self._apply
         assert check is not None
         broken = {p.rule for p in problems if p.severity != "info"}
