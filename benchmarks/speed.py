@@ -105,19 +105,31 @@ def measure_here(games: int, replay_games: int) -> dict[str, object]:
 
 def measure_baseline(rev: str, games: int, replay_games: int) -> dict[str, object]:
     """The same measurements under the code of `rev`, in a process of its own."""
-    tree = BENCH / f"baseline-{rev}"
+    return measured_in(code_tree(rev), "benchmarks.speed", f"measure_here({games}, {replay_games})")
+
+
+def code_tree(rev: str) -> Path:
+    """The code of commit `rev`, extracted once into .bench/ with `git archive`."""
+    tree = BENCH / f"baseline-{rev.replace('~', '-')}"
     if not (tree / "rulesets").exists():
         shutil.rmtree(tree, ignore_errors=True)
         tree.mkdir(parents=True)
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-    script = (f"import json, sys; sys.path.insert(0, {str(ROOT)!r}); from benchmarks.speed import measure_here; "
-              f"sys.path.remove({str(ROOT)!r}); print(json.dumps(measure_here({games}, {replay_games})))")
+    return tree
+
+
+def measured_in(tree: Path, module: str, call: str) -> dict[str, object]:
+    """`module.call` (a function of this checkout's benchmarks returning JSON-able figures and
+    `code`, where its rules were imported from), run in a process whose code is `tree`."""
+    name = call.split("(", 1)[0]
+    script = (f"import json, sys; sys.path.insert(0, {str(ROOT)!r}); from {module} import {name}; "
+              f"sys.path.remove({str(ROOT)!r}); print(json.dumps({call}))")
     env = dict(os.environ, PYTHONPATH=str(tree))
     done = subprocess.run([sys.executable, "-c", script], cwd=tree, env=env, check=True, capture_output=True, text=True)
-    measured = json.loads(done.stdout.strip().splitlines()[-1])
-    if Path(measured["code"]) != tree:
-        raise SystemExit(f"the baseline ran the code in {measured['code']}, not {tree}")
+    measured: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
+    if Path(str(measured["code"])) != tree:
+        raise SystemExit(f"the measurement ran the code in {measured['code']}, not {tree}")
     return measured
 
 
