@@ -205,6 +205,14 @@ def at(state: State, space: Space) -> Placed | None:
     return None
 
 
+def board_by_space(state: State) -> dict[Space, Placed]:
+    """The cards in play by space (the first, as `at` finds it): for code that asks of many spaces."""
+    where: dict[Space, Placed] = {}
+    for p in state.board:
+        where.setdefault(p.space, p)
+    return where
+
+
 def in_play(state: State, seat: str) -> tuple[Placed, ...]:
     """The seat's cards in play."""
     return tuple(p for p in state.board if p.owner == seat)
