@@ -1,14 +1,19 @@
 """What may happen next: the decisions a player may take, and what a chance step may give.
 
-Candidates are generated from the board and the purses and then kept only if
-`rules.check` finds nothing wrong, so `legal` never offers a move the audit would flag:
-one piece of code says what is legal. Two kinds of decision have too many forms to list
+`legal` builds the two decisions a bot meets most from the rules they must meet, asking
+what every candidate shares once per decision: where workers may stand (the seat's
+uncovered territory), and the Action Phase's abilities and moves (abilities before
+movement, one move each unless a victor finishes its own, the walk's verdict). The other
+kinds are the candidates `rules.check` finds nothing wrong in. `candidates` proposes every
+decision before the rules filter it; the contract suite holds `legal` to exactly the
+candidates `check` accepts, in order. Two kinds of decision have too many forms to list
 (where every worker stands, which tokens pay for a card), so `legal` offers a bounded,
 useful selection of them; a table may record any other form and the audit judges it.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from itertools import combinations, islice, permutations
 
@@ -44,6 +49,8 @@ from rulesets.mercyfrontier.state import (
     collection,
     combat_damage,
     controller,
+    in_territory,
+    move_record,
     noncombat,
     placed_mercs,
     placements,
@@ -81,27 +88,41 @@ def legal(params: Params, state: State) -> list[Event]:
         return [event for event, _ in outcomes]
     if state.phase == "setup" or outcome(params, state) is not None:
         return []
-    return [e for e in _candidates(params, state) if not any(v.severity != "info" for v in check(params, state, e))]
+    return list(_decisions(params, state, legal_only=True))
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
     """Every event proposed at a decision before the rules filter it (the contract's reference)."""
     if chance(params, state) is None and state.phase != "setup" and outcome(params, state) is None:
-        yield from _candidates(params, state)
+        yield from _decisions(params, state, legal_only=False)
 
 
-def _candidates(params: Params, state: State) -> Iterator[Event]:
+def _accepted(params: Params, state: State, proposed: Iterator[Event], legal_only: bool) -> Iterator[Event]:
+    """The proposals (only those `check` finds no error or warning in, if legal_only)."""
+    if not legal_only:
+        return proposed
+    return (e for e in proposed if not any(v.severity != "info" for v in check(params, state, e)))
+
+
+def _decisions(params: Params, state: State, *, legal_only: bool) -> Iterator[Event]:
+    """Every decision proposed, or (legal_only) every one the rules accept. A phase's
+    decision is proposed only to the seat to act with nothing pending, so what
+    `rules.check_turn` asks of every decision holds for each."""
     if state.pending:
-        yield from _forced(params, state)
+        yield from _accepted(params, state, _forced(params, state), legal_only)
         return
     p = player(state, state.actor)
     if p is None:
         return
-    yield from {
-        "workers": _worker_moves, "building": _buildings, "purchase": _purchases,
-        "placement": _placements, "action": _actions,
-    }[state.phase](params, state, p)
-    yield StepFinished(by=p.seat)
+    if state.phase == "workers" and "placed" not in state.done:
+        yield from worker_placements(params, state, p, legal_only)
+    elif state.phase == "action":
+        yield from _actions(params, state, p, legal_only)
+    else:
+        yield from _accepted(params, state, {
+            "workers": _worker_moves, "building": _buildings, "purchase": _purchases, "placement": _placements,
+        }[state.phase](params, state, p), legal_only)
+    yield from _accepted(params, state, iter([StepFinished(by=p.seat)]), legal_only)
 
 
 def _forced(params: Params, state: State) -> Iterator[Event]:
@@ -119,9 +140,8 @@ def _forced(params: Params, state: State) -> Iterator[Event]:
 
 
 def _worker_moves(params: Params, state: State, p: Player) -> Iterator[Event]:
-    if "placed" not in state.done:
-        yield from worker_placements(params, state, p)
-    elif "collected" not in state.done:
+    """After the placement: the collection, then worker purchases."""
+    if "collected" not in state.done:
         yield ResourcesCollected(by=p.seat, gained=collection(params, state, p.seat))
     elif "bought" not in state.done:
         for count in range(1, params.max_workers - p.workers - p.fresh + 1):
@@ -149,12 +169,16 @@ def useful_spaces(params: Params, state: State, seat: str) -> list[board.Space]:
     return best + [s for s in ranked if rank(s)[0] == 3][:4]
 
 
-def worker_placements(params: Params, state: State, p: Player) -> Iterator[Event]:
-    """Up to PLACEMENTS_OFFERED ways to put every worker on a useful space."""
+def worker_placements(params: Params, state: State, p: Player, legal_only: bool = False) -> Iterator[Event]:
+    """Up to PLACEMENTS_OFFERED ways to put every worker on a useful space; legal where
+    every space is a distinct one of the seat's uncovered territory (`rules._check_workers_placed`:
+    no more workers than the seat has, none placed yet this turn)."""
     spaces = useful_spaces(params, state, p.seat)
     count = min(p.workers, len(spaces))
+    inside = {s for s in spaces if in_territory(params, state, p.seat, s)} if legal_only else set()
     for chosen in islice(combinations(spaces, count), PLACEMENTS_OFFERED):
-        yield WorkersPlaced(by=p.seat, spaces=tuple(chosen))
+        if not legal_only or (all(s in inside for s in chosen) and len(set(chosen)) == len(chosen)):
+            yield WorkersPlaced(by=p.seat, spaces=tuple(chosen))
 
 
 # --- building ----------------------------------------------------------------------------------------
@@ -176,7 +200,8 @@ def _buildings(params: Params, state: State, p: Player) -> Iterator[Event]:
 # --- mercenaries ----------------------------------------------------------------------------------------
 
 
-def payments(cost: int, values: Resources, purse: Resources) -> list[Resources]:
+@functools.cache  # pure: a card's cost and values against a purse, asked at every purchase
+def payments(cost: int, values: Resources, purse: Resources) -> tuple[Resources, ...]:
     """Ways to pay `cost` credits from a purse: tokens taken greedily in each order of the
     resources, then any token not needed put back (no two alike)."""
     found: list[Resources] = []
@@ -193,7 +218,7 @@ def payments(cost: int, values: Resources, purse: Resources) -> list[Resources]:
         paid = Resources(**taken)
         if paid not in found:
             found.append(paid)
-    return found
+    return tuple(found)
 
 
 def _purchases(params: Params, state: State, p: Player) -> Iterator[Event]:
@@ -218,16 +243,30 @@ def _placements(params: Params, state: State, p: Player) -> Iterator[Event]:
 # --- actions ----------------------------------------------------------------------------------------------
 
 
-def _actions(params: Params, state: State, p: Player) -> Iterator[Event]:
+def _actions(params: Params, state: State, p: Player, legal_only: bool) -> Iterator[Event]:
+    """Each noncombat ability, then each move of each token (with and without trampling
+    what stands in its way); legal as `movement.check_ability` and `check_move` judge them:
+    abilities before any movement and once, every ability triggered before a move, one move
+    per token unless the victor of a combat finishes its own, and a walk nothing stops."""
     mine = placed_mercs(state, p.seat)
+    moved = "moved" in state.done
     for m in mine:
         for ability in noncombat(m.card):
-            yield AbilityUsed(by=p.seat, card=m.card, ability=ability)
+            if not legal_only or (m.card not in state.triggered and not moved):
+                yield AbilityUsed(by=p.seat, card=m.card, ability=ability)
+    waiting = not moved and any(m.card not in state.triggered for m in mine for _ in noncombat(m.card))
+    if legal_only and waiting:
+        return
     everyone = tuple(x.card for x in mine)
     for m in mine:
+        record = move_record(state, m.card)
+        again = record is not None and (not record.fought or record.left <= 0 or not params.victor_continues)
         for direction in board.DIRECTIONS:
+            ruled_out = again or (record is not None and direction != record.direction)
             for spaces in range(1, budget(params, state, m.card) + 1):
-                yield MercenaryMoved(by=p.seat, card=m.card, direction=direction, spaces=spaces)  # type: ignore[arg-type]
                 path = walk(params, state, m, direction, spaces, everyone)
-                if path.trampled:
+                ok = not (legal_only and (ruled_out or path.blocked))
+                if ok and not (legal_only and path.trampled):
+                    yield MercenaryMoved(by=p.seat, card=m.card, direction=direction, spaces=spaces)  # type: ignore[arg-type]
+                if ok and path.trampled:
                     yield MercenaryMoved(by=p.seat, card=m.card, direction=direction, spaces=spaces, trample=path.trampled)  # type: ignore[arg-type]

@@ -67,12 +67,12 @@ from rulesets.mercyfrontier.state import (
     in_territory,
     known,
     merc,
-    occupancy,
     placed_mercs,
     placements,
     player,
     replace,
     replace_player,
+    stacks,
     tile,
     turn_order,
     uncovering,
@@ -257,7 +257,7 @@ def _check_built(params: Params, state: State, event: BuildingBuilt) -> Problems
         return [*problems, _v(event, "building.territory", f"{event.space} is not in {p.seat}'s uncovered territory")]
     if params.worker_on_site and event.space not in p.placed:
         problems.append(_v(event, "building.worker", f"no worker of {p.seat} stands on {event.space}: 'Have at least 1 worker unit on a tile that the building will be built on'"))
-    if (there := building_at(state, event.space)) is not None or event.space in occupancy(state):
+    if (there := building_at(state, event.space)) is not None or event.space in stacks(params, state):
         what = f"a {there.kind}" if there else "a mercenary token"
         problems.append(_v(event, "building.space", f"{event.space} holds {what}: 'Have enough space to fit the building'"))
     if event.kind == "refinery":
@@ -302,7 +302,7 @@ def _check_outpost(params: Params, state: State, event: OutpostPurchased) -> Pro
         problems.append(_v(event, "outposts.worker", f"no worker of {p.seat} touches tile {event.tile}"))
     if p.outposts >= params.outposts_per_player:
         problems.append(_v(event, "outposts.supply", f"{p.seat} has used its {params.outposts_per_player} outpost blocks"))
-    taken = occupancy(state)
+    taken = stacks(params, state)
     if all(s in taken or building_at(state, s) is not None for s in board.tile_spaces(params, event.tile)):
         problems.append(_v(event, "outposts.place", f"tile {event.tile} has no free space for the outpost block"))
     return problems
@@ -322,7 +322,7 @@ def _check_outpost_placed(params: Params, state: State, event: OutpostPlaced) ->
         problems.append(_v(event, "turn.order", f"the outpost is {pending.seat}'s, not {event.by}'s"))
     if not board.on_board(params, event.space) or board.tile_of(params, event.space) != pending.tile:
         problems.append(_v(event, "outposts.place", f"{event.space} is not on tile {pending.tile}, the tile the outpost was bought for"))
-    elif building_at(state, event.space) is not None or event.space in occupancy(state):
+    elif building_at(state, event.space) is not None or event.space in stacks(params, state):
         problems.append(_v(event, "outposts.place", f"{event.space} is not free"))
     return problems
 

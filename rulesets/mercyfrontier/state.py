@@ -12,6 +12,7 @@ from typing import Literal
 
 import msgspec
 
+from rulesets.memo import last_state
 from rulesets.mercyfrontier import board
 from rulesets.mercyfrontier.board import Space, TilePos
 from rulesets.mercyfrontier.components import ABILITIES, RELICS, Mercenary, card_type
@@ -259,6 +260,17 @@ def spaces_of(m: Merc) -> tuple[Space, ...]:
 def occupancy(state: State, leaving: str | None = None) -> dict[Space, Merc]:
     """Space -> the token on it (the `leaving` card left out)."""
     return {space: m for m in state.mercs if m.card != leaving for space in spaces_of(m)}
+
+
+@last_state  # every step of every walk a bot weighs asks it of the same state (rulesets/memo.py)
+def stacks(params: Params, state: State) -> dict[Space, tuple[Merc, ...]]:
+    """Space -> the tokens on it, in the order of `state.mercs` (more than one only where a
+    table let tokens overlap: `occupancy` keeps the last)."""
+    out: dict[Space, tuple[Merc, ...]] = {}
+    for m in state.mercs:
+        for space in spaces_of(m):
+            out[space] = (*out.get(space, ()), m)
+    return out
 
 
 def placed_mercs(state: State, seat: str) -> tuple[Merc, ...]:
