@@ -41,7 +41,7 @@ from rulesets.mercyfrontier.events import (
 from rulesets.mercyfrontier.movement import budget, walk
 from rulesets.mercyfrontier.params import Params
 from rulesets.mercyfrontier.resources import RESOURCES, Resources
-from rulesets.mercyfrontier.rules import check, draw_pile, outcome
+from rulesets.mercyfrontier.rules import beacons_of, check, draw_pile, outcome, refineries_left
 from rulesets.mercyfrontier.state import (
     Player,
     State,
@@ -51,10 +51,12 @@ from rulesets.mercyfrontier.state import (
     controller,
     in_territory,
     move_record,
+    node_at,
     noncombat,
     placed_mercs,
     placements,
     player,
+    stacks,
     territory,
 )
 
@@ -116,11 +118,13 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> Iterator[Ev
         return
     if state.phase == "workers" and "placed" not in state.done:
         yield from worker_placements(params, state, p, legal_only)
+    elif state.phase == "building":
+        yield from _buildings(params, state, p, legal_only)
     elif state.phase == "action":
         yield from _actions(params, state, p, legal_only)
     else:
         yield from _accepted(params, state, {
-            "workers": _worker_moves, "building": _buildings, "purchase": _purchases, "placement": _placements,
+            "workers": _worker_moves, "purchase": _purchases, "placement": _placements,
         }[state.phase](params, state, p), legal_only)
     yield from _accepted(params, state, iter([StepFinished(by=p.seat)]), legal_only)
 
@@ -164,9 +168,10 @@ def useful_spaces(params: Params, state: State, seat: str) -> list[board.Space]:
             return 2, space
         return (3 if building_at(state, space) is None else 4), space
 
-    ranked = sorted(spaces, key=rank)
-    best = [s for s in ranked if rank(s)[0] <= 2]
-    return best + [s for s in ranked if rank(s)[0] == 3][:4]
+    ranks = {space: rank(space) for space in spaces}  # each space ranked once
+    ranked = sorted(spaces, key=ranks.__getitem__)
+    best = [s for s in ranked if ranks[s][0] <= 2]
+    return best + [s for s in ranked if ranks[s][0] == 3][:4]
 
 
 def worker_placements(params: Params, state: State, p: Player, legal_only: bool = False) -> Iterator[Event]:
@@ -184,17 +189,29 @@ def worker_placements(params: Params, state: State, p: Player, legal_only: bool 
 # --- building ----------------------------------------------------------------------------------------
 
 
-def _buildings(params: Params, state: State, p: Player) -> Iterator[Event]:
+def _buildings(params: Params, state: State, p: Player, legal_only: bool) -> Iterator[Event]:
+    """Each building the purse covers on each site (the worker's spaces, or the whole
+    territory before the 4th play test), then each outpost; a building is legal where
+    `rules._check_built` finds its space in the territory and free, a refinery on a node
+    with a block left of its resource, a beacon of a kind the seat has not built."""
     sites = p.placed if params.worker_on_site else tuple(
         s for pos in territory(params, state, p.seat) for s in board.tile_spaces(params, pos))
+    kinds = [kind for kind in ("refinery", *BEACONS) if p.resources.covers(COSTS[kind])]
+    standing = beacons_of(state, p.seat)
+    taken = stacks(params, state)
     for space in sites:
-        for kind in ("refinery", *BEACONS):
-            if p.resources.covers(COSTS[kind]):
+        free = not legal_only or (in_territory(params, state, p.seat, space) and building_at(state, space) is None and space not in taken)
+        for kind in kinds:
+            if free and (not legal_only or (_refinery_room(params, state, space) if kind == "refinery" else kind not in standing)):
                 yield BuildingBuilt(by=p.seat, kind=kind, space=space)  # type: ignore[arg-type]
     if p.resources.covers(COSTS["outpost"]):
-        for t in state.tiles:
-            if t.home is None:
-                yield OutpostPurchased(by=p.seat, tile=t.pos)
+        yield from _accepted(params, state, (OutpostPurchased(by=p.seat, tile=t.pos) for t in state.tiles if t.home is None), legal_only)
+
+
+def _refinery_room(params: Params, state: State, space: board.Space) -> bool:
+    """A node, with a refinery block of its resource still in the supply (`rules._check_refinery`)."""
+    resource = node_at(state, space)
+    return resource is not None and refineries_left(params, state, resource) > 0
 
 
 # --- mercenaries ----------------------------------------------------------------------------------------
@@ -205,17 +222,22 @@ def payments(cost: int, values: Resources, purse: Resources) -> tuple[Resources,
     """Ways to pay `cost` credits from a purse: tokens taken greedily in each order of the
     resources, then any token not needed put back (no two alike)."""
     found: list[Resources] = []
-    for order in permutations(RESOURCES):
-        taken = dict.fromkeys(RESOURCES, 0)
-        for resource in order:
-            while sum(taken[r] * values.of(r) for r in RESOURCES) < cost and taken[resource] < purse.of(resource):
-                taken[resource] += 1
-        if sum(taken[r] * values.of(r) for r in RESOURCES) < cost:
+    value = [values.of(r) for r in RESOURCES]
+    held = [purse.of(r) for r in RESOURCES]
+    for order in permutations(range(len(RESOURCES))):
+        taken = [0] * len(RESOURCES)
+        paid_so_far = 0
+        for i in order:
+            while paid_so_far < cost and taken[i] < held[i]:
+                taken[i] += 1
+                paid_so_far += value[i]
+        if paid_so_far < cost:
             continue
-        for resource in reversed(order):
-            while taken[resource] and sum(taken[r] * values.of(r) for r in RESOURCES) - values.of(resource) >= cost:
-                taken[resource] -= 1
-        paid = Resources(**taken)
+        for i in reversed(order):
+            while taken[i] and paid_so_far - value[i] >= cost:
+                taken[i] -= 1
+                paid_so_far -= value[i]
+        paid = Resources(**dict(zip(RESOURCES, taken, strict=True)))
         if paid not in found:
             found.append(paid)
     return tuple(found)

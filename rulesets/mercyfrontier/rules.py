@@ -67,6 +67,7 @@ from rulesets.mercyfrontier.state import (
     in_territory,
     known,
     merc,
+    node_at,
     placed_mercs,
     placements,
     player,
@@ -274,13 +275,18 @@ def beacons_of(state: State, seat: str) -> tuple[str, ...]:
 
 def _check_refinery(params: Params, state: State, event: BuildingBuilt) -> Problems:
     """A refinery stands on a resource node (Resource Collection 2.a) from the 7/7/6 blocks."""
-    resource = next((r for at, r in state.nodes if at == event.space), None)
+    resource = node_at(state, event.space)
     if resource is None:
         return [_v(event, "building.refinery", f"{event.space} is no resource node: a refinery doubles what a worker collects on a node")]
-    supply = params.refinery_supply[RESOURCES.index(resource)]
-    if sum(1 for b in state.buildings if b.kind == "refinery" and b.resource == resource) >= supply:
-        return [_v(event, "building.supply", f"all {supply} {resource} refinery blocks are on the board")]
+    if refineries_left(params, state, resource) <= 0:
+        return [_v(event, "building.supply", f"all {params.refinery_supply[RESOURCES.index(resource)]} {resource} refinery blocks are on the board")]
     return []
+
+
+def refineries_left(params: Params, state: State, resource: str) -> int:
+    """Refinery blocks of a resource still in the supply."""
+    supply = params.refinery_supply[RESOURCES.index(resource)]
+    return supply - sum(1 for b in state.buildings if b.kind == "refinery" and b.resource == resource)
 
 
 def _check_outpost(params: Params, state: State, event: OutpostPurchased) -> Problems:
