@@ -74,6 +74,10 @@ class Look:
         self.where = board_by_space(state)
         self._goals: dict[str, list[tuple[int, int]]] = {}
         self._keys: list[str] | None = None
+        self._next: dict[str, str] = {}
+        self.exposures: dict[tuple[Placed, str | None], tuple[bool, bool]] = {}
+        """`_exposure` answers by card, space and card leaving (a card's standing threat is
+        asked once for each of its moves)."""
 
     def goals(self, seat: str) -> list[tuple[int, int]]:
         """Enemy cards, and enemy Houses (occupying an empty enemy's House puts it in Limbo)."""
@@ -91,7 +95,13 @@ class Look:
         if self._keys is None:
             self._keys = [f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}" for p in state.board]
         keys = [f"{card_id}@{to[0]},{to[1]}:{seat}" if p.card == card_id else key for p, key in zip(state.board, self._keys, strict=True)]
-        return f"{';'.join(keys)}>{next_seat(state, seat)}"
+        return f"{';'.join(keys)}>{self.next_seat(seat)}"
+
+    def next_seat(self, seat: str) -> str:
+        """The seat after `seat`, clockwise."""
+        if seat not in self._next:
+            self._next[seat] = next_seat(self.state, seat)
+        return self._next[seat]
 
 
 def _value(card_id: str) -> int:
@@ -125,6 +135,9 @@ def _score(params: Params, state: State, look: Look, event: Event) -> float:
 
 def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for a card standing on `piece.space`."""
+    known = look.exposures.get((piece, leaving))
+    if known is not None:
+        return known
     threatened = threatening = False
     for _, near in board.neighbours(piece.space, params.board_size):
         other = look.where.get(near)
@@ -134,6 +147,7 @@ def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: 
             threatened = True
         if clash(params, state, piece, other).kind == "capture":
             threatening = True
+    look.exposures[(piece, leaving)] = threatened, threatening
     return threatened, threatening
 
 
