@@ -332,11 +332,11 @@ def combat_damage(attacker: str, defenders: tuple[str, ...]) -> tuple[tuple[str,
 
 def free_for_token(params: Params, state: State, at: Space, size: int, leaving: str | None = None) -> bool:
     """A token fits here: on the board, on uncovered tiles, over no token and no building."""
-    taken = occupancy(state, leaving)
+    taken = stacks(params, state)
     for space in board.footprint(at, size):
         if not board.on_board(params, space) or covered(state, board.tile_of(params, space)):
             return False
-        if space in taken or building_at(state, space) is not None:
+        if any(m.card != leaving for m in taken.get(space, ())) or building_at(state, space) is not None:
             return False
     return True
 
