@@ -120,11 +120,13 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> Iterator[Ev
         yield from worker_placements(params, state, p, legal_only)
     elif state.phase == "building":
         yield from _buildings(params, state, p, legal_only)
+    elif state.phase == "placement":
+        yield from _placements(params, state, p)
     elif state.phase == "action":
         yield from _actions(params, state, p, legal_only)
     else:
         yield from _accepted(params, state, {
-            "workers": _worker_moves, "purchase": _purchases, "placement": _placements,
+            "workers": _worker_moves, "purchase": _purchases,
         }[state.phase](params, state, p), legal_only)
     yield from _accepted(params, state, iter([StepFinished(by=p.seat)]), legal_only)
 
@@ -256,6 +258,8 @@ def _purchases(params: Params, state: State, p: Player) -> Iterator[Event]:
 
 
 def _placements(params: Params, state: State, p: Player) -> Iterator[Event]:
+    """Each unplaced own token on each spot `placements` finds: where it fits, overlapping a
+    tile of the seat's zone of control, which is all `rules._check_placed` asks."""
     for m in state.mercs:
         if m.owner == p.seat and m.at is None:
             for at in placements(params, state, m.card):
