@@ -50,10 +50,12 @@ def workers_or_cores(workers: int | None) -> int:
     return max(1, workers or os.cpu_count() or 1)
 
 
-def chunked(items: Sequence[T], workers: int, *, largest: int = 50) -> list[list[T]]:
-    """Items cut into chunks: about four per worker (so a slow chunk does not leave a core
-    idle at the end), never more than `largest` (progress stays live on big stores)."""
-    size = max(1, min(largest, len(items) // (workers * 4) or 1))
+def chunked(items: Sequence[T], workers: int, *, largest: int = 50, smallest: int = 4) -> list[list[T]]:
+    """Items cut into chunks: about eight per worker, so the last chunks to finish leave a
+    core idle for little of the run; never more than `largest` (progress stays live on big
+    stores), never fewer than `smallest` where there are enough (a chunk's own cost, its
+    trip to and from the worker, stays small beside its work)."""
+    size = max(1, min(largest, max(smallest, len(items) // (workers * 8))))
     return [list(items[i:i + size]) for i in range(0, len(items), size)]
 
 
@@ -318,8 +320,8 @@ def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: 
             else:
                 jobs.append((match_id, checkpoints.get(match_id), plan, why))
         report.matches = len(matches)
-        in_process = workers == 1 and not scheduler
         tasks = [ProjectTask(home=str(ws.home), jobs=chunk) for chunk in chunked(jobs, workers)]
+        in_process = not scheduler and (workers == 1 or len(tasks) <= 1)  # as ordered_map decides
         project: Callable[[ProjectTask], Projected] = (lambda task: _project_jobs(ws, task.jobs)) if in_process else project_chunk
         batch, touched, done = Rows(), {}, []
         finished = report.unchanged

@@ -161,7 +161,11 @@ class Rows:
 
     def insert(self, con: duckdb.DuckDBPyConnection) -> None:
         """One columnar INSERT per table, then empty the buffers."""
+        grouped: dict[str, list[pa.Table]] = {}
         for table, data in [*self.arrow, *self.to_arrow().items()]:
+            grouped.setdefault(table, []).append(data)
+        for table, parts in grouped.items():  # one INSERT per table, however many chunks came
+            data = parts[0] if len(parts) == 1 else pa.concat_tables(parts, promote_options="permissive")
             con.register("incoming", data)
             listed = ", ".join(data.column_names)
             con.execute(f"INSERT INTO {table} ({listed}) SELECT {listed} FROM incoming")
