@@ -262,9 +262,11 @@ def report(here: dict[str, object], base: dict[str, object], work: list[Work], a
               "  games: what is left is each candidate's own rules (a candidate costs a full `check`) and the heuristic",
               "  bots' scoring; getting there means building each game's moves from its rules directly (the contract",
               "  check is in place for that) rather than filtering candidates.",
-              "- Sync: per event it does more than an audited replay (progress, metrics rows, the line as the row's",
-              "  detail: `warehouse.Projection`), so its efficiency is below 1 and 2 processes cannot reach 0.8 x 2",
-              "  cores x replay; the one writer is not the limit (its share is a bulk Arrow insert per chunk).",
+              "- Sync: it folds every event as an audited replay does, then asks the game where it stands and what its",
+              "  metrics are, and keeps the event's row (the line's own bytes as the detail; rows built column by column",
+              "  per match, Arrow per chunk, one insert per table). On MortalGate the game's progress and metrics alone",
+              "  are a quarter to a third of the replay's cost, so the efficiency stays near one half and 2 processes do",
+              "  not reach 0.8 x 2 cores x replay; the one writer is not the limit (its share is a bulk Arrow insert).",
               "- Re-audit: workers return counts only; its efficiency is that of replay itself.",
               "- 16 cores and a Dask cluster, on paper: docs/architecture.md, 'Corpus work on every core'."]
     return "\n".join(lines)
