@@ -38,6 +38,9 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / ".bench"
 BASELINE = "283b883"
 """The last commit before issue 18's speed work."""
+SYNC_BASELINE = "f9b011d"
+"""The code before sync's per-event projection was cut down (one loop, rows column by column,
+the line's own bytes as the detail): one-process sync is compared with it in the same run."""
 DOCUMENTED = {("mortalgate", "random"): 0.66, ("mortalgate", "heuristic"): 6.38, ("mercenarium", "random"): 16.38,
               ("mercenarium", "heuristic"): 23.11, ("frontier", "random"): 7.07, ("frontier", "heuristic"): 5.40}
 """games/s per core in BENCHMARKS.md's simulation table (issue 5), where it has them."""
@@ -101,20 +104,72 @@ def measure_here(games: int, replay_games: int) -> dict[str, object]:
 
 def measure_baseline(rev: str, games: int, replay_games: int) -> dict[str, object]:
     """The same measurements under the code of `rev`, in a process of its own."""
+    return _in_code(_tree(rev), f"measure_here({games}, {replay_games})")
+
+
+def _tree(rev: str) -> Path:
+    """The code of `rev`, extracted once into .bench/."""
     tree = BENCH / f"baseline-{rev}"
     if not (tree / "rulesets").exists():
         shutil.rmtree(tree, ignore_errors=True)
         tree.mkdir(parents=True)
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", rev], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-    script = (f"import json, sys; sys.path.insert(0, {str(ROOT)!r}); from benchmarks.speed import measure_here; "
-              f"sys.path.remove({str(ROOT)!r}); print(json.dumps(measure_here({games}, {replay_games})))")
+    return tree
+
+
+def _in_code(tree: Path, call: str) -> dict[str, object]:
+    """`call` (a function of this module) run in a process of its own under the code in `tree`."""
+    script = (f"import json, sys; sys.path.insert(0, {str(ROOT)!r}); from benchmarks.speed import *; "
+              f"sys.path.remove({str(ROOT)!r}); print(json.dumps({call}))")
     env = dict(os.environ, PYTHONPATH=str(tree))
     done = subprocess.run([sys.executable, "-c", script], cwd=tree, env=env, check=True, capture_output=True, text=True)
     measured = json.loads(done.stdout.strip().splitlines()[-1])
     if Path(measured["code"]) != tree:
         raise SystemExit(f"the baseline ran the code in {measured['code']}, not {tree}")
     return measured
+
+
+def sync_and_replay(home: str) -> dict[str, object]:
+    """CPU seconds of one core's audited replay of a store and of a one-process sync of it
+    from scratch, in this process's code (`Warehouse.sync` exists in every version)."""
+    from collections import deque
+
+    import rulesets
+    from projections.warehouse import Warehouse
+    from projections.workspace import Workspace
+
+    ws = Workspace(home)
+
+    def from_scratch() -> None:
+        for name in ("warehouse.duckdb", "warehouse.read.duckdb"):
+            (Path(home) / name).unlink(missing_ok=True)
+        Warehouse(ws).sync()
+
+    from_scratch()  # warm: imports (DuckDB's Arrow bridge imports pandas), memos
+    started = time.process_time()
+    for match_id in ws.matches():
+        deque(ws.replay(match_id, audit=True), maxlen=0)
+    replay = time.process_time() - started
+    started = time.process_time()
+    from_scratch()
+    return {"replay": replay, "sync": time.process_time() - started, "code": str(Path(rulesets.__file__).parent.parent)}
+
+
+def sync_before_after(rev: str, games: int, rounds: int = 2) -> dict[str, float]:
+    """One-process sync efficiency (replay CPU / sync CPU) under the code of `rev` and under
+    this code, alternating in processes of their own on one copy of the corpus; the best
+    round of each (a loaded machine only ever slows a round down)."""
+    home = BENCH / "speed-sync-copy"
+    shutil.rmtree(home, ignore_errors=True)
+    shutil.copytree(corpus(games), home, ignore=shutil.ignore_patterns("warehouse*"))
+    best = {"before": 0.0, "after": 0.0}
+    for _ in range(rounds):
+        for label, tree in (("before", _tree(rev)), ("after", ROOT)):
+            measured = _in_code(tree, f"sync_and_replay({str(home)!r})")
+            best[label] = max(best[label], float(measured["replay"]) / float(measured["sync"]))  # type: ignore[arg-type]
+    shutil.rmtree(home, ignore_errors=True)
+    return best
 
 
 def corpus(games: int) -> Path:
@@ -252,6 +307,11 @@ def report(here: dict[str, object], base: dict[str, object], work: list[Work], a
     for kind in ("sync", "re-audit"):
         one, two = (next(w for w in work if w.name.startswith(kind) and w.workers == n) for n in (1, 2))
         lines.append(f"| scaling of {kind}, 1 -> 2 processes (wall) | | {one.wall / two.wall:.2f}x | | | | |")
+    both = args.sync_before_after
+    lines += ["", f"One-process sync from scratch of the same corpus under the code at `{args.sync_baseline}` and under this code, "
+              "alternating in processes of their own (`sync_before_after`; efficiency = one core's audited replay CPU / "
+              f"sync CPU, each code's own replay): **{both['before']:.2f} before, {both['after']:.2f} now "
+              f"({both['after'] / both['before']:.2f}x)**."]
     lines += ["", "### Reading the figures", "",
               "- Same logs: every bot game above gives, seed for seed, the log the code before issue 18 gives.",
               "- Bot games: the time goes where issue 18's profile said, `legal` checking every candidate and the",
@@ -276,6 +336,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--baseline", default=BASELINE, help="commit to compare bot games and replay against")
+    parser.add_argument("--sync-baseline", default=SYNC_BASELINE, help="commit to compare one-process sync against")
     args = parser.parse_args()
     games = 3 if args.quick else 12
     replay_games = 4 if args.quick else 15
@@ -285,6 +346,7 @@ def main() -> int:
     base = measure_baseline(args.baseline, games, replay_games)
     here = measure_here(games, replay_games)
     work = corpus_work(args.corpus)
+    args.sync_before_after = sync_before_after(args.sync_baseline, args.corpus)
     text = report(here, base, work, args, time.perf_counter() - started, (load0, os.getloadavg()[0]))
     print(text)
     from benchmarks.sections import write_section
