@@ -216,6 +216,8 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
 
 
 def _buys(state: State, p: Player) -> Iterator[Event]:
+    """Each enemy Mercenary not under contract, for a face-down capture: all that
+    `rules._check_bought` asks, so every one proposed is legal."""
     free = unspent(p)
     if not free:
         return
@@ -269,6 +271,8 @@ def _offered(state: State, p: Player) -> Iterator[HymnLearned]:
 
 
 def _draws(params: Params, state: State, p: Player) -> Iterator[Event]:
+    """A draw, with a discard first from a full hand (outside Singularity): all that
+    `rules._check_draw` asks, so every one proposed is legal."""
     if not state.deck:
         return
     if len(p.hand) >= params.hand_limit and not state.singularity:
