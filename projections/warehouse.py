@@ -191,9 +191,11 @@ class Projection:
 
     def __init__(self, ws: Workspace, match_id: str, resume: Checkpoint | None) -> None:
         self.ws, self.match_id = ws, match_id
+        self.source = ws.store.source_path(match_id)
+        """The file the lines are read from, looked up once."""
         self.header = ws.header(match_id)
-        check_values(self.header, where=str(ws.store.source_path(match_id)), line_no=1)
-        self.rules: Rules = ws.rules_of(match_id)
+        check_values(self.header, where=str(self.source), line_no=1)
+        self.rules: Rules = ws.rules_recorded(self.header)
         self.fold = Fold(self.rules)
         self.rows = Rows()
         self.resume = resume
@@ -230,7 +232,7 @@ class Projection:
             if self.resume.declared:
                 self.declared = msgspec.json.decode(self.resume.declared, type=MatchEnded)
         floor = self.first_seq - 1
-        codec, where = ruleset.codec, str(store.source_path(self.match_id))
+        codec, where = ruleset.codec, str(self.source)
         fold, progress, metrics = self.fold, ruleset.progress, ruleset.metrics
         events, kept, places = self.events, self.lines, self.places
         shown: dict[str, float] | None = None
@@ -322,7 +324,7 @@ class Projection:
         self._match_rows(errors, last_seq)
         return Checkpoint(
             match_id=self.match_id, last_seq=last_seq, last_hash=last_hash,
-            inode=_inode(self.ws, self.match_id), fingerprint=self.rules.ruleset.fingerprint,
+            inode=os.stat(self.source).st_ino, fingerprint=self.rules.ruleset.fingerprint,
             state=msgspec.msgpack.encode(self.step.state), metrics=_encoder.encode(self.metrics).decode(),
             first_side=self.first_side, declared=_encoder.encode(self.declared).decode() if self.declared else None,
             errors=errors,
