@@ -15,6 +15,7 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import suppress
 from typing import NamedTuple, TypeVar
 
 import msgspec
@@ -311,7 +312,8 @@ def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: 
             try:  # one bad match is listed, never stops the sync (issue 14)
                 plan, why = warehouse._plan(match_id, checkpoints.get(match_id), verify)
                 if ws.store.batches.get(match_id) is None:
-                    ws.store.last(match_id)  # a torn tail is met here, in the process that reports it
+                    with suppress(TabletapeError):  # an unreadable log fails in its projection, with the line named
+                        ws.store.last(match_id)  # a torn tail is met here, in the process that reports it
             except TabletapeError as error:
                 report.failed.append((match_id, str(error)))
                 continue
