@@ -12,8 +12,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from hashlib import blake2b
 from pathlib import Path
 from typing import Any
@@ -26,6 +24,7 @@ from events.errors import TabletapeError
 from events.shared import MatchEnded
 from events.store import validate_match_id
 from projections.balance import BalanceReport, compare_cohorts
+from projections.pool import ordered_map
 from projections.simulate import BotError, play
 from projections.workspace import Workspace
 from rulesets import registry
@@ -112,39 +111,6 @@ def _tasks(rules: registry.Rules, seats: dict[str, str], options: dict[str, Any]
     ]
 
 
-def _local(tasks: list[Task], workers: int) -> Iterator[Played]:
-    """Chunks on local processes, yielded in order (whatever order they finish in)."""
-    if workers == 1:
-        yield from map(play_chunk, tasks)
-        return
-    try:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            yield from pool.map(play_chunk, tasks)
-    except BrokenProcessPool as error:
-        raise SimulationError(f"a worker process died mid-batch ({error}); nothing was stored") from None
-
-
-def _dask(tasks: list[Task], scheduler: str) -> Iterator[Played]:
-    """Chunks on a Dask cluster; a lost worker's chunks are retried on the others."""
-    try:
-        from distributed import Client
-    except ImportError:
-        raise SimulationError("--scheduler needs the Dask extra: pip install 'tabletape[dask]'") from None
-    try:
-        client = Client(scheduler, timeout=10)
-    except OSError as error:
-        raise SimulationError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
-    try:
-        futures = client.map(play_chunk, tasks, pure=False, retries=3)
-        for future in futures:
-            try:
-                yield future.result()
-            except Exception as error:
-                raise SimulationError(f"the cluster could not finish the batch ({type(error).__name__}: {error}); nothing was stored") from None
-    finally:
-        client.close()
-
-
 def simulate(
     ws: Workspace,
     spec: str,
@@ -179,7 +145,8 @@ def simulate(
     chunk = max(1, min(100, games // (workers * 4) or 1))
     tasks = _tasks(rules, dict(rules.ruleset.example_seats), options, bot, games, seed, batch_id, chunk, max_events)
     started = time.perf_counter()
-    chunks = _dask(tasks, scheduler) if scheduler else _local(tasks, workers)
+    chunks = ordered_map(play_chunk, tasks, workers=workers, scheduler=scheduler, error=SimulationError, work="batch",
+                         lost="nothing was stored")
     tally = {"done": 0, "finished": 0, "events": 0}
     info: dict[str, object] = {"spec": rules.spec, "seed": seed, "bot": bot, "games": games, "options": options,
                                "fingerprint": rules.ruleset.fingerprint}

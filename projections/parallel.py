@@ -15,15 +15,14 @@ import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from contextlib import suppress
 from typing import NamedTuple, TypeVar
 
-import duckdb
 import msgspec
 import pyarrow as pa
 
 from events.errors import TabletapeError
+from projections import pool
 from projections.warehouse import (
     EVENT_TABLES,
     FLUSH_ROWS,
@@ -52,10 +51,12 @@ def workers_or_cores(workers: int | None) -> int:
     return max(1, workers or os.cpu_count() or 1)
 
 
-def chunked(items: Sequence[T], workers: int, *, largest: int = 50) -> list[list[T]]:
-    """Items cut into chunks: about four per worker (so a slow chunk does not leave a core
-    idle at the end), never more than `largest` (progress stays live on big stores)."""
-    size = max(1, min(largest, len(items) // (workers * 4) or 1))
+def chunked(items: Sequence[T], workers: int, *, largest: int = 50, smallest: int = 4) -> list[list[T]]:
+    """Items cut into chunks: about eight per worker, so the last chunks to finish leave a
+    core idle for little of the run; never more than `largest` (progress stays live on big
+    stores), never fewer than `smallest` where there are enough (a chunk's own cost, its
+    trip to and from the worker, stays small beside its work)."""
+    size = max(1, min(largest, max(smallest, len(items) // (workers * 8))))
     return [list(items[i:i + size]) for i in range(0, len(items), size)]
 
 
@@ -78,37 +79,11 @@ def without_cycle_collector(fn: Callable[[T], R]) -> Callable[[T], R]:
     return paused
 
 
-def ordered_map(fn: Callable[[T], R], tasks: Sequence[T], *, workers: int, scheduler: str | None = None) -> Iterator[R]:
+def ordered_map(fn: Callable[[T], R], tasks: Sequence[T], *, workers: int, scheduler: str | None = None,
+                work: str) -> Iterator[R]:
     """fn over tasks on local processes or a Dask cluster, results in task order."""
-    if scheduler:
-        yield from _dask_map(fn, tasks, scheduler)
-    elif workers == 1 or len(tasks) <= 1:
-        yield from map(fn, tasks)
-    else:
-        try:
-            with ProcessPoolExecutor(max_workers=min(workers, len(tasks))) as pool:
-                yield from pool.map(fn, tasks)
-        except BrokenProcessPool as error:
-            raise CorpusError(f"a worker process died ({error}); nothing was written") from None
-
-
-def _dask_map(fn: Callable[[T], R], tasks: Sequence[T], scheduler: str) -> Iterator[R]:
-    try:
-        from distributed import Client
-    except ImportError:
-        raise CorpusError("--scheduler needs the Dask extra: pip install 'tabletape[dask]'") from None
-    try:
-        client = Client(scheduler, timeout=10)
-    except OSError as error:
-        raise CorpusError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
-    try:
-        for future in client.map(fn, list(tasks), pure=False, retries=3):
-            try:
-                yield future.result()
-            except Exception as error:
-                raise CorpusError(f"the cluster could not finish ({type(error).__name__}: {error})") from None
-    finally:
-        client.close()
+    return pool.ordered_map(fn, tasks, workers=workers, scheduler=scheduler, error=CorpusError, work=work,
+                            lost="nothing was written")
 
 
 # --- store-wide re-audit -------------------------------------------------------------------
@@ -228,7 +203,7 @@ def audit_all(ws: Workspace, *, against: str | None = None, workers: int | None 
     violations: Counter[str] = Counter()
     touched: Counter[str] = Counter()
     done = 0
-    for audits in ordered_map(audit_chunk, tasks, workers=count, scheduler=scheduler):
+    for audits in ordered_map(audit_chunk, tasks, workers=count, scheduler=scheduler, work="audit"):
         for one in audits:
             _tally(result, one, violations, touched)
         done += len(audits)
@@ -276,19 +251,17 @@ class Projected(NamedTuple):
     failed: list[tuple[str, str]]
 
 
-def arrow_tables(rows: Rows) -> dict[str, pa.Table]:
-    """A row buffer as one Arrow table per table (the columnar form DuckDB inserts in bulk)."""
-    return {table: pa.table(dict(zip(rows.columns[table], map(list, zip(*buffered, strict=True)), strict=True)))
-            for table, buffered in rows.tables.items() if buffered}
-
-
 @without_cycle_collector
 def project_chunk(task: ProjectTask) -> Projected:
-    """Project a chunk of matches (runs in a worker): rows built here, not in the writer."""
-    warehouse = Warehouse(_workspace(task.home))
+    """Project a chunk of matches in a worker: rows built, and made Arrow, on its core."""
+    return _project_jobs(_workspace(task.home), task.jobs)
+
+
+def _project_jobs(ws: Workspace, jobs: list[tuple[str, Checkpoint | None, str, str]]) -> Projected:
+    warehouse = Warehouse(ws)
     rows = Rows()
     done, failed = [], []
-    for match_id, old, plan, why in task.jobs:
+    for match_id, old, plan, why in jobs:
         tally = SyncReport()
         try:
             projection, checkpoint, plan, why = warehouse._project(match_id, old, plan, why, tally)
@@ -297,51 +270,38 @@ def project_chunk(task: ProjectTask) -> Projected:
             continue
         rows.extend(projection.rows)
         done.append((match_id, checkpoint, plan, why, tally.events + projection.replayed))
-    return Projected(arrow_tables(rows), rows.count, done, failed)
-
-
-class ArrowRows(Rows):
-    """Rows of which the bulk arrived as Arrow tables from the workers."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.arrow: list[tuple[str, pa.Table]] = []
-
-    def take(self, tables: dict[str, pa.Table], rows: int) -> None:
-        """Queue a worker's tables for the next insert."""
-        self.arrow.extend(tables.items())
-        self.count += rows
-
-    def insert(self, con: duckdb.DuckDBPyConnection) -> None:
-        """One INSERT per worker table, then the row-wise leftovers (checkpoints)."""
-        for table, data in self.arrow:
-            con.register("incoming", data)
-            listed = ", ".join(data.column_names)
-            con.execute(f"INSERT INTO {table} ({listed}) SELECT {listed} FROM incoming")
-            con.unregister("incoming")
-        self.arrow.clear()
-        super().insert(con)
+    return Projected(rows.to_arrow(), rows.count, done, failed)
 
 
 def parallel_sync(warehouse: Warehouse, *, workers: int | None = None, scheduler: str | None = None, verify: bool = False,
                   wait: float = 600.0, progress: Progress | None = None) -> SyncReport:
-    """`Warehouse.sync` with the matches projected on every core (or a Dask cluster); the
-    plan per match, the writes and the notes stay in this process, the one writer.
-    The cycle collector is paused as `Warehouse.sync` pauses it (and for the same reason)."""
+    """`Warehouse.sync` on every core (or `workers` processes, or a Dask cluster)."""
+    return sync_store(warehouse, workers=workers_or_cores(workers), scheduler=scheduler, verify=verify, wait=wait,
+                      progress=progress)
+
+
+def sync_store(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: bool, wait: float,
+               progress: Progress | None) -> SyncReport:
+    """The sync: the plan per match, the writes and the notes in this process, the one
+    writer; the matches projected here (one worker) or on worker processes or a cluster.
+
+    The cycle collector is paused meanwhile: states and rows are trees that reference
+    counting frees, and a sync allocates millions of them, each allocation burst
+    triggering a full scan that finds nothing (about a tenth of the time).
+    """
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _parallel_sync(warehouse, workers=workers, scheduler=scheduler, verify=verify, wait=wait, progress=progress)
+        return _sync(warehouse, workers=workers, scheduler=scheduler, verify=verify, wait=wait, progress=progress)
     finally:
         if collecting:
             gc.enable()
 
 
-def _parallel_sync(warehouse: Warehouse, *, workers: int | None, scheduler: str | None, verify: bool, wait: float,
-                   progress: Progress | None) -> SyncReport:
+def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: bool, wait: float,
+          progress: Progress | None) -> SyncReport:
     started = time.perf_counter()
     report = SyncReport()
-    count = workers_or_cores(workers)
     warehouse._fingerprints = _fingerprints()
     ws = warehouse.ws
     with warehouse._writer(wait) as con:
@@ -351,7 +311,9 @@ def _parallel_sync(warehouse: Warehouse, *, workers: int | None, scheduler: str 
         for match_id in matches:
             try:  # one bad match is listed, never stops the sync (issue 14)
                 plan, why = warehouse._plan(match_id, checkpoints.get(match_id), verify)
-                ws.store.last(match_id)  # a torn tail is met here, in the process that reports it
+                if ws.store.batches.get(match_id) is None:
+                    with suppress(TabletapeError):  # an unreadable log fails in its projection, with the line named
+                        ws.store.last(match_id)  # a torn tail is met here, in the process that reports it
             except TabletapeError as error:
                 report.failed.append((match_id, str(error)))
                 continue
@@ -360,10 +322,12 @@ def _parallel_sync(warehouse: Warehouse, *, workers: int | None, scheduler: str 
             else:
                 jobs.append((match_id, checkpoints.get(match_id), plan, why))
         report.matches = len(matches)
-        tasks = [ProjectTask(home=str(ws.home), jobs=chunk) for chunk in chunked(jobs, count)]
-        batch, touched, done = ArrowRows(), {}, []
+        tasks = [ProjectTask(home=str(ws.home), jobs=chunk) for chunk in chunked(jobs, workers)]
+        in_process = not scheduler and (workers == 1 or len(tasks) <= 1)  # as ordered_map decides
+        project: Callable[[ProjectTask], Projected] = (lambda task: _project_jobs(ws, task.jobs)) if in_process else project_chunk
+        batch, touched, done = Rows(), {}, []
         finished = report.unchanged
-        for projected in ordered_map(project_chunk, tasks, workers=count, scheduler=scheduler):
+        for projected in ordered_map(project, tasks, workers=workers, scheduler=scheduler, work="sync"):
             report.failed += projected.failed
             batch.take(projected.tables, projected.rows)
             for match_id, checkpoint, plan, why, replayed in projected.done:
@@ -382,6 +346,7 @@ def _parallel_sync(warehouse: Warehouse, *, workers: int | None, scheduler: str 
         if gone:
             warehouse._delete(con, gone, (*MATCH_TABLES, *EVENT_TABLES, "notes", "checkpoints", "note_checkpoints"))
             report.removed, report.removed_ids = len(gone), gone
+        report.failed.sort(key=lambda failure: failure[0])  # in match order, as one process meets them
         report.notes = warehouse._sync_notes(con, matches, report)
     report.seconds = time.perf_counter() - started
     report.torn = torn_lines(ws)
@@ -401,5 +366,3 @@ def _count_plan(report: SyncReport, match_id: str, plan: str, why: str) -> None:
         report.extended += 1
     else:
         report.rebuilt.append((match_id, why))
-
-

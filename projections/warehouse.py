@@ -16,13 +16,11 @@ a sync, and never block one.
 from __future__ import annotations
 
 import fcntl
-import gc
 import os
 import shutil
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -38,8 +36,7 @@ from events.values import check_values
 from projections.audit import judge
 from projections.replay import Fold, Step
 from projections.workspace import Workspace
-from rulesets import registry
-from rulesets.protocol import Violation
+from rulesets.protocol import Progress, Violation
 from rulesets.registry import Rules
 
 SCHEMA = (Path(__file__).parent / "warehouse_schema.sql").read_text()
@@ -109,85 +106,136 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "steps": ("match_id", "seq", "metric", "value"),
     "violations": ("match_id", "seq", "rule", "severity", "message"),
 }
-"""Column order of the hot tables, whose rows are buffered as tuples."""
+"""Column order of the hot tables."""
+LINE_COLUMNS = frozenset({"detail"})
+"""Columns buffered as the log lines' own bytes: Arrow turns them into text in one pass,
+so no line is decoded or re-encoded in Python."""
 
 
 class Rows:
-    """Row buffers per table (tuples), inserted column-wise through Arrow in large batches."""
+    """Row buffers per table, kept column by column, inserted through Arrow in large
+    batches; tables that arrive already as Arrow (from worker processes) are queued whole."""
 
     def __init__(self) -> None:
-        self.tables: dict[str, list[tuple[Any, ...]]] = {}
-        self.columns: dict[str, tuple[str, ...]] = dict(COLUMNS)
+        self.tables: dict[str, dict[str, list[Any]]] = {}
+        self.arrow: list[tuple[str, pa.Table]] = []
         self.count = 0
 
-    def append(self, table: str, row: tuple[Any, ...]) -> None:
-        """Buffer one row of a table whose columns are in COLUMNS (the hot path)."""
-        self.tables.setdefault(table, []).append(row)
-        self.count += 1
+    def columns(self, table: str, names: Iterable[str]) -> dict[str, list[Any]]:
+        """The column lists of a table, made empty on first use."""
+        columns = self.tables.get(table)
+        if columns is None:
+            columns = self.tables[table] = {name: [] for name in names}
+        return columns
 
     def add(self, table: str, **row: Any) -> None:
         """Buffer one row given by column name."""
-        self.columns.setdefault(table, tuple(row))
-        self.append(table, tuple(row.values()))
+        columns = self.columns(table, row)
+        for name, value in row.items():
+            columns[name].append(value)
+        self.count += 1
+
+    def add_columns(self, table: str, count: int, **columns: Iterable[Any]) -> None:
+        """Buffer `count` rows given column by column (a match's events at once)."""
+        mine = self.columns(table, columns)
+        for name, values in columns.items():
+            mine[name].extend(values)
+        self.count += count
 
     def extend(self, other: Rows) -> None:
         """Take every row of another buffer."""
-        for table, rows in other.tables.items():
-            self.columns.setdefault(table, other.columns[table])
-            self.tables.setdefault(table, []).extend(rows)
+        for table, columns in other.tables.items():
+            self.add_columns(table, 0, **columns)
+        self.arrow += other.arrow
         self.count += other.count
+
+    def take(self, tables: dict[str, pa.Table], rows: int) -> None:
+        """Queue tables already in Arrow form (a worker's rows) for the next insert."""
+        self.arrow.extend(tables.items())
+        self.count += rows
+
+    def to_arrow(self) -> dict[str, pa.Table]:
+        """The buffered rows as one Arrow table per table (what DuckDB inserts in bulk)."""
+        return {table: pa.table({name: _array(name, values) for name, values in columns.items()})
+                for table, columns in self.tables.items() if any(columns.values())}
 
     def insert(self, con: duckdb.DuckDBPyConnection) -> None:
         """One columnar INSERT per table, then empty the buffers."""
-        for table, rows in self.tables.items():
-            if not rows:
-                continue
-            names = self.columns[table]
-            con.register("incoming", pa.table(dict(zip(names, map(list, zip(*rows, strict=True)), strict=True))))
-            listed = ", ".join(names)
+        grouped: dict[str, list[pa.Table]] = {}
+        for table, data in [*self.arrow, *self.to_arrow().items()]:
+            grouped.setdefault(table, []).append(data)
+        for table, parts in grouped.items():  # one INSERT per table, however many chunks came
+            data = parts[0] if len(parts) == 1 else pa.concat_tables(parts, promote_options="permissive")
+            con.register("incoming", data)
+            listed = ", ".join(data.column_names)
             con.execute(f"INSERT INTO {table} ({listed}) SELECT {listed} FROM incoming")
             con.unregister("incoming")
+        self.arrow.clear()
         self.tables.clear()
         self.count = 0
 
 
+def _array(name: str, values: list[Any]) -> pa.Array:
+    if name in LINE_COLUMNS:
+        return pa.array(values, pa.binary()).cast(pa.string())  # checked UTF-8, as decode() checks
+    return pa.array(values)
+
+
 class Projection:
-    """One match folded into rows: the whole log, or only what came after a checkpoint."""
+    """One match folded into rows: the whole log, or only what came after a checkpoint.
+
+    Per event the fold keeps only what it must (the event, its line, where the game
+    stands, metrics that changed); the events' rows are built column by column when the
+    match is done, so a sync costs little more than an audited replay of the same logs.
+    """
 
     def __init__(self, ws: Workspace, match_id: str, resume: Checkpoint | None) -> None:
         self.ws, self.match_id = ws, match_id
+        self.source = ws.store.source_path(match_id)
+        """The file the lines are read from, looked up once."""
         self.header = ws.header(match_id)
-        check_values(self.header, where=str(ws.store.source_path(match_id)), line_no=1)
-        self.rules: Rules = ws.rules_of(match_id)
+        check_values(self.header, where=str(self.source), line_no=1)
+        self.rules: Rules = ws.rules_recorded(self.header)
         self.fold = Fold(self.rules)
         self.rows = Rows()
         self.resume = resume
         self.violations: dict[int, list[Violation]] = {}
         self.rulings: list[Ruled] = []
-        self.event_rows: dict[int, int] = {}
+        self.voided: set[int] = set()
         self.declared: MatchEnded | None = None
         self.first_side = resume.first_side if resume else None
         self.metrics: dict[str, float] = msgspec.json.decode(resume.metrics) if resume else {}
         self.step: Step | None = None
-        self.replayed = 0
-        self.last_line = b""
-        """The last line projected: the checkpoint's hash is its hash, never a newer line's."""
-        self.last_at: datetime | None = None
+        self.events: list[Event] = []
+        self.lines: list[bytes] = []
+        """The lines projected, as read: the events' detail, and the checkpoint's hash is the last one's."""
+        self.places: list[Progress] = []
+        """Where the game stands after each event projected."""
+        self.first_seq = 0 if resume is None else resume.last_seq + 1
+
+    @property
+    def replayed(self) -> int:
+        """Events folded by this projection."""
+        return len(self.events)
 
     def run(self) -> Checkpoint | None:
         """Fold the events; None if an undo or ruling reaches before the checkpoint."""
         ruleset, params = self.rules.ruleset, self.rules.params
         store = self.ws.store
+        step = None
         if self.resume is None:
             lines: Iterable[bytes] = store.lines(self.match_id)
         else:
             lines = store.tail(self.match_id, self.resume.last_seq)
             state = msgspec.msgpack.decode(self.resume.state, type=type(ruleset.setup(params, self.header)))
-            self.step = Step(self.header, state)
+            step = Step(self.header, state)
             if self.resume.declared:
                 self.declared = msgspec.json.decode(self.resume.declared, type=MatchEnded)
-        floor = -1 if self.resume is None else self.resume.last_seq
-        codec, where = ruleset.codec, str(store.source_path(self.match_id))
+        floor = self.first_seq - 1
+        codec, where = ruleset.codec, str(self.source)
+        fold, progress, metrics = self.fold, ruleset.progress, ruleset.metrics
+        events, kept, places = self.events, self.lines, self.places
+        shown: dict[str, float] | None = None
         for expected, line in enumerate(lines, start=floor + 1):
             event = codec.decode(line, where=where, line_no=expected + 1)
             if event.seq != expected:
@@ -196,30 +244,29 @@ class Projection:
                 return None
             if isinstance(event, Ruled) and event.applies_to is not None and event.applies_to <= floor:
                 return None
-            self._fold(event, line)
-            self.last_line = line
+            step = fold.first(event) if step is None else fold(step, event)
+            events.append(event)
+            kept.append(line)
+            places.append(progress(params, step.state))
+            now = metrics(params, step.state)
+            if now != shown:  # most events change no metric: one comparison of two dicts
+                self._metric_rows(expected, now)
+                shown = now
+            if step.voided is not None or step.violations or isinstance(event, (MatchEnded, Ruled)):
+                self._table_said(step, event)
+        self.step = step
         return self._finish()
 
-    def _fold(self, event: Event, line: bytes) -> None:
-        """One event: its step, its row (the line itself is the detail), metric changes."""
-        ruleset, params, match_id, seq = self.rules.ruleset, self.rules.params, self.match_id, event.seq
-        step = self.fold.first(event) if self.step is None else self.fold(self.step, event)  # type: ignore[arg-type]
-        self.step = step
-        self.replayed += 1
-        progress = ruleset.progress(params, step.state)
-        if self.first_side is None and progress.turn >= 1 and progress.actor:
-            self.first_side = self._side(progress.actor)
-        events = self.rows.tables.setdefault("events", [])
-        self.event_rows[seq] = len(events)
-        events.append((match_id, seq, type(event).__name__, event.by, event.at, progress.turn, progress.round,
-                       progress.phase, progress.actor, False, line.decode()))
-        self.rows.count += 1
-        self.last_at = event.at or self.last_at
+    def _metric_rows(self, seq: int, now: dict[str, float]) -> None:
+        """A steps row per metric whose value changed at `seq`."""
         known = self.metrics
-        for name, value in ruleset.metrics(params, step.state).items():
+        for name, value in now.items():
             if known.get(name) != value:
                 known[name] = value
-                self.rows.append("steps", (match_id, seq, name, float(value)))
+                self.rows.add("steps", match_id=self.match_id, seq=seq, metric=name, value=float(value))
+
+    def _table_said(self, step: Step, event: Event) -> None:
+        """An undo, a broken rule, a declared result or a ruling: kept for the match's rows."""
         if step.voided is not None:
             self._void(step.voided)
         if step.violations:
@@ -231,10 +278,7 @@ class Projection:
 
     def _void(self, seq: int) -> None:
         """A Retracted voided `seq`: mark its row and forget what it broke or declared."""
-        index = self.event_rows.get(seq)
-        if index is not None:
-            row = self.rows.tables["events"][index]
-            self.rows.tables["events"][index] = (*row[:9], True, row[10])
+        self.voided.add(seq)
         self.violations.pop(seq, None)
         self.rulings = [r for r in self.rulings if r.seq != seq]
         if self.declared is not None and self.declared.seq == seq:
@@ -244,8 +288,25 @@ class Projection:
         side_of = self.rules.ruleset.seat_side
         return side_of(seat) if side_of else seat
 
+    def _event_rows(self) -> None:
+        """Every projected event's row, built column by column."""
+        events, places, count = self.events, self.places, len(self.events)
+        seqs = range(self.first_seq, self.first_seq + count)
+        voided = self.voided
+        self.rows.add_columns(
+            "events", count, match_id=[self.match_id] * count, seq=seqs, type=[type(e).__name__ for e in events],
+            seat=[e.by for e in events], recorded_at=[e.at for e in events], turn=[p.turn for p in places],
+            round=[p.round for p in places], phase=[p.phase for p in places], actor=[p.actor for p in places],
+            voided=[seq in voided for seq in seqs] if voided else [False] * count, detail=self.lines,
+        )
+        if self.first_side is None:
+            first = next((p for p in places if p.turn >= 1 and p.actor), None)
+            if first is not None:
+                self.first_side = self._side(first.actor)  # type: ignore[arg-type]
+
     def _finish(self) -> Checkpoint:
-        """Violation rows, the match's own rows, and the new checkpoint."""
+        """Event and violation rows, the match's own rows, and the new checkpoint."""
+        self._event_rows()
         ruled = {(r.applies_to, r.rule): r for r in self.rulings}
         errors = self.resume.errors if self.resume else 0
         for seq in sorted(self.violations):
@@ -254,32 +315,33 @@ class Projection:
                 severity = "info" if ruling else v.severity
                 message = f"ruled by the table (seq {ruling.seq}: {ruling.decision}): {v.message}" if ruling else v.message
                 errors += severity == "error"
-                self.rows.append("violations", (self.match_id, seq, v.rule, severity, message))
+                self.rows.add("violations", match_id=self.match_id, seq=seq, rule=v.rule, severity=severity, message=message)
         assert self.step is not None
-        self._match_rows(errors)
-        last_seq, last_hash = self.ws.store.last(self.match_id)
         if self.replayed:  # appends may have landed since: the seam is the last line projected
-            last_hash = line_hash(self.last_line)
+            last_seq, last_hash = self.step.event.seq, line_hash(self.lines[-1])
+        else:
+            last_seq, last_hash = self.ws.store.last(self.match_id)
+        self._match_rows(errors, last_seq)
         return Checkpoint(
-            match_id=self.match_id, last_seq=self.step.event.seq if self.replayed else last_seq, last_hash=last_hash,
-            inode=_inode(self.ws, self.match_id), fingerprint=self.rules.ruleset.fingerprint,
+            match_id=self.match_id, last_seq=last_seq, last_hash=last_hash,
+            inode=os.stat(self.source).st_ino, fingerprint=self.rules.ruleset.fingerprint,
             state=msgspec.msgpack.encode(self.step.state), metrics=_encoder.encode(self.metrics).decode(),
             first_side=self.first_side, declared=_encoder.encode(self.declared).decode() if self.declared else None,
             errors=errors,
         )
 
-    def _match_rows(self, errors: int) -> None:
+    def _match_rows(self, errors: int, last_seq: int) -> None:
         ruleset, params, header = self.rules.ruleset, self.rules.params, self.header
         assert self.step is not None
         state = self.step.state
         progress = ruleset.progress(params, state)
         outcome = ruleset.outcome(params, state)
         result = judge(self.declared, outcome)
-        last_seq = self.ws.store.last(self.match_id)[0] if self.replayed == 0 else self.step.event.seq
+        last_at = next((e.at for e in reversed(self.events) if e.at), None)
         self.rows.add(
             "matches", match_id=self.match_id, ruleset=header.ruleset, version=header.version, base_version=self.rules.base,
             source=header.source, title=header.title, batch=_batch_of(self.ws, self.match_id), seed=header.seed, fingerprint=header.fingerprint,
-            seat_count=len(header.seats), started_at=header.at, ended_at=self.last_at or header.at,
+            seat_count=len(header.seats), started_at=header.at, ended_at=last_at or header.at,
             events=last_seq + 1, turns=progress.turn, rounds=progress.round, first_side=self.first_side,
             finished=outcome is not None, winner=outcome.winner if outcome else None, draw=bool(outcome and outcome.draw),
             win_reason=outcome.reason if outcome else None, win_rule=outcome.rule if outcome else None,
@@ -389,64 +451,14 @@ class Warehouse:
             if path.is_symlink():
                 raise WarehouseError(f"{path} is a symbolic link; the warehouse is never read or written through links (remove it)")
 
-    def sync(self, *, verify: bool = False, wait: float = 600.0) -> SyncReport:
-        """Bring the warehouse up to date with every log and note stream.
+    def sync(self, *, verify: bool = False, wait: float = 600.0, workers: int = 1, scheduler: str | None = None,
+             progress: Callable[[int, int], None] | None = None) -> SyncReport:
+        """Bring the warehouse up to date with every log and note stream: matches are
+        projected in this process, or on `workers` processes or a Dask cluster
+        (projections/parallel.py, which holds the loop), this process the one writer."""
+        from projections.parallel import sync_store  # it builds on this module
 
-        The cycle collector is paused meanwhile: states and rows are trees that reference
-        counting frees, and a sync allocates millions of them, each allocation burst
-        triggering a full scan that finds nothing (about a tenth of the time).
-        """
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            return self._sync(verify=verify, wait=wait)
-        finally:
-            if collecting:
-                gc.enable()
-
-    def _sync(self, *, verify: bool, wait: float) -> SyncReport:
-        started = time.perf_counter()
-        report = SyncReport()
-        self._fingerprints = {registry.game(name).fingerprint for name in registry.GAMES}
-        with self._writer(wait) as con:
-            checkpoints = self._checkpoints(con)
-            matches = self.ws.matches()
-            batch = Rows()
-            touched: dict[str, str] = {}
-            done: list[Checkpoint] = []
-            for match_id in matches:
-                report.matches += 1
-                try:
-                    plan, why = self._plan(match_id, checkpoints.get(match_id), verify)
-                    if plan == "unchanged":
-                        report.unchanged += 1
-                        continue
-                    projection, checkpoint, plan, why = self._project(match_id, checkpoints.get(match_id), plan, why, report)
-                except TabletapeError as error:  # one unreadable log must not hide all the others
-                    report.failed.append((match_id, str(error)))
-                    continue
-                report.events += projection.replayed
-                batch.extend(projection.rows)
-                touched[match_id] = plan
-                done.append(checkpoint)
-                if plan == "new":
-                    report.new += 1
-                elif plan == "extend":
-                    report.extended += 1
-                else:
-                    report.rebuilt.append((match_id, why))
-                if batch.count >= FLUSH_ROWS:
-                    self._write(con, batch, touched, done)
-                    touched, done = {}, []
-            self._write(con, batch, touched, done)
-            gone = sorted(set(checkpoints) - set(matches))
-            if gone:
-                self._delete(con, gone, (*MATCH_TABLES, *EVENT_TABLES, "notes", "checkpoints", "note_checkpoints"))
-                report.removed, report.removed_ids = len(gone), gone
-            report.notes = self._sync_notes(con, matches, report)
-        report.seconds = time.perf_counter() - started
-        report.torn = torn_lines(self.ws)
-        return report
+        return sync_store(self, workers=workers, scheduler=scheduler, verify=verify, wait=wait, progress=progress)
 
     def _project(self, match_id: str, old: Checkpoint | None, plan: str, why: str,
                  report: SyncReport) -> tuple[Projection, Checkpoint, str, str]:

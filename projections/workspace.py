@@ -90,6 +90,10 @@ class Workspace:
         header = self.header(match_id)
         if against:
             return self._same_game(match_id, header, against)
+        return self.rules_recorded(header)
+
+    def rules_recorded(self, header: MatchStarted) -> Rules:
+        """The rules a log's line 0 says it was recorded under (for a caller holding it)."""
         return registry.rules_for_log(header.ruleset, header.version, header.params, self.home)
 
     def _same_game(self, match_id: str, header: MatchStarted, spec: str) -> Rules:

@@ -8,7 +8,7 @@ controller's board edge ("oriented with its bottom edge facing your own edge of 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
 
 Space = tuple[int, int]
 
@@ -30,12 +30,10 @@ def step(space: Space, direction: int) -> Space:
     return (space[0] + dc, space[1] + dr)
 
 
-def neighbours(space: Space, size: int) -> Iterator[tuple[int, Space]]:
+@functools.cache  # pure geometry, asked for every card of every position a bot weighs
+def neighbours(space: Space, size: int) -> tuple[tuple[int, Space], ...]:
     """(direction, space) of the up to four orthogonal neighbours on the board."""
-    for direction in STEPS:
-        near = step(space, direction)
-        if on_board(near, size):
-            yield direction, near
+    return tuple((direction, near) for direction in STEPS if on_board(near := step(space, direction), size))
 
 
 def direction(a: Space, b: Space) -> int | None:

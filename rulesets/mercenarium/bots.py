@@ -28,15 +28,13 @@ from rulesets.mercenarium.params import Params
 from rulesets.mercenarium.state import (
     Placed,
     State,
-    at,
+    board_by_space,
     clash,
     house,
     in_play,
     next_seat,
     placed,
     player,
-    position_key,
-    put_on_board,
 )
 
 
@@ -63,7 +61,47 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     """Capture when threatening, buy strong Mercenaries, summon and move toward the enemy
     onto spaces no enemy threatens, occupy an empty enemy House, draw when the hand runs
     low, and never walk back into a position already seen (that way lies a stalemate)."""
-    return max(_playable(state, legal), key=lambda event: (_score(params, state, event), rng.random()))
+    look = Look(params, state)
+    return max(_playable(state, legal), key=lambda event: (_score(params, state, look, event), rng.random()))
+
+
+class Look:
+    """What every candidate's score asks of one position, worked out once per decision: the
+    board by space, each seat's goals, and the position's repetition key piece by piece."""
+
+    def __init__(self, params: Params, state: State) -> None:
+        self.params, self.state = params, state
+        self.where = board_by_space(state)
+        self._goals: dict[str, list[tuple[int, int]]] = {}
+        self._keys: list[str] | None = None
+        self._next: dict[str, str] = {}
+        self.exposures: dict[tuple[Placed, str | None], tuple[bool, bool]] = {}
+        """`_exposure` answers by card, space and card leaving (a card's standing threat is
+        asked once for each of its moves)."""
+
+    def goals(self, seat: str) -> list[tuple[int, int]]:
+        """Enemy cards, and enemy Houses (occupying an empty enemy's House puts it in Limbo)."""
+        if seat not in self._goals:
+            state = self.state
+            goals = [p.space for p in state.board if p.owner != seat]
+            goals += [house(self.params, s) for s in state.seats if s != seat and not in_play(state, s)]
+            self._goals[seat] = goals
+        return self._goals[seat]
+
+    def key_after_move(self, card_id: str, to: tuple[int, int], seat: str) -> str:
+        """`position_key` of the position after `card_id` steps to `to`, for the next seat
+        (the board stays in card order: the card keeps its place in it)."""
+        state = self.state
+        if self._keys is None:
+            self._keys = [f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}" for p in state.board]
+        keys = [f"{card_id}@{to[0]},{to[1]}:{seat}" if p.card == card_id else key for p, key in zip(state.board, self._keys, strict=True)]
+        return f"{';'.join(keys)}>{self.next_seat(seat)}"
+
+    def next_seat(self, seat: str) -> str:
+        """The seat after `seat`, clockwise."""
+        if seat not in self._next:
+            self._next[seat] = next_seat(self.state, seat)
+        return self._next[seat]
 
 
 def _value(card_id: str) -> int:
@@ -71,7 +109,7 @@ def _value(card_id: str) -> int:
     return found.value if found else 0
 
 
-def _score(params: Params, state: State, event: Event) -> float:
+def _score(params: Params, state: State, look: Look, event: Event) -> float:
     if isinstance(event, CardCaptured):
         return 100.0 + _value(event.target)
     if isinstance(event, MercenaryBought):
@@ -79,9 +117,9 @@ def _score(params: Params, state: State, event: Event) -> float:
     if isinstance(event, CardsAnnihilated):
         return 30.0 + _value(event.target) - _value(event.card)
     if isinstance(event, CardSummoned):
-        return _summon_score(params, state, event)
+        return _summon_score(params, state, look, event)
     if isinstance(event, CardMoved):
-        return _move_score(params, state, event)
+        return _move_score(params, state, look, event)
     if isinstance(event, DrawDeclared):
         p = player(state, event.by)
         held = len(p.hand) if p else 0
@@ -95,55 +133,51 @@ def _score(params: Params, state: State, event: Event) -> float:
     return 0.0
 
 
-def _exposure(params: Params, state: State, piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
+def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for a card standing on `piece.space`."""
+    known = look.exposures.get((piece, leaving))
+    if known is not None:
+        return known
     threatened = threatening = False
     for _, near in board.neighbours(piece.space, params.board_size):
-        other = at(state, near)
+        other = look.where.get(near)
         if other is None or other.owner == piece.owner or other.card == leaving:
             continue
         if clash(params, state, other, piece).kind == "capture":
             threatened = True
         if clash(params, state, piece, other).kind == "capture":
             threatening = True
+    look.exposures[(piece, leaving)] = threatened, threatening
     return threatened, threatening
 
 
-def _goals(params: Params, state: State, seat: str) -> list[tuple[int, int]]:
-    """Enemy cards, and enemy Houses (occupying an empty enemy's House puts it in Limbo)."""
-    goals = [p.space for p in state.board if p.owner != seat]
-    goals += [house(params, s) for s in state.seats if s != seat and not in_play(state, s)]
-    return goals
+def _distance(look: Look, seat: str, space: tuple[int, int]) -> int:
+    return min((abs(space[0] - g[0]) + abs(space[1] - g[1]) for g in look.goals(seat)), default=0)
 
 
-def _distance(params: Params, state: State, seat: str, space: tuple[int, int]) -> int:
-    goals = _goals(params, state, seat)
-    return min((abs(space[0] - g[0]) + abs(space[1] - g[1]) for g in goals), default=0)
-
-
-def _summon_score(params: Params, state: State, event: CardSummoned) -> float:
+def _summon_score(params: Params, state: State, look: Look, event: CardSummoned) -> float:
     seat = event.by or ""
     piece = Placed(event.card, event.space, seat)
-    threatened, threatening = _exposure(params, state, piece)
+    threatened, threatening = _exposure(params, state, look, piece)
     score = 40.0 if len(in_play(state, seat)) < 2 else 24.0
     score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(event.card)
-    return score - 0.5 * _distance(params, state, seat, event.space)
+    return score - 0.5 * _distance(look, seat, event.space)
 
 
-def _move_score(params: Params, state: State, event: CardMoved) -> float:
+def _move_score(params: Params, state: State, look: Look, event: CardMoved) -> float:
     seat = event.by or ""
     piece = placed(state, event.card)
     if piece is None:
         return 0.0
     moved = Placed(event.card, event.to, seat)
-    threatened, threatening = _exposure(params, state, moved, leaving=event.card)
-    was_threatened, _ = _exposure(params, state, piece)
+    threatened, threatening = _exposure(params, state, look, moved, leaving=event.card)
+    was_threatened, _ = _exposure(params, state, look, piece)
     score = 18.0 + 20.0 * threatening - 35.0 * threatened + 25.0 * was_threatened
     if event.to in [house(params, s) for s in state.seats if s != seat]:
         score += 12.0
-    if position_key(put_on_board(state, event.card, event.to, seat), next_seat(state, seat)) in state.history:
+    if look.key_after_move(event.card, event.to, seat) in state.history:
         score -= 40.0
-    return score - 1.0 * _distance(params, state, seat, event.to)
+    return score - 1.0 * _distance(look, seat, event.to)
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}

@@ -1,9 +1,13 @@
 """What may happen next: the decisions a player may take, and what a chance step may give.
 
-Candidates are generated from the board and the hands and then kept only if `rules.check`
-finds nothing wrong (an info, such as a lost hymn's unchecked effect, is not wrong), so
-`legal` can never offer a move the audit would flag: one piece of code says what is legal. Every draw is a chance step over the cards the pile holds, all
-equally likely (a shuffled pile).
+`legal` builds each kind of decision from the rules it must meet (a summon's base, a
+clash's verdict, an acceptable offering), asking what is shared by every candidate once
+per decision: a bot game asks for the legal moves thousands of times. Kinds that come up
+rarely (returning extras, a Zodiac's effect, singing a hymn) are the candidates `rules.check`
+finds nothing wrong in (an info, such as a lost hymn's unchecked effect, is not wrong).
+`candidates` proposes every decision before the rules filter it; the contract suite holds
+`legal` to exactly the candidates `check` accepts, in order. Every draw is a chance step
+over the cards the pile holds, all equally likely (a shuffled pile).
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ from itertools import combinations
 
 from events.base import Event
 from rulesets.mercenarium import board, cards
+from rulesets.mercenarium.board import Space
 from rulesets.mercenarium.events import (
     CardCaptured,
     CardDealt,
@@ -33,11 +38,13 @@ from rulesets.mercenarium.events import (
     ZodiacRolled,
 )
 from rulesets.mercenarium.params import Params
-from rulesets.mercenarium.rules import SYMBOLS, check, outcome
+from rulesets.mercenarium.rules import SYMBOLS, check, offering_form, outcome
 from rulesets.mercenarium.state import (
+    Placed,
     Player,
     State,
-    at,
+    board_by_space,
+    clash,
     contract_of,
     house,
     in_play,
@@ -100,13 +107,13 @@ def legal(params: Params, state: State) -> list[Event]:
         return [event for event, _ in outcomes]
     if state.stage != "play" or outcome(params, state) is not None:
         return []
-    return [event for event in _candidates(params, state) if not _refused(params, state, event)]
+    return list(_decisions(params, state, legal_only=True))
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
     """Every event proposed at a decision before the rules filter it (the contract's reference)."""
     if chance(params, state) is None and state.stage == "play" and outcome(params, state) is None:
-        yield from _candidates(params, state)
+        yield from _decisions(params, state, legal_only=False)
 
 
 def _refused(params: Params, state: State, event: Event) -> bool:
@@ -115,24 +122,36 @@ def _refused(params: Params, state: State, event: Event) -> bool:
     return any(v.severity != "info" for v in check(params, state, event))
 
 
-def _candidates(params: Params, state: State) -> Iterator[Event]:
+def _checked(params: Params, state: State, proposed: Iterator[Event], legal_only: bool) -> Iterator[Event]:
+    """The proposals (only those `check` accepts, if legal_only): for the rare kinds."""
+    return (e for e in proposed if not _refused(params, state, e)) if legal_only else proposed
+
+
+def _decisions(params: Params, state: State, *, legal_only: bool) -> Iterator[Event]:
+    """Every decision proposed, or (legal_only) every one the rules accept.
+
+    A turn action is proposed only once nothing blocks every turn action: the game on, the
+    seat to act known, no step pending and no unnamed excess in a hand (`rules._check_turn`),
+    so each kind below asks only its own rules.
+    """
     if state.pending:
         if state.pending[0].kind == "zodiac-effect":
-            yield from _zodiac_effects(state)
+            yield from _checked(params, state, _zodiac_effects(state), legal_only)
         return
     for holder in state.players:
         if over_limits(params, state, holder.seat):
-            yield from _returns(params, holder)  # extras go back before the game goes on
+            yield from _checked(params, state, _returns(params, holder), legal_only)  # extras go back before the game goes on
     if any(over_limits(params, state, s) and s not in state.noted for s in state.seats):
         return  # every turn action would be named (hand.limit) until they do
     p = player(state, state.current)
     if p is None:
         return
-    yield from _summons(params, state, p)
-    yield from _board_moves(params, state, p.seat)
+    where = board_by_space(state)  # once per decision: every summon and step asks what is where
+    yield from _summons(params, where, p, legal_only)
+    yield from _board_moves(params, state, where, p.seat, legal_only)
     yield from _buys(state, p)
-    yield from _songs(state, p)
-    yield from _offerings(state, p)
+    yield from _checked(params, state, _songs(state, p), legal_only)
+    yield from _offerings(state, p, legal_only)
     yield from _draws(params, state, p)
 
 
@@ -157,31 +176,48 @@ def _zodiac_effects(state: State) -> Iterator[Event]:
         yield ZodiacResolved(by=pending.seat, hymn=pending.hymn)
 
 
-def _summons(params: Params, state: State, p: Player) -> Iterator[Event]:
-    """Each hand card on the empty House or an empty space beside an own card."""
-    spaces = {house(params, p.seat)} if at(state, house(params, p.seat)) is None else set()
-    for piece in in_play(state, p.seat):
-        for _, near in board.neighbours(piece.space, params.board_size):
-            if at(state, near) is None:
-                spaces.add(near)
+def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool) -> Iterator[Event]:
+    """Each hand card on the empty House or an empty space beside an own card; legal where
+    the card is a deck card and the space is the House or beside a base it may be summoned
+    on (same suit, or a face value no lower: `rules._check_base`)."""
+    home = house(params, p.seat)
+    bases: dict[Space, list[cards.Card | None]] = {home: []} if home not in where else {}
+    for piece in where.values():
+        if piece.owner == p.seat:
+            base = cards.card(piece.card)
+            for _, near in board.neighbours(piece.space, params.board_size):
+                if near not in where:
+                    bases.setdefault(near, []).append(base)
+    ordered = sorted(bases)
     for card_id in p.hand:
-        for space in sorted(spaces):
-            yield CardSummoned(by=p.seat, card=card_id, space=space)
+        incoming = cards.card(card_id)
+        if legal_only and incoming is None:
+            continue
+        for space in ordered:
+            if not legal_only or space == home or any(
+                    b is None or b.suit == incoming.suit or incoming.value >= b.value for b in bases[space]):  # type: ignore[union-attr]
+                yield CardSummoned(by=p.seat, card=card_id, space=space)
 
 
-def _board_moves(params: Params, state: State, seat: str) -> Iterator[Event]:
-    """One step of each own card: a move into an empty space, a capture or annihilation of an enemy."""
+def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat: str, legal_only: bool) -> Iterator[Event]:
+    """One step of each own card: a move into an empty space, a capture or annihilation of an
+    enemy; legal as the clash of the two cards says (`state.clash`)."""
     for piece in in_play(state, seat):
         for _, near in board.neighbours(piece.space, params.board_size):
-            occupant = at(state, near)
+            occupant = where.get(near)
             if occupant is None:
                 yield CardMoved(by=seat, card=piece.card, to=near)
             elif occupant.owner != seat:
-                yield CardCaptured(by=seat, card=piece.card, target=occupant.card)
-                yield CardsAnnihilated(by=seat, card=piece.card, target=occupant.card)
+                kind = clash(params, state, piece, occupant).kind if legal_only else None
+                if kind in (None, "capture", "apart"):
+                    yield CardCaptured(by=seat, card=piece.card, target=occupant.card)
+                if kind in (None, "annihilation"):
+                    yield CardsAnnihilated(by=seat, card=piece.card, target=occupant.card)
 
 
 def _buys(state: State, p: Player) -> Iterator[Event]:
+    """Each enemy Mercenary not under contract, for a face-down capture: all that
+    `rules._check_bought` asks, so every one proposed is legal."""
     free = unspent(p)
     if not free:
         return
@@ -201,10 +237,21 @@ def _songs(state: State, p: Player) -> Iterator[Event]:
             yield HymnSung(by=p.seat, hymn=hymn)
 
 
-def _offerings(state: State, p: Player) -> Iterator[Event]:
-    """Every acceptable offering (one capture stands for any: they are alike)."""
+def _offerings(state: State, p: Player, legal_only: bool) -> Iterator[Event]:
+    """Every acceptable offering (one capture stands for any: they are alike); legal in an
+    acceptable form that leaves no hymn held (`rules._check_learned`)."""
     if state.singularity or not state.hymnal:
         return
+    proposed = _offered(state, p)
+    if not legal_only:
+        yield from proposed
+        return
+    for event in proposed:
+        if offering_form(event.offering, event.captures) is not None and all(h in event.offering for h in p.hymns):
+            yield event
+
+
+def _offered(state: State, p: Player) -> Iterator[HymnLearned]:
     capture = unspent(p)[:1]
     if p.hymns:
         for hymn in p.hymns:
@@ -224,6 +271,8 @@ def _offerings(state: State, p: Player) -> Iterator[Event]:
 
 
 def _draws(params: Params, state: State, p: Player) -> Iterator[Event]:
+    """A draw, with a discard first from a full hand (outside Singularity): all that
+    `rules._check_draw` asks, so every one proposed is legal."""
     if not state.deck:
         return
     if len(p.hand) >= params.hand_limit and not state.singularity:

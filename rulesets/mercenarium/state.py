@@ -8,6 +8,7 @@ is a chance step over the cards it holds, all equally likely.
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 import msgspec
@@ -174,6 +175,7 @@ def clockwise(params: Params, seats: list[str] | tuple[str, ...]) -> tuple[str, 
 # --- the board ---------------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=256)  # pure, asked for every card's every edge
 def side(params: Params, seat: str) -> str:
     """The board edge a seat sits at (south for an unknown seat)."""
     return dict(params.houses).get(seat, "south")
@@ -203,6 +205,14 @@ def at(state: State, space: Space) -> Placed | None:
         if p.space == space:
             return p
     return None
+
+
+def board_by_space(state: State) -> dict[Space, Placed]:
+    """The cards in play by space (the first, as `at` finds it): for code that asks of many spaces."""
+    where: dict[Space, Placed] = {}
+    for p in state.board:
+        where.setdefault(p.space, p)
+    return where
 
 
 def in_play(state: State, seat: str) -> tuple[Placed, ...]:
@@ -273,7 +283,14 @@ class Clash(msgspec.Struct, frozen=True, gc=False):
 
 def clash(params: Params, state: State, attacker: Placed, defender: Placed) -> Clash:
     """"your card is adjacent to an enemy card that has fewer aura dots along its touching
-    edge"; ties (and every encounter with a Lord) go to the Alchemy Wheel."""
+    edge"; ties (and every encounter with a Lord) go to the Alchemy Wheel. Only the two
+    cards count, so the answer is remembered for the pair (a bot weighs the same pairs
+    again and again)."""
+    return _clash(params, attacker, defender)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
     towards = board.direction(attacker.space, defender.space)
     a, d = cards.card(attacker.card), cards.card(defender.card)
     if towards is None or a is None or d is None:

@@ -34,6 +34,7 @@ from rulesets.mercyfrontier.state import (
     player,
     replace,
     replace_player,
+    stacks,
     uncovering,
 )
 from rulesets.protocol import Violation
@@ -59,25 +60,29 @@ class Walk(msgspec.Struct, frozen=True, gc=False):
 
 def walk(params: Params, state: State, mover: Merc, direction: str, spaces: int, trample: tuple[str, ...]) -> Walk:
     """Move the token space by space (Movement 2.a-b): "a mercenary in front of another
-    mercenary prevents the second from moving forward", unless it tramples its own."""
+    mercenary prevents the second from moving forward", unless it tramples its own.
+    What stands where is asked of the state's token map (`stacks`, made once per state)."""
     size = card_of(mover.card).size
     at = mover.at or (0, 0)
-    taken = occupancy(state, leaving=mover.card)
+    taken = stacks(params, state)
     trampled: list[str] = []
     entered: list[Space] = []
     for done in range(spaces):
         front = board.ahead(at, size, direction)
         if not all(board.on_board(params, s) for s in front):
             return Walk(at, done, tuple(trampled), tuple(entered), "board")
-        others = {taken[s].card: taken[s] for s in front if s in taken}
+        others: dict[str, Merc] = {}
+        for space in front:
+            if space in taken:  # the last token on the space other than the mover, unless trampled
+                top = next((m for m in reversed(taken[space]) if m.card != mover.card), None)
+                if top is not None and top.card not in trampled:
+                    others[top.card] = top
         for other in others.values():
             if other.owner != mover.owner:
                 return Walk(at, done, tuple(trampled), tuple(entered), "enemy", other.card)
             if other.card not in trample:
                 return Walk(at, done, tuple(trampled), tuple(entered), "own", other.card)
-        for card in others:
-            trampled.append(card)
-            taken = {s: m for s, m in taken.items() if m.card != card}
+        trampled += others
         at = board.step(at, direction)
         entered += front
     return Walk(at, spaces, tuple(trampled), tuple(entered))

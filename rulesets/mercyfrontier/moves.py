@@ -1,14 +1,19 @@
 """What may happen next: the decisions a player may take, and what a chance step may give.
 
-Candidates are generated from the board and the purses and then kept only if
-`rules.check` finds nothing wrong, so `legal` never offers a move the audit would flag:
-one piece of code says what is legal. Two kinds of decision have too many forms to list
+`legal` builds the two decisions a bot meets most from the rules they must meet, asking
+what every candidate shares once per decision: where workers may stand (the seat's
+uncovered territory), and the Action Phase's abilities and moves (abilities before
+movement, one move each unless a victor finishes its own, the walk's verdict). The other
+kinds are the candidates `rules.check` finds nothing wrong in. `candidates` proposes every
+decision before the rules filter it; the contract suite holds `legal` to exactly the
+candidates `check` accepts, in order. Two kinds of decision have too many forms to list
 (where every worker stands, which tokens pay for a card), so `legal` offers a bounded,
 useful selection of them; a table may record any other form and the audit judges it.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterator
 from itertools import combinations, islice, permutations
 
@@ -36,7 +41,7 @@ from rulesets.mercyfrontier.events import (
 from rulesets.mercyfrontier.movement import budget, walk
 from rulesets.mercyfrontier.params import Params
 from rulesets.mercyfrontier.resources import RESOURCES, Resources
-from rulesets.mercyfrontier.rules import check, draw_pile, outcome
+from rulesets.mercyfrontier.rules import beacons_of, check, draw_pile, outcome, refineries_left
 from rulesets.mercyfrontier.state import (
     Player,
     State,
@@ -44,10 +49,14 @@ from rulesets.mercyfrontier.state import (
     collection,
     combat_damage,
     controller,
+    in_territory,
+    move_record,
+    node_at,
     noncombat,
     placed_mercs,
     placements,
     player,
+    stacks,
     territory,
 )
 
@@ -81,27 +90,45 @@ def legal(params: Params, state: State) -> list[Event]:
         return [event for event, _ in outcomes]
     if state.phase == "setup" or outcome(params, state) is not None:
         return []
-    return [e for e in _candidates(params, state) if not any(v.severity != "info" for v in check(params, state, e))]
+    return list(_decisions(params, state, legal_only=True))
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
     """Every event proposed at a decision before the rules filter it (the contract's reference)."""
     if chance(params, state) is None and state.phase != "setup" and outcome(params, state) is None:
-        yield from _candidates(params, state)
+        yield from _decisions(params, state, legal_only=False)
 
 
-def _candidates(params: Params, state: State) -> Iterator[Event]:
+def _accepted(params: Params, state: State, proposed: Iterator[Event], legal_only: bool) -> Iterator[Event]:
+    """The proposals (only those `check` finds no error or warning in, if legal_only)."""
+    if not legal_only:
+        return proposed
+    return (e for e in proposed if not any(v.severity != "info" for v in check(params, state, e)))
+
+
+def _decisions(params: Params, state: State, *, legal_only: bool) -> Iterator[Event]:
+    """Every decision proposed, or (legal_only) every one the rules accept. A phase's
+    decision is proposed only to the seat to act with nothing pending, so what
+    `rules.check_turn` asks of every decision holds for each."""
     if state.pending:
-        yield from _forced(params, state)
+        yield from _accepted(params, state, _forced(params, state), legal_only)
         return
     p = player(state, state.actor)
     if p is None:
         return
-    yield from {
-        "workers": _worker_moves, "building": _buildings, "purchase": _purchases,
-        "placement": _placements, "action": _actions,
-    }[state.phase](params, state, p)
-    yield StepFinished(by=p.seat)
+    if state.phase == "workers" and "placed" not in state.done:
+        yield from worker_placements(params, state, p, legal_only)
+    elif state.phase == "building":
+        yield from _buildings(params, state, p, legal_only)
+    elif state.phase == "placement":
+        yield from _placements(params, state, p)
+    elif state.phase == "action":
+        yield from _actions(params, state, p, legal_only)
+    else:
+        yield from _accepted(params, state, {
+            "workers": _worker_moves, "purchase": _purchases,
+        }[state.phase](params, state, p), legal_only)
+    yield from _accepted(params, state, iter([StepFinished(by=p.seat)]), legal_only)
 
 
 def _forced(params: Params, state: State) -> Iterator[Event]:
@@ -119,9 +146,8 @@ def _forced(params: Params, state: State) -> Iterator[Event]:
 
 
 def _worker_moves(params: Params, state: State, p: Player) -> Iterator[Event]:
-    if "placed" not in state.done:
-        yield from worker_placements(params, state, p)
-    elif "collected" not in state.done:
+    """After the placement: the collection, then worker purchases."""
+    if "collected" not in state.done:
         yield ResourcesCollected(by=p.seat, gained=collection(params, state, p.seat))
     elif "bought" not in state.done:
         for count in range(1, params.max_workers - p.workers - p.fresh + 1):
@@ -144,56 +170,79 @@ def useful_spaces(params: Params, state: State, seat: str) -> list[board.Space]:
             return 2, space
         return (3 if building_at(state, space) is None else 4), space
 
-    ranked = sorted(spaces, key=rank)
-    best = [s for s in ranked if rank(s)[0] <= 2]
-    return best + [s for s in ranked if rank(s)[0] == 3][:4]
+    ranks = {space: rank(space) for space in spaces}  # each space ranked once
+    ranked = sorted(spaces, key=ranks.__getitem__)
+    best = [s for s in ranked if ranks[s][0] <= 2]
+    return best + [s for s in ranked if ranks[s][0] == 3][:4]
 
 
-def worker_placements(params: Params, state: State, p: Player) -> Iterator[Event]:
-    """Up to PLACEMENTS_OFFERED ways to put every worker on a useful space."""
+def worker_placements(params: Params, state: State, p: Player, legal_only: bool = False) -> Iterator[Event]:
+    """Up to PLACEMENTS_OFFERED ways to put every worker on a useful space; legal where
+    every space is a distinct one of the seat's uncovered territory (`rules._check_workers_placed`:
+    no more workers than the seat has, none placed yet this turn)."""
     spaces = useful_spaces(params, state, p.seat)
     count = min(p.workers, len(spaces))
+    inside = {s for s in spaces if in_territory(params, state, p.seat, s)} if legal_only else set()
     for chosen in islice(combinations(spaces, count), PLACEMENTS_OFFERED):
-        yield WorkersPlaced(by=p.seat, spaces=tuple(chosen))
+        if not legal_only or (all(s in inside for s in chosen) and len(set(chosen)) == len(chosen)):
+            yield WorkersPlaced(by=p.seat, spaces=tuple(chosen))
 
 
 # --- building ----------------------------------------------------------------------------------------
 
 
-def _buildings(params: Params, state: State, p: Player) -> Iterator[Event]:
+def _buildings(params: Params, state: State, p: Player, legal_only: bool) -> Iterator[Event]:
+    """Each building the purse covers on each site (the worker's spaces, or the whole
+    territory before the 4th play test), then each outpost; a building is legal where
+    `rules._check_built` finds its space in the territory and free, a refinery on a node
+    with a block left of its resource, a beacon of a kind the seat has not built."""
     sites = p.placed if params.worker_on_site else tuple(
         s for pos in territory(params, state, p.seat) for s in board.tile_spaces(params, pos))
+    kinds = [kind for kind in ("refinery", *BEACONS) if p.resources.covers(COSTS[kind])]
+    standing = beacons_of(state, p.seat)
+    taken = stacks(params, state)
     for space in sites:
-        for kind in ("refinery", *BEACONS):
-            if p.resources.covers(COSTS[kind]):
+        free = not legal_only or (in_territory(params, state, p.seat, space) and building_at(state, space) is None and space not in taken)
+        for kind in kinds:
+            if free and (not legal_only or (_refinery_room(params, state, space) if kind == "refinery" else kind not in standing)):
                 yield BuildingBuilt(by=p.seat, kind=kind, space=space)  # type: ignore[arg-type]
     if p.resources.covers(COSTS["outpost"]):
-        for t in state.tiles:
-            if t.home is None:
-                yield OutpostPurchased(by=p.seat, tile=t.pos)
+        yield from _accepted(params, state, (OutpostPurchased(by=p.seat, tile=t.pos) for t in state.tiles if t.home is None), legal_only)
+
+
+def _refinery_room(params: Params, state: State, space: board.Space) -> bool:
+    """A node, with a refinery block of its resource still in the supply (`rules._check_refinery`)."""
+    resource = node_at(state, space)
+    return resource is not None and refineries_left(params, state, resource) > 0
 
 
 # --- mercenaries ----------------------------------------------------------------------------------------
 
 
-def payments(cost: int, values: Resources, purse: Resources) -> list[Resources]:
+@functools.cache  # pure: a card's cost and values against a purse, asked at every purchase
+def payments(cost: int, values: Resources, purse: Resources) -> tuple[Resources, ...]:
     """Ways to pay `cost` credits from a purse: tokens taken greedily in each order of the
     resources, then any token not needed put back (no two alike)."""
     found: list[Resources] = []
-    for order in permutations(RESOURCES):
-        taken = dict.fromkeys(RESOURCES, 0)
-        for resource in order:
-            while sum(taken[r] * values.of(r) for r in RESOURCES) < cost and taken[resource] < purse.of(resource):
-                taken[resource] += 1
-        if sum(taken[r] * values.of(r) for r in RESOURCES) < cost:
+    value = [values.of(r) for r in RESOURCES]
+    held = [purse.of(r) for r in RESOURCES]
+    for order in permutations(range(len(RESOURCES))):
+        taken = [0] * len(RESOURCES)
+        paid_so_far = 0
+        for i in order:
+            while paid_so_far < cost and taken[i] < held[i]:
+                taken[i] += 1
+                paid_so_far += value[i]
+        if paid_so_far < cost:
             continue
-        for resource in reversed(order):
-            while taken[resource] and sum(taken[r] * values.of(r) for r in RESOURCES) - values.of(resource) >= cost:
-                taken[resource] -= 1
-        paid = Resources(**taken)
+        for i in reversed(order):
+            while taken[i] and paid_so_far - value[i] >= cost:
+                taken[i] -= 1
+                paid_so_far -= value[i]
+        paid = Resources(**dict(zip(RESOURCES, taken, strict=True)))
         if paid not in found:
             found.append(paid)
-    return found
+    return tuple(found)
 
 
 def _purchases(params: Params, state: State, p: Player) -> Iterator[Event]:
@@ -209,6 +258,8 @@ def _purchases(params: Params, state: State, p: Player) -> Iterator[Event]:
 
 
 def _placements(params: Params, state: State, p: Player) -> Iterator[Event]:
+    """Each unplaced own token on each spot `placements` finds: where it fits, overlapping a
+    tile of the seat's zone of control, which is all `rules._check_placed` asks."""
     for m in state.mercs:
         if m.owner == p.seat and m.at is None:
             for at in placements(params, state, m.card):
@@ -218,16 +269,30 @@ def _placements(params: Params, state: State, p: Player) -> Iterator[Event]:
 # --- actions ----------------------------------------------------------------------------------------------
 
 
-def _actions(params: Params, state: State, p: Player) -> Iterator[Event]:
+def _actions(params: Params, state: State, p: Player, legal_only: bool) -> Iterator[Event]:
+    """Each noncombat ability, then each move of each token (with and without trampling
+    what stands in its way); legal as `movement.check_ability` and `check_move` judge them:
+    abilities before any movement and once, every ability triggered before a move, one move
+    per token unless the victor of a combat finishes its own, and a walk nothing stops."""
     mine = placed_mercs(state, p.seat)
+    moved = "moved" in state.done
     for m in mine:
         for ability in noncombat(m.card):
-            yield AbilityUsed(by=p.seat, card=m.card, ability=ability)
+            if not legal_only or (m.card not in state.triggered and not moved):
+                yield AbilityUsed(by=p.seat, card=m.card, ability=ability)
+    waiting = not moved and any(m.card not in state.triggered for m in mine for _ in noncombat(m.card))
+    if legal_only and waiting:
+        return
     everyone = tuple(x.card for x in mine)
     for m in mine:
+        record = move_record(state, m.card)
+        again = record is not None and (not record.fought or record.left <= 0 or not params.victor_continues)
         for direction in board.DIRECTIONS:
+            ruled_out = again or (record is not None and direction != record.direction)
             for spaces in range(1, budget(params, state, m.card) + 1):
-                yield MercenaryMoved(by=p.seat, card=m.card, direction=direction, spaces=spaces)  # type: ignore[arg-type]
                 path = walk(params, state, m, direction, spaces, everyone)
-                if path.trampled:
+                ok = not (legal_only and (ruled_out or path.blocked))
+                if ok and not (legal_only and path.trampled):
+                    yield MercenaryMoved(by=p.seat, card=m.card, direction=direction, spaces=spaces)  # type: ignore[arg-type]
+                if ok and path.trampled:
                     yield MercenaryMoved(by=p.seat, card=m.card, direction=direction, spaces=spaces, trample=path.trampled)  # type: ignore[arg-type]

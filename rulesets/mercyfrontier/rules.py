@@ -67,12 +67,13 @@ from rulesets.mercyfrontier.state import (
     in_territory,
     known,
     merc,
-    occupancy,
+    node_at,
     placed_mercs,
     placements,
     player,
     replace,
     replace_player,
+    stacks,
     tile,
     turn_order,
     uncovering,
@@ -257,7 +258,7 @@ def _check_built(params: Params, state: State, event: BuildingBuilt) -> Problems
         return [*problems, _v(event, "building.territory", f"{event.space} is not in {p.seat}'s uncovered territory")]
     if params.worker_on_site and event.space not in p.placed:
         problems.append(_v(event, "building.worker", f"no worker of {p.seat} stands on {event.space}: 'Have at least 1 worker unit on a tile that the building will be built on'"))
-    if (there := building_at(state, event.space)) is not None or event.space in occupancy(state):
+    if (there := building_at(state, event.space)) is not None or event.space in stacks(params, state):
         what = f"a {there.kind}" if there else "a mercenary token"
         problems.append(_v(event, "building.space", f"{event.space} holds {what}: 'Have enough space to fit the building'"))
     if event.kind == "refinery":
@@ -274,13 +275,18 @@ def beacons_of(state: State, seat: str) -> tuple[str, ...]:
 
 def _check_refinery(params: Params, state: State, event: BuildingBuilt) -> Problems:
     """A refinery stands on a resource node (Resource Collection 2.a) from the 7/7/6 blocks."""
-    resource = next((r for at, r in state.nodes if at == event.space), None)
+    resource = node_at(state, event.space)
     if resource is None:
         return [_v(event, "building.refinery", f"{event.space} is no resource node: a refinery doubles what a worker collects on a node")]
-    supply = params.refinery_supply[RESOURCES.index(resource)]
-    if sum(1 for b in state.buildings if b.kind == "refinery" and b.resource == resource) >= supply:
-        return [_v(event, "building.supply", f"all {supply} {resource} refinery blocks are on the board")]
+    if refineries_left(params, state, resource) <= 0:
+        return [_v(event, "building.supply", f"all {params.refinery_supply[RESOURCES.index(resource)]} {resource} refinery blocks are on the board")]
     return []
+
+
+def refineries_left(params: Params, state: State, resource: str) -> int:
+    """Refinery blocks of a resource still in the supply."""
+    supply = params.refinery_supply[RESOURCES.index(resource)]
+    return supply - sum(1 for b in state.buildings if b.kind == "refinery" and b.resource == resource)
 
 
 def _check_outpost(params: Params, state: State, event: OutpostPurchased) -> Problems:
@@ -302,7 +308,7 @@ def _check_outpost(params: Params, state: State, event: OutpostPurchased) -> Pro
         problems.append(_v(event, "outposts.worker", f"no worker of {p.seat} touches tile {event.tile}"))
     if p.outposts >= params.outposts_per_player:
         problems.append(_v(event, "outposts.supply", f"{p.seat} has used its {params.outposts_per_player} outpost blocks"))
-    taken = occupancy(state)
+    taken = stacks(params, state)
     if all(s in taken or building_at(state, s) is not None for s in board.tile_spaces(params, event.tile)):
         problems.append(_v(event, "outposts.place", f"tile {event.tile} has no free space for the outpost block"))
     return problems
@@ -322,7 +328,7 @@ def _check_outpost_placed(params: Params, state: State, event: OutpostPlaced) ->
         problems.append(_v(event, "turn.order", f"the outpost is {pending.seat}'s, not {event.by}'s"))
     if not board.on_board(params, event.space) or board.tile_of(params, event.space) != pending.tile:
         problems.append(_v(event, "outposts.place", f"{event.space} is not on tile {pending.tile}, the tile the outpost was bought for"))
-    elif building_at(state, event.space) is not None or event.space in occupancy(state):
+    elif building_at(state, event.space) is not None or event.space in stacks(params, state):
         problems.append(_v(event, "outposts.place", f"{event.space} is not free"))
     return problems
 

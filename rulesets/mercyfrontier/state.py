@@ -12,6 +12,7 @@ from typing import Literal
 
 import msgspec
 
+from rulesets.memo import last_state
 from rulesets.mercyfrontier import board
 from rulesets.mercyfrontier.board import Space, TilePos
 from rulesets.mercyfrontier.components import ABILITIES, RELICS, Mercenary, card_type
@@ -261,6 +262,17 @@ def occupancy(state: State, leaving: str | None = None) -> dict[Space, Merc]:
     return {space: m for m in state.mercs if m.card != leaving for space in spaces_of(m)}
 
 
+@last_state  # every step of every walk a bot weighs asks it of the same state (rulesets/memo.py)
+def stacks(params: Params, state: State) -> dict[Space, tuple[Merc, ...]]:
+    """Space -> the tokens on it, in the order of `state.mercs` (more than one only where a
+    table let tokens overlap: `occupancy` keeps the last)."""
+    out: dict[Space, tuple[Merc, ...]] = {}
+    for m in state.mercs:
+        for space in spaces_of(m):
+            out[space] = (*out.get(space, ()), m)
+    return out
+
+
 def placed_mercs(state: State, seat: str) -> tuple[Merc, ...]:
     """The seat's tokens on the board."""
     return tuple(m for m in state.mercs if m.owner == seat and m.at is not None)
@@ -320,11 +332,11 @@ def combat_damage(attacker: str, defenders: tuple[str, ...]) -> tuple[tuple[str,
 
 def free_for_token(params: Params, state: State, at: Space, size: int, leaving: str | None = None) -> bool:
     """A token fits here: on the board, on uncovered tiles, over no token and no building."""
-    taken = occupancy(state, leaving)
+    taken = stacks(params, state)
     for space in board.footprint(at, size):
         if not board.on_board(params, space) or covered(state, board.tile_of(params, space)):
             return False
-        if space in taken or building_at(state, space) is not None:
+        if any(m.card != leaving for m in taken.get(space, ())) or building_at(state, space) is not None:
             return False
     return True
 

@@ -102,28 +102,36 @@ def _panels(params: Params, state: State) -> tuple[Panel, ...]:
 
 
 def metrics(params: Params, state: State) -> dict[str, float]:
-    """Per-step numbers for analytics; `score` (red minus blue Grace) drives lead changes."""
+    """Per-step numbers for analytics; `score` (red minus blue Grace) drives lead changes.
+    Asked after every event by the warehouse sync, so it counts in one pass, no dicts."""
     red, blue = state.grace
-    alive = {"red": 0, "blue": 0}
-    health = {"red": 0, "blue": 0}
+    alive_red = alive_blue = health_red = health_blue = 0
     for hero in state.heroes:
         if hero.alive:
-            alive[hero.team] += 1
-            health[hero.team] += hero.health
+            if hero.team == "red":
+                alive_red += 1
+                health_red += hero.health
+            else:
+                alive_blue += 1
+                health_blue += hero.health
     held = state.altars
     return {
         "grace_red": red, "grace_blue": blue, "score": red - blue,
         "altars_red": held.count("red"), "altars_blue": held.count("blue"),
-        "alive_red": alive["red"], "alive_blue": alive["blue"],
-        "health_red": health["red"], "health_blue": health["blue"],
+        "alive_red": alive_red, "alive_blue": alive_blue,
+        "health_red": health_red, "health_blue": health_blue,
     }
 
 
 def progress(params: Params, state: State) -> Progress:
     """Turn, round (every hero acts once a round), phase and the seat to act."""
-    per_round = max(len(state.heroes), 1)
     turn = state.turn
     if state.stage != "play" or turn is None:
         return Progress(turn=state.turns, round=0, phase=state.stage, actor=None)
-    seat = next((h.seat for h in state.heroes if h.id == turn.hero), None)
+    seat = None
+    for hero in state.heroes:
+        if hero.id == turn.hero:
+            seat = hero.seat
+            break
+    per_round = max(len(state.heroes), 1)
     return Progress(turn=state.turns, round=(state.turns - 1) // per_round + 1, phase=turn.phase, actor=seat)
