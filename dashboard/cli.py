@@ -528,11 +528,13 @@ def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str, workers:
 @click.option("--max-games", type=int, default=2000, show_default=True, help="With --until-decided: games per version at most.")
 @click.option("--margin", type=float, default=0.05, show_default=True,
               help="With --until-decided: a rate difference within this is 'no change that matters'.")
+@click.option("--detect", type=float, default=0.05, show_default=True,
+              help="The change in a rate (0.05 = 5 points) the games-needed advice is about.")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
 @pass_ws
 def compare_versions(ws: Workspace, a: str, b: str, games: int, seed: int, bot: str, workers: int | None,
                      scheduler: str | None, until_decided: bool, measures: tuple[str, ...], max_games: int, margin: float,
-                     fmt: str) -> None:
+                     detect: float, fmt: str) -> None:
     """Simulate two versions (same seeds, same bots) and give every balance verdict: both
     estimates with 95% intervals, the difference B - A, Holm-corrected p, effect, games needed."""
     from projections.batch import compare_versions as run
@@ -541,9 +543,10 @@ def compare_versions(ws: Workspace, a: str, b: str, games: int, seed: int, bot: 
     bar = _progress_bar(f"{a} vs {b}")
     if until_decided:
         result = sequential(ws, a, b, measures=list(measures), round_games=games, max_games=max_games, margin=margin,
-                            seed=seed, bot=bot, workers=workers, scheduler=scheduler, progress=bar)
+                            seed=seed, bot=bot, workers=workers, scheduler=scheduler, progress=bar, detect=detect)
     else:
-        result = run(ws, a, b, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler, progress=bar)
+        result = run(ws, a, b, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler, progress=bar,
+                     detect=detect)
     rows = result.rows()
     if fmt != "table":
         render.table(list(rows[0]) if rows else [], [tuple(r.values()) for r in rows], fmt)

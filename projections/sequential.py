@@ -23,7 +23,7 @@ from scipy import stats
 from statsmodels.stats import proportion
 
 from events.errors import TabletapeError
-from projections.balance import BalanceReport, compare_cohorts
+from projections.balance import BalanceReport, check_detect, compare_cohorts
 from projections.batch import Progress, simulate_pair, stored_where
 from projections.verdicts import Verdict
 from projections.warehouse import Warehouse
@@ -56,7 +56,7 @@ def decide(v: Verdict, level: float, margin: float) -> str | None:
 
 def until_decided(ws: Workspace, a: str, b: str, *, measures: Sequence[str], round_games: int, max_games: int,
                   margin: float, seed: int, bot: str = "heuristic", workers: int | None = None,
-                  scheduler: str | None = None, progress: Progress | None = None) -> BalanceReport:
+                  scheduler: str | None = None, progress: Progress | None = None, detect: float = 0.05) -> BalanceReport:
     """Play rounds of `round_games` per version (round k from seed + k) until every measure is
     decided or `max_games` per version are played; the report has every round's decisions."""
     unknown = [m for m in measures if m not in DECIDABLE]
@@ -66,6 +66,7 @@ def until_decided(ws: Workspace, a: str, b: str, *, measures: Sequence[str], rou
         raise TabletapeError("--until-decided needs --games (per round) of at least 1 and --max-games at least --games")
     if not 0 < margin < 1:
         raise TabletapeError(f"--margin {margin}: a rate difference between 0 and 1 (0.05 is 5 points)")
+    check_detect(detect)
     rounds = math.ceil(max_games / round_games)
     decided: dict[str, str] = {}
     looks: list[dict[str, object]] = []
@@ -79,7 +80,7 @@ def until_decided(ws: Workspace, a: str, b: str, *, measures: Sequence[str], rou
         batches[0].append(played[0].batch_id)
         batches[1].append(played[1].batch_id)
         Warehouse(ws).sync()
-        report = compare_cohorts(ws, a, b, kind="bots", batches=batches)
+        report = compare_cohorts(ws, a, b, kind="bots", batches=batches, detect=detect)
         level = (spent((k + 1) / rounds) - spent(k / rounds)) / len(measures)
         found = {v.key: v for v in report.verdicts}
         for m in measures:
