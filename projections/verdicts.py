@@ -94,8 +94,8 @@ class Verdict:
     numbers), when there are such pairs and the measure is per game."""
     fair: float | None = None
     """The balanced value for a balance measure (a seat's fair share of wins)."""
-    needed_at: Callable[[float], int | None] | None = field(default=None, compare=False, repr=False)
-    """Games per version to detect `detectable` at a given significance level (80% power)."""
+    plan: Plan | None = field(default=None, compare=False, repr=False)
+    """How `needed` is solved, so `holm` can solve it again at the corrected level."""
 
     @property
     def significant(self) -> bool:
@@ -212,18 +212,34 @@ def _paired(pairs: Sequence[tuple[float, float]]) -> Estimate | None:
     return Estimate(float(diff.mean()), float(ci.low), float(ci.high), len(diff))
 
 
-def _solver(solve: Callable[[float], float]) -> Callable[[float], int | None]:
-    """A power solver (significance level to games) answering in whole games, None where it
-    cannot be solved."""
+@dataclass(frozen=True)
+class Plan:
+    """A sample-size question for statsmodels' power solvers: the test and its effect size
+    (plain data, so verdicts pickle into the dashboard's cache)."""
 
-    def needed(alpha: float) -> int | None:
+    test: str
+    """"rates" (Cohen's h, normal power), "means" (Cohen's d, t-test power) or "poisson"."""
+    effect: float
+    """Cohen's h or d; for "poisson", the violations per event to see doubled."""
+    events_per_game: float = 1.0
+
+    def games(self, alpha: float) -> int | None:
+        """Games per version for 80% power at significance `alpha`; None where unsolvable."""
         try:
-            n = float(solve(alpha))
+            n = float(self._solve(alpha))
         except (ValueError, RuntimeError, ZeroDivisionError, FloatingPointError):
             return None
         return math.ceil(n) if math.isfinite(n) and n > 0 else None
 
-    return needed
+    def _solve(self, alpha: float) -> float:
+        if self.test == "rates":
+            return float(power.NormalIndPower().solve_power(effect_size=self.effect, alpha=alpha, power=POWER))
+        if self.test == "means":
+            return float(power.TTestIndPower().solve_power(effect_size=self.effect, alpha=alpha, power=POWER))
+        base = self.effect
+        events = optimize.brentq(
+            lambda n: float(rates.power_poisson_diff_2indep(base, 2 * base, n, alpha=alpha).power) - POWER, 1.0, 1e9)
+        return float(events) / self.events_per_game
 
 
 def rates_verdict(key: str, question: str, measure: str, a: tuple[int, int], b: tuple[int, int], *,
@@ -239,14 +255,14 @@ def rates_verdict(key: str, question: str, measure: str, a: tuple[int, int], b: 
         base = (a[0] + b[0]) / (a[1] + b[1])
         target = base + detectable if base + detectable <= 1 else base - detectable
         h = abs(float(proportion.proportion_effectsize(target, base)))
-        needed_at = _solver(lambda alpha: power.NormalIndPower().solve_power(effect_size=h, alpha=alpha, power=POWER)) if h > 0 else None
+        plan = Plan("rates", h) if h > 0 else None
     else:
         low = high = p = effect = math.nan
-        needed_at = None
+        plan = None
     difference = Estimate(eb.value - ea.value, float(low), float(high), ea.n + eb.n)
     return Verdict(key=key, question=question, measure=measure, unit="rate", a=ea, b=eb, difference=difference,
                    test="Fisher's exact", p_value=p, effect=effect, effect_name="Cohen's h", detectable=detectable,
-                   needed=needed_at(1 - LEVEL) if needed_at else None, needed_at=needed_at, games=games or (a[1], b[1]),
+                   needed=plan.games(1 - LEVEL) if plan else None, plan=plan, games=games or (a[1], b[1]),
                    fair=fair, paired=_paired(pairs))
 
 
@@ -258,7 +274,7 @@ def means_verdict(key: str, question: str, measure: str, unit: str, a: Sequence[
     ea, eb = mean_interval(a), mean_interval(b)
     xa, xb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     low = high = p = effect = math.nan
-    needed_at = None
+    plan = None
     if len(xa) >= 2 and len(xb) >= 2:
         pooled = math.sqrt(((len(xa) - 1) * xa.var(ddof=1) + (len(xb) - 1) * xb.var(ddof=1)) / (len(xa) + len(xb) - 2))
         if pooled > 0:
@@ -266,14 +282,14 @@ def means_verdict(key: str, question: str, measure: str, unit: str, a: Sequence[
             ci = welch.confidence_interval(LEVEL)
             low, high, p = float(ci.low), float(ci.high), float(welch.pvalue)
             effect = (eb.value - ea.value) / pooled
-            needed_at = _solver(lambda alpha: power.TTestIndPower().solve_power(effect_size=detectable / pooled, alpha=alpha, power=POWER))
+            plan = Plan("means", detectable / pooled)
         else:
             low = high = eb.value - ea.value
             p = 1.0 if low == 0 else 0.0
     difference = Estimate(eb.value - ea.value, low, high, len(xa) + len(xb))
     return Verdict(key=key, question=question, measure=measure, unit=unit, a=ea, b=eb, difference=difference,
                    test="Welch's t", p_value=p, effect=effect, effect_name="Cohen's d", detectable=detectable,
-                   needed=needed_at(1 - LEVEL) if needed_at else None, needed_at=needed_at, games=games or (len(xa), len(xb)),
+                   needed=plan.games(1 - LEVEL) if plan else None, plan=plan, games=games or (len(xa), len(xb)),
                    paired=_paired(pairs))
 
 
@@ -317,7 +333,7 @@ def length_verdict(a: Sequence[tuple[float, bool]], b: Sequence[tuple[float, boo
     tb, fb = _split(b)
     ea, eb = median_length(ta, fa), median_length(tb, fb)
     low = high = p = math.nan
-    needed_at = None
+    plan = None
     if fa.any() and fb.any():
         p = float(stats.logrank(censored(ta, fa), censored(tb, fb)).pvalue)
         rng = np.random.default_rng(seed)
@@ -332,14 +348,14 @@ def length_verdict(a: Sequence[tuple[float, bool]], b: Sequence[tuple[float, boo
         logs = np.log(np.concatenate([ta, tb]).clip(min=1))
         if logs.std(ddof=1) > 0:
             d = math.log(1 + relative) / float(logs.std(ddof=1))
-            needed_at = _solver(lambda alpha: power.TTestIndPower().solve_power(effect_size=d, alpha=alpha, power=POWER))
+            plan = Plan("means", d)
     ratio = eb.value / ea.value if ea.value else math.nan
     difference = Estimate(eb.value - ea.value, low, high, len(ta) + len(tb))
     detectable = relative * ea.value if math.isfinite(ea.value) else math.nan
     return Verdict(key="length", question="How long does a game run (unfinished games censored)?",
                    measure="median length in turns", unit="turns", a=ea, b=eb, difference=difference,
                    test="log-rank", p_value=p, effect=ratio, effect_name="ratio of medians", detectable=detectable,
-                   needed=needed_at(1 - LEVEL) if needed_at else None, needed_at=needed_at, games=(len(ta), len(tb)))
+                   needed=plan.games(1 - LEVEL) if plan else None, plan=plan, games=(len(ta), len(tb)))
 
 
 def _median_only(turns: np.ndarray, finished: np.ndarray) -> float:
@@ -375,18 +391,12 @@ def rule_verdict(rule: str, a: tuple[int, int], b: tuple[int, int], games: tuple
     ratio = eb.value / ea.value if ea.value else math.inf
     per_game = (a[1] + b[1]) / max(sum(games), 1)
     base = (a[0] + b[0]) / max(a[1] + b[1], 1)
-    needed_at = None
-    if base > 0:
-        def events_needed(alpha: float) -> float:
-            return float(optimize.brentq(
-                lambda events: float(rates.power_poisson_diff_2indep(base, 2 * base, events, alpha=alpha).power) - POWER, 1.0, 1e9))
-
-        needed_at = _solver(lambda alpha: events_needed(alpha) / per_game)
+    plan = Plan("poisson", base, per_game) if base > 0 else None
     difference = Estimate(eb.value - ea.value, 100 * float(low), 100 * float(high), a[1] + b[1])
     return Verdict(key=f"rule:{rule}", question=f"How often do tables break {rule}?", measure=f"{rule} per 100 events",
                    unit="per 100 events", a=ea, b=eb, difference=difference, test="Poisson score", p_value=p,
                    effect=ratio, effect_name="rate ratio", detectable=100 * base,
-                   needed=needed_at(1 - LEVEL) if needed_at else None, needed_at=needed_at, games=games)
+                   needed=plan.games(1 - LEVEL) if plan else None, plan=plan, games=games)
 
 
 # --- from match rows to verdicts ------------------------------------------------------------
@@ -554,7 +564,7 @@ def holm(found: Sequence[Verdict]) -> list[Verdict]:
     adjusted = multitest.multipletests(raw, alpha=1 - LEVEL, method="holm")[1]
     level = (1 - LEVEL) / len(found)
     return [replace(v, p_adjusted=float(p) if math.isfinite(v.p_value) else math.nan, measures=len(found),
-                    needed=v.needed_at(level) if v.needed_at else v.needed)
+                    needed=v.plan.games(level) if v.plan else v.needed)
             for v, p in zip(found, adjusted, strict=True)]
 
 

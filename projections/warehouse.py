@@ -45,7 +45,7 @@ from rulesets.registry import Rules
 SCHEMA = (Path(__file__).parent / "warehouse_schema.sql").read_text()
 MATCH_TABLES = ("matches", "seats", "rosters")
 """Rewritten whole whenever a match changes."""
-EVENT_TABLES = ("events", "steps", "violations")
+EVENT_TABLES = ("events", "steps", "places", "violations")
 """Appended to when a match grows; rewritten when it is projected whole."""
 FLUSH_ROWS = 250_000
 _encoder = msgspec.json.Encoder()
@@ -107,6 +107,7 @@ class Checkpoint(msgspec.Struct, kw_only=True):
 COLUMNS: dict[str, tuple[str, ...]] = {
     "events": ("match_id", "seq", "type", "seat", "recorded_at", "turn", "round", "phase", "actor", "voided", "detail"),
     "steps": ("match_id", "seq", "metric", "value"),
+    "places": ("match_id", "seq", "what", "col", "row"),
     "violations": ("match_id", "seq", "rule", "severity", "message"),
 }
 """Column order of the hot tables, whose rows are buffered as tuples."""
@@ -203,8 +204,12 @@ class Projection:
     def _fold(self, event: Event, line: bytes) -> None:
         """One event: its step, its row (the line itself is the detail), metric changes."""
         ruleset, params, match_id, seq = self.rules.ruleset, self.rules.params, self.match_id, event.seq
-        step = self.fold.first(event) if self.step is None else self.fold(self.step, event)  # type: ignore[arg-type]
+        before = self.step
+        step = self.fold.first(event) if before is None else self.fold(before, event)  # type: ignore[arg-type]
         self.step = step
+        if ruleset.places is not None and before is not None:
+            for place in ruleset.places(params, before.state, step.state, event):
+                self.rows.append("places", (match_id, seq, place.what, place.col, place.row))
         self.replayed += 1
         progress = ruleset.progress(params, step.state)
         if self.first_side is None and progress.turn >= 1 and progress.actor:

@@ -202,7 +202,7 @@ def _heatmaps(ws: Workspace, wh: Warehouse, specs: tuple[str, str], cohorts: tup
     drawn = []
     for spec, rows in zip(specs, cohorts, strict=True):
         rules = ws.rules(spec)
-        found = run_named(wh, places.query, {"version": rules.version, "bots": kind == "bots"}).records()
+        found = run_named(wh, places.query, {**places.params, "version": rules.version, "bots": kind == "bots"}).records()
         last = rows[0]
         view = rules.ruleset.view(rules.params, ws.state_at(last["match_id"], last["events"] - 1).state, None)
         drawn.append((spec, view, found, len(rows)))
