@@ -53,7 +53,7 @@ def lengths(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]], a: str, 
                          for name, ts in finished.items()
                          for lo, hi, count in zip(edges[:-1], edges[1:], np.histogram(ts, bins=edges)[0], strict=True)])
     histogram = alt.Chart(bars).mark_bar(opacity=0.55, binSpacing=0).encode(
-        x=alt.X("from:Q", title="turns", bin="binned"), x2="to:Q", y=alt.Y("matches:Q", stack=None),
+        x=alt.X("from:Q", title="turns", bin="binned", axis=alt.Axis(tickMinStep=1, format="d")), x2="to:Q", y=alt.Y("matches:Q", stack=None),
         color=alt.Color("version:N", scale=colours(a, b)), tooltip=["version", "from", "to", "matches"])
     curves = []
     for name, rows in ((a, rows_a), (b, rows_b)):
@@ -65,6 +65,6 @@ def lengths(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]], a: str, 
     colour = alt.Color("version:N", scale=colours(a, b))
     band = alt.Chart(frame).mark_area(opacity=0.15, interpolate="step-after").encode(x="turns:Q", y="low:Q", y2="high:Q", color=colour)
     line = alt.Chart(frame).mark_line(interpolate="step-after").encode(
-        x=alt.X("turns:Q"), y=alt.Y("still running:Q", title="share of games still running", scale=alt.Scale(domain=[0, 1])),
+        x=alt.X("turns:Q", axis=alt.Axis(tickMinStep=1, format="d")), y=alt.Y("still running:Q", title="share of games still running", scale=alt.Scale(domain=[0, 1])),
         color=colour, tooltip=["version", "turns", "still running"])
     return histogram, band + line

@@ -85,6 +85,10 @@ def shades(rates: Mapping[Space, float], *, colour: str, top: float, what: str) 
 
 
 def heatmap_svg(view: BoardView, rates: Mapping[Space, float], *, colour: str, top: float, what: str, title: str) -> str:
-    """The board with only its terrain, shaded where `what` happens (rates per 100 games)."""
-    bare = msgspec.structs.replace(view, pieces=(), lines=(), rows=(), panels=())
+    """The board with only its terrain, shaded where `what` happens (rates per 100 games).
+    Nobody holds anything on it: who held an altar or a tile when one match ended says
+    nothing about a cohort, and side colours would read as heat."""
+    bare = msgspec.structs.replace(view, pieces=(), lines=(), rows=(), panels=(),
+                                   cells=tuple(msgspec.structs.replace(c, owner=None) for c in view.cells),
+                                   regions=tuple(msgspec.structs.replace(r, side=None) for r in view.regions))
     return board_svg(bare, title=title, legend=False, heat=shades(rates, colour=colour, top=top, what=what))
