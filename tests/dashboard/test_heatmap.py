@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -117,17 +118,17 @@ def mercenary_deaths(ws: Workspace) -> Counter[tuple[str, int, int]]:
     found: Counter[tuple[str, int, int]] = Counter()
     for match_id in ws.matches():
         version = ws.header(match_id).version
-        before = None
+        before: Any = None
         for step in ws.replay(match_id, audit=False):
             event, kind = step.event, type(step.event).__name__
             dead: list[str] = []
             if kind == "CombatResolved":
-                health = {m.card: m.health for m in before.mercs}  # type: ignore[union-attr]
+                health = {m.card: m.health for m in before.mercs}
                 dead = [card for card, hit in event.damage if card in health and hit >= health[card]]  # type: ignore[attr-defined]
             elif kind == "MercenaryMoved":
                 dead = [card for card in event.trample if all(m.card != card for m in step.state.mercs)]  # type: ignore[attr-defined]
             for card in dead:
-                token = next(m for m in before.mercs if m.card == card)  # type: ignore[union-attr]
+                token = next(m for m in before.mercs if m.card == card)
                 for col, row in footprint(token.at, card_of(card).size):
                     found[(version, col, row)] += 1
             before = step.state
