@@ -488,9 +488,8 @@ def _progress_bar(label: str) -> Any:
             bar = state["bar"] = click.progressbar(length=total, label=label, file=sys.stderr)
             bar.__enter__()
         bar.update(done - bar.pos)
-        if done >= total:
+        if done >= total:  # click ends the bar's line on a terminal; elsewhere it printed the label once
             bar.__exit__(None, None, None)
-            click.echo("", err=True)
 
     return update
 

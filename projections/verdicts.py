@@ -573,5 +573,5 @@ def table(found: Sequence[Verdict]) -> list[dict[str, Any]]:
     return [{"measure": v.key, "a": show_interval(v.a, v.unit), "n_a": v.a.n, "b": show_interval(v.b, v.unit), "n_b": v.b.n,
              "difference": show_interval(v.difference, v.unit, signed=True), "p_holm": show_p(v.p_adjusted),
              "effect": f"{v.effect_name} {v.effect:.2f}" if math.isfinite(v.effect) else "n/a",
-             "paired_narrowing": "" if v.narrowing is None else f"{v.narrowing * 100:.0f}%",
+             "paired_narrowing": "" if v.narrowing is None else f"{v.narrowing * 100:.0f}%" if v.narrowing > 0 else "none",
              "games_needed": v.needed if v.needed is not None else "n/a"} for v in found]

@@ -187,3 +187,13 @@ def test_pacing_is_measured_on_human_logs_only() -> None:
     welch = stats.ttest_ind([70, 80, 90], [40, 50, 60], equal_var=False)
     assert v.p_value == pytest.approx(welch.pvalue)
     assert verdicts.pacing([timed(i, 5.0, "simulation") for i in range(3)], [timed(i, 5.0, "simulation") for i in range(3)]) is None
+
+
+def test_pairing_that_does_not_narrow_the_interval_says_none() -> None:
+    """Paired games that disagree more than unpaired ones would: the table says pairing did
+    not help instead of a negative narrowing."""
+    rng = np.random.default_rng(3)
+    a = cohort(rng, 40, 0.5)
+    b = [dict(r, winner="red" if r["winner"] == "blue" else "blue") for r in a]  # every pair disagrees
+    [row] = [r for r in verdicts.table([verdicts.seat_balance(a, b)]) if r["measure"] == "seat_balance"]  # type: ignore[list-item]
+    assert row["paired_narrowing"] == "none"
