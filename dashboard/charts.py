@@ -66,7 +66,7 @@ def lengths(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]], a: str, 
         x=alt.X("from:Q", title="turns (each bar: from its left edge up to, not including, its right)", bin="binned",
                 axis=alt.Axis(tickMinStep=1, format="d")), x2="to:Q", y=alt.Y("matches:Q", title="matches"),
         color=alt.Color("version:N", scale=colours(a, b)), tooltip=["version", "from", "to", "matches"],
-    ).properties(height=120).facet(row=alt.Row("version:N", title=None, sort=[a, b]))  # side by side, never blended
+    ).properties(width=640, height=110).facet(row=alt.Row("version:N", title=None, sort=[a, b]))  # side by side, never blended
     curves = []
     for name, rows in ((a, rows_a), (b, rows_b)):
         if any(r["finished"] for r in rows):
@@ -75,7 +75,8 @@ def lengths(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]], a: str, 
                        for t, s, lo, hi in zip([0.0, *times], [1.0, *still], [1.0, *low], [1.0, *high], strict=True)]
     frame = pd.DataFrame(curves, columns=["version", "turns", "still running", "low", "high"])
     colour = alt.Color("version:N", scale=colours(a, b))
-    band = alt.Chart(frame).mark_area(opacity=0.15, interpolate="step-after").encode(x="turns:Q", y="low:Q", y2="high:Q", color=colour)
+    band = alt.Chart(frame).mark_area(opacity=0.15, interpolate="step-after").encode(
+        x="turns:Q", y="low:Q", y2="high:Q", color=alt.Color("version:N", scale=colours(a, b), legend=None))  # the lines' legend is the one in full colour
     line = alt.Chart(frame).mark_line(interpolate="step-after").encode(
         x=alt.X("turns:Q", axis=alt.Axis(tickMinStep=1, format="d")), y=alt.Y("still running:Q", title="share of games still running", scale=alt.Scale(domain=[0, 1])),
         color=colour, tooltip=["version", "turns", "still running"])
