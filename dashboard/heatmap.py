@@ -52,6 +52,7 @@ def _front(row: Mapping[str, Any], view: BoardView) -> dict[Space, float]:
 PLACES = {
     "mortalgate": Places("mortalgate_places", {"hero fell": "Where heroes fall", "altar captured": "Where altars change hands"}, _node),
     "frontline": Places("frontline_places", {"frontline stopped": "Where the frontline stops (the last grid pushed)"}, _front),
+    "frontier": Places("places", {"unit destroyed": "Where units are destroyed (to the inch)"}, _node, {"ruleset": "frontier"}),
     "mercyfrontier": Places("places", {"mercenary died": "Where mercenaries die (the spaces their tokens covered)"}, _node,
                             {"ruleset": "mercyfrontier"}),
 }

@@ -163,3 +163,30 @@ def test_the_compare_page_draws_where_mercenaries_die_on_mercy_frontiers_board(m
         shown = {(int(c), int(r)): float(rate) for c, r, rate in re.findall(r"mercenary died at (\d+),(\d+): ([\d.]+) per 100 games", board)}
         expected = {(c, r): round(100 * n / 3, 1) for (v, c, r), n in direct.items() if v == version}
         assert shown == expected and (not expected or f'fill="{colour}"' in board)
+
+
+def test_where_frontier_units_are_destroyed_is_the_inch_they_stood_on(tmp_path: Path) -> None:
+    """Frontier's places: each unit that went from the table to destroyed, at the rounded
+    inch it stood on the step before; drawn as one-inch squares on the inch table."""
+    ws = Workspace(tmp_path / "store")
+    rules = ws.rules("frontier@1.0")
+    for seed in (1, 2):
+        save_events(ws, play(rules, rules.ruleset.example_seats, seed=seed, match_id=f"f{seed}"))
+    Warehouse(ws).sync()
+    direct: Counter[tuple[int, int]] = Counter()
+    for match_id in ws.matches():
+        standing: dict[str, tuple[float, float]] = {}
+        for step in ws.replay(match_id, audit=False):
+            for unit in step.state.units:
+                if unit.status == "destroyed" and unit.id in standing:
+                    x, y = standing.pop(unit.id)
+                    direct[(round(x), round(y))] += 1
+            standing = {u.id: u.at for u in step.state.units if u.status == "board" and u.at is not None}
+    rows = run_named(Warehouse(ws), "places", {"ruleset": "frontier", "version": "1.0"}).records()
+    assert direct and Counter({(r["col"], r["row"]): r["times"] for r in rows}) == direct
+    from dashboard.heatmap import PLACES, counts
+
+    view = rules.ruleset.view(rules.params, ws.state_at("f1", 0).state, None)
+    rates = per_hundred(counts(PLACES["frontier"], rows, "unit destroyed", view), games=2)
+    svg = heatmap_svg(view, rates, colour="#0072B2", top=max(rates.values()), what="unit destroyed", title="1.0")
+    assert len(re.findall(r'class="heat"', svg)) == len(direct)
