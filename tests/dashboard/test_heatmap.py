@@ -190,3 +190,29 @@ def test_where_frontier_units_are_destroyed_is_the_inch_they_stood_on(tmp_path: 
     rates = per_hundred(counts(PLACES["frontier"], rows, "unit destroyed", view), games=2)
     svg = heatmap_svg(view, rates, colour="#0072B2", top=max(rates.values()), what="unit destroyed", title="1.0")
     assert len(re.findall(r'class="heat"', svg)) == len(direct)
+
+
+def test_a_retracted_kill_leaves_the_heatmap_and_a_grown_log_adds_to_it(tmp_path: Path) -> None:
+    """The places of an event the table took back are not counted; a log synced, grown and
+    synced again (incremental) counts the new deaths once."""
+    from events.shared import Retracted
+
+    ws = Workspace(tmp_path / "store")
+    rules = ws.rules("mercyfrontier@accelerated")
+    events = play(rules, rules.ruleset.example_seats, seed=1, match_id="m")
+    kill = next(e for e in events if type(e).__name__ == "CombatResolved" and e.damage)  # type: ignore[attr-defined]
+    save_events(ws, events[: kill.seq])
+    Warehouse(ws).sync()
+
+    def shown() -> Counter[tuple[str, int, int]]:
+        rows = run_named(Warehouse(ws), "places", {"ruleset": "mercyfrontier"}).records()
+        return Counter({(r["version"], r["col"], r["row"]): r["times"] for r in rows})
+
+    before = shown()
+    assert before == mercenary_deaths(ws)
+    ws.append_events("m", [kill])
+    assert Warehouse(ws).sync().extended == 1
+    assert shown() == mercenary_deaths(ws) and sum(shown().values()) > sum(before.values())  # the kill, counted once
+    ws.append_events("m", [Retracted(seq=kill.seq + 1, at=kill.at, target_seq=kill.seq, reason="misread the damage")])
+    Warehouse(ws).sync()
+    assert shown() == before
