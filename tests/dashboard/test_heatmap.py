@@ -3,6 +3,7 @@ shades are per 100 games on one scale for both versions."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from pathlib import Path
@@ -140,6 +141,10 @@ def test_where_mercenaries_die_is_counted_at_sync_as_the_events_say(mercy: Works
     direct = mercenary_deaths(mercy)
     assert direct and Counter({(r["version"], r["col"], r["row"]): r["times"] for r in rows}) == direct
     assert {r["what"] for r in rows} == {"mercenary died"}
+    from tests.cli_support import run
+
+    code, out, _ = run(mercy.home, "query", "places", "--param", "ruleset=mercyfrontier", "--param", "version=current", "--format", "json")
+    assert code == 0 and sum(r["times"] for r in json.loads(out)) == sum(n for (v, _, _), n in direct.items() if v == "current")
 
 
 def test_the_compare_page_draws_where_mercenaries_die_on_mercy_frontiers_board(mercy: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
