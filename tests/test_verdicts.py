@@ -202,7 +202,8 @@ def test_pairing_that_does_not_narrow_the_interval_says_none() -> None:
 @pytest.mark.slow
 def test_a_grace_head_start_is_found_at_the_stated_size_and_covered_over_many_cohorts(tmp_path: Any) -> None:
     """benchmarks/bias.py at a small scale (800 games of each version, ~5 min): red3's
-    head start is detected in about 80% of cohorts of the size the verdict asks for, and the
+    head start is detected in most cohorts of the size the verdict asks for (80% promised by
+    the normal approximation, 74% measured at full size with Fisher's test), and the
     95% interval of the difference covers the pool's difference about 95% of the time.
     BENCHMARKS.md has the full-size run."""
     from benchmarks.bias import measure
@@ -210,5 +211,5 @@ def test_a_grace_head_start_is_found_at_the_stated_size_and_covered_over_many_co
     m = measure(pool=800, resamples=200, store=str(tmp_path / "store"))
     assert m.truth < -0.1 and m.truth_interval[1] < 0  # red3 hands blue's wins to red
     resampled = "resampled from the pool (the pool is the truth)"
-    assert 0.7 <= m.rate(resampled, 0) <= 1.0, m.rate(resampled, 0)
+    assert 0.6 <= m.rate(resampled, 0) <= 1.0, m.rate(resampled, 0)  # 74% at full size; Fisher is a little conservative
     assert 0.91 <= m.rate(resampled, 1) <= 0.99, m.rate(resampled, 1)
