@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: setup test test-slow lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-all
+.PHONY: setup test test-slow lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-all
 setup: $(STAMP)
 
 lint: $(STAMP)
@@ -60,4 +60,8 @@ bench-record: $(STAMP)
 bench-cascade: $(STAMP)
 	$(BIN)/python -m benchmarks.cascade
 
-bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade
+# What the resynchronising audit costs, clean logs and logs with mistakes, against the code before.
+bench-audit-speed: $(STAMP)
+	$(BIN)/python -m benchmarks.audit_speed
+
+bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed

@@ -140,9 +140,19 @@ def new(ws: Workspace, spec: str, seats: str, title: str, match_id: str | None, 
 @click.option("--event", "inline", multiple=True, help="One event as JSON (repeatable); else stdin.")
 @click.option("--file", "path", type=click.Path(exists=True, dir_okay=False, path_type=Path), help="Read JSON lines from a file.")
 @click.option("--expect-seq", type=int, default=None, help="Fail with a conflict unless the log's last seq is this.")
+@click.option("--table-from", "table", default=None, metavar="MATCH|standard",
+              help="Frontier: lay the table an earlier match agreed (or the standard table) as its TerrainPlaced events.")
 @pass_ws
-def append(ws: Workspace, match_id: str, inline: tuple[str, ...], path: Path | None, expect_seq: int | None) -> None:
+def append(ws: Workspace, match_id: str, inline: tuple[str, ...], path: Path | None, expect_seq: int | None, table: str | None) -> None:
     """Append events (JSON lines) to a match; all or nothing."""
+    if table is not None:
+        from projections.tables import table_events, table_from
+
+        laid = table_events(table_from(ws, table), next(iter(ws.header(match_id).seats), None))
+        written = ws.append_events(match_id, laid, expected_seq=expect_seq, where="--table-from")
+        click.echo(f"appended {len(written)} event(s) to {match_id}; last seq {written[-1].seq}")
+        _live_audit(ws, match_id, written)
+        return
     if inline:
         data, where = "\n".join(inline).encode(), "--event"
     elif path:
@@ -151,7 +161,12 @@ def append(ws: Workspace, match_id: str, inline: tuple[str, ...], path: Path | N
         data, where = sys.stdin.buffer.read(), "<stdin>"
     written = ws.append(match_id, data, expected_seq=expect_seq, where=where)
     click.echo(f"appended {len(written)} event(s) to {match_id}; last seq {written[-1].seq if written else ws.store.last(match_id)[0]}")
-    found = [v for v in ws.audit(match_id).violations if written and v.seq >= written[0].seq]  # the live audit
+    _live_audit(ws, match_id, written)
+
+
+def _live_audit(ws: Workspace, match_id: str, written: list[Any]) -> None:
+    """What the events just appended break, one line each."""
+    found = [v for v in ws.audit(match_id).violations if written and v.seq >= written[0].seq]
     click.echo("\n".join(render.violation_line(v) for v in found) if found else "no rule broken by what was appended")
 
 
@@ -614,11 +629,20 @@ def dashboard(ws: Workspace, port: int, host: str) -> None:
     shown = "localhost" if host in ("127.0.0.1", "localhost", "::1") else host
     exposed = "" if shown == "localhost" else "  (exposed: reachable from other machines)"
     click.echo(f"tabletape dashboard: http://{shown}:{port}/{exposed}  store {ws.home}  (Ctrl+C stops it)")
-    app = Path(__file__).with_name("app.py")
-    command = [sys.executable, "-c", _STREAMLIT, "run", str(app), "--server.port", str(port), "--server.address", host,
-               "--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
-               "--global.developmentMode", "false", "--client.toolbarMode", "minimal", "--runner.magicEnabled", "false"]
+    command = streamlit_command(port, host)
     _serve(command, {**os.environ, "TABLETAPE_HOME": str(ws.home.resolve())})
+
+
+def streamlit_command(port: int, host: str, *extra: str) -> list[str]:
+    """The command that serves the dashboard app (`extra` Streamlit options last, so they win)."""
+    app = Path(__file__).with_name("app.py")
+    return [sys.executable, "-c", _STREAMLIT, "run", str(app), "--server.port", str(port), "--server.address", host,
+            "--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+            "--global.developmentMode", "false", "--client.toolbarMode", "minimal", "--runner.magicEnabled", "false",
+            # Streamlit collects every generation of garbage after each run, a tap's fragment
+            # rerun included: over a store's cached timelines that was most of a tap's wait
+            # (BENCHMARKS.md, recording). Python's own collector still runs as it always does.
+            "--runner.postScriptGC", "false", *extra]
 
 
 _STREAMLIT = (

@@ -163,22 +163,53 @@ def _text(x: float, y: float, text: str, *, size: float = 10, anchor: str = "mid
 # --- the board ------------------------------------------------------------------------------
 
 
+MOVING = '<g class="moving"></g>'
+"""Where a frame holds the moving part of a board (`Layers`)."""
+
+
+@dataclass(frozen=True)
+class Layers:
+    """A board drawing in two parts, so a browser that keeps one redraws only the other.
+
+    `frame` is the <svg> with what changes rarely (coordinates, every space of the map,
+    terrain and features, the legend) and an empty `MOVING` group; `moving` is what changes
+    with nearly every event (pieces, regions, lines, tap spots, heat). On a 22 x 28 hex map
+    the frame is nearly all of the markup, so a step redraws a few kilobytes, not 160.
+    """
+
+    frame: str
+    moving: str
+
+    def whole(self) -> str:
+        """The one <svg> element both parts make."""
+        return self.frame.replace(MOVING, f'<g class="moving">{self.moving}</g>', 1)
+
+
 def board_svg(view: BoardView, *, title: str = "", legend: bool = True, spots: Iterable[str] = (), rows: bool = True,
               heat: Mapping[tuple[int, int], tuple[str, float, str]] | None = None) -> str:
     """The whole picture of one BoardView: board, coordinates, legend and card rows, as one
-    <svg> element. Every piece, space and card carries its tap key (`data-key`); `spots` are
-    space keys to draw as tap spots where the view draws nothing (a point on an inch table).
-    `rows=False` leaves the card rows to `card_rows_svg`, so a tall hand does not shrink the
-    board when both must fit a screen. `heat` shades board spaces (colour, opacity, tooltip)
-    above the terrain: a heatmap."""
+    <svg> element (`board_layers` says what each argument does)."""
+    return board_layers(view, title=title, legend=legend, spots=spots, rows=rows, heat=heat).whole()
+
+
+def board_layers(view: BoardView, *, title: str = "", legend: bool | str = True, spots: Iterable[str] = (), rows: bool = True,
+                 heat: Mapping[tuple[int, int], tuple[str, float, str]] | None = None) -> Layers:
+    """One BoardView drawn as a frame and its moving part (`Layers`). Every piece, space and
+    card carries its tap key (`data-key`); `spots` are space keys to draw as tap spots where
+    the view draws nothing (a point on an inch table). `rows=False` leaves the card rows to
+    `card_rows_svg`, so a tall hand does not shrink the board when both must fit a screen.
+    `heat` shades board spaces (colour, opacity, tooltip) above the terrain: a heatmap.
+    `legend="below"` lays the legend in lines under the board, not in a column beside it,
+    so a tablet gives the board its whole width."""
     frame = _frame(view)
     board_w, board_h = frame.width + 2 * PAD + EDGE, frame.height + 2 * PAD + EDGE
     legend_items = _legend_items(view) if legend else []
-    legend_h = 28 + 18 * len(legend_items)
-    width = board_w + (LEGEND_WIDTH if legend else 0)
+    below = legend == "below"
+    legend_h = _legend_below_height(legend_items, board_w) if below else 28 + 18 * len(legend_items)
+    width = board_w + (LEGEND_WIDTH if legend and not below else 0)
     rows_h = _rows_height(view.rows, width) if rows else 0.0
     top = 22.0 if title else 0.0
-    height = top + max(board_h, legend_h) + rows_h
+    height = top + (board_h + legend_h if below else max(board_h, legend_h)) + rows_h
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="tabletape-board" data-geometry="{escape(view.geometry)}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" width="{width:.0f}" height="{height:.0f}" '
@@ -191,18 +222,18 @@ def board_svg(view: BoardView, *, title: str = "", legend: bool = True, spots: I
     parts.append(f'<g class="board" transform="translate({EDGE:.0f},{EDGE:.0f})">')
     parts.append(_ground(view.geometry, view.width, view.height))
     parts.append(_cells(view.cells, view.geometry, view.width, view.height))
-    parts += _regions(view.regions, frame)
-    parts += _heat(heat or {}, frame)
-    parts += _lines(view.lines, frame)
-    parts += _spots(spots, frame)
-    parts += _pieces(view.pieces, frame)
+    parts.append(MOVING)
     parts.append("</g>")
-    if legend:
+    if below:
+        parts += _legend_below(legend_items, board_w, board_h)
+    elif legend:
         parts += _legend(legend_items, board_w, 0.0)
     if rows:
-        parts += _card_rows(view.rows, max(board_h, legend_h), width)
+        parts += _card_rows(view.rows, board_h + legend_h if below else max(board_h, legend_h), width)
     parts.append("</g></svg>")
-    return "".join(parts)
+    moving = [*_regions(view.regions, frame), *_heat(heat or {}, frame), *_lines(view.lines, frame), *_spots(spots, frame),
+              *_pieces(view.pieces, frame)]
+    return Layers(frame="".join(parts), moving="".join(moving))
 
 
 def card_rows_svg(view: BoardView, width: float = 8 * (CARD_W + CARD_GAP) + 2 * PAD) -> str:
@@ -464,21 +495,53 @@ def _legend(items: Sequence[tuple[str, str, str]], left: float, top: float) -> l
     out = ['<g class="legend">', _text(x, top + PAD + 8, "Legend", size=11, anchor="start", weight="bold")]
     y = top + PAD + 24
     for shape, colour, words in items:
-        if shape == "piece":
-            out.append(f'<circle cx="{x + 6}" cy="{y - 4}" r="6" fill="{colour}" stroke="#222" stroke-width="0.8"/>')
-        elif shape == "line":
-            out.append(f'<line x1="{x}" y1="{y - 4}" x2="{x + 12}" y2="{y - 4}" stroke="{colour}" stroke-width="2.5"/>')
-        elif shape == "badge":
-            out.append(f'<circle cx="{x + 6}" cy="{y - 4}" r="5" fill="{colour}" stroke="#222" stroke-width="0.6"/>')
-        elif shape == "health":
-            out.append(f'<rect x="{x}" y="{y - 6}" width="12" height="4" fill="{colour}" stroke="#555" stroke-width="0.4"/>')
-        elif shape == "region":  # words: the region's kind (a side's zone in that side's colour)
-            out.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colour}" fill-opacity="0.15" stroke="{colour}" stroke-dasharray="3,2"/>')
-        else:
-            out.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colour}" stroke="{GRID_LINE}"/>')
-        out.append(_text(x + 18, y, words, size=10, anchor="start"))
+        out += _legend_item(shape, colour, words, x, y)
         y += 18
     out.append("</g>")
+    return out
+
+
+def _legend_places(items: Sequence[tuple[str, str, str]], width: float) -> list[tuple[float, float]]:
+    """Where each item of a legend laid in lines under the board starts (x, baseline)."""
+    places, x, y = [], PAD + EDGE, 16.0
+    for _, _, words in items:
+        wide = 26 + 5.6 * len(words)
+        if x + wide > width - PAD and x > PAD + EDGE:
+            x, y = PAD + EDGE, y + 18
+        places.append((x, y))
+        x += wide
+    return places
+
+
+def _legend_below_height(items: Sequence[tuple[str, str, str]], width: float) -> float:
+    places = _legend_places(items, width)
+    return places[-1][1] + 8 if places else 0.0
+
+
+def _legend_below(items: Sequence[tuple[str, str, str]], width: float, top: float) -> list[str]:
+    out = ['<g class="legend">']
+    for (shape, colour, words), (x, y) in zip(items, _legend_places(items, width), strict=True):
+        out += _legend_item(shape, colour, words, x, top + y)
+    out.append("</g>")
+    return out
+
+
+def _legend_item(shape: str, colour: str, words: str, x: float, y: float) -> list[str]:
+    """One legend entry: its mark at (x, y - 4) and its words after it."""
+    out = []
+    if shape == "piece":
+        out.append(f'<circle cx="{x + 6}" cy="{y - 4}" r="6" fill="{colour}" stroke="#222" stroke-width="0.8"/>')
+    elif shape == "line":
+        out.append(f'<line x1="{x}" y1="{y - 4}" x2="{x + 12}" y2="{y - 4}" stroke="{colour}" stroke-width="2.5"/>')
+    elif shape == "badge":
+        out.append(f'<circle cx="{x + 6}" cy="{y - 4}" r="5" fill="{colour}" stroke="#222" stroke-width="0.6"/>')
+    elif shape == "health":
+        out.append(f'<rect x="{x}" y="{y - 6}" width="12" height="4" fill="{colour}" stroke="#555" stroke-width="0.4"/>')
+    elif shape == "region":  # words: the region's kind (a side's zone in that side's colour)
+        out.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colour}" fill-opacity="0.15" stroke="{colour}" stroke-dasharray="3,2"/>')
+    else:
+        out.append(f'<rect x="{x}" y="{y - 10}" width="12" height="12" fill="{colour}" stroke="{GRID_LINE}"/>')
+    out.append(_text(x + 18, y, words, size=10, anchor="start"))
     return out
 
 

@@ -1,12 +1,17 @@
-"""The board a table records on: the game's SVG with its legal actions lit, sending taps back.
+"""The board as the dashboard shows it: the game's SVG, its legal actions lit, taps sent back.
 
 A Streamlit custom component (v2: inline HTML, CSS and JS, no build step, no iframe). Python
-draws the board (`dashboard.svg.board_svg`, every piece, space and card carrying its tap
-key) and hands over which keys start an action and where each can end
+draws the board (`dashboard.svg.board_layers`, every piece, space and card carrying its tap
+key) in two parts: the frame (the map: nearly all of the markup) and what moves. The
+browser keeps the frame from one event to the next and parses only the moving part again,
+so stepping through a match or recording a move redraws kilobytes, not the whole map.
+Record (`tap_board`) and Replay (`show_board`, nothing to tap) share it. Python hands over which keys start an action and where each can end
 (`projections.taps.TapMap.board_data`). Picking a piece is local to the browser: its
 targets light at once, with no round trip. Only a tap that makes an event (a target, or a
 piece whose action needs no target) is sent to Python, as the trigger `tap` =
-`{"source": key | null, "target": key | null}`. Several elements may stand on one point (a
+`{"source": key | null, "target": key | null}`. A drag from a piece to one of its targets
+(pointer down, move, pointer up) is the same two taps, for a mouse, a pen or a finger (a
+piece that starts an action takes no scroll gesture). Several elements may stand on one point (a
 hero on an altar): the tap goes to the first one under the finger that is a valid target,
 then to the first that is a piece to pick.
 """
@@ -18,6 +23,8 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard.svg import Layers
+
 CSS = """
 .tt-board { position: relative; touch-action: manipulation; user-select: none; -webkit-user-select: none; }
 .tt-board svg.tabletape-board { display: block; width: 100%; height: auto; max-height: calc(100vh - 110px); }
@@ -25,6 +32,7 @@ CSS = """
 .tt-board.busy { opacity: .6; transition: opacity .05s; }
 .tt-board [data-key] { cursor: default; }
 .tt-board .can, .tt-board .lit { cursor: pointer; }
+.tt-board .piece.can { touch-action: none; }
 .tt-board .piece.can > circle:first-of-type, .tt-board .piece.can > rect:first-of-type { stroke: #f6b93b; stroke-width: 2.5; }
 .tt-board .piece.sel > circle:first-of-type, .tt-board .piece.sel > rect:first-of-type { stroke: #f1c40f; stroke-width: 4.5; }
 .tt-board .piece.lit > circle:first-of-type, .tt-board .piece.lit > rect:first-of-type { stroke: #e84118; stroke-width: 4; }
@@ -37,20 +45,47 @@ CSS = """
 """
 
 JS = """
+const DRAG_PX = 8;  // a press that moves further than this is a drag, not a tap
 export default function(component) {
   const { data, setTriggerValue, parentElement } = component;
   let root = parentElement.querySelector('.tt-board');
   if (!root) {
     root = document.createElement('div');
     root.className = 'tt-board';
+    root.innerHTML = '<div class="hint"></div><div class="frame"></div><div class="cards"></div>';
     parentElement.appendChild(root);
   }
   // The same position drawn again (Streamlit may render a component more than once a run)
   // keeps the piece the table had picked: a tap must never be lost to a redraw.
   const kept = root.dataset.seq === String(data.seq) ? root.dataset.sel : '';
   root.classList.remove('busy');
-  root.innerHTML = '<div class="hint"></div>' + data.svg + (data.cards || '');
+  // Only what changed is parsed again: the frame (the map, nearly all the markup) is kept
+  // from one event to the next, and the moving part (pieces, lines, spots) replaced.
+  const box = root.querySelector('.frame');
+  if (root._frame !== data.frame) {
+    box.innerHTML = data.frame;
+    root._frame = data.frame;
+    root._moving = null;
+  }
+  if (root._moving !== data.moving) {
+    box.querySelector('g.moving').innerHTML = data.moving;
+    root._moving = data.moving;
+  }
+  const cards = data.cards || '';
+  if (root._cards !== cards) {
+    root.querySelector('.cards').innerHTML = cards;
+    root._cards = cards;
+  }
   root.dataset.seq = String(data.seq);
+  // When the new board reaches the screen (the frame after this one is painted): what a
+  // person waits for after a tap, read by the browser benchmark.
+  if (root.dataset.drawn !== String(data.seq)) {
+    requestAnimationFrame(() => setTimeout(() => {
+      if (root.dataset.drawn === String(data.seq)) return;
+      root.dataset.drawnAt = String(performance.now());
+      root.dataset.drawn = String(data.seq);
+    }, 0));
+  }
   const hint = root.querySelector('.hint');
   const sources = data.sources || {};
   const direct = new Set(data.direct || []);
@@ -65,11 +100,13 @@ export default function(component) {
       all(selected).forEach((e) => e.classList.add('sel'));
       for (const target of sources[selected]) if (target) all(target).forEach((e) => e.classList.add('lit'));
     }
-    hint.textContent = data.hints[selected ? 'target' : 'source'] || '';
+    hint.textContent = (data.hints || {})[selected ? 'target' : 'source'] || '';
+    hint.style.display = data.hints ? '' : 'none';
     root.dataset.sel = selected || '';
   };
   const send = (source, target) => {
     root.classList.add('busy');
+    root.dataset.tapAt = String(performance.now());
     setTriggerValue('tap', { source: source, target: target, seq: data.seq });
   };
   const keysAt = (evt) => {
@@ -88,7 +125,34 @@ export default function(component) {
     found.sort((a, b) => (a.far - b.far) || (a.order - b.order));
     return found.map((f) => f.key);
   };
+  // A drag is the two taps: pointer down on a piece that starts an action (its targets
+  // light as it moves), pointer up on one of its targets. A press that does not move is
+  // left to the click below; the click a drag ends with is not a tap.
+  let down = null, dragging = false, swallow = false;
+  root.onpointerdown = (evt) => {
+    swallow = false;
+    const piece = keysAt(evt).find((k) => k in sources);
+    down = piece ? { key: piece, x: evt.clientX, y: evt.clientY } : null;
+    dragging = false;
+  };
+  root.onpointermove = (evt) => {
+    if (!down || dragging || Math.hypot(evt.clientX - down.x, evt.clientY - down.y) < DRAG_PX) return;
+    dragging = true;
+    selected = down.key;
+    paint();
+  };
+  root.onpointerup = (evt) => {
+    const from = dragging ? down.key : null;
+    down = null;
+    if (!from) return;
+    dragging = false;
+    swallow = true;
+    const hit = keysAt(evt).find((k) => sources[from].includes(k));
+    if (hit) send(from, hit);
+  };
+  root.onpointercancel = () => { down = null; dragging = false; };
   root.onclick = (evt) => {
+    if (swallow) { swallow = false; return; }
     const keys = keysAt(evt);
     if (selected) {
       const targets = sources[selected];
@@ -118,10 +182,15 @@ export default function(component) {
 _BOARD = st.components.v2.component("tabletape_tap_board", css=CSS, js=JS)
 
 
-def tap_board(svg: str, cards: str, taps: dict[str, Any], *, seq: int, hints: dict[str, str], key: str,
+def tap_board(layers: Layers, cards: str, taps: dict[str, Any], *, seq: int, hints: dict[str, str], key: str,
               on_tap: Callable[[], None]) -> Any:
-    """Draw the board `svg` and the `cards` below it with the taps of `taps`
-    (`TapMap.board_data()`) live; `on_tap` runs, before the page reruns, with the tap in
-    `st.session_state[key]["tap"]`."""
-    data = {"svg": svg, "cards": cards, **taps, "seq": seq, "hints": hints}
+    """Draw the board (`layers`, from `dashboard.svg.board_layers`) and the `cards` below it
+    with the taps of `taps` (`TapMap.board_data()`) live; `on_tap` runs, before the page
+    reruns, with the tap in `st.session_state[key]["tap"]`."""
+    data = {"frame": layers.frame, "moving": layers.moving, "cards": cards, **taps, "seq": seq, "hints": hints}
     return _BOARD(data=data, key=key, on_tap_change=on_tap, width="stretch")
+
+
+def show_board(layers: Layers, cards: str, *, seq: int, key: str) -> Any:
+    """The same board with nothing to tap (Replay): stepping redraws only its moving part."""
+    return _BOARD(data={"frame": layers.frame, "moving": layers.moving, "cards": cards, "seq": seq}, key=key, width="stretch")

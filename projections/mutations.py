@@ -6,8 +6,10 @@ protocol only (`check`, `chance`, the audit): it takes a clean or annotated log,
 one mistake a table makes (drop an event, write one twice, swap two, a die showing a face
 it does not have, a move borrowed from elsewhere that is illegal here, an action out of
 turn, a pending roll skipped), audits the mutated log, and counts the *follow-on*
-findings: errors and warnings at events other than the mistake's own site that the
-original audit did not report at that event. A replay that follows the table gives 0.
+findings: errors and warnings at events other than where the mistake shows that the
+original audit did not report at that event. A mistake shows at its own events, or, if the
+rules accept it there, at the first event after them with a new finding (`measure`). A
+replay that follows the table gives 0.
 """
 
 from __future__ import annotations
@@ -63,6 +65,9 @@ class Cascade(msgspec.Struct, frozen=True, kw_only=True):
     literal: int | None = None
     """Follow-ons of the same mutation when the audit follows the log literally (no resync):
     the baseline, when it was measured."""
+    shown_later: bool = False
+    """The mistake's own events showed nothing: the first new finding after them is where it
+    shows (counted as a follow-on before 2026-11-24; `follow_on + shown_later` is that count)."""
 
 
 def findings(violations: Sequence[Violation]) -> dict[int, Counter[str]]:
@@ -254,21 +259,34 @@ MUTATORS = {"drop": drop, "duplicate": duplicate, "swap": swap, "die": die, "ill
 
 
 def measure(subject: Subject, mutation: Mutation) -> Cascade:
-    """Audit the mutated log and count its new findings, at the mistake and after it."""
+    """Audit the mutated log and count its new findings, at the mistake and after it.
+
+    A mistake the rules accept where it was made (a roll of workers never written, a building
+    written twice that was affordable twice) shows first where play depends on it: if its own
+    events show nothing, the first event after them with a new finding is where it shows, and
+    that finding names the mistake; only the findings after it are follow-ons."""
     found = findings(audit(mutation.events, subject.rules, resync=subject.resync).violations)
-    at_site = follow_on = 0
-    spread: list[str] = []
-    for seq, rules in found.items():
+    new_by_seq: dict[int, Counter[str]] = {}
+    for seq, rules in sorted(found.items()):
         origin = mutation.origin[seq] if seq < len(mutation.origin) else None
         new = rules - subject.found.get(origin, Counter()) if origin is not None else rules
+        if new:
+            new_by_seq[seq] = new
+    site = mutation.site
+    shown_later = bool(new_by_seq) and not site.intersection(new_by_seq)
+    if shown_later:  # the log before the mistake is unchanged: the first new finding is after it
+        site = frozenset({min(new_by_seq)})
+    at_site = follow_on = 0
+    spread: list[str] = []
+    for seq, new in new_by_seq.items():
         count = sum(new.values())
-        if seq in mutation.site:
+        if seq in site:
             at_site += count
-        elif count:
+        else:
             follow_on += count
             spread.extend(f"{seq} {rule}" for rule in sorted(new.elements()))
     return Cascade(kind=mutation.kind, at=mutation.at, what=mutation.what, at_site=at_site,
-                   follow_on=follow_on, follow_rules=tuple(spread))
+                   follow_on=follow_on, follow_rules=tuple(spread), shown_later=shown_later)
 
 
 def mutations(subject: Subject, rng: random.Random, kinds: Sequence[str] = KINDS) -> Iterator[Mutation]:

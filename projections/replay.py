@@ -43,20 +43,26 @@ class Undo(msgspec.Struct, frozen=True, gc=False):
     before: Any
     below: Undo | None
     depth: int
+    event: Any = None
+    """The event itself, so a step the table left out a few events back can be tried there."""
 
 
 def _trim(stack: Undo, keep: int) -> Undo:
     """A copy of the top `keep` entries (older snapshots keep the entries they share)."""
-    items: list[tuple[int, Any]] = []
+    items: list[tuple[int, Any, Any]] = []
     node: Undo | None = stack
     while node is not None and len(items) < keep:
-        items.append((node.seq, node.before))
+        items.append((node.seq, node.before, node.event))
         node = node.below
     rebuilt: Undo | None = None
-    for depth, (seq, before) in enumerate(reversed(items), start=1):
-        rebuilt = Undo(seq, before, rebuilt, depth)
+    for depth, (seq, before, event) in enumerate(reversed(items), start=1):
+        rebuilt = Undo(seq, before, rebuilt, depth, event)
     assert rebuilt is not None
     return rebuilt
+
+
+Early = tuple[Event, Any, frozenset[str]]
+"""A refused event, the state the table had without it (carried along), the rules it broke."""
 
 
 class Step(msgspec.Struct, frozen=True, gc=False):
@@ -79,6 +85,12 @@ class Step(msgspec.Struct, frozen=True, gc=False):
     resync_left: int = 0
     """For how many more events the `resync` states are carried along (each follows every
     event legal in it), so a lost step that shows a few events later is still found."""
+    early: tuple[Early, ...] = ()
+    """The refused events that began the resync (newest first, at most two), each with the
+    state without it carried along and the rules it broke where written: one may have been
+    written too early (two events swapped), so a later refused event may take it as done just
+    before or just after itself, where it no longer breaks those rules (internal to the
+    audited fold)."""
 
 
 GAME_OVER = ".game-over"
@@ -97,6 +109,14 @@ RESYNC_OUTCOMES = 5000
 """How many outcomes of a chance step (every face of the dice rolled) are tried."""
 
 RESYNC_KEEP = 6
+
+RESYNC_BACK = 4
+"""How many events back a step the table left out is also tried (then the events since are
+folded again on top of it): a hire never written shows only when the row is refilled, three
+events later, and the table's state must have had it since."""
+
+RESYNC_BACK_CANDIDATES = 100
+"""How many next events are tried at each of those earlier places."""
 """How many resynchronised states are kept for the next event to choose from."""
 
 
@@ -158,11 +178,11 @@ class Fold:
         state = prev.state
         stack = prev.undo
         if stack is None:
-            undo = Undo(event.seq, state, None, 1)
+            undo = Undo(event.seq, state, None, 1, event)
         else:
             if stack.depth >= _TRIM_AT:
                 stack = _trim(stack, UNDO_WINDOW)
-            undo = Undo(event.seq, state, stack, stack.depth + 1)
+            undo = Undo(event.seq, state, stack, stack.depth + 1, event)
         if kind in _TABLE_ONLY:
             return Step(event, state, (), None, undo)
         check = self._check
@@ -171,15 +191,29 @@ class Fold:
         params = self._params
         problems = tuple(check(params, state, event))
         serious = bool(problems) and _serious(problems)
+        carried: tuple[Any, ...] = ()
+        early: tuple[Early, ...] = ()
         if prev.resync:
             if serious:
-                resynced = _follow(self._apply, params, check, prev.resync, event, problems)
+                swapped = self._before_previous(prev.undo, event)
+                resynced = _follow(self._apply, params, check, prev, event, problems, swapped)
                 if resynced is not None:
-                    return Step(event, resynced[0], resynced[1], None, undo)
-            elif prev.resync_left > 1:
-                after = self._apply(params, state, event)
+                    after, found, kept = resynced
+                    return Step(event, after, found, None, undo, kept, resync_left=prev.resync_left - 1 if kept else 0)
+            if prev.resync_left > 1:
                 carried = _carry(self._apply, params, check, prev.resync, event, problems)
-                return Step(event, after, problems, None, undo, carried, resync_left=prev.resync_left - 1 if carried else 0)
+                early = _carry_early(self._apply, params, check, prev.early, event, problems) if carried else ()
+                if not serious:
+                    after = _swapped(self._apply, params, check, prev, event, problems)
+                    done = prev.early[0][0] if after is not None else None
+                    if after is None and (again := _written_again(self._apply, params, check, prev.early, event, problems)):
+                        after, done = again
+                    if after is None:
+                        after = self._apply(params, state, event)
+                    else:  # the early event is accounted for: it is no longer early
+                        early = tuple(e for e in early if e[0] is not done)
+                    return Step(event, after, problems, None, undo, carried,
+                                resync_left=prev.resync_left - 1 if carried else 0, early=early)
         try:
             after = self._apply(params, state, event)
         except Exception as error:  # an illegal event may break a best-effort apply; a legal one must not
@@ -189,22 +223,31 @@ class Fold:
             problems += (Violation(seq=event.seq, rule="core/replay.unplayable", severity="warning",
                                    message=f"the board could not follow this event ({type(error).__name__}); "
                                            "the state is kept as it was"),)
-        resync = self._resync(state, event, problems) if serious and self.resync else ()
-        return Step(event, after, problems, None, undo, resync, resync_left=RESYNC_SPAN if resync else 0)
+        if not (serious and self.resync):
+            return Step(event, after, problems, None, undo)
+        # a mistake of its own that no earlier reading explains: new readings, and the earlier
+        # ones it does not contradict stay (an earlier lost step may still show later)
+        resync = (*self._resync(state, event, problems, prev.undo), *carried[: 4 * RESYNC_KEEP])
+        broken = frozenset(p.rule for p in problems if p.severity != "info")
+        return Step(event, after, problems, None, undo, resync, resync_left=RESYNC_SPAN,
+                    early=((event, state, broken), *early[:1]))
 
-    def _resync(self, state: Any, event: Event, problems: tuple[Violation, ...]) -> tuple[Any, ...]:
-        """Where the table may really be after a refused event. Three readings, each a state:
-        the event was a stray (state unchanged); a step was left out before it (one legal move
-        or chance outcome after which the event no longer breaks the rules it broke; it may
-        still break others, such as a move too long after a roll never written); or it was
-        written wrong (the table did the one legal event of its kind instead). "One table
-        mistake gives one finding": the next events choose among these only if the followed
-        state refuses them too."""
+    def _resync(self, state: Any, event: Event, problems: tuple[Violation, ...], below: Undo | None) -> tuple[Any, ...]:
+        """Where the table may really be after a refused event, each reading a state: the event
+        was a stray (state unchanged); a step was left out before it (one legal move or chance
+        outcome after which the event no longer breaks the rules it broke; it may still break
+        others, such as a move too long after a roll never written), or, where none is, a few
+        events back (`_back`); it was written wrong (the one legal event of its kind, or the
+        same decision with one detail changed); or it and the event before it were written in
+        the wrong order (`_before_previous`). "One table mistake gives one finding": the next
+        events choose among these only if the followed state refuses them too."""
         ruleset, params, check, apply = self.rules.ruleset, self._params, self._check, self._apply
         assert check is not None
         broken = {p.rule for p in problems if p.severity != "info"}
         missing: list[tuple[int, Any]] = []
         instead: list[Any] = []
+        near: list[Any] = []
+        compared = [f for f in type(event).__struct_fields__ if f not in ("seq", "at", "prev")]
         alike = 0
         seen: set[bytes] = set()
         outcomes = ruleset.chance(params, state)
@@ -217,6 +260,8 @@ class Fold:
                 between = apply(params, state, msgspec.structs.replace(step, seq=event.seq))
                 if type(step) is type(event):
                     alike += 1
+                    if _differing(step, event, compared) == 1 and len(near) < 4 * RESYNC_KEEP:
+                        near.append(between)
                     instead.append(between)
                 if len(missing) >= 4 * RESYNC_KEEP:
                     continue
@@ -229,42 +274,204 @@ class Fold:
             if self._new(seen, after):
                 missing.append((len(left), after))
         missing.sort(key=lambda pair: pair[0])
-        # written wrong only where the rules leave one choice (the hero whose turn it is): with
-        # several, a guess would move the replay away from the table rather than toward it
-        return (state, *(after for _, after in missing[:RESYNC_KEEP]), *(instead if alike == 1 else ()))
+        # written wrong where the rules leave one choice (the hero whose turn it is), or as the
+        # same decision with one detail changed (the same piece, another place): a later event
+        # picks among these only where the followed state refuses it
+        # no one step just before explains it: one a few events back may (`_back`)
+        back = () if missing else self._back(below, event, problems)
+        return (state, *(after for _, after in missing[:4 * RESYNC_KEEP]), *back, *(instead if alike == 1 else near),
+                *(after for after, _ in self._before_previous(below, event)))
 
-    def _new(self, seen: set[bytes], state: Any) -> bool:
-        """Is this a place in the game not seen yet (by turn, phase, actor and the metrics)?
-        Outcomes that leave the game in the same place are one candidate: keep different ones."""
-        ruleset, params = self.rules.ruleset, self._params
-        mark = msgspec.json.encode((ruleset.progress(params, state), ruleset.metrics(params, state)))
+    def _before_previous(self, below: Undo | None, event: Event) -> list[tuple[Any, tuple[Violation, ...]]]:
+        """The event and the one before it written in the wrong order: the state after both in
+        the other order, and what the event breaks there (infos only), if the rules accept both
+        in that order."""
+        if below is None or below.event is None or type(below.event) in _TABLE_ONLY:
+            return []
+        params, check, apply = self._params, self._check, self._apply
+        assert check is not None
+        try:
+            found = tuple(check(params, below.before, event))
+            if _serious(found):
+                return []
+            between = apply(params, below.before, event)
+            if _serious(check(params, between, below.event)):
+                return []
+            return [(apply(params, between, below.event), found)]
+        except Exception:  # a state only guessed at may not carry these events after all
+            return []
+
+    def _back(self, below: Undo | None, event: Event, problems: tuple[Violation, ...]) -> tuple[Any, ...]:
+        """A step left out a few events before a refused one: one legal event (or chance outcome)
+        at each of the last `RESYNC_BACK` places, the events since folded again on top of it
+        while the rules accept every one of them, after which `event` no longer breaks what it
+        broke. Each is the state after `event` (at most `RESYNC_KEEP` per place)."""
+        broken = {p.rule for p in problems if p.severity != "info"}
+        tail: list[Event] = []
+        out: list[Any] = []
+        seen: set[bytes] = set()
+        node = below
+        while node is not None and len(tail) < RESYNC_BACK and node.event is not None:
+            tail.insert(0, node.event)
+            if len(tail) > 1:  # one place back is the ordinary left-out step (`_resync`)
+                out.extend(self._inserted(node.before, tail, event, broken, seen))
+            node = node.below
+        return tuple(out)
+
+    def _inserted(self, base: Any, tail: list[Event], event: Event, broken: set[str], seen: set[bytes]) -> list[Any]:
+        """States after `event` where one step was done at `base`, before the events of `tail`."""
+        ruleset, params, check, apply = self.rules.ruleset, self._params, self._check, self._apply
+        assert check is not None
+        outcomes = ruleset.chance(params, base)
+        steps: Iterable[Event] = (islice((e for e, _ in outcomes), RESYNC_BACK_CANDIDATES) if outcomes is not None
+                                  else islice(ruleset.legal(params, base), RESYNC_BACK_CANDIDATES))
+        found: list[Any] = []
+        for step in steps:
+            try:
+                state = apply(params, base, msgspec.structs.replace(step, seq=tail[0].seq))
+                for done in tail:
+                    if type(done) in _TABLE_ONLY:
+                        continue
+                    if _serious(check(params, state, done)):
+                        break
+                    state = apply(params, state, done)
+                else:
+                    if broken.intersection(p.rule for p in check(params, state, event) if p.severity != "info"):
+                        continue
+                    after = apply(params, state, event)
+                    if self._new(seen, after):
+                        found.append(after)
+                        if len(found) >= RESYNC_KEEP:
+                            break
+            except Exception:  # a candidate the board cannot follow is no candidate
+                continue
+        return found
+
+    @staticmethod
+    def _new(seen: set[bytes], state: Any) -> bool:
+        """Is this a state not seen yet? Candidates are told apart by the whole state (which
+        unit did what, which card was drawn), so the one the table was in is kept."""
+        mark = msgspec.msgpack.encode(state)
         if mark in seen:
             return False
         seen.add(mark)
         return True
 
 
+def _differing(one: Event, other: Event, names: list[str]) -> int:
+    """How many of `names` two events of one kind disagree on."""
+    return sum(1 for name in names if getattr(one, name) != getattr(other, name))
+
+
 def _count(problems: Iterable[Violation]) -> int:
     return sum(1 for p in problems if p.severity != "info")
 
 
-def _follow(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], event: Event,
-            problems: tuple[Violation, ...]) -> tuple[Any, tuple[Violation, ...]] | None:
-    """The candidate state in which `event` breaks the fewest rules, if fewer than `problems`
-    (what it breaks in the followed state): the state after it and what it still breaks."""
-    best: tuple[Any, tuple[Violation, ...]] | None = None
+def _follow(apply: Any, params: Any, check: Any, prev: Step, event: Event, problems: tuple[Violation, ...],
+            swapped: list[tuple[Any, tuple[Violation, ...]]]) -> tuple[Any, tuple[Violation, ...], tuple[Any, ...]] | None:
+    """The reading in which `event` breaks the fewest rules, if fewer than `problems` (what it
+    breaks in the followed state): the state after it, what it still breaks there, and the
+    other readings that explain it as well (each with it applied), which stay candidates: one
+    event may not tell two places apart, a later one may. A refused event written too early
+    comes first (done just before or just after this one), so both events of a swap keep their
+    effect; this event and the one before it swapped (`swapped`) comes last."""
     least = _count(problems)
-    for candidate in candidates:
+    readings: list[tuple[int, Any, tuple[Violation, ...]]] = []
+    for early in prev.early:
+        readings.extend((_count(found), after, found) for after, found in _late(apply, params, check, early, event))
+    for candidate in prev.resync:
         found = tuple(check(params, candidate, event))
         if _count(found) >= least:
             continue
         try:
-            best, least = (apply(params, candidate, event), found), _count(found)
+            readings.append((_count(found), apply(params, candidate, event), found))
         except Exception:  # a state only guessed at may not carry this event after all
             continue
-        if least == 0:
-            break
-    return best
+    # a swap with the event before is still a mistake here: it is reported as the followed state
+    # sees it, and it is taken only where no other reading explains the event as well
+    readings.extend((_count(found), after, problems) for after, found in swapped)
+    readings = [r for r in readings if r[0] < least]
+    if not readings:
+        return None
+    fewest = min(r[0] for r in readings)
+    best = [r for r in readings if r[0] == fewest]
+    return best[0][1], best[0][2], tuple(r[1] for r in best[1 : 4 * RESYNC_KEEP + 1])
+
+
+def _late(apply: Any, params: Any, check: Any, early: Early, event: Event) -> list[tuple[Any, tuple[Violation, ...]]]:
+    """`early` (a refused event, the state without it, the rules it broke) read as written too
+    early: done just before `event`, or just after it, wherever it no longer breaks those rules.
+    Each reading: the state after both, and what `event` breaks in it."""
+    refused, without, broken = early
+
+    def cleared(state: Any) -> bool:
+        return not any(p.rule in broken for p in check(params, state, refused) if p.severity != "info")
+
+    out: list[tuple[Any, tuple[Violation, ...]]] = []
+    try:
+        if cleared(without):
+            between = apply(params, without, refused)
+            found = tuple(check(params, between, event))
+            out.append((apply(params, between, event), found))
+    except Exception:  # a state only guessed at may not carry these events after all
+        pass
+    try:
+        found = tuple(check(params, without, event))
+        after = apply(params, without, event)
+        if cleared(after):
+            out.append((apply(params, after, refused), found))
+    except Exception:
+        pass
+    return out
+
+
+def _swapped(apply: Any, params: Any, check: Any, prev: Step, event: Event, problems: tuple[Violation, ...]) -> Any:
+    """Right after a refused event that the rules accept once this one is done (two events
+    written in the wrong order), the state after both in the order the rules accept, if this
+    one breaks no more there; else None (the followed state stands)."""
+    if not prev.early or prev.early[0][0] is not prev.event:
+        return None
+    refused, without, _ = prev.early[0]
+    try:
+        if _count(check(params, without, event)) > _count(problems):
+            return None
+        after = apply(params, without, event)
+        if _serious(check(params, after, refused)):
+            return None
+        return apply(params, after, refused)
+    except Exception:  # a state only guessed at may not carry these events after all
+        return None
+
+
+def _written_again(apply: Any, params: Any, check: Any, early: tuple[Early, ...], event: Event,
+                   problems: tuple[Violation, ...]) -> tuple[Any, Event] | None:
+    """A refused event written again, the same decision, where the rules accept it: it was done
+    once, here (written early the first time), so the state is the one without the first
+    copy with this one applied (and the first copy); else None."""
+    names = [f for f in type(event).__struct_fields__ if f not in ("seq", "at", "prev")]
+    for refused, without, _ in early:
+        if type(refused) is not type(event) or _differing(refused, event, names):
+            continue
+        try:
+            if _count(check(params, without, event)) <= _count(problems):
+                return apply(params, without, event), refused
+        except Exception:  # a state only guessed at may not carry this event after all
+            continue
+    return None
+
+
+def _carry_early(apply: Any, params: Any, check: Any, early: tuple[Early, ...], event: Event,
+                 problems: tuple[Violation, ...]) -> tuple[Early, ...]:
+    """Each state without an early event, carried over `event` while it accepts it as well as
+    the followed state does."""
+    kept: list[Early] = []
+    for refused, without, broken in early:
+        try:
+            if _count(check(params, without, event)) <= _count(problems):
+                kept.append((refused, apply(params, without, event), broken))
+        except Exception:  # a state only guessed at may not carry this event after all
+            continue
+    return tuple(kept)
 
 
 def _carry(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], event: Event,

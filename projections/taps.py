@@ -120,10 +120,11 @@ def _unique(events: Sequence[Event]) -> list[Event]:
 
 
 def refused(rules: Rules, state: Any) -> list[Event]:
-    """What the game's move generator proposes now that the rules refuse (empty at a chance
-    step or for a game without `candidates`)."""
+    """What the game's move generator proposes now, and the mistakes it offers a table
+    (`attempts`), that the rules refuse (empty at a chance step or for a game with neither)."""
     ruleset, params = rules.ruleset, rules.params
-    if ruleset.candidates is None or ruleset.chance(params, state) is not None:
+    if ruleset.chance(params, state) is not None:
         return []
-    return [e for e in ruleset.candidates(params, state)
-            if any(v.severity != "info" for v in ruleset.check(params, state, e))]
+    proposed = [*(ruleset.candidates(params, state) if ruleset.candidates else ()),
+                *(ruleset.attempts(params, state) if ruleset.attempts else ())]
+    return [e for e in proposed if any(v.severity != "info" for v in ruleset.check(params, state, e))]

@@ -161,6 +161,10 @@ class Ruleset(Generic[P]):
     """At a decision, every event the move generator proposes before any rule is checked.
     `legal` may build its moves directly (faster), but must equal exactly, in order, the
     candidates `check` accepts: the contract suite holds it to that on seeded positions."""
+    attempts: Callable[[P, Any], Iterable[Event]] | None = None
+    """Mistakes a table makes that `candidates` never proposes (a hero walked past its
+    movement). Never searched by `legal` or the bots; the recorder offers them so a tap on
+    one shows the rule it breaks, and the table may insist."""
 
     @property
     def newest(self) -> str:

@@ -158,6 +158,41 @@ def check_legal_is_what_check_accepts(rules: Rules, seed: int, *, positions: int
     return compared
 
 
+def check_attempts_are_refused(rules: Rules, seed: int, *, positions: int = 40) -> int:
+    """At seeded positions of a heuristic game, every mistake the ruleset offers the recorder
+    (`attempts`) is one the rules refuse: one they accept belongs in `candidates`. Returns
+    how many attempts were checked."""
+    ruleset = rules.ruleset
+    if ruleset.attempts is None:
+        return 0
+    events = play(rules, ruleset.example_seats, seed=seed, bot="heuristic")
+    states = [step.state for step in replay(events[:-1] if isinstance(events[-1], MatchEnded) else events, rules, audit=False)]
+    checked = 0
+    for state in random.Random(seed).sample(states, min(positions, len(states))):
+        for event in ruleset.attempts(rules.params, state):
+            problems = [v for v in ruleset.check(rules.params, state, event) if v.severity != "info"]
+            assert problems, f"seed {seed}: the rules accept the attempt {event!r}"
+            checked += 1
+    return checked
+
+
+def check_legal_is_what_check_accepts_along(rules: Rules, events: list) -> int:
+    """At every decision of a recorded game (table mistakes included), `legal` is exactly the
+    candidates `check` finds no error or warning in. Returns how many positions were compared."""
+    ruleset = rules.ruleset
+    assert ruleset.candidates is not None, f"{ruleset.name} exposes no candidates"
+    compared = 0
+    for step in replay(events[:-1] if isinstance(events[-1], MatchEnded) else events, rules, audit=False):
+        state = step.state
+        if ruleset.chance(rules.params, state) is not None:
+            continue
+        accepted = [e for e in ruleset.candidates(rules.params, state)
+                    if not any(v.severity != "info" for v in ruleset.check(rules.params, state, e))]
+        assert list(ruleset.legal(rules.params, state)) == accepted, f"after seq {step.event.seq}: legal differs from the accepted candidates"
+        compared += 1
+    return compared
+
+
 CASCADE_SAMPLE = 40
 """Mutations of one bot game per version in the default run (`make bench-cascade` runs 1,000 per game)."""
 

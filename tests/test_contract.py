@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from events.shared import MatchStarted
 from rulesets import registry
 from tests import contract
 
@@ -59,6 +60,46 @@ def test_legal_is_exactly_the_candidates_check_accepts(spec: str, seed: int) -> 
     assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), seed) > 0
 
 
+@pytest.mark.parametrize("spec", [f"{name}@{registry.game(name).newest}" for name in registry.GAMES])
+def test_the_mistakes_offered_to_the_recorder_are_ones_the_rules_refuse(spec: str) -> None:
+    rules = registry.resolve(spec)
+    checked = contract.check_attempts_are_refused(rules, 3)
+    assert checked > 0 or rules.ruleset.attempts is None
+
+
+BUILT_LEGAL = ["mortalgate", "frontline"]
+"""Games whose `legal` is built from the rules rather than filtered by `check` (issue 18):
+held to `check` on many more seeded positions in the slow run."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("spec", [f"{name}@{version}" for name in BUILT_LEGAL for version in registry.game(name).versions])
+@pytest.mark.parametrize("seed", range(20, 28))
+def test_built_legal_moves_are_exactly_what_check_accepts_on_many_positions(spec: str, seed: int) -> None:
+    assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), seed, positions=150) > 0
+
+
+@pytest.mark.parametrize("spec", [f"{name}@{version}" for name in BUILT_LEGAL for version in registry.game(name).versions])
+def test_built_legal_moves_are_exactly_what_check_accepts_in_every_version(spec: str) -> None:
+    assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), 5) > 0
+
+
+GOLDEN_LOGS = sorted(str(path.relative_to(Path(__file__).parent)) for name in BUILT_LEGAL
+                     for path in (Path(__file__).parent / name / "golden").glob("*.jsonl"))
+
+
+@pytest.mark.parametrize("log", GOLDEN_LOGS)
+def test_built_legal_moves_are_exactly_what_check_accepts_along_golden_games(log: str) -> None:
+    from events.codec import decode_log
+
+    lines = (Path(__file__).parent / log).read_bytes().splitlines()
+    game = log.split("/")[0]
+    events = list(decode_log(lines, registry.game(game).codec, where=log))
+    started = events[0]
+    assert isinstance(started, MatchStarted)
+    assert contract.check_legal_is_what_check_accepts_along(registry.resolve(f"{game}@{started.version}"), events) > 0
+
+
 def test_a_place_past_the_edge_is_named_not_looped_on() -> None:
     from rulesets.view import space_name
 
@@ -66,9 +107,12 @@ def test_a_place_past_the_edge_is_named_not_looped_on() -> None:
     assert space_name("grid", -2, 3) == "off the board (-2, 3)"
 
 
-CASCADE_TARGET_MISSED = frozenset({"mercenarium", "frontier", "frontline", "mercyfrontier"})
-"""Games whose audit still spreads some injected mistakes past p95 <= 1 follow-on finding
-(BENCHMARKS.md, "Cascades"): strict, so a game that meets the target must leave this set."""
+CASCADE_TARGET_MISSED = frozenset({"frontline"})
+"""Games whose audit still spreads some injected mistakes past p95 <= 1 follow-on finding on
+this sample (one bot game, 40 mutations): strict, so a game that meets the target must leave
+this set. Frontline meets it on the 1,000 mutations of its golden logs (BENCHMARKS.md,
+"Cascades") but not on its bot game, where a burrow left out shows only 23 events later and
+a worker move written twice is legal twice (the economy drifts; docs/architecture.md)."""
 
 
 @pytest.mark.parametrize("name", [

@@ -21,7 +21,8 @@ import streamlit as st
 
 from dashboard import state as shared
 from dashboard.state import warehouse, workspace
-from dashboard.svg import board_svg, card_rows_svg
+from dashboard.svg import board_layers, card_rows_svg
+from dashboard.table_choice import table_choice
 from dashboard.tapboard import tap_board
 from events.base import Event
 from events.errors import TabletapeError
@@ -219,7 +220,7 @@ def _board(live: Live, taps: TapMap) -> None:
     spots = [k for k in targets if view.geometry == "inches" and key_position(k) is not None]
     hints = {"source": "Tap a lit piece, card or space." if taps.sources() or taps.direct() else "",
              "target": "Tap where it goes, or whom it targets; tap another piece to switch."}
-    tap_board(board_svg(view, spots=spots, rows=False), card_rows_svg(view), taps.board_data(), seq=live.last_seq, hints=hints,
+    tap_board(board_layers(view, spots=spots, rows=False, legend="below"), card_rows_svg(view), taps.board_data(), seq=live.last_seq, hints=hints,
               key=BOARD, on_tap=_on_tap)
 
 
@@ -352,6 +353,7 @@ def _play(ws: Workspace, live: Live, taps: TapMap) -> None:
         return
     if _picker(ws, live, taps) or _refused(ws, live, taps):
         return
+    table_choice(ws, live, _write, _say)
     if not taps.choices:
         st.info("The rules allow nothing now. Record what the table did under Any event, a ruling, or the result.")
     _buttons(ws, live, taps)

@@ -17,7 +17,8 @@ import pandas as pd
 import streamlit as st
 
 from dashboard import state
-from dashboard.svg import board_svg, timeline_svg
+from dashboard.svg import board_layers, card_rows_svg, timeline_svg
+from dashboard.tapboard import show_board
 from events.base import Event
 from events.errors import TabletapeError
 from events.notes import NOTE_TAGS, Note
@@ -109,6 +110,9 @@ def main() -> None:
         st.session_state[SEQ] = st.session_state[KEPT] = 0
     every = FOLLOW_EVERY if follow else speed if autoplay else None
     st.fragment(run_every=every)(_scrubber)(ws, match_id, timeline, report, seat, autoplay, follow=follow, against=against)
+    if not follow:
+        _violation_list(report)
+    _all_notes(ws, match_id)
 
 
 def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditReport, seat: str | None, autoplay: bool,
@@ -158,7 +162,8 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
 
     board, side = st.columns([3, 1])
     view = ruleset.view(params, step.state, seat)
-    state.show_svg(board_svg(view), where=board)
+    with board:
+        show_board(board_layers(view, rows=False), card_rows_svg(view), seq=seq, key="replay.board")
     if view.note:
         board.caption(view.note)
     with side:
@@ -172,7 +177,8 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     _event_list(timeline, seq, violations)
     if st.toggle("Show the state (every field)", key="replay.inspect"):  # drawn only when asked: a state is large
         st.json(to_builtins(step.state), expanded=1)
-    _violation_list(report)
+    if follow:  # else drawn once below the fragment: it does not change with the event
+        _violation_list(report)
     _notes(ws, match_id, seq, last, notes, violations.get(seq, []))
     st.session_state[REDRAW_MS] = (time.perf_counter() - started) * 1000
     st.caption(f"Redrawn in {st.session_state[REDRAW_MS]:.0f} ms on the server.")
@@ -227,14 +233,24 @@ def _violation_list(report: AuditReport) -> None:
 
 
 def _notes(ws: Workspace, match_id: str, seq: int, last: int, notes: Sequence[Note], here: list[Violation]) -> None:
-    """The match's notes (those on this event first), and forms to add, reply, edit, remove."""
-    st.subheader(f"Notes ({len(notes)})")
+    """The notes on this event, and the form to add one here (they change with the event)."""
     if flash := st.session_state.pop(NOTES_FLASH, None):
         st.success(flash)
     on_here = [n for n in notes if n.from_seq <= seq <= n.to_seq]
-    for note in on_here + [n for n in notes if n not in on_here]:
-        _show_note(note, current=note in on_here)
+    if on_here:
+        st.markdown(f"**Notes on event {seq}**")
+    for note in on_here:
+        _show_note(note, current=True)
     _add_note(ws, match_id, seq, last, here)
+
+
+def _all_notes(ws: Workspace, match_id: str) -> None:
+    """Every note of the match and the forms to reply, edit or remove: below the scrubbing
+    fragment, since stepping does not change them."""
+    notes = ws.notes.list(match_id)
+    st.subheader(f"Notes ({len(notes)})")
+    for note in notes:
+        _show_note(note, current=False)
     if notes:
         _change_note(ws, match_id, notes)
 

@@ -234,6 +234,22 @@ def centroid(poly: Polygon) -> Point:
     return (sum(p[0] for p in poly) / len(poly), sum(p[1] for p in poly) / len(poly))
 
 
+@lru_cache(maxsize=1 << 14)
+def moved_to(poly: Polygon, to: Point) -> Polygon:
+    """The same outline with its centre (`centroid`) at `to`: a piece picked up and put
+    down elsewhere, not turned (corners rounded to a thousandth of an inch; memoised: a
+    set-up position asks for every piece at every sample point, in legal and again in
+    what it refuses)."""
+    cx, cy = centroid(poly)
+    return tuple((round(x - cx + to[0], 3), round(y - cy + to[1], 3)) for x, y in poly)
+
+
+def boxes_meet(one: tuple[float, float, float, float], two: tuple[float, float, float, float]) -> bool:
+    """Whether two (min x, min y, max x, max y) boxes overlap or touch: outlines whose boxes
+    do not meet cannot touch, so the exact test is skipped for them."""
+    return one[0] <= two[2] + EPS and two[0] <= one[2] + EPS and one[1] <= two[3] + EPS and two[1] <= one[3] + EPS
+
+
 @lru_cache(maxsize=1 << 10)
 def is_simple(poly: Polygon) -> bool:
     """At least three corners, non-zero area, and no two non-adjacent sides crossing
@@ -340,6 +356,9 @@ def sight_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid], bodies: Iter
     for body in bodies:
         if body.id in (a.id, b.id) or body.scale < tallest:
             continue
+        bx, by = body.at
+        if bx < lo_x - body.radius or bx > hi_x + body.radius or by < lo_y - body.radius or by > hi_y + body.radius:
+            continue  # further than its radius from the line's bounding box: from the line
         if point_segment_distance(body.at, a.at, b.at) < body.radius - EPS:
             return body.id
     return None

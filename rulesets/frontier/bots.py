@@ -26,6 +26,8 @@ from rulesets.frontier.events import (
     Passed,
     ReactionDeclared,
     StrongPointSeized,
+    TerrainAgreed,
+    TerrainPlaced,
     TokenMoved,
     UnitDeployed,
     UnitMoved,
@@ -47,10 +49,12 @@ from rulesets.frontier.state import (
     role_of,
     terrain_rules,
 )
+from rulesets.frontier.terrain import STANDARD
 
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
     """Any legal event, uniformly: finds the corners of the rules, not good play."""
+    legal = standard_table(state, legal)
     return legal[rng.randrange(len(legal))]
 
 
@@ -58,7 +62,20 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     """Go for the objective (seize, charge and detonate, escort), shoot and fight what is close
     (shaken targets first), react with the better die, move toward what matters, bug out once
     the objective is done."""
+    legal = standard_table(state, legal)
     return max(legal, key=lambda event: (_score(params, state, event), rng.random()))
+
+
+def standard_table(state: State, legal: Sequence[Event]) -> Sequence[Event]:
+    """While the board is set up, bots put down the standard table piece by piece where it
+    has them and then agree it (moving terrain is a table's own business): the one event
+    each bot then chooses from, so a seeded game keeps the log it always had."""
+    if state.stage != "terrain":
+        return legal
+    home = {p.piece: p.outline for p in STANDARD}
+    laid = [e for e in legal if isinstance(e, TerrainPlaced) and home.get(e.piece) == e.outline]
+    agreed = [e for e in legal if isinstance(e, TerrainAgreed)]
+    return laid[:1] or agreed or legal
 
 
 STALL_TURN = 30

@@ -56,6 +56,17 @@ class TerrainPlaced(FrontierEvent, frozen=True, kw_only=True, gc=False):
     label: str = ""
 
 
+class TerrainMoved(FrontierEvent, frozen=True, kw_only=True, gc=False):
+    """A piece already on the table was moved while the table was being set up, its shape,
+    scale and rules unchanged: `to` is where the centre of its outline (the average of its
+    corners) now stands. The text leaves set-up to the players ("You should agree with your
+    opponent at the start of the battle", Terrain); moving a piece before the board is
+    agreed is assumed (readings: terrain.move)."""
+
+    piece: str
+    to: Point
+
+
 class TerrainAgreed(FrontierEvent, frozen=True, kw_only=True, gc=False):
     """The players agreed the board is set: no more terrain is placed."""
 
@@ -256,6 +267,7 @@ class TokenMoved(FrontierEvent, frozen=True, kw_only=True, gc=False):
 
 EVENTS: tuple[type[FrontierEvent], ...] = (
     TerrainPlaced,
+    TerrainMoved,
     TerrainAgreed,
     RolesRolled,
     RoleChosen,

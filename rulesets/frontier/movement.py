@@ -31,6 +31,7 @@ from rulesets.frontier.state import (
     piece_at,
     position,
     sees,
+    walls,
 )
 
 replace = msgspec.structs.replace
@@ -99,18 +100,23 @@ def climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, 
     jumped = (here is not None and there is not None and here.id != there.id and z0 > 0 and z1 > 0
               and board.polygons_gap(here.outline, there.outline) <= scale + board.EPS)
     cost, climbed = 0, []
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
     for piece in state.terrain:
         height = _scale_for_movement(unit, piece)
         if height < scale:
             continue
         inside0 = here is not None and here.id == piece.id
         inside1 = there is not None and there.id == piece.id
+        x0, y0, x1, y1 = piece.box
         if inside0 and inside1:
             step = abs(z1 - z0)
         elif inside1:
             step = max(z1 - z0, 0) if jumped else z1
         elif inside0:
             step = 0 if jumped or forced else z0
+        elif hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
+            continue  # the move's bounding box misses the piece's: it cannot enter it
         elif board.path_enters(points, piece.outline):
             step = 0 if piece.enterable() and z0 == 0 and z1 == 0 else height
         else:
@@ -161,9 +167,7 @@ def _terrain_problems(state: State, unit: Unit, start: Point, to: Point, path: t
     """"Units may not move through impassable terrain" (nor stop in it)."""
     problems = []
     points = (start, *path, to)
-    for piece in state.terrain:
-        if not piece.impassable():
-            continue
+    for piece in walls(state):
         if board.inside(to, piece.outline):
             problems.append(Problem("terrain.impassable", f"{unit.id} may not end its move in {piece.label or piece.id} (impassable)"))
         elif not free and board.path_enters(points, piece.outline):
@@ -174,15 +178,20 @@ def _terrain_problems(state: State, unit: Unit, start: Point, to: Point, path: t
 def _unit_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> list[Problem]:
     """"It may not move through other units (Friendly or otherwise)", nor end on one."""
     points = (start, *path, to)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
     radius = kind(unit).base
     problems = []
     for other in on_board(state):
         if other.id == unit.id:
             continue
         room = radius + kind(other).base - SLACK
-        if board.distance(to, position(other)) < room:
+        ox, oy = at = position(other)
+        if board.distance(to, at) < room:
             problems.append(Problem("movement.through-units", f"{unit.id} would end on top of {other.id}"))
-        elif not free and board.path_point_distance(points, position(other)) < room:
+        elif free or ox < lo_x - room or ox > hi_x + room or oy < lo_y - room or oy > hi_y + room:
+            continue  # further than `room` from the move's bounding box: from the whole move
+        elif board.path_point_distance(points, at) < room:
             problems.append(Problem("movement.through-units", f"{unit.id} may not move through {other.id}"))
     return problems
 

@@ -38,6 +38,7 @@ from rulesets.frontier.events import (
     RolesRolled,
     StrongPointSeized,
     TerrainAgreed,
+    TerrainMoved,
     TokenMoved,
     UnitDeployed,
     UnitMoved,
@@ -71,7 +72,7 @@ from rulesets.frontier.state import (
     seat_of,
     sees,
 )
-from rulesets.frontier.terrain import STANDARD
+from rulesets.frontier.terrain import STANDARD, spots
 from rulesets.frontier.timing import chance_pending, front, reactive_seat, settled
 
 
@@ -110,7 +111,29 @@ def legal(params: Params, state: State) -> list[Event]:
         return [event for event, _ in outcomes]
     if state.stage == "play" and outcome(params, state) is not None:
         return []
+    if state.stage == "terrain":
+        return list(_set_up(params, state))
     return [event for event in _candidates(params, state) if not check(params, state, event)]
+
+
+_SET_UPS: dict[tuple[object, ...], tuple[Event, ...]] = {}
+SET_UPS_KEPT = 256
+
+
+def _set_up(params: Params, state: State) -> tuple[Event, ...]:
+    """The set-up's legal events, kept per table. While the board is set up they depend on
+    the seats and the pieces on the table alone (rules.py's terrain checks read nothing
+    else), and every bot game lays the same standard table in the same order: so a bot
+    game's set-up costs lookups after the first game, not some 800 checked placements at
+    each of its fourteen positions. Pure values in, pure values out; a bounded memo."""
+    key = (state.seats, state.terrain)
+    found = _SET_UPS.get(key)
+    if found is None:
+        found = tuple(event for event in _candidates(params, state) if not check(params, state, event))
+        if len(_SET_UPS) >= SET_UPS_KEPT:
+            _SET_UPS.clear()
+        _SET_UPS[key] = found
+    return found
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -137,14 +160,21 @@ def _candidates(params: Params, state: State) -> Iterator[Event]:
 
 
 def _terrain(state: State) -> Iterator[Event]:
-    """The standard table's pieces not yet placed, then the agreement."""
+    """While the board is set up: each standard piece not on the table, where the standard
+    table has it and at the sample points (terrain.POINTS); each piece on the table moved to
+    those points; and the agreement. A table taken whole from an earlier match is written
+    by the recorder in one append (projections.tables), not chosen here."""
     placed = {t.id for t in state.terrain}
     seat = state.seats[0]
-    remaining = [p for p in STANDARD if p.piece not in placed]
-    if remaining:
-        yield msgspec_replace(remaining[0], by=seat)
-    else:
-        yield TerrainAgreed(by=seat)
+    for standard in STANDARD:
+        if standard.piece not in placed:
+            yield msgspec_replace(standard, by=seat)
+            for to in spots(standard.outline):
+                yield msgspec_replace(standard, by=seat, outline=board.moved_to(standard.outline, to))
+    for piece in state.terrain:
+        for to in spots(piece.outline):
+            yield TerrainMoved(by=seat, piece=piece.id, to=to)
+    yield TerrainAgreed(by=seat)
 
 
 def msgspec_replace(event: Event, **changes: object) -> Event:

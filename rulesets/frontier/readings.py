@@ -34,6 +34,8 @@ READINGS: tuple[Reading, ...] = (
        "A piece with a level at height 0 (a building's ground floor, woods, a swamp, a trench) can be walked into at ground level without climbing; a piece without one is solid: a unit climbs it or goes round."),
     _a("terrain.mixture", '"A board should include a mixture of terrain from scale 0 up to at least scale 3. There should be very few places where line of sight can be drawn from one edge of a board to the opposite edge."',
        "Advice, not a rule: agreeing a board without scale 0 and scale 3+ terrain is a warning. The second sentence is not checked."),
+    _a("terrain.move", 'Setup: "2. Setup the board with terrain"; Terrain: "You should agree with your opponent at the start of the battle on the scale and special rules of any terrain on the battlefield."',
+       "Until the board is agreed (TerrainAgreed) a piece on the table may be moved (TerrainMoved: its centre to a new point, its shape, scale and rules kept); moving one once the board is agreed breaks setup.order. Turning a piece is not recorded (assumed)."),
     _a("terrain.impassable", '"Units may not move through impassable terrain."',
        "A piece with an Impassable level may not be crossed or stood in. Units that ignore terrain (Flying, Jump Packs) may cross it but not stop in it."),
     # --- deployment ---

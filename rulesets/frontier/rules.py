@@ -36,6 +36,7 @@ from rulesets.frontier.events import (
     RolesRolled,
     StrongPointSeized,
     TerrainAgreed,
+    TerrainMoved,
     TerrainPlaced,
     TokenMoved,
     UnitDeployed,
@@ -85,6 +86,7 @@ from rulesets.frontier.state import (
     token,
     unit_ids,
 )
+from rulesets.frontier.state import piece as terrain_piece
 from rulesets.frontier.timing import (
     Problems,
     at_step_two,
@@ -217,14 +219,38 @@ def _check_terrain(params: Params, state: State, event: TerrainPlaced) -> Proble
     if unknown:
         problems.append(_v(event, "terrain.rules", f"unknown terrain rule(s) {', '.join(unknown)}; the rules: {', '.join(TERRAIN_RULES)}"))
     if not problems:
-        overlapping = [t.id for t in state.terrain if board.polygons_gap(t.outline, event.outline) <= 0 and _overlap(t.outline, event.outline)]
-        if overlapping:
-            problems.append(_v(event, "terrain.overlap", f"{event.piece} overlaps {', '.join(overlapping)}: where pieces overlap the first placed counts", "warning"))
+        problems += _overlaps(state, event, event.outline)
     return problems
+
+
+def _overlaps(state: State, event: TerrainPlaced | TerrainMoved, outline: tuple[board.Point, ...]) -> Problems:
+    """A warning naming the other pieces `outline` overlaps (pieces whose boxes do not meet
+    are not measured)."""
+    box = board.bounds(outline)
+    overlapping = [t.id for t in state.terrain if t.id != event.piece and board.boxes_meet(t.box, box)
+                   and board.polygons_gap(t.outline, outline) <= 0 and _overlap(t.outline, outline)]
+    if overlapping:
+        return [_v(event, "terrain.overlap", f"{event.piece} overlaps {', '.join(overlapping)}: where pieces overlap the first placed counts", "warning")]
+    return []
 
 
 def _overlap(one: tuple[board.Point, ...], two: tuple[board.Point, ...]) -> bool:
     return any(board.length_inside(a, b, two) > board.EPS for a, b in board.edges(one)) or board.inside(board.centroid(one), two)
+
+
+def _check_terrain_moved(params: Params, state: State, event: TerrainMoved) -> Problems:
+    """A piece moved while the table is set up (readings: terrain.move, assumed)."""
+    if state.stage != "terrain":
+        return [_v(event, "setup.order", "terrain is moved only while the board is set up, before it is agreed (Setup, step 2)")]
+    found = terrain_piece(state, event.piece)
+    if found is None:
+        return [_v(event, "terrain.piece", f"no piece called {event.piece!r} is on the table to move")]
+    outline = board.moved_to(found.outline, event.to)
+    if not all(missions.on_table(p) for p in outline):
+        return [_v(event, "terrain.outline", 'the moved piece would run off the 44" x 30" table')]
+    if outline == found.outline:
+        return [_v(event, "terrain.move", f"{event.piece} is already there")]
+    return _overlaps(state, event, outline)
 
 
 def _check_agreed(params: Params, state: State, event: TerrainAgreed) -> Problems:
@@ -829,6 +855,7 @@ def _check_token_moved(params: Params, state: State, event: TokenMoved) -> Probl
 
 _CHECKS: dict[type, Callable[[Params, State, Any], Problems]] = {
     TerrainPlaced: _check_terrain,
+    TerrainMoved: _check_terrain_moved,
     TerrainAgreed: _check_agreed,
     RolesRolled: _check_roles_rolled,
     RoleChosen: _check_role_chosen,
@@ -868,6 +895,15 @@ def check(params: Params, state: State, event: Event) -> list[Violation]:
 def _apply_terrain(params: Params, state: State, event: TerrainPlaced) -> State:
     piece = make_piece(event.piece, event.label, event.outline, event.scale, event.levels)
     return replace(state, terrain=(*state.terrain, piece))
+
+
+def _apply_terrain_moved(params: Params, state: State, event: TerrainMoved) -> State:
+    """The piece stands where the table put it (at any stage: the table is followed)."""
+    found = terrain_piece(state, event.piece)
+    if found is None:
+        return state
+    moved = make_piece(found.id, found.label, board.moved_to(found.outline, event.to), found.scale, found.levels)
+    return replace(state, terrain=tuple(moved if t.id == found.id else t for t in state.terrain))
 
 
 def _apply_agreed(params: Params, state: State, event: TerrainAgreed) -> State:
@@ -1254,6 +1290,7 @@ def _apply_ability(params: Params, state: State, event: AbilityUsed) -> State:
 
 _APPLY: dict[type, Callable[[Params, State, Any], State]] = {
     TerrainPlaced: _apply_terrain,
+    TerrainMoved: _apply_terrain_moved,
     TerrainAgreed: _apply_agreed,
     RolesRolled: _apply_roles_rolled,
     RoleChosen: _apply_role_chosen,

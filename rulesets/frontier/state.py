@@ -6,7 +6,9 @@ did not change, so the Timeline keeps snapshots for free and nothing is ever mut
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import math
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from typing import Literal
 
 import msgspec
@@ -15,6 +17,7 @@ from rulesets.frontier import board, missions, units
 from rulesets.frontier.board import Point, Polygon
 from rulesets.frontier.events import Level
 from rulesets.frontier.params import Params
+from rulesets.memo import last_state
 
 replace = msgspec.structs.replace
 
@@ -353,11 +356,29 @@ def make_piece(piece_id: str, label: str, outline: tuple[Point, ...], scale: int
 
 def piece_at(state: State, p: Point) -> Piece | None:
     """The terrain piece whose outline holds a point (the first placed, if pieces overlap)."""
-    for piece in state.terrain:
+    for piece in _terrain_cells(None, state.terrain).get((math.floor(p[0] / CELL), math.floor(p[1] / CELL)), ()):
         x0, y0, x1, y1 = piece.box
         if x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and board.inside(p, piece.outline):
             return piece
     return None
+
+
+CELL = 4.0
+"""Inches of a square of the table in `_terrain_cells` (a power of two: dividing by it is exact,
+so a point inside a bounding box always falls in one of the box's squares)."""
+
+
+@last_state  # one table per game: every state of it shares the same terrain tuple (rulesets/memo.py)
+def _terrain_cells(params: None, terrain: tuple[Piece, ...]) -> Mapping[tuple[int, int], tuple[Piece, ...]]:
+    """The pieces whose bounding box reaches each CELL x CELL square of the table, in placing
+    order: which piece a point stands on is asked of a square's few pieces, not of all."""
+    cells: dict[tuple[int, int], list[Piece]] = {}
+    for piece in terrain:
+        x0, y0, x1, y1 = piece.box
+        for i in range(math.floor(x0 / CELL), math.floor(x1 / CELL) + 1):
+            for j in range(math.floor(y0 / CELL), math.floor(y1 / CELL) + 1):
+                cells.setdefault((i, j), []).append(piece)
+    return MappingProxyType({key: tuple(pieces) for key, pieces in cells.items()})
 
 
 def piece(state: State, piece_id: str) -> Piece | None:
@@ -398,9 +419,24 @@ def sighted(state: State, unit: Unit, at: Point | None = None, level: int | None
     return board.Sighted(at=p, scale=kind(unit).scale + z, piece=found.id if found else None, level=z, id=unit.id)
 
 
-def bodies(state: State) -> list[board.Body]:
+def bodies(state: State) -> tuple[board.Body, ...]:
     """Every unit on the table as something that may stand in a line of sight."""
-    return [board.Body(u.id, position(u), kind(u).base, effective_scale(state, u)) for u in on_board(state)]
+    return _bodies(None, state)
+
+
+@last_state  # every candidate's check traces its sight lines past the same units (rulesets/memo.py)
+def _bodies(params: None, state: State) -> tuple[board.Body, ...]:
+    return tuple(board.Body(u.id, position(u), kind(u).base, effective_scale(state, u)) for u in on_board(state))
+
+
+def walls(state: State) -> tuple[Piece, ...]:
+    """The impassable pieces on the table ("Units may not move through impassable terrain")."""
+    return _walls(None, state)
+
+
+@last_state  # every move candidate's check asks it of the same state (rulesets/memo.py)
+def _walls(params: None, state: State) -> tuple[Piece, ...]:
+    return tuple(piece for piece in state.terrain if piece.impassable())
 
 
 def sees(state: State, a: Unit, b: Unit, *, a_at: Point | None = None, a_level: int | None = None) -> bool:

@@ -37,6 +37,7 @@ from rulesets.frontier.events import (
     RolesRolled,
     StrongPointSeized,
     TerrainAgreed,
+    TerrainMoved,
     TerrainPlaced,
     TokenMoved,
     UnitDeployed,
@@ -57,10 +58,14 @@ from rulesets.frontier.state import (
     position,
     token,
 )
+from rulesets.frontier.state import piece as terrain_piece
+from rulesets.frontier.terrain import palette_names
 from rulesets.view import Touch, card_key, piece_key, space_key, space_name
 
 TO_DEPLOY = "deploy"
 """The card rows (one a seat: `deploy-p1`) of units not yet set up."""
+TERRAIN_ROW = "terrain"
+"""The card row of standard pieces not on the table while the board is set up (the palette)."""
 IN_RESERVE = "reserve"
 """The card rows (one a seat: `reserve-p1`) of units held in reserve."""
 WORDS = {
@@ -160,6 +165,11 @@ def describe(params: Params, state: State, event: Event) -> str:
             x0, y0, x1, y1 = board.bounds(outline) if outline else (0.0, 0.0, 0.0, 0.0)
             rules = f": {levels_words(levels)}" if levels else ""
             return f"{label or piece_id} (scale {scale}) placed at {x0:g}–{x1:g}″ × {y0:g}–{y1:g}″{rules}"
+        case TerrainMoved(piece=piece_id, to=to):
+            moving = terrain_piece(state, piece_id)
+            if moving is None:
+                return f"{piece_id} (not on the table) moved to {at(to)}"
+            return f"{moving.label or moving.id} moved to {at(to)} (from {at(board.centroid(moving.outline))})"
         case TerrainAgreed():
             return f"the table is set: {len(state.terrain)} terrain pieces agreed"
         case RolesRolled(rolls=rolled):
@@ -377,6 +387,12 @@ def unit_key(state: State, unit_id: str | None) -> str | None:
     return piece_key(found.id)
 
 
+def terrain_key(piece_id: str) -> str:
+    """What is tapped (or dragged) to move a terrain piece while the board is set up: the
+    handle the view draws at its centre."""
+    return piece_key(f"terrain:{piece_id}")
+
+
 def _marker_key(state: State, kind_: str) -> str | None:
     found = marker(state, kind_)
     return piece_key(f"token:{found.id}") if found else None
@@ -392,9 +408,13 @@ def touch(params: Params, state: State, event: Event) -> Touch:
     """Where an event is made: a unit (figure or card), then a point, a unit or a marker."""
     match event:
         case TerrainPlaced(outline=outline, label=label, piece=piece_id) if outline:
-            cx = sum(p[0] for p in outline) / len(outline)
-            cy = sum(p[1] for p in outline) / len(outline)
-            return Touch(target=_spot((cx, cy)), words=f"place the {label or piece_id}")
+            card = palette_names().get(piece_id)
+            source = card_key(TERRAIN_ROW, card) if card is not None else None
+            return Touch(source=source, target=_spot(board.centroid(outline)), words=f"place the {label or piece_id}")
+        case TerrainMoved(piece=piece_id, to=to):
+            moving = terrain_piece(state, piece_id)
+            name = moving.label or moving.id if moving is not None else piece_id
+            return Touch(source=terrain_key(piece_id), target=_spot(to), words=f"move the {name} here")
         case TerrainAgreed():
             return Touch(words="the table is set")
         case RoleChosen(role=role):

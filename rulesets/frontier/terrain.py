@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from events.errors import TabletapeError
+from rulesets.frontier import board, missions
+from rulesets.frontier.board import Point, Polygon
 from rulesets.frontier.events import Level, TerrainPlaced
 
 DATA = Path(__file__).parent / "data"
@@ -42,3 +44,30 @@ def parse_table(text: str, *, name: str) -> tuple[TerrainPlaced, ...]:
 
 STANDARD: tuple[TerrainPlaced, ...] = parse_table((DATA / "terrain.toml").read_text(encoding="utf-8"), name="terrain.toml")
 """The standard table's pieces (assumed)."""
+
+
+SPACING = 4.0
+"""Inches between the points a piece may be put or moved to from the board (assumed: a
+sample, as `legal` samples every free position; the table may record any point)."""
+POINTS: tuple[Point, ...] = tuple((x + SPACING / 2, y + SPACING / 2)
+                                  for y in range(0, int(missions.HEIGHT), int(SPACING))
+                                  for x in range(0, int(missions.WIDTH), int(SPACING)))
+"""Where the centre of a piece may be put: a 4" grid over the table, 2" in from its edges."""
+
+
+def spots(outline: Polygon) -> tuple[Point, ...]:
+    """The sample points the centre of `outline` may go to with the whole piece on the table."""
+    x0, y0, x1, y1 = board.bounds(outline)
+    cx, cy = board.centroid(outline)
+    return tuple(p for p in POINTS if x0 - cx + p[0] >= 0 and x1 - cx + p[0] <= missions.WIDTH
+                 and y0 - cy + p[1] >= 0 and y1 - cy + p[1] <= missions.HEIGHT and p != (cx, cy))
+
+
+def palette_names(pieces: tuple[TerrainPlaced, ...] = STANDARD) -> dict[str, str]:
+    """Each piece's name on its card: its label, numbered where two share one (`Wall 2`)."""
+    labels = [p.label or p.piece for p in pieces]
+    out = {}
+    for index, p in enumerate(pieces):
+        label = labels[index]
+        out[p.piece] = f"{label} {labels[: index + 1].count(label)}" if labels.count(label) > 1 else label
+    return out

@@ -8,7 +8,7 @@ and Unit Selection), so a seat's view leaves out the other army until both have 
 
 from __future__ import annotations
 
-from rulesets.frontier import missions, units
+from rulesets.frontier import board, missions, units
 from rulesets.frontier.params import Params
 from rulesets.frontier.rules import victory
 from rulesets.frontier.state import (
@@ -31,12 +31,24 @@ from rulesets.frontier.state import (
     seat_of,
     starting_points,
 )
-from rulesets.frontier.table import IN_RESERVE, TO_DEPLOY, at, levels_words, unit_name, whose
+from rulesets.frontier.table import (
+    IN_RESERVE,
+    TERRAIN_ROW,
+    TO_DEPLOY,
+    at,
+    levels_words,
+    unit_name,
+    whose,
+)
+from rulesets.frontier.terrain import palette_names
 from rulesets.frontier.timing import chance_pending, front, reactive_seat
 from rulesets.protocol import Place, Progress
 from rulesets.view import BoardView, CardRow, Line, Panel, Piece, Region
 
 SECRET = "Unit selection is secret until both players have chosen; everything else on the table is open."
+HANDLE_ABOVE = 1.3
+"""Inches above a terrain piece's centre its handle is drawn while the board is set up, so
+it does not cover the piece's name."""
 TOKEN_LABELS = {"strong_point": "strong point", "target": "target", "vip": "VIP", "knife_missile": "knife missile", "mine": "mine", "infiltration": "infiltration token"}
 
 
@@ -44,7 +56,7 @@ def view(params: Params, state: State, seat: str | None) -> BoardView:
     """The table as a seat sees it (seat None: everything, the other army included)."""
     return BoardView(
         geometry="inches", width=missions.WIDTH, height=missions.HEIGHT,
-        pieces=(*_units(state), *_tokens(state)), regions=(*_terrain(state), *_zones(state)),
+        pieces=(*_units(state), *_tokens(state), *_handles(state)), regions=(*_terrain(state), *_zones(state)),
         lines=tuple(Line(kind=t.kind, points=t.points, clear=t.clear, label=_trace_label(state, t.label)) for t in state.trace),
         rows=_rows(state), panels=_panels(params, state, seat), seat=seat, note=SECRET,
     )
@@ -63,6 +75,11 @@ def _rows(state: State) -> tuple[CardRow, ...]:
     still to set up (tap one, then where it goes); in play, units held in reserve (tap one,
     then where it drops or infiltrates)."""
     out = []
+    if state.stage == "terrain":
+        placed = {t.id for t in state.terrain}
+        waiting = tuple(name for piece_id, name in palette_names().items() if piece_id not in placed)
+        if waiting:
+            out.append(CardRow(id=TERRAIN_ROW, label="Standard terrain not on the table (tap one, then where its centre goes)", owner=None, cards=waiting))
     wave = current_wave(state)
     deploying = seat_of(state, wave.role) if wave is not None else None
     for seat in state.seats:
@@ -83,6 +100,20 @@ def _terrain(state: State) -> list[Region]:
         levels = levels_words(piece.levels)
         label = f"{piece.label or piece.id}" + (f" - {levels}" if levels else "")
         out.append(Region(id=piece.id, kind="terrain", label=label, points=piece.outline, height=float(piece.scale)))
+    return out
+
+
+def _handles(state: State) -> list[Piece]:
+    """While the board is set up, a handle at the centre of each terrain piece: tap or drag
+    it, then tap where its centre goes (TerrainMoved)."""
+    if state.stage != "terrain":
+        return []
+    out = []
+    for t in state.terrain:
+        x, y = board.centroid(t.outline)
+        # just above the centre, where the piece's name is printed
+        out.append(Piece(id=f"terrain:{t.id}", label=t.label or t.id, side=None, x=x, y=max(y - HANDLE_ABOVE, 0.6),
+                         detail="tap (or drag), then tap where its centre goes, to move it"))
     return out
 
 

@@ -1,13 +1,16 @@
 """What may happen next in Warcraft: Frontline: the legal events of a state.
 
-Candidates are generated broadly (every affordable-looking build, training, research,
-worker move and destruction) and kept only if `check` finds nothing wrong, so the rules
-live in one place and a bot or the recorder is never offered an illegal event. The game
-has no chance step: nothing is rolled or drawn.
+`candidates` proposes broadly (every affordable-looking build, training, research, worker
+move and destruction); `legal` builds, in the same order, only those `check` accepts, from
+the same rules asked once per decision (which areas are open, the population left, which
+techs are taken) instead of running a full check on every candidate: bots ask it at every
+step. The contract suite (`check_legal_is_what_check_accepts`) holds the two to be equal on
+seeded positions. The game has no chance step: nothing is rolled or drawn.
 """
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 
 from events.base import Event
@@ -25,23 +28,36 @@ from rulesets.frontline.events import (
 )
 from rulesets.frontline.params import Params
 from rulesets.frontline.rules import check, check_action, outcome
-from rulesets.frontline.state import Side, State, counted_forces, frontline, side
+from rulesets.frontline.state import (
+    Building,
+    Side,
+    State,
+    capacity,
+    counted_forces,
+    effect_total,
+    frontline,
+    population,
+    side,
+    standing,
+)
 
 
 def legal(params: Params, state: State) -> list[Event]:
     """Every event the rules allow now: the table's frontline move, or the current
     player's actions and the end of its round.
 
-    Every action candidate is the current side's, in its action round, with the game on:
-    the round is checked once (by `check` on the round's end, which every round offers)
-    and each candidate then only by its own rules (`check_action`).
+    Every action is the current side's, in its action round, with the game on: the round
+    is checked once (by `check` on the round's end, which every round offers) and each
+    kind of action then built from its own rules (the `_check_*` handlers in rules.py).
     """
     s = side(state, state.current) if state.sides and state.phase == "action" else None
     if s is None or outcome(params, state) is not None:
         return [e for e in candidates(params, state) if not check(params, state, e)]
     if _round_problems(params, state, s):
         return []
-    return [e for e in candidates(params, state) if not check_action(params, state, e, s)]
+    by_id = _first_by_id(s)
+    return [*_legal_builds(params, state, s), *_legal_trainings(params, s, by_id), *_legal_research(s, by_id),
+            *_legal_worker_moves(s, by_id), *_destructions(s), RoundEnded(by=s.seat)]
 
 
 def _round_problems(params: Params, state: State, s: Side) -> bool:
@@ -113,3 +129,79 @@ def _worker_moves(s: Side) -> Iterator[Event]:
 def _destructions(s: Side) -> Iterator[Event]:
     for b in s.buildings:
         yield BuildingDestroyed(by=s.seat, building=b.id)
+
+
+# --- legal actions built from their rules (same events, same order as the checked candidates) ---------
+
+
+def _legal_builds(params: Params, state: State, s: Side) -> Iterator[Event]:
+    """Affordable buildings of the race, on areas behind the side's frontline with a free site."""
+    taken = Counter(b.area for x in state.sides for b in x.buildings)  # `buildings_in`, every area at once
+    open_areas = [a.id for a in board.areas(params) if board.holder(a, state.front) == s.half and taken[a.id] < a.sites]
+    for kind in of_race(BUILDINGS, s.race):
+        card = BUILDINGS[kind]
+        if card.gold <= s.gold and card.lumber <= s.lumber:
+            for a in open_areas:
+                yield BuildingBuilt(by=s.seat, building=kind, area=a)
+
+
+def _first_by_id(s: Side) -> dict[str, Building]:
+    """The side's buildings by id, the first of an id as `state.building` finds it (what
+    every check of an event naming a building asks)."""
+    found: dict[str, Building] = {}
+    for b in s.buildings:
+        found.setdefault(b.id, b)
+    return found
+
+
+def _legal_trainings(params: Params, s: Side, by_id: dict[str, Building]) -> Iterator[Event]:
+    """Units of the race at a standing, idle building that trains them, affordable, within
+    the population capacity."""
+    room = capacity(params, s) - population(s)
+    for b in s.buildings:
+        if b.task is None and b.kind in BUILDINGS and by_id[b.id] is b and standing(s, b):
+            for unit in BUILDINGS[b.kind].trains:
+                card = UNITS[unit]
+                if (card.race in (s.race, "any") and card.gold <= s.gold and card.lumber <= s.lumber
+                        and card.population <= room):
+                    yield TrainingStarted(by=s.seat, unit=unit, building=b.id)
+
+
+def _legal_research(s: Side, by_id: dict[str, Building]) -> Iterator[Event]:
+    """Techs of the race neither known nor under way, affordable, at a standing idle war mill."""
+    under_way = {b.task.item for b in s.buildings if b.task is not None}
+    for b in s.buildings:
+        if b.task is None and b.kind in BUILDINGS and BUILDINGS[b.kind].researches:
+            found = by_id[b.id]
+            if found.task is not None or not standing(s, found) or not BUILDINGS[found.kind].researches:
+                continue
+            for tech in of_race(RESEARCH, s.race):
+                card = RESEARCH[tech]
+                if tech not in s.techs and tech not in under_way and card.gold <= s.gold and card.lumber <= s.lumber:
+                    yield ResearchStarted(by=s.seat, tech=tech, building=b.id)
+
+
+def _legal_worker_moves(s: Side, by_id: dict[str, Building]) -> Iterator[Event]:
+    """Workers from a place to another: militia only after its research, into a burrow only
+    after its research, once it stands and while it has room."""
+    places = [*PLACES, *(b.id for b in s.buildings if b.kind in BUILDINGS and BUILDINGS[b.kind].room)]
+    militia, burrows = effect_total(s, "militia") > 0, effect_total(s, "burrow") > 0
+    # `rules.burrow_of` for every place: the first building of the id, if it shelters workers
+    shelter = {i: b for i, b in by_id.items() if b.kind in BUILDINGS and BUILDINGS[b.kind].room > 0}
+    held = dict(s.workers)
+    for origin, there in s.workers:
+        if origin not in PLACES and origin not in shelter:
+            continue
+        counts = [n for n in sorted({1, there}) if 1 <= n <= there]  # one worker, or all of them
+        for to in places:
+            if to == origin or (to == "militia" and not militia):
+                continue
+            burrow = shelter.get(to)
+            if burrow is None and to not in PLACES:
+                continue
+            if burrow is not None and not (burrows and standing(s, burrow)):
+                continue
+            room = BUILDINGS[burrow.kind].room - held.get(burrow.id, 0) if burrow is not None else there
+            for n in counts:
+                if n <= room:
+                    yield WorkersMoved(by=s.seat, count=n, origin=origin, to=to)

@@ -252,7 +252,7 @@ def _check_workers(params: Params, state: State, event: WorkersMoved, s: Side) -
     if event.count < 1:
         return [_v(event, "workers.count", f"{event.count} workers: a move takes at least one")]
     for place in (event.origin, event.to):
-        if place not in PLACES and _burrow(s, place) is None:
+        if place not in PLACES and burrow_of(s, place) is None:
             return [_v(event, "workers.place", f"{place!r} is not a place for {s.seat}'s workers: {', '.join(PLACES)} or one of its burrows")]
     if event.origin == event.to:
         return [_v(event, "workers.place", f"the workers would stay in {event.to}")]
@@ -263,13 +263,13 @@ def _check_workers(params: Params, state: State, event: WorkersMoved, s: Side) -
     if event.to == "militia" and not effect_total(s, "militia"):
         # "For humans, all workers can turn into militia" - the human unique research.
         problems.append(_v(event, "militia.research", f"workers become militia only after the human research {RESEARCH['call_to_arms'].name}; {s.seat} ({s.race}) has not researched it"))
-    burrow = _burrow(s, event.to)
+    burrow = burrow_of(s, event.to)
     if burrow is not None:
         problems += _check_burrow(params, event, s, burrow)
     return problems
 
 
-def _burrow(s: Side, place: str) -> Building | None:
+def burrow_of(s: Side, place: str) -> Building | None:
     """The side's building of that id if it can shelter workers."""
     b = find_building(s, place)
     return b if b is not None and b.kind in BUILDINGS and BUILDINGS[b.kind].room > 0 else None

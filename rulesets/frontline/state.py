@@ -15,6 +15,7 @@ import msgspec
 from rulesets.frontline import board
 from rulesets.frontline.cards import BUILDINGS, RESEARCH, UNITS
 from rulesets.frontline.params import Params
+from rulesets.memo import last_state
 
 Phase = Literal["action", "frontline", "over"]
 """`action`: the current seat plays its action round; `frontline`: the table counts the
@@ -185,10 +186,15 @@ def area_defense(params: Params, s: Side, area_id: str) -> int:
 def defenses(params: Params, state: State, half: int) -> tuple[int, ...]:
     """Each grid's defense power in a half, from the middle to the base line: the track's
     number plus what the half's owner built in the grid's area."""
-    owner = state.sides[half]
+    return _both_defenses(params, state)[half]
+
+
+@last_state  # the frontline step asks it in legal, check and apply of the same state (rulesets/memo.py)
+def _both_defenses(params: Params, state: State) -> tuple[tuple[int, ...], ...]:
     out = []
-    for grid, default in enumerate(params.track, start=1):
-        out.append(default + area_defense(params, owner, board.area_of_grid(params, half, grid).id))
+    for half, owner in enumerate(state.sides):
+        out.append(tuple(default + area_defense(params, owner, board.area_of_grid(params, half, grid).id)
+                         for grid, default in enumerate(params.track, start=1)))
     return tuple(out)
 
 

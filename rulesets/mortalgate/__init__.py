@@ -12,7 +12,7 @@ import msgspec
 from rulesets.fingerprint import fingerprint
 from rulesets.mortalgate.bots import BOTS
 from rulesets.mortalgate.events import EVENTS
-from rulesets.mortalgate.moves import candidates, chance, legal
+from rulesets.mortalgate.moves import attempts, candidates, chance, legal
 from rulesets.mortalgate.params import VERSIONS, Params
 from rulesets.mortalgate.readings import READINGS
 from rulesets.mortalgate.rulebook import RulebookReport, check_faq, check_rulebook
@@ -53,6 +53,7 @@ RULESET = Ruleset(
     outcome=outcome,
     legal=legal,
     candidates=candidates,
+    attempts=attempts,
     chance=chance,
     metrics=metrics,
     view=view,

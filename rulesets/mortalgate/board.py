@@ -88,6 +88,26 @@ def distance(a: Node, b: Node) -> int:
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
+@cache
+def distances_from(node: Node, width: int = WIDTH, height: int = HEIGHT) -> tuple[int, ...]:
+    """`distance(node, x)` for every x of a width x height map, at `cell(x, height)` (memoised:
+    pure geometry of a few hundred nodes; a bot measuring every move to every goal reads a
+    table instead of computing cube coordinates each time)."""
+    gq, gr, gs = to_cube(node)
+    return tuple(max(abs(q - gq), abs(r - gr), abs(s - gs)) for q, r, s in _cubes(width, height))
+
+
+@cache
+def _cubes(width: int, height: int) -> tuple[Cube, ...]:
+    """Cube coordinates of every node of a map, at `cell(node, height)`."""
+    return tuple(to_cube((col, row)) for col in range(width) for row in range(height))
+
+
+def cell(node: Node, height: int = HEIGHT) -> int:
+    """A node's index in a `distances_from` table."""
+    return node[0] * height + node[1]
+
+
 def _cube_round(q: float, r: float, s: float) -> Cube:
     """The cube node whose hex contains a fractional cube point."""
     rq, rr, rs = round(q), round(r), round(s)

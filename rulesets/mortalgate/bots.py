@@ -34,8 +34,9 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     """Capture uncontested altars, heal the wounded, focus fire on the weakest enemy, then
     move toward the nearest altar the team does not hold or the nearest enemy."""
     goals = _Goals(params, state)
-    best = max(legal, key=lambda event: (_score(params, state, event, goals), rng.random()))
-    return best
+    # one score and one tie-breaking draw per event, in the order of `legal` (as a `max` key would)
+    keys = [(_score(params, state, event, goals), rng.random()) for event in legal]
+    return legal[max(range(len(legal)), key=keys.__getitem__)]
 
 
 class _Goals:
@@ -48,17 +49,20 @@ class _Goals:
         gmap = game_map(params)
         open_altars = [a for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != team]
         self.nodes = [a.node for a in open_altars] + [h.node for h in state.heroes if h.team != team and h.node is not None]
-        self.cubes = [board.to_cube(node) for node in self.nodes]
-        """The goals in cube coordinates, converted once: every candidate move measures to each."""
+        self.height = gmap.height
+        self.rows = [board.distances_from(node, gmap.width, gmap.height) for node in self.nodes]
+        """Each goal's distance to every node, read once per goal: every candidate move measures to each."""
         self.zones = frozenset().union(*(a.zone for a in open_altars)) if open_altars else frozenset()
 
     def nearest(self, node: Node) -> int:
-        """Hex steps from a node to the nearest goal (`board.distance` over cube coordinates)."""
-        q, r, s = board.to_cube(node)
-        return min(max(abs(q - gq), abs(r - gr), abs(s - gs)) for gq, gr, gs in self.cubes)
+        """Hex steps from a node to the nearest goal (`board.distance`, read from the goals' tables)."""
+        at = board.cell(node, self.height)
+        return min([row[at] for row in self.rows])
 
 
 def _score(params: Params, state: State, event: Event, goals: _Goals) -> float:
+    if isinstance(event, HeroMoved):  # most of the events offered
+        return _move_score(event, goals)
     if isinstance(event, AltarCaptured):
         return 100.0
     if isinstance(event, AbilityUsed):
@@ -66,8 +70,6 @@ def _score(params: Params, state: State, event: Event, goals: _Goals) -> float:
     if isinstance(event, AttackDeclared):
         target = find(state, event.target)
         return 60.0 - (target.health if target else 0)
-    if isinstance(event, HeroMoved):
-        return _move_score(event, goals)
     if isinstance(event, TurnStarted):
         return 0.0
     return 1.0

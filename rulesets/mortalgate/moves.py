@@ -1,18 +1,20 @@
 """What may happen next: the decisions a player may take, and the dice a chance step may show.
 
-Candidates are generated from the geometry and then kept only if `rules.check` finds
-nothing wrong, so `legal` can never offer a move the audit would flag: one piece of code
-says what is legal.
+`candidates` proposes from the geometry; `legal` is the candidates `rules.check` accepts,
+built in play from the same rules asked once per decision (bots ask at every step), and
+held to `check` by the contract suite, so it can never offer a move the audit would flag.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterator
+import math
+from collections.abc import Iterator, Mapping
+from functools import cache
 from itertools import permutations
+from types import MappingProxyType
 
 from events.base import Event
-from rulesets.mortalgate import board, heroes
+from rulesets.mortalgate import board, heroes, maps
 from rulesets.mortalgate.events import (
     AbilityUsed,
     AltarCaptured,
@@ -30,14 +32,17 @@ from rulesets.mortalgate.events import (
     TurnStarted,
 )
 from rulesets.mortalgate.params import Params
-from rulesets.mortalgate.rules import HEALS, SELF_ABILITIES, check, outcome, picking_team
+from rulesets.mortalgate.rules import HARMLESS, HEALS, SELF_ABILITIES, check, outcome, picking_team
 from rulesets.mortalgate.state import (
     Hero,
     State,
+    Turn,
     attack_range,
+    contested,
     cooldown,
     find,
     game_map,
+    has_line_of_sight,
     movement_allowance,
     next_hero,
     occupied,
@@ -56,42 +61,92 @@ def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
 
 
 def legal(params: Params, state: State) -> list[Event]:
-    """Every event that may come next and that the rules accept."""
+    """Every event that may come next and that the rules accept.
+
+    In play (nearly every decision) the events are built from the rules directly: what
+    `check` would ask of each candidate (range, cooldown, sight, contention) asked once
+    here. The draft and placement keep every candidate `check` accepts. The contract suite
+    (`check_legal_is_what_check_accepts`) holds both to the same events in the same order.
+    """
     outcomes = chance(params, state)
     if outcomes is not None:
         return [event for event, _ in outcomes]
-    candidates = list(_candidates(params, state))
-    moves = [e for e in candidates if isinstance(e, HeroMoved)]
-    others = [e for e in candidates if not isinstance(e, HeroMoved) and not _surely_refused(params, state, e)]
-    if moves and not check(params, state, moves[0]):
-        # Paths come from `reachable`, which already keeps to free, passable, adjacent nodes
-        # within the movement left; once one passes the turn's checks, all of them do.
-        kept = moves
-    else:
-        kept = [e for e in moves if not check(params, state, e)]
-    return kept + [e for e in others if not check(params, state, e)]
+    if state.stage == "play":
+        return _legal_turn(params, state) if outcome(params, state) is None else []
+    return [e for e in _candidates(params, state) if not check(params, state, e)]
 
 
-def _surely_refused(params: Params, state: State, event: Event) -> bool:
-    """A cheap test that `check` would refuse a combat event, so its line of sight (the
-    costly part of the check) need not be traced. Each condition is one `check` always
-    reports (rules.py: _check_attack, _check_ability, _check_target); anything it lets
-    through still goes through the full `check`, so it can only save work, never admit.
-    """
-    if not isinstance(event, AttackDeclared | AbilityUsed):
-        return False
-    turn, hero = state.turn, find(state, event.hero)
-    if turn is None or hero is None or hero.node is None:
-        return False
-    ability = event.ability if isinstance(event, AbilityUsed) else None
-    if ability is not None and (turn.combat_used or cooldown(hero, ability) > 0):
-        return True
-    if ability in SELF_ABILITIES or event.target is None:
-        return False
-    target = find(state, event.target)
-    if target is None or target.node is None:
-        return False
-    return board.distance(hero.node, target.node) > attack_range(params, hero, ability)
+def _legal_turn(params: Params, state: State) -> list[Event]:
+    """The acting hero's legal events, in `_turn`'s order, then the next hero's turn start
+    (always legal at a decision: the fixed order names it and no dice are waiting)."""
+    turn = state.turn
+    coming = next_hero(state)
+    hero = find(state, turn.hero) if turn else None
+    start: list[Event] = [TurnStarted(by=_seat(state, coming), hero=coming)] if coming else []
+    if turn is None or hero is None or turn.phase == "done":  # a capture ended the turn
+        return start
+    by = hero.seat
+    if not hero.alive:
+        if turn.phase != "upkeep" or not turn.returning:  # "at the beginning of that hero's next turn"
+            return start
+        taken = occupied(state)
+        return [*(HeroRespawned(by=by, hero=hero.id, node=node) for node in game_map(params).spawns[hero.team]
+                  if node not in taken), *start]
+    # Every move is legal: paths come from `reachable`, which keeps to free, passable, adjacent
+    # nodes within the movement left (none when stunned), offered only in upkeep or movement.
+    kept = _moves(params, state, hero)
+    if params.bonuses == "enchantments" and hero.enchantment is None and any(node == hero.node for node, _ in state.enchantments):
+        kept.append(EnchantmentTaken(by=by, hero=hero.id))
+    kept += _legal_combat(params, state, hero, turn)
+    for index, altar in enumerate(game_map(params).altars):
+        if hero.node in altar.zone and state.altars[index] != hero.team and not contested(params, state, altar.id, hero.team):
+            kept.append(AltarCaptured(by=by, hero=hero.id, altar=altar.id))
+    return kept + start
+
+
+def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Iterator[Event]:
+    """Attacks and abilities `_combat` proposes that are in range, in sight (against an
+    enemy), off cooldown, and not harmful from a stunned hero (what `_check_target` and
+    `_check_ability` ask; each target's distance measured once, its sight traced once)."""
+    attacking = turn.attacks_left > 0 and not turn.stunned
+    if turn.phase in ("capture", "done") or (not attacking and turn.combat_used):
+        return
+    enemies = [h for h in state.heroes if h.team != hero.team and h.alive]
+    friends = [h for h in state.heroes if h.team == hero.team and h.alive and h.id != hero.id]
+    away = {h.id: _away(hero, h) for h in (*enemies, *friends)}
+    seen: dict[str, bool] = {}
+
+    def in_sight(target: Hero) -> bool:
+        if target.id not in seen:
+            seen[target.id] = has_line_of_sight(params, state, hero, target)
+        return seen[target.id]
+
+    if attacking:
+        reach = attack_range(params, hero, None)
+        for enemy in enemies:
+            if away[enemy.id] <= reach and in_sight(enemy):
+                yield AttackDeclared(by=hero.seat, hero=hero.id, target=enemy.id)
+    if turn.combat_used:
+        return
+    for ability in heroes.HEROES[hero.id].abilities:
+        name = ability.id
+        if cooldown(hero, name) > 0 or (turn.stunned and name not in HEALS and name not in HARMLESS):
+            continue
+        if name in SELF_ABILITIES:
+            yield AbilityUsed(by=hero.seat, hero=hero.id, ability=name)
+            continue
+        reach, heal = attack_range(params, hero, name), name in HEALS
+        for target in friends if heal else enemies:
+            if away[target.id] <= reach and (heal or in_sight(target)):
+                yield AbilityUsed(by=hero.seat, hero=hero.id, ability=name, target=target.id)
+
+
+def _away(hero: Hero, target: Hero) -> float:
+    """Hex steps between two heroes: none for a target off the board (never in range), none
+    from an attacker off it (the check measures nothing then)."""
+    if target.node is None:
+        return math.inf
+    return 0 if hero.node is None else board.distance(hero.node, target.node)
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -172,32 +227,63 @@ def _seat(state: State, hero_id: str) -> str | None:
     return hero.seat if hero else None
 
 
-def _moves(params: Params, state: State, hero: Hero) -> Iterator[Event]:
+def _moves(params: Params, state: State, hero: Hero) -> list[Event]:
     """One move per reachable node, along a shortest path (breadth-first)."""
     turn = state.turn
     if turn is None or hero.node is None or turn.phase not in ("upkeep", "movement"):
+        return []
+    left = movement_allowance(params, state, hero, turn) - turn.moved
+    by, hero_id = hero.seat, hero.id
+    return [HeroMoved(by=by, hero=hero_id, path=path) for path in reachable(params, state, hero.node, left).values()]
+
+
+def attempts(params: Params, state: State) -> Iterator[Event]:
+    """The acting hero walked past its movement left: a move to each free node it could reach
+    with no limit, along a shortest path. The commonest movement mistake at a table; the
+    recorder offers these so a tap on one is shown refused (`movement.points`)."""
+    turn = state.turn
+    hero = find(state, turn.hero) if turn else None
+    if (turn is None or hero is None or not hero.alive or hero.node is None or turn.phase not in ("upkeep", "movement")
+            or chance(params, state) is not None or outcome(params, state) is not None):
         return
     left = movement_allowance(params, state, hero, turn) - turn.moved
-    for _node, path in reachable(params, state, hero.node, left).items():
-        yield HeroMoved(by=hero.seat, hero=hero.id, path=path)
+    within = reachable(params, state, hero.node, left)
+    gmap = game_map(params)
+    for node, path in reachable(params, state, hero.node, gmap.width * gmap.height).items():
+        if node not in within:
+            yield HeroMoved(by=hero.seat, hero=hero.id, path=path)
 
 
 def reachable(params: Params, state: State, start: Node, steps: int) -> dict[Node, tuple[Node, ...]]:
-    """Nodes a hero can walk to within `steps`, each with a shortest path there."""
-    gmap = game_map(params)
-    blocked = gmap.impassable | occupied(state)
+    """Nodes a hero can walk to within `steps`, each with a shortest path there (breadth-first,
+    one ring of `steps` at a time: the order of a queue, without asking each node its depth)."""
+    ways, taken = passable_neighbours(params.map), occupied(state)
     paths: dict[Node, tuple[Node, ...]] = {start: ()}
-    queue = deque([start])
-    while queue:
-        node = queue.popleft()
-        if len(paths[node]) >= steps:
-            continue
-        for near in board.neighbours(node, gmap.width, gmap.height):
-            if near not in paths and near not in blocked:
-                paths[near] = (*paths[node], near)
-                queue.append(near)
+    ring = [start]
+    for _ in range(steps):
+        after = []
+        for node in ring:
+            before = paths[node]
+            for near in ways[node] if node in ways else _open_around(params.map, node):  # (a start off the map)
+                if near not in paths and near not in taken:
+                    paths[near] = (*before, near)
+                    after.append(near)
+        ring = after
     del paths[start]
     return paths
+
+
+@cache
+def passable_neighbours(map_id: str) -> Mapping[Node, tuple[Node, ...]]:
+    """Each node's on-board neighbours that are not impassable, in direction order (pure
+    geometry of a map, asked for every step of every move a hero is offered)."""
+    gmap = maps.load_map(map_id)
+    return MappingProxyType({(col, row): _open_around(map_id, (col, row)) for col in range(gmap.width) for row in range(gmap.height)})
+
+
+def _open_around(map_id: str, node: Node) -> tuple[Node, ...]:
+    gmap = maps.load_map(map_id)
+    return tuple(n for n in board.neighbours(node, gmap.width, gmap.height) if n not in gmap.impassable)
 
 
 def _combat(params: Params, state: State, hero: Hero) -> Iterator[Event]:

@@ -52,6 +52,7 @@ def choose(at: AppTest, label: str, shown: str) -> None:
 
 def start(home: Path, spec: str = "mortalgate@2.5") -> tuple[AppTest, Workspace, str]:
     """Open the page and start a playtest of `spec` with the game's example seats."""
+    before = set(Workspace(home).matches())
     at = AppTest.from_file(PAGE, default_timeout=30).run()
     game, version = spec.split("@")
     choose(at, "Game", registry.game(game).title)
@@ -62,7 +63,7 @@ def start(home: Path, spec: str = "mortalgate@2.5") -> tuple[AppTest, Workspace,
     at.button(key="rec_start").click().run()
     assert not at.exception and not at.error, [e.value for e in at.error]
     ws = Workspace(home)
-    [match_id] = ws.matches()
+    [match_id] = [m for m in ws.matches() if m not in before]
     return at, ws, match_id
 
 
@@ -348,3 +349,36 @@ def test_a_link_to_a_playtest_opens_it_for_continuing(home: Path) -> None:
     assert at.selectbox(key="rec_continue_pick").value == "tuesday"
     at.button(key="rec_continue").click().run()
     assert "tuesday" in texts(at.markdown)
+
+
+def test_a_frontier_table_is_taken_whole_from_an_earlier_match_in_one_tap(home: Path) -> None:
+    """While the board is empty, the panel lists the standard table and the tables earlier
+    Frontier matches agreed (newest first); one tap lays the chosen one as its TerrainPlaced
+    events, moves included, and the pieces can then be moved and the table agreed."""
+    from rulesets.frontier.events import TerrainAgreed, TerrainMoved, TerrainPlaced
+    from tests.frontier.test_setup import HOUSE, SWAMP
+
+    ws = Workspace(home)
+    ws.new_match("frontier", {"p1": "ana", "p2": "ben"}, match_id="last-week", title="at Ana's")
+    ws.append_events("last-week", [HOUSE, SWAMP, TerrainMoved(by="p1", piece="house", to=(23.0, 20.0)), TerrainAgreed(by="p1")])
+    at, ws, match_id = start(home, f"frontier@{registry.game('frontier').newest}")
+    assert events_of(ws, match_id)[1:] == []  # nothing laid unasked
+    box = widget(at.selectbox, "Take the table from")
+    shown = list(box.options)
+    assert shown[0].startswith("the standard table · 13 pieces") and shown[1].startswith("last-week · ") and "at Ana's · 2 pieces" in shown[1]
+    at.button(key="rec_table_lay_0").click().run()  # the standard table, then taken back whole
+    assert len(events_of(ws, match_id)) == 14 and "recorded: the standard table laid, 13 pieces" in texts(at.success)
+    at.button(key="rec_table_clear_13").click().run()
+    assert [getattr(e, "target_seq", None) for e in events_of(ws, match_id)[14:]] == list(range(13, 0, -1))
+    box = widget(at.selectbox, "Take the table from")
+    box.select_index(1).run()
+    at.button(key="rec_table_lay_26").click().run()
+    assert not at.exception, at.exception
+    laid = events_of(ws, match_id)[27:]
+    assert [(e.piece, e.outline) for e in laid if isinstance(e, TerrainPlaced)] == [
+        ("house", ((20.0, 17.0), (26.0, 17.0), (26.0, 23.0), (20.0, 23.0))), ("swamp", SWAMP.outline)]
+    assert len(laid) == 2 and not ws.audit(match_id).errors
+    assert "Hab (scale 3) placed at 20–26″ × 17–23″" in texts(at.markdown)
+    assert not [w for w in at.selectbox if w.label == "Take the table from"]  # laid: the board takes over
+    at.button(key="rec_button_28_0").click().run()  # "the table is set"
+    assert isinstance(last(ws, match_id), TerrainAgreed)

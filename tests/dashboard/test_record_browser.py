@@ -75,9 +75,11 @@ def test_a_whole_golden_game_is_recorded_by_taps(store: Any, game: str, size: st
     assert run.events == len(store[2][game][1]) - 1
 
 
-def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any) -> None:
-    """An attack out of range or sight is not lit, but tapping it shows the rule and the
-    reason, and one more tap records it; the audit then names that rule."""
+@pytest.mark.parametrize(("kind", "rule"), [("AttackDeclared", None), ("HeroMoved", "mortalgate/movement.points")])
+def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any, kind: str, rule: str | None) -> None:
+    """An attack out of range or sight, or a move past the hero's movement, is not lit, but
+    tapping it shows the rule and the reason, and one more tap records it; the audit then
+    names that rule."""
     from projections.recording import same_event
     from projections.replay import Fold
     from projections.taps import refused, tap_map
@@ -90,16 +92,16 @@ def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any) ->
     for index, event in enumerate(events[1:], start=1):
         if rules.ruleset.chance(rules.params, step.state) is None:
             taps = tap_map(rules, step.state, list(rules.ruleset.legal(rules.params, step.state)), refused(rules, step.state))
-            wrong = [c for c in taps.refused if type(c.event).__name__ == "AttackDeclared" and c.touch.source == taps.preselected()
+            wrong = [c for c in taps.refused if type(c.event).__name__ == kind and c.touch.source == taps.preselected()
                      and not taps.at(c.touch.source, c.touch.target)]
             if wrong:
                 shared = taps.refused_at(wrong[0].touch.source, wrong[0].touch.target)
                 found = (index, wrong[0], shared.index(wrong[0]))
                 break
         step = fold(step, event)
-    assert found is not None, "the golden game never offers an attack the rules refuse"
+    assert found is not None, f"the golden game never offers a {kind} the rules refuse"
     index, choice, offered = found
-    match_id = "taps-refused"
+    match_id = f"taps-refused-{kind}"
     driver.start_match(ws, rules, events, match_id)
     ws.append_events(match_id, events[1:index])
     with driver.chromium(driver.SIZES["laptop"]) as page:
@@ -111,8 +113,50 @@ def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any) ->
         page.get_by_text("The rules refuse:").first.wait_for()
         problems = [v.rule for v in rules.ruleset.check(rules.params, step.state, choice.event) if v.severity != "info"]
         assert problems and page.get_by_text(problems[0]).count() > 0
+        assert rule is None or rule in problems
         page.locator(f".st-key-rec_insist_{index - 1}_{offered} button").click()
         page.locator(f'.tt-board[data-seq="{index}"]').wait_for()
     written = list(ws.events(match_id))[index]
     assert same_event(written, choice.event)
     assert problems[0] in {v.rule for v in ws.audit(match_id).errors if v.seq == index}
+
+
+def test_a_frontier_table_is_laid_in_one_tap_and_its_pieces_moved_by_a_tap_and_by_a_drag(store: Any) -> None:
+    """The standard table in one tap beside the board; then a piece tapped and a spot tapped,
+    and a piece dragged onto a spot: each is one TerrainMoved in the log."""
+    from projections.recording import same_event
+    from projections.replay import replay
+    from rulesets.frontier.events import TerrainMoved
+    from rulesets.view import piece_key, space_key
+
+    ws, url, golden = store
+    rules = golden["frontier"][0]
+    match_id = "taps-frontier-terrain"
+    ws.new_match(rules.spec, {"p1": "ana", "p2": "ben"}, match_id=match_id, source="playtest")
+    ARTIFACTS.mkdir(exist_ok=True)
+    with driver.chromium(driver.SIZES["tablet"]) as page:
+        page.goto(url + f"record?match={match_id}")
+        page.get_by_role("button", name="Continue").click()
+        page.locator('.tt-board[data-seq="0"]').wait_for()
+        page.get_by_role("button", name="Lay this table (13 pieces)").click()
+        page.locator('.tt-board[data-seq="13"]').wait_for()
+        page.screenshot(path=str(ARTIFACTS / "record-frontier-terrain-tablet.png"))
+        hab = page.locator(f'.tt-board [data-key="{piece_key("terrain:ruined-hab")}"]')
+        hab.click(force=True)
+        page.locator(f'.tt-board .sel[data-key="{piece_key("terrain:ruined-hab")}"]').wait_for()
+        page.locator(f'.tt-board .spot.lit[data-key="{space_key(10, 22)}"]').click(force=True)
+        page.locator('.tt-board[data-seq="14"]').wait_for()
+        state = [s.state for s in replay(ws.events(match_id), rules, audit=False)][-1]
+        drag = next(e for e in rules.ruleset.legal(rules.params, state) if isinstance(e, TerrainMoved) and e.piece == "swamp")
+        start = page.locator(f'.tt-board [data-key="{piece_key("terrain:swamp")}"]').bounding_box()
+        end = page.locator(f'.tt-board .spot[data-key="{space_key(*drag.to)}"]').bounding_box()
+        page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(end["x"] + end["width"] / 2, end["y"] + end["height"] / 2, steps=8)
+        page.mouse.up()
+        page.locator('.tt-board[data-seq="15"]').wait_for()
+        page.screenshot(path=str(ARTIFACTS / "record-frontier-terrain-moved-tablet.png"))
+    moves = list(ws.events(match_id))[14:]
+    assert same_event(moves[0], TerrainMoved(by="p1", piece="ruined-hab", to=(10.0, 22.0)))
+    assert same_event(moves[1], drag)
+    assert not ws.audit(match_id).errors

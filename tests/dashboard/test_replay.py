@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -9,9 +10,10 @@ import msgspec
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.svg import board_svg
+from dashboard.svg import Layers, board_layers, card_rows_svg
 from projections.workspace import Workspace
 from rulesets import registry
+from rulesets.view import BoardView
 from tests.dashboard.conftest import CAFE, bot_game_id, by_label, open_page, run_ok, texts
 
 LAST = 386
@@ -29,7 +31,14 @@ def drawing(at: AppTest, kind: str) -> str:
 
 
 def board(at: AppTest) -> str:
-    return drawing(at, "tabletape-board")
+    """The board the page hands its board component: the map, what moves on it, the cards."""
+    shown = next(json.loads(e.proto.json) for e in at.get("bidi_component"))
+    return Layers(shown["frame"], shown["moving"]).whole() + shown["cards"]
+
+
+def drawn_view(view: BoardView) -> str:
+    """What `board` reads for this view."""
+    return board_layers(view, rows=False).whole() + card_rows_svg(view)
 
 
 def strip(at: AppTest) -> str:
@@ -59,7 +68,7 @@ def test_the_slider_scrubs_to_an_event_and_redraws_board_list_and_inspector(app:
     ws = Workspace(home)
     rules = ws.rules_of(CAFE)
     step = ws.state_at(CAFE, 40)
-    assert board(at) == board_svg(rules.ruleset.view(rules.params, step.state, None))
+    assert board(at) == drawn_view(rules.ruleset.view(rules.params, step.state, None))
     listed = next(str(m.value) for m in at.markdown if str(m.value).startswith("- 32. "))
     lines = listed.splitlines()
     assert [line.split(".")[0].lstrip("-▶* ") for line in lines] == [str(seq) for seq in range(32, 49)]
@@ -157,7 +166,7 @@ def test_the_seat_selector_draws_what_that_seat_saw(app: AppTest, home: Path, ga
         by_label(at.selectbox, "Seen by").set_value(seat)
         run_ok(at)
         drawn[seat] = board(at)
-        assert drawn[seat] == board_svg(rules.ruleset.view(rules.params, step.state, seat))
+        assert drawn[seat] == drawn_view(rules.ruleset.view(rules.params, step.state, seat))
     everything = rules.ruleset.view(rules.params, step.state, None)
     hidden = {seat: msgspec.structs.replace(rules.ruleset.view(rules.params, step.state, seat), seat=None) != everything
               for seat in drawn}

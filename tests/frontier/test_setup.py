@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
+from rulesets.frontier.bots import standard_table
 from rulesets.frontier.events import (
     ArmySelected,
     FactionChosen,
@@ -15,9 +16,11 @@ from rulesets.frontier.events import (
     RoleChosen,
     RolesRolled,
     TerrainAgreed,
+    TerrainMoved,
     TerrainPlaced,
 )
 from rulesets.frontier.state import State
+from rulesets.frontier.terrain import STANDARD
 from tests.frontier.scenario import P, R, legally, messages, play, started, violations
 
 HOUSE = TerrainPlaced(piece="house", label="Hab", scale=3, outline=((10, 10), (16, 10), (16, 16), (10, 16)),
@@ -165,11 +168,49 @@ def test_the_mission_and_points_limit_come_from_the_options() -> None:
     assert fresh().mission == "assault" and fresh().points == P.points == 150
 
 
-def test_the_setup_offers_the_standard_table_then_the_roll() -> None:
+def test_the_setup_offers_each_standard_piece_where_the_table_has_it_and_at_sample_points() -> None:
+    first = R.ruleset.legal(P, fresh())
+    assert all(isinstance(e, TerrainPlaced) for e in first)  # no agreement on an empty table (the mixture)
+    assert {e.piece for e in first} == {p.piece for p in STANDARD}
+    homes = [e for e in first if any(e.outline == p.outline for p in STANDARD)]
+    assert [e.piece for e in homes] == [p.piece for p in STANDARD]
+    assert len(first) > 10 * len(STANDARD)  # and at the sample points
+
+
+def test_bots_lay_the_standard_table_then_agree_it() -> None:
     state = fresh()
-    first = R.ruleset.legal(P, state)
-    assert len(first) == 1 and isinstance(first[0], TerrainPlaced)
-    while not isinstance((step := R.ruleset.legal(P, state))[0], TerrainAgreed):
-        state = play(state, step[0])
-    state = play(state, step[0])
-    assert state.stage == "roles" and len(state.terrain) == 13
+    while state.stage == "terrain":
+        state = play(state, standard_table(state, R.ruleset.legal(P, state))[0])
+    assert [t.id for t in state.terrain] == [p.piece for p in STANDARD]
+    assert [t.outline for t in state.terrain] == [tuple(p.outline) for p in STANDARD]
+
+
+def test_a_piece_moved_before_the_board_is_agreed_keeps_its_shape_and_rules() -> None:
+    state = legally(fresh(), HOUSE, SWAMP)
+    moved = TerrainMoved(by="p1", piece="house", to=(23.0, 20.0))
+    assert moved in R.ruleset.legal(P, state) or violations(state, moved) == []
+    state = legally(state, moved)
+    house = state.terrain[0]
+    assert house.outline == ((20.0, 17.0), (26.0, 17.0), (26.0, 23.0), (20.0, 23.0))
+    assert house.levels == HOUSE.levels and house.scale == 3
+    assert R.ruleset.describe(P, legally(fresh(), HOUSE, SWAMP), moved) == "Hab moved to 23″ × 20″ (from 13″ × 13″)"
+
+
+def test_every_move_legal_offers_is_of_a_piece_on_the_table_and_keeps_it_on_the_table() -> None:
+    state = legally(fresh(), HOUSE, SWAMP)
+    moves = [e for e in R.ruleset.legal(P, state) if isinstance(e, TerrainMoved)]
+    assert {m.piece for m in moves} == {"house", "swamp"} and len(moves) > 50
+    assert TerrainAgreed(by="p1") in R.ruleset.legal(P, state)
+
+
+def test_a_move_off_the_table_onto_another_piece_or_after_the_agreement_is_named() -> None:
+    state = legally(fresh(), HOUSE, SWAMP)
+    assert violations(state, TerrainMoved(by="p1", piece="house", to=(1.0, 1.0))) == ["frontier/terrain.outline"]
+    assert violations(state, TerrainMoved(by="p1", piece="house", to=(32.0, 7.0))) == ["frontier/terrain.overlap"]
+    assert violations(state, TerrainMoved(by="p1", piece="shed", to=(20.0, 20.0))) == ["frontier/terrain.piece"]
+    assert violations(agreed(), TerrainMoved(by="p1", piece="house", to=(20.0, 20.0))) == ["frontier/setup.order"]
+
+
+def test_the_table_is_followed_when_it_moves_a_piece_the_rules_refuse() -> None:
+    state = play(agreed(), TerrainMoved(by="p1", piece="swamp", to=(13.0, 13.0)))
+    assert state.stage == "roles" and state.terrain[1].outline == ((10.5, 11.0), (15.5, 11.0), (15.5, 15.0), (10.5, 15.0))

@@ -2,8 +2,9 @@
 rated dice with advantage read on the dice pad.
 
 A unit then where it moves or whom it targets; a unit card then where it is set up; an edge
-or corner to deploy from; roles, factions and armies as buttons in words; the standard
-terrain written by the recorder, not confirmed piece by piece.
+or corner to deploy from; roles, factions and armies as buttons in words; a terrain piece
+from the palette then where its centre goes, a piece on the table then where it moves (a
+whole table is laid in one tap beside the board: tests/dashboard/test_record.py).
 """
 
 from __future__ import annotations
@@ -22,13 +23,15 @@ from rulesets.frontier.events import (
     EdgeChosen,
     ReactionDeclared,
     TerrainAgreed,
+    TerrainMoved,
     TerrainPlaced,
     UnitDeployed,
 )
-from rulesets.view import key_position, piece_key
+from rulesets.frontier.table import TERRAIN_ROW
+from rulesets.view import card_key, key_position, piece_key, space_key
 from tests.contract import check_bot_game_is_recordable_by_taps
 from tests.frontier.scenario import P, R, block, legally, position, put
-from tests.tap_support import REPR, described, golden_logs, log_steps, rules_of, taps
+from tests.tap_support import REPR, described, drawn, golden_logs, log_steps, rules_of, taps
 
 LOGS = golden_logs("frontier")
 SAB = "p1/saboteur-1"
@@ -50,7 +53,7 @@ def test_a_golden_log_is_recorded_by_taps_on_drawn_units_cards_and_table_spots(n
 
 
 @pytest.mark.parametrize("name", list(LOGS))
-def test_moves_and_attacks_take_at_most_two_taps_and_the_terrain_none(name: str) -> None:
+def test_moves_attacks_and_terrain_pieces_take_at_most_two_taps(name: str) -> None:
     events = LOGS[name]
     recorded = log_steps(rules_of(events), events)
     counts = taps(recorded)
@@ -58,8 +61,10 @@ def test_moves_and_attacks_take_at_most_two_taps_and_the_terrain_none(name: str)
     assert statistics.median(counts["ActionDeclared"]) <= 2 and max(counts["ActionDeclared"]) <= 3
     assert max(counts["ReactionDeclared"]) <= 2 and max(counts["UnitDeployed"]) <= 2
     assert statistics.median(counts["all"]) <= 2
-    terrain = [s for s in recorded if isinstance(s.event, TerrainPlaced | TerrainAgreed)]
-    assert len(terrain) == 14 and {s.plan.kind for s in terrain} == {"forced"}  # not 13 confirmations
+    terrain = [s for s in recorded if isinstance(s.event, TerrainPlaced)]
+    assert len(terrain) == 13 and {len(s.plan.taps) for s in terrain} == {2}  # a card below the table, then a spot
+    agreed = [s for s in recorded if isinstance(s.event, TerrainAgreed)]
+    assert [s.plan.kind for s in agreed] == ["button"]
 
 
 def test_an_action_roll_with_advantage_is_two_dice_on_the_pad_and_reads_its_source() -> None:
@@ -128,15 +133,32 @@ def test_edges_are_chosen_by_tapping_the_edge_or_the_corner() -> None:
     assert corner.words == "the south and west edges"
 
 
-def test_the_standard_terrain_is_written_by_the_recorder_without_a_tap() -> None:
+def test_the_empty_table_is_a_choice_a_palette_piece_is_tapped_then_where_it_goes() -> None:
     events = LOGS["frontier-ambush"]
     rules = rules_of(events)
     state = rules.ruleset.setup(rules.params, events[0])  # type: ignore[arg-type]
-    implied = forced(rules, state)
-    assert isinstance(implied, TerrainPlaced)
+    assert forced(rules, state) is None  # the recorder no longer lays the standard table unasked
+    first = events[1]
+    assert isinstance(first, TerrainPlaced)
+    how = plan(rules, state, first)
+    assert [t.what for t in how.taps] == [card_key(TERRAIN_ROW, first.label), space_key(8.5, 15)]
     assert rules.ruleset.describe is not None
-    said = rules.ruleset.describe(rules.params, state, implied)
-    assert said.startswith(f"{implied.label} (scale {implied.scale}) placed at ") and "Level" not in said
+    said = rules.ruleset.describe(rules.params, state, first)
+    assert said.startswith(f"{first.label} (scale {first.scale}) placed at ") and "Level" not in said
+
+
+def test_a_piece_on_the_table_is_moved_by_its_handle_then_a_spot() -> None:
+    events = LOGS["frontier-ambush"]
+    rules = rules_of(events)
+    state = rules.ruleset.setup(rules.params, events[0])  # type: ignore[arg-type]
+    for event in events[1:14]:
+        state = rules.ruleset.apply(rules.params, state, event)
+    move = TerrainMoved(by="p1", piece="ruined-hab", to=(10.0, 22.0))
+    how = plan(rules, state, move)
+    assert how.kind == "board" and [t.what for t in how.taps] == [piece_key("terrain:ruined-hab"), space_key(10, 22)]
+    assert piece_key("terrain:ruined-hab") in drawn(rules.ruleset.view(rules.params, state, "p1"))
+    assert rules.ruleset.describe is not None
+    assert rules.ruleset.describe(rules.params, state, move) == "Ruined hab moved to 10″ × 22″ (from 8.5″ × 15″)"
 
 
 def test_the_table_and_its_panels_print_names_not_ids_and_no_edge_labels_over_terrain() -> None:

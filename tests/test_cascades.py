@@ -1,0 +1,131 @@
+"""One table mistake, one finding: concrete mutated logs that once buried the audit in follow-ons.
+
+Each test injects one mistake into a shipped log (`projections.mutations`) and audits it: the
+audit names the mistake once and reports nothing new anywhere else. The numbers in the
+docstrings are the findings the same audit gave before the behaviour was added.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import msgspec
+
+from events.codec import decode_log, read_header
+from projections.audit import audit
+from projections.mutations import Mutation, Subject, _rebuild, drop, measure, swap
+from rulesets import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _subject(path: str) -> Subject:
+    lines = (ROOT / path).read_bytes().splitlines()
+    header = read_header(lines[0], where=path)
+    rules = registry.resolve(f"{header.ruleset}@{header.version}")
+    return Subject(list(decode_log(lines, rules.ruleset.codec, where=path)), rules)
+
+
+def _one_finding(subject: Subject, mutation: Mutation | None) -> None:
+    assert mutation is not None
+    found = measure(subject, mutation)
+    assert (found.at_site, found.follow_on) == (1, 0), (mutation.what, found.follow_rules)
+
+
+def test_a_roll_written_after_the_next_turn_began_is_one_finding_and_both_events_count() -> None:
+    """MortalGate: the roll of an attack written after the next hero's TurnStarted. Before: the
+    replay kept the roll and lost the turn, so the next hero's ability was refused 3 times."""
+    subject = _subject("data/demo/playtest-2026-02-20-teach.jsonl")
+    assert type(subject.events[664]).__name__ == "AttackRolled"
+    _one_finding(subject, swap(subject, 664, random.Random(0)))
+
+
+def test_an_early_event_that_broke_a_rule_of_its_own_is_still_taken_as_moved() -> None:
+    """Frontline: the frontline moved before the round was ended, in a log where that move also
+    miscounts the forces. Before: every action of the next round was refused (3 follow-ons)."""
+    subject = _subject("tests/frontline/golden/frontline-mistakes.jsonl")
+    assert [type(e).__name__ for e in subject.events[9:11]] == ["RoundEnded", "FrontlineMoved"]
+    _one_finding(subject, swap(subject, 9, random.Random(0)))
+
+
+def test_a_move_written_to_the_wrong_square_is_read_as_the_same_card_moved_next_to_it() -> None:
+    """Mercenarium: a card written as moving diagonally, then moved again where it was going,
+    with a purchase of its own mistake in between. Before: the second move was refused twice
+    (occupied, not one space), because the purchase's finding dropped the earlier readings."""
+    subject = _subject("tests/mercenarium/golden/mercenarium-mistakes.jsonl")
+    moved, later = subject.events[67], subject.events[71]
+    assert type(moved).__name__ == type(later).__name__ == "CardMoved" and moved.card == later.card  # type: ignore[attr-defined]
+    order: list = [(e.seq, e) for e in subject.events]
+    order[67] = (67, msgspec.structs.replace(moved, to=later.to))  # type: ignore[attr-defined]
+    _one_finding(subject, _rebuild("illegal", 67, "CardMoved.to at 67 taken from the one at 71", order, [67]))
+
+
+def test_a_left_out_action_is_found_among_every_unit_that_could_have_declared_it() -> None:
+    """Frontier: an ActionDeclared left out before the reaction to it. Before: the replay took
+    the first action of the right shape (another unit advancing), and the next action was
+    refused under three rules."""
+    subject = _subject("tests/frontier/golden/frontier-sabotage.jsonl")
+    assert type(subject.events[72]).__name__ == "ActionDeclared"
+    _one_finding(subject, drop(subject, 72, random.Random(0)))
+
+
+def test_a_mistake_the_rules_accept_where_it_was_made_is_named_where_it_first_shows() -> None:
+    """The measure: a building left out of the log, after which play stays legal for thirty
+    events, shows first where the missing building is needed; that one finding names the
+    mistake and is not a follow-on (it was counted as one before)."""
+    subject = _subject("tests/frontline/golden/frontline-orc-human.jsonl")
+    assert type(subject.events[2]).__name__ == "BuildingBuilt"
+    mutation = drop(subject, 2, random.Random(0))
+    assert mutation is not None
+    report = audit(mutation.events, subject.rules)
+    shown = sorted({v.seq for v in report.violations if v.severity == "error"} - set(subject.found))
+    assert shown and shown[0] > 2 + 20, shown  # the next event is legal: the mistake shows later
+    _one_finding(subject, mutation)
+
+
+def test_a_hire_left_out_is_found_where_it_was_made_when_it_shows_three_events_later() -> None:
+    """Mercy Frontier: a MercenaryHired never written shows only when the row is refilled three
+    events later, after the purchase step ended. Before: the replay never had the mercenary, so
+    placing it, its ability and its moves were refused all game (5 follow-ons)."""
+    subject = _subject("tests/mercyfrontier/golden/mercyfrontier-current.jsonl")
+    assert type(subject.events[22]).__name__ == "MercenaryHired"
+    _one_finding(subject, drop(subject, 22, random.Random(0)))
+
+
+def test_an_action_written_before_the_frontline_move_it_followed_is_taken_after_it() -> None:
+    """Warcraft: Frontline: a worker sent to lumber written before the frontline move that began
+    the seat's round (the worker only became idle then). Before: the move was lost, and every
+    later purchase of that seat was short of lumber (7 follow-ons)."""
+    subject = _subject("tests/frontline/golden/frontline-orc-human.jsonl")
+    assert [type(e).__name__ for e in subject.events[14:16]] == ["FrontlineMoved", "WorkersMoved"]
+    _one_finding(subject, swap(subject, 14, random.Random(0)))
+
+
+def test_a_hire_written_after_the_seat_finished_purchasing_costs_the_rest_of_the_audit_nothing() -> None:
+    """Mercy Frontier: a hire written after the StepFinished that ended the seat's purchase. The
+    two are read in the order the rules accept, so the hire counts. Before: the replay went on
+    waiting for a refill the row never needed, and 37 later events were refused."""
+    subject = _subject("tests/mercyfrontier/golden/mercyfrontier-mistakes.jsonl")
+    assert [type(e).__name__ for e in subject.events[15:17]] == ["MercenaryHired", "StepFinished"]
+    mutation = swap(subject, 15, random.Random(0))
+    assert mutation is not None
+    found = measure(subject, mutation)
+    # the hire itself is refused under the two timing rules Mercy Frontier names for it
+    # (turn.pending, turn.priority); nothing after it is
+    assert found.at_site >= 1 and found.follow_on == 0, found.follow_rules
+
+
+def test_an_action_played_out_of_turn_and_written_again_in_turn_is_done_once() -> None:
+    """Warcraft: Frontline: b trains a worker during a's round, and the same training is written
+    again in b's own round. The table trained one worker: the second copy is where it was done.
+    Before: two workers were paid for, and b was short of resources and over its population
+    for the rest of the game (4 follow-ons)."""
+    from projections.mutations import out_of_turn
+    from tests import contract
+
+    rules = registry.resolve("frontline")
+    subject = Subject(contract.check_bot_game_is_clean(rules, "heuristic", seed=11), rules)
+    mutation = out_of_turn(subject, 2, random.Random(0))
+    assert mutation is not None and mutation.what == "b plays TrainingStarted (seq 6) at 2"
+    _one_finding(subject, mutation)
