@@ -1,10 +1,12 @@
 """Screenshots of what a designer sees, for the docs: every game's Record page mid-game and
-its Replay page, at a laptop's and a tablet's size, in Debian's Chromium.
+its Replay page, at a laptop's and a tablet's size, and the Compare page's board heatmaps of
+Mercy Frontier, in Debian's Chromium.
 
     python -m benchmarks.screenshots [DIR]        # default docs/screens/
 
 Each game's shortest clean golden game is stored as a playtest and continued on the Record
 page from its middle (the board shows pieces, scores and lit targets), and opened on Replay.
+For Compare, bot games of Mercy Frontier's last two versions are simulated (seeded).
 """
 
 from __future__ import annotations
@@ -22,7 +24,11 @@ from benchmarks.record_browser import (
     read_golden,
     start_match,
 )
+from projections.batch import simulate
 from projections.workspace import Workspace
+
+HEATMAP_GAMES = 30
+"""Bot games per Mercy Frontier version behind the heatmap screenshot."""
 
 
 def take(out: Path) -> list[Path]:
@@ -62,7 +68,33 @@ def take(out: Path) -> list[Path]:
     return made
 
 
+def compare_heatmaps(out: Path) -> Path:
+    """The Compare page's Cohorts tab for Mercy Frontier (accelerated vs current): the
+    verdicts and where mercenaries die on the board; one shot of the heatmaps."""
+    out.mkdir(parents=True, exist_ok=True)
+    home = Path(tempfile.mkdtemp()) / "store"
+    ws = Workspace(home)
+    for version in ("accelerated", "current"):
+        simulate(ws, f"mercyfrontier@{version}", games=HEATMAP_GAMES, seed=1, workers=1)
+    shot = out / "compare-mercyfrontier-heatmaps.png"
+    with dashboard(home) as url, chromium((1400, 1000)) as page:
+        page.set_default_timeout(120_000)
+        page.goto(url + "compare")
+        page.get_by_role("heading", name="Compare", exact=True).wait_for()
+        page.locator('[data-testid="stSelectbox"]').filter(has_text="Game").click()
+        page.get_by_role("option", name="Mercy Frontier").click()
+        page.get_by_role("tab", name="Cohorts").click()
+        heading = page.get_by_text("Where mercenaries die")
+        heading.wait_for()
+        page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
+        page.wait_for_timeout(800)
+        heading.evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(300)
+        page.screenshot(path=str(shot))
+    return shot
+
+
 if __name__ == "__main__":
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screens"
-    for path in take(target):
+    for path in (*take(target), compare_heatmaps(target)):
         print(path)

@@ -43,18 +43,30 @@ def forest(report: BalanceReport) -> alt.Chart:
     return alt.layer(zero, rules, points).facet(row=alt.Row("unit:N", title=None)).resolve_scale(x="independent", y="independent")
 
 
-def lengths(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]], a: str, b: str) -> tuple[alt.Chart, alt.Chart]:
-    """Finished games by length in shared bins (a histogram), and the Kaplan-Meier share of
-    games still running after each turn (unfinished games censored), A blue and B orange."""
+def length_bins(turns: list[int], most: int = 20) -> np.ndarray:
+    """Whole-turn bin edges over every finished game of both versions (shared, so the two
+    histograms compare): at most `most` bins, each a whole number of turns wide."""
+    if not turns:
+        return np.array([0, 1])
+    low, high = min(turns), max(turns) + 1
+    width = max(1, -(-(high - low) // most))
+    return np.arange(low, high + width, width)
+
+
+def lengths(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]], a: str, b: str) -> tuple[alt.FacetChart, alt.LayerChart]:
+    """Finished games by length in shared whole-turn bins (one histogram per version, one
+    above the other, so the colours never blend), and the Kaplan-Meier share of games still
+    running after each turn (unfinished games censored), A blue and B orange."""
     finished = {a: [r["turns"] for r in rows_a if r["finished"]], b: [r["turns"] for r in rows_b if r["finished"]]}
-    every = [t for ts in finished.values() for t in ts]
-    edges = np.histogram_bin_edges(every, bins=min(20, max(len(set(every)), 1))) if every else np.array([0, 1])
-    bars = pd.DataFrame([{"version": name, "from": lo, "to": hi, "matches": int(count)}
+    edges = length_bins([t for ts in finished.values() for t in ts])
+    bars = pd.DataFrame([{"version": name, "from": int(lo), "to": int(hi), "matches": int(count)}
                          for name, ts in finished.items()
                          for lo, hi, count in zip(edges[:-1], edges[1:], np.histogram(ts, bins=edges)[0], strict=True)])
-    histogram = alt.Chart(bars).mark_bar(opacity=0.55, binSpacing=0).encode(
-        x=alt.X("from:Q", title="turns", bin="binned"), x2="to:Q", y=alt.Y("matches:Q", stack=None),
-        color=alt.Color("version:N", scale=colours(a, b)), tooltip=["version", "from", "to", "matches"])
+    histogram = alt.Chart(bars).mark_bar(binSpacing=1).encode(
+        x=alt.X("from:Q", title="turns (each bar: from its left edge up to, not including, its right)", bin="binned",
+                axis=alt.Axis(tickMinStep=1, format="d")), x2="to:Q", y=alt.Y("matches:Q", title="matches"),
+        color=alt.Color("version:N", scale=colours(a, b)), tooltip=["version", "from", "to", "matches"],
+    ).properties(width=640, height=110).facet(row=alt.Row("version:N", title=None, sort=[a, b]))  # side by side, never blended
     curves = []
     for name, rows in ((a, rows_a), (b, rows_b)):
         if any(r["finished"] for r in rows):
@@ -63,8 +75,9 @@ def lengths(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]], a: str, 
                        for t, s, lo, hi in zip([0.0, *times], [1.0, *still], [1.0, *low], [1.0, *high], strict=True)]
     frame = pd.DataFrame(curves, columns=["version", "turns", "still running", "low", "high"])
     colour = alt.Color("version:N", scale=colours(a, b))
-    band = alt.Chart(frame).mark_area(opacity=0.15, interpolate="step-after").encode(x="turns:Q", y="low:Q", y2="high:Q", color=colour)
+    band = alt.Chart(frame).mark_area(opacity=0.15, interpolate="step-after").encode(
+        x="turns:Q", y="low:Q", y2="high:Q", color=alt.Color("version:N", scale=colours(a, b), legend=None))  # the lines' legend is the one in full colour
     line = alt.Chart(frame).mark_line(interpolate="step-after").encode(
-        x=alt.X("turns:Q"), y=alt.Y("still running:Q", title="share of games still running", scale=alt.Scale(domain=[0, 1])),
+        x=alt.X("turns:Q", axis=alt.Axis(tickMinStep=1, format="d")), y=alt.Y("still running:Q", title="share of games still running", scale=alt.Scale(domain=[0, 1])),
         color=colour, tooltip=["version", "turns", "still running"])
     return histogram, band + line

@@ -503,9 +503,8 @@ def _progress_bar(label: str) -> Any:
             bar = state["bar"] = click.progressbar(length=total, label=label, file=sys.stderr)
             bar.__enter__()
         bar.update(done - bar.pos)
-        if done >= total:
+        if done >= total:  # click ends the bar's line on a terminal; elsewhere it printed the label once
             bar.__exit__(None, None, None)
-            click.echo("", err=True)
 
     return update
 
@@ -543,31 +542,37 @@ def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str, workers:
 @click.option("--max-games", type=int, default=2000, show_default=True, help="With --until-decided: games per version at most.")
 @click.option("--margin", type=float, default=0.05, show_default=True,
               help="With --until-decided: a rate difference within this is 'no change that matters'.")
+@click.option("--detect", type=float, default=0.05, show_default=True,
+              help="The change in a rate (0.05 = 5 points) the games-needed advice is about.")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
 @pass_ws
 def compare_versions(ws: Workspace, a: str, b: str, games: int, seed: int, bot: str, workers: int | None,
                      scheduler: str | None, until_decided: bool, measures: tuple[str, ...], max_games: int, margin: float,
-                     fmt: str) -> None:
+                     detect: float, fmt: str) -> None:
     """Simulate two versions (same seeds, same bots) and give every balance verdict: both
     estimates with 95% intervals, the difference B - A, Holm-corrected p, effect, games needed."""
+    from dashboard.rounds import RoundLines, closing
     from projections.batch import compare_versions as run
     from projections.sequential import until_decided as sequential
 
-    bar = _progress_bar(f"{a} vs {b}")
+    live = sys.stderr.isatty()
     if until_decided:
+        lines = RoundLines(sys.stderr, list(measures), live=live)
         result = sequential(ws, a, b, measures=list(measures), round_games=games, max_games=max_games, margin=margin,
-                            seed=seed, bot=bot, workers=workers, scheduler=scheduler, progress=bar)
+                            seed=seed, bot=bot, workers=workers, scheduler=scheduler, progress=lines.progress,
+                            looked=lines.looked, detect=detect)
     else:
-        result = run(ws, a, b, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler, progress=bar)
+        result = run(ws, a, b, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
+                     progress=_progress_bar(f"{a} vs {b}"), detect=detect)
     rows = result.rows()
     if fmt != "table":
         render.table(list(rows[0]) if rows else [], [tuple(r.values()) for r in rows], fmt)
         return
     click.echo(result.heading())
     render.table(list(rows[0]) if rows else [], [tuple(r.values()) for r in rows], fmt)
-    for look in result.rounds:
-        click.echo(f"round {look['round']}: {look['games']} games per version, alpha spent {look['alpha']:.4f}: "
-                   + "; ".join(f"{k} {d}" for k, d in look["decisions"].items()))
+    if not (live and sys.stdout.isatty()):  # on one terminal they are on the screen already
+        for look in result.rounds:
+            click.echo(closing(look))
     for line in result.sentences():
         click.echo(f"- {line}")
     click.echo(result.stored)

@@ -2,7 +2,8 @@
 
 Counts per board space come from the warehouse (`mortalgate_places`: where heroes fell and
 where altars were captured; `frontline_places`: where the frontline stood when the match
-ended); this module turns them into shades over the game's BoardView (pieces, lines and
+ended; `places`: what a game's `Ruleset.places` reports at sync, e.g. the spaces Mercy
+Frontier's mercenaries died on); this module turns them into shades over the game's BoardView (pieces, lines and
 card rows left out) and draws them with `svg.board_svg`'s `heat` hook. Counts are per 100 games and share one scale across both versions, so the
 same shade means the same frequency under A and under B.
 """
@@ -10,7 +11,7 @@ same shade means the same frequency under A and under B.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
@@ -29,6 +30,8 @@ class Places:
     query: str
     titles: dict[str, str]
     space: Callable[[Mapping[str, Any], BoardView], dict[Space, float]]
+    params: Mapping[str, Any] = field(default_factory=dict)
+    """Parameters the query needs besides version and kind (the game, for `places`)."""
 
 
 def _node(row: Mapping[str, Any], view: BoardView) -> dict[Space, float]:
@@ -49,6 +52,9 @@ def _front(row: Mapping[str, Any], view: BoardView) -> dict[Space, float]:
 PLACES = {
     "mortalgate": Places("mortalgate_places", {"hero fell": "Where heroes fall", "altar captured": "Where altars change hands"}, _node),
     "frontline": Places("frontline_places", {"frontline stopped": "Where the frontline stops (the last grid pushed)"}, _front),
+    "frontier": Places("places", {"unit destroyed": "Where units are destroyed (to the inch)"}, _node, {"ruleset": "frontier"}),
+    "mercyfrontier": Places("places", {"mercenary died": "Where mercenaries die (the spaces their tokens covered)"}, _node,
+                            {"ruleset": "mercyfrontier"}),
 }
 """The games with heatmaps, by ruleset name."""
 
@@ -80,6 +86,10 @@ def shades(rates: Mapping[Space, float], *, colour: str, top: float, what: str) 
 
 
 def heatmap_svg(view: BoardView, rates: Mapping[Space, float], *, colour: str, top: float, what: str, title: str) -> str:
-    """The board with only its terrain, shaded where `what` happens (rates per 100 games)."""
-    bare = msgspec.structs.replace(view, pieces=(), lines=(), rows=(), panels=())
+    """The board with only its terrain, shaded where `what` happens (rates per 100 games).
+    Nobody holds anything on it: who held an altar or a tile when one match ended says
+    nothing about a cohort, and side colours would read as heat."""
+    bare = msgspec.structs.replace(view, pieces=(), lines=(), rows=(), panels=(),
+                                   cells=tuple(msgspec.structs.replace(c, owner=None) for c in view.cells),
+                                   regions=tuple(msgspec.structs.replace(r, side=None) for r in view.regions))
     return board_svg(bare, title=title, legend=False, heat=shades(rates, colour=colour, top=top, what=what))

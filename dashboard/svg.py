@@ -248,8 +248,10 @@ def card_rows_svg(view: BoardView, width: float = 8 * (CARD_W + CARD_GAP) + 2 * 
 
 
 def _heat(heat: Mapping[tuple[int, int], tuple[str, float, str]], frame: _Frame) -> list[str]:
-    """Shaded board spaces with a tooltip each (dashboard/heatmap.py chooses the shades)."""
-    return [f'<polygon class="heat" points="{frame.cell_points(col, row)}" fill="{escape(colour)}" fill-opacity="{opacity:.2f}" '
+    """Shaded board spaces with a tooltip each (dashboard/heatmap.py chooses the shades),
+    each over a pale ground so its colour reads the same on any terrain."""
+    return [f'<polygon class="heat-ground" points="{frame.cell_points(col, row)}" fill="#fff" fill-opacity="0.75" stroke="none"/>'
+            f'<polygon class="heat" points="{frame.cell_points(col, row)}" fill="{escape(colour)}" fill-opacity="{opacity:.2f}" '
             f'stroke="none"><title>{escape(tip)}</title></polygon>' for (col, row), (colour, opacity, tip) in sorted(heat.items())]
 
 

@@ -63,6 +63,12 @@ class BalanceReport:
                 + (", ".join(found) if found else "nothing"))
 
 
+def check_detect(detect: float) -> None:
+    """Refuse a games-needed target that is not a change in a rate (before anything is played)."""
+    if not 0 < detect < 1:
+        raise TabletapeError(f"--detect {detect}: a change in a rate between 0 and 1 (0.05 is 5 points)")
+
+
 def cohort(wh: Warehouse, ruleset: str, version: str, *, kind: str, batches: Sequence[str] | None = None) -> list[dict[str, Any]]:
     """The per-match rows of one cohort (all of them, or only those of `batches`)."""
     if kind not in KINDS:
@@ -75,16 +81,18 @@ def cohort(wh: Warehouse, ruleset: str, version: str, *, kind: str, batches: Seq
 
 
 def compare_cohorts(ws: Workspace, a: str, b: str, *, kind: str, batches: tuple[Sequence[str], Sequence[str]] | None = None,
-                    stored: str = "", wh: Warehouse | None = None) -> BalanceReport:
-    """Every verdict for versions (or variants) `a` and `b` of one game, from the warehouse."""
+                    stored: str = "", wh: Warehouse | None = None, detect: float = verdicts.DETECT) -> BalanceReport:
+    """Every verdict for versions (or variants) `a` and `b` of one game, from the warehouse;
+    `detect` is the change in a rate the games-needed advice is about."""
     rules_a, rules_b = ws.rules(a), ws.rules(b)
     if rules_a.ruleset.name != rules_b.ruleset.name:
         raise TabletapeError(f"{rules_a.spec} and {rules_b.spec} are versions of different games")
+    check_detect(detect)
     if rules_a.spec == rules_b.spec:
         raise TabletapeError(f"{rules_a.spec} compared with itself: choose two different versions or variants")
     wh = wh or Warehouse(ws)
     rows_a = cohort(wh, rules_a.ruleset.name, rules_a.version, kind=kind, batches=batches[0] if batches else None)
     rows_b = cohort(wh, rules_b.ruleset.name, rules_b.version, kind=kind, batches=batches[1] if batches else None)
-    return BalanceReport(a=rules_a.spec, b=rules_b.spec, kind=kind, verdicts=verdicts.verdicts(rows_a, rows_b),
+    return BalanceReport(a=rules_a.spec, b=rules_b.spec, kind=kind, verdicts=verdicts.verdicts(rows_a, rows_b, detect=detect),
                          games=(len(rows_a), len(rows_b)),
                          batches=(tuple(batches[0]), tuple(batches[1])) if batches else ((), ()), stored=stored)

@@ -23,7 +23,7 @@ from events.codec import encode_chained
 from events.errors import TabletapeError
 from events.shared import MatchEnded
 from events.store import validate_match_id
-from projections.balance import BalanceReport, compare_cohorts
+from projections.balance import BalanceReport, check_detect, compare_cohorts
 from projections.pool import ordered_map
 from projections.simulate import BotError, play
 from projections.workspace import Workspace
@@ -190,19 +190,22 @@ def compare_versions(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Progress | None = None,
+    detect: float = 0.05,
 ) -> BalanceReport:
     """Simulate both versions from the same seeds with the same bots (paired games) and give
-    every balance verdict for exactly those games."""
+    every balance verdict for exactly those games (`detect`: the change in a rate the
+    games-needed advice is about)."""
     rules_a, rules_b = ws.rules(a), ws.rules(b)
     if rules_a.ruleset.name != rules_b.ruleset.name:
         raise SimulationError(f"{a} and {b} are different games")
+    check_detect(detect)
     reports = simulate_pair(ws, (a, b), games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
                             progress=progress)
     from projections.warehouse import Warehouse
 
     Warehouse(ws).sync()
     return compare_cohorts(ws, a, b, kind="bots", batches=((reports[0].batch_id,), (reports[1].batch_id,)),
-                           stored=stored_where(ws, reports))
+                           stored=stored_where(ws, reports), detect=detect)
 
 
 def simulate_pair(ws: Workspace, specs: tuple[str, str], *, games: int, seed: int, bot: str, workers: int | None,

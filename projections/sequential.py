@@ -17,21 +17,29 @@ same seeds (paired games).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from scipy import stats
 from statsmodels.stats import proportion
 
 from events.errors import TabletapeError
-from projections.balance import BalanceReport, compare_cohorts
+from projections.balance import BalanceReport, check_detect, compare_cohorts
 from projections.batch import Progress, simulate_pair, stored_where
-from projections.verdicts import Verdict
+from projections.verdicts import Verdict, show_interval
 from projections.warehouse import Warehouse
 from projections.workspace import Workspace
 
 ALPHA = 0.05
 DECIDABLE = ("seat_balance", "first_player", "decisive", "comebacks")
 """Rate measures: the ones a round-by-round equivalence test is defined for here."""
+
+Look = dict[str, Any]
+"""One round's look: round, rounds, games (per version), alpha, decisions {measure: what},
+estimates {measure: what is measured, e.g. blue's win rate, and its difference B - A with
+the interval}."""
+RoundProgress = Callable[[int, int, int, int], None]
+"""(round, rounds, games played in this round, games in the round over both versions)."""
 
 
 def spent(fraction: float, alpha: float = ALPHA) -> float:
@@ -56,9 +64,11 @@ def decide(v: Verdict, level: float, margin: float) -> str | None:
 
 def until_decided(ws: Workspace, a: str, b: str, *, measures: Sequence[str], round_games: int, max_games: int,
                   margin: float, seed: int, bot: str = "heuristic", workers: int | None = None,
-                  scheduler: str | None = None, progress: Progress | None = None) -> BalanceReport:
+                  scheduler: str | None = None, progress: RoundProgress | None = None,
+                  looked: Callable[[Look], None] | None = None, detect: float = 0.05) -> BalanceReport:
     """Play rounds of `round_games` per version (round k from seed + k) until every measure is
-    decided or `max_games` per version are played; the report has every round's decisions."""
+    decided or `max_games` per version are played; the report has every round's decisions.
+    `progress` hears of each round's games as they finish, `looked` of each look's decisions."""
     unknown = [m for m in measures if m not in DECIDABLE]
     if unknown:
         raise TabletapeError(f"--measure {unknown[0]!r}: --until-decided decides {', '.join(DECIDABLE)}")
@@ -66,20 +76,22 @@ def until_decided(ws: Workspace, a: str, b: str, *, measures: Sequence[str], rou
         raise TabletapeError("--until-decided needs --games (per round) of at least 1 and --max-games at least --games")
     if not 0 < margin < 1:
         raise TabletapeError(f"--margin {margin}: a rate difference between 0 and 1 (0.05 is 5 points)")
+    check_detect(detect)
     rounds = math.ceil(max_games / round_games)
     decided: dict[str, str] = {}
-    looks: list[dict[str, object]] = []
+    looks: list[Look] = []
     batches: tuple[list[str], list[str]] = ([], [])
     reports = []
     report: BalanceReport | None = None
     for k in range(rounds):
+        step: Progress | None = (lambda done, total, k=k: progress(k + 1, rounds, done, total)) if progress else None
         played = simulate_pair(ws, (a, b), games=round_games, seed=seed + k, bot=bot, workers=workers, scheduler=scheduler,
-                               progress=progress, done=2 * k * round_games, total=2 * rounds * round_games)
+                               progress=step)
         reports.extend(played)
         batches[0].append(played[0].batch_id)
         batches[1].append(played[1].batch_id)
         Warehouse(ws).sync()
-        report = compare_cohorts(ws, a, b, kind="bots", batches=batches)
+        report = compare_cohorts(ws, a, b, kind="bots", batches=batches, detect=detect)
         level = (spent((k + 1) / rounds) - spent(k / rounds)) / len(measures)
         found = {v.key: v for v in report.verdicts}
         for m in measures:
@@ -88,12 +100,14 @@ def until_decided(ws: Workspace, a: str, b: str, *, measures: Sequence[str], rou
             outcome = decide(found[m], level, margin)
             if outcome is not None:
                 decided[m] = outcome
-        looks.append({"round": k + 1, "games": (k + 1) * round_games, "alpha": level,
-                      "decisions": {m: decided.get(m, "undecided") for m in measures}})
+        looks.append({"round": k + 1, "rounds": rounds, "games": (k + 1) * round_games, "alpha": level,
+                      "decisions": {m: decided.get(m, "undecided") for m in measures},
+                      "estimates": {m: f"{found[m].measure} {show_interval(found[m].difference, found[m].unit, signed=True)}"
+                                    for m in measures if m in found}})
+        if looked is not None:
+            looked(looks[-1])
         if all(m in decided for m in measures):
             break
-    if progress is not None:
-        progress(2 * rounds * round_games, 2 * rounds * round_games)
     assert report is not None  # rounds >= 1
     return BalanceReport(a=report.a, b=report.b, kind=report.kind, verdicts=report.verdicts, games=report.games,
                          batches=report.batches, stored=stored_where(ws, reports), rounds=looks)

@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -36,6 +36,8 @@ Row = Mapping[str, Any]
 
 LEVEL = 0.95
 POWER = 0.8
+DETECT = 0.05
+"""The change in a rate (5 points) the games-needed advice is about, unless told."""
 RULES_SHOWN = 5
 """The most-broken rules get a verdict each (more would dilute the correction for little)."""
 
@@ -78,8 +80,10 @@ class Verdict:
     detectable: float
     """The change the sample-size advice is about (in the measure's unit)."""
     needed: int | None
-    """Games per version to detect `detectable` with 80% power at the 5% level (None: not
-    computable, e.g. no variation yet)."""
+    """Games per version to detect `detectable` with 80% power at the 5% level, divided by
+    the number of measures once `holm` knows it (Bonferroni, which Holm's first step is:
+    the verdict is only called significant after the correction, so the advice plans for
+    it). None: not computable, e.g. no variation yet."""
     games: tuple[int, int]
     """Games in each cohort (the advice is compared with these)."""
     p_adjusted: float = math.nan
@@ -90,6 +94,8 @@ class Verdict:
     numbers), when there are such pairs and the measure is per game."""
     fair: float | None = None
     """The balanced value for a balance measure (a seat's fair share of wins)."""
+    plan: Plan | None = field(default=None, compare=False, repr=False)
+    """How `needed` is solved, so `holm` can solve it again at the corrected level."""
 
     @property
     def significant(self) -> bool:
@@ -167,8 +173,9 @@ def advice(v: Verdict) -> str:
         return f"no estimate yet of the games needed to detect a {change} change in {v.measure}"
     have = min(v.games)
     enough = "enough" if have >= v.needed else f"{v.needed - have} more per version"
+    level = "5% level" if v.measures == 1 else f"5% level after correcting for {v.measures} measures"
     return (f"to detect a {change} change in {v.measure} you need about {v.needed} games per version "
-            f"(80% power, 5% level); you have {v.games[0]} and {v.games[1]}: {enough}")
+            f"(80% power, {level}); you have {v.games[0]} and {v.games[1]}: {enough}")
 
 
 # --- interval helpers (the libraries do the statistics) -------------------------------------
@@ -205,13 +212,34 @@ def _paired(pairs: Sequence[tuple[float, float]]) -> Estimate | None:
     return Estimate(float(diff.mean()), float(ci.low), float(ci.high), len(diff))
 
 
-def _needed(solve: Callable[[], float]) -> int | None:
-    """A power solver's answer as whole games, None where it cannot be solved."""
-    try:
-        n = float(solve())
-    except (ValueError, RuntimeError, ZeroDivisionError, FloatingPointError):
-        return None
-    return math.ceil(n) if math.isfinite(n) and n > 0 else None
+@dataclass(frozen=True)
+class Plan:
+    """A sample-size question for statsmodels' power solvers: the test and its effect size
+    (plain data, so verdicts pickle into the dashboard's cache)."""
+
+    test: str
+    """"rates" (Cohen's h, normal power), "means" (Cohen's d, t-test power) or "poisson"."""
+    effect: float
+    """Cohen's h or d; for "poisson", the violations per event to see doubled."""
+    events_per_game: float = 1.0
+
+    def games(self, alpha: float) -> int | None:
+        """Games per version for 80% power at significance `alpha`; None where unsolvable."""
+        try:
+            n = float(self._solve(alpha))
+        except (ValueError, RuntimeError, ZeroDivisionError, FloatingPointError):
+            return None
+        return math.ceil(n) if math.isfinite(n) and n > 0 else None
+
+    def _solve(self, alpha: float) -> float:
+        if self.test == "rates":
+            return float(power.NormalIndPower().solve_power(effect_size=self.effect, alpha=alpha, power=POWER))
+        if self.test == "means":
+            return float(power.TTestIndPower().solve_power(effect_size=self.effect, alpha=alpha, power=POWER))
+        base = self.effect
+        events = optimize.brentq(
+            lambda n: float(rates.power_poisson_diff_2indep(base, 2 * base, n, alpha=alpha).power) - POWER, 1.0, 1e9)
+        return float(events) / self.events_per_game
 
 
 def rates_verdict(key: str, question: str, measure: str, a: tuple[int, int], b: tuple[int, int], *,
@@ -224,17 +252,21 @@ def rates_verdict(key: str, question: str, measure: str, a: tuple[int, int], b: 
         low, high = proportion.confint_proportions_2indep(b[0], b[1], a[0], a[1], method="newcomb", compare="diff", alpha=1 - LEVEL)
         p = float(stats.fisher_exact([[a[0], a[1] - a[0]], [b[0], b[1] - b[0]]]).pvalue)
         effect = float(proportion.proportion_effectsize(eb.value, ea.value))
+        # The change is centred on the rate seen over both cohorts (A and B on either side of
+        # it), kept inside [0, 1]: stepping up from the pooled rate understated the games by
+        # a fifth for blue 68.8% -> 51.2% (benchmarks/bias.py).
         base = (a[0] + b[0]) / (a[1] + b[1])
-        target = base + detectable if base + detectable <= 1 else base - detectable
-        h = abs(float(proportion.proportion_effectsize(target, base)))
-        needed = _needed(lambda: power.NormalIndPower().solve_power(effect_size=h, alpha=1 - LEVEL, power=POWER)) if h > 0 else None
+        low_end = min(max(base - detectable / 2, 0.0), 1.0 - detectable)
+        h = abs(float(proportion.proportion_effectsize(low_end + detectable, low_end)))
+        plan = Plan("rates", h) if h > 0 else None
     else:
         low = high = p = effect = math.nan
-        needed = None
+        plan = None
     difference = Estimate(eb.value - ea.value, float(low), float(high), ea.n + eb.n)
     return Verdict(key=key, question=question, measure=measure, unit="rate", a=ea, b=eb, difference=difference,
                    test="Fisher's exact", p_value=p, effect=effect, effect_name="Cohen's h", detectable=detectable,
-                   needed=needed, games=games or (a[1], b[1]), fair=fair, paired=_paired(pairs))
+                   needed=plan.games(1 - LEVEL) if plan else None, plan=plan, games=games or (a[1], b[1]),
+                   fair=fair, paired=_paired(pairs))
 
 
 def means_verdict(key: str, question: str, measure: str, unit: str, a: Sequence[float], b: Sequence[float], *,
@@ -245,7 +277,7 @@ def means_verdict(key: str, question: str, measure: str, unit: str, a: Sequence[
     ea, eb = mean_interval(a), mean_interval(b)
     xa, xb = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     low = high = p = effect = math.nan
-    needed = None
+    plan = None
     if len(xa) >= 2 and len(xb) >= 2:
         pooled = math.sqrt(((len(xa) - 1) * xa.var(ddof=1) + (len(xb) - 1) * xb.var(ddof=1)) / (len(xa) + len(xb) - 2))
         if pooled > 0:
@@ -253,14 +285,15 @@ def means_verdict(key: str, question: str, measure: str, unit: str, a: Sequence[
             ci = welch.confidence_interval(LEVEL)
             low, high, p = float(ci.low), float(ci.high), float(welch.pvalue)
             effect = (eb.value - ea.value) / pooled
-            needed = _needed(lambda: power.TTestIndPower().solve_power(effect_size=detectable / pooled, alpha=1 - LEVEL, power=POWER))
+            plan = Plan("means", detectable / pooled)
         else:
             low = high = eb.value - ea.value
             p = 1.0 if low == 0 else 0.0
     difference = Estimate(eb.value - ea.value, low, high, len(xa) + len(xb))
     return Verdict(key=key, question=question, measure=measure, unit=unit, a=ea, b=eb, difference=difference,
                    test="Welch's t", p_value=p, effect=effect, effect_name="Cohen's d", detectable=detectable,
-                   needed=needed, games=games or (len(xa), len(xb)), paired=_paired(pairs))
+                   needed=plan.games(1 - LEVEL) if plan else None, plan=plan, games=games or (len(xa), len(xb)),
+                   paired=_paired(pairs))
 
 
 # --- game length, censored ----------------------------------------------------------------------
@@ -303,7 +336,7 @@ def length_verdict(a: Sequence[tuple[float, bool]], b: Sequence[tuple[float, boo
     tb, fb = _split(b)
     ea, eb = median_length(ta, fa), median_length(tb, fb)
     low = high = p = math.nan
-    needed = None
+    plan = None
     if fa.any() and fb.any():
         p = float(stats.logrank(censored(ta, fa), censored(tb, fb)).pvalue)
         rng = np.random.default_rng(seed)
@@ -318,14 +351,14 @@ def length_verdict(a: Sequence[tuple[float, bool]], b: Sequence[tuple[float, boo
         logs = np.log(np.concatenate([ta, tb]).clip(min=1))
         if logs.std(ddof=1) > 0:
             d = math.log(1 + relative) / float(logs.std(ddof=1))
-            needed = _needed(lambda: power.TTestIndPower().solve_power(effect_size=d, alpha=1 - LEVEL, power=POWER))
+            plan = Plan("means", d)
     ratio = eb.value / ea.value if ea.value else math.nan
     difference = Estimate(eb.value - ea.value, low, high, len(ta) + len(tb))
     detectable = relative * ea.value if math.isfinite(ea.value) else math.nan
     return Verdict(key="length", question="How long does a game run (unfinished games censored)?",
                    measure="median length in turns", unit="turns", a=ea, b=eb, difference=difference,
                    test="log-rank", p_value=p, effect=ratio, effect_name="ratio of medians", detectable=detectable,
-                   needed=needed, games=(len(ta), len(tb)))
+                   needed=plan.games(1 - LEVEL) if plan else None, plan=plan, games=(len(ta), len(tb)))
 
 
 def _median_only(turns: np.ndarray, finished: np.ndarray) -> float:
@@ -361,18 +394,12 @@ def rule_verdict(rule: str, a: tuple[int, int], b: tuple[int, int], games: tuple
     ratio = eb.value / ea.value if ea.value else math.inf
     per_game = (a[1] + b[1]) / max(sum(games), 1)
     base = (a[0] + b[0]) / max(a[1] + b[1], 1)
-    needed = None
-    if base > 0:
-        def shortfall(events: float) -> float:
-            return float(rates.power_poisson_diff_2indep(base, 2 * base, events).power) - POWER
-        try:
-            needed = math.ceil(optimize.brentq(shortfall, 1.0, 1e9) / per_game)
-        except ValueError:
-            needed = None
+    plan = Plan("poisson", base, per_game) if base > 0 else None
     difference = Estimate(eb.value - ea.value, 100 * float(low), 100 * float(high), a[1] + b[1])
     return Verdict(key=f"rule:{rule}", question=f"How often do tables break {rule}?", measure=f"{rule} per 100 events",
                    unit="per 100 events", a=ea, b=eb, difference=difference, test="Poisson score", p_value=p,
-                   effect=ratio, effect_name="rate ratio", detectable=100 * base, needed=needed, games=games)
+                   effect=ratio, effect_name="rate ratio", detectable=100 * base,
+                   needed=plan.games(1 - LEVEL) if plan else None, plan=plan, games=games)
 
 
 # --- from match rows to verdicts ------------------------------------------------------------
@@ -404,7 +431,7 @@ def _favoured(a: Sequence[Row], b: Sequence[Row]) -> tuple[str, int] | None:
     return max(sides, key=lambda s: (wins[s], s)), len(sides)
 
 
-def seat_balance(a: Sequence[Row], b: Sequence[Row]) -> Verdict | None:
+def seat_balance(a: Sequence[Row], b: Sequence[Row], *, detect: float = DETECT) -> Verdict | None:
     """Is one seat or side favoured? The most-winning side's win rate in finished games,
     against its fair share (one in the number of sides)."""
     found = _favoured(a, b)
@@ -418,10 +445,10 @@ def seat_balance(a: Sequence[Row], b: Sequence[Row]) -> Verdict | None:
 
     return rates_verdict("seat_balance", "Is one seat or side favoured?", f"{side}'s win rate",
                          (sum(r["winner"] == side for r in fa), len(fa)), (sum(r["winner"] == side for r in fb), len(fb)),
-                         fair=1 / count, games=(len(a), len(b)), pairs=_pairs(a, b, won))
+                         fair=1 / count, games=(len(a), len(b)), pairs=_pairs(a, b, won), detectable=detect)
 
 
-def first_player(a: Sequence[Row], b: Sequence[Row]) -> Verdict | None:
+def first_player(a: Sequence[Row], b: Sequence[Row], *, detect: float = DETECT) -> Verdict | None:
     """Does whoever takes the first turn win too often? (fair: one in the number of sides)"""
     fa, fb = ([r for r in _finished(c) if r["first_side"] is not None] for c in (a, b))
     if not fa and not fb:
@@ -434,10 +461,10 @@ def first_player(a: Sequence[Row], b: Sequence[Row]) -> Verdict | None:
     return rates_verdict("first_player", "Does the first player win too often?", "the first player's win rate",
                          (sum(r["winner"] == r["first_side"] for r in fa), len(fa)),
                          (sum(r["winner"] == r["first_side"] for r in fb), len(fb)), fair=1 / count,
-                         games=(len(a), len(b)), pairs=_pairs(a, b, won))
+                         games=(len(a), len(b)), pairs=_pairs(a, b, won), detectable=detect)
 
 
-def pick_balance(a: Sequence[Row], b: Sequence[Row]) -> list[Verdict]:
+def pick_balance(a: Sequence[Row], b: Sequence[Row], *, detect: float = DETECT) -> list[Verdict]:
     """Each hero, faction, race or unit: its side's win rate when it is picked."""
 
     def counts(rows: Sequence[Row]) -> dict[str, tuple[int, int]]:
@@ -451,11 +478,11 @@ def pick_balance(a: Sequence[Row], b: Sequence[Row]) -> list[Verdict]:
 
     ca, cb = counts(a), counts(b)
     return [rates_verdict(f"pick:{piece}", f"Is {piece} too strong or too weak?", f"{piece}'s win rate when picked",
-                          ca.get(piece, (0, 0)), cb.get(piece, (0, 0)), games=(len(a), len(b)))
+                          ca.get(piece, (0, 0)), cb.get(piece, (0, 0)), games=(len(a), len(b)), detectable=detect)
             for piece in sorted(set(ca) & set(cb))]
 
 
-def decisiveness(a: Sequence[Row], b: Sequence[Row]) -> Verdict:
+def decisiveness(a: Sequence[Row], b: Sequence[Row], *, detect: float = DETECT) -> Verdict:
     """How many games end with a winner (not a draw, not abandoned or cut off)."""
 
     def decided(r: Row) -> float:
@@ -463,7 +490,7 @@ def decisiveness(a: Sequence[Row], b: Sequence[Row]) -> Verdict:
 
     return rates_verdict("decisive", "How many games end with a winner?", "games with a winner",
                          (sum(r["winner"] is not None for r in a), len(a)), (sum(r["winner"] is not None for r in b), len(b)),
-                         pairs=_pairs(a, b, decided))
+                         pairs=_pairs(a, b, decided), detectable=detect)
 
 
 def lead_changes(a: Sequence[Row], b: Sequence[Row]) -> Verdict:
@@ -475,13 +502,14 @@ def lead_changes(a: Sequence[Row], b: Sequence[Row]) -> Verdict:
                          pairs=_pairs(a, b, lambda r: r["lead_changes"] if r["finished"] else None))
 
 
-def comebacks(a: Sequence[Row], b: Sequence[Row]) -> Verdict:
+def comebacks(a: Sequence[Row], b: Sequence[Row], *, detect: float = DETECT) -> Verdict:
     """How often the winner was behind at half time."""
     da, db = ([r for r in _finished(c) if r["winner"] is not None] for c in (a, b))
     return rates_verdict("comebacks", "Can a side behind at half time still win?", "comebacks (winner behind at half time)",
                          (sum(bool(r["comeback"]) for r in da), len(da)), (sum(bool(r["comeback"]) for r in db), len(db)),
                          games=(len(a), len(b)),
-                         pairs=_pairs(a, b, lambda r: float(bool(r["comeback"])) if r["finished"] and r["winner"] is not None else None))
+                         pairs=_pairs(a, b, lambda r: float(bool(r["comeback"])) if r["finished"] and r["winner"] is not None else None),
+                         detectable=detect)
 
 
 def pacing(a: Sequence[Row], b: Sequence[Row]) -> Verdict | None:
@@ -512,27 +540,34 @@ def broken_rules(a: Sequence[Row], b: Sequence[Row]) -> list[Verdict]:
     return [rule_verdict(rule, (ca.get(rule, 0), events_a), (cb.get(rule, 0), events_b), (len(a), len(b))) for rule in top]
 
 
-def verdicts(a: Sequence[Row], b: Sequence[Row], *, seed: int = 0) -> list[Verdict]:
-    """Every verdict for cohorts A and B, p-values Holm-corrected over all of them.
+def verdicts(a: Sequence[Row], b: Sequence[Row], *, seed: int = 0, detect: float = DETECT) -> list[Verdict]:
+    """Every verdict for cohorts A and B, p-values Holm-corrected over all of them; the
+    games-needed advice of the rate measures is about a change of `detect` (0.05: 5 points).
 
     Refuses to pool: both cohorts must be bot games, or both human logs.
     """
+    if not 0 < detect < 1:
+        raise ValueError(f"detect {detect}: a change in a rate between 0 and 1 (0.05 is 5 points)")
     kinds = {r["source"] == "simulation" for r in (*a, *b)}
     if len(kinds) > 1:
         raise ValueError("a cohort mixes bot games and human logs; compare bots with bots and playtests with playtests")
-    found: list[Verdict | None] = [seat_balance(a, b), first_player(a, b), *pick_balance(a, b),
+    found: list[Verdict | None] = [seat_balance(a, b, detect=detect), first_player(a, b, detect=detect), *pick_balance(a, b, detect=detect),
                                    length_verdict([(r["turns"], r["finished"]) for r in a], [(r["turns"], r["finished"]) for r in b], seed=seed),
-                                   decisiveness(a, b), lead_changes(a, b), comebacks(a, b), pacing(a, b), *broken_rules(a, b)]
+                                   decisiveness(a, b, detect=detect), lead_changes(a, b), comebacks(a, b, detect=detect), pacing(a, b),
+                                   *broken_rules(a, b)]
     return holm([v for v in found if v is not None])
 
 
 def holm(found: Sequence[Verdict]) -> list[Verdict]:
-    """The verdicts with Holm-corrected p-values (statsmodels); an untestable one counts as 1."""
+    """The verdicts with Holm-corrected p-values (statsmodels), and the games each needs at
+    the corrected level (5% over the number of measures); an untestable one counts as 1."""
     raw = [v.p_value if math.isfinite(v.p_value) else 1.0 for v in found]
     if not raw:
         return []
     adjusted = multitest.multipletests(raw, alpha=1 - LEVEL, method="holm")[1]
-    return [replace(v, p_adjusted=float(p) if math.isfinite(v.p_value) else math.nan, measures=len(found))
+    level = (1 - LEVEL) / len(found)
+    return [replace(v, p_adjusted=float(p) if math.isfinite(v.p_value) else math.nan, measures=len(found),
+                    needed=v.plan.games(level) if v.plan else v.needed)
             for v, p in zip(found, adjusted, strict=True)]
 
 
@@ -541,5 +576,5 @@ def table(found: Sequence[Verdict]) -> list[dict[str, Any]]:
     return [{"measure": v.key, "a": show_interval(v.a, v.unit), "n_a": v.a.n, "b": show_interval(v.b, v.unit), "n_b": v.b.n,
              "difference": show_interval(v.difference, v.unit, signed=True), "p_holm": show_p(v.p_adjusted),
              "effect": f"{v.effect_name} {v.effect:.2f}" if math.isfinite(v.effect) else "n/a",
-             "paired_narrowing": "" if v.narrowing is None else f"{v.narrowing * 100:.0f}%",
+             "paired_narrowing": "" if v.narrowing is None else f"{v.narrowing * 100:.0f}%" if v.narrowing > 0 else "none",
              "games_needed": v.needed if v.needed is not None else "n/a"} for v in found]

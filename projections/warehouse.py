@@ -42,7 +42,7 @@ from rulesets.registry import Rules
 SCHEMA = (Path(__file__).parent / "warehouse_schema.sql").read_text()
 MATCH_TABLES = ("matches", "seats", "rosters")
 """Rewritten whole whenever a match changes."""
-EVENT_TABLES = ("events", "steps", "violations")
+EVENT_TABLES = ("events", "steps", "places", "violations")
 """Appended to when a match grows; rewritten when it is projected whole."""
 FLUSH_ROWS = 250_000
 _encoder = msgspec.json.Encoder()
@@ -104,6 +104,7 @@ class Checkpoint(msgspec.Struct, kw_only=True):
 COLUMNS: dict[str, tuple[str, ...]] = {
     "events": ("match_id", "seq", "type", "seat", "recorded_at", "turn", "round", "phase", "actor", "voided", "detail"),
     "steps": ("match_id", "seq", "metric", "value"),
+    "places": ("match_id", "seq", "what", "col", "row"),
     "violations": ("match_id", "seq", "rule", "severity", "message"),
 }
 """Column order of the hot tables."""
@@ -209,7 +210,7 @@ class Projection:
         self.events: list[Event] = []
         self.lines: list[bytes] = []
         """The lines projected, as read: the events' detail, and the checkpoint's hash is the last one's."""
-        self.places: list[Progress] = []
+        self.standings: list[Progress] = []
         """Where the game stands after each event projected."""
         self.first_seq = 0 if resume is None else resume.last_seq + 1
 
@@ -233,8 +234,8 @@ class Projection:
                 self.declared = msgspec.json.decode(self.resume.declared, type=MatchEnded)
         floor = self.first_seq - 1
         codec, where = ruleset.codec, str(self.source)
-        fold, progress, metrics = self.fold, ruleset.progress, ruleset.metrics
-        events, kept, places = self.events, self.lines, self.places
+        fold, progress, metrics, where_on_board = self.fold, ruleset.progress, ruleset.metrics, ruleset.places
+        events, kept, standings = self.events, self.lines, self.standings
         shown: dict[str, float] | None = None
         for expected, line in enumerate(lines, start=floor + 1):
             event = codec.decode(line, where=where, line_no=expected + 1)
@@ -244,10 +245,13 @@ class Projection:
                 return None
             if isinstance(event, Ruled) and event.applies_to is not None and event.applies_to <= floor:
                 return None
-            step = fold.first(event) if step is None else fold(step, event)
+            before, step = step, fold.first(event) if step is None else fold(step, event)
             events.append(event)
             kept.append(line)
-            places.append(progress(params, step.state))
+            standings.append(progress(params, step.state))
+            if where_on_board is not None and before is not None:
+                for place in where_on_board(params, before.state, step.state, event):
+                    self.rows.add("places", match_id=self.match_id, seq=event.seq, what=place.what, col=place.col, row=place.row)
             now = metrics(params, step.state)
             if now != shown:  # most events change no metric: one comparison of two dicts
                 self._metric_rows(expected, now)
@@ -290,7 +294,7 @@ class Projection:
 
     def _event_rows(self) -> None:
         """Every projected event's row, built column by column."""
-        events, places, count = self.events, self.places, len(self.events)
+        events, places, count = self.events, self.standings, len(self.events)
         seqs = range(self.first_seq, self.first_seq + count)
         voided = self.voided
         self.rows.add_columns(

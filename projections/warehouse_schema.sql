@@ -27,6 +27,9 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE TABLE IF NOT EXISTS steps (   -- per-step metrics in long form, one row per change
     match_id VARCHAR, seq INTEGER, metric VARCHAR, value DOUBLE
 );
+CREATE TABLE IF NOT EXISTS places (  -- where on the board an event made something happen (Ruleset.places)
+    match_id VARCHAR, seq INTEGER, what VARCHAR, col INTEGER, row INTEGER
+);
 CREATE TABLE IF NOT EXISTS violations (
     match_id VARCHAR, seq INTEGER, rule VARCHAR, severity VARCHAR, message VARCHAR
 );

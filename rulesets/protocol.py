@@ -57,6 +57,15 @@ class Progress(msgspec.Struct, frozen=True, kw_only=True):
     """Seat (or side) whose decision it is now."""
 
 
+class Place(msgspec.Struct, frozen=True, kw_only=True):
+    """A board space where something worth a heatmap happened (`mercenary died`), in the
+    coordinates of the game's BoardView."""
+
+    what: str
+    col: int
+    row: int
+
+
 class Reading(msgspec.Struct, frozen=True, kw_only=True):
     """How an ambiguous or self-contradicting passage is read, shown to the designer."""
 
@@ -144,6 +153,10 @@ class Ruleset(Generic[P]):
     touch: Callable[[P, Any, Event], Touch] | None = None
     """Where a legal event is made on the board (the piece, then the place), so the
     recorder turns taps into events; None: every event is a button beside the board."""
+    places: Callable[[P, Any, Any, Event], tuple[Place, ...]] | None = None
+    """(params, state before, state after, event) -> where on the board the event made
+    something happen worth a heatmap (where a token was lost, say). The warehouse keeps them
+    (`places` table) for the Compare page's heatmaps; None: the game offers none."""
     candidates: Callable[[P, Any], Iterable[Event]] | None = None
     """At a decision, every event the move generator proposes before any rule is checked.
     `legal` may build its moves directly (faster), but must equal exactly, in order, the

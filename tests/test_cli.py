@@ -4,6 +4,7 @@ and leaves the store as it was."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -238,9 +239,13 @@ def test_simulate_and_compare_versions_from_the_command_line(tmp_path: Path) -> 
     assert code == 0 and lines[0].startswith("mortalgate@2.1 (A) vs mortalgate@2.5 (B), bot games: 6 and 6 games")
     assert lines[-1].startswith("mortalgate@2.1 vs mortalgate@2.5: significant differences (Holm-corrected, 5%) in")
     assert f"12 games stored in {tmp_path / 'batches'}" in out and "seat_balance" in out and "games per version" in out
-    code, out, _ = run(tmp_path, "compare-versions", "mortalgate@2.1", "mortalgate@2.5", "--games", "4", "--seed", "3",
-                       "--until-decided", "--max-games", "8", "--measure", "seat_balance")
-    assert code == 0 and "round 1: 4 games per version" in out and "round 2: 8 games per version" in out
+    code, out, err = run(tmp_path, "compare-versions", "mortalgate@2.1", "mortalgate@2.5", "--games", "4", "--seed", "3",
+                         "--until-decided", "--max-games", "8", "--measure", "seat_balance")
+    rounds = [line for line in out.splitlines() if line.startswith("round ")]
+    assert code == 0 and [r.split(":")[0] for r in rounds] == ["round 1/2", "round 2/2"]
+    assert rounds[0].startswith("round 1/2: 4 games per version, alpha spent ") and "seat_balance undecided (" in rounds[0]
+    assert re.search(r"seat_balance \w+.*\((red|blue)'s win rate [+-]\d+\.\d points \[", rounds[1]), rounds[1]
+    assert err.splitlines() == rounds  # not a terminal: one line per round as it closes, no bar, no redraws
     code, _, err = run(tmp_path, "compare-versions", "mortalgate@2.1", "mortalgate@2.5", "--until-decided", "--measure", "length")
     assert code == 2 and "--measure 'length': --until-decided decides seat_balance" in err
     code, _, err = run(tmp_path, "query", "side_win_rates", "--param", "ruleset")

@@ -202,9 +202,8 @@ def _heatmaps(ws: Workspace, wh: Warehouse, specs: tuple[str, str], cohorts: tup
     drawn = []
     for spec, rows in zip(specs, cohorts, strict=True):
         rules = ws.rules(spec)
-        found = run_named(wh, places.query, {"version": rules.version, "bots": kind == "bots"}).records()
-        last = rows[0]
-        view = rules.ruleset.view(rules.params, ws.state_at(last["match_id"], last["events"] - 1).state, None)
+        found = run_named(wh, places.query, {**places.params, "version": rules.version, "bots": kind == "bots"}).records()
+        view = rules.ruleset.view(rules.params, ws.state_at(rows[0]["match_id"], 0).state, None)  # the board as set up
         drawn.append((spec, view, found, len(rows)))
     for what, title in places.titles.items():
         rates = [per_hundred(counts(places, found, what, view), games) for _, view, found, games in drawn]

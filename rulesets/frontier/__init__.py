@@ -16,7 +16,7 @@ from rulesets.frontier.params import OPTIONS, VERSIONS
 from rulesets.frontier.readings import READINGS
 from rulesets.frontier.rules import apply, check, outcome, setup, validate_start
 from rulesets.frontier.table import describe, touch
-from rulesets.frontier.view import metrics, progress, roster, view
+from rulesets.frontier.view import metrics, places, progress, roster, view
 from rulesets.protocol import Ruleset
 
 RULESET = Ruleset(
@@ -32,6 +32,7 @@ RULESET = Ruleset(
     candidates=candidates,
     chance=chance,
     metrics=metrics,
+    places=places,
     view=view,
     progress=progress,
     validate_start=validate_start,

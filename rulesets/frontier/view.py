@@ -42,7 +42,7 @@ from rulesets.frontier.table import (
 )
 from rulesets.frontier.terrain import palette_names
 from rulesets.frontier.timing import chance_pending, front, reactive_seat
-from rulesets.protocol import Progress
+from rulesets.protocol import Place, Progress
 from rulesets.view import BoardView, CardRow, Line, Panel, Piece, Region
 
 SECRET = "Unit selection is secret until both players have chosen; everything else on the table is open."
@@ -233,6 +233,14 @@ def metrics(params: Params, state: State) -> dict[str, float]:
     out["seized"] = float(state.seized)
     out["charges"] = float(state.charges)
     return out
+
+
+def places(params: Params, before: State, after: State, event: object) -> tuple[Place, ...]:
+    """Where units are destroyed: the inch (rounded) each stood on when it went from the
+    table to `destroyed` (Bug Out and Self Destruct are not destruction)."""
+    was = {u.id: u.at for u in before.units if u.status == "board" and u.at is not None}
+    return tuple(Place(what="unit destroyed", col=round(x), row=round(y)) for u in after.units
+                 if u.status == "destroyed" and u.id in was for x, y in (was[u.id],))
 
 
 def roster(params: Params, state: State) -> tuple[tuple[str, str], ...]:

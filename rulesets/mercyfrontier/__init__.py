@@ -17,7 +17,7 @@ from rulesets.mercyfrontier.params import VERSIONS
 from rulesets.mercyfrontier.readings import READINGS
 from rulesets.mercyfrontier.rules import apply, check, outcome, setup, validate_start
 from rulesets.mercyfrontier.table import describe, touch
-from rulesets.mercyfrontier.view import metrics, progress, view
+from rulesets.mercyfrontier.view import metrics, places, progress, view
 from rulesets.protocol import Ruleset
 
 RULESET = Ruleset(
@@ -33,6 +33,7 @@ RULESET = Ruleset(
     candidates=candidates,
     chance=chance,
     metrics=metrics,
+    places=places,
     view=view,
     progress=progress,
     validate_start=validate_start,

@@ -13,7 +13,15 @@ from __future__ import annotations
 from rulesets.mercyfrontier import board
 from rulesets.mercyfrontier.components import RELICS
 from rulesets.mercyfrontier.params import Params
-from rulesets.mercyfrontier.state import State, card_of, controller, known, player, relics_held
+from rulesets.mercyfrontier.state import (
+    State,
+    card_of,
+    controller,
+    known,
+    player,
+    relics_held,
+    spaces_of,
+)
 from rulesets.mercyfrontier.table import (
     DECK,
     DECK_FACE,
@@ -27,7 +35,7 @@ from rulesets.mercyfrontier.table import (
     worker_drawn,
     worker_id,
 )
-from rulesets.protocol import Progress
+from rulesets.protocol import Place, Progress
 from rulesets.view import BoardView, CardRow, Cell, Panel, Piece, Region, space_name
 
 
@@ -138,6 +146,14 @@ def metrics(params: Params, state: State) -> dict[str, float]:
     first, second = (player(state, s) for s in state.seats[:2]) if len(state.seats) >= 2 else (None, None)
     out["score"] = float((second.lost if second else 0) - (first.lost if first else 0))
     return out
+
+
+def places(params: Params, before: State, after: State, event: object) -> tuple[Place, ...]:
+    """Where mercenaries die: every space the token of a mercenary that left the board
+    covered (defeated in combat, Combat 3.b.ii, or trampled, Movement 2.b.i)."""
+    kept = {m.card for m in after.mercs}
+    return tuple(Place(what="mercenary died", col=c, row=r) for m in before.mercs
+                 if m.at is not None and m.card not in kept for c, r in (spaces_of(m) if known(m.card) else (m.at,)))
 
 
 def progress(params: Params, state: State) -> Progress:

@@ -6,7 +6,7 @@ behaviour rather than a number, a switch selects it and the rules branch on it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -34,6 +34,9 @@ class Params(msgspec.Struct, frozen=True, kw_only=True):
     """Which hero stat set ("1.5", "2.0", "2.1", "2.5")."""
     kill_grace: int = 1
     capture_grace: int
+    starting_grace: tuple[Annotated[int, msgspec.Meta(ge=0)], Annotated[int, msgspec.Meta(ge=0)]] = (0, 0)
+    """Each team's Grace meter at setup, red then blue ("Board Setup": both at 0). A designer
+    variant that starts one team higher gives it a head start of known direction."""
     grace_to_win: int
     heroes_per_team: int = 4
     players_min: int = 2
@@ -49,6 +52,7 @@ _SHARED: dict[str, Sourced] = {
     "players_min": Sourced(value=2, source="rules", note='"a maximum of eight people and a minimum of two people" (Game Overview).'),
     "players_max": Sourced(value=8, source="rules", note="Game Overview."),
     "heroes_per_player_max": Sourced(value=4, source="rules", note='"you can control from one to four hero characters" (Game Overview).'),
+    "starting_grace": Sourced(value=(0, 0), source="rules", note='"place a counter at 0 (zero) on the Grace meter of each team" (Board Setup).'),
     "respawn": Sourced(value=True, source="rules", note="Version 1.5, change 3; General Rules, Death."),
 }
 

@@ -99,11 +99,12 @@ def validate_start(params: Params, started: MatchStarted) -> list[str]:
 
 
 def setup(params: Params, started: MatchStarted) -> State:
-    """The board set up: blessing tokens at altars, Grace meters at 0, draft not yet rolled."""
+    """The board set up: blessing tokens at altars, Grace meters at their start (0 and 0 in
+    the rules; a variant may start a team higher), draft not yet rolled."""
     seats = tuple((seat, seat_team(seat) or "red") for seat in started.seats)
     gmap = game_map(params)
     enchantments = gmap.enchantments if params.bonuses == "enchantments" else ()
-    return State(seats=seats, altars=(None,) * len(gmap.altars), enchantments=enchantments)
+    return State(seats=seats, altars=(None,) * len(gmap.altars), enchantments=enchantments, grace=params.starting_grace)
 
 
 # --- violations ------------------------------------------------------------------------

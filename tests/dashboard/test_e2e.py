@@ -244,3 +244,25 @@ def test_compare_cohorts_draw_the_forest_plot_and_board_heatmaps_in_the_browser(
     assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 3  # forest plot, histogram, survival
     _shoot(page, "4-compare-cohorts")
     page.close()
+
+
+def test_compare_draws_where_mercenaries_die_on_mercy_frontiers_board_in_the_browser(server: str, browser: Any) -> None:
+    """The demo's Mercy Frontier bot games (accelerated vs current): the heatmap's boards
+    are drawn from the warehouse's places, one per version, with nothing owned on them."""
+    page = browser.new_page()
+    page.goto(f"{server}compare")
+    _settled(page, "Compare")
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Game").click()
+    page.get_by_role("option", name="Mercy Frontier").click()
+    _settled(page, "Compare")
+    page.get_by_role("tab", name="Cohorts").click()
+    page.get_by_text("Where mercenaries die").wait_for(timeout=90_000)
+    _settled(page, "Compare")
+    assert page.locator('[data-testid="stException"]').count() == 0
+    assert page.get_by_text("mercyfrontier@accelerated (A) vs mercyfrontier@current (B), bot games").count() >= 1
+    boards = page.locator("svg.tabletape-board").filter(has_text="games)")
+    assert boards.count() == 2
+    tips = page.eval_on_selector_all("svg.tabletape-board polygon.heat title", "found => found.map(t => t.textContent)")
+    assert all(re.fullmatch(r"mercenary died at \d+,\d+: [\d.]+ per 100 games", t) for t in tips), tips
+    _shoot(page, "4-compare-mercyfrontier")
+    page.close()

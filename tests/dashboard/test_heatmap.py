@@ -3,9 +3,11 @@ shades are per 100 games on one scale for both versions."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -91,3 +93,131 @@ def test_where_the_frontline_stops_is_its_last_position_on_the_track(tmp_path: P
     assert counts(PLACES["frontline"], [{"what": "frontline stopped", "front": -1, "times": 1}], "frontline stopped", view) == {(edge - 1, upper): 1.0}
     assert counts(PLACES["frontline"], [{"what": "frontline stopped", "front": 0, "times": 2}], "frontline stopped", view) == {
         (edge - 1, upper): 1.0, (edge - 1, lower): 1.0}
+
+
+MERCY = ("accelerated", "current")
+
+
+@pytest.fixture(scope="module")
+def mercy(tmp_path_factory: pytest.TempPathFactory) -> Workspace:
+    """Three bot games of each of two Mercy Frontier versions, synced (mercenaries die in some)."""
+    ws = Workspace(tmp_path_factory.mktemp("mercy") / "store")
+    for version in MERCY:
+        rules = ws.rules(f"mercyfrontier@{version}")
+        for seed in (1, 2, 3):
+            save_events(ws, play(rules, rules.ruleset.example_seats, seed=seed, match_id=f"{version}-{seed}"))
+    Warehouse(ws).sync()
+    return ws
+
+
+def mercenary_deaths(ws: Workspace) -> Counter[tuple[str, int, int]]:
+    """(version, col, row) of every space a dead mercenary's token covered, read from the
+    events: a combat's damage that reaches the target's health, or an own token trampled."""
+    from rulesets.mercyfrontier.board import footprint
+    from rulesets.mercyfrontier.state import card_of
+
+    found: Counter[tuple[str, int, int]] = Counter()
+    for match_id in ws.matches():
+        version = ws.header(match_id).version
+        before: Any = None
+        for step in ws.replay(match_id, audit=False):
+            event, kind = step.event, type(step.event).__name__
+            dead: list[str] = []
+            if kind == "CombatResolved":
+                health = {m.card: m.health for m in before.mercs}
+                dead = [card for card, hit in event.damage if card in health and hit >= health[card]]  # type: ignore[attr-defined]
+            elif kind == "MercenaryMoved":
+                dead = [card for card in event.trample if all(m.card != card for m in step.state.mercs)]  # type: ignore[attr-defined]
+            for card in dead:
+                token = next(m for m in before.mercs if m.card == card)
+                for col, row in footprint(token.at, card_of(card).size):
+                    found[(version, col, row)] += 1
+            before = step.state
+    return found
+
+
+def test_where_mercenaries_die_is_counted_at_sync_as_the_events_say(mercy: Workspace) -> None:
+    rows = run_named(Warehouse(mercy), "places", {"ruleset": "mercyfrontier", "bots": "true"}).records()
+    direct = mercenary_deaths(mercy)
+    assert direct and Counter({(r["version"], r["col"], r["row"]): r["times"] for r in rows}) == direct
+    assert {r["what"] for r in rows} == {"mercenary died"}
+    from tests.cli_support import run
+
+    code, out, _ = run(mercy.home, "query", "places", "--param", "ruleset=mercyfrontier", "--param", "version=current", "--format", "json")
+    assert code == 0 and sum(r["times"] for r in json.loads(out)) == sum(n for (v, _, _), n in direct.items() if v == "current")
+
+
+def test_the_compare_page_draws_where_mercenaries_die_on_mercy_frontiers_board(mercy: Workspace, monkeypatch: pytest.MonkeyPatch) -> None:
+    """AppTest: Mercy Frontier's two versions on the Compare page; each board's shaded
+    spaces say the deaths per 100 games the events give, on one scale, A blue, B orange."""
+    from streamlit.testing.v1 import AppTest
+
+    monkeypatch.setenv("TABLETAPE_HOME", str(mercy.home))
+    at = AppTest.from_file(str(Path(__file__).parents[2] / "dashboard" / "pages" / "compare.py"), default_timeout=60).run()
+    game = next(w for w in at.selectbox if w.label == "Game")
+    game.select_index(game.options.index(next(o for o in game.options if "Mercy Frontier" in o or o == "mercyfrontier"))).run()
+    for label, version in zip(("Version A", "Version B"), MERCY, strict=True):
+        box = next(w for w in at.selectbox if w.label == label)
+        box.select_index(box.options.index(version)).run()
+    assert not at.exception, at.exception
+    assert any("Where mercenaries die" in m.value for m in at.markdown)
+    boards = [m.value for m in at.markdown if 'class="tabletape-board"' in m.value]
+    assert len(boards) == 2
+    direct = mercenary_deaths(mercy)
+    for board, version, colour in zip(boards, MERCY, ("#0072B2", "#E69F00"), strict=True):
+        shown = {(int(c), int(r)): float(rate) for c, r, rate in re.findall(r"mercenary died at (\d+),(\d+): ([\d.]+) per 100 games", board)}
+        expected = {(c, r): round(100 * n / 3, 1) for (v, c, r), n in direct.items() if v == version}
+        assert shown == expected and (not expected or f'fill="{colour}"' in board)
+
+
+def test_where_frontier_units_are_destroyed_is_the_inch_they_stood_on(tmp_path: Path) -> None:
+    """Frontier's places: each unit that went from the table to destroyed, at the rounded
+    inch it stood on the step before; drawn as one-inch squares on the inch table."""
+    ws = Workspace(tmp_path / "store")
+    rules = ws.rules("frontier@1.0")
+    for seed in (1, 2):
+        save_events(ws, play(rules, rules.ruleset.example_seats, seed=seed, match_id=f"f{seed}"))
+    Warehouse(ws).sync()
+    direct: Counter[tuple[int, int]] = Counter()
+    for match_id in ws.matches():
+        standing: dict[str, tuple[float, float]] = {}
+        for step in ws.replay(match_id, audit=False):
+            for unit in step.state.units:
+                if unit.status == "destroyed" and unit.id in standing:
+                    x, y = standing.pop(unit.id)
+                    direct[(round(x), round(y))] += 1
+            standing = {u.id: u.at for u in step.state.units if u.status == "board" and u.at is not None}
+    rows = run_named(Warehouse(ws), "places", {"ruleset": "frontier", "version": "1.0"}).records()
+    assert direct and Counter({(r["col"], r["row"]): r["times"] for r in rows}) == direct
+    from dashboard.heatmap import PLACES, counts
+
+    view = rules.ruleset.view(rules.params, ws.state_at("f1", 0).state, None)
+    rates = per_hundred(counts(PLACES["frontier"], rows, "unit destroyed", view), games=2)
+    svg = heatmap_svg(view, rates, colour="#0072B2", top=max(rates.values()), what="unit destroyed", title="1.0")
+    assert len(re.findall(r'class="heat"', svg)) == len(direct)
+
+
+def test_a_retracted_kill_leaves_the_heatmap_and_a_grown_log_adds_to_it(tmp_path: Path) -> None:
+    """The places of an event the table took back are not counted; a log synced, grown and
+    synced again (incremental) counts the new deaths once."""
+    from events.shared import Retracted
+
+    ws = Workspace(tmp_path / "store")
+    rules = ws.rules("mercyfrontier@accelerated")
+    events = play(rules, rules.ruleset.example_seats, seed=1, match_id="m")
+    kill = next(e for e in events if type(e).__name__ == "CombatResolved" and e.damage)  # type: ignore[attr-defined]
+    save_events(ws, events[: kill.seq])
+    Warehouse(ws).sync()
+
+    def shown() -> Counter[tuple[str, int, int]]:
+        rows = run_named(Warehouse(ws), "places", {"ruleset": "mercyfrontier"}).records()
+        return Counter({(r["version"], r["col"], r["row"]): r["times"] for r in rows})
+
+    before = shown()
+    assert before == mercenary_deaths(ws)
+    ws.append_events("m", [kill])
+    assert Warehouse(ws).sync().extended == 1
+    assert shown() == mercenary_deaths(ws) and sum(shown().values()) > sum(before.values())  # the kill, counted once
+    ws.append_events("m", [Retracted(seq=kill.seq + 1, at=kill.at, target_seq=kill.seq, reason="misread the damage")])
+    Warehouse(ws).sync()
+    assert shown() == before
