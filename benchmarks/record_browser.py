@@ -259,7 +259,7 @@ def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: 
                 last = time.perf_counter()
                 page.locator(f".st-key-rec_button_chosen_{seq - 1} button").click()
         elif tap.where == "die":
-            from dashboard.pages.record import die_key
+            from dashboard.state import die_key
 
             face = page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)}").get_by_role("radio", name=tap.what, exact=True)
             face.click()

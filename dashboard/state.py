@@ -145,3 +145,9 @@ def show_error(error: Exception) -> None:
 def show_svg(svg: str, where: Any = st) -> None:
     """An SVG drawing inline in the page (as raw HTML in its own block, so hover tooltips work)."""
     where.markdown(f'<div class="tabletape-svg">\n{svg}\n</div>', unsafe_allow_html=True)
+
+
+def die_key(name: str) -> str:
+    """A die's name as part of a widget key (Streamlit turns keys into CSS classes): here,
+    not in the Record page, so a test or the browser driver reads it without running a page."""
+    return "".join(c if c.isalnum() else "_" for c in name)

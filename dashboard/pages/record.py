@@ -20,7 +20,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard import state as shared
-from dashboard.state import warehouse, workspace
+from dashboard.state import die_key, warehouse, workspace
 from dashboard.svg import board_layers, card_rows_svg
 from dashboard.table_choice import table_choice
 from dashboard.tapboard import tap_board
@@ -288,11 +288,6 @@ def _dice_pad(ws: Workspace, live: Live, outcomes: list[Event]) -> None:
     st.info(meaning)
     st.button("Record the roll", key=f"rec_record_roll_{live.last_seq}", type="primary", width="stretch",
               on_click=_write, args=(ws, live, [event], live.last_seq, 0, None), kwargs={"forced": True})
-
-
-def die_key(name: str) -> str:
-    """A die's name as part of a widget key (Streamlit turns keys into CSS classes)."""
-    return "".join(c if c.isalnum() else "_" for c in name)
 
 
 def _buttons(ws: Workspace, live: Live, taps: TapMap) -> None:

@@ -247,10 +247,9 @@ def attempts(params: Params, state: State) -> Iterator[Event]:
             or chance(params, state) is not None or outcome(params, state) is not None):
         return
     left = movement_allowance(params, state, hero, turn) - turn.moved
-    within = reachable(params, state, hero.node, left)
     gmap = game_map(params)
-    for node, path in reachable(params, state, hero.node, gmap.width * gmap.height).items():
-        if node not in within:
+    for path in reachable(params, state, hero.node, gmap.width * gmap.height).values():
+        if len(path) > left:  # breadth-first: a shortest path longer than the movement left
             yield HeroMoved(by=hero.seat, hero=hero.id, path=path)
 
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.pages.record import die_key
+from dashboard.state import die_key
 from events.base import Event
 from events.shared import MatchEnded, Ruled
 from projections.recording import same_event
