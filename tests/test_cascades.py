@@ -14,7 +14,7 @@ import msgspec
 
 from events.codec import decode_log, read_header
 from projections.audit import audit
-from projections.mutations import Mutation, Subject, _rebuild, drop, measure, swap
+from projections.mutations import Mutation, Subject, _rebuild, drop, duplicate, measure, swap
 from rulesets import registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -129,3 +129,33 @@ def test_an_action_played_out_of_turn_and_written_again_in_turn_is_done_once() -
     mutation = out_of_turn(subject, 2, random.Random(0))
     assert mutation is not None and mutation.what == "b plays TrainingStarted (seq 6) at 2"
     _one_finding(subject, mutation)
+
+
+def _frontline_bot_game() -> Subject:
+    from tests.contract import check_bot_game_is_clean
+
+    rules = registry.resolve("frontline")
+    return Subject(check_bot_game_is_clean(rules, "heuristic", seed=11), rules)
+
+
+def test_a_decision_written_twice_and_legal_twice_is_read_as_made_once_where_it_shows() -> None:
+    """Frontline: a worker moved from lumber to gold written on two lines, both legal (there were
+    workers to move); forty events later a building cannot be paid for. Before: that finding
+    was followed by three more (workers missing from lumber and a burrow, lumber short again),
+    because no reading took one copy back."""
+    subject = _frontline_bot_game()
+    moved = subject.events[44]
+    assert type(moved).__name__ == "WorkersMoved" and (moved.origin, moved.to) == ("lumber", "gold")  # type: ignore[attr-defined]
+    _one_finding(subject, duplicate(subject, 44, random.Random(0)))
+
+
+def test_a_research_written_wrong_is_read_right_where_its_effect_shows_three_rounds_later() -> None:
+    """Frontline: a research written as one already done (one finding, where written); the one
+    really started raises the side's force only when it is done, 26 events later. Before: the
+    readings were dropped after 24 events, and both later frontline moves were refused."""
+    subject = _frontline_bot_game()
+    started, other = subject.events[62], subject.events[27]
+    assert type(started).__name__ == type(other).__name__ == "ResearchStarted"
+    order: list = [(e.seq, e) for e in subject.events]
+    order[62] = (62, msgspec.structs.replace(started, tech=other.tech))  # type: ignore[attr-defined]
+    _one_finding(subject, _rebuild("illegal", 62, "ResearchStarted.tech at 62 taken from the one at 27", order, [62]))

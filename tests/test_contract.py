@@ -107,17 +107,7 @@ def test_a_place_past_the_edge_is_named_not_looped_on() -> None:
     assert space_name("grid", -2, 3) == "off the board (-2, 3)"
 
 
-CASCADE_TARGET_MISSED = frozenset({"frontline"})
-"""Games whose audit still spreads some injected mistakes past p95 <= 1 follow-on finding on
-this sample (one bot game, 40 mutations): strict, so a game that meets the target must leave
-this set. Frontline meets it on the 1,000 mutations of its golden logs (BENCHMARKS.md,
-"Cascades") but not on its bot game, where a burrow left out shows only 23 events later and
-a worker move written twice is legal twice (the economy drifts; docs/architecture.md)."""
-
-
-@pytest.mark.parametrize("name", [
-    pytest.param(n, marks=pytest.mark.xfail(strict=True, reason="p95 follow-ons above 1 (BENCHMARKS.md, Cascades)"))
-    if n in CASCADE_TARGET_MISSED else n for n in registry.GAMES])
+@pytest.mark.parametrize("name", registry.GAMES)
 def test_one_table_mistake_gives_one_finding(name: str) -> None:
     rules = registry.resolve(name)
     events = contract.check_bot_game_is_clean(rules, "heuristic", seed=11)
