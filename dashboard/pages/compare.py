@@ -24,6 +24,7 @@ from projections.batch import compare_versions
 from projections.catalog import signature
 from projections.queries import run_named
 from projections.rulediff import Entry, rule_diff
+from projections.verdicts import DETECT
 from projections.warehouse import Warehouse
 from projections.workspace import Workspace
 from rulesets.protocol import Outcome
@@ -153,20 +154,20 @@ def show_report(report: BalanceReport, key: str) -> None:
 
 
 @st.cache_data(show_spinner="Weighing the evidence...", max_entries=16)
-def _report(home: str, store: tuple[Any, ...], a: str, b: str, kind: str) -> BalanceReport:
+def _report(home: str, store: tuple[Any, ...], a: str, b: str, kind: str, detect: float) -> BalanceReport:
     """The verdicts of both cohorts, once per state of the store (its signature is in the key)."""
     ws = Workspace(home)
-    return compare_cohorts(ws, a, b, kind=kind, wh=Warehouse(ws))
+    return compare_cohorts(ws, a, b, kind=kind, wh=Warehouse(ws), detect=detect)
 
 
-def _cohorts(ws: Workspace, game: str, a: str, b: str) -> None:
+def _cohorts(ws: Workspace, game: str, a: str, b: str, detect: float) -> None:
     """Both versions' matches of one kind from the warehouse: every verdict, lengths, pacing."""
     kind = KINDS[st.radio("Matches", list(KINDS), horizontal=True, key="cmp_kind")]
     va, vb = ws.rules(a).version, ws.rules(b).version
     try:
         wh = warehouse()
         rows_a, rows_b = cohort(wh, game, va, kind=kind), cohort(wh, game, vb, kind=kind)
-        report = _report(str(ws.home), signature(ws), a, b, kind)
+        report = _report(str(ws.home), signature(ws), a, b, kind, detect)
         pacing = _frame(wh, "pacing", {"ruleset": game, "source": None}) if kind == "humans" else pd.DataFrame()
     except TabletapeError as error:
         show_error(error)
@@ -214,7 +215,7 @@ def _heatmaps(ws: Workspace, wh: Warehouse, specs: tuple[str, str], cohorts: tup
                 show_svg(heatmap_svg(view, rate, colour=colour, top=top, what=what, title=f"{spec} ({games} games)"))
 
 
-def _simulate(ws: Workspace, game: str, a: str, b: str) -> None:
+def _simulate(ws: Workspace, game: str, a: str, b: str, detect: float) -> None:
     """Seeded bot games of both versions from the same seeds, and the verdicts of those games."""
     bots = list(ws.rules(a).ruleset.bots)
     if not bots:
@@ -233,7 +234,7 @@ def _simulate(ws: Workspace, game: str, a: str, b: str) -> None:
 
         try:
             st.session_state[SIMULATION] = compare_versions(ws, a, b, games=int(games), seed=int(seed), bot=bot,
-                                                            workers=int(workers), progress=progress)
+                                                            workers=int(workers), progress=progress, detect=detect)
         except TabletapeError as error:
             show_error(error)
             return
@@ -241,6 +242,15 @@ def _simulate(ws: Workspace, game: str, a: str, b: str) -> None:
     result: BalanceReport | None = st.session_state.get(SIMULATION)
     if result is not None and (result.a, result.b) == (ws.rules(a).spec, ws.rules(b).spec):
         show_report(result, "cmp_simulated")
+
+
+def _detect() -> float:
+    """The change in a rate the designer wants to be able to see (the CLI's `--detect`): the
+    verdicts' "games needed" advice is about a change of this size."""
+    points = st.number_input("Smallest change worth detecting (points of a rate)", min_value=1, max_value=50,
+                             value=round(DETECT * 100), step=1, key="cmp_detect",
+                             help="How many games each version needs is worked out for a change in a win rate this large.")
+    return points / 100
 
 
 def main() -> None:
@@ -251,6 +261,7 @@ def main() -> None:
     if chosen is None:
         return
     game, a, b = chosen
+    detect = _detect()
     # Simulate runs before Cohorts, so the cohorts drawn after a simulation include its games.
     diff, reaudit, simulate, cohorts = st.tabs(["Rule diff", "Re-audit a log", "Simulate", "Cohorts"])
     with diff:
@@ -258,9 +269,9 @@ def main() -> None:
     with reaudit:
         _reaudit(ws, a, b)
     with simulate:
-        _simulate(ws, game, a, b)
+        _simulate(ws, game, a, b, detect)
     with cohorts:
-        _cohorts(ws, game, a, b)
+        _cohorts(ws, game, a, b, detect)
 
 
 main()

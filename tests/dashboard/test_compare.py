@@ -157,6 +157,7 @@ def test_a_simulation_batch_of_both_versions_reports_progress_and_the_comparison
     at.run()
     at.number_input(key="cmp_games").set_value(2)
     at.number_input(key="cmp_seed").set_value(7)
+    at.number_input(key="cmp_detect").set_value(20)  # the CLI's --detect 0.2
     at.button(key="cmp_simulate").click().run()
     assert not at.exception, at.exception
     assert reported[-1] == (4, 4)  # two games of each version, reported as they finish
@@ -166,6 +167,7 @@ def test_a_simulation_batch_of_both_versions_reports_progress_and_the_comparison
     assert {"seat_balance", "first_player", "length"} <= set(simulated["measure"])
     assert "mortalgate@2.1 (A) vs mortalgate@2.5 (B), bot games: 2 and 2 games" in texts(at)
     assert "4 games stored in" in texts(at)
+    assert "detect a 20-point change in" in texts(at) and "detect a 5-point" not in texts(at)
     assert len(Workspace(tmp_path / "store").matches()) == 4
     cohort = [d.value for d in at.dataframe if "n_a" in d.value.columns][-1]  # the Cohorts tab, drawn after the run
     assert cohort.set_index("measure").loc["length", "n_a"] == 2
