@@ -188,9 +188,19 @@ def _status(live: Live) -> None:
     rules = live.rules
     progress = rules.ruleset.progress(rules.params, live.state)
     view = rules.ruleset.view(rules.params, live.state, None)
-    parts = [f"**turn {progress.turn}** · round {progress.round} · {progress.phase}" + (f" · to act: **{progress.actor}**" if progress.actor else "")]
-    parts += [f"**{panel.title}** " + ", ".join(f"{label} {value}" for label, value in panel.rows[:STATUS_ROWS]) for panel in view.panels[:3]]
-    st.markdown(" &nbsp;|&nbsp; ".join(parts))
+    turn = f"**turn {progress.turn}** · round {progress.round} · {progress.phase}" + (f" · to act: **{progress.actor}**" if progress.actor else "")
+    panels = view.panels[:3]
+    short = [f"**{p.title}** " + ", ".join(f"{label} {headline(value)}" for label, value in p.rows[:STATUS_ROWS]) for p in panels]
+    whole = [f"{p.title}: " + ", ".join(f"{label} {value}" for label, value in p.rows) for p in panels]
+    st.markdown(" &nbsp;|&nbsp; ".join([turn, *short]), help="\n\n".join(whole) or None)
+
+
+def headline(value: str) -> str:
+    """A panel's value up to its first detail (a colon, a semicolon, a bracket): the strip above
+    the board stays a line or two on a tablet; the tooltip and Replay show the whole of it
+    ("workers 10: gold 6; returning 1 to gold" reads "workers 10")."""
+    cut = min((i for i in (value.find(": "), value.find("; "), value.find(" (")) if i > 0), default=len(value))
+    return value[:cut] + (" …" if cut < len(value) else "")
 
 
 def _recent(live: Live) -> None:
