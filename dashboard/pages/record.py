@@ -50,6 +50,8 @@ MODES = ("Play", "Any event", "Ruling", "Result")
 RECENT = 8
 STATUS_ROWS = 5
 """Rows of each of the view's first panels in the status strip (the whole panel is on Replay)."""
+IN_TURN_LINE = frozenset({"turn", "round", "phase", "to act"})
+"""Panel rows the strip's turn line already gives."""
 MAX_BUTTONS = 8
 """More off-board choices than this are one picker (a turn order of four heroes is 24)."""
 
@@ -190,7 +192,8 @@ def _status(live: Live) -> None:
     view = rules.ruleset.view(rules.params, live.state, None)
     turn = f"**turn {progress.turn}** · round {progress.round} · {progress.phase}" + (f" · to act: **{progress.actor}**" if progress.actor else "")
     panels = view.panels[:3]
-    short = [f"**{p.title}** " + ", ".join(f"{label} {headline(value)}" for label, value in p.rows[:STATUS_ROWS]) for p in panels]
+    rows = [[(label, value) for label, value in p.rows if label not in IN_TURN_LINE][:STATUS_ROWS] for p in panels]
+    short = [f"**{p.title}** " + ", ".join(f"{label} {headline(value)}" for label, value in kept) for p, kept in zip(panels, rows, strict=True)]
     whole = [f"{p.title}: " + ", ".join(f"{label} {value}" for label, value in p.rows) for p in panels]
     st.markdown(" &nbsp;|&nbsp; ".join([turn, *short]), help="\n\n".join(whole) or None)
 

@@ -386,7 +386,8 @@ def test_a_frontier_table_is_taken_whole_from_an_earlier_match_in_one_tap(home: 
 
 def test_the_status_strip_keeps_each_value_to_its_headline_and_the_whole_panel_in_its_tooltip(home: Path) -> None:
     """Frontier's armies list every unit and Frontline's workers every job: above the board the
-    strip gives each value up to its first detail, so the board is not pushed off a tablet."""
+    strip gives each value up to its first detail, and what its turn line says only there, so
+    the board is not pushed off a tablet."""
     at, ws, match_id = start(home, "frontline@1.0")
     rules = ws.rules_of(match_id)
     view = rules.ruleset.view(rules.params, ws.state_at(match_id, ws.store.last(match_id)[0]).state, None)
@@ -395,3 +396,4 @@ def test_the_status_strip_keeps_each_value_to_its_headline_and_the_whole_panel_i
     [strip] = [m for m in at.markdown if str(m.value).startswith("**turn ")]
     assert f"workers {workers.split(': ')[0]} …" in strip.value and workers not in strip.value
     assert f"workers {workers}" in strip.proto.help
+    assert "to act: **a**" in strip.value and "to act a" not in strip.value  # said once, in the turn line
