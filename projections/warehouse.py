@@ -220,9 +220,9 @@ reach back before a checkpoint."""
 def _reaches_before(event: Event, floor: int) -> bool:
     """Whether an undo or a ruling concerns an event at or before `floor` (the checkpoint)."""
     if type(event) is Retracted:
-        return event.target_seq <= floor  # type: ignore[attr-defined]
+        return event.target_seq <= floor
     if type(event) is Ruled:
-        return event.applies_to is not None and event.applies_to <= floor  # type: ignore[attr-defined]
+        return event.applies_to is not None and event.applies_to <= floor
     return False
 
 
