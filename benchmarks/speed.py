@@ -4,6 +4,7 @@ corpus work (sync, re-audit) on every core, each against a baseline of the same 
     python -m benchmarks.speed                 # the figures for BENCHMARKS.md
     python -m benchmarks.speed --quick         # fewer games (writes .bench/BENCHMARKS-speed.md)
     python -m benchmarks.speed --bots-only     # the bot games table alone, replaced in place
+    python -m benchmarks.speed --sync-only     # corpus work and sync before/after alone, printed (BENCHMARKS.md untouched)
 
 Bot games and Frontier's replay are measured twice in the same run: by this code and by
 the code before issue 18 (`--baseline`, a commit extracted with `git archive` into
@@ -159,23 +160,48 @@ def sync_and_replay(home: str) -> dict[str, object]:
     replay = time.process_time() - started
     started = time.process_time()
     from_scratch()
-    return {"replay": replay, "sync": time.process_time() - started, "code": str(Path(rulesets.__file__).parent.parent)}
+    return {"replay": replay, "sync": time.process_time() - started, "code": str(Path(rulesets.__file__).parent.parent),
+            "tables": table_digests(Path(home) / "warehouse.read.duckdb")}
 
 
-def sync_before_after(rev: str, games: int, rounds: int = 2) -> dict[str, float]:
+COMPARED_TABLES = ("matches", "seats", "rosters", "events", "steps", "places", "violations", "notes")
+"""What two codes' syncs of one corpus must write alike (the checkpoints hold the code's own
+rules fingerprint and state encoding, so they are left out)."""
+
+
+def table_digests(path: Path) -> dict[str, str]:
+    """Rows and a hash of every compared table's sorted rows, as a sync left them."""
+    import duckdb
+
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        out = {}
+        for table in COMPARED_TABLES:
+            rows = con.execute(f"SELECT * FROM {table} ORDER BY ALL").fetchall()
+            out[table] = f"{len(rows)} rows, {hashlib.sha256(repr(rows).encode()).hexdigest()[:16]}"
+        return out
+    finally:
+        con.close()
+
+
+def sync_before_after(rev: str, games: int, rounds: int = 2) -> dict[str, object]:
     """One-process sync efficiency (replay CPU / sync CPU) under the code of `rev` and under
     this code, alternating in processes of their own on one copy of the corpus; the best
-    round of each (a loaded machine only ever slows a round down)."""
+    round of each (a loaded machine only ever slows a round down). `differs` names the
+    tables the two codes wrote differently (empty: the same warehouse)."""
     home = BENCH / "speed-sync-copy"
     shutil.rmtree(home, ignore_errors=True)
     shutil.copytree(corpus(games), home, ignore=shutil.ignore_patterns("warehouse*"))
     best = {"before": 0.0, "after": 0.0}
+    tables: dict[str, dict[str, str]] = {}
     for _ in range(rounds):
         for label, tree in (("before", code_tree(rev)), ("after", ROOT)):
             measured = measured_in(tree, "benchmarks.speed", f"sync_and_replay({str(home)!r})")
             best[label] = max(best[label], float(measured["replay"]) / float(measured["sync"]))  # type: ignore[arg-type]
+            tables[label] = measured["tables"]  # type: ignore[assignment]
     shutil.rmtree(home, ignore_errors=True)
-    return best
+    differs = [table for table in COMPARED_TABLES if tables["before"].get(table) != tables["after"].get(table)]
+    return {**best, "differs": differs}
 
 
 def corpus(games: int) -> Path:
@@ -339,7 +365,24 @@ def report(here: dict[str, object], base: dict[str, object], work: list[Work], a
         old = old_replays[game]
         rate, old_rate = now["events"] / now["cpu"], old["events"] / old["cpu"]
         lines.append(f"| {game} | {now['events']:,.0f} | {old_rate:,.0f} | {rate:,.0f} | {rate / old_rate:.2f}x |")
-    lines += [
+    lines += corpus_table(work, args)
+    lines += ["", "### Reading the figures", "",
+              "- Same logs: every bot game above gives, seed for seed, the log the code before issue 18 gives.",
+              *BOT_READING,
+              "- Sync: it folds every event as an audited replay does, then asks the game where it stands and what its",
+              "  metrics are, and keeps the event's row (the line's own bytes as the detail; rows built column by column",
+              "  per match, Arrow per chunk, one insert per table). On MortalGate the game's progress and metrics alone",
+              "  are a quarter to a third of the replay's cost, so the efficiency stays near one half and 2 processes do",
+              "  not reach 0.8 x 2 cores x replay; the one writer is not the limit (its share is a bulk Arrow insert).",
+              "- Re-audit: workers return counts only; its efficiency is that of replay itself.",
+              "- 16 cores and a Dask cluster, on paper: docs/architecture.md, 'Corpus work on every core'."]
+    return "\n".join(lines)
+
+
+def corpus_table(work: list[Work], args: argparse.Namespace) -> list[str]:
+    """The corpus work table (sync and re-audit against one core's audited replay) and the
+    one-process sync before and after, with whether both codes wrote the same tables."""
+    lines = [
               "", f"### Corpus work on every core ({args.corpus} heuristic MortalGate games)", "",
               "Wall-clock rates on a machine this loaded say little about what more processes give, so each figure is",
               "also timed in CPU seconds of every process taking part (the main process, the one writer, included).",
@@ -363,21 +406,14 @@ def report(here: dict[str, object], base: dict[str, object], work: list[Work], a
         one, two = (next(w for w in work if w.name.startswith(kind) and w.workers == n) for n in (1, 2))
         lines.append(f"| scaling of {kind}, 1 -> 2 processes (wall) | | {one.wall / two.wall:.2f}x | | | | |")
     both = args.sync_before_after
+    differs = both["differs"]
+    same = ("the same tables (" + ", ".join(COMPARED_TABLES) + ")" if not differs
+            else "**different tables: " + ", ".join(differs) + "**")
     lines += ["", f"One-process sync from scratch of the same corpus under the code at `{args.sync_baseline}` and under this code, "
               "alternating in processes of their own (`sync_before_after`; efficiency = one core's audited replay CPU / "
               f"sync CPU, each code's own replay): **{both['before']:.2f} before, {both['after']:.2f} now "
-              f"({both['after'] / both['before']:.2f}x)**."]
-    lines += ["", "### Reading the figures", "",
-              "- Same logs: every bot game above gives, seed for seed, the log the code before issue 18 gives.",
-              *BOT_READING,
-              "- Sync: it folds every event as an audited replay does, then asks the game where it stands and what its",
-              "  metrics are, and keeps the event's row (the line's own bytes as the detail; rows built column by column",
-              "  per match, Arrow per chunk, one insert per table). On MortalGate the game's progress and metrics alone",
-              "  are a quarter to a third of the replay's cost, so the efficiency stays near one half and 2 processes do",
-              "  not reach 0.8 x 2 cores x replay; the one writer is not the limit (its share is a bulk Arrow insert).",
-              "- Re-audit: workers return counts only; its efficiency is that of replay itself.",
-              "- 16 cores and a Dask cluster, on paper: docs/architecture.md, 'Corpus work on every core'."]
-    return "\n".join(lines)
+              f"({both['after'] / both['before']:.2f}x)**; both wrote {same}."]
+    return lines
 
 
 def main() -> int:
@@ -386,12 +422,22 @@ def main() -> int:
     parser.add_argument("--baseline", default=BASELINE, help="commit to compare bot games and replay against")
     parser.add_argument("--bots-only", action="store_true", help="measure bot games alone and replace only their table")
     parser.add_argument("--sync-baseline", default=SYNC_BASELINE, help="commit to compare one-process sync against")
+    parser.add_argument("--sync-only", action="store_true",
+                        help="measure corpus work (sync, re-audit) and sync before/after alone; print, write nothing")
     args = parser.parse_args()
     games = 3 if args.quick else 12
     replay_games = 4 if args.quick else 15
     args.corpus = 40 if args.quick else 300
     load0 = os.getloadavg()[0]
     started = time.perf_counter()
+    if args.sync_only:
+        work = corpus_work(args.corpus)
+        args.sync_before_after = sync_before_after(args.sync_baseline, args.corpus)
+        print(f"measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python -m benchmarks.speed --sync-only"
+              f"{' --quick' if args.quick else ''}` in {(time.perf_counter() - started) / 60:.1f} min, load average "
+              f"{load0:.2f} before, {os.getloadavg()[0]:.2f} after")
+        print("\n".join(corpus_table(work, args)))
+        return 0
     if args.bots_only:
         base, here = measure_baseline(args.baseline, games, 0), measure_here(games, 0)
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
