@@ -16,6 +16,7 @@ a sync, and never block one.
 from __future__ import annotations
 
 import fcntl
+import itertools
 import os
 import shutil
 import time
@@ -30,8 +31,10 @@ import numpy as np
 import pyarrow as pa
 
 from events.base import Event
+from events.batches import BatchLog
 from events.chain import line_hash
-from events.errors import ChainBrokenError, LogFormatError, TabletapeError
+from events.codec import read_header
+from events.errors import ChainBrokenError, LogFormatError, TabletapeError, UnknownMatchError
 from events.shared import MatchEnded, Retracted, Ruled
 from events.values import check_values
 from projections.audit import judge
@@ -236,10 +239,20 @@ class Projection:
 
     def __init__(self, ws: Workspace, match_id: str, resume: Checkpoint | None) -> None:
         self.ws, self.match_id = ws, match_id
-        self.source = ws.store.source_path(match_id)
-        """The file the lines are read from, looked up once."""
-        self.header = ws.header(match_id)
-        check_values(self.header, where=str(self.source), line_no=1)
+        self.log = ws.store.log(match_id)
+        """The log's reader, looked up once."""
+        self.source = self.log.path
+        """The file the lines are read from."""
+        self.where = str(self.source)
+        self.lines_read: Iterator[bytes] = self.log.lines() if resume is None else self.log.tail(resume.last_seq)
+        """The lines to fold: the whole log, or what came after the checkpoint (one read)."""
+        first = next(self.lines_read if resume is None else self.log.lines(), None)
+        if first is None:
+            raise UnknownMatchError(f"match {match_id!r} has an empty log")
+        self.header = read_header(first, where=self.where)
+        if resume is None:
+            self.lines_read = itertools.chain((first,), self.lines_read)
+        check_values(self.header, where=self.where, line_no=1)
         self.rules: Rules = ws.rules_recorded(self.header)
         self.fold = Fold(self.rules)
         self.rows = Rows()
@@ -270,18 +283,15 @@ class Projection:
     def run(self) -> Checkpoint | None:
         """Fold the events; None if an undo or ruling reaches before the checkpoint."""
         ruleset, params = self.rules.ruleset, self.rules.params
-        store = self.ws.store
         step = None
-        if self.resume is None:
-            lines: Iterable[bytes] = store.lines(self.match_id)
-        else:
-            lines = store.tail(self.match_id, self.resume.last_seq)
+        lines = self.lines_read
+        if self.resume is not None:
             state = msgspec.msgpack.decode(self.resume.state, type=type(ruleset.setup(params, self.header)))
             step = Step(self.header, state)
             if self.resume.declared:
                 self.declared = msgspec.json.decode(self.resume.declared, type=MatchEnded)
         floor = self.first_seq - 1
-        codec, where = ruleset.codec, str(self.source)
+        codec, where = ruleset.codec, self.where
         fold, progress, metrics, where_on_board = self.fold, ruleset.progress, ruleset.metrics, ruleset.places
         events, kept, standings = self.events, self.lines, self.standings
         shown: dict[str, float] | None = None
@@ -394,7 +404,7 @@ class Projection:
         if self.replayed:  # appends may have landed since: the seam is the last line projected
             last_seq, last_hash = self.step.event.seq, line_hash(self.lines[-1])
         else:
-            last_seq, last_hash = self.ws.store.last(self.match_id)
+            last_seq, last_hash = self.log.last()
         self._match_rows(errors, last_seq)
         return Checkpoint(
             match_id=self.match_id, last_seq=last_seq, last_hash=last_hash,
@@ -414,7 +424,7 @@ class Projection:
         last_at = next((e.at for e in reversed(self.events) if e.at), None)
         self.rows.add(
             "matches", match_id=self.match_id, ruleset=header.ruleset, version=header.version, base_version=self.rules.base,
-            source=header.source, title=header.title, batch=_batch_of(self.ws, self.match_id), seed=header.seed, fingerprint=header.fingerprint,
+            source=header.source, title=header.title, batch=self.log.batch_id if isinstance(self.log, BatchLog) else None, seed=header.seed, fingerprint=header.fingerprint,
             seat_count=len(header.seats), started_at=header.at, ended_at=last_at or header.at,
             events=last_seq + 1, turns=progress.turn, rounds=progress.round, first_side=self.first_side,
             finished=outcome is not None, winner=outcome.winner if outcome else None, draw=bool(outcome and outcome.draw),
@@ -427,11 +437,6 @@ class Projection:
         if ruleset.roster is not None:
             for side, piece in ruleset.roster(params, state):
                 self.rows.add("rosters", match_id=self.match_id, side=side, piece=piece)
-
-
-def _batch_of(ws: Workspace, match_id: str) -> str | None:
-    batched = ws.store.batches.get(match_id)
-    return batched.batch_id if batched else None
 
 
 def _inode(ws: Workspace, match_id: str) -> int:
