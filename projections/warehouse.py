@@ -144,6 +144,7 @@ class Rows:
 
     def add(self, table: str, **row: Any) -> None:
         """Buffer one row given by column name (the small tables: matches, seats, notes...)."""
+        assert table not in SCHEMAS, f"{table} rows come a match at a time (add_match)"
         columns = self.columns(table, row)
         for name, value in row.items():
             columns[name].append(value)
