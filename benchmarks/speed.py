@@ -147,6 +147,7 @@ def sync_and_replay(home: str, repeats: int = 3) -> dict[str, object]:
     import rulesets
     from projections.warehouse import Warehouse
     from projections.workspace import Workspace
+    from rulesets import registry
 
     ws = Workspace(home)
 
@@ -166,7 +167,7 @@ def sync_and_replay(home: str, repeats: int = 3) -> dict[str, object]:
         from_scratch()
         sync = min(sync, time.process_time() - started)
     return {"replay": replay, "sync": sync, "code": str(Path(rulesets.__file__).parent.parent),
-            "tables": table_digests(Path(home) / "warehouse.read.duckdb")}
+            "tables": table_digests(Path(home) / "warehouse.read.duckdb"), "rules": registry.game("mortalgate").fingerprint}
 
 
 COMPARED_TABLES = ("matches", "seats", "rosters", "events", "steps", "places", "violations", "notes")
@@ -203,18 +204,21 @@ def sync_before_after(rev: str, games: int, rounds: int = 2) -> dict[str, object
     shutil.copytree(corpus(games), home, ignore=shutil.ignore_patterns("warehouse*"))
     least = {(label, kind): float("inf") for label in ("before", "after") for kind in ("replay", "sync")}
     tables: dict[str, dict[str, str]] = {}
+    rules: dict[str, str] = {}
     for _ in range(rounds):
         for label, tree in (("before", code_tree(rev)), ("after", ROOT)):
             measured = measured_in(tree, "benchmarks.speed", f"sync_and_replay({str(home)!r})")
             for kind in ("replay", "sync"):
                 least[label, kind] = min(least[label, kind], float(measured[kind]))  # type: ignore[arg-type]
             tables[label] = measured["tables"]  # type: ignore[assignment]
+            rules[label] = str(measured["rules"])
     shutil.rmtree(home, ignore_errors=True)
     before, after = tables["before"], tables["after"]
     return {"before": least["before", "replay"] / least["before", "sync"],
             "after": least["after", "replay"] / least["after", "sync"],
             "differs": [table for table in before if table in after and before[table] != after[table]],
-            "only_after": [table for table in after if table not in before]}
+            "only_after": [table for table in after if table not in before],
+            "rules": (rules["before"], rules["after"])}
 
 
 def corpus(games: int) -> Path:
@@ -425,6 +429,9 @@ def corpus_table(work: list[Work], args: argparse.Namespace) -> list[str]:
             else "**different tables: " + ", ".join(differs) + "**")
     if both["only_after"]:
         same += " (" + ", ".join(both["only_after"]) + ": this code's only)"
+    if differs and both["rules"][0] != both["rules"][1]:
+        same += (f" - but MortalGate's rules differ between the two codes (fingerprint {both['rules'][0]} and "
+                 f"{both['rules'][1]}), so their audits may: compare with a commit of the same rules")
     lines += ["", f"One-process sync from scratch of the same corpus under the code at `{args.sync_baseline}` and under this code, "
               "taking turns in processes of their own (`sync_before_after`; efficiency = one core's audited replay CPU / "
               f"sync CPU, each code's own replay, each the least of every run): **{both['before']:.2f} before, {both['after']:.2f} now "
