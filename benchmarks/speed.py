@@ -386,11 +386,12 @@ def report(here: dict[str, object], base: dict[str, object], work: list[Work], a
     lines += ["", "### Reading the figures", "",
               "- Same logs: every bot game above gives, seed for seed, the log the code before issue 18 gives.",
               *BOT_READING,
-              "- Sync: it folds every event as an audited replay does, then asks the game where it stands and what its",
-              "  metrics are, and keeps the event's row (the line's own bytes as the detail; rows built column by column",
-              "  per match, Arrow per chunk, one insert per table). On MortalGate the game's progress and metrics alone",
-              "  are a quarter to a third of the replay's cost, so the efficiency stays near one half and 2 processes do",
-              "  not reach 0.8 x 2 cores x replay; the one writer is not the limit (its share is a bulk Arrow insert).",
+              "- Sync: in CPU against one core's audited replay (1), it folds every event as that replay does (1), asks",
+              "  the game where it stands and what its metrics are after each event (+0.2 to 0.3, the game's own code),",
+              "  keeps the rows and makes them Arrow (+0.15, typed, match ids once per match) and DuckDB inserts them",
+              "  (+0.2, half of it the lines' text): a bit more than half of one core's replay on one process, about one",
+              "  core's on two. 0.8 x 2 would need the whole sync within 1.25 replays, which the replay plus the game's",
+              "  progress and metrics already take (docs/architecture.md, 'Corpus work on every core').",
               "- Re-audit: workers return counts only; its efficiency is that of replay itself.",
               "- 16 cores and a Dask cluster, on paper: docs/architecture.md, 'Corpus work on every core'."]
     return "\n".join(lines)
