@@ -4,6 +4,7 @@ corpus work (sync, re-audit) on every core, each against a baseline of the same 
     python -m benchmarks.speed                 # the figures for BENCHMARKS.md
     python -m benchmarks.speed --quick         # fewer games (writes .bench/BENCHMARKS-speed.md)
     python -m benchmarks.speed --bots-only     # the bot games table alone, replaced in place
+    python -m benchmarks.speed --sync-only     # corpus work and sync before/after alone, printed (BENCHMARKS.md untouched)
 
 Bot games and Frontier's replay are measured twice in the same run: by this code and by
 the code before issue 18 (`--baseline`, a commit extracted with `git archive` into
@@ -136,14 +137,17 @@ def measured_in(tree: Path, module: str, call: str) -> dict[str, object]:
     return measured
 
 
-def sync_and_replay(home: str) -> dict[str, object]:
+def sync_and_replay(home: str, repeats: int = 3) -> dict[str, object]:
     """CPU seconds of one core's audited replay of a store and of a one-process sync of it
-    from scratch, in this process's code (`Warehouse.sync` exists in every version)."""
+    from scratch, in this process's code (`Warehouse.sync` exists in every version): each
+    the least of `repeats` runs, the two alternating (a loaded machine only ever slows a run
+    down, and a ratio of two runs is skewed by whichever of them was slowed)."""
     from collections import deque
 
     import rulesets
     from projections.warehouse import Warehouse
     from projections.workspace import Workspace
+    from rulesets import registry
 
     ws = Workspace(home)
 
@@ -153,29 +157,68 @@ def sync_and_replay(home: str) -> dict[str, object]:
         Warehouse(ws).sync()
 
     from_scratch()  # warm: imports (DuckDB's Arrow bridge imports pandas), memos
-    started = time.process_time()
-    for match_id in ws.matches():
-        deque(ws.replay(match_id, audit=True), maxlen=0)
-    replay = time.process_time() - started
-    started = time.process_time()
-    from_scratch()
-    return {"replay": replay, "sync": time.process_time() - started, "code": str(Path(rulesets.__file__).parent.parent)}
+    replay = sync = float("inf")
+    for _ in range(repeats):
+        started = time.process_time()
+        for match_id in ws.matches():
+            deque(ws.replay(match_id, audit=True), maxlen=0)
+        replay = min(replay, time.process_time() - started)
+        started = time.process_time()
+        from_scratch()
+        sync = min(sync, time.process_time() - started)
+    return {"replay": replay, "sync": sync, "code": str(Path(rulesets.__file__).parent.parent),
+            "tables": table_digests(Path(home) / "warehouse.read.duckdb"), "rules": registry.game("mortalgate").fingerprint}
 
 
-def sync_before_after(rev: str, games: int, rounds: int = 2) -> dict[str, float]:
+COMPARED_TABLES = ("matches", "seats", "rosters", "events", "steps", "places", "violations", "notes")
+"""What two codes' syncs of one corpus must write alike (the checkpoints hold the code's own
+rules fingerprint and state encoding, so they are left out)."""
+
+
+def table_digests(path: Path) -> dict[str, str]:
+    """Rows and a hash of every compared table's sorted rows, as a sync left them (a table
+    the code does not have is left out)."""
+    import duckdb
+
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        present = {name for (name,) in con.execute("SELECT table_name FROM information_schema.tables").fetchall()}
+        out = {}
+        for table in COMPARED_TABLES:
+            if table in present:
+                rows = con.execute(f"SELECT * FROM {table} ORDER BY ALL").fetchall()
+                out[table] = f"{len(rows)} rows, {hashlib.sha256(repr(rows).encode()).hexdigest()[:16]}"
+        return out
+    finally:
+        con.close()
+
+
+def sync_before_after(rev: str, games: int, rounds: int = 2) -> dict[str, object]:
     """One-process sync efficiency (replay CPU / sync CPU) under the code of `rev` and under
-    this code, alternating in processes of their own on one copy of the corpus; the best
-    round of each (a loaded machine only ever slows a round down)."""
+    this code, in processes of their own taking turns on one copy of the corpus; each CPU
+    figure the least of every run (a loaded machine only ever slows a run down). `differs`
+    names the tables both codes have and wrote differently, `only_after` those only this
+    code writes."""
     home = BENCH / "speed-sync-copy"
     shutil.rmtree(home, ignore_errors=True)
     shutil.copytree(corpus(games), home, ignore=shutil.ignore_patterns("warehouse*"))
-    best = {"before": 0.0, "after": 0.0}
+    least = {(label, kind): float("inf") for label in ("before", "after") for kind in ("replay", "sync")}
+    tables: dict[str, dict[str, str]] = {}
+    rules: dict[str, str] = {}
     for _ in range(rounds):
         for label, tree in (("before", code_tree(rev)), ("after", ROOT)):
             measured = measured_in(tree, "benchmarks.speed", f"sync_and_replay({str(home)!r})")
-            best[label] = max(best[label], float(measured["replay"]) / float(measured["sync"]))  # type: ignore[arg-type]
+            for kind in ("replay", "sync"):
+                least[label, kind] = min(least[label, kind], float(measured[kind]))  # type: ignore[arg-type]
+            tables[label] = measured["tables"]  # type: ignore[assignment]
+            rules[label] = str(measured["rules"])
     shutil.rmtree(home, ignore_errors=True)
-    return best
+    before, after = tables["before"], tables["after"]
+    return {"before": least["before", "replay"] / least["before", "sync"],
+            "after": least["after", "replay"] / least["after", "sync"],
+            "differs": [table for table in before if table in after and before[table] != after[table]],
+            "only_after": [table for table in after if table not in before],
+            "rules": (rules["before"], rules["after"])}
 
 
 def corpus(games: int) -> Path:
@@ -339,7 +382,25 @@ def report(here: dict[str, object], base: dict[str, object], work: list[Work], a
         old = old_replays[game]
         rate, old_rate = now["events"] / now["cpu"], old["events"] / old["cpu"]
         lines.append(f"| {game} | {now['events']:,.0f} | {old_rate:,.0f} | {rate:,.0f} | {rate / old_rate:.2f}x |")
-    lines += [
+    lines += corpus_table(work, args)
+    lines += ["", "### Reading the figures", "",
+              "- Same logs: every bot game above gives, seed for seed, the log the code before issue 18 gives.",
+              *BOT_READING,
+              "- Sync: in CPU against one core's audited replay (1), it folds every event as that replay does (1), asks",
+              "  the game where it stands and what its metrics are after each event (+0.2 to 0.3, the game's own code),",
+              "  keeps the rows and makes them Arrow (+0.15, typed, match ids once per match) and DuckDB inserts them",
+              "  (+0.2, half of it the lines' text): a bit more than half of one core's replay on one process, about one",
+              "  core's on two. 0.8 x 2 would need the whole sync within 1.25 replays, which the replay plus the game's",
+              "  progress and metrics already take (docs/architecture.md, 'Corpus work on every core').",
+              "- Re-audit: workers return counts only; its efficiency is that of replay itself.",
+              "- 16 cores and a Dask cluster, on paper: docs/architecture.md, 'Corpus work on every core'."]
+    return "\n".join(lines)
+
+
+def corpus_table(work: list[Work], args: argparse.Namespace) -> list[str]:
+    """The corpus work table (sync and re-audit against one core's audited replay) and the
+    one-process sync before and after, with whether both codes wrote the same tables."""
+    lines = [
               "", f"### Corpus work on every core ({args.corpus} heuristic MortalGate games)", "",
               "Wall-clock rates on a machine this loaded say little about what more processes give, so each figure is",
               "also timed in CPU seconds of every process taking part (the main process, the one writer, included).",
@@ -363,21 +424,20 @@ def report(here: dict[str, object], base: dict[str, object], work: list[Work], a
         one, two = (next(w for w in work if w.name.startswith(kind) and w.workers == n) for n in (1, 2))
         lines.append(f"| scaling of {kind}, 1 -> 2 processes (wall) | | {one.wall / two.wall:.2f}x | | | | |")
     both = args.sync_before_after
+    differs = both["differs"]
+    compared = [table for table in COMPARED_TABLES if table not in both["only_after"]]
+    same = ("the same tables (" + ", ".join(compared) + ")" if not differs
+            else "**different tables: " + ", ".join(differs) + "**")
+    if both["only_after"]:
+        same += " (" + ", ".join(both["only_after"]) + ": this code's only)"
+    if differs and both["rules"][0] != both["rules"][1]:
+        same += (f" - but MortalGate's rules differ between the two codes (fingerprint {both['rules'][0]} and "
+                 f"{both['rules'][1]}), so their audits may: compare with a commit of the same rules")
     lines += ["", f"One-process sync from scratch of the same corpus under the code at `{args.sync_baseline}` and under this code, "
-              "alternating in processes of their own (`sync_before_after`; efficiency = one core's audited replay CPU / "
-              f"sync CPU, each code's own replay): **{both['before']:.2f} before, {both['after']:.2f} now "
-              f"({both['after'] / both['before']:.2f}x)**."]
-    lines += ["", "### Reading the figures", "",
-              "- Same logs: every bot game above gives, seed for seed, the log the code before issue 18 gives.",
-              *BOT_READING,
-              "- Sync: it folds every event as an audited replay does, then asks the game where it stands and what its",
-              "  metrics are, and keeps the event's row (the line's own bytes as the detail; rows built column by column",
-              "  per match, Arrow per chunk, one insert per table). On MortalGate the game's progress and metrics alone",
-              "  are a quarter to a third of the replay's cost, so the efficiency stays near one half and 2 processes do",
-              "  not reach 0.8 x 2 cores x replay; the one writer is not the limit (its share is a bulk Arrow insert).",
-              "- Re-audit: workers return counts only; its efficiency is that of replay itself.",
-              "- 16 cores and a Dask cluster, on paper: docs/architecture.md, 'Corpus work on every core'."]
-    return "\n".join(lines)
+              "taking turns in processes of their own (`sync_before_after`; efficiency = one core's audited replay CPU / "
+              f"sync CPU, each code's own replay, each the least of every run): **{both['before']:.2f} before, {both['after']:.2f} now "
+              f"({both['after'] / both['before']:.2f}x)**; both wrote {same}."]
+    return lines
 
 
 def main() -> int:
@@ -386,12 +446,22 @@ def main() -> int:
     parser.add_argument("--baseline", default=BASELINE, help="commit to compare bot games and replay against")
     parser.add_argument("--bots-only", action="store_true", help="measure bot games alone and replace only their table")
     parser.add_argument("--sync-baseline", default=SYNC_BASELINE, help="commit to compare one-process sync against")
+    parser.add_argument("--sync-only", action="store_true",
+                        help="measure corpus work (sync, re-audit) and sync before/after alone; print, write nothing")
     args = parser.parse_args()
     games = 3 if args.quick else 12
     replay_games = 4 if args.quick else 15
     args.corpus = 40 if args.quick else 300
     load0 = os.getloadavg()[0]
     started = time.perf_counter()
+    if args.sync_only:
+        work = corpus_work(args.corpus)
+        args.sync_before_after = sync_before_after(args.sync_baseline, args.corpus)
+        print(f"measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python -m benchmarks.speed --sync-only"
+              f"{' --quick' if args.quick else ''}` in {(time.perf_counter() - started) / 60:.1f} min, load average "
+              f"{load0:.2f} before, {os.getloadavg()[0]:.2f} after")
+        print("\n".join(corpus_table(work, args)))
+        return 0
     if args.bots_only:
         base, here = measure_baseline(args.baseline, games, 0), measure_here(games, 0)
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())

@@ -114,6 +114,12 @@ class FileStore:
             raise UnknownMatchError(f"no match {match_id!r} in {self.home}")
         return batched
 
+    def log(self, match_id: str) -> Journal | BatchLog:
+        """The reader of a match's log (its journal, or its place in a batch), looked up once
+        by a caller that reads one log several ways (the warehouse sync: line 0, the lines,
+        the file); UnknownMatchError if there is none."""
+        return self._existing(match_id)
+
     def source_path(self, match_id: str) -> Path:
         """The file a match's lines are read from (its log, or its batch part)."""
         return self._existing(match_id).path

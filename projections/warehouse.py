@@ -16,6 +16,7 @@ a sync, and never block one.
 from __future__ import annotations
 
 import fcntl
+import itertools
 import os
 import shutil
 import time
@@ -26,17 +27,20 @@ from typing import Any
 
 import duckdb
 import msgspec
+import numpy as np
 import pyarrow as pa
 
 from events.base import Event
+from events.batches import BatchLog
 from events.chain import line_hash
-from events.errors import ChainBrokenError, LogFormatError, TabletapeError
+from events.codec import read_header
+from events.errors import ChainBrokenError, LogFormatError, TabletapeError, UnknownMatchError
 from events.shared import MatchEnded, Retracted, Ruled
 from events.values import check_values
 from projections.audit import judge
 from projections.replay import Fold, Step
 from projections.workspace import Workspace
-from rulesets.protocol import Progress, Violation
+from rulesets.protocol import Place, Progress, Violation
 from rulesets.registry import Rules
 
 SCHEMA = (Path(__file__).parent / "warehouse_schema.sql").read_text()
@@ -101,24 +105,33 @@ class Checkpoint(msgspec.Struct, kw_only=True):
     errors: int
 
 
-COLUMNS: dict[str, tuple[str, ...]] = {
-    "events": ("match_id", "seq", "type", "seat", "recorded_at", "turn", "round", "phase", "actor", "voided", "detail"),
-    "steps": ("match_id", "seq", "metric", "value"),
-    "places": ("match_id", "seq", "what", "col", "row"),
-    "violations": ("match_id", "seq", "rule", "severity", "message"),
+_TEXT, _INT, _WHEN = pa.string(), pa.int32(), pa.timestamp("us", tz="UTC")
+SCHEMAS: dict[str, pa.Schema] = {
+    "events": pa.schema([("match_id", _TEXT), ("seq", _INT), ("type", _TEXT), ("seat", _TEXT), ("recorded_at", _WHEN),
+                         ("turn", _INT), ("round", _INT), ("phase", _TEXT), ("actor", _TEXT), ("voided", pa.bool_()),
+                         ("detail", _TEXT)]),
+    "steps": pa.schema([("match_id", _TEXT), ("seq", _INT), ("metric", _TEXT), ("value", pa.float64())]),
+    "places": pa.schema([("match_id", _TEXT), ("seq", _INT), ("what", _TEXT), ("col", _INT), ("row", _INT)]),
+    "violations": pa.schema([("match_id", _TEXT), ("seq", _INT), ("rule", _TEXT), ("severity", _TEXT), ("message", _TEXT)]),
 }
+"""The hot tables, typed as the warehouse declares them: Arrow converts each column knowing its
+type (no inference; the events' detail goes from the lines' bytes to checked UTF-8 text in one
+pass, never decoded or re-encoded in Python; a time without a zone is read as UTC)."""
+COLUMNS: dict[str, tuple[str, ...]] = {table: tuple(schema.names) for table, schema in SCHEMAS.items()}
 """Column order of the hot tables."""
-LINE_COLUMNS = frozenset({"detail"})
-"""Columns buffered as the log lines' own bytes: Arrow turns them into text in one pass,
-so no line is decoded or re-encoded in Python."""
 
 
 class Rows:
     """Row buffers per table, kept column by column, inserted through Arrow in large
-    batches; tables that arrive already as Arrow (from worker processes) are queued whole."""
+    batches; tables that arrive already as Arrow (from worker processes) are queued whole.
+
+    A hot table's rows come a match at a time (`add_match`): its match_id column is kept as
+    runs (one id, how many rows) and goes to Arrow as a dictionary, not one string per row."""
 
     def __init__(self) -> None:
         self.tables: dict[str, dict[str, list[Any]]] = {}
+        self.runs: dict[str, list[tuple[str, int]]] = {}
+        """Per hot table: (match id, rows) in row order."""
         self.arrow: list[tuple[str, pa.Table]] = []
         self.count = 0
 
@@ -130,23 +143,32 @@ class Rows:
         return columns
 
     def add(self, table: str, **row: Any) -> None:
-        """Buffer one row given by column name."""
+        """Buffer one row given by column name (the small tables: matches, seats, notes...)."""
+        assert table not in SCHEMAS, f"{table} rows come a match at a time (add_match)"
         columns = self.columns(table, row)
         for name, value in row.items():
             columns[name].append(value)
         self.count += 1
 
-    def add_columns(self, table: str, count: int, **columns: Iterable[Any]) -> None:
-        """Buffer `count` rows given column by column (a match's events at once)."""
-        mine = self.columns(table, columns)
+    def add_match(self, table: str, match_id: str, count: int, **columns: Iterable[Any]) -> None:
+        """Buffer `count` rows of one match in a hot table, given column by column
+        (every column of `COLUMNS[table]` but match_id)."""
+        if not count:
+            return
+        mine = self.columns(table, COLUMNS[table][1:])
         for name, values in columns.items():
             mine[name].extend(values)
+        self.runs.setdefault(table, []).append((match_id, count))
         self.count += count
 
     def extend(self, other: Rows) -> None:
         """Take every row of another buffer."""
         for table, columns in other.tables.items():
-            self.add_columns(table, 0, **columns)
+            mine = self.columns(table, columns)
+            for name, values in columns.items():
+                mine[name].extend(values)
+        for table, runs in other.runs.items():
+            self.runs.setdefault(table, []).extend(runs)
         self.arrow += other.arrow
         self.count += other.count
 
@@ -157,8 +179,17 @@ class Rows:
 
     def to_arrow(self) -> dict[str, pa.Table]:
         """The buffered rows as one Arrow table per table (what DuckDB inserts in bulk)."""
-        return {table: pa.table({name: _array(name, values) for name, values in columns.items()})
-                for table, columns in self.tables.items() if any(columns.values())}
+        out = {}
+        for table, columns in self.tables.items():
+            schema = SCHEMAS.get(table)
+            if schema is None:
+                if any(columns.values()):
+                    out[table] = pa.table({name: pa.array(values) for name, values in columns.items()})
+            elif table in self.runs:
+                ids = _runs(self.runs[table])
+                out[table] = pa.table([ids, *(pa.array(columns[f.name], f.type) for f in schema if f.name != "match_id")],
+                                      names=schema.names)
+        return out
 
     def insert(self, con: duckdb.DuckDBPyConnection) -> None:
         """One columnar INSERT per table, then empty the buffers."""
@@ -173,13 +204,30 @@ class Rows:
             con.unregister("incoming")
         self.arrow.clear()
         self.tables.clear()
+        self.runs.clear()
         self.count = 0
 
 
-def _array(name: str, values: list[Any]) -> pa.Array:
-    if name in LINE_COLUMNS:
-        return pa.array(values, pa.binary()).cast(pa.string())  # checked UTF-8, as decode() checks
-    return pa.array(values)
+def _runs(runs: list[tuple[str, int]]) -> pa.DictionaryArray:
+    """A match_id column from its runs: each id once, and a small integer per row."""
+    ids, counts = zip(*runs, strict=True)
+    positions = np.repeat(np.arange(len(ids), dtype=np.int32), counts)
+    return pa.DictionaryArray.from_arrays(pa.array(positions), pa.array(ids, _TEXT))
+
+
+_TABLE_SAYS = frozenset({Retracted, Ruled, MatchEnded})
+"""Events that say something about other events (an undo, a ruling, a declared result), by
+exact type as the fold dispatches them: kept for the match's rows, and the two that may
+reach back before a checkpoint."""
+
+
+def _reaches_before(event: Event, floor: int) -> bool:
+    """Whether an undo or a ruling concerns an event at or before `floor` (the checkpoint)."""
+    if type(event) is Retracted:
+        return event.target_seq <= floor
+    if type(event) is Ruled:
+        return event.applies_to is not None and event.applies_to <= floor
+    return False
 
 
 class Projection:
@@ -192,10 +240,20 @@ class Projection:
 
     def __init__(self, ws: Workspace, match_id: str, resume: Checkpoint | None) -> None:
         self.ws, self.match_id = ws, match_id
-        self.source = ws.store.source_path(match_id)
-        """The file the lines are read from, looked up once."""
-        self.header = ws.header(match_id)
-        check_values(self.header, where=str(self.source), line_no=1)
+        self.log = ws.store.log(match_id)
+        """The log's reader, looked up once."""
+        self.source = self.log.path
+        """The file the lines are read from."""
+        self.where = str(self.source)
+        self.lines_read: Iterator[bytes] = self.log.lines() if resume is None else self.log.tail(resume.last_seq)
+        """The lines to fold: the whole log, or what came after the checkpoint (one read)."""
+        first = next(self.lines_read if resume is None else self.log.lines(), None)
+        if first is None:
+            raise UnknownMatchError(f"match {match_id!r} has an empty log")
+        self.header = read_header(first, where=self.where)
+        if resume is None:
+            self.lines_read = itertools.chain((first,), self.lines_read)
+        check_values(self.header, where=self.where, line_no=1)
         self.rules: Rules = ws.rules_recorded(self.header)
         self.fold = Fold(self.rules)
         self.rows = Rows()
@@ -212,6 +270,10 @@ class Projection:
         """The lines projected, as read: the events' detail, and the checkpoint's hash is the last one's."""
         self.standings: list[Progress] = []
         """Where the game stands after each event projected."""
+        self.changes: tuple[list[int], list[str], list[float]] = ([], [], [])
+        """The steps rows (seq, metric, value): each metric's value where it changed."""
+        self.spots: tuple[list[int], list[str], list[int], list[int]] = ([], [], [], [])
+        """The places rows (seq, what, col, row)."""
         self.first_seq = 0 if resume is None else resume.last_seq + 1
 
     @property
@@ -222,18 +284,15 @@ class Projection:
     def run(self) -> Checkpoint | None:
         """Fold the events; None if an undo or ruling reaches before the checkpoint."""
         ruleset, params = self.rules.ruleset, self.rules.params
-        store = self.ws.store
         step = None
-        if self.resume is None:
-            lines: Iterable[bytes] = store.lines(self.match_id)
-        else:
-            lines = store.tail(self.match_id, self.resume.last_seq)
+        lines = self.lines_read
+        if self.resume is not None:
             state = msgspec.msgpack.decode(self.resume.state, type=type(ruleset.setup(params, self.header)))
             step = Step(self.header, state)
             if self.resume.declared:
                 self.declared = msgspec.json.decode(self.resume.declared, type=MatchEnded)
         floor = self.first_seq - 1
-        codec, where = ruleset.codec, str(self.source)
+        codec, where = ruleset.codec, self.where
         fold, progress, metrics, where_on_board = self.fold, ruleset.progress, ruleset.metrics, ruleset.places
         events, kept, standings = self.events, self.lines, self.standings
         shown: dict[str, float] | None = None
@@ -241,22 +300,20 @@ class Projection:
             event = codec.decode(line, where=where, line_no=expected + 1)
             if event.seq != expected:
                 raise LogFormatError(where, expected + 1, f"seq {event.seq} where {expected} was expected", field="seq")
-            if isinstance(event, Retracted) and event.target_seq <= floor:
-                return None
-            if isinstance(event, Ruled) and event.applies_to is not None and event.applies_to <= floor:
+            said = type(event) in _TABLE_SAYS
+            if said and _reaches_before(event, floor):
                 return None
             before, step = step, fold.first(event) if step is None else fold(step, event)
             events.append(event)
             kept.append(line)
             standings.append(progress(params, step.state))
             if where_on_board is not None and before is not None:
-                for place in where_on_board(params, before.state, step.state, event):
-                    self.rows.add("places", match_id=self.match_id, seq=event.seq, what=place.what, col=place.col, row=place.row)
+                self._places(where_on_board(params, before.state, step.state, event), expected)
             now = metrics(params, step.state)
             if now != shown:  # most events change no metric: one comparison of two dicts
                 self._metric_rows(expected, now)
                 shown = now
-            if step.voided is not None or step.violations or isinstance(event, (MatchEnded, Ruled)):
+            if said or step.violations:
                 self._table_said(step, event)
         self.step = step
         return self._finish()
@@ -264,10 +321,22 @@ class Projection:
     def _metric_rows(self, seq: int, now: dict[str, float]) -> None:
         """A steps row per metric whose value changed at `seq`."""
         known = self.metrics
+        seqs, names, values = self.changes
         for name, value in now.items():
             if known.get(name) != value:
                 known[name] = value
-                self.rows.add("steps", match_id=self.match_id, seq=seq, metric=name, value=float(value))
+                seqs.append(seq)
+                names.append(name)
+                values.append(float(value))
+
+    def _places(self, places: tuple[Place, ...], seq: int) -> None:
+        """A places row per place the game names for the event at `seq`."""
+        seqs, what, cols, rows = self.spots
+        for place in places:
+            seqs.append(seq)
+            what.append(place.what)
+            cols.append(place.col)
+            rows.append(place.row)
 
     def _table_said(self, step: Step, event: Event) -> None:
         """An undo, a broken rule, a declared result or a ruling: kept for the match's rows."""
@@ -297,12 +366,16 @@ class Projection:
         events, places, count = self.events, self.standings, len(self.events)
         seqs = range(self.first_seq, self.first_seq + count)
         voided = self.voided
-        self.rows.add_columns(
-            "events", count, match_id=[self.match_id] * count, seq=seqs, type=[type(e).__name__ for e in events],
+        self.rows.add_match(
+            "events", self.match_id, count, seq=seqs, type=[type(e).__name__ for e in events],
             seat=[e.by for e in events], recorded_at=[e.at for e in events], turn=[p.turn for p in places],
             round=[p.round for p in places], phase=[p.phase for p in places], actor=[p.actor for p in places],
             voided=[seq in voided for seq in seqs] if voided else [False] * count, detail=self.lines,
         )
+        seq, metric, value = self.changes
+        self.rows.add_match("steps", self.match_id, len(seq), seq=seq, metric=metric, value=value)
+        seq, what, col, row = self.spots
+        self.rows.add_match("places", self.match_id, len(seq), seq=seq, what=what, col=col, row=row)
         if self.first_side is None:
             first = next((p for p in places if p.turn >= 1 and p.actor), None)
             if first is not None:
@@ -313,18 +386,26 @@ class Projection:
         self._event_rows()
         ruled = {(r.applies_to, r.rule): r for r in self.rulings}
         errors = self.resume.errors if self.resume else 0
+        seqs: list[int] = []
+        rules: list[str] = []
+        severities: list[str] = []
+        messages: list[str] = []
         for seq in sorted(self.violations):
             for v in self.violations[seq]:
                 ruling = ruled.get((seq, v.rule))
                 severity = "info" if ruling else v.severity
                 message = f"ruled by the table (seq {ruling.seq}: {ruling.decision}): {v.message}" if ruling else v.message
                 errors += severity == "error"
-                self.rows.add("violations", match_id=self.match_id, seq=seq, rule=v.rule, severity=severity, message=message)
+                seqs.append(seq)
+                rules.append(v.rule)
+                severities.append(severity)
+                messages.append(message)
+        self.rows.add_match("violations", self.match_id, len(seqs), seq=seqs, rule=rules, severity=severities, message=messages)
         assert self.step is not None
         if self.replayed:  # appends may have landed since: the seam is the last line projected
             last_seq, last_hash = self.step.event.seq, line_hash(self.lines[-1])
         else:
-            last_seq, last_hash = self.ws.store.last(self.match_id)
+            last_seq, last_hash = self.log.last()
         self._match_rows(errors, last_seq)
         return Checkpoint(
             match_id=self.match_id, last_seq=last_seq, last_hash=last_hash,
@@ -344,7 +425,7 @@ class Projection:
         last_at = next((e.at for e in reversed(self.events) if e.at), None)
         self.rows.add(
             "matches", match_id=self.match_id, ruleset=header.ruleset, version=header.version, base_version=self.rules.base,
-            source=header.source, title=header.title, batch=_batch_of(self.ws, self.match_id), seed=header.seed, fingerprint=header.fingerprint,
+            source=header.source, title=header.title, batch=self.log.batch_id if isinstance(self.log, BatchLog) else None, seed=header.seed, fingerprint=header.fingerprint,
             seat_count=len(header.seats), started_at=header.at, ended_at=last_at or header.at,
             events=last_seq + 1, turns=progress.turn, rounds=progress.round, first_side=self.first_side,
             finished=outcome is not None, winner=outcome.winner if outcome else None, draw=bool(outcome and outcome.draw),
@@ -357,11 +438,6 @@ class Projection:
         if ruleset.roster is not None:
             for side, piece in ruleset.roster(params, state):
                 self.rows.add("rosters", match_id=self.match_id, side=side, piece=piece)
-
-
-def _batch_of(ws: Workspace, match_id: str) -> str | None:
-    batched = ws.store.batches.get(match_id)
-    return batched.batch_id if batched else None
 
 
 def _inode(ws: Workspace, match_id: str) -> int:

@@ -127,3 +127,63 @@ def test_an_unreachable_scheduler_is_one_line_and_writes_nothing(tmp_path: Path)
     store_with(home, ["mortalgate-2.5"])
     code, out, err = run(home, "audit", "--all", "--scheduler", "tcp://127.0.0.1:9")
     assert code != 0 and "cannot reach the Dask scheduler" in err and "Traceback" not in out + err
+
+
+ROOT = Path(__file__).resolve().parent.parent
+EVERY_GAME = sorted(ROOT.glob("tests/*/golden/*.jsonl")) + sorted(p for p in (ROOT / "data" / "demo").glob("*.jsonl")
+                                                                   if not p.name.endswith(".notes.jsonl"))
+"""Every game's golden logs (their mistakes, undos and rulings) and the demo's table playtests."""
+
+
+def replayed_rows(ws: Workspace, match_id: str) -> dict[str, list[tuple]]:
+    """What the hot tables say of one match, read plainly off its replay: a row per event
+    (where the game stands after it, its line as the detail), a steps row per metric that
+    changed, a places row per place the game names, and the audit's violations."""
+    rules = ws.rules_of(match_id)
+    ruleset, params = rules.ruleset, rules.params
+    lines = [line.decode() for line in ws.store.lines(match_id)]
+    report = ws.audit(match_id)
+    out: dict[str, list[tuple]] = {"events": [], "steps": [], "places": [], "violations": []}
+    known: dict[str, float] = {}
+    before = None
+    for step in ws.replay(match_id):
+        event, where = step.event, ruleset.progress(params, step.state)
+        out["events"].append((match_id, event.seq, type(event).__name__, event.by, event.at, where.turn, where.round,
+                              where.phase, where.actor, event.seq in report.retracted, lines[event.seq]))
+        for name, value in ruleset.metrics(params, step.state).items():
+            if known.get(name) != value:
+                known[name] = value
+                out["steps"].append((match_id, event.seq, name, float(value)))
+        if ruleset.places is not None and before is not None:
+            out["places"] += [(match_id, event.seq, p.what, p.col, p.row) for p in ruleset.places(params, before.state, step.state, event)]
+        before = step
+    out["violations"] = [(match_id, v.seq, v.rule, v.severity, v.message) for v in report.violations]
+    return out
+
+
+def in_order(row: tuple) -> tuple:
+    """Rows sorted by match and seq, then the rest as text (times compare as instants, not zones)."""
+    return row[0], row[1], str(row[2:])
+
+
+def test_sync_on_one_or_two_processes_writes_what_each_match_s_replay_says(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "store")
+    for path in EVERY_GAME:
+        ws.import_log(path.read_bytes(), where=str(path))
+    expected: dict[str, list[tuple]] = {"events": [], "steps": [], "places": [], "violations": []}
+    for match_id in ws.matches():
+        for table, found in replayed_rows(ws, match_id).items():
+            expected[table] += found
+    assert {ws.header(m).ruleset for m in ws.matches()} == {"mortalgate", "frontier", "mercenarium", "mercyfrontier", "frontline"}
+    assert expected["places"] and expected["violations"] and any(row[9] for row in expected["events"])
+    for workers in (1, 2):
+        for name in ("warehouse.duckdb", "warehouse.read.duckdb"):
+            (ws.home / name).unlink(missing_ok=True)
+        parallel_sync(Warehouse(ws), workers=workers)
+        con = duckdb.connect(str(ws.home / "warehouse.read.duckdb"), read_only=True)
+        try:
+            for table, rows in expected.items():
+                synced = con.execute(f"SELECT * FROM {table}").fetchall()
+                assert sorted(synced, key=in_order) == sorted(rows, key=in_order), (table, workers)
+        finally:
+            con.close()
