@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import product
 
 import msgspec
@@ -98,10 +99,18 @@ def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
     if specs is None:
         return [(ActionRolled(active=(1,), reactive=(1,)), 1.0)]
     mine, theirs = specs
-    ours = list(product(range(1, mine.die + 1), repeat=mine.number))
-    their = list(product(range(1, theirs.die + 1), repeat=theirs.number))
+    return list(_action_rolls(mine.die, mine.number, theirs.die, theirs.number))
+
+
+@lru_cache(maxsize=64)
+def _action_rolls(die: int, number: int, their_die: int, their_number: int) -> tuple[tuple[Event, float], ...]:
+    """Every face of both sides' dice with its probability: they depend on the dice alone (a few
+    sizes and counts), so a game's hundred rolls share a handful of lists of frozen events
+    instead of building up to 20,000 events each."""
+    ours = list(product(range(1, die + 1), repeat=number))
+    their = list(product(range(1, their_die + 1), repeat=their_number))
     weight = 1 / (len(ours) * len(their))
-    return [(ActionRolled(active=a, reactive=r), weight) for a in ours for r in their]
+    return tuple((ActionRolled(active=a, reactive=r), weight) for a in ours for r in their)
 
 
 def legal(params: Params, state: State) -> list[Event]:
