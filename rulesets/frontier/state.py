@@ -429,22 +429,23 @@ def sighted(state: State, unit: Unit, at: Point | None = None, level: int | None
 
 def bodies(state: State) -> tuple[board.Body, ...]:
     """Every unit on the table as something that may stand in a line of sight."""
-    return _bodies(None, state)
+    return _bodies(None, state.units)
 
 
-@last_state  # every candidate's check traces its sight lines past the same units (rulesets/memo.py)
-def _bodies(params: None, state: State) -> tuple[board.Body, ...]:
-    return tuple(board.Body(u.id, position(u), kind(u).base, effective_scale(state, u)) for u in on_board(state))
+@last_state  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
+def _bodies(params: None, every: tuple[Unit, ...]) -> tuple[board.Body, ...]:
+    # a unit's effective scale (`effective_scale`) is its scale plus the height it stands at
+    return tuple(board.Body(u.id, u.at, kind(u).base, kind(u).scale + u.level) for u in every if u.status == "board" and u.at is not None)
 
 
 def walls(state: State) -> tuple[Piece, ...]:
     """The impassable pieces on the table ("Units may not move through impassable terrain")."""
-    return _walls(None, state)
+    return _walls(None, state.terrain)
 
 
-@last_state  # every move candidate's check asks it of the same state (rulesets/memo.py)
-def _walls(params: None, state: State) -> tuple[Piece, ...]:
-    return tuple(piece for piece in state.terrain if piece.impassable())
+@last_state  # one table per game: every state of it shares the same terrain tuple (rulesets/memo.py)
+def _walls(params: None, terrain: tuple[Piece, ...]) -> tuple[Piece, ...]:
+    return tuple(piece for piece in terrain if piece.impassable())
 
 
 def sees(state: State, a: Unit, b: Unit, *, a_at: Point | None = None, a_level: int | None = None) -> bool:
