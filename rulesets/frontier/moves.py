@@ -17,7 +17,7 @@ from itertools import product
 import msgspec
 
 from events.base import Event
-from rulesets.frontier import board, missions, movement, rolls, units
+from rulesets.frontier import abilities, board, missions, movement, rolls, units
 from rulesets.frontier.board import Point
 from rulesets.frontier.events import (
     AbilityUsed,
@@ -47,7 +47,7 @@ from rulesets.frontier.events import (
     VipEscorted,
 )
 from rulesets.frontier.params import Params
-from rulesets.frontier.rules import check, outcome
+from rulesets.frontier.rules import check, move_refused, outcome
 from rulesets.frontier.state import (
     NEAR,
     REACTIONS,
@@ -122,7 +122,22 @@ def legal(params: Params, state: State) -> list[Event]:
         return []
     if state.stage == "terrain":
         return list(_set_up(params, state))
-    return [event for event in _candidates(params, state) if not check(params, state, event)]
+    return [event for event in _candidates(params, state) if not _refused(params, state, event)]
+
+
+def _refused(params: Params, state: State, event: Event) -> bool:
+    """Whether `check` finds anything wrong with a proposal. Where one rule refuses every
+    proposal of a kind at this decision, it is asked alone (once per decision: its sight lines
+    are remembered): an Ambush while an enemy sees the commando ("if this unit is out of line
+    of sight of enemy units"), which `check` would refuse point by point. A sampled move
+    stops at the first rule it breaks (`rules.move_refused`)."""
+    if isinstance(event, UnitMoved):
+        return move_refused(params, state, event)
+    if isinstance(event, AbilityUsed) and event.ability == "ambush":
+        unit = find(state, event.unit)
+        if unit is not None and abilities.spotters(state, unit):
+            return True
+    return bool(check(params, state, event))
 
 
 _SET_UPS: dict[tuple[object, ...], tuple[Event, ...]] = {}
@@ -588,7 +603,7 @@ def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit) -> b
         return False
     if away <= params.engagement_range and sees(state, unit, foe):
         return True
-    return any(not movement.move_problems(params, state, unit, window, to, h, ()) for to, h in fight_through_ends(state, unit, foe, window))
+    return any(movement.move_allowed(params, state, unit, window, to, h, ()) for to, h in fight_through_ends(state, unit, foe, window))
 
 
 def _first_move_window(params: Params, unit: Unit, foe: Unit) -> Window:

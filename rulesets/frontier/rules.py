@@ -722,19 +722,38 @@ def _why(roll: rolls.Roll) -> str:
 
 
 def _check_moved(params: Params, state: State, event: UnitMoved) -> Problems:
+    problems, mover = _mover(params, state, event)
+    if mover is None:
+        return problems
+    unit, window = mover
+    return problems + [_v(event, p.rule, p.message) for p in movement.move_problems(params, state, unit, window, event.to, event.level, event.path)]
+
+
+def move_refused(params: Params, state: State, event: UnitMoved) -> bool:
+    """Whether `check` finds anything wrong with a move, stopping at the first rule it breaks
+    (legal moves ask this of every sampled end; the audit asks `check` for every reason)."""
+    problems, mover = _mover(params, state, event)
+    if problems or mover is None:
+        return True
+    unit, window = mover
+    return not movement.move_allowed(params, state, unit, window, event.to, event.level, event.path)
+
+
+def _mover(params: Params, state: State, event: UnitMoved) -> tuple[Problems, tuple[Unit, Window] | None]:
+    """What is wrong with a move before where it goes, and the unit with its open move window
+    (None if there is none to measure against)."""
     problems = _in_play(params, state, event)
     turn = state.turn
     if problems or turn is None:
-        return problems
+        return problems, None
     window = _window_for(turn, event.unit, ("move",))
     if window is None:
-        return [_v(event, "movement.when", f"{event.unit} has no move to make now ({pending_text(turn)})")]
+        return [_v(event, "movement.when", f"{event.unit} has no move to make now ({pending_text(turn)})")], None
     problems += _by(state, event, window.seat, f"{event.unit}'s move")
     unit = find(state, event.unit)
     if unit is None or unit.status != "board":
-        return [*problems, _v(event, "units.unknown", f"{event.unit} is not on the table")]
-    problems += [_v(event, p.rule, p.message) for p in movement.move_problems(params, state, unit, window, event.to, event.level, event.path)]
-    return problems
+        return [*problems, _v(event, "units.unknown", f"{event.unit} is not on the table")], None
+    return problems, (unit, window)
 
 
 def _check_nanites(params: Params, state: State, event: NanitesRolled) -> Problems:
