@@ -9,6 +9,7 @@ passage of ../shared/rules/frontier.md each rule encodes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -227,14 +228,18 @@ def _overlaps(state: State, event: TerrainPlaced | TerrainMoved, outline: tuple[
     """A warning naming the other pieces `outline` overlaps (pieces whose boxes do not meet
     are not measured)."""
     box = board.bounds(outline)
-    overlapping = [t.id for t in state.terrain if t.id != event.piece and board.boxes_meet(t.box, box)
-                   and board.polygons_gap(t.outline, outline) <= 0 and _overlap(t.outline, outline)]
+    overlapping = [t.id for t in state.terrain if t.id != event.piece and board.boxes_meet(t.box, box) and _overlap(t.outline, outline)]
     if overlapping:
         return [_v(event, "terrain.overlap", f"{event.piece} overlaps {', '.join(overlapping)}: where pieces overlap the first placed counts", "warning")]
     return []
 
 
+@lru_cache(maxsize=1 << 15)
 def _overlap(one: tuple[board.Point, ...], two: tuple[board.Point, ...]) -> bool:
+    """Whether two outlines share some area. Pure geometry, memoised: while the table is set up
+    every position asks it again of each sampled placement and each piece already down."""
+    if board.polygons_gap(one, two) > 0:
+        return False
     return any(board.length_inside(a, b, two) > board.EPS for a, b in board.edges(one)) or board.inside(board.centroid(one), two)
 
 
