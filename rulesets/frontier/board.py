@@ -64,6 +64,9 @@ def _cross(o: Point, a: Point, b: Point) -> float:
 
 def segments_intersect(a: Point, b: Point, c: Point, d: Point) -> bool:
     """Whether segments ab and cd share a point (touching counts)."""
+    if (max(a[0], b[0]) < min(c[0], d[0]) - EPS or max(c[0], d[0]) < min(a[0], b[0]) - EPS
+            or max(a[1], b[1]) < min(c[1], d[1]) - EPS or max(c[1], d[1]) < min(a[1], b[1]) - EPS):
+        return False  # more than EPS apart along one axis: neither crossing nor within EPS
     d1, d2 = _cross(c, d, a), _cross(c, d, b)
     d3, d4 = _cross(a, b, c), _cross(a, b, d)
     if ((d1 > EPS and d2 < -EPS) or (d1 < -EPS and d2 > EPS)) and ((d3 > EPS and d4 < -EPS) or (d3 < -EPS and d4 > EPS)):
@@ -139,6 +142,15 @@ def polygons_gap(one: Polygon, two: Polygon) -> float:
     if inside(one[0], two) or inside(two[0], one):
         return 0.0
     return min(segment_distance(a, b, c, d) for a, b in edges(one) for c, d in edges(two))
+
+
+def polygons_touch(one: Polygon, two: Polygon) -> bool:
+    """Whether two polygons touch or overlap: `polygons_gap(one, two) <= 0`, without measuring
+    the gap (the first crossing side decides; two sides that do not cross are at least EPS
+    apart, so the gap is 0 exactly when one holds a corner of the other or two sides cross)."""
+    if inside(one[0], two) or inside(two[0], one):
+        return True
+    return any(segments_intersect(a, b, c, d) for a, b in edges(one) for c, d in edges(two))
 
 
 def _crossings(a: Point, b: Point, poly: Polygon) -> list[float]:

@@ -238,7 +238,7 @@ def _overlaps(state: State, event: TerrainPlaced | TerrainMoved, outline: tuple[
 def _overlap(one: tuple[board.Point, ...], two: tuple[board.Point, ...]) -> bool:
     """Whether two outlines share some area. Pure geometry, memoised: while the table is set up
     every position asks it again of each sampled placement and each piece already down."""
-    if board.polygons_gap(one, two) > 0:
+    if not board.polygons_touch(one, two):
         return False
     return any(board.length_inside(a, b, two) > board.EPS for a, b in board.edges(one)) or board.inside(board.centroid(one), two)
 
