@@ -40,6 +40,7 @@ from rulesets.frontier.events import (
     StrongPointSeized,
     TerrainAgreed,
     TerrainMoved,
+    TerrainPlaced,
     TokenMoved,
     UnitDeployed,
     UnitMoved,
@@ -47,10 +48,11 @@ from rulesets.frontier.events import (
     VipEscorted,
 )
 from rulesets.frontier.params import Params
-from rulesets.frontier.rules import check, move_refused, outcome
+from rulesets.frontier.rules import check, move_refused, outcome, still_placeable
 from rulesets.frontier.state import (
     NEAR,
     REACTIONS,
+    Piece,
     State,
     Unit,
     Window,
@@ -73,6 +75,7 @@ from rulesets.frontier.state import (
     seat_of,
     sees,
 )
+from rulesets.frontier.state import piece as terrain_piece
 from rulesets.frontier.terrain import STANDARD, spots
 from rulesets.frontier.timing import chance_pending, front, reactive_seat, settled
 
@@ -153,11 +156,34 @@ def _set_up(params: Params, state: State) -> tuple[Event, ...]:
     key = (state.seats, state.terrain)
     found = _SET_UPS.get(key)
     if found is None:
-        found = tuple(event for event in _candidates(params, state) if not check(params, state, event))
+        before = _SET_UPS.get((state.seats, state.terrain[:-1])) if state.terrain else None
+        if before is None:
+            found = tuple(event for event in _terrain(state) if not check(params, state, event))
+        else:
+            found = _one_piece_more(params, state, before)
         if len(_SET_UPS) >= SET_UPS_KEPT:
             _SET_UPS.clear()
         _SET_UPS[key] = found
     return found
+
+
+def _one_piece_more(params: Params, state: State, before: tuple[Event, ...]) -> tuple[Event, ...]:
+    """The set-up's legal events once one more piece is down, from those of the table before
+    it (`before`, in `_terrain`'s order): the new piece's own placements go; every other
+    placement or move stays legal unless it overlaps the new piece (`rules.still_placeable`);
+    the moves of the new piece and the agreement are checked afresh. A piece is only ever
+    added, so nothing refused before becomes legal."""
+    new = state.terrain[-1]
+    kept: list[Event] = []
+    for event in before:
+        if isinstance(event, TerrainPlaced) and event.piece != new.id and still_placeable(new, event, event.outline):
+            kept.append(event)
+        elif isinstance(event, TerrainMoved):
+            moving = terrain_piece(state, event.piece)
+            if moving is not None and still_placeable(new, event, board.moved_to(moving.outline, event.to)):
+                kept.append(event)
+    fresh = (*_moves_of(state, new), TerrainAgreed(by=state.seats[0]))
+    return (*kept, *(event for event in fresh if not check(params, state, event)))
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -196,9 +222,13 @@ def _terrain(state: State) -> Iterator[Event]:
             for to in spots(standard.outline):
                 yield msgspec_replace(standard, by=seat, outline=board.moved_to(standard.outline, to))
     for piece in state.terrain:
-        for to in spots(piece.outline):
-            yield TerrainMoved(by=seat, piece=piece.id, to=to)
+        yield from _moves_of(state, piece)
     yield TerrainAgreed(by=seat)
+
+
+def _moves_of(state: State, piece: Piece) -> Iterator[Event]:
+    """A piece on the table moved to each sample point."""
+    return (TerrainMoved(by=state.seats[0], piece=piece.id, to=to) for to in spots(piece.outline))
 
 
 def msgspec_replace(event: Event, **changes: object) -> Event:

@@ -52,6 +52,7 @@ from rulesets.frontier.state import (
     REACTIONS,
     TERRAIN_RULES,
     Activation,
+    Piece,
     State,
     Trace,
     Turn,
@@ -228,10 +229,23 @@ def _overlaps(state: State, event: TerrainPlaced | TerrainMoved, outline: tuple[
     """A warning naming the other pieces `outline` overlaps (pieces whose boxes do not meet
     are not measured)."""
     box = board.bounds(outline)
-    overlapping = [t.id for t in state.terrain if t.id != event.piece and board.boxes_meet(t.box, box) and _overlap(t.outline, outline)]
+    overlapping = [t.id for t in state.terrain if t.id != event.piece and covers(t, outline, box)]
     if overlapping:
         return [_v(event, "terrain.overlap", f"{event.piece} overlaps {', '.join(overlapping)}: where pieces overlap the first placed counts", "warning")]
     return []
+
+
+def covers(piece: Piece, outline: tuple[board.Point, ...], box: tuple[float, float, float, float]) -> bool:
+    """Whether a piece on the table shares some area with an outline whose bounds are `box`
+    (pieces whose boxes do not meet are not measured)."""
+    return board.boxes_meet(piece.box, box) and _overlap(piece.outline, outline)
+
+
+def still_placeable(piece: Piece, event: TerrainPlaced | TerrainMoved, outline: tuple[board.Point, ...]) -> bool:
+    """Whether a placement the rules accepted stays accepted once `piece` is put down as well:
+    a new piece only adds overlaps (`_check_terrain`, `_check_terrain_moved`), with `outline`
+    where the event puts its own piece; a piece of the same id is not measured against it."""
+    return event.piece == piece.id or not covers(piece, outline, board.bounds(outline))
 
 
 @lru_cache(maxsize=1 << 15)
