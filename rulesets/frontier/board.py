@@ -107,9 +107,11 @@ def rectangle(x0: float, y0: float, x1: float, y1: float) -> Polygon:
     return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
 
 
-def edges(poly: Polygon) -> list[tuple[Point, Point]]:
-    """The polygon's sides, the last one closing it."""
-    return [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
+@lru_cache(maxsize=1 << 14)
+def edges(poly: Polygon) -> tuple[tuple[Point, Point], ...]:
+    """The polygon's sides, the last one closing it (memoised: a table's few outlines are
+    walked side by side for every point, segment and sight line tested against them)."""
+    return tuple((poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly)))
 
 
 def inside(p: Point, poly: Polygon) -> bool:
@@ -117,16 +119,16 @@ def inside(p: Point, poly: Polygon) -> bool:
     x0, y0, x1, y1 = _box(poly)
     if p[0] < x0 - EPS or p[0] > x1 + EPS or p[1] < y0 - EPS or p[1] > y1 + EPS:
         return False  # off the bounding box: neither inside nor on a side
-    if any(point_segment_distance(p, a, b) < EPS for a, b in edges(poly)):
-        return True
+    sides = edges(poly)
     x, y = p
-    result = False
-    for (ax, ay), (bx, by) in edges(poly):
+    crossed = False
+    for (ax, ay), (bx, by) in sides:
         if (ay > y) != (by > y):
             cross_x = ax + (y - ay) * (bx - ax) / (by - ay)
             if x < cross_x:
-                result = not result
-    return result
+                crossed = not crossed
+    # inside by the crossing count, or on a side (which the count may miss either way)
+    return crossed or any(point_segment_distance(p, a, b) < EPS for a, b in sides)
 
 
 def polygon_distance(p: Point, poly: Polygon) -> float:
