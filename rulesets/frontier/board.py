@@ -116,7 +116,7 @@ def edges(poly: Polygon) -> tuple[tuple[Point, Point], ...]:
 
 def inside(p: Point, poly: Polygon) -> bool:
     """Whether p lies inside the polygon or on its boundary."""
-    x0, y0, x1, y1 = _box(poly)
+    x0, y0, x1, y1 = outline_box(poly)
     if p[0] < x0 - EPS or p[0] > x1 + EPS or p[1] < y0 - EPS or p[1] > y1 + EPS:
         return False  # off the bounding box: neither inside nor on a side
     sides = edges(poly)
@@ -179,7 +179,7 @@ def length_inside(a: Point, b: Point, poly: Polygon) -> float:
     Pure geometry over frozen tuples, so memoised: a move's legs are measured against every
     piece by each check of it, and a segment clear of the outline's bounding box is 0 at once.
     """
-    x0, y0, x1, y1 = _box(poly)
+    x0, y0, x1, y1 = outline_box(poly)
     if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 or min(a[1], b[1]) > y1:
         return 0.0
     ts = _crossings(a, b, poly)
@@ -204,7 +204,7 @@ def path_inside(points: Sequence[Point], poly: Polygon) -> float:
     misses the outline's: a move is measured against every piece on the table)."""
     if len(points) == 1:
         return 0.0
-    x0, y0, x1, y1 = _box(poly)
+    x0, y0, x1, y1 = outline_box(poly)
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     if max(xs) < x0 or min(xs) > x1 or max(ys) < y0 or min(ys) > y1:
         return 0.0
@@ -238,7 +238,7 @@ def bounds(poly: Polygon) -> tuple[float, float, float, float]:
 
 
 @lru_cache(maxsize=1 << 12)
-def _box(poly: Polygon) -> tuple[float, float, float, float]:
+def outline_box(poly: Polygon) -> tuple[float, float, float, float]:
     """`bounds`, memoised: a table has a dozen outlines, asked about thousands of times."""
     return bounds(poly)
 

@@ -228,7 +228,7 @@ def _check_terrain(params: Params, state: State, event: TerrainPlaced) -> Proble
 def _overlaps(state: State, event: TerrainPlaced | TerrainMoved, outline: tuple[board.Point, ...]) -> Problems:
     """A warning naming the other pieces `outline` overlaps (pieces whose boxes do not meet
     are not measured)."""
-    box = board.bounds(outline)
+    box = board.outline_box(outline)
     overlapping = [t.id for t in state.terrain if t.id != event.piece and covers(t, outline, box)]
     if overlapping:
         return [_v(event, "terrain.overlap", f"{event.piece} overlaps {', '.join(overlapping)}: where pieces overlap the first placed counts", "warning")]
@@ -245,7 +245,7 @@ def still_placeable(piece: Piece, event: TerrainPlaced | TerrainMoved, outline: 
     """Whether a placement the rules accepted stays accepted once `piece` is put down as well:
     a new piece only adds overlaps (`_check_terrain`, `_check_terrain_moved`), with `outline`
     where the event puts its own piece; a piece of the same id is not measured against it."""
-    return event.piece == piece.id or not covers(piece, outline, board.bounds(outline))
+    return event.piece == piece.id or not covers(piece, outline, board.outline_box(outline))
 
 
 @lru_cache(maxsize=1 << 15)
