@@ -76,9 +76,10 @@ def allowance(unit: Unit, window: Window) -> float:
     return total
 
 
-def _scale_for_movement(unit: Unit, piece: Piece) -> int:
-    """AG Harness: "For the purposes of movement, this unit counts terrain of scale 3 or less as scale 0"."""
-    if has(unit, "ag_harness") and piece.scale <= 3:
+def _scale_for_movement(harnessed: bool, piece: Piece) -> int:
+    """AG Harness (`harnessed`): "For the purposes of movement, this unit counts terrain of
+    scale 3 or less as scale 0"."""
+    if harnessed and piece.scale <= 3:
         return 0
     return piece.scale
 
@@ -103,8 +104,9 @@ def climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, 
     cost, climbed = 0, []
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
+    harnessed = has(unit, "ag_harness")
     for piece in state.terrain:
-        height = _scale_for_movement(unit, piece)
+        height = _scale_for_movement(harnessed, piece)
         if height < scale:
             continue
         inside0 = here is not None and here.id == piece.id
