@@ -24,6 +24,7 @@ from rulesets.frontier.state import (
     State,
     Unit,
     Window,
+    bodies,
     find,
     has,
     heights_at,
@@ -194,11 +195,11 @@ def _unit_problems(state: State, unit: Unit, start: Point, to: Point, path: tupl
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
     radius = kind(unit).base
-    for other in on_board(state):
+    for other in bodies(state):  # every unit on the table, with its base radius
         if other.id == unit.id:
             continue
-        room = radius + kind(other).base - SLACK
-        ox, oy = at = position(other)
+        room = radius + other.radius - SLACK
+        ox, oy = at = other.at
         if board.distance(to, at) < room:
             yield Problem("movement.through-units", f"{unit.id} would end on top of {other.id}")
         elif free or ox < lo_x - room or ox > hi_x + room or oy < lo_y - room or oy > hi_y + room:
@@ -402,7 +403,7 @@ def any_move(params: Params, state: State, unit: Unit, window: Window) -> bool:
         for i in range(16):
             to = snap(board.polar(position(unit), i * 22.5, max(radius, 0.1)))
             for h in heights_at(state, to):
-                if board.distance(to, position(unit)) > board.EPS and not move_problems(params, state, unit, probe, to, h, ()):
+                if board.distance(to, position(unit)) > board.EPS and move_allowed(params, state, unit, probe, to, h, ()):
                     return True
     return False
 

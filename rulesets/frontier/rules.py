@@ -61,6 +61,7 @@ from rulesets.frontier.state import (
     army_of,
     army_points,
     attacker_losses,
+    bodies,
     current_wave,
     defender,
     evac_distance,
@@ -412,8 +413,8 @@ def _standing_problems(state: State, event: Event, unit: Unit, at: board.Point, 
     found = piece_at(state, at)
     if found is not None and found.impassable():
         problems.append(_v(event, "terrain.impassable", f"{unit.id} may not stand in {found.label or found.id} (impassable)"))
-    for other in on_board(state):
-        if other.id != unit.id and board.distance(at, position(other)) < kind(unit).base + kind(other).base - movement.SLACK:
+    for other in bodies(state):  # every unit on the table, with its base radius
+        if other.id != unit.id and board.distance(at, other.at) < kind(unit).base + other.radius - movement.SLACK:
             problems.append(_v(event, "movement.through-units", f"{at} is on top of {other.id}"))
     return problems
 
