@@ -78,6 +78,7 @@ from rulesets.frontier.state import (
 from rulesets.frontier.state import piece as terrain_piece
 from rulesets.frontier.terrain import STANDARD, spots
 from rulesets.frontier.timing import chance_pending, front, reactive_seat, settled
+from rulesets.memo import last_state
 
 
 def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
@@ -136,11 +137,15 @@ def _refused(params: Params, state: State, event: Event) -> bool:
     stops at the first rule it breaks (`rules.move_refused`)."""
     if isinstance(event, UnitMoved):
         return move_refused(params, state, event)
-    if isinstance(event, AbilityUsed) and event.ability == "ambush":
-        unit = find(state, event.unit)
-        if unit is not None and abilities.spotters(state, unit):
-            return True
+    if isinstance(event, AbilityUsed) and event.ability == "ambush" and event.unit in _ambushers_in_sight(params, state):
+        return True
     return bool(check(params, state, event))
+
+
+@last_state  # asked by each of a decision's two dozen Ambush points (rulesets/memo.py)
+def _ambushers_in_sight(params: Params, state: State) -> frozenset[str]:
+    """The units on the table with Ambush that an enemy sees (`abilities.spotters`)."""
+    return frozenset(u.id for u in on_board(state) if has(u, "ambush") and abilities.spotters(state, u))
 
 
 _SET_UPS: dict[tuple[object, ...], tuple[Event, ...]] = {}
