@@ -185,7 +185,7 @@ def _check_ambush(params: Params, state: State, event: AbilityUsed, unit: Unit) 
     problems = _one_point(event, "ambush")
     if problems:
         return problems
-    seen = [e.id for e in enemies_of(state, unit) if sees(state, e, unit)]
+    seen = spotters(state, unit)
     if seen:
         problems += _v(event, "ambush", f"{unit.id} is in line of sight of {', '.join(seen)}")
     at = event.points[0]
@@ -197,6 +197,11 @@ def _check_ambush(params: Params, state: State, event: AbilityUsed, unit: Unit) 
     if watchers:
         problems += _v(event, "ambush", f"{at} is in line of sight of {', '.join(watchers)}")
     return problems + _placement(state, event, unit, "ambush")
+
+
+def spotters(state: State, unit: Unit) -> list[str]:
+    """The enemy units that see a unit where it stands (an Ambush needs none)."""
+    return [e.id for e in enemies_of(state, unit) if sees(state, e, unit)]
 
 
 def _check_minefield(params: Params, state: State, event: AbilityUsed, unit: Unit) -> Problems:

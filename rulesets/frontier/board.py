@@ -64,6 +64,9 @@ def _cross(o: Point, a: Point, b: Point) -> float:
 
 def segments_intersect(a: Point, b: Point, c: Point, d: Point) -> bool:
     """Whether segments ab and cd share a point (touching counts)."""
+    if (max(a[0], b[0]) < min(c[0], d[0]) - EPS or max(c[0], d[0]) < min(a[0], b[0]) - EPS
+            or max(a[1], b[1]) < min(c[1], d[1]) - EPS or max(c[1], d[1]) < min(a[1], b[1]) - EPS):
+        return False  # more than EPS apart along one axis: neither crossing nor within EPS
     d1, d2 = _cross(c, d, a), _cross(c, d, b)
     d3, d4 = _cross(a, b, c), _cross(a, b, d)
     if ((d1 > EPS and d2 < -EPS) or (d1 < -EPS and d2 > EPS)) and ((d3 > EPS and d4 < -EPS) or (d3 < -EPS and d4 > EPS)):
@@ -104,26 +107,28 @@ def rectangle(x0: float, y0: float, x1: float, y1: float) -> Polygon:
     return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
 
 
-def edges(poly: Polygon) -> list[tuple[Point, Point]]:
-    """The polygon's sides, the last one closing it."""
-    return [(poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly))]
+@lru_cache(maxsize=1 << 14)
+def edges(poly: Polygon) -> tuple[tuple[Point, Point], ...]:
+    """The polygon's sides, the last one closing it (memoised: a table's few outlines are
+    walked side by side for every point, segment and sight line tested against them)."""
+    return tuple((poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly)))
 
 
 def inside(p: Point, poly: Polygon) -> bool:
     """Whether p lies inside the polygon or on its boundary."""
-    x0, y0, x1, y1 = _box(poly)
+    x0, y0, x1, y1 = outline_box(poly)
     if p[0] < x0 - EPS or p[0] > x1 + EPS or p[1] < y0 - EPS or p[1] > y1 + EPS:
         return False  # off the bounding box: neither inside nor on a side
-    if any(point_segment_distance(p, a, b) < EPS for a, b in edges(poly)):
-        return True
+    sides = edges(poly)
     x, y = p
-    result = False
-    for (ax, ay), (bx, by) in edges(poly):
+    crossed = False
+    for (ax, ay), (bx, by) in sides:
         if (ay > y) != (by > y):
             cross_x = ax + (y - ay) * (bx - ax) / (by - ay)
             if x < cross_x:
-                result = not result
-    return result
+                crossed = not crossed
+    # inside by the crossing count, or on a side (which the count may miss either way)
+    return crossed or any(point_segment_distance(p, a, b) < EPS for a, b in sides)
 
 
 def polygon_distance(p: Point, poly: Polygon) -> float:
@@ -139,6 +144,15 @@ def polygons_gap(one: Polygon, two: Polygon) -> float:
     if inside(one[0], two) or inside(two[0], one):
         return 0.0
     return min(segment_distance(a, b, c, d) for a, b in edges(one) for c, d in edges(two))
+
+
+def polygons_touch(one: Polygon, two: Polygon) -> bool:
+    """Whether two polygons touch or overlap: `polygons_gap(one, two) <= 0`, without measuring
+    the gap (the first crossing side decides; two sides that do not cross are at least EPS
+    apart, so the gap is 0 exactly when one holds a corner of the other or two sides cross)."""
+    if inside(one[0], two) or inside(two[0], one):
+        return True
+    return any(segments_intersect(a, b, c, d) for a, b in edges(one) for c, d in edges(two))
 
 
 def _crossings(a: Point, b: Point, poly: Polygon) -> list[float]:
@@ -165,7 +179,7 @@ def length_inside(a: Point, b: Point, poly: Polygon) -> float:
     Pure geometry over frozen tuples, so memoised: a move's legs are measured against every
     piece by each check of it, and a segment clear of the outline's bounding box is 0 at once.
     """
-    x0, y0, x1, y1 = _box(poly)
+    x0, y0, x1, y1 = outline_box(poly)
     if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 or min(a[1], b[1]) > y1:
         return 0.0
     ts = _crossings(a, b, poly)
@@ -190,7 +204,7 @@ def path_inside(points: Sequence[Point], poly: Polygon) -> float:
     misses the outline's: a move is measured against every piece on the table)."""
     if len(points) == 1:
         return 0.0
-    x0, y0, x1, y1 = _box(poly)
+    x0, y0, x1, y1 = outline_box(poly)
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     if max(xs) < x0 or min(xs) > x1 or max(ys) < y0 or min(ys) > y1:
         return 0.0
@@ -224,7 +238,7 @@ def bounds(poly: Polygon) -> tuple[float, float, float, float]:
 
 
 @lru_cache(maxsize=1 << 12)
-def _box(poly: Polygon) -> tuple[float, float, float, float]:
+def outline_box(poly: Polygon) -> tuple[float, float, float, float]:
     """`bounds`, memoised: a table has a dozen outlines, asked about thousands of times."""
     return bounds(poly)
 

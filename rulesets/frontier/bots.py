@@ -72,10 +72,14 @@ def standard_table(state: State, legal: Sequence[Event]) -> Sequence[Event]:
     each bot then chooses from, so a seeded game keeps the log it always had."""
     if state.stage != "terrain":
         return legal
-    home = {p.piece: p.outline for p in STANDARD}
-    laid = [e for e in legal if isinstance(e, TerrainPlaced) and home.get(e.piece) == e.outline]
-    agreed = [e for e in legal if isinstance(e, TerrainAgreed)]
-    return laid[:1] or agreed or legal
+    laid = next((e for e in legal if isinstance(e, TerrainPlaced) and _HOME.get(e.piece) == e.outline), None)
+    if laid is not None:
+        return [laid]
+    return [e for e in legal if isinstance(e, TerrainAgreed)] or legal
+
+
+_HOME = {p.piece: p.outline for p in STANDARD}
+"""Where the standard table has each of its pieces."""
 
 
 STALL_TURN = 30

@@ -10,6 +10,7 @@ length is free.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import msgspec
@@ -23,6 +24,7 @@ from rulesets.frontier.state import (
     State,
     Unit,
     Window,
+    bodies,
     find,
     has,
     heights_at,
@@ -75,9 +77,10 @@ def allowance(unit: Unit, window: Window) -> float:
     return total
 
 
-def _scale_for_movement(unit: Unit, piece: Piece) -> int:
-    """AG Harness: "For the purposes of movement, this unit counts terrain of scale 3 or less as scale 0"."""
-    if has(unit, "ag_harness") and piece.scale <= 3:
+def _scale_for_movement(harnessed: bool, piece: Piece) -> int:
+    """AG Harness (`harnessed`): "For the purposes of movement, this unit counts terrain of
+    scale 3 or less as scale 0"."""
+    if harnessed and piece.scale <= 3:
         return 0
     return piece.scale
 
@@ -102,8 +105,9 @@ def climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, 
     cost, climbed = 0, []
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
+    harnessed = has(unit, "ag_harness")
     for piece in state.terrain:
-        height = _scale_for_movement(unit, piece)
+        height = _scale_for_movement(harnessed, piece)
         if height < scale:
             continue
         inside0 = here is not None and here.id == piece.id
@@ -129,30 +133,42 @@ def climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, 
 
 def move_problems(params: Params, state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> list[Problem]:
     """Every movement rule a move would break (empty if it is legal)."""
+    return list(_breaches(state, unit, window, to, level, path))
+
+
+def move_allowed(params: Params, state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> bool:
+    """Whether a move breaks no movement rule: the rules are asked in `move_problems`' order
+    and the first broken one decides (a sampled move that ends too far is not then traced
+    past every unit and sight line)."""
+    return next(_breaches(state, unit, window, to, level, path), None) is None
+
+
+def _breaches(state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> Iterator[Problem]:
     start = position(unit)
     moved = board.distance(start, to)
     if cannot_move(unit) and (moved > board.EPS or path):
-        return [Problem("abilities.kill_zone", f"{unit.id} cannot move (Kill Zone)")]
-    problems = _table_problems(to, path)
+        yield Problem("abilities.kill_zone", f"{unit.id} cannot move (Kill Zone)")
+        return
+    yield from _table_problems(to, path)
     free = ignores_terrain(unit)
     cost, climbed = climb(state, unit, start, unit.level, to, level, path, forced=window.forced)
     if climbed and has(unit, "need_for_speed"):
-        problems.append(Problem("abilities.need_for_speed", f"{unit.id} may not climb terrain (Need for Speed): it would climb {', '.join(climbed)}"))
+        yield Problem("abilities.need_for_speed", f"{unit.id} may not climb terrain (Need for Speed): it would climb {', '.join(climbed)}")
     limit = allowance(unit, window) - cost
     if moved > limit + 1e-9:
         why = f" ({allowance(unit, window):g}\" less {cost}\" climbing {', '.join(climbed)})" if cost else ""
-        problems.append(Problem("movement.distance", f"{unit.id} ends {moved:.2f}\" from where it started; it may move up to {limit:g}\"{why}"))
+        yield Problem("movement.distance", f"{unit.id} ends {moved:.2f}\" from where it started; it may move up to {limit:g}\"{why}")
     if level not in heights_at(state, to):
-        problems.append(Problem("climbing.halfway", _stand_message(state, to, level)))
-    problems += _terrain_problems(state, unit, start, to, path, free)
-    problems += _unit_problems(state, unit, start, to, path, free)
-    problems += _window_problems(state, unit, window, start, to, level)
-    return problems
+        yield Problem("climbing.halfway", _stand_message(state, to, level))
+    yield from _terrain_problems(state, unit, start, to, path, free)
+    yield from _unit_problems(state, unit, start, to, path, free)
+    yield from _window_problems(state, unit, window, start, to, level)
 
 
-def _table_problems(to: Point, path: tuple[Point, ...]) -> list[Problem]:
+def _table_problems(to: Point, path: tuple[Point, ...]) -> Iterator[Problem]:
     off = [p for p in (*path, to) if not missions.on_table(p)]
-    return [Problem("movement.table", f"{off[0]} is off the table")] if off else []
+    if off:
+        yield Problem("movement.table", f"{off[0]} is off the table")
 
 
 def _stand_message(state: State, to: Point, level: int) -> str:
@@ -163,55 +179,49 @@ def _stand_message(state: State, to: Point, level: int) -> str:
             "a unit may not stop halfway up")
 
 
-def _terrain_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> list[Problem]:
+def _terrain_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     """"Units may not move through impassable terrain" (nor stop in it)."""
-    problems = []
     points = (start, *path, to)
     for piece in walls(state):
         if board.inside(to, piece.outline):
-            problems.append(Problem("terrain.impassable", f"{unit.id} may not end its move in {piece.label or piece.id} (impassable)"))
+            yield Problem("terrain.impassable", f"{unit.id} may not end its move in {piece.label or piece.id} (impassable)")
         elif not free and board.path_enters(points, piece.outline):
-            problems.append(Problem("terrain.impassable", f"{unit.id} may not move through {piece.label or piece.id} (impassable)"))
-    return problems
+            yield Problem("terrain.impassable", f"{unit.id} may not move through {piece.label or piece.id} (impassable)")
 
 
-def _unit_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> list[Problem]:
+def _unit_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     """"It may not move through other units (Friendly or otherwise)", nor end on one."""
     points = (start, *path, to)
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
     radius = kind(unit).base
-    problems = []
-    for other in on_board(state):
+    for other in bodies(state):  # every unit on the table, with its base radius
         if other.id == unit.id:
             continue
-        room = radius + kind(other).base - SLACK
-        ox, oy = at = position(other)
+        room = radius + other.radius - SLACK
+        ox, oy = at = other.at
         if board.distance(to, at) < room:
-            problems.append(Problem("movement.through-units", f"{unit.id} would end on top of {other.id}"))
+            yield Problem("movement.through-units", f"{unit.id} would end on top of {other.id}")
         elif free or ox < lo_x - room or ox > hi_x + room or oy < lo_y - room or oy > hi_y + room:
             continue  # further than `room` from the move's bounding box: from the whole move
         elif board.path_point_distance(points, at) < room:
-            problems.append(Problem("movement.through-units", f"{unit.id} may not move through {other.id}"))
-    return problems
+            yield Problem("movement.through-units", f"{unit.id} may not move through {other.id}")
 
 
-def _window_problems(state: State, unit: Unit, window: Window, start: Point, to: Point, level: int) -> list[Problem]:
+def _window_problems(state: State, unit: Unit, window: Window, start: Point, to: Point, level: int) -> Iterator[Problem]:
     """What the move's action or reaction asks of where it ends."""
-    problems = []
     if window.must and board.distance(start, to) <= board.EPS:
-        problems.append(Problem("abilities.slalom", f"{unit.id} must move (Slalom)"))
+        yield Problem("abilities.slalom", f"{unit.id} must move (Slalom)")
     away = find(state, window.away_from)
     if away is not None and away.at is not None and board.distance(to, away.at) <= board.distance(start, away.at) + board.EPS:
-        problems.append(Problem("reactions.fall_back", f"Fall Back must end further from {away.id} than it started"))
+        yield Problem("reactions.fall_back", f"Fall Back must end further from {away.id} than it started")
     aim = find(state, window.keep_sight)
     if aim is not None and aim.at is not None:
         reach = board.distance(to, aim.at)
         if reach > 10 + board.EPS:
-            problems.append(Problem("actions.fight_through", f'after its move {aim.id} must be within 10"; it is {reach:.1f}" away'))
+            yield Problem("actions.fight_through", f'after its move {aim.id} must be within 10"; it is {reach:.1f}" away')
         elif not sees(state, unit, aim, a_at=to, a_level=level):
-            problems.append(Problem("actions.fight_through", f"after its move {unit.id} must have line of sight to {aim.id}"))
-    return problems
+            yield Problem("actions.fight_through", f"after its move {unit.id} must have line of sight to {aim.id}")
 
 
 # --- what a move does besides moving ---------------------------------------------------------
@@ -393,7 +403,7 @@ def any_move(params: Params, state: State, unit: Unit, window: Window) -> bool:
         for i in range(16):
             to = snap(board.polar(position(unit), i * 22.5, max(radius, 0.1)))
             for h in heights_at(state, to):
-                if board.distance(to, position(unit)) > board.EPS and not move_problems(params, state, unit, probe, to, h, ()):
+                if board.distance(to, position(unit)) > board.EPS and move_allowed(params, state, unit, probe, to, h, ()):
                     return True
     return False
 

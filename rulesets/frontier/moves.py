@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from functools import lru_cache
 from itertools import product
 
 import msgspec
 
 from events.base import Event
-from rulesets.frontier import board, missions, movement, rolls, units
+from rulesets.frontier import abilities, board, missions, movement, rolls, units
 from rulesets.frontier.board import Point
 from rulesets.frontier.events import (
     AbilityUsed,
@@ -39,6 +40,7 @@ from rulesets.frontier.events import (
     StrongPointSeized,
     TerrainAgreed,
     TerrainMoved,
+    TerrainPlaced,
     TokenMoved,
     UnitDeployed,
     UnitMoved,
@@ -46,10 +48,11 @@ from rulesets.frontier.events import (
     VipEscorted,
 )
 from rulesets.frontier.params import Params
-from rulesets.frontier.rules import check, outcome
+from rulesets.frontier.rules import check, move_refused, outcome, still_placeable
 from rulesets.frontier.state import (
     NEAR,
     REACTIONS,
+    Piece,
     State,
     Unit,
     Window,
@@ -72,8 +75,10 @@ from rulesets.frontier.state import (
     seat_of,
     sees,
 )
+from rulesets.frontier.state import piece as terrain_piece
 from rulesets.frontier.terrain import STANDARD, spots
 from rulesets.frontier.timing import chance_pending, front, reactive_seat, settled
+from rulesets.memo import last_state
 
 
 def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
@@ -98,10 +103,18 @@ def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
     if specs is None:
         return [(ActionRolled(active=(1,), reactive=(1,)), 1.0)]
     mine, theirs = specs
-    ours = list(product(range(1, mine.die + 1), repeat=mine.number))
-    their = list(product(range(1, theirs.die + 1), repeat=theirs.number))
+    return list(_action_rolls(mine.die, mine.number, theirs.die, theirs.number))
+
+
+@lru_cache(maxsize=64)
+def _action_rolls(die: int, number: int, their_die: int, their_number: int) -> tuple[tuple[Event, float], ...]:
+    """Every face of both sides' dice with its probability: they depend on the dice alone (a few
+    sizes and counts), so a game's hundred rolls share a handful of lists of frozen events
+    instead of building up to 20,000 events each."""
+    ours = list(product(range(1, die + 1), repeat=number))
+    their = list(product(range(1, their_die + 1), repeat=their_number))
     weight = 1 / (len(ours) * len(their))
-    return [(ActionRolled(active=a, reactive=r), weight) for a in ours for r in their]
+    return tuple((ActionRolled(active=a, reactive=r), weight) for a in ours for r in their)
 
 
 def legal(params: Params, state: State) -> list[Event]:
@@ -113,7 +126,26 @@ def legal(params: Params, state: State) -> list[Event]:
         return []
     if state.stage == "terrain":
         return list(_set_up(params, state))
-    return [event for event in _candidates(params, state) if not check(params, state, event)]
+    return [event for event in _candidates(params, state) if not _refused(params, state, event)]
+
+
+def _refused(params: Params, state: State, event: Event) -> bool:
+    """Whether `check` finds anything wrong with a proposal. Where one rule refuses every
+    proposal of a kind at this decision, it is asked alone (once per decision: its sight lines
+    are remembered): an Ambush while an enemy sees the commando ("if this unit is out of line
+    of sight of enemy units"), which `check` would refuse point by point. A sampled move
+    stops at the first rule it breaks (`rules.move_refused`)."""
+    if isinstance(event, UnitMoved):
+        return move_refused(params, state, event)
+    if isinstance(event, AbilityUsed) and event.ability == "ambush" and event.unit in _ambushers_in_sight(params, state):
+        return True
+    return bool(check(params, state, event))
+
+
+@last_state  # asked by each of a decision's two dozen Ambush points (rulesets/memo.py)
+def _ambushers_in_sight(params: Params, state: State) -> frozenset[str]:
+    """The units on the table with Ambush that an enemy sees (`abilities.spotters`)."""
+    return frozenset(u.id for u in on_board(state) if has(u, "ambush") and abilities.spotters(state, u))
 
 
 _SET_UPS: dict[tuple[object, ...], tuple[Event, ...]] = {}
@@ -129,11 +161,34 @@ def _set_up(params: Params, state: State) -> tuple[Event, ...]:
     key = (state.seats, state.terrain)
     found = _SET_UPS.get(key)
     if found is None:
-        found = tuple(event for event in _candidates(params, state) if not check(params, state, event))
+        before = _SET_UPS.get((state.seats, state.terrain[:-1])) if state.terrain else None
+        if before is None:
+            found = tuple(event for event in _terrain(state) if not check(params, state, event))
+        else:
+            found = _one_piece_more(params, state, before)
         if len(_SET_UPS) >= SET_UPS_KEPT:
             _SET_UPS.clear()
         _SET_UPS[key] = found
     return found
+
+
+def _one_piece_more(params: Params, state: State, before: tuple[Event, ...]) -> tuple[Event, ...]:
+    """The set-up's legal events once one more piece is down, from those of the table before
+    it (`before`, in `_terrain`'s order): the new piece's own placements go; every other
+    placement or move stays legal unless it overlaps the new piece (`rules.still_placeable`);
+    the moves of the new piece and the agreement are checked afresh. A piece is only ever
+    added, so nothing refused before becomes legal."""
+    new = state.terrain[-1]
+    kept: list[Event] = []
+    for event in before:
+        if isinstance(event, TerrainPlaced) and event.piece != new.id and still_placeable(new, event, event.outline):
+            kept.append(event)
+        elif isinstance(event, TerrainMoved):
+            moving = terrain_piece(state, event.piece)
+            if moving is not None and still_placeable(new, event, board.moved_to(moving.outline, event.to)):
+                kept.append(event)
+    fresh = (*_moves_of(state, new), TerrainAgreed(by=state.seats[0]))
+    return (*kept, *(event for event in fresh if not check(params, state, event)))
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -172,9 +227,13 @@ def _terrain(state: State) -> Iterator[Event]:
             for to in spots(standard.outline):
                 yield msgspec_replace(standard, by=seat, outline=board.moved_to(standard.outline, to))
     for piece in state.terrain:
-        for to in spots(piece.outline):
-            yield TerrainMoved(by=seat, piece=piece.id, to=to)
+        yield from _moves_of(state, piece)
     yield TerrainAgreed(by=seat)
+
+
+def _moves_of(state: State, piece: Piece) -> Iterator[Event]:
+    """A piece on the table moved to each sample point."""
+    return (TerrainMoved(by=state.seats[0], piece=piece.id, to=to) for to in spots(piece.outline))
 
 
 def msgspec_replace(event: Event, **changes: object) -> Event:
@@ -579,7 +638,7 @@ def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit) -> b
         return False
     if away <= params.engagement_range and sees(state, unit, foe):
         return True
-    return any(not movement.move_problems(params, state, unit, window, to, h, ()) for to, h in fight_through_ends(state, unit, foe, window))
+    return any(movement.move_allowed(params, state, unit, window, to, h, ()) for to, h in fight_through_ends(state, unit, foe, window))
 
 
 def _first_move_window(params: Params, unit: Unit, foe: Unit) -> Window:

@@ -9,6 +9,7 @@ passage of ../shared/rules/frontier.md each rule encodes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -51,6 +52,7 @@ from rulesets.frontier.state import (
     REACTIONS,
     TERRAIN_RULES,
     Activation,
+    Piece,
     State,
     Trace,
     Turn,
@@ -59,6 +61,7 @@ from rulesets.frontier.state import (
     army_of,
     army_points,
     attacker_losses,
+    bodies,
     current_wave,
     defender,
     evac_distance,
@@ -226,15 +229,32 @@ def _check_terrain(params: Params, state: State, event: TerrainPlaced) -> Proble
 def _overlaps(state: State, event: TerrainPlaced | TerrainMoved, outline: tuple[board.Point, ...]) -> Problems:
     """A warning naming the other pieces `outline` overlaps (pieces whose boxes do not meet
     are not measured)."""
-    box = board.bounds(outline)
-    overlapping = [t.id for t in state.terrain if t.id != event.piece and board.boxes_meet(t.box, box)
-                   and board.polygons_gap(t.outline, outline) <= 0 and _overlap(t.outline, outline)]
+    box = board.outline_box(outline)
+    overlapping = [t.id for t in state.terrain if t.id != event.piece and covers(t, outline, box)]
     if overlapping:
         return [_v(event, "terrain.overlap", f"{event.piece} overlaps {', '.join(overlapping)}: where pieces overlap the first placed counts", "warning")]
     return []
 
 
+def covers(piece: Piece, outline: tuple[board.Point, ...], box: tuple[float, float, float, float]) -> bool:
+    """Whether a piece on the table shares some area with an outline whose bounds are `box`
+    (pieces whose boxes do not meet are not measured)."""
+    return board.boxes_meet(piece.box, box) and _overlap(piece.outline, outline)
+
+
+def still_placeable(piece: Piece, event: TerrainPlaced | TerrainMoved, outline: tuple[board.Point, ...]) -> bool:
+    """Whether a placement the rules accepted stays accepted once `piece` is put down as well:
+    a new piece only adds overlaps (`_check_terrain`, `_check_terrain_moved`), with `outline`
+    where the event puts its own piece; a piece of the same id is not measured against it."""
+    return event.piece == piece.id or not covers(piece, outline, board.outline_box(outline))
+
+
+@lru_cache(maxsize=1 << 15)
 def _overlap(one: tuple[board.Point, ...], two: tuple[board.Point, ...]) -> bool:
+    """Whether two outlines share some area. Pure geometry, memoised: while the table is set up
+    every position asks it again of each sampled placement and each piece already down."""
+    if not board.polygons_touch(one, two):
+        return False
     return any(board.length_inside(a, b, two) > board.EPS for a, b in board.edges(one)) or board.inside(board.centroid(one), two)
 
 
@@ -393,8 +413,8 @@ def _standing_problems(state: State, event: Event, unit: Unit, at: board.Point, 
     found = piece_at(state, at)
     if found is not None and found.impassable():
         problems.append(_v(event, "terrain.impassable", f"{unit.id} may not stand in {found.label or found.id} (impassable)"))
-    for other in on_board(state):
-        if other.id != unit.id and board.distance(at, position(other)) < kind(unit).base + kind(other).base - movement.SLACK:
+    for other in bodies(state):  # every unit on the table, with its base radius
+        if other.id != unit.id and board.distance(at, other.at) < kind(unit).base + other.radius - movement.SLACK:
             problems.append(_v(event, "movement.through-units", f"{at} is on top of {other.id}"))
     return problems
 
@@ -722,19 +742,38 @@ def _why(roll: rolls.Roll) -> str:
 
 
 def _check_moved(params: Params, state: State, event: UnitMoved) -> Problems:
+    problems, mover = _mover(params, state, event)
+    if mover is None:
+        return problems
+    unit, window = mover
+    return problems + [_v(event, p.rule, p.message) for p in movement.move_problems(params, state, unit, window, event.to, event.level, event.path)]
+
+
+def move_refused(params: Params, state: State, event: UnitMoved) -> bool:
+    """Whether `check` finds anything wrong with a move, stopping at the first rule it breaks
+    (legal moves ask this of every sampled end; the audit asks `check` for every reason)."""
+    problems, mover = _mover(params, state, event)
+    if problems or mover is None:
+        return True
+    unit, window = mover
+    return not movement.move_allowed(params, state, unit, window, event.to, event.level, event.path)
+
+
+def _mover(params: Params, state: State, event: UnitMoved) -> tuple[Problems, tuple[Unit, Window] | None]:
+    """What is wrong with a move before where it goes, and the unit with its open move window
+    (None if there is none to measure against)."""
     problems = _in_play(params, state, event)
     turn = state.turn
     if problems or turn is None:
-        return problems
+        return problems, None
     window = _window_for(turn, event.unit, ("move",))
     if window is None:
-        return [_v(event, "movement.when", f"{event.unit} has no move to make now ({pending_text(turn)})")]
+        return [_v(event, "movement.when", f"{event.unit} has no move to make now ({pending_text(turn)})")], None
     problems += _by(state, event, window.seat, f"{event.unit}'s move")
     unit = find(state, event.unit)
     if unit is None or unit.status != "board":
-        return [*problems, _v(event, "units.unknown", f"{event.unit} is not on the table")]
-    problems += [_v(event, p.rule, p.message) for p in movement.move_problems(params, state, unit, window, event.to, event.level, event.path)]
-    return problems
+        return [*problems, _v(event, "units.unknown", f"{event.unit} is not on the table")], None
+    return problems, (unit, window)
 
 
 def _check_nanites(params: Params, state: State, event: NanitesRolled) -> Problems:

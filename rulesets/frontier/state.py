@@ -6,9 +6,9 @@ did not change, so the Timeline keeps snapshots for free and nothing is ever mut
 
 from __future__ import annotations
 
+import functools
 import math
-from collections.abc import Iterator, Mapping
-from types import MappingProxyType
+from collections.abc import Callable, Iterator
 from typing import Literal
 
 import msgspec
@@ -356,29 +356,37 @@ def make_piece(piece_id: str, label: str, outline: tuple[Point, ...], scale: int
 
 def piece_at(state: State, p: Point) -> Piece | None:
     """The terrain piece whose outline holds a point (the first placed, if pieces overlap)."""
-    for piece in _terrain_cells(None, state.terrain).get((math.floor(p[0] / CELL), math.floor(p[1] / CELL)), ()):
-        x0, y0, x1, y1 = piece.box
-        if x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and board.inside(p, piece.outline):
-            return piece
-    return None
+    return _locator(None, state.terrain)(p)
 
 
 CELL = 4.0
-"""Inches of a square of the table in `_terrain_cells` (a power of two: dividing by it is exact,
+"""Inches of a square of the table in `_locator` (a power of two: dividing by it is exact,
 so a point inside a bounding box always falls in one of the box's squares)."""
 
 
 @last_state  # one table per game: every state of it shares the same terrain tuple (rulesets/memo.py)
-def _terrain_cells(params: None, terrain: tuple[Piece, ...]) -> Mapping[tuple[int, int], tuple[Piece, ...]]:
-    """The pieces whose bounding box reaches each CELL x CELL square of the table, in placing
-    order: which piece a point stands on is asked of a square's few pieces, not of all."""
+def _locator(params: None, terrain: tuple[Piece, ...]) -> Callable[[Point], Piece | None]:
+    """`piece_at` for one table. The pieces whose bounding box reaches each CELL x CELL square,
+    in placing order, so a point is tested against a square's few pieces, not all; and each
+    point's answer remembered, since a game asks again and again about the same few hundred
+    points (where units stand, where sampled moves end). Pure geometry over a frozen table."""
     cells: dict[tuple[int, int], list[Piece]] = {}
     for piece in terrain:
         x0, y0, x1, y1 = piece.box
         for i in range(math.floor(x0 / CELL), math.floor(x1 / CELL) + 1):
             for j in range(math.floor(y0 / CELL), math.floor(y1 / CELL) + 1):
                 cells.setdefault((i, j), []).append(piece)
-    return MappingProxyType({key: tuple(pieces) for key, pieces in cells.items()})
+    squares = {key: tuple(pieces) for key, pieces in cells.items()}
+
+    @functools.lru_cache(maxsize=1 << 14)
+    def at(p: Point) -> Piece | None:
+        for piece in squares.get((math.floor(p[0] / CELL), math.floor(p[1] / CELL)), ()):
+            x0, y0, x1, y1 = piece.box
+            if x0 <= p[0] <= x1 and y0 <= p[1] <= y1 and board.inside(p, piece.outline):
+                return piece
+        return None
+
+    return at
 
 
 def piece(state: State, piece_id: str) -> Piece | None:
@@ -421,41 +429,56 @@ def sighted(state: State, unit: Unit, at: Point | None = None, level: int | None
 
 def bodies(state: State) -> tuple[board.Body, ...]:
     """Every unit on the table as something that may stand in a line of sight."""
-    return _bodies(None, state)
+    return _bodies(None, state.units)
 
 
-@last_state  # every candidate's check traces its sight lines past the same units (rulesets/memo.py)
-def _bodies(params: None, state: State) -> tuple[board.Body, ...]:
-    return tuple(board.Body(u.id, position(u), kind(u).base, effective_scale(state, u)) for u in on_board(state))
+@last_state  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
+def _bodies(params: None, every: tuple[Unit, ...]) -> tuple[board.Body, ...]:
+    # a unit's effective scale (`effective_scale`) is its scale plus the height it stands at
+    return tuple(board.Body(u.id, u.at, kind(u).base, kind(u).scale + u.level) for u in every if u.status == "board" and u.at is not None)
 
 
 def walls(state: State) -> tuple[Piece, ...]:
     """The impassable pieces on the table ("Units may not move through impassable terrain")."""
-    return _walls(None, state)
+    return _walls(None, state.terrain)
 
 
-@last_state  # every move candidate's check asks it of the same state (rulesets/memo.py)
-def _walls(params: None, state: State) -> tuple[Piece, ...]:
-    return tuple(piece for piece in state.terrain if piece.impassable())
+@last_state  # one table per game: every state of it shares the same terrain tuple (rulesets/memo.py)
+def _walls(params: None, terrain: tuple[Piece, ...]) -> tuple[Piece, ...]:
+    return tuple(piece for piece in terrain if piece.impassable())
 
 
 def sees(state: State, a: Unit, b: Unit, *, a_at: Point | None = None, a_level: int | None = None) -> bool:
     """Whether unit a has line of sight to unit b (frontier.md, Line of Sight)."""
     if (a.at is None and a_at is None) or b.at is None:
         return False
-    return board.line_of_sight(sighted(state, a, a_at, a_level), sighted(state, b), state.terrain, bodies(state))
+    return _sight(None, state.terrain)(sighted(state, a, a_at, a_level), sighted(state, b), bodies(state)) is None
 
 
 def sees_point(state: State, a: Unit, p: Point, scale: int) -> bool:
     """Whether a unit sees a marker of some scale standing on the ground at p."""
     found = piece_at(state, p)
     marker = board.Sighted(at=p, scale=scale, piece=found.id if found else None, level=0, id="marker")
-    return board.line_of_sight(sighted(state, a), marker, state.terrain, bodies(state))
+    return _sight(None, state.terrain)(sighted(state, a), marker, bodies(state)) is None
 
 
 def blocker(state: State, a: Unit, b: Unit) -> str | None:
     """What blocks the line from a to b (None if clear)."""
-    return board.sight_blocker(sighted(state, a), sighted(state, b), state.terrain, bodies(state))
+    return _sight(None, state.terrain)(sighted(state, a), sighted(state, b), bodies(state))
+
+
+@last_state  # one table per game (rulesets/memo.py)
+def _sight(params: None, terrain: tuple[Piece, ...]) -> Callable[[board.Sighted, board.Sighted, tuple[board.Body, ...]], str | None]:
+    """`board.sight_blocker` on one table, each line remembered by its two ends and the units
+    on the table (by value): a decision's checks, the chosen event's check and its effect ask
+    about the same lines, and so do the decisions after it until a unit moves. Pure geometry
+    over frozen values."""
+
+    @functools.lru_cache(maxsize=1 << 14)
+    def blocking(a: board.Sighted, b: board.Sighted, standing: tuple[board.Body, ...]) -> str | None:
+        return board.sight_blocker(a, b, terrain, standing)
+
+    return blocking
 
 
 # --- missions -------------------------------------------------------------------------------------

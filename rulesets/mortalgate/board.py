@@ -92,15 +92,22 @@ def distance(a: Node, b: Node) -> int:
 def distances_from(node: Node, width: int = WIDTH, height: int = HEIGHT) -> tuple[int, ...]:
     """`distance(node, x)` for every x of a width x height map, at `cell(x, height)` (memoised:
     pure geometry of a few hundred nodes; a bot measuring every move to every goal reads a
-    table instead of computing cube coordinates each time)."""
-    gq, gr, gs = to_cube(node)
-    return tuple(max(abs(q - gq), abs(r - gr), abs(s - gs)) for q, r, s in _cubes(width, height))
+    table instead of computing cube coordinates each time). Built column by column: down a
+    column the cube r grows by one a row, so each column is a slice of one row of steps."""
+    gq, gr, _ = to_cube(node)
+    span = width + height + abs(gr)  # every |dr| on the map, the goal on it or off it
+    table: list[int] = []
+    for col in range(width):
+        first = span + (-((col + (col & 1)) // 2)) - gr  # index of row 0's r - gr in the steps
+        table += _column_steps(col - gq, span)[first:first + height]
+    return tuple(table)
 
 
 @cache
-def _cubes(width: int, height: int) -> tuple[Cube, ...]:
-    """Cube coordinates of every node of a map, at `cell(node, height)`."""
-    return tuple(to_cube((col, row)) for col in range(width) for row in range(height))
+def _column_steps(dq: int, span: int) -> tuple[int, ...]:
+    """Hex steps `max(|dq|, |dr|, |dq + dr|)` to a node dq columns and dr cube rows away, for
+    dr from -span to span (cube s differs by -(dq + dr))."""
+    return tuple(max(abs(dq), abs(dr), abs(dq + dr)) for dr in range(-span, span + 1))
 
 
 def cell(node: Node, height: int = HEIGHT) -> int:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator, Mapping
-from functools import cache
+from functools import cache, lru_cache
 from itertools import permutations
 from types import MappingProxyType
 
@@ -55,9 +55,15 @@ def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
         return [(DraftRolled(red=r, blue=b), 1 / 36) for r in range(1, 7) for b in range(1, 7)]
     turn = state.turn
     if state.stage == "play" and turn is not None and turn.pending:
-        target = turn.pending[0].target
-        return [(AttackRolled(target=target, tens=t, ones=o), 1 / 100) for t in range(10) for o in range(10)]
+        return list(_attack_rolls(turn.pending[0].target))
     return None
+
+
+@lru_cache(maxsize=64)  # a game has a few heroes; a recorded log may name others
+def _attack_rolls(target: str) -> tuple[tuple[Event, float], ...]:
+    """The hundred faces of the two D10 rolled against a target, each 1/100: the same frozen
+    events for every roll against that hero (a game rolls hundreds of times, for a few heroes)."""
+    return tuple((AttackRolled(target=target, tens=t, ones=o), 1 / 100) for t in range(10) for o in range(10))
 
 
 def legal(params: Params, state: State) -> list[Event]:

@@ -22,6 +22,7 @@ from rulesets.frontier.board import (
     point_segment_distance,
     polygon_distance,
     polygons_gap,
+    polygons_touch,
     rectangle,
     segments_intersect,
     sight_blocker,
@@ -139,6 +140,20 @@ def test_gap_between_polygons_is_symmetric_and_zero_when_they_overlap(r1: tuple[
     assert math.isclose(polygons_gap(one, two), polygons_gap(two, one), abs_tol=1e-9)
     overlap = r1[0] <= r2[2] and r2[0] <= r1[2] and r1[1] <= r2[3] and r2[1] <= r1[3]
     assert (polygons_gap(one, two) < 1e-9) == overlap
+
+
+polygon_corners = st.lists(st.tuples(st.floats(0, 12), st.floats(0, 12)), min_size=3, max_size=6).map(tuple)
+
+
+@settings(deadline=None)  # pure arithmetic: a slow run is a busy machine, not a slow test
+@given(polygon_corners, polygon_corners, st.sampled_from([0.0, 1.0, 5.0]))
+def test_polygons_touch_exactly_when_their_gap_is_zero(one: tuple[Point, ...], two: tuple[Point, ...], shift: float) -> None:
+    """The set-up's overlap test asks `polygons_touch` instead of measuring the gap: the same
+    answer for any outlines, touching at a corner or a side included."""
+    two = tuple((x + shift, y) for x, y in two)
+    assert polygons_touch(one, two) == (polygons_gap(one, two) <= 0)
+    assert polygons_touch(rectangle(0, 0, 2, 2), rectangle(2, 0, 4, 2))  # sides touching
+    assert not polygons_touch(rectangle(0, 0, 2, 2), rectangle(2.5, 0, 4, 2))
 
 
 def test_an_l_shaped_outline_counts_only_the_stretch_inside_it() -> None:

@@ -185,6 +185,20 @@ def test_bots_lay_the_standard_table_then_agree_it() -> None:
     assert [t.outline for t in state.terrain] == [tuple(p.outline) for p in STANDARD]
 
 
+def test_set_up_moves_worked_out_from_the_table_before_are_those_the_rules_accept() -> None:
+    """`legal` derives each set-up position from the one before it (a new piece only adds
+    overlaps): equal, in order, to the candidates `check` accepts, along a table laid away from
+    the standard spots, with a piece of another id overlapping others and one of a reused id."""
+    state = fresh()
+    for step in range(8):
+        offered = R.ruleset.legal(P, state)
+        assert offered == [e for e in R.ruleset.candidates(P, state) if not R.ruleset.check(P, state, e)]
+        placements = [e for e in offered if isinstance(e, TerrainPlaced)]
+        extra = {2: HOUSE, 5: msgspec.structs.replace(SWAMP, piece=state.terrain[0].id if state.terrain else "swamp")}.get(step)
+        state = play(state, extra or placements[(7 * step) % len(placements)])
+    assert any(violations(state, e) for e in R.ruleset.candidates(P, state))  # overlaps were refused along the way
+
+
 def test_a_piece_moved_before_the_board_is_agreed_keeps_its_shape_and_rules() -> None:
     state = legally(fresh(), HOUSE, SWAMP)
     moved = TerrainMoved(by="p1", piece="house", to=(23.0, 20.0))

@@ -16,8 +16,10 @@ from rulesets.mortalgate.board import (
     HEIGHT,
     WIDTH,
     Node,
+    cell,
     direction,
     distance,
+    distances_from,
     line,
     line_of_sight,
     neighbours,
@@ -48,6 +50,15 @@ ORDER = ("N", "NE", "SE", "S", "SW", "NW")
 
 
 # --- properties -------------------------------------------------------------------------
+
+
+@given(nodes, st.integers(1, 30), st.integers(1, 30))
+def test_a_distance_table_reads_the_hex_distance_to_every_node_of_the_map(goal: Node, width: int, height: int) -> None:
+    """The heuristic bot reads `distances_from` instead of measuring: built column by column,
+    it must say `distance` for every node of any map size, the goal anywhere on or off it."""
+    table = distances_from(goal, width, height)
+    assert table == tuple(distance(goal, (col, row)) for col in range(width) for row in range(height))
+    assert table[cell((width - 1, height - 1), height)] == distance(goal, (width - 1, height - 1))
 
 
 @given(far_nodes, far_nodes)
