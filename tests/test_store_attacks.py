@@ -355,7 +355,7 @@ def test_ctrl_c_stops_a_running_query(home: Path) -> None:
         time.sleep(0.1)  # until DuckDB's threads run the query (the interpreter alone has fewer)
     time.sleep(0.5)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=20)
+    _, err = proc.communicate(timeout=90)  # the query runs for hours: any exit within this is the interrupt
     assert proc.returncode == 130 and b"Traceback" not in err
 
 
