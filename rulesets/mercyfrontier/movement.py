@@ -60,32 +60,47 @@ class Walk(msgspec.Struct, frozen=True, gc=False):
 
 def walk(params: Params, state: State, mover: Merc, direction: str, spaces: int, trample: tuple[str, ...]) -> Walk:
     """Move the token space by space (Movement 2.a-b): "a mercenary in front of another
-    mercenary prevents the second from moving forward", unless it tramples its own.
-    What stands where is asked of the state's token map (`stacks`, made once per state)."""
+    mercenary prevents the second from moving forward", unless it tramples its own."""
+    if spaces <= 0:
+        return Walk(mover.at or (0, 0), spaces)
+    return walks(params, state, mover, direction, spaces, trample)[-1]
+
+
+def walks(params: Params, state: State, mover: Merc, direction: str, spaces: int, trample: tuple[str, ...]) -> tuple[Walk, ...]:
+    """`walk` of 1, 2, ... `spaces` spaces, in one pass: each is the walk before it and one
+    step more, or the same stop once something stopped it. What stands where is asked of
+    the state's token map (`stacks`, made once per state)."""
     size = card_of(mover.card).size
     at = mover.at or (0, 0)
     taken = stacks(params, state)
     trampled: list[str] = []
     entered: list[Space] = []
+    out: list[Walk] = []
     for done in range(spaces):
         front = board.ahead(at, size, direction)
+        stop: Walk | None = None
         if not all(board.on_board(params, s) for s in front):
-            return Walk(at, done, tuple(trampled), tuple(entered), "board")
+            stop = Walk(at, done, tuple(trampled), tuple(entered), "board")
         others: dict[str, Merc] = {}
-        for space in front:
+        for space in front if stop is None else ():
             if space in taken:  # the last token on the space other than the mover, unless trampled
                 top = next((m for m in reversed(taken[space]) if m.card != mover.card), None)
                 if top is not None and top.card not in trampled:
                     others[top.card] = top
         for other in others.values():
             if other.owner != mover.owner:
-                return Walk(at, done, tuple(trampled), tuple(entered), "enemy", other.card)
+                stop = Walk(at, done, tuple(trampled), tuple(entered), "enemy", other.card)
+                break
             if other.card not in trample:
-                return Walk(at, done, tuple(trampled), tuple(entered), "own", other.card)
+                stop = Walk(at, done, tuple(trampled), tuple(entered), "own", other.card)
+                break
+        if stop is not None:
+            return (*out, *([stop] * (spaces - done)))
         trampled += others
         at = board.step(at, direction)
         entered += front
-    return Walk(at, spaces, tuple(trampled), tuple(entered))
+        out.append(Walk(at, done + 1, tuple(trampled), tuple(entered)))
+    return tuple(out)
 
 
 def contact(params: Params, state: State, mover: Merc, at: Space, direction: str) -> tuple[str, ...]:

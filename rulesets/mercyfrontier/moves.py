@@ -38,7 +38,7 @@ from rulesets.mercyfrontier.events import (
     WorkersBought,
     WorkersPlaced,
 )
-from rulesets.mercyfrontier.movement import budget, walk
+from rulesets.mercyfrontier.movement import budget, walks
 from rulesets.mercyfrontier.params import Params
 from rulesets.mercyfrontier.resources import RESOURCES, Resources
 from rulesets.mercyfrontier.rules import beacons_of, check, draw_pile, outcome, refineries_left
@@ -289,8 +289,7 @@ def _actions(params: Params, state: State, p: Player, legal_only: bool) -> Itera
         again = record is not None and (not record.fought or record.left <= 0 or not params.victor_continues)
         for direction in board.DIRECTIONS:
             ruled_out = again or (record is not None and direction != record.direction)
-            for spaces in range(1, budget(params, state, m.card) + 1):
-                path = walk(params, state, m, direction, spaces, everyone)
+            for spaces, path in enumerate(walks(params, state, m, direction, budget(params, state, m.card), everyone), start=1):
                 ok = not (legal_only and (ruled_out or path.blocked))
                 if ok and not (legal_only and path.trampled):
                     yield MercenaryMoved(by=p.seat, card=m.card, direction=direction, spaces=spaces)  # type: ignore[arg-type]
