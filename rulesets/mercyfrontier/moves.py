@@ -19,7 +19,7 @@ from itertools import combinations, islice, permutations
 
 from events.base import Event
 from rulesets.mercyfrontier import board
-from rulesets.mercyfrontier.components import BEACONS, COSTS, card_type
+from rulesets.mercyfrontier.components import BEACONS, COSTS, card_type, credits
 from rulesets.mercyfrontier.events import (
     AbilityUsed,
     BuildingBuilt,
@@ -43,8 +43,10 @@ from rulesets.mercyfrontier.params import Params
 from rulesets.mercyfrontier.resources import RESOURCES, Resources
 from rulesets.mercyfrontier.rules import beacons_of, check, draw_pile, outcome, refineries_left
 from rulesets.mercyfrontier.state import (
+    Merc,
     Player,
     State,
+    Tile,
     building_at,
     collection,
     combat_damage,
@@ -116,19 +118,35 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> Iterator[Ev
     p = player(state, state.actor)
     if p is None:
         return
+    spots: dict[str, tuple[board.Space, ...]] = {}
     if state.phase == "workers" and "placed" not in state.done:
         yield from worker_placements(params, state, p, legal_only)
     elif state.phase == "building":
         yield from _buildings(params, state, p, legal_only)
     elif state.phase == "placement":
-        yield from _placements(params, state, p)
+        spots = {m.card: placements(params, state, m.card) for m in state.mercs if m.owner == p.seat and m.at is None}
+        yield from _placements(p, spots)
     elif state.phase == "action":
         yield from _actions(params, state, p, legal_only)
+    elif state.phase == "workers":
+        yield from _worker_moves(params, state, p, legal_only)
     else:
-        yield from _accepted(params, state, {
-            "workers": _worker_moves, "purchase": _purchases,
-        }[state.phase](params, state, p), legal_only)
-    yield from _accepted(params, state, iter([StepFinished(by=p.seat)]), legal_only)
+        yield from _purchases(params, state, p, legal_only)
+    if not legal_only or _may_finish(params, state, p, spots):
+        yield StepFinished(by=p.seat)
+
+
+def _may_finish(params: Params, state: State, p: Player, spots: dict[str, tuple[board.Space, ...]]) -> bool:
+    """What `rules._check_finished` asks of the seat to act: the Worker Phase's placement and
+    collection done, every token with room placed (`spots`: each unplaced token's spots),
+    every noncombat ability triggered before the Action Phase ends."""
+    if state.phase == "workers":
+        return {"placed", "collected"} <= set(state.done)
+    if state.phase == "placement":
+        return not any(spots.values())
+    if state.phase == "action":
+        return "moved" in state.done or all(m.card in state.triggered for m in placed_mercs(state, p.seat) for _ in noncombat(m.card))
+    return True
 
 
 def _forced(params: Params, state: State) -> Iterator[Event]:
@@ -145,13 +163,21 @@ def _forced(params: Params, state: State) -> Iterator[Event]:
 # --- workers --------------------------------------------------------------------------------------
 
 
-def _worker_moves(params: Params, state: State, p: Player) -> Iterator[Event]:
-    """After the placement: the collection, then worker purchases."""
+def _worker_moves(params: Params, state: State, p: Player, legal_only: bool) -> Iterator[Event]:
+    """After the placement: the collection (what the workers collect, as `rules._check_collected`
+    asks), then worker purchases, legal where the purse pays for them (`rules._check_workers_bought`)."""
     if "collected" not in state.done:
         yield ResourcesCollected(by=p.seat, gained=collection(params, state, p.seat))
     elif "bought" not in state.done:
         for count in range(1, params.max_workers - p.workers - p.fresh + 1):
-            yield WorkersBought(by=p.seat, count=count)
+            cost = Resources(**{r: COSTS["worker"].of(r) * count for r in RESOURCES})
+            if not legal_only or _pays(p.resources, cost):
+                yield WorkersBought(by=p.seat, count=count)
+
+
+def _pays(purse: Resources, cost: Resources) -> bool:
+    """What `rules._pay` asks: no negative token, and the purse holds the payment."""
+    return not cost.negative() and purse.covers(cost)
 
 
 def useful_spaces(params: Params, state: State, seat: str) -> list[board.Space]:
@@ -206,8 +232,18 @@ def _buildings(params: Params, state: State, p: Player, legal_only: bool) -> Ite
         for kind in kinds:
             if free and (not legal_only or (_refinery_room(params, state, space) if kind == "refinery" else kind not in standing)):
                 yield BuildingBuilt(by=p.seat, kind=kind, space=space)  # type: ignore[arg-type]
-    if p.resources.covers(COSTS["outpost"]):
-        yield from _accepted(params, state, (OutpostPurchased(by=p.seat, tile=t.pos) for t in state.tiles if t.home is None), legal_only)
+    if p.resources.covers(COSTS["outpost"]) and (not legal_only or (_pays(p.resources, COSTS["outpost"]) and p.outposts < params.outposts_per_player)):
+        for t in state.tiles:
+            if t.home is None and (not legal_only or _outpost_room(params, state, p, t, taken)):
+                yield OutpostPurchased(by=p.seat, tile=t.pos)
+
+
+def _outpost_room(params: Params, state: State, p: Player, t: Tile, taken: dict[board.Space, tuple[Merc, ...]]) -> bool:
+    """What `rules._check_outpost` asks of a tile: nobody controls it, it is uncovered (or an
+    outpost uncovers it), a worker of the seat touches it, and a space of it is free."""
+    return (controller(params, state, t.pos) is None and (t.face is not None or params.uncovering == "outpost")
+            and any(board.touches_tile(params, space, t.pos) for space in p.placed)
+            and not all(s in taken or building_at(state, s) is not None for s in board.tile_spaces(params, t.pos)))
 
 
 def _refinery_room(params: Params, state: State, space: board.Space) -> bool:
@@ -245,25 +281,30 @@ def payments(cost: int, values: Resources, purse: Resources) -> tuple[Resources,
     return tuple(found)
 
 
-def _purchases(params: Params, state: State, p: Player) -> Iterator[Event]:
+def _purchases(params: Params, state: State, p: Player, legal_only: bool) -> Iterator[Event]:
+    """Each way to pay for each card of the row, then each sweep of two tokens; legal as
+    `rules._check_hired` and `_check_swept` judge them: a free mercenary zone, a payment the
+    purse holds worth the card's credits, a sweep of exactly its cost."""
+    room = not legal_only or sum(1 for m in state.mercs if m.owner == p.seat) < params.mercenary_zones
     for card in state.market:
         found = card_type(card)
-        if found is not None:
+        if found is not None and room:
             for paid in payments(found.cost, found.values, p.resources):
-                yield MercenaryHired(by=p.seat, card=card, paid=paid)
+                if not legal_only or (_pays(p.resources, paid) and credits(found, paid) >= found.cost):
+                    yield MercenaryHired(by=p.seat, card=card, paid=paid)
     pairs = {tuple(sorted(pair)) for pair in combinations([r for r in RESOURCES for _ in range(min(p.resources.of(r), 2))], 2)}
     for a, b in sorted(pairs):
         paid = Resources(**{r: (a == r) + (b == r) for r in RESOURCES})
-        yield MarketSwept(by=p.seat, paid=paid)
+        if not legal_only or (paid.total() == params.sweep_cost and _pays(p.resources, paid)):
+            yield MarketSwept(by=p.seat, paid=paid)
 
 
-def _placements(params: Params, state: State, p: Player) -> Iterator[Event]:
+def _placements(p: Player, spots: dict[str, tuple[board.Space, ...]]) -> Iterator[Event]:
     """Each unplaced own token on each spot `placements` finds: where it fits, overlapping a
     tile of the seat's zone of control, which is all `rules._check_placed` asks."""
-    for m in state.mercs:
-        if m.owner == p.seat and m.at is None:
-            for at in placements(params, state, m.card):
-                yield MercenaryPlaced(by=p.seat, card=m.card, space=at)
+    for card, found in spots.items():
+        for at in found:
+            yield MercenaryPlaced(by=p.seat, card=card, space=at)
 
 
 # --- actions ----------------------------------------------------------------------------------------------
