@@ -33,7 +33,6 @@ from rulesets.mercenarium.state import (
     house,
     in_play,
     next_seat,
-    placed,
     player,
 )
 

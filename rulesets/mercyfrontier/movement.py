@@ -29,7 +29,6 @@ from rulesets.mercyfrontier.state import (
     merc,
     move_record,
     noncombat,
-    occupancy,
     placed_mercs,
     player,
     replace,
@@ -105,9 +104,14 @@ def walks(params: Params, state: State, mover: Merc, direction: str, spaces: int
 
 def contact(params: Params, state: State, mover: Merc, at: Space, direction: str) -> tuple[str, ...]:
     """Enemy tokens directly in front of the mover: they enter combat with it (Combat 3.a)."""
-    taken = occupancy(state, leaving=mover.card)
+    taken = stacks(params, state)  # made once per state; the last token on a space other than the mover is `occupancy`'s
     front = board.ahead(at, card_of(mover.card).size, direction)
-    return tuple(sorted({taken[s].card for s in front if s in taken and taken[s].owner != mover.owner}))
+    found = set()
+    for space in front:
+        top = next((m for m in reversed(taken.get(space, ())) if m.card != mover.card), None)
+        if top is not None and top.owner != mover.owner:
+            found.add(top.card)
+    return tuple(sorted(found))
 
 
 # --- abilities (Action Phase 1) -----------------------------------------------------------------

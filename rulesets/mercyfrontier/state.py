@@ -12,7 +12,7 @@ from typing import Literal
 
 import msgspec
 
-from rulesets.memo import last_state
+from rulesets.memo import last_one, last_state
 from rulesets.mercyfrontier import board
 from rulesets.mercyfrontier.board import Space, TilePos
 from rulesets.mercyfrontier.components import ABILITIES, RELICS, Mercenary, card_type
@@ -167,10 +167,16 @@ def turn_order(state: State) -> tuple[str, str]:
 
 def tile(state: State, pos: TilePos) -> Tile | None:
     """The tile at a tile position."""
-    for t in state.tiles:
-        if t.pos == pos:
-            return t
-    return None
+    return _tiles_by_pos(state.tiles).get(pos)
+
+
+@last_one  # every space a worker, building or token might take asks of the same tiles (rulesets/memo.py)
+def _tiles_by_pos(tiles: tuple[Tile, ...]) -> dict[TilePos, Tile]:
+    """The tiles by position (the first at a position, as a scan finds it)."""
+    out: dict[TilePos, Tile] = {}
+    for t in tiles:
+        out.setdefault(t.pos, t)
+    return out
 
 
 def covered(state: State, pos: TilePos) -> bool:
@@ -186,10 +192,17 @@ def controller(params: Params, state: State, pos: TilePos) -> str | None:
         return None
     if found.home is not None:
         return found.home
-    for b in state.buildings:
-        if b.kind == "outpost" and board.tile_of(params, b.at) == pos:
-            return b.owner
-    return None
+    return _outposts(params, state.buildings).get(pos)
+
+
+@last_state  # every tile's controller asks it of the same buildings (rulesets/memo.py)
+def _outposts(params: Params, buildings: tuple[Building, ...]) -> dict[TilePos, str]:
+    """The owner of the first outpost on each tile that has one."""
+    out: dict[TilePos, str] = {}
+    for b in buildings:
+        if b.kind == "outpost":
+            out.setdefault(board.tile_of(params, b.at), b.owner)
+    return out
 
 
 def territory(params: Params, state: State, seat: str) -> tuple[TilePos, ...]:
@@ -225,10 +238,16 @@ def relics_held(params: Params, state: State, seat: str) -> tuple[str, ...]:
 
 def building_at(state: State, space: Space) -> Building | None:
     """The building on a space."""
-    for b in state.buildings:
-        if b.at == space:
-            return b
-    return None
+    return _buildings_by_space(state.buildings).get(space)
+
+
+@last_one  # every space a worker, building or token might take asks of the same buildings (rulesets/memo.py)
+def _buildings_by_space(buildings: tuple[Building, ...]) -> dict[Space, Building]:
+    """The buildings by space (the first on a space, as a scan finds it)."""
+    out: dict[Space, Building] = {}
+    for b in buildings:
+        out.setdefault(b.at, b)
+    return out
 
 
 def merc(state: State, card: str) -> Merc | None:
