@@ -374,7 +374,17 @@ def placements(params: Params, state: State, card: str) -> tuple[Space, ...]:
             for dx in range(size):
                 for dy in range(size):
                     found.append((sx - dx, sy - dy))
-    return tuple(at for at in sorted(set(found)) if free_for_token(params, state, at, size))
+    room = open_spaces(params, state)
+    return tuple(at for at in sorted(set(found)) if all(space in room for space in board.footprint(at, size)))
+
+
+@last_state  # every spot of every token to place asks it of the same state (rulesets/memo.py)
+def open_spaces(params: Params, state: State) -> frozenset[Space]:
+    """The spaces a token may cover: on the board, uncovered, under no token and no building
+    (`free_for_token` asks this of each space of a footprint)."""
+    taken = stacks(params, state)
+    return frozenset(space for pos in board.tiles(params) if not covered(state, pos) for space in board.tile_spaces(params, pos)
+                     if space not in taken and building_at(state, space) is None)
 
 
 def uncovering(params: Params, state: State, pos: TilePos) -> list[Pending]:
