@@ -8,7 +8,7 @@ generator it is handed: a simulation replays byte for byte from its seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from events.base import Event
 from rulesets.frontline import board
@@ -58,31 +58,30 @@ def _strength(event: Event) -> int:
 Wish = Callable[[Event], bool]
 
 
-def _wishes(params: Params, state: State, s: Side) -> list[Wish]:
-    """What the heuristic wants, most wanted first."""
+def _wishes(params: Params, state: State, s: Side) -> Iterator[Wish]:
+    """What the heuristic wants, most wanted first (each worked out only if no wish before
+    it is among the legal events)."""
     losing = board.depth(state.front, s.half) > 0
-    wishes: list[Wish] = []
     short, plenty = ("lumber", "gold") if s.lumber < s.gold else ("gold", "lumber")
     if count(s.workers, "idle"):
-        wishes.append(lambda e: isinstance(e, WorkersMoved) and e.origin == "idle" and e.to == short and e.count == 1)
+        yield lambda e: isinstance(e, WorkersMoved) and e.origin == "idle" and e.to == short and e.count == 1
     if min(s.gold, s.lumber) * 3 + 6 < max(s.gold, s.lumber) and count(s.workers, plenty) > 2:
-        wishes.append(lambda e: isinstance(e, WorkersMoved) and e.origin == plenty and e.to == short and e.count == 1)
-    wishes += _defend(s, losing)
+        yield lambda e: isinstance(e, WorkersMoved) and e.origin == plenty and e.to == short and e.count == 1
+    yield from _defend(s, losing)
     if capacity(params, s) - population(s) < 3 and not _capacity_coming(s):
-        wishes.append(_build_rear(params, lambda c: c.capacity > 0 and c.id != "base"))
-    wishes.append(lambda e: isinstance(e, ResearchStarted))
+        yield _build_rear(params, lambda c: c.capacity > 0 and c.id != "base")
+    yield lambda e: isinstance(e, ResearchStarted)
     if workers(s) < WORKERS_WANTED:
-        wishes.append(lambda e: isinstance(e, TrainingStarted) and not UNITS[e.unit].combat)
+        yield lambda e: isinstance(e, TrainingStarted) and not UNITS[e.unit].combat
     if not _owns(s, lambda c: c.id == "barracks"):
-        wishes.append(_build_rear(params, lambda c: bool(c.trains) and c.id != "base"))
-    wishes.append(lambda e: isinstance(e, TrainingStarted) and UNITS[e.unit].combat)
+        yield _build_rear(params, lambda c: bool(c.trains) and c.id != "base")
+    yield lambda e: isinstance(e, TrainingStarted) and UNITS[e.unit].combat
     if not _owns(s, lambda c: c.researches):
-        wishes.append(_build_rear(params, lambda c: c.researches))
+        yield _build_rear(params, lambda c: c.researches)
     if workers(s) >= 8 and sum(1 for b in s.buildings if b.kind == "barracks") < 2:
-        wishes.append(_build_rear(params, lambda c: c.id == "barracks"))
+        yield _build_rear(params, lambda c: c.id == "barracks")
     if s.lumber >= 4:
-        wishes.append(_build_front(params, lambda c: c.defense > 0))
-    return wishes
+        yield _build_front(params, lambda c: c.defense > 0)
 
 
 def _defend(s: Side, losing: bool) -> list[Wish]:

@@ -51,6 +51,8 @@ def legal(params: Params, state: State) -> list[Event]:
     kind of action then built from its own rules (the `_check_*` handlers in rules.py).
     """
     s = side(state, state.current) if state.sides and state.phase == "action" else None
+    if state.sides and state.phase == "frontline" and outcome(params, state) is None:
+        return [expected_frontline(params, state)]  # the move the rules give: what `_check_frontline` compares with
     if s is None or outcome(params, state) is not None:
         return [e for e in candidates(params, state) if not check(params, state, e)]
     if _round_problems(params, state, s):

@@ -193,8 +193,14 @@ def defenses(params: Params, state: State, half: int) -> tuple[int, ...]:
 def _both_defenses(params: Params, state: State) -> tuple[tuple[int, ...], ...]:
     out = []
     for half, owner in enumerate(state.sides):
-        out.append(tuple(default + area_defense(params, owner, board.area_of_grid(params, half, grid).id)
-                         for grid, default in enumerate(params.track, start=1)))
+        by_area: dict[str, int] = {}  # an area's defense, once for all its grids
+        grids = []
+        for grid, default in enumerate(params.track, start=1):
+            area_id = board.area_of_grid(params, half, grid).id
+            if area_id not in by_area:
+                by_area[area_id] = area_defense(params, owner, area_id)
+            grids.append(default + by_area[area_id])
+        out.append(tuple(grids))
     return tuple(out)
 
 
