@@ -45,7 +45,7 @@ def last_one(fn: Callable[[Any], R]) -> Callable[[Any], R]:
     def remembered(value: Any) -> R:
         seen, answer = last[0]
         if seen is value:
-            return answer  # type: ignore[no-any-return]
+            return answer
         result = fn(value)
         last[0] = (value, result)
         return result

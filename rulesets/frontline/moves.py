@@ -10,7 +10,7 @@ seeded positions. The game has no chance step: nothing is rolled or drawn.
 
 from __future__ import annotations
 
-from collections import Counter
+import functools
 from collections.abc import Iterator
 
 from events.base import Event
@@ -138,13 +138,22 @@ def _destructions(s: Side) -> Iterator[Event]:
 
 def _legal_builds(params: Params, state: State, s: Side) -> Iterator[Event]:
     """Affordable buildings of the race, on areas behind the side's frontline with a free site."""
-    taken = Counter(b.area for x in state.sides for b in x.buildings)  # `buildings_in`, every area at once
-    open_areas = [a.id for a in board.areas(params) if board.holder(a, state.front) == s.half and taken[a.id] < a.sites]
+    taken: dict[str, int] = {}  # `buildings_in`, every area at once
+    for x in state.sides:
+        for b in x.buildings:
+            taken[b.area] = taken.get(b.area, 0) + 1
+    open_areas = [a.id for a in _held(params, state.front, s.half) if taken.get(a.id, 0) < a.sites]
     for kind in of_race(BUILDINGS, s.race):
         card = BUILDINGS[kind]
         if card.gold <= s.gold and card.lumber <= s.lumber:
             for a in open_areas:
                 yield BuildingBuilt(by=s.seat, building=kind, area=a)
+
+
+@functools.cache
+def _held(params: Params, front: int, half: int) -> tuple[board.Area, ...]:
+    """The areas `half`'s player holds with the frontline at `front` (pure geometry, memoised)."""
+    return tuple(a for a in board.areas(params) if board.holder(a, front) == half)
 
 
 def _first_by_id(s: Side) -> dict[str, Building]:
