@@ -47,7 +47,7 @@ def checkable(state: State, event: Event) -> bool:
 
 
 def _playable(state: State, legal: Sequence[Event]) -> Sequence[Event]:
-    return [e for e in legal if checkable(state, e)] or legal
+    return [e for e in legal if not isinstance(e, HymnSung) or checkable(state, e)] or legal
 
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:

@@ -150,7 +150,7 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> Iterator[Ev
     yield from _summons(params, where, p, legal_only)
     yield from _board_moves(params, state, where, p.seat, legal_only)
     yield from _buys(state, p)
-    yield from _checked(params, state, _songs(state, p), legal_only)
+    yield from _songs(params, state, p, legal_only)
     yield from _offerings(state, p, legal_only)
     yield from _draws(params, state, p)
 
@@ -227,13 +227,15 @@ def _buys(state: State, p: Player) -> Iterator[Event]:
             yield MercenaryBought(by=p.seat, card=piece.card, capture=free[0])
 
 
-def _songs(state: State, p: Player) -> Iterator[Event]:
-    """Each held hymn; Primary in Singularity once per card it may find."""
+def _songs(params: Params, state: State, p: Player, legal_only: bool) -> Iterator[Event]:
+    """Each held hymn; Primary in Singularity once per card it may find. Legal where it is a
+    hymn (`rules._check_sung`; an effect the text lost is an info, not wrong); Primary's
+    search in Singularity is checked in full."""
     for hymn in p.hymns:
         if state.singularity and hymn == cards.PRIMARY:
-            for card_id in state.deck:
-                yield HymnSung(by=p.seat, hymn=hymn, puts=(Put(card=card_id, to="hand", seat=p.seat),))
-        else:
+            searches = (HymnSung(by=p.seat, hymn=hymn, puts=(Put(card=card_id, to="hand", seat=p.seat),)) for card_id in state.deck)
+            yield from _checked(params, state, searches, legal_only)
+        elif not legal_only or hymn in cards.HYMNS:
             yield HymnSung(by=p.seat, hymn=hymn)
 
 

@@ -965,7 +965,8 @@ def _note_excess(params: Params, state: State, event: Event) -> State:
     p = player(state, event.by)
     if isinstance(event, DrawDeclared) and event.discard is None and p is not None and len(p.hand) >= params.hand_limit:
         noted.append(p.seat)
-    return replace(state, noted=tuple(dict.fromkeys(noted)))
+    unique = tuple(dict.fromkeys(noted))
+    return state if unique == state.noted else replace(state, noted=unique)
 
 
 def _settle(params: Params, state: State) -> State:

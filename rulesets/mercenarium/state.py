@@ -305,5 +305,10 @@ def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
 
 def position_key(state: State, seat_to_move: str) -> str:
     """The board and who moves next, for counting repetitions."""
-    pieces = ";".join(f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}" for p in state.board)
+    pieces = ";".join([_piece_key(p) for p in state.board])
     return f"{pieces}>{seat_to_move}"
+
+
+@functools.lru_cache(maxsize=1 << 14)  # pure; a piece that did not move keeps its key from turn to turn
+def _piece_key(p: Placed) -> str:
+    return f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}"
