@@ -56,12 +56,20 @@ class Look:
         self.params, self.state = params, state
         self._sites: dict[str, set[Space]] = {}
         self._walks: dict[tuple[str, str, tuple[str, ...]], tuple[Walk, ...]] = {}
+        self._contacts: dict[tuple[str, Space, str], tuple[str, ...]] = {}
 
     def enemy_sites(self, seat: str) -> set[Space]:
         """Where the seat's enemy has buildings."""
         if seat not in self._sites:
             self._sites[seat] = {b.at for b in self.state.buildings if b.owner != seat}
         return self._sites[seat]
+
+    def contact(self, m: Merc, at: Space, direction: str) -> tuple[str, ...]:
+        """`movement.contact`, once per token, end space and direction."""
+        key = (m.card, at, direction)
+        if key not in self._contacts:
+            self._contacts[key] = contact(self.params, self.state, m, at, direction)
+        return self._contacts[key]
 
     def walk(self, m: Merc, direction: str, spaces: int, trample: tuple[str, ...]) -> Walk:
         """`movement.walk`, from the token's walks up to its budget in that direction."""
@@ -117,7 +125,7 @@ def _move_score(params: Params, state: State, event: MercenaryMoved, look: Look)
         score += 100.0
     smashed = set(path.entered) & look.enemy_sites(seat)
     score += 20.0 * len(smashed) - 8.0 * len(path.trampled)
-    for enemy in contact(params, state, m, path.end, event.direction):
+    for enemy in look.contact(m, path.end, event.direction):
         foe = merc(state, enemy)
         if foe is None:
             continue

@@ -186,13 +186,14 @@ def useful_spaces(params: Params, state: State, seat: str) -> list[board.Space]:
     own = territory(params, state, seat)
     spaces = [s for pos in own for s in board.tile_spaces(params, pos)]
     nodes = {at for at, _ in state.nodes}
-    claimable = [t.pos for t in state.tiles if t.home is None and controller(params, state, t.pos) is None]
+    claimable = tuple(t.pos for t in state.tiles if t.home is None and controller(params, state, t.pos) is None)
+    near_claimable = _touching(params, claimable)
 
     def rank(space: board.Space) -> tuple[int, board.Space]:
         if space in nodes:
             refined = (b := building_at(state, space)) is not None and b.kind == "refinery"
             return (0 if refined else 1), space
-        if any(board.touches_tile(params, space, pos) for pos in claimable):
+        if space in near_claimable:
             return 2, space
         return (3 if building_at(state, space) is None else 4), space
 
@@ -200,6 +201,13 @@ def useful_spaces(params: Params, state: State, seat: str) -> list[board.Space]:
     ranked = sorted(spaces, key=ranks.__getitem__)
     best = [s for s in ranked if ranks[s][0] <= 2]
     return best + [s for s in ranked if ranks[s][0] == 3][:4]
+
+
+@functools.lru_cache(maxsize=256)  # pure geometry: the claimable tiles change only when one is claimed
+def _touching(params: Params, tiles: tuple[board.TilePos, ...]) -> frozenset[board.Space]:
+    """The spaces outside a tile that share an edge with one of its spaces, for any of the tiles."""
+    return frozenset(near for pos in tiles for space in board.tile_spaces(params, pos) for near in board.neighbours(space)
+                     if board.on_board(params, near) and board.touches_tile(params, near, pos))
 
 
 def worker_placements(params: Params, state: State, p: Player, legal_only: bool = False) -> Iterator[Event]:
