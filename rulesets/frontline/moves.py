@@ -200,19 +200,25 @@ def _legal_worker_moves(s: Side, by_id: dict[str, Building]) -> Iterator[Event]:
     # `rules.burrow_of` for every place: the first building of the id, if it shelters workers
     shelter = {i: b for i, b in by_id.items() if b.kind in BUILDINGS and BUILDINGS[b.kind].room > 0}
     held = dict(s.workers)
+    # where workers may go, whatever they come from: a place, or a standing burrow with its room left
+    destinations: list[tuple[str, int | None]] = []
+    for to in places:
+        if to == "militia" and not militia:
+            continue
+        burrow = shelter.get(to)
+        if burrow is None and to not in PLACES:
+            continue
+        if burrow is not None and not (burrows and standing(s, burrow)):
+            continue
+        destinations.append((to, BUILDINGS[burrow.kind].room - held.get(burrow.id, 0) if burrow is not None else None))
     for origin, there in s.workers:
         if origin not in PLACES and origin not in shelter:
             continue
         counts = [n for n in sorted({1, there}) if 1 <= n <= there]  # one worker, or all of them
-        for to in places:
-            if to == origin or (to == "militia" and not militia):
+        for to, room in destinations:
+            if to == origin:
                 continue
-            burrow = shelter.get(to)
-            if burrow is None and to not in PLACES:
-                continue
-            if burrow is not None and not (burrows and standing(s, burrow)):
-                continue
-            room = BUILDINGS[burrow.kind].room - held.get(burrow.id, 0) if burrow is not None else there
+            limit = there if room is None else room
             for n in counts:
-                if n <= room:
+                if n <= limit:
                     yield WorkersMoved(by=s.seat, count=n, origin=origin, to=to)
