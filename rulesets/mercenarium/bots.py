@@ -77,11 +77,12 @@ class Look:
         self._houses: dict[str, list[tuple[int, int]]] = {}
         self._distances: dict[tuple[str, tuple[int, int]], int] = {}
         self._keys: list[str] | None = None
+        self._around: dict[str, tuple[str, str]] = {}
         self._next: dict[str, str] = {}
         self._seen: dict[str, frozenset[str]] = {}
-        self.exposures: dict[tuple[Placed, str | None], tuple[bool, bool]] = {}
-        """`_exposure` answers by card, space and card leaving (a card's standing threat is
-        asked once for each of its moves)."""
+        self.exposures: dict[str, bool] = {}
+        """Whether a card in play is threatened where it stands, by card (asked once for
+        each of its moves)."""
 
     def goals(self, seat: str) -> list[tuple[int, int]]:
         """Enemy cards, and enemy Houses (occupying an empty enemy's House puts it in Limbo)."""
@@ -96,7 +97,8 @@ class Look:
         """Steps from `space` to the seat's nearest goal (0 with none)."""
         known = self._distances.get((seat, space))
         if known is None:
-            known = min((abs(space[0] - g[0]) + abs(space[1] - g[1]) for g in self.goals(seat)), default=0)
+            x, y = space
+            known = min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)], default=0)
             self._distances[(seat, space)] = known
         return known
 
@@ -123,8 +125,18 @@ class Look:
         state = self.state
         if self._keys is None:
             self._keys = [f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}" for p in state.board]
-        keys = [f"{card_id}@{to[0]},{to[1]}:{seat}" if p.card == card_id else key for p, key in zip(state.board, self._keys, strict=True)]
-        return f"{';'.join(keys)}>{self.next_seat(seat)}"
+            self._around = {}
+        moved = f"{card_id}@{to[0]},{to[1]}:{seat}"
+        cards_ = [p.card for p in state.board]
+        if cards_.count(card_id) != 1:
+            keys = [moved if p.card == card_id else key for p, key in zip(state.board, self._keys, strict=True)]
+            return f"{';'.join(keys)}>{self.next_seat(seat)}"
+        if card_id not in self._around:  # the keys before and after the card's, joined once per card
+            i = cards_.index(card_id)
+            before, after = self._keys[:i], self._keys[i + 1:]
+            self._around[card_id] = (";".join(before) + ";" if before else "", ";" + ";".join(after) if after else "")
+        head, tail = self._around[card_id]
+        return f"{head}{moved}{tail}>{self.next_seat(seat)}"
 
     def next_seat(self, seat: str) -> str:
         """The seat after `seat`, clockwise."""
@@ -164,9 +176,6 @@ def _score(params: Params, state: State, look: Look, event: Event) -> float:
 
 def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for a card standing on `piece.space`."""
-    known = look.exposures.get((piece, leaving))
-    if known is not None:
-        return known
     threatened = threatening = False
     where = look.where
     for _, near in board.neighbours(piece.space, params.board_size):
@@ -177,7 +186,6 @@ def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: 
             threatened = True
         if clash(params, state, piece, other).kind == "capture":
             threatening = True
-    look.exposures[(piece, leaving)] = threatened, threatening
     return threatened, threatening
 
 
@@ -197,7 +205,9 @@ def _move_score(params: Params, state: State, look: Look, event: CardMoved) -> f
         return 0.0
     moved = Placed(event.card, event.to, seat)
     threatened, threatening = _exposure(params, state, look, moved, leaving=event.card)
-    was_threatened, _ = _exposure(params, state, look, piece)
+    was_threatened = look.exposures.get(piece.card)
+    if was_threatened is None:  # a card's standing threat, once for all of its moves
+        was_threatened = look.exposures[piece.card] = _exposure(params, state, look, piece)[0]
     score = 18.0 + 20.0 * threatening - 35.0 * threatened + 25.0 * was_threatened
     if event.to in look.enemy_houses(seat):
         score += 12.0
