@@ -51,3 +51,21 @@ def last_one(fn: Callable[[Any], R]) -> Callable[[Any], R]:
         return result
 
     return remembered
+
+
+def last_args(fn: Callable[..., R]) -> Callable[..., R]:
+    """fn(*args), answered again without work when asked about the same objects: for an
+    answer that depends on a few frozen parts of a state (its tiles and its buildings), so
+    that the states after it share the answer until one of those parts changes."""
+    last: list[tuple[tuple[Any, ...], Any]] = [((), None)]
+
+    @functools.wraps(fn)
+    def remembered(*args: Any) -> R:
+        seen, answer = last[0]
+        if len(seen) == len(args) and all(a is b for a, b in zip(seen, args, strict=True)):
+            return answer
+        result = fn(*args)
+        last[0] = (args, result)
+        return result
+
+    return remembered

@@ -8,11 +8,12 @@ chance step over the cards it holds, all equally likely.
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 import msgspec
 
-from rulesets.memo import last_one, last_state
+from rulesets.memo import last_args, last_one, last_state
 from rulesets.mercyfrontier import board
 from rulesets.mercyfrontier.board import Space, TilePos
 from rulesets.mercyfrontier.components import ABILITIES, RELICS, Mercenary, card_type
@@ -207,7 +208,19 @@ def _outposts(params: Params, buildings: tuple[Building, ...]) -> dict[TilePos, 
 
 def territory(params: Params, state: State, seat: str) -> tuple[TilePos, ...]:
     """The uncovered tiles a seat controls: its zone of control."""
-    return tuple(t.pos for t in state.tiles if t.face is not None and controller(params, state, t.pos) == seat)
+    return _territories(params, state.tiles, state.buildings).get(seat, ())
+
+
+@last_args  # every placement, building and worker asks it of the same tiles and buildings (rulesets/memo.py)
+def _territories(params: Params, tiles: tuple[Tile, ...], buildings: tuple[Building, ...]) -> dict[str | None, tuple[TilePos, ...]]:
+    """Every controller's uncovered tiles, in tile order (`controller` of each)."""
+    by_pos, outposts = _tiles_by_pos(tiles), _outposts(params, buildings)
+    out: dict[str | None, list[TilePos]] = {}
+    for t in tiles:
+        if t.face is not None:
+            first = by_pos[t.pos]
+            out.setdefault(first.home if first.home is not None else outposts.get(t.pos), []).append(t.pos)
+    return {seat: tuple(found) for seat, found in out.items()}
 
 
 def in_territory(params: Params, state: State, seat: str, space: Space) -> bool:
@@ -222,10 +235,16 @@ def in_territory(params: Params, state: State, seat: str, space: Space) -> bool:
 
 def node_at(state: State, space: Space) -> str | None:
     """The resource of a node on this space, if any."""
-    for at, resource in state.nodes:
-        if at == space:
-            return resource
-    return None
+    return _nodes_by_space(state.nodes).get(space)
+
+
+@last_one  # every worker space a bot weighs asks it of the same nodes (rulesets/memo.py)
+def _nodes_by_space(nodes: tuple[tuple[Space, str], ...]) -> dict[Space, str]:
+    """The nodes' resources by space (the first on a space, as a scan finds it)."""
+    out: dict[Space, str] = {}
+    for at, resource in nodes:
+        out.setdefault(at, resource)
+    return out
 
 
 def relics_held(params: Params, state: State, seat: str) -> tuple[str, ...]:
@@ -297,6 +316,7 @@ def placed_mercs(state: State, seat: str) -> tuple[Merc, ...]:
     return tuple(m for m in state.mercs if m.owner == seat and m.at is not None)
 
 
+@functools.lru_cache(maxsize=1024)  # pure: a card's printed rarity under params, asked at every move
 def allowance(params: Params, card: str) -> int:
     """Spaces a mercenary may move: by rarity (Movement 2.a), one more with sprint."""
     found = card_of(card)
