@@ -121,22 +121,22 @@ class Look:
 
     def key_after_move(self, card_id: str, to: tuple[int, int], seat: str) -> str:
         """`position_key` of the position after `card_id` steps to `to`, for the next seat
-        (the board stays in card order: the card keeps its place in it)."""
+        (the board stays in card order: the card keeps its place in it). The keys of the
+        pieces before and after each card are joined once per decision."""
         state = self.state
         if self._keys is None:
             self._keys = [f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}" for p in state.board]
-            self._around = {}
+            ids = [p.card for p in state.board]
+            for i, card in enumerate(ids):
+                if ids.count(card) == 1:
+                    before, after = self._keys[:i], self._keys[i + 1:]
+                    self._around[card] = (";".join(before) + ";" if before else "", ";" + ";".join(after) if after else "")
         moved = f"{card_id}@{to[0]},{to[1]}:{seat}"
-        cards_ = [p.card for p in state.board]
-        if cards_.count(card_id) != 1:
+        around = self._around.get(card_id)
+        if around is None:  # a card not on the board once: replace every piece of it, as `position_key` would read
             keys = [moved if p.card == card_id else key for p, key in zip(state.board, self._keys, strict=True)]
             return f"{';'.join(keys)}>{self.next_seat(seat)}"
-        if card_id not in self._around:  # the keys before and after the card's, joined once per card
-            i = cards_.index(card_id)
-            before, after = self._keys[:i], self._keys[i + 1:]
-            self._around[card_id] = (";".join(before) + ";" if before else "", ";" + ";".join(after) if after else "")
-        head, tail = self._around[card_id]
-        return f"{head}{moved}{tail}>{self.next_seat(seat)}"
+        return f"{around[0]}{moved}{around[1]}>{self.next_seat(seat)}"
 
     def next_seat(self, seat: str) -> str:
         """The seat after `seat`, clockwise."""
