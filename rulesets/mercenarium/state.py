@@ -8,6 +8,7 @@ is a chance step over the cards it holds, all equally likely.
 
 from __future__ import annotations
 
+import bisect
 import functools
 from typing import Literal
 
@@ -223,9 +224,12 @@ def in_play(state: State, seat: str) -> tuple[Placed, ...]:
 def put_on_board(state: State, card: str, space: Space, owner: str) -> State:
     """The card placed (or moved, or re-owned) on a space, the board kept sorted."""
     rest = [p for p in state.board if p.card != card]
-    rest.append(Placed(card, space, owner))
-    ordered = tuple(sorted(rest, key=lambda p: (cards.ORDER.get(p.card, 1_000), p.card)))
-    return msgspec.structs.replace(state, board=ordered)
+    bisect.insort(rest, Placed(card, space, owner), key=_board_order)  # the rest stays in order: one insertion sorts it
+    return msgspec.structs.replace(state, board=tuple(rest))
+
+
+def _board_order(p: Placed) -> tuple[int, str]:
+    return cards.ORDER.get(p.card, 1_000), p.card
 
 
 def take_off_board(state: State, card: str) -> State:
