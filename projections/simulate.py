@@ -80,7 +80,7 @@ def play(
                 break
             policy = only or _policy(rules, state, policies)
             event = policy(params, state, moves, rng)
-            offered = any(move is event for move in moves)
+            offered = event in moves  # one of them, or equal to one: as legal either way
         at += SIM_STEP
         event = replace(event, seq=len(events), at=at)
         if audit and not offered:
