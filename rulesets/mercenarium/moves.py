@@ -107,7 +107,7 @@ def legal(params: Params, state: State) -> list[Event]:
         return [event for event, _ in outcomes]
     if state.stage != "play" or outcome(params, state) is not None:
         return []
-    return list(_decisions(params, state, legal_only=True))
+    return _decisions(params, state, legal_only=True)
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -127,32 +127,35 @@ def _checked(params: Params, state: State, proposed: Iterator[Event], legal_only
     return (e for e in proposed if not _refused(params, state, e)) if legal_only else proposed
 
 
-def _decisions(params: Params, state: State, *, legal_only: bool) -> Iterator[Event]:
-    """Every decision proposed, or (legal_only) every one the rules accept.
+def _decisions(params: Params, state: State, *, legal_only: bool) -> list[Event]:
+    """Every decision proposed, or (legal_only) every one the rules accept (a list: each kind
+    adds its events to it, rather than passing each through one more generator).
 
     A turn action is proposed only once nothing blocks every turn action: the game on, the
     seat to act known, no step pending and no unnamed excess in a hand (`rules._check_turn`),
     so each kind below asks only its own rules.
     """
+    out: list[Event] = []
     if state.pending:
         if state.pending[0].kind == "zodiac-effect":
-            yield from _checked(params, state, _zodiac_effects(state), legal_only)
-        return
+            out += _checked(params, state, _zodiac_effects(state), legal_only)
+        return out
     for holder in state.players:
         if over_limits(params, state, holder.seat):
-            yield from _checked(params, state, _returns(params, holder), legal_only)  # extras go back before the game goes on
+            out += _checked(params, state, _returns(params, holder), legal_only)  # extras go back before the game goes on
     if any(over_limits(params, state, s) and s not in state.noted for s in state.seats):
-        return  # every turn action would be named (hand.limit) until they do
+        return out  # every turn action would be named (hand.limit) until they do
     p = player(state, state.current)
     if p is None:
-        return
+        return out
     where = board_by_space(state)  # once per decision: every summon and step asks what is where
-    yield from _summons(params, where, p, legal_only)
-    yield from _board_moves(params, state, where, p.seat, legal_only)
-    yield from _buys(state, p)
-    yield from _songs(params, state, p, legal_only)
-    yield from _offerings(state, p, legal_only)
-    yield from _draws(params, state, p)
+    out += _summons(params, where, p, legal_only)
+    out += _board_moves(params, state, where, p.seat, legal_only)
+    out += _buys(state, p)
+    out += _songs(params, state, p, legal_only)
+    out += _offerings(state, p, legal_only)
+    out += _draws(params, state, p)
+    return out
 
 
 def _returns(params: Params, p: Player) -> Iterator[Event]:
