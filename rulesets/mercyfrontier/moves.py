@@ -92,7 +92,7 @@ def legal(params: Params, state: State) -> list[Event]:
         return [event for event, _ in outcomes]
     if state.phase == "setup" or outcome(params, state) is not None:
         return []
-    return list(_decisions(params, state, legal_only=True))
+    return _decisions(params, state, legal_only=True)
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -108,32 +108,32 @@ def _accepted(params: Params, state: State, proposed: Iterator[Event], legal_onl
     return (e for e in proposed if not any(v.severity != "info" for v in check(params, state, e)))
 
 
-def _decisions(params: Params, state: State, *, legal_only: bool) -> Iterator[Event]:
-    """Every decision proposed, or (legal_only) every one the rules accept. A phase's
-    decision is proposed only to the seat to act with nothing pending, so what
+def _decisions(params: Params, state: State, *, legal_only: bool) -> list[Event]:
+    """Every decision proposed, or (legal_only) every one the rules accept, in one list. A
+    phase's decision is proposed only to the seat to act with nothing pending, so what
     `rules.check_turn` asks of every decision holds for each."""
     if state.pending:
-        yield from _accepted(params, state, _forced(params, state), legal_only)
-        return
+        return list(_accepted(params, state, _forced(params, state), legal_only))
     p = player(state, state.actor)
     if p is None:
-        return
+        return []
     spots: dict[str, tuple[board.Space, ...]] = {}
     if state.phase == "workers" and "placed" not in state.done:
-        yield from worker_placements(params, state, p, legal_only)
+        out = list(worker_placements(params, state, p, legal_only))
     elif state.phase == "building":
-        yield from _buildings(params, state, p, legal_only)
+        out = list(_buildings(params, state, p, legal_only))
     elif state.phase == "placement":
         spots = {m.card: placements(params, state, m.card) for m in state.mercs if m.owner == p.seat and m.at is None}
-        yield from _placements(p, spots)
+        out = list(_placements(p, spots))
     elif state.phase == "action":
-        yield from _actions(params, state, p, legal_only)
+        out = list(_actions(params, state, p, legal_only))
     elif state.phase == "workers":
-        yield from _worker_moves(params, state, p, legal_only)
+        out = list(_worker_moves(params, state, p, legal_only))
     else:
-        yield from _purchases(params, state, p, legal_only)
+        out = list(_purchases(params, state, p, legal_only))
     if not legal_only or _may_finish(params, state, p, spots):
-        yield StepFinished(by=p.seat)
+        out.append(StepFinished(by=p.seat))
+    return out
 
 
 def _may_finish(params: Params, state: State, p: Player, spots: dict[str, tuple[board.Space, ...]]) -> bool:
