@@ -27,7 +27,7 @@ from rulesets.frontline.events import (
     WorkersMoved,
 )
 from rulesets.frontline.params import Params
-from rulesets.frontline.rules import check, check_action, outcome
+from rulesets.frontline.rules import check, outcome, round_problems
 from rulesets.frontline.state import (
     Building,
     Side,
@@ -65,8 +65,7 @@ def legal(params: Params, state: State) -> list[Event]:
 def _round_problems(params: Params, state: State, s: Side) -> bool:
     """Whether `check` refuses any action of `s` now for the round itself (turn, phase):
     it then says so instead of what the action's own rules say."""
-    end = RoundEnded(by=s.seat)
-    return check(params, state, end) != check_action(params, state, end, s)
+    return bool(round_problems(params, state, RoundEnded(by=s.seat)))  # a round's end has no rules of its own
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
