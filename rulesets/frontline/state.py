@@ -204,6 +204,7 @@ def _both_defenses(params: Params, state: State) -> tuple[tuple[int, ...], ...]:
     return tuple(out)
 
 
+@last_state  # the frontline step asks it in legal and apply of the same state (rulesets/memo.py)
 def counted_forces(params: Params, state: State) -> tuple[int, ...]:
     """Both military forces now, in seating order."""
     return tuple(force(params, s) for s in state.sides)
