@@ -8,6 +8,7 @@ phase's single "finished" event is not drowned by hundreds of placements.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
@@ -82,12 +83,15 @@ class Look:
         return self._walks[key][spaces - 1]
 
 
+@functools.lru_cache(maxsize=4096)  # pure: asked for the rows of every move a bot weighs
 def _forward(params: Params, seat: str, row: int) -> int:
     """How far a row is toward the seat's far side (higher is closer)."""
     return row if board.far_row(params, seat) > 0 else board.height(params) - 1 - row
 
 
 def _score(params: Params, state: State, event: Event, look: Look) -> float:
+    if type(event) is MercenaryMoved:  # the commonest candidates, asked first
+        return _move_score(params, state, event, look)
     p = player(state, event.by)
     match event:
         case WorkersPlaced(spaces=spaces):

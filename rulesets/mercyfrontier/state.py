@@ -387,15 +387,21 @@ def placements(params: Params, state: State, card: str) -> tuple[Space, ...]:
     if m is None or not known(card):
         return ()
     size = card_of(card).size
-    zone = set(territory(params, state, m.owner))
-    found = []
+    room = open_spaces(params, state)
+    return tuple(at for at in _overlapping(params, frozenset(territory(params, state, m.owner)), size)
+                 if all(space in room for space in board.footprint(at, size)))
+
+
+@functools.lru_cache(maxsize=1024)  # pure geometry: a zone of control changes only when a tile does
+def _overlapping(params: Params, zone: frozenset[TilePos], size: int) -> tuple[Space, ...]:
+    """Every top-left space, in order, of a size x size token overlapping a space of the zone's tiles."""
+    found = set()
     for pos in zone:
         for sx, sy in board.tile_spaces(params, pos):
             for dx in range(size):
                 for dy in range(size):
-                    found.append((sx - dx, sy - dy))
-    room = open_spaces(params, state)
-    return tuple(at for at in sorted(set(found)) if all(space in room for space in board.footprint(at, size)))
+                    found.add((sx - dx, sy - dy))
+    return tuple(sorted(found))
 
 
 @last_state  # every spot of every token to place asks it of the same state (rulesets/memo.py)
