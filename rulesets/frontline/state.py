@@ -103,7 +103,10 @@ class State(msgspec.Struct, frozen=True, gc=False):
 
 def side(state: State, seat: str | None) -> Side | None:
     """The seat's side, if it sits at this table."""
-    return next((s for s in state.sides if s.seat == seat), None)
+    for s in state.sides:
+        if s.seat == seat:
+            return s
+    return None
 
 
 def opponent(state: State, seat: str) -> Side:
@@ -126,7 +129,10 @@ def bump(pairs: tuple[tuple[str, int], ...], key: str, delta: int) -> tuple[tupl
 
 def count(pairs: tuple[tuple[str, int], ...], key: str) -> int:
     """How many `key` a key -> count table holds."""
-    return dict(pairs).get(key, 0)
+    for k, n in reversed(pairs):  # the last entry of a key, as `dict(pairs)` keeps it
+        if k == key:
+            return n
+    return 0
 
 
 def building(s: Side, building_id: str) -> Building | None:
