@@ -15,7 +15,7 @@ import msgspec
 from rulesets.frontline import board
 from rulesets.frontline.cards import BUILDINGS, RESEARCH, UNITS
 from rulesets.frontline.params import Params
-from rulesets.memo import last_state
+from rulesets.memo import last_one, last_state
 
 Phase = Literal["action", "frontline", "over"]
 """`action`: the current seat plays its action round; `frontline`: the table counts the
@@ -158,6 +158,7 @@ def workers(s: Side) -> int:
     return sum(n for _, n in s.workers) + sum(r.count for r in s.returning)
 
 
+@last_one  # legal and the heuristic ask it of the same side (rulesets/memo.py)
 def population(s: Side) -> int:
     """Population used: workers, combat units, and units still in training ("take 1 population")."""
     army = sum(UNITS[u].population * n for u, n in s.units if u in UNITS)
@@ -165,6 +166,7 @@ def population(s: Side) -> int:
     return workers(s) + army + training
 
 
+@last_state  # legal and the heuristic ask it of the same side (rulesets/memo.py)
 def capacity(params: Params, s: Side) -> int:
     """Population capacity of standing buildings (base 10, farm/burrow 5), at most what two d10 show."""
     total = sum(BUILDINGS[b.kind].capacity for b in s.buildings if b.kind in BUILDINGS and standing(s, b))
