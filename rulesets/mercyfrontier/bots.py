@@ -29,7 +29,7 @@ from rulesets.mercyfrontier.events import (
 )
 from rulesets.mercyfrontier.movement import Walk, budget, contact, walk, walks
 from rulesets.mercyfrontier.params import Params
-from rulesets.mercyfrontier.state import Merc, State, card_of, damage, merc, node_at, player
+from rulesets.mercyfrontier.state import Merc, State, card_of, damage, merc, player
 
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
@@ -49,8 +49,8 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
 
 
 class Look:
-    """What every move's score asks of one position, worked out once per decision: each
-    seat's enemy building sites, and each token's walks in a direction (a move of n spaces
+    """What every candidate's score asks of one position, worked out once per decision: the
+    node spaces, each seat's enemy building sites, and each token's walks in a direction (a move of n spaces
     is the n-th of them: `movement.walks`)."""
 
     def __init__(self, params: Params, state: State) -> None:
@@ -58,6 +58,8 @@ class Look:
         self._sites: dict[str, set[Space]] = {}
         self._walks: dict[tuple[str, str, tuple[str, ...]], tuple[Walk, ...]] = {}
         self._contacts: dict[tuple[str, Space, str], tuple[str, ...]] = {}
+        self.nodes = {at for at, _ in state.nodes}
+        """The spaces with a resource node (`node_at` is not None)."""
 
     def enemy_sites(self, seat: str) -> set[Space]:
         """Where the seat's enemy has buildings."""
@@ -95,7 +97,7 @@ def _score(params: Params, state: State, event: Event, look: Look) -> float:
     p = player(state, event.by)
     match event:
         case WorkersPlaced(spaces=spaces):
-            return float(sum(1 for s in spaces if node_at(state, s) is not None))
+            return float(sum(1 for s in spaces if s in look.nodes))
         case WorkersBought(count=count):
             return 3.0 if count == 1 and p is not None and p.workers + p.fresh < 5 and p.resources.total() > 8 else -1.0
         case BuildingBuilt(kind=kind):

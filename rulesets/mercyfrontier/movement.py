@@ -75,10 +75,11 @@ def walks(params: Params, state: State, mover: Merc, direction: str, spaces: int
     trampled: list[str] = []
     entered: list[Space] = []
     out: list[Walk] = []
+    wide, high = board.width(params), board.height(params)
     for done in range(spaces):
         front = board.ahead(at, size, direction)
         stop: Walk | None = None
-        if not all(board.on_board(params, s) for s in front):
+        if not all(0 <= x < wide and 0 <= y < high for x, y in front):  # `board.on_board` of each
             stop = Walk(at, done, tuple(trampled), tuple(entered), "board")
         others: dict[str, Merc] = {}
         for space in front if stop is None else ():
