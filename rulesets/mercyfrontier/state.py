@@ -324,6 +324,7 @@ def allowance(params: Params, card: str) -> int:
     return base + (1 if found.has("sprint") else 0)
 
 
+@functools.lru_cache(maxsize=1024)  # pure: a card's printed abilities, asked at every action decision
 def noncombat(card: str) -> tuple[str, ...]:
     """The card's noncombat abilities (they trigger before movement)."""
     return tuple(a for a in card_of(card).abilities if ABILITIES[a].kind == "noncombat")
