@@ -14,6 +14,7 @@ from typing import Literal
 
 import msgspec
 
+from rulesets.memo import last_one
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.board import Space
 from rulesets.mercenarium.params import Params
@@ -209,9 +210,16 @@ def at(state: State, space: Space) -> Placed | None:
 
 
 def board_by_space(state: State) -> dict[Space, Placed]:
-    """The cards in play by space (the first, as `at` finds it): for code that asks of many spaces."""
+    """The cards in play by space (the first, as `at` finds it): for code that asks of many
+    spaces. One answer per board (legal and the heuristic ask it of the same one); read it,
+    never change it."""
+    return _by_space(state.board)
+
+
+@last_one  # rulesets/memo.py
+def _by_space(pieces: tuple[Placed, ...]) -> dict[Space, Placed]:
     where: dict[Space, Placed] = {}
-    for p in state.board:
+    for p in pieces:
         where.setdefault(p.space, p)
     return where
 
