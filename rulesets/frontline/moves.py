@@ -47,8 +47,9 @@ def legal(params: Params, state: State) -> list[Event]:
     player's actions and the end of its round.
 
     Every action is the current side's, in its action round, with the game on: the round
-    is checked once (by `check` on the round's end, which every round offers) and each
-    kind of action then built from its own rules (the `_check_*` handlers in rules.py).
+    is checked once (`rules.round_problems`, what `check` asks of every action before its
+    own rules) and each kind of action then built from its own rules (the `_check_*`
+    handlers in rules.py). The frontline step's one move is the one the rules give.
     """
     s = side(state, state.current) if state.sides and state.phase == "action" else None
     if state.sides and state.phase == "frontline" and outcome(params, state) is None:
