@@ -3,8 +3,9 @@
 `legal` builds each kind of decision from the rules it must meet (a summon's base, a
 clash's verdict, an acceptable offering), asking what is shared by every candidate once
 per decision: a bot game asks for the legal moves thousands of times. Kinds that come up
-rarely (returning extras, a Zodiac's effect, singing a hymn) are the candidates `rules.check`
-finds nothing wrong in (an info, such as a lost hymn's unchecked effect, is not wrong).
+rarely (returning extras, a Zodiac's effect, Primary's search in Singularity) are the
+candidates `rules.check` finds nothing wrong in (an info, such as a lost hymn's unchecked
+effect, is not wrong).
 `candidates` proposes every decision before the rules filter it; the contract suite holds
 `legal` to exactly the candidates `check` accepts, in order. Every draw is a chance step
 over the cards the pile holds, all equally likely (a shuffled pile).

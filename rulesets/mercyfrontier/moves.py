@@ -1,10 +1,12 @@
 """What may happen next: the decisions a player may take, and what a chance step may give.
 
-`legal` builds the two decisions a bot meets most from the rules they must meet, asking
-what every candidate shares once per decision: where workers may stand (the seat's
-uncovered territory), and the Action Phase's abilities and moves (abilities before
-movement, one move each unless a victor finishes its own, the walk's verdict). The other
-kinds are the candidates `rules.check` finds nothing wrong in. `candidates` proposes every
+`legal` builds every decision of a phase from the rules it must meet, asking what every
+candidate shares once per decision: where workers may stand (the seat's uncovered
+territory), the collection and worker purchases, buildings and outposts, hires and
+sweeps, placements, the Action Phase's abilities and moves (abilities before movement,
+one move each unless a victor finishes its own, the walk's verdict), and the end of the
+seat's part. The steps a pending outpost or combat forces are the candidates
+`rules.check` finds nothing wrong in. `candidates` proposes every
 decision before the rules filter it; the contract suite holds `legal` to exactly the
 candidates `check` accepts, in order. Two kinds of decision have too many forms to list
 (where every worker stands, which tokens pay for a card), so `legal` offers a bounded,
