@@ -340,6 +340,8 @@ def _actions(params: Params, state: State, p: Player, legal_only: bool) -> Itera
         again = record is not None and (not record.fought or record.left <= 0 or not params.victor_continues)
         for direction in board.DIRECTIONS:
             ruled_out = again or (record is not None and direction != record.direction)
+            if legal_only and ruled_out:
+                continue  # no move of this token this way is legal: its walk need not be traced
             for spaces, path in enumerate(walks(params, state, m, direction, budget(params, state, m.card), everyone), start=1):
                 ok = not (legal_only and (ruled_out or path.blocked))
                 if ok and not (legal_only and path.trampled):

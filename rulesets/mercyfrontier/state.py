@@ -409,9 +409,15 @@ def _overlapping(params: Params, zone: frozenset[TilePos], size: int) -> tuple[S
 def open_spaces(params: Params, state: State) -> frozenset[Space]:
     """The spaces a token may cover: on the board, uncovered, under no token and no building
     (`free_for_token` asks this of each space of a footprint)."""
-    taken = stacks(params, state)
-    return frozenset(space for pos in board.tiles(params) if not covered(state, pos) for space in board.tile_spaces(params, pos)
-                     if space not in taken and building_at(state, space) is None)
+    return _uncovered(params, state.tiles).difference(stacks(params, state), _buildings_by_space(state.buildings))
+
+
+@last_args  # the tiles change only when one is uncovered (rulesets/memo.py)
+def _uncovered(params: Params, tiles: tuple[Tile, ...]) -> frozenset[Space]:
+    """Every space of the board on a tile not covered (`covered` of its tile)."""
+    by_pos = _tiles_by_pos(tiles)
+    return frozenset(space for pos in board.tiles(params) if (t := by_pos.get(pos)) is None or t.face is not None
+                     for space in board.tile_spaces(params, pos))
 
 
 def uncovering(params: Params, state: State, pos: TilePos) -> list[Pending]:
