@@ -141,11 +141,12 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> list[Event]
         if state.pending[0].kind == "zodiac-effect":
             out += _checked(params, state, _zodiac_effects(state), legal_only)
         return out
-    for holder in state.players:
-        if over_limits(params, state, holder.seat):
-            out += _checked(params, state, _returns(params, holder), legal_only)  # extras go back before the game goes on
-    if any(over_limits(params, state, s) and s not in state.noted for s in state.seats):
-        return out  # every turn action would be named (hand.limit) until they do
+    if not state.singularity and any(len(h.hand) > params.hand_limit or len(h.hymns) > params.hymn_limit for h in state.players):
+        for holder in state.players:  # some hand is over the limits (`over_limits`): which?
+            if over_limits(params, state, holder.seat):
+                out += _checked(params, state, _returns(params, holder), legal_only)  # extras go back before the game goes on
+        if any(over_limits(params, state, s) and s not in state.noted for s in state.seats):
+            return out  # every turn action would be named (hand.limit) until they do
     p = player(state, state.current)
     if p is None:
         return out
