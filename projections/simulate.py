@@ -8,11 +8,13 @@ or where a game was played.
 from __future__ import annotations
 
 import random
+from bisect import bisect
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
+from itertools import accumulate
 from typing import Any
 
-import msgspec
+from msgspec.structs import replace
 
 from events.base import Event
 from events.shared import MatchEnded, MatchStarted
@@ -43,48 +45,69 @@ def play(
     max_events: int = 20_000,
     audit: bool = True,
 ) -> list[Event]:
-    """Play one game to its end (or `max_events`) and return its log, line 0 first."""
+    """Play one game to its end (or `max_events`) and return its log, line 0 first.
+
+    Each step asks the rules once whether the game is over, then either draws a chance
+    outcome or hands the legal events to the seat's bot. With `audit`, only an event the
+    rules did not themselves offer is checked: what `chance` or `legal` offers is legal by
+    the contract (`tests/contract.py` holds `legal` to exactly what `check` accepts, and
+    every chance outcome to what it accepts), so checking it again would only repeat work.
+    """
     ruleset = rules.ruleset
+    params = rules.params
+    outcome, chance, legal, check, apply = ruleset.outcome, ruleset.chance, ruleset.legal, ruleset.check, ruleset.apply
     rng = random.Random(seed)
     policies: dict[str, Bot] = {seat: ruleset.bots[bot if isinstance(bot, str) else bot[seat]] for seat in seats}
+    only = next(iter(policies.values())) if len(set(policies.values())) == 1 else None
+    """One policy for every seat: the seat to act need not be asked."""
     at = SIM_EPOCH
     started = MatchStarted(
         seq=0, at=at, match_id=match_id or f"sim-{ruleset.name}-{rules.version}-{seed}", ruleset=ruleset.name,
         version=rules.version, seats=dict(seats), options=dict(options or {}), params=dict(rules.overrides), seed=seed, source="simulation",
         title=f"{bot if isinstance(bot, str) else 'mixed'} bots, seed {seed}", fingerprint=ruleset.fingerprint,
     )
-    state = ruleset.setup(rules.params, started)
+    state = ruleset.setup(params, started)
     events: list[Event] = [started]
-    while len(events) < max_events and ruleset.outcome(rules.params, state) is None:
-        event = _next(rules, state, policies, rng)
-        if event is None:
-            break
+    result = outcome(params, state)
+    while result is None and len(events) < max_events:
+        outcomes = chance(params, state)
+        if outcomes is not None:
+            event = draw(outcomes, rng)
+            offered = True
+        else:
+            moves = list(legal(params, state))
+            if not moves:
+                break
+            policy = only or _policy(rules, state, policies)
+            event = policy(params, state, moves, rng)
+            offered = event in moves  # one of them, or equal to one: as legal either way
         at += SIM_STEP
-        event = msgspec.structs.replace(event, seq=len(events), at=at)
-        problems = [p for p in ruleset.check(rules.params, state, event) if p.severity != "info"] if audit else []
-        if problems:
-            events.append(event)
-            raise BotError(f"bot played an illegal {type(event).__name__} at seq {event.seq}: {problems[0].rule}: {problems[0].message}", events)
+        event = replace(event, seq=len(events), at=at)
+        if audit and not offered:
+            problems = [p for p in check(params, state, event) if p.severity != "info"]
+            if problems:
+                events.append(event)
+                raise BotError(f"bot played an illegal {type(event).__name__} at seq {event.seq}: {problems[0].rule}: {problems[0].message}", events)
         events.append(event)
-        state = ruleset.apply(rules.params, state, event)
-    result = ruleset.outcome(rules.params, state)
+        state = apply(params, state, event)
+        result = outcome(params, state)
     if result is not None:
         events.append(MatchEnded(seq=len(events), at=at + SIM_STEP, winner=result.winner, draw=result.draw, reason=result.reason))
     return events
 
 
-def _next(rules: Rules, state: object, policies: Mapping[str, Bot], rng: random.Random) -> Event | None:
-    ruleset = rules.ruleset
-    outcomes = ruleset.chance(rules.params, state)
-    if outcomes is not None:
-        events, weights = zip(*outcomes, strict=True)
-        return rng.choices(events, weights=weights)[0]
-    legal = list(ruleset.legal(rules.params, state))
-    if not legal:
-        return None
-    actor = ruleset.progress(rules.params, state).actor
-    choice: Event = legal[0]
+def draw(outcomes: list[tuple[Event, float]], rng: random.Random) -> Event:
+    """One chance outcome by its weight: exactly `rng.choices`' draw (one `random()` against
+    the running total of the weights), so a seed gives the same log as it always did."""
+    if len(outcomes) == 1:
+        rng.random()  # choices draws even from one outcome
+        return outcomes[0][0]
+    cumulative = list(accumulate(weight for _, weight in outcomes))
+    return outcomes[bisect(cumulative, rng.random() * (cumulative[-1] + 0.0), 0, len(outcomes) - 1)][0]
+
+
+def _policy(rules: Rules, state: object, policies: Mapping[str, Bot]) -> Bot:
+    """The bot of the seat to act (the first seat's when the rules name none)."""
+    actor = rules.ruleset.progress(rules.params, state).actor
     policy = policies.get(actor) if actor else None
-    policy = policy or next(iter(policies.values()))
-    choice = policy(rules.params, state, legal, rng)
-    return choice
+    return policy or next(iter(policies.values()))

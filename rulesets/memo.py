@@ -33,3 +33,39 @@ def last_state(fn: Callable[[Any, Any], R]) -> Callable[[Any, Any], R]:
 
     return remembered
 
+
+
+def last_one(fn: Callable[[Any], R]) -> Callable[[Any], R]:
+    """fn(value), answered again without work when asked about the same object: for an index
+    over one frozen part of a state (its buildings, its tiles), which the states after it
+    share until that part changes."""
+    last: list[tuple[Any, Any]] = [(None, None)]
+
+    @functools.wraps(fn)
+    def remembered(value: Any) -> R:
+        seen, answer = last[0]
+        if seen is value:
+            return answer
+        result = fn(value)
+        last[0] = (value, result)
+        return result
+
+    return remembered
+
+
+def last_args(fn: Callable[..., R]) -> Callable[..., R]:
+    """fn(*args), answered again without work when asked about the same objects: for an
+    answer that depends on a few frozen parts of a state (its tiles and its buildings), so
+    that the states after it share the answer until one of those parts changes."""
+    last: list[tuple[tuple[Any, ...], Any]] = [((), None)]
+
+    @functools.wraps(fn)
+    def remembered(*args: Any) -> R:
+        seen, answer = last[0]
+        if len(seen) == len(args) and all(a is b for a, b in zip(seen, args, strict=True)):
+            return answer
+        result = fn(*args)
+        last[0] = (args, result)
+        return result
+
+    return remembered

@@ -158,6 +158,24 @@ def check_legal_is_what_check_accepts(rules: Rules, seed: int, *, positions: int
     return compared
 
 
+def check_chance_outcomes_are_accepted(rules: Rules, seed: int, *, positions: int = 40) -> int:
+    """At seeded chance steps of a random and a heuristic game, every outcome `chance` offers
+    is one `check` finds no error or warning in: the simulator draws them without checking
+    (`projections.simulate.play`). Returns how many outcomes were checked."""
+    ruleset = rules.ruleset
+    checked = 0
+    for bot in ("random", "heuristic"):
+        events = play(rules, ruleset.example_seats, seed=seed, bot=bot)
+        states = [step.state for step in replay(events[:-1] if isinstance(events[-1], MatchEnded) else events, rules, audit=False)]
+        steps = [(s, outcomes) for s in states if (outcomes := ruleset.chance(rules.params, s)) is not None]
+        for state, outcomes in random.Random(seed).sample(steps, min(positions, len(steps))):
+            for event, _ in outcomes:
+                problems = [v for v in ruleset.check(rules.params, state, event) if v.severity != "info"]
+                assert not problems, f"{bot} game, seed {seed}: the chance outcome {event!r} is refused: {problems[0].rule}"
+                checked += 1
+    return checked
+
+
 def check_attempts_are_refused(rules: Rules, seed: int, *, positions: int = 40) -> int:
     """At seeded positions of a heuristic game, every mistake the ruleset offers the recorder
     (`attempts`) is one the rules refuse: one they accept belongs in `candidates`. Returns

@@ -60,6 +60,16 @@ def test_legal_is_exactly_the_candidates_check_accepts(spec: str, seed: int) -> 
     assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), seed) > 0
 
 
+NO_CHANCE = {"frontline"}
+"""Games without dice or a deck: no chance step to check."""
+
+
+@pytest.mark.parametrize("spec", [f"{name}@{version}" for name in registry.GAMES for version in registry.game(name).versions])
+def test_every_chance_outcome_offered_is_one_check_accepts(spec: str) -> None:
+    checked = contract.check_chance_outcomes_are_accepted(registry.resolve(spec), 3, positions=25)
+    assert checked > 0 or spec.split("@")[0] in NO_CHANCE
+
+
 @pytest.mark.parametrize("spec", [f"{name}@{registry.game(name).newest}" for name in registry.GAMES])
 def test_the_mistakes_offered_to_the_recorder_are_ones_the_rules_refuse(spec: str) -> None:
     rules = registry.resolve(spec)
@@ -67,8 +77,8 @@ def test_the_mistakes_offered_to_the_recorder_are_ones_the_rules_refuse(spec: st
     assert checked > 0 or rules.ruleset.attempts is None
 
 
-BUILT_LEGAL = ["mortalgate", "frontline"]
-"""Games whose `legal` is built from the rules rather than filtered by `check` (issue 18):
+BUILT_LEGAL = ["mortalgate", "frontline", "mercyfrontier", "mercenarium"]
+"""Games whose `legal` is built from the rules (wholly or for their common kinds) rather than filtered by `check` (issue 18):
 held to `check` on many more seeded positions in the slow run."""
 
 

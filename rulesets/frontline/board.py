@@ -51,7 +51,16 @@ def areas(params: Params) -> tuple[Area, ...]:
 
 def area(params: Params, area_id: str) -> Area | None:
     """The area with that id, if the board has it."""
-    return next((a for a in areas(params) if a.id == area_id), None)
+    return _areas_by_id(params).get(area_id)
+
+
+@cache
+def _areas_by_id(params: Params) -> dict[str, Area]:
+    """The areas by id (the first of an id, as a scan finds it)."""
+    out: dict[str, Area] = {}
+    for a in areas(params):
+        out.setdefault(a.id, a)
+    return out
 
 
 def base_area(params: Params, half: int) -> Area:
@@ -59,6 +68,7 @@ def base_area(params: Params, half: int) -> Area:
     return [a for a in areas(params) if a.half == half][-1]
 
 
+@cache
 def area_of_grid(params: Params, half: int, grid: int) -> Area:
     """The area of `half` that grid `grid` (1 = nearest the middle) lies in."""
     return next(a for a in areas(params) if a.half == half and a.first <= grid <= a.last)

@@ -8,7 +8,8 @@ generator it is handed: a simulation replays byte for byte from its seed.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 from events.base import Event
 from rulesets.frontline import board
@@ -42,8 +43,11 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     s = side(state, state.current)
     if s is None or len(legal) == 1:
         return legal[0]
-    for wanted in _wishes(params, state, s):
-        found = [e for e in legal if wanted(e)]
+    by_kind: dict[type, list[Event]] = {}  # each wish is of one kind of event: it reads only those
+    for e in legal:
+        by_kind.setdefault(type(e), []).append(e)
+    for kind, wanted in _wishes(params, state, s):
+        found = [e for e in by_kind.get(kind, ()) if wanted(e)]
         if found:
             rng.shuffle(found)  # ties (which area, which tech) vary from seed to seed
             return max(found, key=_strength)
@@ -55,41 +59,41 @@ def _strength(event: Event) -> int:
     return UNITS[event.unit].force if isinstance(event, TrainingStarted) else 0
 
 
-Wish = Callable[[Event], bool]
+Wish = tuple[type, Callable[[Any], bool]]
+"""A kind of event, and which events of that kind the bot wants."""
 
 
-def _wishes(params: Params, state: State, s: Side) -> list[Wish]:
-    """What the heuristic wants, most wanted first."""
+def _wishes(params: Params, state: State, s: Side) -> Iterator[Wish]:
+    """What the heuristic wants, most wanted first (each worked out only if no wish before
+    it is among the legal events)."""
     losing = board.depth(state.front, s.half) > 0
-    wishes: list[Wish] = []
     short, plenty = ("lumber", "gold") if s.lumber < s.gold else ("gold", "lumber")
     if count(s.workers, "idle"):
-        wishes.append(lambda e: isinstance(e, WorkersMoved) and e.origin == "idle" and e.to == short and e.count == 1)
+        yield WorkersMoved, lambda e: e.origin == "idle" and e.to == short and e.count == 1
     if min(s.gold, s.lumber) * 3 + 6 < max(s.gold, s.lumber) and count(s.workers, plenty) > 2:
-        wishes.append(lambda e: isinstance(e, WorkersMoved) and e.origin == plenty and e.to == short and e.count == 1)
-    wishes += _defend(s, losing)
+        yield WorkersMoved, lambda e: e.origin == plenty and e.to == short and e.count == 1
+    yield from _defend(s, losing)
     if capacity(params, s) - population(s) < 3 and not _capacity_coming(s):
-        wishes.append(_build_rear(params, lambda c: c.capacity > 0 and c.id != "base"))
-    wishes.append(lambda e: isinstance(e, ResearchStarted))
+        yield _build_rear(params, lambda c: c.capacity > 0 and c.id != "base")
+    yield ResearchStarted, lambda e: True
     if workers(s) < WORKERS_WANTED:
-        wishes.append(lambda e: isinstance(e, TrainingStarted) and not UNITS[e.unit].combat)
+        yield TrainingStarted, lambda e: not UNITS[e.unit].combat
     if not _owns(s, lambda c: c.id == "barracks"):
-        wishes.append(_build_rear(params, lambda c: bool(c.trains) and c.id != "base"))
-    wishes.append(lambda e: isinstance(e, TrainingStarted) and UNITS[e.unit].combat)
+        yield _build_rear(params, lambda c: bool(c.trains) and c.id != "base")
+    yield TrainingStarted, lambda e: UNITS[e.unit].combat
     if not _owns(s, lambda c: c.researches):
-        wishes.append(_build_rear(params, lambda c: c.researches))
+        yield _build_rear(params, lambda c: c.researches)
     if workers(s) >= 8 and sum(1 for b in s.buildings if b.kind == "barracks") < 2:
-        wishes.append(_build_rear(params, lambda c: c.id == "barracks"))
+        yield _build_rear(params, lambda c: c.id == "barracks")
     if s.lumber >= 4:
-        wishes.append(_build_front(params, lambda c: c.defense > 0))
-    return wishes
+        yield _build_front(params, lambda c: c.defense > 0)
 
 
 def _defend(s: Side, losing: bool) -> list[Wish]:
     """Militia and burrows when the frontline is in the bot's own half; back to work when not."""
     if losing:
-        return [lambda e: isinstance(e, WorkersMoved) and e.origin == "lumber" and e.count == 1 and (e.to == "militia" or e.to.startswith("burrow"))]
-    return [lambda e: isinstance(e, WorkersMoved) and (e.origin == "militia" or e.origin.startswith("burrow")) and e.to == "gold"]
+        return [(WorkersMoved, lambda e: e.origin == "lumber" and e.count == 1 and (e.to == "militia" or e.to.startswith("burrow")))]
+    return [(WorkersMoved, lambda e: (e.origin == "militia" or e.origin.startswith("burrow")) and e.to == "gold")]
 
 
 def _owns(s: Side, fits: Callable[..., bool]) -> bool:
@@ -104,12 +108,12 @@ def _capacity_coming(s: Side) -> bool:
 
 def _build_rear(params: Params, fits: Callable[..., bool]) -> Wish:
     """A building that fits, in the held area furthest from the frontline."""
-    return lambda e: isinstance(e, BuildingBuilt) and fits(BUILDINGS[e.building]) and _rank(params, e.area) >= 3
+    return BuildingBuilt, lambda e: fits(BUILDINGS[e.building]) and _rank(params, e.area) >= 3
 
 
 def _build_front(params: Params, fits: Callable[..., bool]) -> Wish:
     """A building that fits, in the front area of the bot's own half."""
-    return lambda e: isinstance(e, BuildingBuilt) and fits(BUILDINGS[e.building]) and _rank(params, e.area) <= 2
+    return BuildingBuilt, lambda e: fits(BUILDINGS[e.building]) and _rank(params, e.area) <= 2
 
 
 def _rank(params: Params, area_id: str) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
@@ -163,8 +164,20 @@ RESEARCH = CARDS.research
 
 
 def of_race(cards: Mapping[str, Any], race: str) -> tuple[str, ...]:
-    """Ids of the cards a race may use: its own and the shared ones, in file order."""
+    """Ids of the cards a race may use: its own and the shared ones, in file order (the
+    game's own tables answered once per race: every legal move asks them)."""
+    for name, table in _TABLES.items():
+        if cards is table:
+            return _of_race(name, race)
     return tuple(c.id for c in cards.values() if c.race in (race, ANY))
+
+
+_TABLES: dict[str, Mapping[str, Any]] = {"units": UNITS, "buildings": BUILDINGS, "research": RESEARCH}
+
+
+@cache
+def _of_race(table: str, race: str) -> tuple[str, ...]:
+    return tuple(c.id for c in _TABLES[table].values() if c.race in (race, ANY))
 
 
 def race_text(race: str) -> str:

@@ -10,7 +10,7 @@ seeded positions. The game has no chance step: nothing is rolled or drawn.
 
 from __future__ import annotations
 
-from collections import Counter
+import functools
 from collections.abc import Iterator
 
 from events.base import Event
@@ -27,7 +27,7 @@ from rulesets.frontline.events import (
     WorkersMoved,
 )
 from rulesets.frontline.params import Params
-from rulesets.frontline.rules import check, check_action, outcome
+from rulesets.frontline.rules import check, outcome, round_problems
 from rulesets.frontline.state import (
     Building,
     Side,
@@ -47,10 +47,13 @@ def legal(params: Params, state: State) -> list[Event]:
     player's actions and the end of its round.
 
     Every action is the current side's, in its action round, with the game on: the round
-    is checked once (by `check` on the round's end, which every round offers) and each
-    kind of action then built from its own rules (the `_check_*` handlers in rules.py).
+    is checked once (`rules.round_problems`, what `check` asks of every action before its
+    own rules) and each kind of action then built from its own rules (the `_check_*`
+    handlers in rules.py). The frontline step's one move is the one the rules give.
     """
     s = side(state, state.current) if state.sides and state.phase == "action" else None
+    if state.sides and state.phase == "frontline" and outcome(params, state) is None:
+        return [expected_frontline(params, state)]  # the move the rules give: what `_check_frontline` compares with
     if s is None or outcome(params, state) is not None:
         return [e for e in candidates(params, state) if not check(params, state, e)]
     if _round_problems(params, state, s):
@@ -63,8 +66,7 @@ def legal(params: Params, state: State) -> list[Event]:
 def _round_problems(params: Params, state: State, s: Side) -> bool:
     """Whether `check` refuses any action of `s` now for the round itself (turn, phase):
     it then says so instead of what the action's own rules say."""
-    end = RoundEnded(by=s.seat)
-    return check(params, state, end) != check_action(params, state, end, s)
+    return bool(round_problems(params, state, RoundEnded(by=s.seat)))  # a round's end has no rules of its own
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -136,13 +138,22 @@ def _destructions(s: Side) -> Iterator[Event]:
 
 def _legal_builds(params: Params, state: State, s: Side) -> Iterator[Event]:
     """Affordable buildings of the race, on areas behind the side's frontline with a free site."""
-    taken = Counter(b.area for x in state.sides for b in x.buildings)  # `buildings_in`, every area at once
-    open_areas = [a.id for a in board.areas(params) if board.holder(a, state.front) == s.half and taken[a.id] < a.sites]
+    taken: dict[str, int] = {}  # `buildings_in`, every area at once
+    for x in state.sides:
+        for b in x.buildings:
+            taken[b.area] = taken.get(b.area, 0) + 1
+    open_areas = [a.id for a in _held(params, state.front, s.half) if taken.get(a.id, 0) < a.sites]
     for kind in of_race(BUILDINGS, s.race):
         card = BUILDINGS[kind]
         if card.gold <= s.gold and card.lumber <= s.lumber:
             for a in open_areas:
                 yield BuildingBuilt(by=s.seat, building=kind, area=a)
+
+
+@functools.cache
+def _held(params: Params, front: int, half: int) -> tuple[board.Area, ...]:
+    """The areas `half`'s player holds with the frontline at `front` (pure geometry, memoised)."""
+    return tuple(a for a in board.areas(params) if board.holder(a, front) == half)
 
 
 def _first_by_id(s: Side) -> dict[str, Building]:
@@ -189,19 +200,25 @@ def _legal_worker_moves(s: Side, by_id: dict[str, Building]) -> Iterator[Event]:
     # `rules.burrow_of` for every place: the first building of the id, if it shelters workers
     shelter = {i: b for i, b in by_id.items() if b.kind in BUILDINGS and BUILDINGS[b.kind].room > 0}
     held = dict(s.workers)
+    # where workers may go, whatever they come from: a place, or a standing burrow with its room left
+    destinations: list[tuple[str, int | None]] = []
+    for to in places:
+        if to == "militia" and not militia:
+            continue
+        burrow = shelter.get(to)
+        if burrow is None and to not in PLACES:
+            continue
+        if burrow is not None and not (burrows and standing(s, burrow)):
+            continue
+        destinations.append((to, BUILDINGS[burrow.kind].room - held.get(burrow.id, 0) if burrow is not None else None))
     for origin, there in s.workers:
         if origin not in PLACES and origin not in shelter:
             continue
         counts = [n for n in sorted({1, there}) if 1 <= n <= there]  # one worker, or all of them
-        for to in places:
-            if to == origin or (to == "militia" and not militia):
+        for to, room in destinations:
+            if to == origin:
                 continue
-            burrow = shelter.get(to)
-            if burrow is None and to not in PLACES:
-                continue
-            if burrow is not None and not (burrows and standing(s, burrow)):
-                continue
-            room = BUILDINGS[burrow.kind].room - held.get(burrow.id, 0) if burrow is not None else there
+            limit = there if room is None else room
             for n in counts:
-                if n <= room:
+                if n <= limit:
                     yield WorkersMoved(by=s.seat, count=n, origin=origin, to=to)

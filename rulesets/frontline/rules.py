@@ -165,6 +165,12 @@ def _in_round(params: Params, state: State, event: Event) -> tuple[Problems, Sid
     return [], s
 
 
+def round_problems(params: Params, state: State, event: Event) -> Problems:
+    """What `check` says of any action for the round itself (the game on, an action round,
+    the seat's own): where it finds nothing, `check` is the action's own handler."""
+    return _in_round(params, state, event)[0]
+
+
 def _afford(event: Event, s: Side, what: str, gold: int, lumber: int) -> Problems:
     """Costs are paid from the resource repository."""
     if s.gold < gold or s.lumber < lumber:
@@ -509,14 +515,6 @@ def check(params: Params, state: State, event: Event) -> list[Violation]:
     if problems or s is None:
         return problems
     return handler(params, state, event, s)
-
-
-def check_action(params: Params, state: State, event: Event, s: Side) -> Problems:
-    """The rules of one action by side `s` in its own action round: what `check` asks once
-    the round itself is in order. Legal moves are all of that side in its round, so the
-    move generator asks the round once and this per candidate."""
-    handler = _CHECKS.get(type(event))
-    return handler(params, state, event, s) if handler else []
 
 
 def apply(params: Params, state: State, event: Event) -> State:

@@ -15,7 +15,7 @@ import msgspec
 from rulesets.frontline import board
 from rulesets.frontline.cards import BUILDINGS, RESEARCH, UNITS
 from rulesets.frontline.params import Params
-from rulesets.memo import last_state
+from rulesets.memo import last_one, last_state
 
 Phase = Literal["action", "frontline", "over"]
 """`action`: the current seat plays its action round; `frontline`: the table counts the
@@ -103,7 +103,10 @@ class State(msgspec.Struct, frozen=True, gc=False):
 
 def side(state: State, seat: str | None) -> Side | None:
     """The seat's side, if it sits at this table."""
-    return next((s for s in state.sides if s.seat == seat), None)
+    for s in state.sides:
+        if s.seat == seat:
+            return s
+    return None
 
 
 def opponent(state: State, seat: str) -> Side:
@@ -126,7 +129,10 @@ def bump(pairs: tuple[tuple[str, int], ...], key: str, delta: int) -> tuple[tupl
 
 def count(pairs: tuple[tuple[str, int], ...], key: str) -> int:
     """How many `key` a key -> count table holds."""
-    return dict(pairs).get(key, 0)
+    for k, n in reversed(pairs):  # the last entry of a key, as `dict(pairs)` keeps it
+        if k == key:
+            return n
+    return 0
 
 
 def building(s: Side, building_id: str) -> Building | None:
@@ -152,6 +158,7 @@ def workers(s: Side) -> int:
     return sum(n for _, n in s.workers) + sum(r.count for r in s.returning)
 
 
+@last_one  # legal and the heuristic ask it of the same side (rulesets/memo.py)
 def population(s: Side) -> int:
     """Population used: workers, combat units, and units still in training ("take 1 population")."""
     army = sum(UNITS[u].population * n for u, n in s.units if u in UNITS)
@@ -159,6 +166,7 @@ def population(s: Side) -> int:
     return workers(s) + army + training
 
 
+@last_state  # legal and the heuristic ask it of the same side (rulesets/memo.py)
 def capacity(params: Params, s: Side) -> int:
     """Population capacity of standing buildings (base 10, farm/burrow 5), at most what two d10 show."""
     total = sum(BUILDINGS[b.kind].capacity for b in s.buildings if b.kind in BUILDINGS and standing(s, b))
@@ -193,11 +201,18 @@ def defenses(params: Params, state: State, half: int) -> tuple[int, ...]:
 def _both_defenses(params: Params, state: State) -> tuple[tuple[int, ...], ...]:
     out = []
     for half, owner in enumerate(state.sides):
-        out.append(tuple(default + area_defense(params, owner, board.area_of_grid(params, half, grid).id)
-                         for grid, default in enumerate(params.track, start=1)))
+        by_area: dict[str, int] = {}  # an area's defense, once for all its grids
+        grids = []
+        for grid, default in enumerate(params.track, start=1):
+            area_id = board.area_of_grid(params, half, grid).id
+            if area_id not in by_area:
+                by_area[area_id] = area_defense(params, owner, area_id)
+            grids.append(default + by_area[area_id])
+        out.append(tuple(grids))
     return tuple(out)
 
 
+@last_state  # the frontline step asks it in legal and apply of the same state (rulesets/memo.py)
 def counted_forces(params: Params, state: State) -> tuple[int, ...]:
     """Both military forces now, in seating order."""
     return tuple(force(params, s) for s in state.sides)

@@ -33,7 +33,6 @@ from rulesets.mercenarium.state import (
     house,
     in_play,
     next_seat,
-    placed,
     player,
 )
 
@@ -48,7 +47,7 @@ def checkable(state: State, event: Event) -> bool:
 
 
 def _playable(state: State, legal: Sequence[Event]) -> Sequence[Event]:
-    return [e for e in legal if checkable(state, e)] or legal
+    return [e for e in legal if not isinstance(e, HymnSung) or checkable(state, e)] or legal
 
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
@@ -67,17 +66,23 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
 
 class Look:
     """What every candidate's score asks of one position, worked out once per decision: the
-    board by space, each seat's goals, and the position's repetition key piece by piece."""
+    board by space and by card, each seat's goals, enemy Houses and distances, and the
+    position's repetition key piece by piece."""
 
     def __init__(self, params: Params, state: State) -> None:
         self.params, self.state = params, state
         self.where = board_by_space(state)
+        self.by_card = {p.card: p for p in state.board}
         self._goals: dict[str, list[tuple[int, int]]] = {}
+        self._houses: dict[str, list[tuple[int, int]]] = {}
+        self._distances: dict[tuple[str, tuple[int, int]], int] = {}
         self._keys: list[str] | None = None
+        self._around: dict[str, tuple[str, str]] = {}
         self._next: dict[str, str] = {}
-        self.exposures: dict[tuple[Placed, str | None], tuple[bool, bool]] = {}
-        """`_exposure` answers by card, space and card leaving (a card's standing threat is
-        asked once for each of its moves)."""
+        self._seen: dict[str, frozenset[str]] = {}
+        self.exposures: dict[str, bool] = {}
+        """Whether a card in play is threatened where it stands, by card (asked once for
+        each of its moves)."""
 
     def goals(self, seat: str) -> list[tuple[int, int]]:
         """Enemy cards, and enemy Houses (occupying an empty enemy's House puts it in Limbo)."""
@@ -88,14 +93,50 @@ class Look:
             self._goals[seat] = goals
         return self._goals[seat]
 
+    def distance(self, seat: str, space: tuple[int, int]) -> int:
+        """Steps from `space` to the seat's nearest goal (0 with none)."""
+        known = self._distances.get((seat, space))
+        if known is None:
+            x, y = space
+            known = min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)], default=0)
+            self._distances[(seat, space)] = known
+        return known
+
+    def enemy_houses(self, seat: str) -> list[tuple[int, int]]:
+        """The Houses of every other seat."""
+        if seat not in self._houses:
+            self._houses[seat] = [house(self.params, s) for s in self.state.seats if s != seat]
+        return self._houses[seat]
+
+    def repeats(self, card_id: str, to: tuple[int, int], seat: str) -> bool:
+        """Whether `card_id` stepping to `to` gives a position already in the history, for
+        the next seat (`position_key`); only keys for that seat can match, so with none the
+        key is not built."""
+        following = self.next_seat(seat)
+        seen = self._seen.get(following)
+        if seen is None:
+            tail = f">{following}"
+            seen = self._seen[following] = frozenset(key for key in self.state.history if key.endswith(tail))
+        return bool(seen) and self.key_after_move(card_id, to, seat) in seen
+
     def key_after_move(self, card_id: str, to: tuple[int, int], seat: str) -> str:
         """`position_key` of the position after `card_id` steps to `to`, for the next seat
-        (the board stays in card order: the card keeps its place in it)."""
+        (the board stays in card order: the card keeps its place in it). The keys of the
+        pieces before and after each card are joined once per decision."""
         state = self.state
         if self._keys is None:
             self._keys = [f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}" for p in state.board]
-        keys = [f"{card_id}@{to[0]},{to[1]}:{seat}" if p.card == card_id else key for p, key in zip(state.board, self._keys, strict=True)]
-        return f"{';'.join(keys)}>{self.next_seat(seat)}"
+            ids = [p.card for p in state.board]
+            for i, card in enumerate(ids):
+                if ids.count(card) == 1:
+                    before, after = self._keys[:i], self._keys[i + 1:]
+                    self._around[card] = (";".join(before) + ";" if before else "", ";" + ";".join(after) if after else "")
+        moved = f"{card_id}@{to[0]},{to[1]}:{seat}"
+        around = self._around.get(card_id)
+        if around is None:  # a card not on the board once: replace every piece of it, as `position_key` would read
+            keys = [moved if p.card == card_id else key for p, key in zip(state.board, self._keys, strict=True)]
+            return f"{';'.join(keys)}>{self.next_seat(seat)}"
+        return f"{around[0]}{moved}{around[1]}>{self.next_seat(seat)}"
 
     def next_seat(self, seat: str) -> str:
         """The seat after `seat`, clockwise."""
@@ -110,16 +151,16 @@ def _value(card_id: str) -> int:
 
 
 def _score(params: Params, state: State, look: Look, event: Event) -> float:
+    if isinstance(event, CardMoved):  # the commonest candidates first
+        return _move_score(params, state, look, event)
+    if isinstance(event, CardSummoned):
+        return _summon_score(params, state, look, event)
     if isinstance(event, CardCaptured):
         return 100.0 + _value(event.target)
     if isinstance(event, MercenaryBought):
         return 70.0 + _value(event.card)
     if isinstance(event, CardsAnnihilated):
         return 30.0 + _value(event.target) - _value(event.card)
-    if isinstance(event, CardSummoned):
-        return _summon_score(params, state, look, event)
-    if isinstance(event, CardMoved):
-        return _move_score(params, state, look, event)
     if isinstance(event, DrawDeclared):
         p = player(state, event.by)
         held = len(p.hand) if p else 0
@@ -135,24 +176,17 @@ def _score(params: Params, state: State, look: Look, event: Event) -> float:
 
 def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for a card standing on `piece.space`."""
-    known = look.exposures.get((piece, leaving))
-    if known is not None:
-        return known
     threatened = threatening = False
+    where = look.where
     for _, near in board.neighbours(piece.space, params.board_size):
-        other = look.where.get(near)
+        other = where.get(near)
         if other is None or other.owner == piece.owner or other.card == leaving:
             continue
         if clash(params, state, other, piece).kind == "capture":
             threatened = True
         if clash(params, state, piece, other).kind == "capture":
             threatening = True
-    look.exposures[(piece, leaving)] = threatened, threatening
     return threatened, threatening
-
-
-def _distance(look: Look, seat: str, space: tuple[int, int]) -> int:
-    return min((abs(space[0] - g[0]) + abs(space[1] - g[1]) for g in look.goals(seat)), default=0)
 
 
 def _summon_score(params: Params, state: State, look: Look, event: CardSummoned) -> float:
@@ -161,23 +195,25 @@ def _summon_score(params: Params, state: State, look: Look, event: CardSummoned)
     threatened, threatening = _exposure(params, state, look, piece)
     score = 40.0 if len(in_play(state, seat)) < 2 else 24.0
     score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(event.card)
-    return score - 0.5 * _distance(look, seat, event.space)
+    return score - 0.5 * look.distance(seat, event.space)
 
 
 def _move_score(params: Params, state: State, look: Look, event: CardMoved) -> float:
     seat = event.by or ""
-    piece = placed(state, event.card)
+    piece = look.by_card.get(event.card)
     if piece is None:
         return 0.0
     moved = Placed(event.card, event.to, seat)
     threatened, threatening = _exposure(params, state, look, moved, leaving=event.card)
-    was_threatened, _ = _exposure(params, state, look, piece)
+    was_threatened = look.exposures.get(piece.card)
+    if was_threatened is None:  # a card's standing threat, once for all of its moves
+        was_threatened = look.exposures[piece.card] = _exposure(params, state, look, piece)[0]
     score = 18.0 + 20.0 * threatening - 35.0 * threatened + 25.0 * was_threatened
-    if event.to in [house(params, s) for s in state.seats if s != seat]:
+    if event.to in look.enemy_houses(seat):
         score += 12.0
-    if look.key_after_move(event.card, event.to, seat) in state.history:
+    if look.repeats(event.card, event.to, seat):
         score -= 40.0
-    return score - 1.0 * _distance(look, seat, event.to)
+    return score - 1.0 * look.distance(seat, event.to)
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}

@@ -3,8 +3,9 @@
 `legal` builds each kind of decision from the rules it must meet (a summon's base, a
 clash's verdict, an acceptable offering), asking what is shared by every candidate once
 per decision: a bot game asks for the legal moves thousands of times. Kinds that come up
-rarely (returning extras, a Zodiac's effect, singing a hymn) are the candidates `rules.check`
-finds nothing wrong in (an info, such as a lost hymn's unchecked effect, is not wrong).
+rarely (returning extras, a Zodiac's effect, Primary's search in Singularity) are the
+candidates `rules.check` finds nothing wrong in (an info, such as a lost hymn's unchecked
+effect, is not wrong).
 `candidates` proposes every decision before the rules filter it; the contract suite holds
 `legal` to exactly the candidates `check` accepts, in order. Every draw is a chance step
 over the cards the pile holds, all equally likely (a shuffled pile).
@@ -107,7 +108,7 @@ def legal(params: Params, state: State) -> list[Event]:
         return [event for event, _ in outcomes]
     if state.stage != "play" or outcome(params, state) is not None:
         return []
-    return list(_decisions(params, state, legal_only=True))
+    return _decisions(params, state, legal_only=True)
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -127,32 +128,36 @@ def _checked(params: Params, state: State, proposed: Iterator[Event], legal_only
     return (e for e in proposed if not _refused(params, state, e)) if legal_only else proposed
 
 
-def _decisions(params: Params, state: State, *, legal_only: bool) -> Iterator[Event]:
-    """Every decision proposed, or (legal_only) every one the rules accept.
+def _decisions(params: Params, state: State, *, legal_only: bool) -> list[Event]:
+    """Every decision proposed, or (legal_only) every one the rules accept (a list: each kind
+    adds its events to it, rather than passing each through one more generator).
 
     A turn action is proposed only once nothing blocks every turn action: the game on, the
     seat to act known, no step pending and no unnamed excess in a hand (`rules._check_turn`),
     so each kind below asks only its own rules.
     """
+    out: list[Event] = []
     if state.pending:
         if state.pending[0].kind == "zodiac-effect":
-            yield from _checked(params, state, _zodiac_effects(state), legal_only)
-        return
-    for holder in state.players:
-        if over_limits(params, state, holder.seat):
-            yield from _checked(params, state, _returns(params, holder), legal_only)  # extras go back before the game goes on
-    if any(over_limits(params, state, s) and s not in state.noted for s in state.seats):
-        return  # every turn action would be named (hand.limit) until they do
+            out += _checked(params, state, _zodiac_effects(state), legal_only)
+        return out
+    if not state.singularity and any(len(h.hand) > params.hand_limit or len(h.hymns) > params.hymn_limit for h in state.players):
+        for holder in state.players:  # some hand is over the limits (`over_limits`): which?
+            if over_limits(params, state, holder.seat):
+                out += _checked(params, state, _returns(params, holder), legal_only)  # extras go back before the game goes on
+        if any(over_limits(params, state, s) and s not in state.noted for s in state.seats):
+            return out  # every turn action would be named (hand.limit) until they do
     p = player(state, state.current)
     if p is None:
-        return
+        return out
     where = board_by_space(state)  # once per decision: every summon and step asks what is where
-    yield from _summons(params, where, p, legal_only)
-    yield from _board_moves(params, state, where, p.seat, legal_only)
-    yield from _buys(state, p)
-    yield from _checked(params, state, _songs(state, p), legal_only)
-    yield from _offerings(state, p, legal_only)
-    yield from _draws(params, state, p)
+    out += _summons(params, where, p, legal_only)
+    out += _board_moves(params, state, where, p.seat, legal_only)
+    out += _buys(state, p)
+    out += _songs(params, state, p, legal_only)
+    out += _offerings(state, p, legal_only)
+    out += _draws(params, state, p)
+    return out
 
 
 def _returns(params: Params, p: Player) -> Iterator[Event]:
@@ -227,13 +232,15 @@ def _buys(state: State, p: Player) -> Iterator[Event]:
             yield MercenaryBought(by=p.seat, card=piece.card, capture=free[0])
 
 
-def _songs(state: State, p: Player) -> Iterator[Event]:
-    """Each held hymn; Primary in Singularity once per card it may find."""
+def _songs(params: Params, state: State, p: Player, legal_only: bool) -> Iterator[Event]:
+    """Each held hymn; Primary in Singularity once per card it may find. Legal where it is a
+    hymn (`rules._check_sung`; an effect the text lost is an info, not wrong); Primary's
+    search in Singularity is checked in full."""
     for hymn in p.hymns:
         if state.singularity and hymn == cards.PRIMARY:
-            for card_id in state.deck:
-                yield HymnSung(by=p.seat, hymn=hymn, puts=(Put(card=card_id, to="hand", seat=p.seat),))
-        else:
+            searches = (HymnSung(by=p.seat, hymn=hymn, puts=(Put(card=card_id, to="hand", seat=p.seat),)) for card_id in state.deck)
+            yield from _checked(params, state, searches, legal_only)
+        elif not legal_only or hymn in cards.HYMNS:
             yield HymnSung(by=p.seat, hymn=hymn)
 
 

@@ -8,6 +8,7 @@ of ../shared/rules/mercenarium.txt each rule encodes.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -439,6 +440,7 @@ def _check_put_space(params: Params, state: State, event: Event, put: Put) -> Pr
     return []
 
 
+@functools.lru_cache(maxsize=1 << 14)  # pure: every offering a hand allows is asked at every decision
 def offering_form(offering: tuple[str, ...], captures: tuple[str, ...]) -> str | None:
     """Which acceptable offering this is (LEARNING HYMNS), or None.
 
@@ -965,7 +967,8 @@ def _note_excess(params: Params, state: State, event: Event) -> State:
     p = player(state, event.by)
     if isinstance(event, DrawDeclared) and event.discard is None and p is not None and len(p.hand) >= params.hand_limit:
         noted.append(p.seat)
-    return replace(state, noted=tuple(dict.fromkeys(noted)))
+    unique = tuple(dict.fromkeys(noted))
+    return state if unique == state.noted else replace(state, noted=unique)
 
 
 def _settle(params: Params, state: State) -> State:

@@ -8,11 +8,13 @@ is a chance step over the cards it holds, all equally likely.
 
 from __future__ import annotations
 
+import bisect
 import functools
 from typing import Literal
 
 import msgspec
 
+from rulesets.memo import last_one
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.board import Space
 from rulesets.mercenarium.params import Params
@@ -208,9 +210,16 @@ def at(state: State, space: Space) -> Placed | None:
 
 
 def board_by_space(state: State) -> dict[Space, Placed]:
-    """The cards in play by space (the first, as `at` finds it): for code that asks of many spaces."""
+    """The cards in play by space (the first, as `at` finds it): for code that asks of many
+    spaces. One answer per board (legal and the heuristic ask it of the same one); read it,
+    never change it."""
+    return _by_space(state.board)
+
+
+@last_one  # rulesets/memo.py
+def _by_space(pieces: tuple[Placed, ...]) -> dict[Space, Placed]:
     where: dict[Space, Placed] = {}
-    for p in state.board:
+    for p in pieces:
         where.setdefault(p.space, p)
     return where
 
@@ -223,9 +232,12 @@ def in_play(state: State, seat: str) -> tuple[Placed, ...]:
 def put_on_board(state: State, card: str, space: Space, owner: str) -> State:
     """The card placed (or moved, or re-owned) on a space, the board kept sorted."""
     rest = [p for p in state.board if p.card != card]
-    rest.append(Placed(card, space, owner))
-    ordered = tuple(sorted(rest, key=lambda p: (cards.ORDER.get(p.card, 1_000), p.card)))
-    return msgspec.structs.replace(state, board=ordered)
+    bisect.insort(rest, Placed(card, space, owner), key=_board_order)  # the rest stays in order: one insertion sorts it
+    return msgspec.structs.replace(state, board=tuple(rest))
+
+
+def _board_order(p: Placed) -> tuple[int, str]:
+    return cards.ORDER.get(p.card, 1_000), p.card
 
 
 def take_off_board(state: State, card: str) -> State:
@@ -305,5 +317,10 @@ def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
 
 def position_key(state: State, seat_to_move: str) -> str:
     """The board and who moves next, for counting repetitions."""
-    pieces = ";".join(f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}" for p in state.board)
+    pieces = ";".join([_piece_key(p) for p in state.board])
     return f"{pieces}>{seat_to_move}"
+
+
+@functools.lru_cache(maxsize=1 << 14)  # pure; a piece that did not move keeps its key from turn to turn
+def _piece_key(p: Placed) -> str:
+    return f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}"

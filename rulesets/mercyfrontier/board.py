@@ -107,8 +107,10 @@ def step(at: Space, direction: str, count: int = 1) -> Space:
     return at[0] + dx * count, at[1] + dy * count
 
 
+@cache
 def ahead(at: Space, size: int, direction: str) -> tuple[Space, ...]:
-    """The spaces a token would enter with one more step: where it meets what is in front."""
+    """The spaces a token would enter with one more step: where it meets what is in front
+    (memoised: pure geometry, asked at every step of every walk a bot weighs)."""
     now = set(footprint(at, size))
     return tuple(s for s in footprint(step(at, direction), size) if s not in now)
 

@@ -8,11 +8,13 @@ phase's single "finished" event is not drowned by hundreds of placements.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Sequence
 
 from events.base import Event
 from rulesets.mercyfrontier import board
+from rulesets.mercyfrontier.board import Space
 from rulesets.mercyfrontier.components import card_type
 from rulesets.mercyfrontier.events import (
     AbilityUsed,
@@ -25,9 +27,9 @@ from rulesets.mercyfrontier.events import (
     WorkersBought,
     WorkersPlaced,
 )
-from rulesets.mercyfrontier.movement import contact, walk
+from rulesets.mercyfrontier.movement import Walk, budget, contact, walk, walks
 from rulesets.mercyfrontier.params import Params
-from rulesets.mercyfrontier.state import State, card_of, damage, merc, node_at, player
+from rulesets.mercyfrontier.state import Merc, State, card_of, damage, merc, player
 
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
@@ -42,19 +44,60 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     """Collect on nodes, refine, claim tiles, hire the strongest mercenary it can afford,
     place it as far forward as it may, and push it toward the far side, fighting only
     combats it wins and smashing buildings on the way."""
-    return max(legal, key=lambda event: (_score(params, state, event), rng.random()))
+    look = Look(params, state)
+    return max(legal, key=lambda event: (_score(params, state, event, look), rng.random()))
 
 
+class Look:
+    """What every candidate's score asks of one position, worked out once per decision: the
+    node spaces, each seat's enemy building sites, and each token's walks in a direction (a move of n spaces
+    is the n-th of them: `movement.walks`)."""
+
+    def __init__(self, params: Params, state: State) -> None:
+        self.params, self.state = params, state
+        self._sites: dict[str, set[Space]] = {}
+        self._walks: dict[tuple[str, str, tuple[str, ...]], tuple[Walk, ...]] = {}
+        self._contacts: dict[tuple[str, Space, str], tuple[str, ...]] = {}
+        self.nodes = {at for at, _ in state.nodes}
+        """The spaces with a resource node (`node_at` is not None)."""
+
+    def enemy_sites(self, seat: str) -> set[Space]:
+        """Where the seat's enemy has buildings."""
+        if seat not in self._sites:
+            self._sites[seat] = {b.at for b in self.state.buildings if b.owner != seat}
+        return self._sites[seat]
+
+    def contact(self, m: Merc, at: Space, direction: str) -> tuple[str, ...]:
+        """`movement.contact`, once per token, end space and direction."""
+        key = (m.card, at, direction)
+        if key not in self._contacts:
+            self._contacts[key] = contact(self.params, self.state, m, at, direction)
+        return self._contacts[key]
+
+    def walk(self, m: Merc, direction: str, spaces: int, trample: tuple[str, ...]) -> Walk:
+        """`movement.walk`, from the token's walks up to its budget in that direction."""
+        most = budget(self.params, self.state, m.card)
+        if not 1 <= spaces <= most:
+            return walk(self.params, self.state, m, direction, spaces, trample)
+        key = (m.card, direction, trample)
+        if key not in self._walks:
+            self._walks[key] = walks(self.params, self.state, m, direction, most, trample)
+        return self._walks[key][spaces - 1]
+
+
+@functools.lru_cache(maxsize=4096)  # pure: asked for the rows of every move a bot weighs
 def _forward(params: Params, seat: str, row: int) -> int:
     """How far a row is toward the seat's far side (higher is closer)."""
     return row if board.far_row(params, seat) > 0 else board.height(params) - 1 - row
 
 
-def _score(params: Params, state: State, event: Event) -> float:
+def _score(params: Params, state: State, event: Event, look: Look) -> float:
+    if type(event) is MercenaryMoved:  # the commonest candidates, asked first
+        return _move_score(params, state, event, look)
     p = player(state, event.by)
     match event:
         case WorkersPlaced(spaces=spaces):
-            return float(sum(1 for s in spaces if node_at(state, s) is not None))
+            return float(sum(1 for s in spaces if s in look.nodes))
         case WorkersBought(count=count):
             return 3.0 if count == 1 and p is not None and p.workers + p.fresh < 5 and p.resources.total() > 8 else -1.0
         case BuildingBuilt(kind=kind):
@@ -71,25 +114,24 @@ def _score(params: Params, state: State, event: Event) -> float:
         case AbilityUsed():
             return 20.0
         case MercenaryMoved():
-            return _move_score(params, state, event)
+            return _move_score(params, state, event, look)
     return 0.0
 
 
-def _move_score(params: Params, state: State, event: MercenaryMoved) -> float:
+def _move_score(params: Params, state: State, event: MercenaryMoved, look: Look) -> float:
     """Progress toward the far side, buildings smashed, combats won; trampling costs."""
     m = merc(state, event.card)
     if m is None or m.at is None:
         return -50.0
-    path = walk(params, state, m, event.direction, event.spaces, event.trample)
+    path = look.walk(m, event.direction, event.spaces, event.trample)
     size = card_of(m.card).size
     seat = m.owner
-    rows = [s[1] for s in board.footprint(path.end, size)]
-    score = 3.0 * (max(_forward(params, seat, r) for r in rows) - max(_forward(params, seat, s[1]) for s in board.footprint(m.at, size)))
-    if board.far_row(params, seat) in rows:
+    score = 3.0 * (_front(params, seat, path.end[1], size) - _front(params, seat, m.at[1], size))
+    if path.end[1] <= board.far_row(params, seat) < path.end[1] + size:
         score += 100.0
-    smashed = {s for s in path.entered} & {b.at for b in state.buildings if b.owner != seat}
+    smashed = set(path.entered) & look.enemy_sites(seat)
     score += 20.0 * len(smashed) - 8.0 * len(path.trampled)
-    for enemy in contact(params, state, m, path.end, event.direction):
+    for enemy in look.contact(m, path.end, event.direction):
         foe = merc(state, enemy)
         if foe is None:
             continue
@@ -97,6 +139,12 @@ def _move_score(params: Params, state: State, event: MercenaryMoved) -> float:
         survives = m.health > damage(enemy, m.card)
         score += 15.0 if wins and survives else 5.0 if wins else -10.0
     return score + (1.0 if event.direction in ("east", "west") else 0.0) * 0.5
+
+
+def _front(params: Params, seat: str, top: int, size: int) -> int:
+    """How far forward the foremost row of a token whose top row is `top` stands (`_forward`
+    grows or shrinks with the row, so the foremost is the first or last of its rows)."""
+    return _forward(params, seat, top + size - 1 if board.far_row(params, seat) > 0 else top)
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}

@@ -190,4 +190,5 @@ def card_type(card: str) -> Mercenary | None:
 
 def credits(card: Mercenary, paid: Resources) -> int:
     """What a payment is worth toward this card: each token at the card's value for it."""
-    return sum(paid.of(r) * card.values.of(r) for r in RESOURCES)
+    values = card.values
+    return paid.biofuel * values.biofuel + paid.neosteel * values.neosteel + paid.crystal * values.crystal

@@ -29,7 +29,6 @@ from rulesets.mercyfrontier.state import (
     merc,
     move_record,
     noncombat,
-    occupancy,
     placed_mercs,
     player,
     replace,
@@ -60,39 +59,60 @@ class Walk(msgspec.Struct, frozen=True, gc=False):
 
 def walk(params: Params, state: State, mover: Merc, direction: str, spaces: int, trample: tuple[str, ...]) -> Walk:
     """Move the token space by space (Movement 2.a-b): "a mercenary in front of another
-    mercenary prevents the second from moving forward", unless it tramples its own.
-    What stands where is asked of the state's token map (`stacks`, made once per state)."""
+    mercenary prevents the second from moving forward", unless it tramples its own."""
+    if spaces <= 0:
+        return Walk(mover.at or (0, 0), spaces)
+    return walks(params, state, mover, direction, spaces, trample)[-1]
+
+
+def walks(params: Params, state: State, mover: Merc, direction: str, spaces: int, trample: tuple[str, ...]) -> tuple[Walk, ...]:
+    """`walk` of 1, 2, ... `spaces` spaces, in one pass: each is the walk before it and one
+    step more, or the same stop once something stopped it. What stands where is asked of
+    the state's token map (`stacks`, made once per state)."""
     size = card_of(mover.card).size
     at = mover.at or (0, 0)
     taken = stacks(params, state)
     trampled: list[str] = []
     entered: list[Space] = []
+    out: list[Walk] = []
+    wide, high = board.width(params), board.height(params)
     for done in range(spaces):
         front = board.ahead(at, size, direction)
-        if not all(board.on_board(params, s) for s in front):
-            return Walk(at, done, tuple(trampled), tuple(entered), "board")
+        stop: Walk | None = None
+        if not all(0 <= x < wide and 0 <= y < high for x, y in front):  # `board.on_board` of each
+            stop = Walk(at, done, tuple(trampled), tuple(entered), "board")
         others: dict[str, Merc] = {}
-        for space in front:
+        for space in front if stop is None else ():
             if space in taken:  # the last token on the space other than the mover, unless trampled
                 top = next((m for m in reversed(taken[space]) if m.card != mover.card), None)
                 if top is not None and top.card not in trampled:
                     others[top.card] = top
         for other in others.values():
             if other.owner != mover.owner:
-                return Walk(at, done, tuple(trampled), tuple(entered), "enemy", other.card)
+                stop = Walk(at, done, tuple(trampled), tuple(entered), "enemy", other.card)
+                break
             if other.card not in trample:
-                return Walk(at, done, tuple(trampled), tuple(entered), "own", other.card)
+                stop = Walk(at, done, tuple(trampled), tuple(entered), "own", other.card)
+                break
+        if stop is not None:
+            return (*out, *([stop] * (spaces - done)))
         trampled += others
         at = board.step(at, direction)
         entered += front
-    return Walk(at, spaces, tuple(trampled), tuple(entered))
+        out.append(Walk(at, done + 1, tuple(trampled), tuple(entered)))
+    return tuple(out)
 
 
 def contact(params: Params, state: State, mover: Merc, at: Space, direction: str) -> tuple[str, ...]:
     """Enemy tokens directly in front of the mover: they enter combat with it (Combat 3.a)."""
-    taken = occupancy(state, leaving=mover.card)
+    taken = stacks(params, state)  # made once per state; the last token on a space other than the mover is `occupancy`'s
     front = board.ahead(at, card_of(mover.card).size, direction)
-    return tuple(sorted({taken[s].card for s in front if s in taken and taken[s].owner != mover.owner}))
+    found = set()
+    for space in front:
+        top = next((m for m in reversed(taken.get(space, ())) if m.card != mover.card), None)
+        if top is not None and top.owner != mover.owner:
+            found.add(top.card)
+    return tuple(sorted(found))
 
 
 # --- abilities (Action Phase 1) -----------------------------------------------------------------

@@ -1,10 +1,12 @@
 """What may happen next: the decisions a player may take, and what a chance step may give.
 
-`legal` builds the two decisions a bot meets most from the rules they must meet, asking
-what every candidate shares once per decision: where workers may stand (the seat's
-uncovered territory), and the Action Phase's abilities and moves (abilities before
-movement, one move each unless a victor finishes its own, the walk's verdict). The other
-kinds are the candidates `rules.check` finds nothing wrong in. `candidates` proposes every
+`legal` builds every decision of a phase from the rules it must meet, asking what every
+candidate shares once per decision: where workers may stand (the seat's uncovered
+territory), the collection and worker purchases, buildings and outposts, hires and
+sweeps, placements, the Action Phase's abilities and moves (abilities before movement,
+one move each unless a victor finishes its own, the walk's verdict), and the end of the
+seat's part. The steps a pending outpost or combat forces are the candidates
+`rules.check` finds nothing wrong in. `candidates` proposes every
 decision before the rules filter it; the contract suite holds `legal` to exactly the
 candidates `check` accepts, in order. Two kinds of decision have too many forms to list
 (where every worker stands, which tokens pay for a card), so `legal` offers a bounded,
@@ -19,7 +21,7 @@ from itertools import combinations, islice, permutations
 
 from events.base import Event
 from rulesets.mercyfrontier import board
-from rulesets.mercyfrontier.components import BEACONS, COSTS, card_type
+from rulesets.mercyfrontier.components import BEACONS, COSTS, card_type, credits
 from rulesets.mercyfrontier.events import (
     AbilityUsed,
     BuildingBuilt,
@@ -38,13 +40,15 @@ from rulesets.mercyfrontier.events import (
     WorkersBought,
     WorkersPlaced,
 )
-from rulesets.mercyfrontier.movement import budget, walk
+from rulesets.mercyfrontier.movement import budget, walks
 from rulesets.mercyfrontier.params import Params
 from rulesets.mercyfrontier.resources import RESOURCES, Resources
 from rulesets.mercyfrontier.rules import beacons_of, check, draw_pile, outcome, refineries_left
 from rulesets.mercyfrontier.state import (
+    Merc,
     Player,
     State,
+    Tile,
     building_at,
     collection,
     combat_damage,
@@ -90,7 +94,7 @@ def legal(params: Params, state: State) -> list[Event]:
         return [event for event, _ in outcomes]
     if state.phase == "setup" or outcome(params, state) is not None:
         return []
-    return list(_decisions(params, state, legal_only=True))
+    return _decisions(params, state, legal_only=True)
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -106,29 +110,45 @@ def _accepted(params: Params, state: State, proposed: Iterator[Event], legal_onl
     return (e for e in proposed if not any(v.severity != "info" for v in check(params, state, e)))
 
 
-def _decisions(params: Params, state: State, *, legal_only: bool) -> Iterator[Event]:
-    """Every decision proposed, or (legal_only) every one the rules accept. A phase's
-    decision is proposed only to the seat to act with nothing pending, so what
+def _decisions(params: Params, state: State, *, legal_only: bool) -> list[Event]:
+    """Every decision proposed, or (legal_only) every one the rules accept, in one list. A
+    phase's decision is proposed only to the seat to act with nothing pending, so what
     `rules.check_turn` asks of every decision holds for each."""
     if state.pending:
-        yield from _accepted(params, state, _forced(params, state), legal_only)
-        return
+        return list(_accepted(params, state, _forced(params, state), legal_only))
     p = player(state, state.actor)
     if p is None:
-        return
+        return []
+    spots: dict[str, tuple[board.Space, ...]] = {}
     if state.phase == "workers" and "placed" not in state.done:
-        yield from worker_placements(params, state, p, legal_only)
+        out = list(worker_placements(params, state, p, legal_only))
     elif state.phase == "building":
-        yield from _buildings(params, state, p, legal_only)
+        out = list(_buildings(params, state, p, legal_only))
     elif state.phase == "placement":
-        yield from _placements(params, state, p)
+        spots = {m.card: placements(params, state, m.card) for m in state.mercs if m.owner == p.seat and m.at is None}
+        out = list(_placements(p, spots))
     elif state.phase == "action":
-        yield from _actions(params, state, p, legal_only)
+        out = list(_actions(params, state, p, legal_only))
+    elif state.phase == "workers":
+        out = list(_worker_moves(params, state, p, legal_only))
     else:
-        yield from _accepted(params, state, {
-            "workers": _worker_moves, "purchase": _purchases,
-        }[state.phase](params, state, p), legal_only)
-    yield from _accepted(params, state, iter([StepFinished(by=p.seat)]), legal_only)
+        out = list(_purchases(params, state, p, legal_only))
+    if not legal_only or _may_finish(params, state, p, spots):
+        out.append(StepFinished(by=p.seat))
+    return out
+
+
+def _may_finish(params: Params, state: State, p: Player, spots: dict[str, tuple[board.Space, ...]]) -> bool:
+    """What `rules._check_finished` asks of the seat to act: the Worker Phase's placement and
+    collection done, every token with room placed (`spots`: each unplaced token's spots),
+    every noncombat ability triggered before the Action Phase ends."""
+    if state.phase == "workers":
+        return {"placed", "collected"} <= set(state.done)
+    if state.phase == "placement":
+        return not any(spots.values())
+    if state.phase == "action":
+        return "moved" in state.done or all(m.card in state.triggered for m in placed_mercs(state, p.seat) for _ in noncombat(m.card))
+    return True
 
 
 def _forced(params: Params, state: State) -> Iterator[Event]:
@@ -145,13 +165,21 @@ def _forced(params: Params, state: State) -> Iterator[Event]:
 # --- workers --------------------------------------------------------------------------------------
 
 
-def _worker_moves(params: Params, state: State, p: Player) -> Iterator[Event]:
-    """After the placement: the collection, then worker purchases."""
+def _worker_moves(params: Params, state: State, p: Player, legal_only: bool) -> Iterator[Event]:
+    """After the placement: the collection (what the workers collect, as `rules._check_collected`
+    asks), then worker purchases, legal where the purse pays for them (`rules._check_workers_bought`)."""
     if "collected" not in state.done:
         yield ResourcesCollected(by=p.seat, gained=collection(params, state, p.seat))
     elif "bought" not in state.done:
         for count in range(1, params.max_workers - p.workers - p.fresh + 1):
-            yield WorkersBought(by=p.seat, count=count)
+            cost = Resources(**{r: COSTS["worker"].of(r) * count for r in RESOURCES})
+            if not legal_only or _pays(p.resources, cost):
+                yield WorkersBought(by=p.seat, count=count)
+
+
+def _pays(purse: Resources, cost: Resources) -> bool:
+    """What `rules._pay` asks: no negative token, and the purse holds the payment."""
+    return not cost.negative() and purse.covers(cost)
 
 
 def useful_spaces(params: Params, state: State, seat: str) -> list[board.Space]:
@@ -160,13 +188,14 @@ def useful_spaces(params: Params, state: State, seat: str) -> list[board.Space]:
     own = territory(params, state, seat)
     spaces = [s for pos in own for s in board.tile_spaces(params, pos)]
     nodes = {at for at, _ in state.nodes}
-    claimable = [t.pos for t in state.tiles if t.home is None and controller(params, state, t.pos) is None]
+    claimable = tuple(t.pos for t in state.tiles if t.home is None and controller(params, state, t.pos) is None)
+    near_claimable = _touching(params, claimable)
 
     def rank(space: board.Space) -> tuple[int, board.Space]:
         if space in nodes:
             refined = (b := building_at(state, space)) is not None and b.kind == "refinery"
             return (0 if refined else 1), space
-        if any(board.touches_tile(params, space, pos) for pos in claimable):
+        if space in near_claimable:
             return 2, space
         return (3 if building_at(state, space) is None else 4), space
 
@@ -174,6 +203,13 @@ def useful_spaces(params: Params, state: State, seat: str) -> list[board.Space]:
     ranked = sorted(spaces, key=ranks.__getitem__)
     best = [s for s in ranked if ranks[s][0] <= 2]
     return best + [s for s in ranked if ranks[s][0] == 3][:4]
+
+
+@functools.lru_cache(maxsize=256)  # pure geometry: the claimable tiles change only when one is claimed
+def _touching(params: Params, tiles: tuple[board.TilePos, ...]) -> frozenset[board.Space]:
+    """The spaces outside a tile that share an edge with one of its spaces, for any of the tiles."""
+    return frozenset(near for pos in tiles for space in board.tile_spaces(params, pos) for near in board.neighbours(space)
+                     if board.on_board(params, near) and board.touches_tile(params, near, pos))
 
 
 def worker_placements(params: Params, state: State, p: Player, legal_only: bool = False) -> Iterator[Event]:
@@ -206,8 +242,18 @@ def _buildings(params: Params, state: State, p: Player, legal_only: bool) -> Ite
         for kind in kinds:
             if free and (not legal_only or (_refinery_room(params, state, space) if kind == "refinery" else kind not in standing)):
                 yield BuildingBuilt(by=p.seat, kind=kind, space=space)  # type: ignore[arg-type]
-    if p.resources.covers(COSTS["outpost"]):
-        yield from _accepted(params, state, (OutpostPurchased(by=p.seat, tile=t.pos) for t in state.tiles if t.home is None), legal_only)
+    if p.resources.covers(COSTS["outpost"]) and (not legal_only or (_pays(p.resources, COSTS["outpost"]) and p.outposts < params.outposts_per_player)):
+        for t in state.tiles:
+            if t.home is None and (not legal_only or _outpost_room(params, state, p, t, taken)):
+                yield OutpostPurchased(by=p.seat, tile=t.pos)
+
+
+def _outpost_room(params: Params, state: State, p: Player, t: Tile, taken: dict[board.Space, tuple[Merc, ...]]) -> bool:
+    """What `rules._check_outpost` asks of a tile: nobody controls it, it is uncovered (or an
+    outpost uncovers it), a worker of the seat touches it, and a space of it is free."""
+    return (controller(params, state, t.pos) is None and (t.face is not None or params.uncovering == "outpost")
+            and any(board.touches_tile(params, space, t.pos) for space in p.placed)
+            and not all(s in taken or building_at(state, s) is not None for s in board.tile_spaces(params, t.pos)))
 
 
 def _refinery_room(params: Params, state: State, space: board.Space) -> bool:
@@ -245,25 +291,30 @@ def payments(cost: int, values: Resources, purse: Resources) -> tuple[Resources,
     return tuple(found)
 
 
-def _purchases(params: Params, state: State, p: Player) -> Iterator[Event]:
+def _purchases(params: Params, state: State, p: Player, legal_only: bool) -> Iterator[Event]:
+    """Each way to pay for each card of the row, then each sweep of two tokens; legal as
+    `rules._check_hired` and `_check_swept` judge them: a free mercenary zone, a payment the
+    purse holds worth the card's credits, a sweep of exactly its cost."""
+    room = not legal_only or sum(1 for m in state.mercs if m.owner == p.seat) < params.mercenary_zones
     for card in state.market:
         found = card_type(card)
-        if found is not None:
+        if found is not None and room:
             for paid in payments(found.cost, found.values, p.resources):
-                yield MercenaryHired(by=p.seat, card=card, paid=paid)
+                if not legal_only or (_pays(p.resources, paid) and credits(found, paid) >= found.cost):
+                    yield MercenaryHired(by=p.seat, card=card, paid=paid)
     pairs = {tuple(sorted(pair)) for pair in combinations([r for r in RESOURCES for _ in range(min(p.resources.of(r), 2))], 2)}
     for a, b in sorted(pairs):
         paid = Resources(**{r: (a == r) + (b == r) for r in RESOURCES})
-        yield MarketSwept(by=p.seat, paid=paid)
+        if not legal_only or (paid.total() == params.sweep_cost and _pays(p.resources, paid)):
+            yield MarketSwept(by=p.seat, paid=paid)
 
 
-def _placements(params: Params, state: State, p: Player) -> Iterator[Event]:
+def _placements(p: Player, spots: dict[str, tuple[board.Space, ...]]) -> Iterator[Event]:
     """Each unplaced own token on each spot `placements` finds: where it fits, overlapping a
     tile of the seat's zone of control, which is all `rules._check_placed` asks."""
-    for m in state.mercs:
-        if m.owner == p.seat and m.at is None:
-            for at in placements(params, state, m.card):
-                yield MercenaryPlaced(by=p.seat, card=m.card, space=at)
+    for card, found in spots.items():
+        for at in found:
+            yield MercenaryPlaced(by=p.seat, card=card, space=at)
 
 
 # --- actions ----------------------------------------------------------------------------------------------
@@ -289,8 +340,9 @@ def _actions(params: Params, state: State, p: Player, legal_only: bool) -> Itera
         again = record is not None and (not record.fought or record.left <= 0 or not params.victor_continues)
         for direction in board.DIRECTIONS:
             ruled_out = again or (record is not None and direction != record.direction)
-            for spaces in range(1, budget(params, state, m.card) + 1):
-                path = walk(params, state, m, direction, spaces, everyone)
+            if legal_only and ruled_out:
+                continue  # no move of this token this way is legal: its walk need not be traced
+            for spaces, path in enumerate(walks(params, state, m, direction, budget(params, state, m.card), everyone), start=1):
                 ok = not (legal_only and (ruled_out or path.blocked))
                 if ok and not (legal_only and path.trampled):
                     yield MercenaryMoved(by=p.seat, card=m.card, direction=direction, spaces=spaces)  # type: ignore[arg-type]

@@ -42,11 +42,11 @@ class Resources(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
     def covers(self, other: Resources) -> bool:
         """Whether this purse holds at least every token of the other."""
-        return all(self.of(r) >= other.of(r) for r in RESOURCES)
+        return self.biofuel >= other.biofuel and self.neosteel >= other.neosteel and self.crystal >= other.crystal
 
     def negative(self) -> bool:
         """A count below zero: a purse nobody can hold or pay."""
-        return any(self.of(r) < 0 for r in RESOURCES)
+        return self.biofuel < 0 or self.neosteel < 0 or self.crystal < 0
 
     def text(self) -> str:
         """`2 biofuel, 1 crystal` (or `nothing`)."""

@@ -667,7 +667,8 @@ def outcome(params: Params, state: State) -> Outcome | None:
     for seat in turn_order(state):
         far = board.far_row(params, seat)
         for m in placed_mercs(state, seat):
-            if any(space[1] == far for space in board.footprint(m.at or (0, 0), card_of(m.card).size)):
+            top = (m.at or (0, 0))[1]
+            if top <= far < top + card_of(m.card).size:  # a row of its footprint is the far row
                 return Outcome(winner=seat, reason=f"{seat}'s {m.card} reached the other side of the board", rule="mercyfrontier/victory.far-side")
     for p in state.players:
         if p.lost >= params.buildings_to_win:

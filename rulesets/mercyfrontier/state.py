@@ -8,11 +8,12 @@ chance step over the cards it holds, all equally likely.
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 import msgspec
 
-from rulesets.memo import last_state
+from rulesets.memo import last_args, last_one, last_state
 from rulesets.mercyfrontier import board
 from rulesets.mercyfrontier.board import Space, TilePos
 from rulesets.mercyfrontier.components import ABILITIES, RELICS, Mercenary, card_type
@@ -167,10 +168,16 @@ def turn_order(state: State) -> tuple[str, str]:
 
 def tile(state: State, pos: TilePos) -> Tile | None:
     """The tile at a tile position."""
-    for t in state.tiles:
-        if t.pos == pos:
-            return t
-    return None
+    return _tiles_by_pos(state.tiles).get(pos)
+
+
+@last_one  # every space a worker, building or token might take asks of the same tiles (rulesets/memo.py)
+def _tiles_by_pos(tiles: tuple[Tile, ...]) -> dict[TilePos, Tile]:
+    """The tiles by position (the first at a position, as a scan finds it)."""
+    out: dict[TilePos, Tile] = {}
+    for t in tiles:
+        out.setdefault(t.pos, t)
+    return out
 
 
 def covered(state: State, pos: TilePos) -> bool:
@@ -186,15 +193,34 @@ def controller(params: Params, state: State, pos: TilePos) -> str | None:
         return None
     if found.home is not None:
         return found.home
-    for b in state.buildings:
-        if b.kind == "outpost" and board.tile_of(params, b.at) == pos:
-            return b.owner
-    return None
+    return _outposts(params, state.buildings).get(pos)
+
+
+@last_state  # every tile's controller asks it of the same buildings (rulesets/memo.py)
+def _outposts(params: Params, buildings: tuple[Building, ...]) -> dict[TilePos, str]:
+    """The owner of the first outpost on each tile that has one."""
+    out: dict[TilePos, str] = {}
+    for b in buildings:
+        if b.kind == "outpost":
+            out.setdefault(board.tile_of(params, b.at), b.owner)
+    return out
 
 
 def territory(params: Params, state: State, seat: str) -> tuple[TilePos, ...]:
     """The uncovered tiles a seat controls: its zone of control."""
-    return tuple(t.pos for t in state.tiles if t.face is not None and controller(params, state, t.pos) == seat)
+    return _territories(params, state.tiles, state.buildings).get(seat, ())
+
+
+@last_args  # every placement, building and worker asks it of the same tiles and buildings (rulesets/memo.py)
+def _territories(params: Params, tiles: tuple[Tile, ...], buildings: tuple[Building, ...]) -> dict[str | None, tuple[TilePos, ...]]:
+    """Every controller's uncovered tiles, in tile order (`controller` of each)."""
+    by_pos, outposts = _tiles_by_pos(tiles), _outposts(params, buildings)
+    out: dict[str | None, list[TilePos]] = {}
+    for t in tiles:
+        if t.face is not None:
+            first = by_pos[t.pos]
+            out.setdefault(first.home if first.home is not None else outposts.get(t.pos), []).append(t.pos)
+    return {seat: tuple(found) for seat, found in out.items()}
 
 
 def in_territory(params: Params, state: State, seat: str, space: Space) -> bool:
@@ -209,10 +235,16 @@ def in_territory(params: Params, state: State, seat: str, space: Space) -> bool:
 
 def node_at(state: State, space: Space) -> str | None:
     """The resource of a node on this space, if any."""
-    for at, resource in state.nodes:
-        if at == space:
-            return resource
-    return None
+    return _nodes_by_space(state.nodes).get(space)
+
+
+@last_one  # every worker space a bot weighs asks it of the same nodes (rulesets/memo.py)
+def _nodes_by_space(nodes: tuple[tuple[Space, str], ...]) -> dict[Space, str]:
+    """The nodes' resources by space (the first on a space, as a scan finds it)."""
+    out: dict[Space, str] = {}
+    for at, resource in nodes:
+        out.setdefault(at, resource)
+    return out
 
 
 def relics_held(params: Params, state: State, seat: str) -> tuple[str, ...]:
@@ -225,10 +257,16 @@ def relics_held(params: Params, state: State, seat: str) -> tuple[str, ...]:
 
 def building_at(state: State, space: Space) -> Building | None:
     """The building on a space."""
-    for b in state.buildings:
-        if b.at == space:
-            return b
-    return None
+    return _buildings_by_space(state.buildings).get(space)
+
+
+@last_one  # every space a worker, building or token might take asks of the same buildings (rulesets/memo.py)
+def _buildings_by_space(buildings: tuple[Building, ...]) -> dict[Space, Building]:
+    """The buildings by space (the first on a space, as a scan finds it)."""
+    out: dict[Space, Building] = {}
+    for b in buildings:
+        out.setdefault(b.at, b)
+    return out
 
 
 def merc(state: State, card: str) -> Merc | None:
@@ -278,6 +316,7 @@ def placed_mercs(state: State, seat: str) -> tuple[Merc, ...]:
     return tuple(m for m in state.mercs if m.owner == seat and m.at is not None)
 
 
+@functools.lru_cache(maxsize=1024)  # pure: a card's printed rarity under params, asked at every move
 def allowance(params: Params, card: str) -> int:
     """Spaces a mercenary may move: by rarity (Movement 2.a), one more with sprint."""
     found = card_of(card)
@@ -285,6 +324,7 @@ def allowance(params: Params, card: str) -> int:
     return base + (1 if found.has("sprint") else 0)
 
 
+@functools.lru_cache(maxsize=1024)  # pure: a card's printed abilities, asked at every action decision
 def noncombat(card: str) -> tuple[str, ...]:
     """The card's noncombat abilities (they trigger before movement)."""
     return tuple(a for a in card_of(card).abilities if ABILITIES[a].kind == "noncombat")
@@ -348,14 +388,36 @@ def placements(params: Params, state: State, card: str) -> tuple[Space, ...]:
     if m is None or not known(card):
         return ()
     size = card_of(card).size
-    zone = set(territory(params, state, m.owner))
-    found = []
+    room = open_spaces(params, state)
+    return tuple(at for at in _overlapping(params, frozenset(territory(params, state, m.owner)), size)
+                 if all(space in room for space in board.footprint(at, size)))
+
+
+@functools.lru_cache(maxsize=1024)  # pure geometry: a zone of control changes only when a tile does
+def _overlapping(params: Params, zone: frozenset[TilePos], size: int) -> tuple[Space, ...]:
+    """Every top-left space, in order, of a size x size token overlapping a space of the zone's tiles."""
+    found = set()
     for pos in zone:
         for sx, sy in board.tile_spaces(params, pos):
             for dx in range(size):
                 for dy in range(size):
-                    found.append((sx - dx, sy - dy))
-    return tuple(at for at in sorted(set(found)) if free_for_token(params, state, at, size))
+                    found.add((sx - dx, sy - dy))
+    return tuple(sorted(found))
+
+
+@last_state  # every spot of every token to place asks it of the same state (rulesets/memo.py)
+def open_spaces(params: Params, state: State) -> frozenset[Space]:
+    """The spaces a token may cover: on the board, uncovered, under no token and no building
+    (`free_for_token` asks this of each space of a footprint)."""
+    return _uncovered(params, state.tiles).difference(stacks(params, state), _buildings_by_space(state.buildings))
+
+
+@last_args  # the tiles change only when one is uncovered (rulesets/memo.py)
+def _uncovered(params: Params, tiles: tuple[Tile, ...]) -> frozenset[Space]:
+    """Every space of the board on a tile not covered (`covered` of its tile)."""
+    by_pos = _tiles_by_pos(tiles)
+    return frozenset(space for pos in board.tiles(params) if (t := by_pos.get(pos)) is None or t.face is not None
+                     for space in board.tile_spaces(params, pos))
 
 
 def uncovering(params: Params, state: State, pos: TilePos) -> list[Pending]:
