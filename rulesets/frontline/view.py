@@ -235,7 +235,7 @@ def _panels(params: Params, state: State) -> tuple[Panel, ...]:
     result = outcome(params, state)
     game = Panel(title="Game", rows=(
         ("bout", f"{state.bout} of {params.bouts}"), ("phase", state.phase), ("to act", state.current),
-        ("frontline", board_where(state)), ("razed", ", ".join(state.razed) or "-"),
+        ("frontline", front_words(state, state.front)), ("razed", ", ".join(state.razed) or "-"),
         ("result", result.reason if result else "-"),
     ))
     return (game, *(_side_panel(params, state, s) for s in state.sides))
