@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import NamedTuple
 
 from events.base import Event
-from rulesets.mortalgate import board
+from rulesets.mortalgate import board, maps
 from rulesets.mortalgate.events import (
     AbilityUsed,
     AltarCaptured,
@@ -22,7 +24,7 @@ from rulesets.mortalgate.events import (
 )
 from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.rules import HEALS
-from rulesets.mortalgate.state import State, find, game_map, stats
+from rulesets.mortalgate.state import State, find, stats
 
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
@@ -33,36 +35,79 @@ def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random
 def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
     """Capture uncontested altars, heal the wounded, focus fire on the weakest enemy, then
     move toward the nearest altar the team does not hold or the nearest enemy."""
-    goals = _Goals(params, state)
-    # one score and one tie-breaking draw per event, in the order of `legal` (as a `max` key would)
-    keys = [(_score(params, state, event, goals), rng.random()) for event in legal]
-    return legal[max(range(len(legal)), key=keys.__getitem__)]
+    draws = [rng.random() for _ in legal]
+    """One tie-breaking draw per event, in the order of `legal` (as a `max` over (score, draw)
+    would take them: scoring draws nothing, so drawing them first gives the same numbers)."""
+    if len(legal) == 1:  # a third of decisions: only the next turn start, nothing to score
+        return legal[0]
+    scores = _scores(params, state, legal)
+    best = max(scores)
+    return legal[max((i for i, score in enumerate(scores) if score == best), key=draws.__getitem__)]
 
 
-class _Goals:
-    """Where the acting team wants to be, worked out once per decision."""
-
-    def __init__(self, params: Params, state: State) -> None:
-        turn = state.turn
-        hero = find(state, turn.hero) if turn else None
-        team = hero.team if hero else None
-        gmap = game_map(params)
-        open_altars = [a for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != team]
-        self.nodes = [a.node for a in open_altars] + [h.node for h in state.heroes if h.team != team and h.node is not None]
-        self.height = gmap.height
-        self.rows = [board.distances_from(node, gmap.width, gmap.height) for node in self.nodes]
-        """Each goal's distance to every node, read once per goal: every candidate move measures to each."""
-        self.zones = frozenset().union(*(a.zone for a in open_altars)) if open_altars else frozenset()
-
-    def nearest(self, node: Node) -> int:
-        """Hex steps from a node to the nearest goal (`board.distance`, read from the goals' tables)."""
-        at = board.cell(node, self.height)
-        return min([row[at] for row in self.rows])
+def _scores(params: Params, state: State, legal: Sequence[Event]) -> list[float]:
+    """Each event's score. A move's score is its end's distance to the nearest goal; the goals
+    are worked out once per decision, and only those that can be nearest to some end are read."""
+    moved = [event for event in legal if type(event) is HeroMoved]  # most of the events offered
+    ends = iter(_move_scores(params, state, moved) if moved else ())
+    return [next(ends) if type(event) is HeroMoved else _score(params, state, event) for event in legal]
 
 
-def _score(params: Params, state: State, event: Event, goals: _Goals) -> float:
-    if isinstance(event, HeroMoved):  # most of the events offered
-        return _move_score(event, goals)
+def _move_scores(params: Params, state: State, moved: list[HeroMoved]) -> list[float]:
+    """Closer to a goal is better; standing in a zone we can capture is best.
+
+    Every move of a decision starts where its hero stands and is at most `reach` steps long,
+    and a step changes a hex distance by at most one; so a goal more than `2 * reach` farther
+    from the hero than the nearest goal is nearer to no end than that goal, and is not read.
+    """
+    goals = _goals(params, state)
+    if not goals.rows:
+        return [50.0 if move.path[-1] in goals.zones else 0.5 for move in moved]
+    hero = find(state, moved[0].hero)
+    height, zones = goals.height, goals.zones
+    rows = goals.rows
+    if hero is not None and hero.node is not None:
+        here = [row[board.cell(hero.node, height)] for row in rows]
+        limit = min(here) + 2 * max(len(move.path) for move in moved)
+        rows = tuple(row for row, away in zip(rows, here, strict=True) if away <= limit)
+    scores = []
+    for move in moved:
+        end = move.path[-1]
+        at = end[0] * height + end[1]  # board.cell
+        scores.append(50.0 if end in zones else 20.0 - min([row[at] for row in rows]) * 0.5)
+    return scores
+
+
+def _goals(params: Params, state: State) -> _Goals:
+    """The acting team's goals in this position (one per position of the enemies and owners
+    of the altars: every move decision of a turn shares them)."""
+    turn = state.turn
+    hero = find(state, turn.hero) if turn else None
+    team = hero.team if hero else None
+    enemies = tuple(h.node for h in state.heroes if h.team != team and h.node is not None)
+    return _goals_at(params.map, team, state.altars, enemies)
+
+
+class _Goals(NamedTuple):
+    """Where the acting team wants to be: the altars it does not hold and the enemies."""
+
+    rows: tuple[tuple[int, ...], ...]
+    """Each goal's distance to every node (`board.distances_from`): every move measures to each."""
+    zones: frozenset[Node]
+    """The zones of the altars the team does not hold: standing in one is best."""
+    height: int
+
+
+@lru_cache(maxsize=256)
+def _goals_at(map_id: str, team: str | None, owners: tuple[str | None, ...], enemies: tuple[Node, ...]) -> _Goals:
+    gmap = maps.load_map(map_id)
+    open_altars = [a for a, owner in zip(gmap.altars, owners, strict=True) if owner != team]
+    nodes = [a.node for a in open_altars] + list(enemies)
+    zones = frozenset().union(*(a.zone for a in open_altars)) if open_altars else frozenset()
+    return _Goals(tuple(board.distances_from(node, gmap.width, gmap.height) for node in nodes), zones, gmap.height)
+
+
+def _score(params: Params, state: State, event: Event) -> float:
     if isinstance(event, AltarCaptured):
         return 100.0
     if isinstance(event, AbilityUsed):
@@ -87,16 +132,6 @@ def _ability_score(params: Params, state: State, event: AbilityUsed) -> float:
     if event.ability in ("rising_winds", "cheap_shot"):
         return 55.0
     return 65.0 - (target.health if target else 10)
-
-
-def _move_score(event: HeroMoved, goals: _Goals) -> float:
-    """Closer to a goal is better; standing in a zone we can capture is best."""
-    end = event.path[-1]
-    if end in goals.zones:
-        return 50.0
-    if not goals.nodes:
-        return 0.5
-    return 20.0 - goals.nearest(end) * 0.5
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}

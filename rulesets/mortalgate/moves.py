@@ -259,23 +259,37 @@ def attempts(params: Params, state: State) -> Iterator[Event]:
             yield HeroMoved(by=hero.seat, hero=hero.id, path=path)
 
 
-def reachable(params: Params, state: State, start: Node, steps: int) -> dict[Node, tuple[Node, ...]]:
-    """Nodes a hero can walk to within `steps`, each with a shortest path there (breadth-first,
-    one ring of `steps` at a time: the order of a queue, without asking each node its depth)."""
-    ways, taken = passable_neighbours(params.map), occupied(state)
+def reachable(params: Params, state: State, start: Node, steps: int) -> Mapping[Node, tuple[Node, ...]]:
+    """Nodes a hero can walk to within `steps`, each with a shortest path there (breadth-first).
+
+    Only the heroes standing where the hero could walk on an empty board can change the walk,
+    so the walk is remembered per start, steps and those heroes: half of a game's walks have
+    none in reach, and are the empty board's walk from that node.
+    """
+    region = _walk(params.map, start, steps, frozenset())
+    return _walk(params.map, start, steps, frozenset(region.keys() & occupied(state)))
+
+
+@lru_cache(maxsize=4096)
+def _walk(map_id: str, start: Node, steps: int, taken: frozenset[Node]) -> Mapping[Node, tuple[Node, ...]]:
+    """The breadth-first walk around `taken` (read-only: it is shared), one ring of `steps` at a
+    time: the order of a queue, without asking each node its depth."""
+    ways = passable_neighbours(map_id)
     paths: dict[Node, tuple[Node, ...]] = {start: ()}
     ring = [start]
     for _ in range(steps):
         after = []
         for node in ring:
             before = paths[node]
-            for near in ways[node] if node in ways else _open_around(params.map, node):  # (a start off the map)
+            for near in ways[node] if node in ways else _open_around(map_id, node):  # (a start off the map)
                 if near not in paths and near not in taken:
                     paths[near] = (*before, near)
                     after.append(near)
+        if not after:
+            break
         ring = after
     del paths[start]
-    return paths
+    return MappingProxyType(paths)
 
 
 @cache
