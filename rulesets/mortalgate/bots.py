@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import NamedTuple
 
 from events.base import Event
 from rulesets.mortalgate import board, maps
@@ -24,7 +23,7 @@ from rulesets.mortalgate.events import (
 )
 from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.rules import HEALS
-from rulesets.mortalgate.state import State, find, stats
+from rulesets.mortalgate.state import State, find, game_map, stats
 
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
@@ -60,51 +59,43 @@ def _move_scores(params: Params, state: State, moved: list[HeroMoved]) -> list[f
     and a step changes a hex distance by at most one; so a goal more than `2 * reach` farther
     from the hero than the nearest goal is nearer to no end than that goal, and is not read.
     """
-    goals = _goals(params, state)
-    if not goals.rows:
-        return [50.0 if move.path[-1] in goals.zones else 0.5 for move in moved]
+    height = game_map(params).height
+    rows, zones = _goals(params, state)
+    ends = [move.path[-1] for move in moved]
+    if not rows:
+        return [50.0 if end in zones else 0.5 for end in ends]
     hero = find(state, moved[0].hero)
-    height, zones = goals.height, goals.zones
-    rows = goals.rows
     if hero is not None and hero.node is not None:
         here = [row[board.cell(hero.node, height)] for row in rows]
         limit = min(here) + 2 * max(len(move.path) for move in moved)
-        rows = tuple(row for row, away in zip(rows, here, strict=True) if away <= limit)
-    scores = []
-    for move in moved:
-        end = move.path[-1]
-        at = end[0] * height + end[1]  # board.cell
-        scores.append(50.0 if end in zones else 20.0 - min([row[at] for row in rows]) * 0.5)
-    return scores
+        rows = [row for row, away in zip(rows, here, strict=True) if away <= limit]
+    cells = [col * height + row for col, row in ends]  # board.cell
+    columns = [[row[at] for at in cells] for row in rows]
+    nearest = columns[0] if len(columns) == 1 else map(min, *columns)
+    return [50.0 if end in zones else 20.0 - away * 0.5 for end, away in zip(ends, nearest, strict=True)]
 
 
-def _goals(params: Params, state: State) -> _Goals:
-    """The acting team's goals in this position (one per position of the enemies and owners
-    of the altars: every move decision of a turn shares them)."""
+def _goals(params: Params, state: State) -> tuple[list[tuple[int, ...]], frozenset[Node]]:
+    """The acting team's goals' distance tables (`board.distances_from`: every move measures
+    to each), the altars it does not hold then the enemies on the board, and the zones it
+    can capture."""
     turn = state.turn
     hero = find(state, turn.hero) if turn else None
     team = hero.team if hero else None
-    enemies = tuple(h.node for h in state.heroes if h.team != team and h.node is not None)
-    return _goals_at(params.map, team, state.altars, enemies)
-
-
-class _Goals(NamedTuple):
-    """Where the acting team wants to be: the altars it does not hold and the enemies."""
-
-    rows: tuple[tuple[int, ...], ...]
-    """Each goal's distance to every node (`board.distances_from`): every move measures to each."""
-    zones: frozenset[Node]
-    """The zones of the altars the team does not hold: standing in one is best."""
-    height: int
+    gmap = game_map(params)
+    altars, zones = _open_altars(params.map, team, state.altars)
+    enemies = [board.distances_from(h.node, gmap.width, gmap.height) for h in state.heroes if h.team != team and h.node is not None]
+    return [*altars, *enemies], zones
 
 
 @lru_cache(maxsize=256)
-def _goals_at(map_id: str, team: str | None, owners: tuple[str | None, ...], enemies: tuple[Node, ...]) -> _Goals:
+def _open_altars(map_id: str, team: str | None, owners: tuple[str | None, ...]) -> tuple[tuple[tuple[int, ...], ...], frozenset[Node]]:
+    """The distance tables of the altars a team does not hold and the union of their zones
+    (remembered per owners: altars change hands a few dozen times a game)."""
     gmap = maps.load_map(map_id)
     open_altars = [a for a, owner in zip(gmap.altars, owners, strict=True) if owner != team]
-    nodes = [a.node for a in open_altars] + list(enemies)
     zones = frozenset().union(*(a.zone for a in open_altars)) if open_altars else frozenset()
-    return _Goals(tuple(board.distances_from(node, gmap.width, gmap.height) for node in nodes), zones, gmap.height)
+    return tuple(board.distances_from(a.node, gmap.width, gmap.height) for a in open_altars), zones
 
 
 def _score(params: Params, state: State, event: Event) -> float:
