@@ -18,7 +18,6 @@ from rulesets.mortalgate.events import (
     AltarCaptured,
     AttackDeclared,
     HeroMoved,
-    Node,
     TurnStarted,
 )
 from rulesets.mortalgate.params import Params
@@ -63,7 +62,7 @@ def _move_scores(params: Params, state: State, moved: list[HeroMoved]) -> list[f
     rows, zones = _goals(params, state)
     ends = [move.path[-1] for move in moved]
     if not rows:
-        return [50.0 if end in zones else 0.5 for end in ends]
+        return [0.5 for _ in ends]  # no altar left to take (so no zone) and no enemy standing
     hero = find(state, moved[0].hero)
     if hero is not None and hero.node is not None:
         here = [row[board.cell(hero.node, height)] for row in rows]
@@ -72,13 +71,13 @@ def _move_scores(params: Params, state: State, moved: list[HeroMoved]) -> list[f
     cells = [col * height + row for col, row in ends]  # board.cell
     columns = [[row[at] for at in cells] for row in rows]
     nearest = columns[0] if len(columns) == 1 else map(min, *columns)
-    return [50.0 if end in zones else 20.0 - away * 0.5 for end, away in zip(ends, nearest, strict=True)]
+    return [50.0 if zones[at] else 20.0 - away * 0.5 for at, away in zip(cells, nearest, strict=True)]
 
 
-def _goals(params: Params, state: State) -> tuple[list[tuple[int, ...]], frozenset[Node]]:
+def _goals(params: Params, state: State) -> tuple[list[tuple[int, ...]], tuple[bool, ...]]:
     """The acting team's goals' distance tables (`board.distances_from`: every move measures
-    to each), the altars it does not hold then the enemies on the board, and the zones it
-    can capture."""
+    to each), the altars it does not hold then the enemies on the board, and whether each
+    node (at `board.cell`) lies in a zone it can capture."""
     turn = state.turn
     hero = find(state, turn.hero) if turn else None
     team = hero.team if hero else None
@@ -89,13 +88,14 @@ def _goals(params: Params, state: State) -> tuple[list[tuple[int, ...]], frozens
 
 
 @lru_cache(maxsize=256)
-def _open_altars(map_id: str, team: str | None, owners: tuple[str | None, ...]) -> tuple[tuple[tuple[int, ...], ...], frozenset[Node]]:
-    """The distance tables of the altars a team does not hold and the union of their zones
-    (remembered per owners: altars change hands a few dozen times a game)."""
+def _open_altars(map_id: str, team: str | None, owners: tuple[str | None, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[bool, ...]]:
+    """The distance tables of the altars a team does not hold, and whether each node lies in
+    one of their zones (remembered per owners: altars change hands a few dozen times a game)."""
     gmap = maps.load_map(map_id)
     open_altars = [a for a, owner in zip(gmap.altars, owners, strict=True) if owner != team]
-    zones = frozenset().union(*(a.zone for a in open_altars)) if open_altars else frozenset()
-    return tuple(board.distances_from(a.node, gmap.width, gmap.height) for a in open_altars), zones
+    zones = frozenset().union(*(a.zone for a in open_altars))
+    in_zone = tuple((col, row) in zones for col in range(gmap.width) for row in range(gmap.height))  # at board.cell
+    return tuple(board.distances_from(a.node, gmap.width, gmap.height) for a in open_altars), in_zone
 
 
 def _score(params: Params, state: State, event: Event) -> float:

@@ -267,7 +267,7 @@ def reachable(params: Params, state: State, start: Node, steps: int) -> Mapping[
     none in reach, and are the empty board's walk from that node.
     """
     region = _walk(params.map, start, steps, frozenset())
-    return _walk(params.map, start, steps, frozenset(region.keys() & occupied(state)))
+    return _walk(params.map, start, steps, frozenset([h.node for h in state.heroes if h.node in region]))
 
 
 @lru_cache(maxsize=4096)
