@@ -113,14 +113,20 @@ def _legal_turn(params: Params, state: State) -> list[Event]:
 def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Iterator[Event]:
     """Attacks and abilities `_combat` proposes that are in range, in sight (against an
     enemy), off cooldown, and not harmful from a stunned hero (what `_check_target` and
-    `_check_ability` ask; each target's distance measured once, its sight traced once)."""
+    `_check_ability` ask; each target's distance measured once, when first asked: friends
+    only for a heal; its sight traced once)."""
     attacking = turn.attacks_left > 0 and not turn.stunned
     if turn.phase in ("capture", "done") or (not attacking and turn.combat_used):
         return
     enemies = [h for h in state.heroes if h.team != hero.team and h.alive]
     friends = [h for h in state.heroes if h.team == hero.team and h.alive and h.id != hero.id]
-    away = {h.id: _away(hero, h) for h in (*enemies, *friends)}
+    away: dict[str, float] = {}
     seen: dict[str, bool] = {}
+
+    def within(target: Hero, reach: int) -> bool:
+        if target.id not in away:
+            away[target.id] = _away(hero, target)
+        return away[target.id] <= reach
 
     def in_sight(target: Hero) -> bool:
         if target.id not in seen:
@@ -130,7 +136,7 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Itera
     if attacking:
         reach = attack_range(params, hero, None)
         for enemy in enemies:
-            if away[enemy.id] <= reach and in_sight(enemy):
+            if within(enemy, reach) and in_sight(enemy):
                 yield AttackDeclared(by=hero.seat, hero=hero.id, target=enemy.id)
     if turn.combat_used:
         return
@@ -143,7 +149,7 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Itera
             continue
         reach, heal = attack_range(params, hero, name), name in HEALS
         for target in friends if heal else enemies:
-            if away[target.id] <= reach and (heal or in_sight(target)):
+            if within(target, reach) and (heal or in_sight(target)):
                 yield AbilityUsed(by=hero.seat, hero=hero.id, ability=name, target=target.id)
 
 
@@ -276,13 +282,16 @@ def _walk(map_id: str, start: Node, steps: int, taken: frozenset[Node]) -> Mappi
     time: the order of a queue, without asking each node its depth."""
     ways = passable_neighbours(map_id)
     paths: dict[Node, tuple[Node, ...]] = {start: ()}
+    closed = {start, *taken}
+    """Nodes walked to or blocked: one question per neighbour."""
     ring = [start]
     for _ in range(steps):
         after = []
         for node in ring:
             before = paths[node]
             for near in ways[node] if node in ways else _open_around(map_id, node):  # (a start off the map)
-                if near not in paths and near not in taken:
+                if near not in closed:
+                    closed.add(near)
                     paths[near] = (*before, near)
                     after.append(near)
         if not after:
