@@ -269,11 +269,15 @@ def reachable(params: Params, state: State, start: Node, steps: int) -> Mapping[
     """Nodes a hero can walk to within `steps`, each with a shortest path there (breadth-first).
 
     Only the heroes standing where the hero could walk on an empty board can change the walk,
-    so the walk is remembered per start, steps and those heroes: half of a game's walks have
-    none in reach, and are the empty board's walk from that node.
+    and one standing at its last step only takes that node out (nothing walks on from it):
+    so the walk is remembered per start, steps and the heroes standing nearer. Half of a
+    game's walks have none in reach, and are the empty board's walk from that node.
     """
-    region = _walk(params.map, start, steps, frozenset())
-    return _walk(params.map, start, steps, frozenset([h.node for h in state.heroes if h.node in region]))
+    free = _walk(params.map, start, steps, frozenset())
+    standing = [hero.node for hero in state.heroes if hero.node is not None and hero.node in free]
+    last = [node for node in standing if len(free[node]) == steps]
+    walk = _walk(params.map, start, steps, frozenset([node for node in standing if len(free[node]) < steps]))
+    return {node: path for node, path in walk.items() if node not in last} if last else walk
 
 
 @lru_cache(maxsize=4096)
