@@ -7,6 +7,7 @@ generator they are handed, so a simulation replays byte for byte from its seed.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 from functools import lru_cache
@@ -38,21 +39,27 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     would take them: scoring draws nothing, so drawing them first gives the same numbers)."""
     if len(legal) == 1:  # a third of decisions: only the next turn start, nothing to score
         return legal[0]
-    scores = _scores(params, state, legal)
-    best = max(scores)
-    return legal[max((i for i, score in enumerate(scores) if score == best), key=draws.__getitem__)]
+    return legal[max(_best(params, state, legal), key=draws.__getitem__)]
 
 
-def _scores(params: Params, state: State, legal: Sequence[Event]) -> list[float]:
-    """Each event's score. A move's score is its end's distance to the nearest goal; the goals
-    are worked out once per decision, and only those that can be nearest to some end are read."""
-    moved = [event for event in legal if type(event) is HeroMoved]  # most of the events offered
-    ends = iter(_move_scores(params, state, moved) if moved else ())
-    return [next(ends) if type(event) is HeroMoved else _score(params, state, event) for event in legal]
+def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
+    """The positions in `legal` of the events with the best score, in order. Moves (most of
+    the events offered) are scored as a kind: only the best of them is worked out exactly,
+    and which moves reach it."""
+    moves = [i for i, event in enumerate(legal) if isinstance(event, HeroMoved)]
+    moved = [event for event in legal if isinstance(event, HeroMoved)]
+    scores = {i: _score(params, state, event) for i, event in enumerate(legal) if not isinstance(event, HeroMoved)}
+    move_score, best_moves = _best_moves(params, state, moved) if moved else (-math.inf, [])
+    top = max([move_score, *scores.values()])
+    chosen = [i for i, score in scores.items() if score == top]
+    if move_score == top:
+        chosen = sorted(chosen + [moves[j] for j in best_moves])
+    return chosen
 
 
-def _move_scores(params: Params, state: State, moved: list[HeroMoved]) -> list[float]:
-    """Closer to a goal is better; standing in a zone we can capture is best.
+def _best_moves(params: Params, state: State, moved: list[HeroMoved]) -> tuple[float, list[int]]:
+    """The best score of the moves and which of them (positions in `moved`) reach it: standing
+    in a zone we can capture (50) is best, then closer to a goal (20 - half the steps left).
 
     Every move of a decision starts where its hero stands and is at most `reach` steps long,
     and a step changes a hex distance by at most one; so a goal more than `2 * reach` farther
@@ -60,18 +67,21 @@ def _move_scores(params: Params, state: State, moved: list[HeroMoved]) -> list[f
     """
     height = game_map(params).height
     rows, zones = _goals(params, state)
-    ends = [move.path[-1] for move in moved]
-    if not rows:
-        return [0.5 for _ in ends]  # no altar left to take (so no zone) and no enemy standing
+    cells = [end[0] * height + end[1] for end in (move.path[-1] for move in moved)]  # board.cell
+    in_zone = [j for j, at in enumerate(cells) if zones[at]]
+    if in_zone:
+        return 50.0, in_zone
+    if not rows:  # no altar left to take and no enemy standing
+        return 0.5, list(range(len(moved)))
     hero = find(state, moved[0].hero)
     if hero is not None and hero.node is not None:
         here = [row[board.cell(hero.node, height)] for row in rows]
         limit = min(here) + 2 * max(len(move.path) for move in moved)
         rows = [row for row, away in zip(rows, here, strict=True) if away <= limit]
-    cells = [col * height + row for col, row in ends]  # board.cell
     columns = [[row[at] for at in cells] for row in rows]
-    nearest = columns[0] if len(columns) == 1 else map(min, *columns)
-    return [50.0 if zones[at] else 20.0 - away * 0.5 for at, away in zip(cells, nearest, strict=True)]
+    nearest = min(min(column) for column in columns)
+    reached = {j for column in columns if min(column) == nearest for j, away in enumerate(column) if away == nearest}
+    return 20.0 - nearest * 0.5, sorted(reached)
 
 
 def _goals(params: Params, state: State) -> tuple[list[tuple[int, ...]], tuple[bool, ...]]:
