@@ -269,21 +269,28 @@ def reachable(params: Params, state: State, start: Node, steps: int) -> Mapping[
     """Nodes a hero can walk to within `steps`, each with a shortest path there (breadth-first).
 
     Only the heroes standing where the hero could walk on an empty board can change the walk,
-    and one standing at its last step only takes that node out (nothing walks on from it):
-    so the walk is remembered per start, steps and the heroes standing nearer. Half of a
-    game's walks have none in reach, and are the empty board's walk from that node.
+    and one standing at its last step only takes that node out (nothing walks on from it).
+    So over half of a game's walks are the empty board's walk from that node, remembered
+    per node and steps, less those nodes; only the others are searched.
     """
-    free = _walk(params.map, start, steps, frozenset())
+    free = _free_walk(params.map, start, steps)
     standing = [hero.node for hero in state.heroes if hero.node is not None and hero.node in free]
-    last = [node for node in standing if len(free[node]) == steps]
-    walk = _walk(params.map, start, steps, frozenset([node for node in standing if len(free[node]) < steps]))
-    return {node: path for node, path in walk.items() if node not in last} if last else walk
+    nearer = frozenset([node for node in standing if len(free[node]) < steps])
+    walk = _walk(params.map, start, steps, nearer) if nearer else free
+    return {node: path for node, path in walk.items() if node not in standing} if standing else walk
 
 
 @lru_cache(maxsize=4096)
-def _walk(map_id: str, start: Node, steps: int, taken: frozenset[Node]) -> Mapping[Node, tuple[Node, ...]]:
-    """The breadth-first walk around `taken` (read-only: it is shared), one ring of `steps` at a
-    time: the order of a queue, without asking each node its depth."""
+def _free_walk(map_id: str, start: Node, steps: int) -> Mapping[Node, tuple[Node, ...]]:
+    """The walk on an empty board (read-only: it is shared). Kept apart from the walks around
+    heroes, which seldom recur: remembering those too cost more in garbage collection than
+    it saved."""
+    return MappingProxyType(_walk(map_id, start, steps, frozenset()))
+
+
+def _walk(map_id: str, start: Node, steps: int, taken: frozenset[Node]) -> dict[Node, tuple[Node, ...]]:
+    """The breadth-first walk around `taken`, one ring of `steps` at a time: the order of a
+    queue, without asking each node its depth."""
     ways = passable_neighbours(map_id)
     paths: dict[Node, tuple[Node, ...]] = {start: ()}
     closed = {start, *taken}
@@ -302,7 +309,7 @@ def _walk(map_id: str, start: Node, steps: int, taken: frozenset[Node]) -> Mappi
             break
         ring = after
     del paths[start]
-    return MappingProxyType(paths)
+    return paths
 
 
 @cache
