@@ -300,7 +300,8 @@ def _walk(map_id: str, start: Node, steps: int, taken: frozenset[Node]) -> dict[
         after = []
         for node in ring:
             before = paths[node]
-            for near in ways[node] if node in ways else _open_around(map_id, node):  # (a start off the map)
+            around = ways.get(node)
+            for near in _open_around(map_id, node) if around is None else around:  # (a start off the map)
                 if near not in closed:
                     closed.add(near)
                     paths[near] = (*before, near)
