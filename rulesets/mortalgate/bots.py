@@ -59,7 +59,8 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
 
 def _best_moves(params: Params, state: State, moved: list[HeroMoved]) -> tuple[float, list[int]]:
     """The best score of the moves and which of them (positions in `moved`) reach it: standing
-    in a zone we can capture (50) is best, then closer to a goal (20 - half the steps left).
+    in a zone we can capture (50) is best, then closer to a goal (20 less half the steps to
+    the nearest goal).
 
     Every move of a decision starts where its hero stands and is at most `reach` steps long,
     and a step changes a hex distance by at most one; so a goal more than `2 * reach` farther
@@ -67,7 +68,8 @@ def _best_moves(params: Params, state: State, moved: list[HeroMoved]) -> tuple[f
     """
     height = game_map(params).height
     rows, zones = _goals(params, state)
-    cells = [end[0] * height + end[1] for end in (move.path[-1] for move in moved)]  # board.cell
+    paths = [move.path for move in moved]
+    cells = [path[-1][0] * height + path[-1][1] for path in paths]  # board.cell of each end
     in_zone = [j for j, at in enumerate(cells) if zones[at]]
     if in_zone:
         return 50.0, in_zone
@@ -76,11 +78,12 @@ def _best_moves(params: Params, state: State, moved: list[HeroMoved]) -> tuple[f
     hero = find(state, moved[0].hero)
     if hero is not None and hero.node is not None:
         here = [row[board.cell(hero.node, height)] for row in rows]
-        limit = min(here) + 2 * max(len(move.path) for move in moved)
+        limit = min(here) + 2 * max(map(len, paths))
         rows = [row for row, away in zip(rows, here, strict=True) if away <= limit]
     columns = [[row[at] for at in cells] for row in rows]
-    nearest = min(min(column) for column in columns)
-    reached = {j for column in columns if min(column) == nearest for j, away in enumerate(column) if away == nearest}
+    lows = [min(column) for column in columns]
+    nearest = min(lows)
+    reached = {j for column, low in zip(columns, lows, strict=True) if low == nearest for j, away in enumerate(column) if away == nearest}
     return 20.0 - nearest * 0.5, sorted(reached)
 
 
