@@ -113,14 +113,20 @@ def _legal_turn(params: Params, state: State) -> list[Event]:
 def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Iterator[Event]:
     """Attacks and abilities `_combat` proposes that are in range, in sight (against an
     enemy), off cooldown, and not harmful from a stunned hero (what `_check_target` and
-    `_check_ability` ask; each target's distance measured once, its sight traced once)."""
+    `_check_ability` ask; each target's distance measured once, when first asked: friends
+    only for a heal; its sight traced once)."""
     attacking = turn.attacks_left > 0 and not turn.stunned
     if turn.phase in ("capture", "done") or (not attacking and turn.combat_used):
         return
     enemies = [h for h in state.heroes if h.team != hero.team and h.alive]
     friends = [h for h in state.heroes if h.team == hero.team and h.alive and h.id != hero.id]
-    away = {h.id: _away(hero, h) for h in (*enemies, *friends)}
+    away: dict[str, float] = {}
     seen: dict[str, bool] = {}
+
+    def within(target: Hero, reach: int) -> bool:
+        if target.id not in away:
+            away[target.id] = _away(hero, target)
+        return away[target.id] <= reach
 
     def in_sight(target: Hero) -> bool:
         if target.id not in seen:
@@ -130,7 +136,7 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Itera
     if attacking:
         reach = attack_range(params, hero, None)
         for enemy in enemies:
-            if away[enemy.id] <= reach and in_sight(enemy):
+            if within(enemy, reach) and in_sight(enemy):
                 yield AttackDeclared(by=hero.seat, hero=hero.id, target=enemy.id)
     if turn.combat_used:
         return
@@ -143,7 +149,7 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Itera
             continue
         reach, heal = attack_range(params, hero, name), name in HEALS
         for target in friends if heal else enemies:
-            if away[target.id] <= reach and (heal or in_sight(target)):
+            if within(target, reach) and (heal or in_sight(target)):
                 yield AbilityUsed(by=hero.seat, hero=hero.id, ability=name, target=target.id)
 
 
@@ -259,20 +265,49 @@ def attempts(params: Params, state: State) -> Iterator[Event]:
             yield HeroMoved(by=hero.seat, hero=hero.id, path=path)
 
 
-def reachable(params: Params, state: State, start: Node, steps: int) -> dict[Node, tuple[Node, ...]]:
-    """Nodes a hero can walk to within `steps`, each with a shortest path there (breadth-first,
-    one ring of `steps` at a time: the order of a queue, without asking each node its depth)."""
-    ways, taken = passable_neighbours(params.map), occupied(state)
+def reachable(params: Params, state: State, start: Node, steps: int) -> Mapping[Node, tuple[Node, ...]]:
+    """Nodes a hero can walk to within `steps`, each with a shortest path there (breadth-first).
+
+    Only the heroes standing where the hero could walk on an empty board can change the walk,
+    and one standing at its last step only takes that node out (nothing walks on from it).
+    So over half of a game's walks are the empty board's walk from that node, remembered
+    per node and steps, less those nodes; only the others are searched.
+    """
+    free = _free_walk(params.map, start, steps)
+    standing = [hero.node for hero in state.heroes if hero.node is not None and hero.node in free]
+    nearer = frozenset([node for node in standing if len(free[node]) < steps])
+    walk = _walk(params.map, start, steps, nearer) if nearer else free
+    return {node: path for node, path in walk.items() if node not in standing} if standing else walk
+
+
+@lru_cache(maxsize=4096)
+def _free_walk(map_id: str, start: Node, steps: int) -> Mapping[Node, tuple[Node, ...]]:
+    """The walk on an empty board (read-only: it is shared). Kept apart from the walks around
+    heroes, which seldom recur: remembering those too cost more in garbage collection than
+    it saved."""
+    return MappingProxyType(_walk(map_id, start, steps, frozenset()))
+
+
+def _walk(map_id: str, start: Node, steps: int, taken: frozenset[Node]) -> dict[Node, tuple[Node, ...]]:
+    """The breadth-first walk around `taken`, one ring of `steps` at a time: the order of a
+    queue, without asking each node its depth."""
+    ways = passable_neighbours(map_id)
     paths: dict[Node, tuple[Node, ...]] = {start: ()}
+    closed = {start, *taken}
+    """Nodes walked to or blocked: one question per neighbour."""
     ring = [start]
     for _ in range(steps):
         after = []
         for node in ring:
             before = paths[node]
-            for near in ways[node] if node in ways else _open_around(params.map, node):  # (a start off the map)
-                if near not in paths and near not in taken:
+            around = ways.get(node)
+            for near in _open_around(map_id, node) if around is None else around:  # (a start off the map)
+                if near not in closed:
+                    closed.add(near)
                     paths[near] = (*before, near)
                     after.append(near)
+        if not after:
+            break
         ring = after
     del paths[start]
     return paths

@@ -1,0 +1,77 @@
+"""A hero's walk (`moves.reachable`) is remembered per the heroes standing in its reach: it
+must still be exactly the breadth-first walk of the position, paths and order, wherever the
+other heroes stand (nearer than the last step, at it, or out of reach)."""
+
+from __future__ import annotations
+
+import random
+from collections import deque
+from collections.abc import Set as AbstractSet
+
+import msgspec
+import pytest
+
+from projections.simulate import play
+from rulesets.mortalgate import board, maps
+from rulesets.mortalgate.events import Node
+from rulesets.mortalgate.moves import reachable
+from rulesets.mortalgate.state import State, occupied
+
+from .scenario import rules
+
+
+def plain_walk(map_id: str, start: Node, steps: int, taken: AbstractSet[Node]) -> list[tuple[Node, tuple[Node, ...]]]:
+    """The walk read straight from the movement rules: a queue, free passable neighbours."""
+    gmap = maps.load_map(map_id)
+    paths: dict[Node, tuple[Node, ...]] = {start: ()}
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        if len(paths[node]) == steps:
+            continue
+        for near in board.neighbours(node, gmap.width, gmap.height):
+            if near not in paths and near not in taken and near not in gmap.impassable:
+                paths[near] = (*paths[node], near)
+                queue.append(near)
+    del paths[start]
+    return list(paths.items())
+
+
+def positions(version: str, seed: int) -> list[State]:
+    """Every position of a heuristic game in play."""
+    r = rules(version)
+    log = play(r, r.ruleset.example_seats, seed=seed, bot="heuristic")
+    state, out = r.ruleset.setup(r.params, log[0]), []
+    for event in log[1:-1]:
+        state = r.ruleset.apply(r.params, state, event)
+        if state.stage == "play":
+            out.append(state)
+    return out
+
+
+@pytest.mark.parametrize("version", ["2.0", "2.5"])
+def test_every_walk_of_a_game_is_the_breadth_first_walk_around_the_heroes(version: str) -> None:
+    r = rules(version)
+    for state in positions(version, seed=7)[::5]:
+        for hero in state.heroes:
+            if hero.node is None:
+                continue
+            for steps in (1, 3, 5, 7):
+                expected = plain_walk(r.params.map, hero.node, steps, occupied(state))
+                assert list(reachable(r.params, state, hero.node, steps).items()) == expected
+
+
+def test_heroes_at_the_last_step_or_nearer_change_the_walk_as_the_rules_do() -> None:
+    r = rules("2.5")
+    state = positions("2.5", seed=3)[40]
+    pick = random.Random(18)
+    walker, others = state.heroes[0], state.heroes[1:]
+    assert walker.node is not None
+    for steps in (2, 4, 6):
+        free = [node for node, _ in plain_walk(r.params.map, walker.node, steps, set())]
+        for _ in range(30):
+            spots = pick.sample(free, k=min(len(others), len(free)))
+            heroes = (walker, *(msgspec.structs.replace(h, node=n) for h, n in zip(others, spots, strict=False)))
+            moved = msgspec.structs.replace(state, heroes=heroes)
+            expected = plain_walk(r.params.map, walker.node, steps, occupied(moved))
+            assert list(reachable(r.params, moved, walker.node, steps).items()) == expected
