@@ -59,9 +59,25 @@ def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random
 def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
     """Capture when threatening, buy strong Mercenaries, summon and move toward the enemy
     onto spaces no enemy threatens, occupy an empty enemy House, draw when the hand runs
-    low, and never walk back into a position already seen (that way lies a stalemate)."""
+    low, and never walk back into a position already seen (that way lies a stalemate).
+
+    The best (score, tie-break) is found without scoring every candidate in full: each gets
+    a bound its score cannot exceed (`_bound`: what is cheap to know of it), and candidates
+    are scored best bound first until no bound left reaches the best score. The tie-breaks
+    are drawn first, one per candidate in order, as a `max` over every score drew them, so
+    a seed still plays the same game."""
     look = Look(params, state)
-    return max(_playable(state, legal), key=lambda event: (_score(params, state, look, event), rng.random()))
+    options = _playable(state, legal)
+    ties = [rng.random() for _ in options]
+    bounds = sorted(((_bound(params, state, look, event), i) for i, event in enumerate(options)), key=lambda b: -b[0])
+    best: tuple[float, float, int] | None = None
+    for bound, i in bounds:
+        if best is not None and bound < best[0]:
+            break  # this bound and every one after it are below the best score: none can win
+        found = (_score(params, state, look, options[i]), ties[i], -i)  # the first of equals, as `max` keeps it
+        if best is None or found > best:
+            best = found
+    return options[-best[2]] if best is not None else options[0]
 
 
 class Look:
@@ -83,6 +99,13 @@ class Look:
         self.exposures: dict[str, bool] = {}
         """Whether a card in play is threatened where it stands, by card (asked once for
         each of its moves)."""
+
+    def threatened(self, piece: Placed) -> bool:
+        """Whether a card in play is threatened where it stands (once for all of its moves)."""
+        known = self.exposures.get(piece.card)
+        if known is None:
+            known = self.exposures[piece.card] = _exposure(self.params, self.state, self, piece)[0]
+        return known
 
     def goals(self, seat: str) -> list[tuple[int, int]]:
         """Enemy cards, and enemy Houses (occupying an empty enemy's House puts it in Limbo)."""
@@ -174,6 +197,29 @@ def _score(params: Params, state: State, look: Look, event: Event) -> float:
     return 0.0
 
 
+_SLACK = 1e-9
+"""Added to every bound: a bound sums the same terms as its score in another order, so the
+two may differ in the last bit of a float."""
+
+
+def _bound(params: Params, state: State, look: Look, event: Event) -> float:
+    """A score no lower than `_score`'s for the event, from what is cheap to know: a move or a
+    summon as if it threatened an enemy, stood unthreatened and repeated nothing (its
+    distance, House and standing threat are known); any other kind its score itself."""
+    if isinstance(event, CardMoved):
+        seat = event.by or ""
+        piece = look.by_card.get(event.card)
+        if piece is None:
+            return 0.0
+        bound = 38.0 + 25.0 * look.threatened(piece) + (12.0 if event.to in look.enemy_houses(seat) else 0.0)
+        return bound - 1.0 * look.distance(seat, event.to) + _SLACK
+    if isinstance(event, CardSummoned):
+        seat = event.by or ""
+        base = 40.0 if len(in_play(state, seat)) < 2 else 24.0
+        return base + 15.0 + 0.3 * _value(event.card) - 0.5 * look.distance(seat, event.space) + _SLACK
+    return _score(params, state, look, event)
+
+
 def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for a card standing on `piece.space`."""
     threatened = threatening = False
@@ -205,9 +251,7 @@ def _move_score(params: Params, state: State, look: Look, event: CardMoved) -> f
         return 0.0
     moved = Placed(event.card, event.to, seat)
     threatened, threatening = _exposure(params, state, look, moved, leaving=event.card)
-    was_threatened = look.exposures.get(piece.card)
-    if was_threatened is None:  # a card's standing threat, once for all of its moves
-        was_threatened = look.exposures[piece.card] = _exposure(params, state, look, piece)[0]
+    was_threatened = look.threatened(piece)
     score = 18.0 + 20.0 * threatening - 35.0 * threatened + 25.0 * was_threatened
     if event.to in look.enemy_houses(seat):
         score += 12.0
