@@ -69,12 +69,13 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     look = Look(params, state)
     options = _playable(state, legal)
     ties = [rng.random() for _ in options]
-    bounds = sorted(((_bound(params, state, look, event), i) for i, event in enumerate(options)), key=lambda b: -b[0])
+    bounds = sorted([(-bound, i, exact) for i, event in enumerate(options) for bound, exact in (_bound(params, state, look, event),)])
     best: tuple[float, float, int] | None = None
-    for bound, i in bounds:
-        if best is not None and bound < best[0]:
+    for bound, i, exact in bounds:
+        if best is not None and -bound < best[0]:
             break  # this bound and every one after it are below the best score: none can win
-        found = (_score(params, state, look, options[i]), ties[i], -i)  # the first of equals, as `max` keeps it
+        score = -bound if exact else _score(params, state, look, options[i])
+        found = (score, ties[i], -i)  # the first of equals, as `max` keeps it
         if best is None or found > best:
             best = found
     return options[-best[2]] if best is not None else options[0]
@@ -89,9 +90,11 @@ class Look:
         self.params, self.state = params, state
         self.where = board_by_space(state)
         self.by_card = {p.card: p for p in state.board}
-        self._goals: dict[str, list[tuple[int, int]]] = {}
+        self._goals: dict[str, tuple[tuple[int, int], ...]] = {}
         self._houses: dict[str, list[tuple[int, int]]] = {}
         self._distances: dict[tuple[str, tuple[int, int]], int] = {}
+        self._in_play: dict[str, int] = {}
+        self._move_bounds: dict[str, float] = {}
         self._keys: list[str] | None = None
         self._around: dict[str, tuple[str, str]] = {}
         self._next: dict[str, str] = {}
@@ -107,13 +110,33 @@ class Look:
             known = self.exposures[piece.card] = _exposure(self.params, self.state, self, piece)[0]
         return known
 
-    def goals(self, seat: str) -> list[tuple[int, int]]:
+    def move_bound(self, card_id: str, seat: str) -> float:
+        """What every move of the card scores at most, a House aside (`_bound`): once per card.
+        One step changes a distance by one at most."""
+        bound = self._move_bounds.get(card_id)
+        if bound is None:
+            piece = self.by_card.get(card_id)
+            if piece is None:
+                bound = 0.0
+            else:
+                bound = 38.0 + 25.0 * self.threatened(piece) - max(self.distance(seat, piece.space) - 1, 0) + _SLACK
+            self._move_bounds[card_id] = bound
+        return bound
+
+    def in_play(self, seat: str) -> int:
+        """How many cards the seat has in play."""
+        count = self._in_play.get(seat)
+        if count is None:
+            count = self._in_play[seat] = len(in_play(self.state, seat))
+        return count
+
+    def goals(self, seat: str) -> tuple[tuple[int, int], ...]:
         """Enemy cards, and enemy Houses (occupying an empty enemy's House puts it in Limbo)."""
         if seat not in self._goals:
             state = self.state
             goals = [p.space for p in state.board if p.owner != seat]
             goals += [house(self.params, s) for s in state.seats if s != seat and not in_play(state, s)]
-            self._goals[seat] = goals
+            self._goals[seat] = tuple(goals)
         return self._goals[seat]
 
     def distance(self, seat: str, space: tuple[int, int]) -> int:
@@ -202,22 +225,19 @@ _SLACK = 1e-9
 two may differ in the last bit of a float."""
 
 
-def _bound(params: Params, state: State, look: Look, event: Event) -> float:
-    """A score no lower than `_score`'s for the event, from what is cheap to know: a move or a
-    summon as if it threatened an enemy, stood unthreatened and repeated nothing (its
-    distance, House and standing threat are known); any other kind its score itself."""
+def _bound(params: Params, state: State, look: Look, event: Event) -> tuple[float, bool]:
+    """A score no lower than `_score`'s for the event, from what is cheap to know, and whether
+    it is the score itself: a move or a summon as if it threatened an enemy, stood
+    unthreatened and repeated nothing (its House and standing threat are known, and a move's
+    distance is its card's, less the step); any other kind its score itself."""
     if isinstance(event, CardMoved):
-        seat = event.by or ""
-        piece = look.by_card.get(event.card)
-        if piece is None:
-            return 0.0
-        bound = 38.0 + 25.0 * look.threatened(piece) + (12.0 if event.to in look.enemy_houses(seat) else 0.0)
-        return bound - 1.0 * look.distance(seat, event.to) + _SLACK
+        bound = look.move_bound(event.card, event.by or "")
+        return (bound + 12.0 if event.to in look.enemy_houses(event.by or "") else bound), False
     if isinstance(event, CardSummoned):
         seat = event.by or ""
-        base = 40.0 if len(in_play(state, seat)) < 2 else 24.0
-        return base + 15.0 + 0.3 * _value(event.card) - 0.5 * look.distance(seat, event.space) + _SLACK
-    return _score(params, state, look, event)
+        base = 40.0 if look.in_play(seat) < 2 else 24.0
+        return base + 15.0 + 0.3 * _value(event.card) - 0.5 * look.distance(seat, event.space) + _SLACK, False
+    return _score(params, state, look, event), True
 
 
 def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
@@ -239,7 +259,7 @@ def _summon_score(params: Params, state: State, look: Look, event: CardSummoned)
     seat = event.by or ""
     piece = Placed(event.card, event.space, seat)
     threatened, threatening = _exposure(params, state, look, piece)
-    score = 40.0 if len(in_play(state, seat)) < 2 else 24.0
+    score = 40.0 if look.in_play(seat) < 2 else 24.0
     score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(event.card)
     return score - 0.5 * look.distance(seat, event.space)
 
