@@ -95,6 +95,7 @@ class Look:
         self._distances: dict[tuple[str, tuple[int, int]], int] = {}
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
+        self._near_enemy: dict[str, frozenset[tuple[int, int]]] = {}
         self._keys: list[str] | None = None
         self._around: dict[str, tuple[str, str]] = {}
         self._next: dict[str, str] = {}
@@ -107,21 +108,32 @@ class Look:
         """Whether a card in play is threatened where it stands (once for all of its moves)."""
         known = self.exposures.get(piece.card)
         if known is None:
-            known = self.exposures[piece.card] = _exposure(self.params, self.state, self, piece)[0]
+            known = piece.space in self.near_enemy(piece.owner) and _exposure(self.params, self.state, self, piece)[0]
+            self.exposures[piece.card] = known
         return known
 
     def move_bound(self, card_id: str, seat: str) -> float:
-        """What every move of the card scores at most, a House aside (`_bound`): once per card.
-        One step changes a distance by one at most."""
+        """What every move of the card scores at most, a House and a threat to an enemy aside
+        (`_bound`): once per card. One step changes a distance by one at most."""
         bound = self._move_bounds.get(card_id)
         if bound is None:
             piece = self.by_card.get(card_id)
             if piece is None:
                 bound = 0.0
             else:
-                bound = 38.0 + 25.0 * self.threatened(piece) - max(self.distance(seat, piece.space) - 1, 0) + _SLACK
+                bound = 18.0 + 25.0 * self.threatened(piece) - max(self.distance(seat, piece.space) - 1, 0) + _SLACK
             self._move_bounds[card_id] = bound
         return bound
+
+    def near_enemy(self, seat: str) -> frozenset[tuple[int, int]]:
+        """The spaces beside a card of another seat: only there can a card of `seat` threaten
+        or be threatened (`_exposure`)."""
+        near = self._near_enemy.get(seat)
+        if near is None:
+            size = self.params.board_size
+            near = self._near_enemy[seat] = frozenset(
+                space for p in self.state.board if p.owner != seat for _, space in board.neighbours(p.space, size))
+        return near
 
     def in_play(self, seat: str) -> int:
         """How many cards the seat has in play."""
@@ -227,16 +239,22 @@ two may differ in the last bit of a float."""
 
 def _bound(params: Params, state: State, look: Look, event: Event) -> tuple[float, bool]:
     """A score no lower than `_score`'s for the event, from what is cheap to know, and whether
-    it is the score itself: a move or a summon as if it threatened an enemy, stood
-    unthreatened and repeated nothing (its House and standing threat are known, and a move's
-    distance is its card's, less the step); any other kind its score itself."""
+    it is the score itself: a move or a summon as if it threatened an enemy (a move: if it
+    ends beside one), stood unthreatened and repeated nothing (its House and standing threat
+    are known, and a move's distance is its card's, less the step); any other kind its score
+    itself."""
     if isinstance(event, CardMoved):
-        bound = look.move_bound(event.card, event.by or "")
-        return (bound + 12.0 if event.to in look.enemy_houses(event.by or "") else bound), False
+        seat = event.by or ""
+        bound = look.move_bound(event.card, seat)
+        if event.to in look.enemy_houses(seat):
+            bound += 12.0
+        return (bound + 20.0 if event.to in look.near_enemy(seat) else bound), False
     if isinstance(event, CardSummoned):
         seat = event.by or ""
         base = 40.0 if look.in_play(seat) < 2 else 24.0
-        return base + 15.0 + 0.3 * _value(event.card) - 0.5 * look.distance(seat, event.space) + _SLACK, False
+        if event.space in look.near_enemy(seat):
+            base += 15.0
+        return base + 0.3 * _value(event.card) - 0.5 * look.distance(seat, event.space) + _SLACK, False
     return _score(params, state, look, event), True
 
 
@@ -257,8 +275,10 @@ def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: 
 
 def _summon_score(params: Params, state: State, look: Look, event: CardSummoned) -> float:
     seat = event.by or ""
-    piece = Placed(event.card, event.space, seat)
-    threatened, threatening = _exposure(params, state, look, piece)
+    if event.space in look.near_enemy(seat):
+        threatened, threatening = _exposure(params, state, look, Placed(event.card, event.space, seat))
+    else:
+        threatened = threatening = False  # no enemy beside it
     score = 40.0 if look.in_play(seat) < 2 else 24.0
     score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(event.card)
     return score - 0.5 * look.distance(seat, event.space)
@@ -269,8 +289,10 @@ def _move_score(params: Params, state: State, look: Look, event: CardMoved) -> f
     piece = look.by_card.get(event.card)
     if piece is None:
         return 0.0
-    moved = Placed(event.card, event.to, seat)
-    threatened, threatening = _exposure(params, state, look, moved, leaving=event.card)
+    if event.to in look.near_enemy(seat):
+        threatened, threatening = _exposure(params, state, look, Placed(event.card, event.to, seat), leaving=event.card)
+    else:
+        threatened = threatening = False  # no enemy beside it
     was_threatened = look.threatened(piece)
     score = 18.0 + 20.0 * threatening - 35.0 * threatened + 25.0 * was_threatened
     if event.to in look.enemy_houses(seat):
