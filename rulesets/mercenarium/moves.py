@@ -197,7 +197,6 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
                     else:
                         bases[near] = [base]
     ordered = sorted(bases)
-    bases_of: list[tuple[Space, bool, frozenset[str], int]] | None = None
     out: list[Event] = []
     for card_id in p.hand:
         incoming = cards.card(card_id)
@@ -206,21 +205,11 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
             continue
         if incoming is None:
             continue
-        if bases_of is None:
-            bases_of = [(space, *_accepts(bases[space], space == home)) for space in ordered]
         suit, value = incoming.suit, incoming.value
-        out += [CardSummoned(by=seat, card=card_id, space=space)
-                for space, anything, suits, lowest in bases_of if anything or suit in suits or value >= lowest]
+        for space in ordered:
+            if space == home or any(b is None or b.suit == suit or value >= b.value for b in bases[space]):
+                out.append(CardSummoned(by=seat, card=card_id, space=space))
     return out
-
-
-def _accepts(bases: list[cards.Card | None], home: bool) -> tuple[bool, frozenset[str], int]:
-    """What a space's bases accept, asked once per space rather than per card: anything (the
-    House, or a base that is no deck card), a card of one of their suits, or a card valued
-    no lower than the lowest of them (some base accepts it: `rules._check_base`)."""
-    known = [b for b in bases if b is not None]
-    anything = home or len(known) < len(bases)
-    return anything, frozenset(b.suit for b in known), min([b.value for b in known], default=1 << 30)
 
 
 def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat: str, legal_only: bool) -> list[Event]:
