@@ -59,9 +59,26 @@ def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random
 def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
     """Capture when threatening, buy strong Mercenaries, summon and move toward the enemy
     onto spaces no enemy threatens, occupy an empty enemy House, draw when the hand runs
-    low, and never walk back into a position already seen (that way lies a stalemate)."""
+    low, and never walk back into a position already seen (that way lies a stalemate).
+
+    The best (score, tie-break) is found without scoring every candidate in full: each gets
+    a bound its score cannot exceed (`_bound`: what is cheap to know of it), and candidates
+    are scored best bound first until no bound left reaches the best score. The tie-breaks
+    are drawn first, one per candidate in order, as a `max` over every score drew them, so
+    a seed still plays the same game."""
     look = Look(params, state)
-    return max(_playable(state, legal), key=lambda event: (_score(params, state, look, event), rng.random()))
+    options = _playable(state, legal)
+    ties = [rng.random() for _ in options]
+    bounds = sorted([(-bound, i, exact) for i, event in enumerate(options) for bound, exact in (_bound(params, state, look, event),)])
+    best: tuple[float, float, int] | None = None
+    for bound, i, exact in bounds:
+        if best is not None and -bound < best[0]:
+            break  # this bound and every one after it are below the best score: none can win
+        score = -bound if exact else _score(params, state, look, options[i])
+        found = (score, ties[i], -i)  # the first of equals, as `max` keeps it
+        if best is None or found > best:
+            best = found
+    return options[-best[2]] if best is not None else options[0]
 
 
 class Look:
@@ -73,9 +90,12 @@ class Look:
         self.params, self.state = params, state
         self.where = board_by_space(state)
         self.by_card = {p.card: p for p in state.board}
-        self._goals: dict[str, list[tuple[int, int]]] = {}
+        self._goals: dict[str, tuple[tuple[int, int], ...]] = {}
         self._houses: dict[str, list[tuple[int, int]]] = {}
         self._distances: dict[tuple[str, tuple[int, int]], int] = {}
+        self._in_play: dict[str, int] = {}
+        self._move_bounds: dict[str, float] = {}
+        self._near_enemy: dict[str, frozenset[tuple[int, int]]] = {}
         self._keys: list[str] | None = None
         self._around: dict[str, tuple[str, str]] = {}
         self._next: dict[str, str] = {}
@@ -84,13 +104,51 @@ class Look:
         """Whether a card in play is threatened where it stands, by card (asked once for
         each of its moves)."""
 
-    def goals(self, seat: str) -> list[tuple[int, int]]:
+    def threatened(self, piece: Placed) -> bool:
+        """Whether a card in play is threatened where it stands (once for all of its moves)."""
+        known = self.exposures.get(piece.card)
+        if known is None:
+            known = piece.space in self.near_enemy(piece.owner) and _exposure(self.params, self.state, self, piece)[0]
+            self.exposures[piece.card] = known
+        return known
+
+    def move_bound(self, card_id: str, seat: str) -> float:
+        """What every move of the card scores at most, a House and a threat to an enemy aside
+        (`_bound`): once per card. One step changes a distance by one at most."""
+        bound = self._move_bounds.get(card_id)
+        if bound is None:
+            piece = self.by_card.get(card_id)
+            if piece is None:
+                bound = 0.0
+            else:
+                bound = 18.0 + 25.0 * self.threatened(piece) - max(self.distance(seat, piece.space) - 1, 0) + _SLACK
+            self._move_bounds[card_id] = bound
+        return bound
+
+    def near_enemy(self, seat: str) -> frozenset[tuple[int, int]]:
+        """The spaces beside a card of another seat: only there can a card of `seat` threaten
+        or be threatened (`_exposure`)."""
+        near = self._near_enemy.get(seat)
+        if near is None:
+            size = self.params.board_size
+            near = self._near_enemy[seat] = frozenset(
+                space for p in self.state.board if p.owner != seat for _, space in board.neighbours(p.space, size))
+        return near
+
+    def in_play(self, seat: str) -> int:
+        """How many cards the seat has in play."""
+        count = self._in_play.get(seat)
+        if count is None:
+            count = self._in_play[seat] = len(in_play(self.state, seat))
+        return count
+
+    def goals(self, seat: str) -> tuple[tuple[int, int], ...]:
         """Enemy cards, and enemy Houses (occupying an empty enemy's House puts it in Limbo)."""
         if seat not in self._goals:
             state = self.state
             goals = [p.space for p in state.board if p.owner != seat]
             goals += [house(self.params, s) for s in state.seats if s != seat and not in_play(state, s)]
-            self._goals[seat] = goals
+            self._goals[seat] = tuple(goals)
         return self._goals[seat]
 
     def distance(self, seat: str, space: tuple[int, int]) -> int:
@@ -174,6 +232,32 @@ def _score(params: Params, state: State, look: Look, event: Event) -> float:
     return 0.0
 
 
+_SLACK = 1e-9
+"""Added to every bound: a bound sums the same terms as its score in another order, so the
+two may differ in the last bit of a float."""
+
+
+def _bound(params: Params, state: State, look: Look, event: Event) -> tuple[float, bool]:
+    """A score no lower than `_score`'s for the event, from what is cheap to know, and whether
+    it is the score itself: a move or a summon as if it threatened an enemy (a move: if it
+    ends beside one), stood unthreatened and repeated nothing (its House and standing threat
+    are known, and a move's distance is its card's, less the step); any other kind its score
+    itself."""
+    if isinstance(event, CardMoved):
+        seat = event.by or ""
+        bound = look.move_bound(event.card, seat)
+        if event.to in look.enemy_houses(seat):
+            bound += 12.0
+        return (bound + 20.0 if event.to in look.near_enemy(seat) else bound), False
+    if isinstance(event, CardSummoned):
+        seat = event.by or ""
+        base = 40.0 if look.in_play(seat) < 2 else 24.0
+        if event.space in look.near_enemy(seat):
+            base += 15.0
+        return base + 0.3 * _value(event.card) - 0.5 * look.distance(seat, event.space) + _SLACK, False
+    return _score(params, state, look, event), True
+
+
 def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for a card standing on `piece.space`."""
     threatened = threatening = False
@@ -191,9 +275,11 @@ def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: 
 
 def _summon_score(params: Params, state: State, look: Look, event: CardSummoned) -> float:
     seat = event.by or ""
-    piece = Placed(event.card, event.space, seat)
-    threatened, threatening = _exposure(params, state, look, piece)
-    score = 40.0 if len(in_play(state, seat)) < 2 else 24.0
+    if event.space in look.near_enemy(seat):
+        threatened, threatening = _exposure(params, state, look, Placed(event.card, event.space, seat))
+    else:
+        threatened = threatening = False  # no enemy beside it
+    score = 40.0 if look.in_play(seat) < 2 else 24.0
     score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(event.card)
     return score - 0.5 * look.distance(seat, event.space)
 
@@ -203,11 +289,11 @@ def _move_score(params: Params, state: State, look: Look, event: CardMoved) -> f
     piece = look.by_card.get(event.card)
     if piece is None:
         return 0.0
-    moved = Placed(event.card, event.to, seat)
-    threatened, threatening = _exposure(params, state, look, moved, leaving=event.card)
-    was_threatened = look.exposures.get(piece.card)
-    if was_threatened is None:  # a card's standing threat, once for all of its moves
-        was_threatened = look.exposures[piece.card] = _exposure(params, state, look, piece)[0]
+    if event.to in look.near_enemy(seat):
+        threatened, threatening = _exposure(params, state, look, Placed(event.card, event.to, seat), leaving=event.card)
+    else:
+        threatened = threatening = False  # no enemy beside it
+    was_threatened = look.threatened(piece)
     score = 18.0 + 20.0 * threatening - 35.0 * threatened + 25.0 * was_threatened
     if event.to in look.enemy_houses(seat):
         score += 12.0

@@ -48,7 +48,6 @@ from rulesets.mercenarium.state import (
     clash,
     contract_of,
     house,
-    in_play,
     over_limits,
     player,
     unspent,
@@ -181,43 +180,57 @@ def _zodiac_effects(state: State) -> Iterator[Event]:
         yield ZodiacResolved(by=pending.seat, hymn=pending.hymn)
 
 
-def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool) -> Iterator[Event]:
+def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool) -> list[Event]:
     """Each hand card on the empty House or an empty space beside an own card; legal where
     the card is a deck card and the space is the House or beside a base it may be summoned
     on (same suit, or a face value no lower: `rules._check_base`)."""
-    home = house(params, p.seat)
+    seat, size = p.seat, params.board_size
+    home = house(params, seat)
     bases: dict[Space, list[cards.Card | None]] = {home: []} if home not in where else {}
     for piece in where.values():
-        if piece.owner == p.seat:
+        if piece.owner == seat:
             base = cards.card(piece.card)
-            for _, near in board.neighbours(piece.space, params.board_size):
+            for _, near in board.neighbours(piece.space, size):
                 if near not in where:
-                    bases.setdefault(near, []).append(base)
+                    if near in bases:
+                        bases[near].append(base)
+                    else:
+                        bases[near] = [base]
     ordered = sorted(bases)
+    out: list[Event] = []
     for card_id in p.hand:
         incoming = cards.card(card_id)
-        if legal_only and incoming is None:
+        if not legal_only:
+            out += [CardSummoned(by=seat, card=card_id, space=space) for space in ordered]
             continue
+        if incoming is None:
+            continue
+        suit, value = incoming.suit, incoming.value
         for space in ordered:
-            if not legal_only or space == home or any(
-                    b is None or b.suit == incoming.suit or incoming.value >= b.value for b in bases[space]):  # type: ignore[union-attr]
-                yield CardSummoned(by=p.seat, card=card_id, space=space)
+            if space == home or any(b is None or b.suit == suit or value >= b.value for b in bases[space]):
+                out.append(CardSummoned(by=seat, card=card_id, space=space))
+    return out
 
 
-def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat: str, legal_only: bool) -> Iterator[Event]:
+def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat: str, legal_only: bool) -> list[Event]:
     """One step of each own card: a move into an empty space, a capture or annihilation of an
     enemy; legal as the clash of the two cards says (`state.clash`)."""
-    for piece in in_play(state, seat):
-        for _, near in board.neighbours(piece.space, params.board_size):
+    out: list[Event] = []
+    size = params.board_size
+    for piece in state.board:
+        if piece.owner != seat:
+            continue
+        for _, near in board.neighbours(piece.space, size):
             occupant = where.get(near)
             if occupant is None:
-                yield CardMoved(by=seat, card=piece.card, to=near)
+                out.append(CardMoved(by=seat, card=piece.card, to=near))
             elif occupant.owner != seat:
                 kind = clash(params, state, piece, occupant).kind if legal_only else None
                 if kind in (None, "capture", "apart"):
-                    yield CardCaptured(by=seat, card=piece.card, target=occupant.card)
+                    out.append(CardCaptured(by=seat, card=piece.card, target=occupant.card))
                 if kind in (None, "annihilation"):
-                    yield CardsAnnihilated(by=seat, card=piece.card, target=occupant.card)
+                    out.append(CardsAnnihilated(by=seat, card=piece.card, target=occupant.card))
+    return out
 
 
 def _buys(state: State, p: Player) -> Iterator[Event]:

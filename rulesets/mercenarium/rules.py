@@ -661,12 +661,13 @@ def _apply_order_rolled(params: Params, state: State, event: TurnOrderRolled) ->
 # --- apply: turns --------------------------------------------------------------------------------
 
 
-def _begin_turn(params: Params, state: State, seat: str) -> State:
+def _begin_turn(params: Params, state: State, seat: str, **changes: Any) -> State:
     """A seat's turn begins: its contracts end ("until it is once again the turn of the player
-    who bought or summoned the Mercenary"); note whether it starts in Limbo."""
-    contracts = tuple(c for c in state.contracts if c[1] != seat)
+    who bought or summoned the Mercenary"); note whether it starts in Limbo. `changes` are
+    made in the same copy (the board stays as it is)."""
+    contracts = tuple(c for c in state.contracts if c[1] != seat) if state.contracts else ()
     return replace(state, current=seat, turns=state.turns + 1, contracts=contracts,
-                   limbo_at_start=in_limbo(params, state, seat))
+                   limbo_at_start=in_limbo(params, state, seat), **changes)
 
 
 def _finish(params: Params, state: State, *, moved: bool = False) -> State:
@@ -679,7 +680,7 @@ def _finish(params: Params, state: State, *, moved: bool = False) -> State:
     coming = next_seat(state, seat)
     key = position_key(state, coming)
     history = (*state.history, key) if moved else (key,)
-    return _begin_turn(params, replace(state, history=history), coming)
+    return _begin_turn(params, state, coming, history=history)
 
 
 def _apply_summoned(params: Params, state: State, event: CardSummoned) -> State:
@@ -963,7 +964,9 @@ def apply(params: Params, state: State, event: Event) -> State:
 
 def _note_excess(params: Params, state: State, event: Event) -> State:
     """Remember hands whose excess is named now, so the audit names each excess once."""
-    noted = [p.seat for p in state.players if p.seat in state.noted or over_limits(params, state, p.seat)]
+    over = not state.singularity
+    noted = [p.seat for p in state.players
+             if p.seat in state.noted or (over and (len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit))]  # `over_limits`
     p = player(state, event.by)
     if isinstance(event, DrawDeclared) and event.discard is None and p is not None and len(p.hand) >= params.hand_limit:
         noted.append(p.seat)

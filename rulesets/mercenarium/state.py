@@ -230,8 +230,13 @@ def in_play(state: State, seat: str) -> tuple[Placed, ...]:
 
 
 def put_on_board(state: State, card: str, space: Space, owner: str) -> State:
-    """The card placed (or moved, or re-owned) on a space, the board kept sorted."""
-    rest = [p for p in state.board if p.card != card]
+    """The card placed (or moved, or re-owned) on a space, the board kept sorted: a card
+    already in play keeps its place (the board is sorted by card, and holds each card once)."""
+    pieces = state.board
+    for i, p in enumerate(pieces):
+        if p.card == card:
+            return msgspec.structs.replace(state, board=(*pieces[:i], Placed(card, space, owner), *pieces[i + 1:]))
+    rest = list(pieces)
     bisect.insort(rest, Placed(card, space, owner), key=_board_order)  # the rest stays in order: one insertion sorts it
     return msgspec.structs.replace(state, board=tuple(rest))
 
