@@ -434,7 +434,7 @@ def corpus_table(work: list[Work], args: argparse.Namespace) -> list[str]:
     one-process sync before and after, with whether both codes wrote the same tables."""
     lines = [
               "", f"### Corpus work on every core ({args.corpus} heuristic MortalGate games)", "",
-              "Wall-clock rates on a machine this loaded say little about what more processes give, so each figure is",
+              "Wall-clock rates on a machine shared with other work say little about what more processes give, so each figure is",
               "also timed in CPU seconds of every process taking part (the main process, the one writer, included).",
               "*Efficiency* is events per CPU-second against one core's audited replay; on idle cores a figure's rate",
               "is at most efficiency x processes x one core's replay (perfect balance assumed): the column the target reads.", "",
