@@ -7,6 +7,7 @@ append a draft event with only its own fields; the store stamps the rest.
 
 from __future__ import annotations
 
+import functools
 from datetime import datetime
 
 import msgspec
@@ -27,3 +28,18 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag=Tru
 
 ENVELOPE: frozenset[str] = frozenset(Event.__struct_fields__)
 """The fields every event carries (seq, at, by, prev): stamped by the store, except `by`."""
+
+STAMPED: frozenset[str] = frozenset({"seq", "at", "prev"})
+"""What the store stamps on a line: where and when it was written, not what was done."""
+
+
+@functools.cache
+def decision_fields(kind: type[Event]) -> tuple[str, ...]:
+    """The fields of an event kind that say what was done (by whom included)."""
+    return tuple(f for f in kind.__struct_fields__ if f not in STAMPED)
+
+
+def same_event(a: Event, b: Event) -> bool:
+    """The same decision on two lines: same kind and fields, apart from what the store stamps."""
+    kind = type(a)
+    return kind is type(b) and all(getattr(a, f) == getattr(b, f) for f in decision_fields(kind))

@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from events.base import ENVELOPE, Event
+from events.base import ENVELOPE, STAMPED, Event, same_event
 from events.errors import LogFormatError
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
 from projections.audit import judge
@@ -83,15 +83,6 @@ def forced(rules: Rules, state: Any) -> Event | None:
     legal = iter(ruleset.legal(params, state))
     only = next(legal, None)
     return only if only is not None and next(legal, None) is None else None
-
-
-def same_event(a: Event, b: Event) -> bool:
-    """The same event apart from what the store stamps (seq, time, chain)."""
-    return type(a) is type(b) and _content(a) == _content(b)
-
-
-def _content(event: Event) -> dict[str, Any]:
-    return {k: v for k, v in msgspec.structs.asdict(event).items() if k not in ("seq", "at", "prev")}
 
 
 def values(events: Sequence[Event], name: str) -> list[Any]:
@@ -195,7 +186,7 @@ def draft(rules: Rules, type_name: str, by: str | None, fields_json: str) -> Eve
 
 def _decode(kind: type[Event], raw: dict[str, Any]) -> Event:
     """One event from plain values; a wrong value names its field."""
-    raw = {k: v for k, v in raw.items() if k not in ("seq", "at", "prev")}
+    raw = {k: v for k, v in raw.items() if k not in STAMPED}
     try:
         return msgspec.convert({**raw, "type": kind.__name__}, type=kind)
     except msgspec.ValidationError as error:

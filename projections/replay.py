@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from events.base import Event
+from events.base import Event, decision_fields, same_event
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
 from rulesets.protocol import Violation
 from rulesets.registry import Rules
@@ -250,7 +250,7 @@ class Fold:
         missing: list[tuple[int, Any]] = []
         instead: list[Any] = []
         near: list[Any] = []
-        compared = [f for f in type(event).__struct_fields__ if f not in ("seq", "at", "prev")]
+        compared = decision_fields(type(event))
         alike = 0
         seen: set[bytes] = set()
         outcomes = ruleset.chance(params, state)
@@ -337,8 +337,8 @@ class Fold:
         while node is not None and node.event is not None and len(tail) < UNDO_WINDOW and tried < RESYNC_KEEP:
             lower = node.below
             copy = node.event
-            if (lower is not None and lower.event is not None and _same_decision(copy, lower.event)
-                    and not (tail and _same_decision(tail[0], copy))):
+            if (lower is not None and lower.event is not None and same_event(copy, lower.event)
+                    and not (tail and same_event(tail[0], copy))):
                 tried += 1
                 after = self._refolded(node.before, tail, event, broken)
                 if after is not None and self._new(seen, after):
@@ -396,15 +396,9 @@ class Fold:
         return True
 
 
-def _differing(one: Event, other: Event, names: list[str]) -> int:
+def _differing(one: Event, other: Event, names: tuple[str, ...]) -> int:
     """How many of `names` two events of one kind disagree on."""
     return sum(1 for name in names if getattr(one, name) != getattr(other, name))
-
-
-def _same_decision(one: Event, other: Event) -> bool:
-    """The same event written on two lines: same kind, same fields but where and when."""
-    return type(one) is type(other) and not _differing(
-        one, other, [f for f in type(one).__struct_fields__ if f not in ("seq", "at", "prev")])
 
 
 def _count(problems: Iterable[Violation]) -> int:
@@ -493,7 +487,7 @@ def _written_again(apply: Any, params: Any, check: Any, early: tuple[Early, ...]
     once, here (written early the first time), so the state is the one without the first
     copy with this one applied (and the first copy); else None."""
     for refused, without, _ in early:
-        if not _same_decision(refused, event):
+        if not same_event(refused, event):
             continue
         try:
             if _count(check(params, without, event)) <= _count(problems):
