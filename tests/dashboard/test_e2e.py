@@ -229,16 +229,27 @@ def test_scrub_annotate_reload_and_find_the_note_then_screenshot_every_page(serv
     page.close()
 
 
-def test_compare_cohorts_draw_the_forest_plot_and_board_heatmaps_in_the_browser(server: str, browser: Any) -> None:
-    """The demo's bot games of MortalGate 2.1 and 2.5: verdicts as a forest plot, lengths,
-    and where heroes fall and altars change hands on the board, in a real browser."""
+def _cohorts(browser: Any, server: str, heading: str, *, game: str | None = None) -> Any:
+    """The Compare page's Cohorts tab (of `game`, else the default), drawn down to `heading`
+    with no exception on the page."""
     page = browser.new_page()
     page.goto(f"{server}compare")
     _settled(page, "Compare")
+    if game is not None:
+        page.locator('[data-testid="stSelectbox"]').filter(has_text="Game").click()
+        page.get_by_role("option", name=game).click()
+        _settled(page, "Compare")
     page.get_by_role("tab", name="Cohorts").click()
-    page.get_by_text("Where heroes fall").wait_for(timeout=90_000)
+    page.get_by_text(heading).wait_for(timeout=90_000)
     _settled(page, "Compare")
     assert page.locator('[data-testid="stException"]').count() == 0
+    return page
+
+
+def test_compare_cohorts_draw_the_forest_plot_and_board_heatmaps_in_the_browser(server: str, browser: Any) -> None:
+    """The demo's bot games of MortalGate 2.1 and 2.5: verdicts as a forest plot, lengths,
+    and where heroes fall and altars change hands on the board, in a real browser."""
+    page = _cohorts(browser, server, "Where heroes fall")
     assert page.get_by_text("mortalgate@2.1 (A) vs mortalgate@2.5 (B), bot games").count() >= 1
     assert page.locator("svg.tabletape-board polygon.heat").count() > 0
     assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 3  # forest plot, histogram, survival
@@ -249,16 +260,7 @@ def test_compare_cohorts_draw_the_forest_plot_and_board_heatmaps_in_the_browser(
 def test_compare_draws_where_mercenaries_die_on_mercy_frontiers_board_in_the_browser(server: str, browser: Any) -> None:
     """The demo's Mercy Frontier bot games (accelerated vs current): the heatmap's boards
     are drawn from the warehouse's places, one per version, with nothing owned on them."""
-    page = browser.new_page()
-    page.goto(f"{server}compare")
-    _settled(page, "Compare")
-    page.locator('[data-testid="stSelectbox"]').filter(has_text="Game").click()
-    page.get_by_role("option", name="Mercy Frontier").click()
-    _settled(page, "Compare")
-    page.get_by_role("tab", name="Cohorts").click()
-    page.get_by_text("Where mercenaries die").wait_for(timeout=90_000)
-    _settled(page, "Compare")
-    assert page.locator('[data-testid="stException"]').count() == 0
+    page = _cohorts(browser, server, "Where mercenaries die", game="Mercy Frontier")
     assert page.get_by_text("mercyfrontier@accelerated (A) vs mercyfrontier@current (B), bot games").count() >= 1
     boards = page.locator("svg.tabletape-board").filter(has_text="games)")
     assert boards.count() == 2
