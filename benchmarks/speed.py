@@ -4,6 +4,7 @@ corpus work (sync, re-audit) on every core, each against a baseline of the same 
     python -m benchmarks.speed                 # the figures for BENCHMARKS.md
     python -m benchmarks.speed --quick         # fewer games (writes .bench/BENCHMARKS-speed.md)
     python -m benchmarks.speed --bots-only     # the bot games table alone, replaced in place
+    python -m benchmarks.speed --bots-only --game frontline   # one game's bots, printed only
     python -m benchmarks.speed --sync-only     # corpus work and sync before/after alone, printed (BENCHMARKS.md untouched)
 
 Bot games and Frontier's replay are measured twice in the same run: by this code and by
@@ -51,15 +52,16 @@ GAMES = {("mortalgate", "random"): 4, ("mercyfrontier", "random"): 4}
 """Games per bot for the slow pairs; every other pair plays `--games`."""
 
 
-def bots(games: int) -> dict[str, dict[str, object]]:
-    """games/s per core and a hash of the logs, per game and bot (run in the code measured)."""
+def bots(games: int, only: str = "") -> dict[str, dict[str, object]]:
+    """games/s per core and a hash of the logs, per game and bot (run in the code measured);
+    `only` one game's, when named."""
     from events.codec import encode_chained
     from projections.batch import game_seed
     from projections.simulate import play
     from rulesets import registry
 
     out: dict[str, dict[str, object]] = {}
-    for name in registry.GAMES:
+    for name in [only] if only else registry.GAMES:
         ruleset = registry.game(name)
         rules = registry.resolve(f"{name}@{ruleset.newest}")
         for bot in ruleset.bots:
@@ -98,18 +100,18 @@ def audited_replays(games: int) -> dict[str, dict[str, float]]:
     return out
 
 
-def measure_here(games: int, replay_games: int) -> dict[str, object]:
+def measure_here(games: int, replay_games: int, only: str = "") -> dict[str, object]:
     """Both measurements in this process's code (and where that code was imported from);
-    bot games only when `replay_games` is 0."""
+    bot games only when `replay_games` is 0, one game's when `only` names it."""
     import rulesets
 
     replays = audited_replays(replay_games) if replay_games else {}
-    return {"bots": bots(games), "replays": replays, "code": str(Path(rulesets.__file__).parent.parent)}
+    return {"bots": bots(games, only), "replays": replays, "code": str(Path(rulesets.__file__).parent.parent)}
 
 
-def measure_baseline(rev: str, games: int, replay_games: int) -> dict[str, object]:
+def measure_baseline(rev: str, games: int, replay_games: int, only: str = "") -> dict[str, object]:
     """The same measurements under the code of `rev`, in a process of its own."""
-    return measured_in(code_tree(rev), "benchmarks.speed", f"measure_here({games}, {replay_games})")
+    return measured_in(code_tree(rev), "benchmarks.speed", f"measure_here({games}, {replay_games}, {only!r})")
 
 
 def best_of(runs: list[dict[str, object]]) -> dict[str, object]:
@@ -129,13 +131,13 @@ def best_of(runs: list[dict[str, object]]) -> dict[str, object]:
     return {**first, "bots": bots_, "replays": replays, "runs": len(runs)}
 
 
-def alternating(rev: str, games: int, replay_games: int, repeat: int) -> tuple[dict[str, object], dict[str, object]]:
+def alternating(rev: str, games: int, replay_games: int, repeat: int, only: str = "") -> tuple[dict[str, object], dict[str, object]]:
     """The baseline's and this code's measurements, each in processes of its own, taking turns
     `repeat` times, so a burst of other work on the machine slows both alike; the best of each."""
     base, here = [], []
     for _ in range(repeat):
-        base.append(measure_baseline(rev, games, replay_games))
-        here.append(measured_in(ROOT, "benchmarks.speed", f"measure_here({games}, {replay_games})"))
+        base.append(measure_baseline(rev, games, replay_games, only))
+        here.append(measured_in(ROOT, "benchmarks.speed", f"measure_here({games}, {replay_games}, {only!r})"))
     return best_of(base), best_of(here)
 
 
@@ -480,6 +482,7 @@ def main() -> int:
     parser.add_argument("--sync-baseline", default=SYNC_BASELINE, help="commit to compare one-process sync against")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs of each code, taking turns; each figure is the least CPU of its runs")
+    parser.add_argument("--game", default="", help="with --bots-only: one game's bots, printed, nothing written")
     parser.add_argument("--sync-only", action="store_true",
                         help="measure corpus work (sync, re-audit) and sync before/after alone; print, write nothing")
     args = parser.parse_args()
@@ -497,13 +500,13 @@ def main() -> int:
         print("\n".join(corpus_table(work, args)))
         return 0
     if args.bots_only:
-        base, here = alternating(args.baseline, games, 0, args.repeat)
+        base, here = alternating(args.baseline, games, 0, args.repeat, args.game)
         when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
         note = (f"; measured {when} by `python -m benchmarks.speed --bots-only`, load average "
                 f"{load0:.2f} before, {os.getloadavg()[0]:.2f} after")
         table = bot_table(here, base, args.baseline, note)
         print("\n".join(table))
-        if not args.quick:
+        if not args.quick and not args.game:
             REPORT.write_text(replace_bot_reading(replace_bot_table(REPORT.read_text(), table)))
         return 0
     base, here = alternating(args.baseline, games, replay_games, args.repeat)
