@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from operator import is_
 from typing import Any, TypeVar
 
 R = TypeVar("R")
@@ -62,7 +63,7 @@ def last_args(fn: Callable[..., R]) -> Callable[..., R]:
     @functools.wraps(fn)
     def remembered(*args: Any) -> R:
         seen, answer = last[0]
-        if len(seen) == len(args) and all(a is b for a, b in zip(seen, args, strict=True)):
+        if len(seen) == len(args) and all(map(is_, seen, args)):  # in C: a generator costs a microsecond
             return answer
         result = fn(*args)
         last[0] = (args, result)

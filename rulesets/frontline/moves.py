@@ -34,12 +34,11 @@ from rulesets.frontline.state import (
     State,
     capacity,
     counted_forces,
-    effect_total,
     frontline,
     population,
     side,
-    standing,
 )
+from rulesets.memo import last_args
 
 
 def legal(params: Params, state: State) -> list[Event]:
@@ -50,6 +49,11 @@ def legal(params: Params, state: State) -> list[Event]:
     is checked once (`rules.round_problems`, what `check` asks of every action before its
     own rules) and each kind of action then built from its own rules (the `_check_*`
     handlers in rules.py). The frontline step's one move is the one the rules give.
+
+    Two actions in three move workers, which changes only where the side's workers are:
+    every other action is worked out from the parts of the state its rules read
+    (`_other_actions`, remembered for the same parts, so the decisions after a worker move
+    share it) and the worker moves from where the workers are (`_worker_moves_from`).
     """
     s = side(state, state.current) if state.sides and state.phase == "action" else None
     if state.sides and state.phase == "frontline" and outcome(params, state) is None:
@@ -58,9 +62,11 @@ def legal(params: Params, state: State) -> list[Event]:
         return [e for e in candidates(params, state) if not check(params, state, e)]
     if _round_problems(params, state, s):
         return []
-    by_id = _first_by_id(s)
-    return [*_legal_builds(params, state, s), *_legal_trainings(params, s, by_id), *_legal_research(s, by_id),
-            *_legal_worker_moves(s, by_id), *_destructions(s), RoundEnded(by=s.seat)]
+    room = capacity(params, s) - population(s)
+    before, after, destinations, shelters = _other_actions(
+        params, state.front, s.seat, s.race, s.half, s.gold, s.lumber, s.rounds, s.techs, s.buildings, room,
+        *(x.buildings for x in state.sides))
+    return [*before, *_worker_moves_from(s.seat, s.workers, destinations, shelters), *after]
 
 
 def _round_problems(params: Params, state: State, s: Side) -> bool:
@@ -135,19 +141,43 @@ def _destructions(s: Side) -> Iterator[Event]:
 
 # --- legal actions built from their rules (same events, same order as the checked candidates) ---------
 
+Destinations = tuple[tuple[str, "int | None"], ...]
+"""Where the side's workers may go, whatever they come from, in the candidates' order: a
+place (no room limit: None), or a standing burrow with its room."""
 
-def _legal_builds(params: Params, state: State, s: Side) -> Iterator[Event]:
+
+@last_args  # the decisions after a worker move ask it of the same parts (rulesets/memo.py)
+def _other_actions(params: Params, front: int, seat: str, race: str, half: int, gold: int, lumber: int, rounds: int,
+                   techs: tuple[str, ...], buildings: tuple[Building, ...], room: int,
+                   *every_buildings: tuple[Building, ...]) -> tuple[tuple[Event, ...], tuple[Event, ...], Destinations, frozenset[str]]:
+    """What a side may do but move workers, from the parts of the state those rules read:
+    the builds, trainings and research (before the worker moves), the destructions and the
+    round's end (after them), and where workers may go and come from (`_worker_moves_from`).
+
+    `room` is the population left; `every_buildings` every side's buildings (their sites)."""
+    by_id: dict[str, Building] = {}  # the first building of an id, as `state.building` finds it
+    for b in buildings:
+        by_id.setdefault(b.id, b)
+    before = (*_legal_builds(params, front, seat, race, half, gold, lumber, every_buildings),
+              *_legal_trainings(seat, race, gold, lumber, rounds, buildings, room, by_id),
+              *_legal_research(seat, race, gold, lumber, rounds, techs, buildings, by_id))
+    after = (*(BuildingDestroyed(by=seat, building=b.id) for b in buildings), RoundEnded(by=seat))
+    return before, after, *_worker_places(rounds, techs, buildings, by_id)
+
+
+def _legal_builds(params: Params, front: int, seat: str, race: str, half: int, gold: int, lumber: int,
+                  every_buildings: tuple[tuple[Building, ...], ...]) -> Iterator[Event]:
     """Affordable buildings of the race, on areas behind the side's frontline with a free site."""
     taken: dict[str, int] = {}  # `buildings_in`, every area at once
-    for x in state.sides:
-        for b in x.buildings:
+    for buildings in every_buildings:
+        for b in buildings:
             taken[b.area] = taken.get(b.area, 0) + 1
-    open_areas = [a.id for a in _held(params, state.front, s.half) if taken.get(a.id, 0) < a.sites]
-    for kind in of_race(BUILDINGS, s.race):
+    open_areas = [a.id for a in _held(params, front, half) if taken.get(a.id, 0) < a.sites]
+    for kind in of_race(BUILDINGS, race):
         card = BUILDINGS[kind]
-        if card.gold <= s.gold and card.lumber <= s.lumber:
+        if card.gold <= gold and card.lumber <= lumber:
             for a in open_areas:
-                yield BuildingBuilt(by=s.seat, building=kind, area=a)
+                yield BuildingBuilt(by=seat, building=kind, area=a)
 
 
 @functools.cache
@@ -156,51 +186,43 @@ def _held(params: Params, front: int, half: int) -> tuple[board.Area, ...]:
     return tuple(a for a in board.areas(params) if board.holder(a, front) == half)
 
 
-def _first_by_id(s: Side) -> dict[str, Building]:
-    """The side's buildings by id, the first of an id as `state.building` finds it (what
-    every check of an event naming a building asks)."""
-    found: dict[str, Building] = {}
-    for b in s.buildings:
-        found.setdefault(b.id, b)
-    return found
-
-
-def _legal_trainings(params: Params, s: Side, by_id: dict[str, Building]) -> Iterator[Event]:
+def _legal_trainings(seat: str, race: str, gold: int, lumber: int, rounds: int, buildings: tuple[Building, ...],
+                     room: int, by_id: dict[str, Building]) -> Iterator[Event]:
     """Units of the race at a standing, idle building that trains them, affordable, within
-    the population capacity."""
-    room = capacity(params, s) - population(s)
-    for b in s.buildings:
-        if b.task is None and b.kind in BUILDINGS and by_id[b.id] is b and standing(s, b):
+    the population capacity (`room` left)."""
+    for b in buildings:
+        if b.task is None and b.kind in BUILDINGS and by_id[b.id] is b and b.ready <= rounds:  # `standing`
             for unit in BUILDINGS[b.kind].trains:
                 card = UNITS[unit]
-                if (card.race in (s.race, "any") and card.gold <= s.gold and card.lumber <= s.lumber
-                        and card.population <= room):
-                    yield TrainingStarted(by=s.seat, unit=unit, building=b.id)
+                if card.race in (race, "any") and card.gold <= gold and card.lumber <= lumber and card.population <= room:
+                    yield TrainingStarted(by=seat, unit=unit, building=b.id)
 
 
-def _legal_research(s: Side, by_id: dict[str, Building]) -> Iterator[Event]:
+def _legal_research(seat: str, race: str, gold: int, lumber: int, rounds: int, techs: tuple[str, ...],
+                    buildings: tuple[Building, ...], by_id: dict[str, Building]) -> Iterator[Event]:
     """Techs of the race neither known nor under way, affordable, at a standing idle war mill."""
-    under_way = {b.task.item for b in s.buildings if b.task is not None}
-    for b in s.buildings:
+    under_way = {b.task.item for b in buildings if b.task is not None}
+    for b in buildings:
         if b.task is None and b.kind in BUILDINGS and BUILDINGS[b.kind].researches:
             found = by_id[b.id]
-            if found.task is not None or not standing(s, found) or not BUILDINGS[found.kind].researches:
+            if found.task is not None or found.ready > rounds or not BUILDINGS[found.kind].researches:
                 continue
-            for tech in of_race(RESEARCH, s.race):
+            for tech in of_race(RESEARCH, race):
                 card = RESEARCH[tech]
-                if tech not in s.techs and tech not in under_way and card.gold <= s.gold and card.lumber <= s.lumber:
-                    yield ResearchStarted(by=s.seat, tech=tech, building=b.id)
+                if tech not in techs and tech not in under_way and card.gold <= gold and card.lumber <= lumber:
+                    yield ResearchStarted(by=seat, tech=tech, building=b.id)
 
 
-def _legal_worker_moves(s: Side, by_id: dict[str, Building]) -> Iterator[Event]:
-    """Workers from a place to another: militia only after its research, into a burrow only
-    after its research, once it stands and while it has room."""
-    places = [*PLACES, *(b.id for b in s.buildings if b.kind in BUILDINGS and BUILDINGS[b.kind].room)]
-    militia, burrows = effect_total(s, "militia") > 0, effect_total(s, "burrow") > 0
-    # `rules.burrow_of` for every place: the first building of the id, if it shelters workers
+def _worker_places(rounds: int, techs: tuple[str, ...], buildings: tuple[Building, ...],
+                   by_id: dict[str, Building]) -> tuple[Destinations, frozenset[str]]:
+    """Where workers may go (militia only after its research, a burrow only after its
+    research and once it stands) and the burrows they may come from (`rules.burrow_of`: the
+    first building of the id, if it shelters workers)."""
+    known = [RESEARCH[t] for t in techs if t in RESEARCH]  # `effect_total` > 0 for both effects
+    militia = sum(t.amount for t in known if t.effect == "militia") > 0
+    burrows = sum(t.amount for t in known if t.effect == "burrow") > 0
     shelter = {i: b for i, b in by_id.items() if b.kind in BUILDINGS and BUILDINGS[b.kind].room > 0}
-    held = dict(s.workers)
-    # where workers may go, whatever they come from: a place, or a standing burrow with its room left
+    places = [*PLACES, *(b.id for b in buildings if b.kind in BUILDINGS and BUILDINGS[b.kind].room)]
     destinations: list[tuple[str, int | None]] = []
     for to in places:
         if to == "militia" and not militia:
@@ -208,17 +230,29 @@ def _legal_worker_moves(s: Side, by_id: dict[str, Building]) -> Iterator[Event]:
         burrow = shelter.get(to)
         if burrow is None and to not in PLACES:
             continue
-        if burrow is not None and not (burrows and standing(s, burrow)):
+        if burrow is not None and not (burrows and burrow.ready <= rounds):
             continue
-        destinations.append((to, BUILDINGS[burrow.kind].room - held.get(burrow.id, 0) if burrow is not None else None))
-    for origin, there in s.workers:
-        if origin not in PLACES and origin not in shelter:
+        destinations.append((to, BUILDINGS[burrow.kind].room if burrow is not None else None))
+    return tuple(destinations), frozenset(shelter)
+
+
+@functools.lru_cache(maxsize=4096)
+def _worker_moves_from(seat: str, workers: tuple[tuple[str, int], ...], destinations: Destinations,
+                       shelters: frozenset[str]) -> tuple[Event, ...]:
+    """Workers from a place to another: one worker, or all of them, within a burrow's room
+    left. Pure in small frozen values, remembered by value: the same workers go back and
+    forth between the same places."""
+    held = dict(workers)
+    out = []
+    for origin, there in workers:
+        if origin not in PLACES and origin not in shelters:
             continue
         counts = [n for n in sorted({1, there}) if 1 <= n <= there]  # one worker, or all of them
         for to, room in destinations:
             if to == origin:
                 continue
-            limit = there if room is None else room
+            limit = there if room is None else room - held.get(to, 0)
             for n in counts:
                 if n <= limit:
-                    yield WorkersMoved(by=s.seat, count=n, origin=origin, to=to)
+                    out.append(WorkersMoved(by=seat, count=n, origin=origin, to=to))
+    return tuple(out)

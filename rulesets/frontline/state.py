@@ -15,7 +15,7 @@ import msgspec
 from rulesets.frontline import board
 from rulesets.frontline.cards import BUILDINGS, RESEARCH, UNITS
 from rulesets.frontline.params import Params
-from rulesets.memo import last_one, last_state
+from rulesets.memo import last_args, last_state
 
 Phase = Literal["action", "frontline", "over"]
 """`action`: the current seat plays its action round; `frontline`: the table counts the
@@ -158,18 +158,25 @@ def workers(s: Side) -> int:
     return sum(n for _, n in s.workers) + sum(r.count for r in s.returning)
 
 
-@last_one  # legal and the heuristic ask it of the same side (rulesets/memo.py)
 def population(s: Side) -> int:
     """Population used: workers, combat units, and units still in training ("take 1 population")."""
-    army = sum(UNITS[u].population * n for u, n in s.units if u in UNITS)
-    training = sum(UNITS[b.task.item].population for b in s.buildings if b.task and b.task.kind == "unit" and b.task.item in UNITS)
-    return workers(s) + army + training
+    return workers(s) + _army_and_training(s.units, s.buildings)
 
 
-@last_state  # legal and the heuristic ask it of the same side (rulesets/memo.py)
+@last_args  # every decision asks it; worker moves change neither part (rulesets/memo.py)
+def _army_and_training(units: tuple[tuple[str, int], ...], buildings: tuple[Building, ...]) -> int:
+    army = sum(UNITS[u].population * n for u, n in units if u in UNITS)
+    return army + sum(UNITS[b.task.item].population for b in buildings if b.task and b.task.kind == "unit" and b.task.item in UNITS)
+
+
 def capacity(params: Params, s: Side) -> int:
     """Population capacity of standing buildings (base 10, farm/burrow 5), at most what two d10 show."""
-    total = sum(BUILDINGS[b.kind].capacity for b in s.buildings if b.kind in BUILDINGS and standing(s, b))
+    return _capacity(params, s.buildings, s.rounds)
+
+
+@last_args  # every decision asks it; worker moves change none of its parts (rulesets/memo.py)
+def _capacity(params: Params, buildings: tuple[Building, ...], rounds: int) -> int:
+    total = sum(BUILDINGS[b.kind].capacity for b in buildings if b.kind in BUILDINGS and b.ready <= rounds)  # `standing`
     return min(params.capacity_max, total)
 
 
