@@ -8,6 +8,7 @@ did. Comments cite the passage of ../shared/rules/warcraft-frontline.txt each ru
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -119,19 +120,22 @@ def begin_round(params: Params, state: State, seat: str) -> State:
     s = side(state, seat)
     if s is None:
         return state
-    s = replace(s, rounds=s.rounds + 1)
-    s = _finish_tasks(s)
-    for back in s.returning:
-        if back.ready <= s.rounds:
-            s = replace(s, workers=bump(s.workers, back.to, back.count))
-    s = replace(s, returning=tuple(r for r in s.returning if r.ready > s.rounds))
+    s = _finish_tasks(replace(s, rounds=s.rounds + 1))
+    if s.returning:
+        for back in s.returning:
+            if back.ready <= s.rounds:
+                s = replace(s, workers=bump(s.workers, back.to, back.count))
+        s = replace(s, returning=tuple(r for r in s.returning if r.ready > s.rounds))
     s = replace(s, gold=s.gold + count(s.workers, "gold"), lumber=s.lumber + count(s.workers, "lumber"))
     return with_side(state, s, current=seat, phase="action")
 
 
 def _finish_tasks(s: Side) -> Side:
     """Units and research whose time has passed leave their building: a worker waits idle
-    at the base, a combat unit joins the army, a tech is known."""
+    at the base, a combat unit joins the army, a tech is known (a side with none keeps its
+    buildings as they are: what is worked out from them stays shared)."""
+    if not any(b.task is not None and b.task.ready <= s.rounds for b in s.buildings):
+        return s
     buildings = []
     for b in s.buildings:
         task = b.task
@@ -298,12 +302,11 @@ def _apply_workers(params: Params, state: State, event: WorkersMoved, s: Side) -
     moved = min(max(event.count, 0), count(s.workers, event.origin))
     if moved == 0 or event.origin == event.to:
         return state
-    s = replace(s, workers=bump(s.workers, event.origin, -moved))
     if event.origin == "militia":
         # "takes one extra round before going back to work": no collection at the next round.
         back = Returning(count=moved, to=event.to, ready=s.rounds + 1 + params.militia_return)
-        return with_side(state, replace(s, returning=(*s.returning, back)))
-    return with_side(state, replace(s, workers=bump(s.workers, event.to, moved)))
+        return with_side(state, replace(s, workers=bump(s.workers, event.origin, -moved), returning=(*s.returning, back)))
+    return with_side(state, replace(s, workers=bump(s.workers, event.origin, -moved, (event.to, moved))))
 
 
 # --- d. Train units -------------------------------------------------------------------------------------
@@ -485,11 +488,19 @@ def _raze_overrun(params: Params, state: State) -> State:
     front of the lines are destroyed"."""
     razed: list[str] = []
     for s in state.sides:
-        lost = {b.id for b in s.buildings if (a := board.area(params, b.area)) is not None and board.holder(a, state.front) not in (s.half, None)}
+        fallen = _areas_lost(params, state.front, s.half)
+        lost = {b.id for b in s.buildings if b.area in fallen}
         if lost:
             razed += [f"{s.seat}:{i}" for i in sorted(lost)]
             state = with_side(state, raze(s, lost))
     return replace(state, razed=tuple(razed))
+
+
+@functools.cache
+def _areas_lost(params: Params, front: int, half: int) -> frozenset[str]:
+    """The areas whose buildings `half`'s player loses with the frontline at `front`: those
+    the other player now holds (pure geometry, memoised)."""
+    return frozenset(a.id for a in board.areas(params) if board.holder(a, front) not in (half, None))
 
 
 # --- dispatch ------------------------------------------------------------------------------------------------

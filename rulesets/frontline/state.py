@@ -120,11 +120,14 @@ def with_side(state: State, updated: Side, **changes: object) -> State:
     return replace(state, sides=sides, **changes)
 
 
-def bump(pairs: tuple[tuple[str, int], ...], key: str, delta: int) -> tuple[tuple[str, int], ...]:
-    """A sorted key -> count table with `delta` added to `key` (entries at 0 dropped)."""
+def bump(pairs: tuple[tuple[str, int], ...], key: str, delta: int, *more: tuple[str, int]) -> tuple[tuple[str, int], ...]:
+    """A sorted key -> count table with `delta` added to `key` (and each further (key,
+    delta) of `more`: workers leave one place for another in one pass), entries at 0 dropped."""
     table = dict(pairs)
     table[key] = table.get(key, 0) + delta
-    return tuple(sorted((k, n) for k, n in table.items() if n != 0))
+    for other, change in more:
+        table[other] = table.get(other, 0) + change
+    return tuple(sorted([kv for kv in table.items() if kv[1] != 0]))
 
 
 def count(pairs: tuple[tuple[str, int], ...], key: str) -> int:
