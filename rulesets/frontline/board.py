@@ -74,6 +74,12 @@ def area_of_grid(params: Params, half: int, grid: int) -> Area:
     return next(a for a in areas(params) if a.half == half and a.first <= grid <= a.last)
 
 
+@cache
+def grid_areas(params: Params, half: int) -> tuple[str, ...]:
+    """The area id of each grid of `half`, from the middle to the base line."""
+    return tuple(area_of_grid(params, half, grid).id for grid in range(1, len(params.track) + 1))
+
+
 def depth(front: int, half: int) -> int:
     """How many grids the frontline stands inside `half` (0 if it is not in it)."""
     return max(0, front) if half == 1 else max(0, -front)

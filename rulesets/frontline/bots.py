@@ -7,8 +7,10 @@ generator it is handed: a simulation replays byte for byte from its seed.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterator, Sequence
+from itertools import groupby
 from typing import Any
 
 from events.base import Event
@@ -44,8 +46,8 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     if s is None or len(legal) == 1:
         return legal[0]
     by_kind: dict[type, list[Event]] = {}  # each wish is of one kind of event: it reads only those
-    for e in legal:
-        by_kind.setdefault(type(e), []).append(e)
+    for kind, events in groupby(legal, type):  # legal lists each kind together: one run each
+        by_kind.setdefault(kind, []).extend(events)
     for kind, wanted in _wishes(params, state, s):
         found = [e for e in by_kind.get(kind, ()) if wanted(e)]
         if found:
@@ -108,17 +110,25 @@ def _capacity_coming(s: Side) -> bool:
 
 def _build_rear(params: Params, fits: Callable[..., bool]) -> Wish:
     """A building that fits, in the held area furthest from the frontline."""
-    return BuildingBuilt, lambda e: fits(BUILDINGS[e.building]) and _rank(params, e.area) >= 3
+    kinds, ranks = _fitting(fits), _ranks(params)
+    return BuildingBuilt, lambda e: e.building in kinds and ranks.get(e.area, 0) >= 3
 
 
 def _build_front(params: Params, fits: Callable[..., bool]) -> Wish:
     """A building that fits, in the front area of the bot's own half."""
-    return BuildingBuilt, lambda e: fits(BUILDINGS[e.building]) and _rank(params, e.area) <= 2
+    kinds, ranks = _fitting(fits), _ranks(params)
+    return BuildingBuilt, lambda e: e.building in kinds and ranks.get(e.area, 0) <= 2
 
 
-def _rank(params: Params, area_id: str) -> int:
-    found = board.area(params, area_id)
-    return found.number if found is not None else 0
+def _fitting(fits: Callable[..., bool]) -> set[str]:
+    """The buildings whose card fits (each card asked once, not once per event)."""
+    return {kind for kind, card in BUILDINGS.items() if fits(card)}
+
+
+@functools.cache
+def _ranks(params: Params) -> dict[str, int]:
+    """Each area's number, from the front of its half (read-only; params are frozen and few)."""
+    return {a.id: a.number for a in board.areas(params)}
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}

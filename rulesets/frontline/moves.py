@@ -166,18 +166,28 @@ def _other_actions(params: Params, front: int, seat: str, race: str, half: int, 
 
 
 def _legal_builds(params: Params, front: int, seat: str, race: str, half: int, gold: int, lumber: int,
-                  every_buildings: tuple[tuple[Building, ...], ...]) -> Iterator[Event]:
+                  every_buildings: tuple[tuple[Building, ...], ...]) -> tuple[Event, ...]:
     """Affordable buildings of the race, on areas behind the side's frontline with a free site."""
+    kinds = _affordable(race, gold, lumber)
+    if not kinds:
+        return ()
     taken: dict[str, int] = {}  # `buildings_in`, every area at once
     for buildings in every_buildings:
         for b in buildings:
             taken[b.area] = taken.get(b.area, 0) + 1
-    open_areas = [a.id for a in _held(params, front, half) if taken.get(a.id, 0) < a.sites]
-    for kind in of_race(BUILDINGS, race):
-        card = BUILDINGS[kind]
-        if card.gold <= gold and card.lumber <= lumber:
-            for a in open_areas:
-                yield BuildingBuilt(by=seat, building=kind, area=a)
+    return _builds_on(seat, kinds, tuple(a.id for a in _held(params, front, half) if taken.get(a.id, 0) < a.sites))
+
+
+@functools.lru_cache(maxsize=1024)
+def _affordable(race: str, gold: int, lumber: int) -> tuple[str, ...]:
+    """The race's buildings that gold and lumber pay for, in the cards' order (pure, small)."""
+    return tuple(k for k in of_race(BUILDINGS, race) if BUILDINGS[k].gold <= gold and BUILDINGS[k].lumber <= lumber)
+
+
+@functools.lru_cache(maxsize=4096)
+def _builds_on(seat: str, kinds: tuple[str, ...], areas: tuple[str, ...]) -> tuple[Event, ...]:
+    """Every kind on every area, kind by kind (pure: the same few kinds and areas recur)."""
+    return tuple(BuildingBuilt(by=seat, building=kind, area=a) for kind in kinds for a in areas)
 
 
 @functools.cache

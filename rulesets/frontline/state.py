@@ -190,15 +190,17 @@ def force(params: Params, s: Side) -> int:
     return units + upgrades + params.militia_force * count(s.workers, "militia")
 
 
-def area_defense(params: Params, s: Side, area_id: str) -> int:
-    """What the side's standing buildings in an area add to its grids' defense: towers,
-    research raising every building's defense, and workers sheltering in burrows."""
-    total = 0
+def area_defenses(params: Params, s: Side) -> dict[str, int]:
+    """What the side's standing buildings add to its grids' defense, by area (areas without
+    any: none): towers, research raising every building's defense, and workers sheltering in
+    burrows."""
+    by_area: dict[str, int] = {}
     per_building = effect_total(s, "building_defense")
     for b in s.buildings:
-        if b.area == area_id and b.kind in BUILDINGS and standing(s, b):
-            total += BUILDINGS[b.kind].defense + per_building + params.burrow_defense * count(s.workers, b.id)
-    return total
+        if b.kind in BUILDINGS and standing(s, b):
+            added = BUILDINGS[b.kind].defense + per_building + params.burrow_defense * count(s.workers, b.id)
+            by_area[b.area] = by_area.get(b.area, 0) + added
+    return by_area
 
 
 def defenses(params: Params, state: State, half: int) -> tuple[int, ...]:
@@ -211,14 +213,8 @@ def defenses(params: Params, state: State, half: int) -> tuple[int, ...]:
 def _both_defenses(params: Params, state: State) -> tuple[tuple[int, ...], ...]:
     out = []
     for half, owner in enumerate(state.sides):
-        by_area: dict[str, int] = {}  # an area's defense, once for all its grids
-        grids = []
-        for grid, default in enumerate(params.track, start=1):
-            area_id = board.area_of_grid(params, half, grid).id
-            if area_id not in by_area:
-                by_area[area_id] = area_defense(params, owner, area_id)
-            grids.append(default + by_area[area_id])
-        out.append(tuple(grids))
+        built = area_defenses(params, owner)  # every area's defense in one pass, once for all its grids
+        out.append(tuple(default + built.get(area_id, 0) for default, area_id in zip(params.track, board.grid_areas(params, half), strict=True)))
     return tuple(out)
 
 
