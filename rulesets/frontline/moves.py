@@ -231,8 +231,9 @@ def _worker_places(rounds: int, techs: tuple[str, ...], buildings: tuple[Buildin
     known = [RESEARCH[t] for t in techs if t in RESEARCH]  # `effect_total` > 0 for both effects
     militia = sum(t.amount for t in known if t.effect == "militia") > 0
     burrows = sum(t.amount for t in known if t.effect == "burrow") > 0
-    shelter = {i: b for i, b in by_id.items() if b.kind in BUILDINGS and BUILDINGS[b.kind].room > 0}
-    places = [*PLACES, *(b.id for b in buildings if b.kind in BUILDINGS and BUILDINGS[b.kind].room)]
+    rooms = [b.id for b in buildings if b.kind in BUILDINGS and BUILDINGS[b.kind].room]
+    shelter = {i: by_id[i] for i in rooms if _has_room(by_id[i])}  # the first building of the id shelters
+    places = [*PLACES, *rooms]
     destinations: list[tuple[str, int | None]] = []
     for to in places:
         if to == "militia" and not militia:
@@ -244,6 +245,10 @@ def _worker_places(rounds: int, techs: tuple[str, ...], buildings: tuple[Buildin
             continue
         destinations.append((to, BUILDINGS[burrow.kind].room if burrow is not None else None))
     return tuple(destinations), frozenset(shelter)
+
+
+def _has_room(b: Building) -> bool:
+    return b.kind in BUILDINGS and BUILDINGS[b.kind].room > 0
 
 
 @functools.lru_cache(maxsize=4096)

@@ -196,10 +196,13 @@ def area_defenses(params: Params, s: Side) -> dict[str, int]:
     burrows."""
     by_area: dict[str, int] = {}
     per_building = effect_total(s, "building_defense")
+    held = dict(s.workers)  # `count` of every place: the last entry of a key, as dict keeps it
     for b in s.buildings:
-        if b.kind in BUILDINGS and standing(s, b):
-            added = BUILDINGS[b.kind].defense + per_building + params.burrow_defense * count(s.workers, b.id)
-            by_area[b.area] = by_area.get(b.area, 0) + added
+        card = BUILDINGS.get(b.kind)
+        if card is not None and b.ready <= s.rounds:  # `standing`
+            added = card.defense + per_building + params.burrow_defense * held.get(b.id, 0)
+            if added:
+                by_area[b.area] = by_area.get(b.area, 0) + added
     return by_area
 
 
