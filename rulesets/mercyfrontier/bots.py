@@ -27,7 +27,7 @@ from rulesets.mercyfrontier.events import (
     WorkersBought,
     WorkersPlaced,
 )
-from rulesets.mercyfrontier.movement import Walk, budget, contact, walk, walks
+from rulesets.mercyfrontier.movement import Walk, budget, contact, trampling_walks, walk, walks
 from rulesets.mercyfrontier.params import Params
 from rulesets.mercyfrontier.state import Merc, State, card_of, damage, merc, player
 
@@ -79,6 +79,9 @@ class Look:
         most = budget(self.params, self.state, m.card)
         if not 1 <= spaces <= most:
             return walk(self.params, self.state, m, direction, spaces, trample)
+        shared = trampling_walks(self.params, self.state, m, direction)[spaces - 1]  # what legal traced
+        if shared.trampled == trample:  # it trampled exactly these: the same walk
+            return shared
         key = (m.card, direction, trample)
         if key not in self._walks:
             self._walks[key] = walks(self.params, self.state, m, direction, most, trample)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import msgspec
 
 from events.base import Event
+from rulesets.memo import last_state
 from rulesets.mercyfrontier import board
 from rulesets.mercyfrontier.board import Space
 from rulesets.mercyfrontier.components import TITAN
@@ -101,6 +102,26 @@ def walks(params: Params, state: State, mover: Merc, direction: str, spaces: int
         entered += front
         out.append(Walk(at, done + 1, tuple(trampled), tuple(entered)))
     return tuple(out)
+
+
+def trampling_walks(params: Params, state: State, mover: Merc, direction: str) -> tuple[Walk, ...]:
+    """The mover's `walks` in a direction up to its `budget`, trampling any own token in its
+    way: every move the rules may offer that way is one of them (a walk that trampled
+    nothing is the walk that tramples nothing; one that trampled some tokens, the walk that
+    tramples those). Legal moves and the heuristic's scores ask the same ones of one state:
+    each is traced once per state."""
+    table = _trampling_table(params, state)
+    key = (mover.card, mover.owner, mover.at, direction)
+    found = table.get(key)
+    if found is None:
+        everyone = tuple(m.card for m in placed_mercs(state, mover.owner))
+        found = table[key] = walks(params, state, mover, direction, budget(params, state, mover.card), everyone)
+    return found
+
+
+@last_state  # legal and the bot ask of the same state (rulesets/memo.py); filled as they ask
+def _trampling_table(params: Params, state: State) -> dict[tuple[str, str, Space | None, str], tuple[Walk, ...]]:
+    return {}
 
 
 def contact(params: Params, state: State, mover: Merc, at: Space, direction: str) -> tuple[str, ...]:

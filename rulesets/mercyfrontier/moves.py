@@ -40,7 +40,7 @@ from rulesets.mercyfrontier.events import (
     WorkersBought,
     WorkersPlaced,
 )
-from rulesets.mercyfrontier.movement import budget, walks
+from rulesets.mercyfrontier.movement import trampling_walks
 from rulesets.mercyfrontier.params import Params
 from rulesets.mercyfrontier.resources import RESOURCES, Resources
 from rulesets.mercyfrontier.rules import beacons_of, check, draw_pile, outcome, refineries_left
@@ -334,7 +334,6 @@ def _actions(params: Params, state: State, p: Player, legal_only: bool) -> Itera
     waiting = not moved and any(m.card not in state.triggered for m in mine for _ in noncombat(m.card))
     if legal_only and waiting:
         return
-    everyone = tuple(x.card for x in mine)
     for m in mine:
         record = move_record(state, m.card)
         again = record is not None and (not record.fought or record.left <= 0 or not params.victor_continues)
@@ -342,7 +341,7 @@ def _actions(params: Params, state: State, p: Player, legal_only: bool) -> Itera
             ruled_out = again or (record is not None and direction != record.direction)
             if legal_only and ruled_out:
                 continue  # no move of this token this way is legal: its walk need not be traced
-            for spaces, path in enumerate(walks(params, state, m, direction, budget(params, state, m.card), everyone), start=1):
+            for spaces, path in enumerate(trampling_walks(params, state, m, direction), start=1):
                 ok = not (legal_only and (ruled_out or path.blocked))
                 if ok and not (legal_only and path.trampled):
                     yield MercenaryMoved(by=p.seat, card=m.card, direction=direction, spaces=spaces)  # type: ignore[arg-type]
