@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Sequence
+from typing import NamedTuple
 
 from events.base import Event
 from rulesets.mercyfrontier import board
@@ -56,7 +57,8 @@ class Look:
     def __init__(self, params: Params, state: State) -> None:
         self.params, self.state = params, state
         self._sites: dict[str, set[Space]] = {}
-        self._walks: dict[tuple[str, str, tuple[str, ...]], tuple[Walk, ...]] = {}
+        self._walks: dict[tuple[str, str, tuple[str, ...] | None], tuple[Walk, ...]] = {}
+        self._tokens: dict[str, Token | None] = {}
         self._contacts: dict[tuple[str, Space, str], tuple[str, ...]] = {}
         self.nodes = {at for at, _ in state.nodes}
         """The spaces with a resource node (`node_at` is not None)."""
@@ -74,18 +76,46 @@ class Look:
             self._contacts[key] = contact(self.params, self.state, m, at, direction)
         return self._contacts[key]
 
-    def walk(self, m: Merc, direction: str, spaces: int, trample: tuple[str, ...]) -> Walk:
+    def token(self, card: str) -> Token | None:
+        """What a move of the card's token asks of it, once per decision (None: not on the board)."""
+        if card not in self._tokens:
+            m = merc(self.state, card)
+            found = None
+            if m is not None and m.at is not None:
+                size = card_of(m.card).size
+                found = Token(m, budget(self.params, self.state, m.card), size, _front(self.params, m.owner, m.at[1], size),
+                              board.far_row(self.params, m.owner))
+            self._tokens[card] = found
+        return self._tokens[card]
+
+    def walk(self, t: Token, direction: str, spaces: int, trample: tuple[str, ...]) -> Walk:
         """`movement.walk`, from the token's walks up to its budget in that direction."""
-        most = budget(self.params, self.state, m.card)
-        if not 1 <= spaces <= most:
+        m = t.merc
+        if not 1 <= spaces <= t.most:
             return walk(self.params, self.state, m, direction, spaces, trample)
-        shared = trampling_walks(self.params, self.state, m, direction)[spaces - 1]  # what legal traced
-        if shared.trampled == trample:  # it trampled exactly these: the same walk
-            return shared
         key = (m.card, direction, trample)
-        if key not in self._walks:
-            self._walks[key] = walks(self.params, self.state, m, direction, most, trample)
-        return self._walks[key][spaces - 1]
+        found = self._walks.get(key)
+        if found is None:
+            shared = self._walks.get((m.card, direction, None))
+            if shared is None:  # what legal traced
+                shared = self._walks[m.card, direction, None] = trampling_walks(self.params, self.state, m, direction)
+            if shared[spaces - 1].trampled == trample:  # it trampled exactly these: the same walk
+                return shared[spaces - 1]
+            found = self._walks[key] = walks(self.params, self.state, m, direction, t.most, trample)
+        return found[spaces - 1]
+
+
+class Token(NamedTuple):
+    """A token on the board as a decision's move scores read it."""
+
+    merc: Merc
+    most: int
+    """Spaces it may still move (`movement.budget`)."""
+    size: int
+    front: int
+    """How far forward its foremost row stands now (`_front`)."""
+    far_row: int
+    """The row its owner must reach."""
 
 
 @functools.lru_cache(maxsize=4096)  # pure: asked for the rows of every move a bot weighs
@@ -97,10 +127,10 @@ def _forward(params: Params, seat: str, row: int) -> int:
 def _score(params: Params, state: State, event: Event, look: Look) -> float:
     if type(event) is MercenaryMoved:  # the commonest candidates, asked first
         return _move_score(params, state, event, look)
+    if type(event) is WorkersPlaced:  # the next commonest
+        return float(sum(map(look.nodes.__contains__, event.spaces)))  # the spaces on a node
     p = player(state, event.by)
     match event:
-        case WorkersPlaced(spaces=spaces):
-            return float(sum(1 for s in spaces if s in look.nodes))
         case WorkersBought(count=count):
             return 3.0 if count == 1 and p is not None and p.workers + p.fresh < 5 and p.resources.total() > 8 else -1.0
         case BuildingBuilt(kind=kind):
@@ -123,14 +153,15 @@ def _score(params: Params, state: State, event: Event, look: Look) -> float:
 
 def _move_score(params: Params, state: State, event: MercenaryMoved, look: Look) -> float:
     """Progress toward the far side, buildings smashed, combats won; trampling costs."""
-    m = merc(state, event.card)
-    if m is None or m.at is None:
+    t = look.token(event.card)
+    if t is None:
         return -50.0
-    path = look.walk(m, event.direction, event.spaces, event.trample)
-    size = card_of(m.card).size
+    m = t.merc
+    path = look.walk(t, event.direction, event.spaces, event.trample)
+    size = t.size
     seat = m.owner
-    score = 3.0 * (_front(params, seat, path.end[1], size) - _front(params, seat, m.at[1], size))
-    if path.end[1] <= board.far_row(params, seat) < path.end[1] + size:
+    score = 3.0 * (_front(params, seat, path.end[1], size) - t.front)
+    if path.end[1] <= t.far_row < path.end[1] + size:
         score += 100.0
     smashed = set(path.entered) & look.enemy_sites(seat)
     score += 20.0 * len(smashed) - 8.0 * len(path.trampled)

@@ -14,7 +14,7 @@ from typing import Any
 
 from events.base import Event
 from events.shared import MatchStarted
-from rulesets.memo import last_state
+from rulesets.memo import last_args, last_state
 from rulesets.mercyfrontier import board, movement
 from rulesets.mercyfrontier.components import (
     BASE_AT,
@@ -68,7 +68,6 @@ from rulesets.mercyfrontier.state import (
     known,
     merc,
     node_at,
-    placed_mercs,
     placements,
     player,
     replace,
@@ -659,17 +658,28 @@ def apply(params: Params, state: State, event: Event) -> State:
 # --- outcome (Objective) ------------------------------------------------------------------------------
 
 
+@last_args  # the tokens stay put through most steps (rulesets/memo.py): asked once per tokens
+def _far_side(params: Params, priority: str, seats: tuple[str, ...], mercs: tuple[Merc, ...]) -> Outcome | None:
+    """The first seat in turn order (`turn_order`: priority first) with a token on the other
+    side of the board."""
+    for seat in (priority, next((s for s in seats if s != priority), priority)):
+        far = board.far_row(params, seat)
+        for m in mercs:
+            if m.owner == seat and m.at is not None:  # `placed_mercs`
+                top = m.at[1]
+                if top <= far < top + card_of(m.card).size:  # a row of its footprint is the far row
+                    return Outcome(winner=seat, reason=f"{seat}'s {m.card} reached the other side of the board", rule="mercyfrontier/victory.far-side")
+    return None
+
+
 @last_state  # every candidate's check asks it again of the same state (rulesets/memo.py)
 def outcome(params: Params, state: State) -> Outcome | None:
     """"Get one merc to the other side of the board OR destroy 3 of your opponent's buildings"."""
     if state.phase == "setup":
         return None
-    for seat in turn_order(state):
-        far = board.far_row(params, seat)
-        for m in placed_mercs(state, seat):
-            top = (m.at or (0, 0))[1]
-            if top <= far < top + card_of(m.card).size:  # a row of its footprint is the far row
-                return Outcome(winner=seat, reason=f"{seat}'s {m.card} reached the other side of the board", rule="mercyfrontier/victory.far-side")
+    arrived = _far_side(params, state.priority, state.seats, state.mercs)
+    if arrived is not None:
+        return arrived
     for p in state.players:
         if p.lost >= params.buildings_to_win:
             winner = next((s for s in state.seats if s != p.seat), p.seat)
