@@ -8,6 +8,8 @@ and no attack: an enemy token moving over their space destroys them.
 
 from __future__ import annotations
 
+import functools
+
 import msgspec
 
 from events.base import Event
@@ -76,11 +78,9 @@ def walks(params: Params, state: State, mover: Merc, direction: str, spaces: int
     trampled: list[str] = []
     entered: list[Space] = []
     out: list[Walk] = []
-    wide, high = board.width(params), board.height(params)
-    for done in range(spaces):
-        front = board.ahead(at, size, direction)
+    for done, (front, inside, after) in enumerate(_lane(params, at, size, direction, spaces)):
         stop: Walk | None = None
-        if not all(0 <= x < wide and 0 <= y < high for x, y in front):  # `board.on_board` of each
+        if not inside:
             stop = Walk(at, done, tuple(trampled), tuple(entered), "board")
         others: dict[str, Merc] = {}
         for space in front if stop is None else ():
@@ -98,9 +98,23 @@ def walks(params: Params, state: State, mover: Merc, direction: str, spaces: int
         if stop is not None:
             return (*out, *([stop] * (spaces - done)))
         trampled += others
-        at = board.step(at, direction)
+        at = after
         entered += front
         out.append(Walk(at, done + 1, tuple(trampled), tuple(entered)))
+    return tuple(out)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _lane(params: Params, at: Space, size: int, direction: str, spaces: int) -> tuple[tuple[tuple[Space, ...], bool, Space], ...]:
+    """Each step of a straight move from `at` on an empty board: the spaces the token enters,
+    whether they are all on the board (`board.on_board` of each), and where its top-left
+    then stands (pure geometry, memoised: every walk of a decision asks it)."""
+    wide, high = board.width(params), board.height(params)
+    out = []
+    for _ in range(spaces):
+        front = board.ahead(at, size, direction)
+        at = board.step(at, direction)
+        out.append((front, all(0 <= x < wide and 0 <= y < high for x, y in front), at))
     return tuple(out)
 
 

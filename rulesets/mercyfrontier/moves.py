@@ -219,8 +219,9 @@ def worker_placements(params: Params, state: State, p: Player, legal_only: bool 
     spaces = useful_spaces(params, state, p.seat)
     count = min(p.workers, len(spaces))
     inside = {s for s in spaces if in_territory(params, state, p.seat, s)} if legal_only else set()
+    every = not legal_only or len(inside) == len(spaces)  # distinct spaces, all inside: every choice is legal
     for chosen in islice(combinations(spaces, count), PLACEMENTS_OFFERED):
-        if not legal_only or (all(s in inside for s in chosen) and len(set(chosen)) == len(chosen)):
+        if every or (all(s in inside for s in chosen) and len(set(chosen)) == len(chosen)):
             yield WorkersPlaced(by=p.seat, spaces=tuple(chosen))
 
 
