@@ -161,8 +161,15 @@ def _other_actions(params: Params, front: int, seat: str, race: str, half: int, 
     before = (*_legal_builds(params, front, seat, race, half, gold, lumber, every_buildings),
               *_legal_trainings(seat, race, gold, lumber, rounds, buildings, room, by_id),
               *_legal_research(seat, race, gold, lumber, rounds, techs, buildings, by_id))
-    after = (*(BuildingDestroyed(by=seat, building=b.id) for b in buildings), RoundEnded(by=seat))
+    after = _ends(seat, tuple(b.id for b in buildings))
     return before, after, *_worker_places(rounds, techs, buildings, by_id)
+
+
+@functools.lru_cache(maxsize=4096)
+def _ends(seat: str, ids: tuple[str, ...]) -> tuple[Event, ...]:
+    """Each building's destruction, then the round's end (pure: a side's buildings change a
+    few at a time, and its ids recur)."""
+    return (*(BuildingDestroyed(by=seat, building=i) for i in ids), RoundEnded(by=seat))
 
 
 def _legal_builds(params: Params, front: int, seat: str, race: str, half: int, gold: int, lumber: int,
