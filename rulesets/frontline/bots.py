@@ -80,19 +80,43 @@ def _wishes(params: Params, state: State, s: Side) -> Iterator[Wish]:
         yield WorkersMoved, lambda e: e.origin == plenty and e.to == short and e.count == 1
     yield from _defend(s, losing)
     if capacity(params, s) - population(s) < 3 and not _capacity_coming(s):
-        yield _build_rear(params, lambda c: c.capacity > 0 and c.id != "base")
+        yield _build_rear(params, _housing)
     yield ResearchStarted, lambda e: True
     if workers(s) < WORKERS_WANTED:
         yield TrainingStarted, lambda e: not UNITS[e.unit].combat
-    if not _owns(s, lambda c: c.id == "barracks"):
-        yield _build_rear(params, lambda c: bool(c.trains) and c.id != "base")
+    if not _owns(s, _barracks):
+        yield _build_rear(params, _trainer)
     yield TrainingStarted, lambda e: UNITS[e.unit].combat
-    if not _owns(s, lambda c: c.researches):
-        yield _build_rear(params, lambda c: c.researches)
+    if not _owns(s, _mill):
+        yield _build_rear(params, _mill)
     if workers(s) >= 8 and sum(1 for b in s.buildings if b.kind == "barracks") < 2:
-        yield _build_rear(params, lambda c: c.id == "barracks")
+        yield _build_rear(params, _barracks)
     if s.lumber >= 4:
-        yield _build_front(params, lambda c: c.defense > 0)
+        yield _build_front(params, _defensive)
+
+
+def _housing(card: Any) -> bool:
+    """A building that adds population capacity, other than a base."""
+    return bool(card.capacity > 0 and card.id != "base")
+
+
+def _trainer(card: Any) -> bool:
+    """A building that trains units, other than a base."""
+    return bool(card.trains) and card.id != "base"
+
+
+def _mill(card: Any) -> bool:
+    """A war mill or blacksmith: it researches."""
+    return bool(card.researches)
+
+
+def _barracks(card: Any) -> bool:
+    return bool(card.id == "barracks")
+
+
+def _defensive(card: Any) -> bool:
+    """A building that adds defense (a tower)."""
+    return bool(card.defense > 0)
 
 
 def _defend(s: Side, losing: bool) -> list[Wish]:
@@ -124,9 +148,10 @@ def _build_front(params: Params, fits: Callable[..., bool]) -> Wish:
     return BuildingBuilt, lambda e: e.building in kinds and ranks.get(e.area, 0) <= 2
 
 
-def _fitting(fits: Callable[..., bool]) -> set[str]:
+@functools.cache  # the few named kinds of building below: read-only sets
+def _fitting(fits: Callable[..., bool]) -> frozenset[str]:
     """The buildings whose card fits (each card asked once, not once per event)."""
-    return {kind for kind, card in BUILDINGS.items() if fits(card)}
+    return frozenset(kind for kind, card in BUILDINGS.items() if fits(card))
 
 
 @functools.cache

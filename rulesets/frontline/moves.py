@@ -235,10 +235,10 @@ def _worker_places(rounds: int, techs: tuple[str, ...], buildings: tuple[Buildin
     """Where workers may go (militia only after its research, a burrow only after its
     research and once it stands) and the burrows they may come from (`rules.burrow_of`: the
     first building of the id, if it shelters workers)."""
-    known = [RESEARCH[t] for t in techs if t in RESEARCH]  # `effect_total` > 0 for both effects
-    militia = sum(t.amount for t in known if t.effect == "militia") > 0
-    burrows = sum(t.amount for t in known if t.effect == "burrow") > 0
-    rooms = [b.id for b in buildings if b.kind in BUILDINGS and BUILDINGS[b.kind].room]
+    militia, burrows = _worker_research(techs)
+    rooms = [b.id for b in buildings if b.kind in _SHELTERS]
+    if not rooms:
+        return _places(militia), frozenset()
     shelter = {i: by_id[i] for i in rooms if _has_room(by_id[i])}  # the first building of the id shelters
     places = [*PLACES, *rooms]
     destinations: list[tuple[str, int | None]] = []
@@ -252,6 +252,23 @@ def _worker_places(rounds: int, techs: tuple[str, ...], buildings: tuple[Buildin
             continue
         destinations.append((to, BUILDINGS[burrow.kind].room if burrow is not None else None))
     return tuple(destinations), frozenset(shelter)
+
+
+_SHELTERS = frozenset(kind for kind, card in BUILDINGS.items() if card.room)
+"""The kinds of building workers may shelter in (burrows)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _worker_research(techs: tuple[str, ...]) -> tuple[bool, bool]:
+    """Whether the techs let workers become militia and enter burrows (`effect_total` > 0 of each)."""
+    known = [RESEARCH[t] for t in techs if t in RESEARCH]
+    return sum(t.amount for t in known if t.effect == "militia") > 0, sum(t.amount for t in known if t.effect == "burrow") > 0
+
+
+@functools.cache
+def _places(militia: bool) -> Destinations:
+    """Where workers may go when the side has no burrow: the places (the militia after its research)."""
+    return tuple((to, None) for to in PLACES if militia or to != "militia")
 
 
 def _has_room(b: Building) -> bool:
