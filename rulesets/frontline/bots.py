@@ -120,9 +120,14 @@ def _defensive(card: Any) -> bool:
 
 
 def _defend(s: Side, losing: bool) -> list[Wish]:
-    """Militia and burrows when the frontline is in the bot's own half; back to work when not."""
+    """Militia and burrows when the frontline is in the bot's own half; back to work when not.
+    A legal move starts where workers are, so a wish no worker could start is not made."""
     if losing:
+        if not count(s.workers, "lumber"):
+            return []
         return [(WorkersMoved, lambda e: e.origin == "lumber" and e.count == 1 and (e.to == "militia" or e.to.startswith("burrow")))]
+    if not any(place == "militia" or place.startswith("burrow") for place, _ in s.workers):
+        return []
     return [(WorkersMoved, lambda e: (e.origin == "militia" or e.origin.startswith("burrow")) and e.to == "gold")]
 
 

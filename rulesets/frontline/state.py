@@ -116,7 +116,7 @@ def opponent(state: State, seat: str) -> Side:
 
 def with_side(state: State, updated: Side, **changes: object) -> State:
     """The state with one side replaced (and other fields changed)."""
-    sides = tuple(updated if s.seat == updated.seat else s for s in state.sides)
+    sides = tuple([updated if s.seat == updated.seat else s for s in state.sides])
     return replace(state, sides=sides, **changes)
 
 
