@@ -547,6 +547,8 @@ def outcome(params: Params, state: State) -> Outcome | None:
     """A push to a base line wins at once; after the 15th bout the points decide."""
     if not state.sides:
         return None
+    if state.bouts_done < params.bouts and -len(params.track) < state.front < len(params.track):
+        return None  # the common case, asked after every event: no base line reached, bouts left
     half = base_line_reached(params, state)
     if half is not None:
         winner, loser = state.seats[1 - half], state.seats[half]

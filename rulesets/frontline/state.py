@@ -214,11 +214,17 @@ def defenses(params: Params, state: State, half: int) -> tuple[int, ...]:
 
 @last_state  # the frontline step asks it in legal, check and apply of the same state (rulesets/memo.py)
 def _both_defenses(params: Params, state: State) -> tuple[tuple[int, ...], ...]:
-    out = []
-    for half, owner in enumerate(state.sides):
-        built = area_defenses(params, owner)  # every area's defense in one pass, once for all its grids
-        out.append(tuple(default + built.get(area_id, 0) for default, area_id in zip(params.track, board.grid_areas(params, half), strict=True)))
-    return tuple(out)
+    return tuple(_HALVES[half % len(_HALVES)](params, half, owner) for half, owner in enumerate(state.sides))
+
+
+def _half_defenses(params: Params, half: int, owner: Side) -> tuple[int, ...]:
+    built = area_defenses(params, owner)  # every area's defense in one pass, once for all its grids
+    return tuple(default + built.get(area_id, 0) for default, area_id in zip(params.track, board.grid_areas(params, half), strict=True))
+
+
+_HALVES = (last_args(_half_defenses), last_args(_half_defenses))
+"""One memo per half (rulesets/memo.py): the side that did not just play is the same object
+at the next frontline step, so its half is worked out once per change of that side."""
 
 
 @last_state  # the frontline step asks it in legal and apply of the same state (rulesets/memo.py)
