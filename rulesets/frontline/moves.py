@@ -165,7 +165,7 @@ def _other_actions(params: Params, front: int, seat: str, race: str, half: int, 
     return before, after, *_worker_places(rounds, techs, buildings, by_id)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=512)
 def _ends(seat: str, ids: tuple[str, ...]) -> tuple[Event, ...]:
     """Each building's destruction, then the round's end (pure: a side's buildings change a
     few at a time, and its ids recur)."""
@@ -191,7 +191,7 @@ def _affordable(race: str, gold: int, lumber: int) -> tuple[str, ...]:
     return tuple(k for k in of_race(BUILDINGS, race) if BUILDINGS[k].gold <= gold and BUILDINGS[k].lumber <= lumber)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=512)
 def _builds_on(seat: str, kinds: tuple[str, ...], areas: tuple[str, ...]) -> tuple[Event, ...]:
     """Every kind on every area, kind by kind (pure: the same few kinds and areas recur)."""
     return tuple(BuildingBuilt(by=seat, building=kind, area=a) for kind in kinds for a in areas)
@@ -275,7 +275,7 @@ def _has_room(b: Building) -> bool:
     return b.kind in BUILDINGS and BUILDINGS[b.kind].room > 0
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=1024)
 def _worker_moves_from(seat: str, workers: tuple[tuple[str, int], ...], destinations: Destinations,
                        shelters: frozenset[str]) -> tuple[Event, ...]:
     """Workers from a place to another: one worker, or all of them, within a burrow's room

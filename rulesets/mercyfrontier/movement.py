@@ -104,7 +104,7 @@ def walks(params: Params, state: State, mover: Merc, direction: str, spaces: int
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=1 << 12)
 def _lane(params: Params, at: Space, size: int, direction: str, spaces: int) -> tuple[tuple[tuple[Space, ...], bool, Space], ...]:
     """Each step of a straight move from `at` on an empty board: the spaces the token enters,
     whether they are all on the board (`board.on_board` of each), and where its top-left
