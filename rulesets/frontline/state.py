@@ -158,7 +158,12 @@ def effect_total(s: Side, effect: str) -> int:
 
 def workers(s: Side) -> int:
     """Every worker the side has: at work, idle, militia, in burrows or returning."""
-    return sum(n for _, n in s.workers) + sum(r.count for r in s.returning)
+    total = 0  # a plain loop: every decision asks it, of a handful of places
+    for _, n in s.workers:
+        total += n
+    for back in s.returning:
+        total += back.count
+    return total
 
 
 def population(s: Side) -> int:
