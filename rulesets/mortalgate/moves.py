@@ -306,7 +306,8 @@ class _Walk(NamedTuple):
     """A walk on the empty board: its paths in breadth-first order, and each end's position."""
 
     paths: tuple[tuple[Node, ...], ...]
-    at: Mapping[Node, int]
+    at: Mapping[Node | None, int]
+    """End -> position in `paths` (asked with a hero's node: None when it is off the board)."""
 
 
 @lru_cache(maxsize=4096)
