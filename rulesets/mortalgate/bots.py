@@ -100,14 +100,17 @@ def _best_moves(params: Params, state: State, ends: list[Node], rival: float) ->
     standing in a zone we can capture (50) is best, then closer to a goal (20 less half the
     steps to the nearest goal). A score below `rival` comes back as minus infinity.
     """
-    goals, zone = _goals(params, state)
+    team = _team(state)
+    altars, zone = _open_altars(params.map, team, state.altars)
     if not zone.isdisjoint(ends):
         return ZONE_SCORE, [j for j, end in enumerate(ends) if end in zone]
     if rival > NEAR_SCORE:
         return -math.inf, []
-    if not goals:  # no altar left to take and no enemy standing
+    gmap = game_map(params)
+    enemies = [board.distances_from(h.node, gmap.width, gmap.height) for h in state.heroes if h.team != team and h.node is not None]
+    if not altars and not enemies:  # no altar left to take and no enemy standing
         return 0.5, list(range(len(ends)))
-    nearest, reached = _nearest(params, state, goals, ends)
+    nearest, reached = _nearest(params, state, [*altars, *enemies], ends)
     return NEAR_SCORE - nearest * 0.5, reached
 
 
@@ -142,8 +145,17 @@ def _nearest(params: Params, state: State, goals: list[tuple[int, ...]], ends: l
             nearest, lows = low, [steps]
         elif low == nearest:
             lows.append(steps)
-    reached = {j for steps in lows for j, away in enumerate(steps) if away == nearest}
+    reached = {j for steps in lows for j in _where(steps, nearest)}
     return int(nearest), sorted(reached)
+
+
+def _where(values: tuple[int, ...], value: int) -> list[int]:
+    """The positions of `value` in `values` (few: the ends nearest a goal), found by `index`."""
+    found, at = [], -1
+    for _ in range(values.count(value)):
+        at = values.index(value, at + 1)
+        found.append(at)
+    return found
 
 
 def _one(cell: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
@@ -151,17 +163,11 @@ def _one(cell: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
     return lambda table: (table[cell],)
 
 
-def _goals(params: Params, state: State) -> tuple[list[tuple[int, ...]], frozenset[Node]]:
-    """The acting team's goals' distance tables (`board.distances_from`: every move measures
-    to each), the altars it does not hold then the enemies on the board, and the nodes of
-    the zones it can capture."""
+def _team(state: State) -> str | None:
+    """The acting hero's team (whose goals the moves are scored against)."""
     turn = state.turn
     hero = find(state, turn.hero) if turn else None
-    team = hero.team if hero else None
-    gmap = game_map(params)
-    altars, zone = _open_altars(params.map, team, state.altars)
-    enemies = [board.distances_from(h.node, gmap.width, gmap.height) for h in state.heroes if h.team != team and h.node is not None]
-    return [*altars, *enemies], zone
+    return hero.team if hero else None
 
 
 @lru_cache(maxsize=256)

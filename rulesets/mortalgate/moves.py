@@ -72,7 +72,8 @@ def legal(params: Params, state: State) -> list[Event]:
 
     In play (nearly every decision) the events are built from the rules directly: what
     `check` would ask of each candidate (range, cooldown, sight, contention) asked once
-    here. The draft and placement keep every candidate `check` accepts. The contract suite
+    here; in placement every candidate is legal. The draft keeps every candidate `check`
+    accepts. The contract suite
     (`check_legal_is_what_check_accepts`) holds both to the same events in the same order.
     """
     outcomes = chance(params, state)
@@ -80,6 +81,11 @@ def legal(params: Params, state: State) -> list[Event]:
         return [event for event, _ in outcomes]
     if state.stage == "play":
         return _legal_turn(params, state) if outcome(params, state) is None else []
+    if state.stage == "placement":
+        # Every placement candidate is legal: each unplaced hero, by its own seat, on a free
+        # node of its team's spawn (`_check_hero_placed`); each team not yet ordered, every
+        # order of exactly its heroes (`_check_turn_order`).
+        return list(_placement(params, state))
     return [e for e in _candidates(params, state) if not check(params, state, e)]
 
 
