@@ -149,7 +149,7 @@ def _nearest(params: Params, state: State, goals: list[tuple[int, ...]], ends: l
     return int(nearest), sorted(reached)
 
 
-def _where(values: tuple[int, ...], value: int) -> list[int]:
+def _where(values: tuple[int, ...], value: float) -> list[int]:
     """The positions of `value` in `values` (few: the ends nearest a goal), found by `index`."""
     found, at = [], -1
     for _ in range(values.count(value)):
