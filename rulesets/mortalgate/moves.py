@@ -111,10 +111,21 @@ def _legal_turn(params: Params, state: State) -> list[Event]:
     if params.bonuses == "enchantments" and hero.enchantment is None and any(node == hero.node for node, _ in state.enchantments):
         kept.append(EnchantmentTaken(by=by, hero=hero.id))
     kept += _legal_combat(params, state, hero, turn)
-    for index, altar in enumerate(game_map(params).altars):
-        if hero.node in altar.zone and state.altars[index] != hero.team and not contested(params, state, altar.id, hero.team):
+    for index, altar in _altars_around(params.map).get(hero.node, ()):
+        if state.altars[index] != hero.team and not contested(params, state, altar.id, hero.team):
             kept.append(AltarCaptured(by=by, hero=hero.id, altar=altar.id))
     return kept + start
+
+
+@cache
+def _altars_around(map_id: str) -> Mapping[Node | None, tuple[tuple[int, maps.Altar], ...]]:
+    """Node -> the altars (position in map order, altar) whose zone holds it, in map order:
+    a hero stands in no zone most of the time, and every decision asks."""
+    zones: dict[Node | None, list[tuple[int, maps.Altar]]] = {}
+    for index, altar in enumerate(maps.load_map(map_id).altars):
+        for node in altar.zone:
+            zones.setdefault(node, []).append((index, altar))
+    return MappingProxyType({node: tuple(altars) for node, altars in zones.items()})
 
 
 def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[Event]:
@@ -261,6 +272,8 @@ def _moves(params: Params, state: State, hero: Hero) -> list[Event]:
     if turn is None or hero.node is None or turn.phase not in ("upkeep", "movement"):
         return []
     left = movement_allowance(params, state, hero, turn) - turn.moved
+    if left <= 0:  # its movement spent (or stunned): no walk to look up
+        return []
     by, hero_id = hero.seat, hero.id
     return [HeroMoved(by=by, hero=hero_id, path=path) for path in _paths(params, state, hero.node, left)]
 
