@@ -58,8 +58,8 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     top = max(scores.values(), default=-math.inf)
     best_moves: list[int] = []
     if moves and top <= ZONE_SCORE:
-        ends = list(map(_last, map(_path, _at(legal, moves))))
-        move_score, reached = _best_moves(params, state, ends, top)
+        paths = list(map(_path, _at(legal, moves)))
+        move_score, reached = _best_moves(params, state, paths, top)
         if move_score >= top:
             top, best_moves = move_score, [moves[j] for j in reached]
     chosen = [i for i, score in scores.items() if score == top]
@@ -94,13 +94,16 @@ def _split(legal: Sequence[Event]) -> tuple[Sequence[int], Sequence[int]]:
             [i for i, kind in enumerate(kinds) if kind is not HeroMoved])
 
 
-def _best_moves(params: Params, state: State, ends: list[Node], rival: float) -> tuple[float, list[int]]:
-    """The best score of the moves ending at `ends` and which of them (positions in `ends`)
+def _best_moves(params: Params, state: State, paths: list[tuple[Node, ...]], rival: float) -> tuple[float, list[int]]:
+    """The best score of the moves along `paths` and which of them (positions in `paths`)
     reach it, worked out only as far as it can reach `rival` (the best other event's score):
     standing in a zone we can capture (50) is best, then closer to a goal (20 less half the
     steps to the nearest goal). A score below `rival` comes back as minus infinity.
     """
-    team = _team(state)
+    ends = list(map(_last, paths))
+    turn = state.turn
+    hero = find(state, turn.hero) if turn else None
+    team = hero.team if hero else None
     altars, zone = _open_altars(params.map, team, state.altars)
     if not zone.isdisjoint(ends):
         return ZONE_SCORE, [j for j, end in enumerate(ends) if end in zone]
@@ -110,31 +113,29 @@ def _best_moves(params: Params, state: State, ends: list[Node], rival: float) ->
     enemies = [board.distances_from(h.node, gmap.width, gmap.height) for h in state.heroes if h.team != team and h.node is not None]
     if not altars and not enemies:  # no altar left to take and no enemy standing
         return 0.5, list(range(len(ends)))
-    nearest, reached = _nearest(params, state, [*altars, *enemies], ends)
+    start = hero.node if hero else None  # where every move starts, at most its length away
+    nearest, reached = _nearest(params, [*altars, *enemies], ends, start, max(map(len, paths)))
     return NEAR_SCORE - nearest * 0.5, reached
 
 
-def _nearest(params: Params, state: State, goals: list[tuple[int, ...]], ends: list[Node]) -> tuple[int, list[int]]:
+def _nearest(params: Params, goals: list[tuple[int, ...]], ends: list[Node], start: Node | None,
+             reach: int) -> tuple[int, list[int]]:
     """The fewest steps from any end to any goal (each goal a `board.distances_from` table),
     and the positions of the ends that far from some goal.
 
-    Best bound first: every move of a decision starts where its hero stands and ends at most
-    `reach` steps from it, so a goal `away` steps from the hero is at least `away - reach`
-    steps from every end. Goals are read nearest to the hero first, and reading stops at the
-    first goal that can no longer be as near as the best found.
+    Best bound first: every move of a decision starts at `start`, where its hero stands, and
+    is at most `reach` steps long, so a goal `away` steps from the hero is at least
+    `away - reach` steps from every end. Goals are read nearest to the hero first, and
+    reading stops at the first goal that can no longer be as near as the best found.
     """
-    gmap = game_map(params)
-    height = gmap.height
+    height = game_map(params).height
     cells = [col * height + row for col, row in ends]  # board.cell of each end
     read = itemgetter(*cells) if len(cells) > 1 else _one(cells[0])
-    turn = state.turn
-    hero = find(state, turn.hero) if turn else None
-    if hero is None or hero.node is None:  # (not in play: moves start where the hero stands)
-        order, reach = [(0, goal) for goal in range(len(goals))], 0
+    if start is None:  # (not in play: moves start where the hero stands)
+        order = [(0, goal) for goal in range(len(goals))]
     else:
-        here = board.cell(hero.node, height)
+        here = board.cell(start, height)
         order = sorted([(table[here], goal) for goal, table in enumerate(goals)])
-        reach = max(read(board.distances_from(hero.node, gmap.width, height)))
     nearest, lows = math.inf, []
     for away, goal in order:
         if away - reach > nearest:
@@ -161,13 +162,6 @@ def _where(values: tuple[int, ...], value: float) -> list[int]:
 def _one(cell: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
     """`itemgetter` of one cell, as a tuple (`itemgetter(x)` alone gives the value)."""
     return lambda table: (table[cell],)
-
-
-def _team(state: State) -> str | None:
-    """The acting hero's team (whose goals the moves are scored against)."""
-    turn = state.turn
-    hero = find(state, turn.hero) if turn else None
-    return hero.team if hero else None
 
 
 @lru_cache(maxsize=256)

@@ -74,7 +74,7 @@ def test_moves_are_read_only_as_far_as_they_can_reach_the_best_score() -> None:
     """A move scores at most 50 (a zone) and else at most 20: a better event leaves them unread."""
     params = rules("2.5").params
     for state, legal in decisions("2.5", 6):
-        moved = [e.path[-1] for e in legal if isinstance(e, HeroMoved)]
+        moved = [e.path for e in legal if isinstance(e, HeroMoved)]
         if not moved:
             continue
         assert bots._best_moves(params, state, moved, 51.0)[0] <= 50.0
