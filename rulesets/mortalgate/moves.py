@@ -383,6 +383,7 @@ class _Graph(NamedTuple):
 
 @cache
 def _graph(map_id: str) -> _Graph:
+    """A map's neighbours as walks read them (pure geometry: built once per map)."""
     gmap = maps.load_map(map_id)
     height = gmap.height
     ways = passable_neighbours(map_id)
