@@ -358,6 +358,14 @@ def sight_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid], bodies: Iter
     by line of sight inside the terrain is 2" or less" (for a unit in it). The piece a unit
     stands on top of never blocks its own sight (it looks over the edge: readings.py).
     """
+    found = terrain_blocker(a, b, terrain)
+    return found if found is not None else body_blocker(a, b, bodies)
+
+
+def terrain_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid]) -> str | None:
+    """The first terrain piece blocking the line between a and b (`sight_blocker`'s terrain
+    part: it depends on the two ends and the table alone, so it may be remembered while units
+    move elsewhere)."""
     tallest = max(a.scale, b.scale)
     lo_x, hi_x = min(a.at[0], b.at[0]), max(a.at[0], b.at[0])
     lo_y, hi_y = min(a.at[1], b.at[1]), max(a.at[1], b.at[1])
@@ -367,13 +375,25 @@ def sight_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid], bodies: Iter
             continue  # `_terrain_blocks`'s own first test, without the call: most pieces are far off
         if _terrain_blocks(a, b, piece, tallest):
             return piece.id
+    return None
+
+
+def body_blocker(a: Sighted, b: Sighted, bodies: Iterable[Body]) -> str | None:
+    """The first unit (other than the two ends) blocking the line between a and b
+    (`sight_blocker`'s units part: "another unit of an equal or larger scale")."""
+    tallest = max(a.scale, b.scale)
+    ax, ay = a.at
+    bx_, by_ = b.at
+    lo_x, hi_x = (ax, bx_) if ax <= bx_ else (bx_, ax)
+    lo_y, hi_y = (ay, by_) if ay <= by_ else (by_, ay)
     for body in bodies:
-        if body.id in (a.id, b.id) or body.scale < tallest:
+        if body.scale < tallest or body.id == a.id or body.id == b.id:
             continue
         bx, by = body.at
-        if bx < lo_x - body.radius or bx > hi_x + body.radius or by < lo_y - body.radius or by > hi_y + body.radius:
+        radius = body.radius
+        if bx < lo_x - radius or bx > hi_x + radius or by < lo_y - radius or by > hi_y + radius:
             continue  # further than its radius from the line's bounding box: from the line
-        if point_segment_distance(body.at, a.at, b.at) < body.radius - EPS:
+        if point_segment_distance(body.at, a.at, b.at) < radius - EPS:
             return body.id
     return None
 

@@ -469,14 +469,20 @@ def blocker(state: State, a: Unit, b: Unit) -> str | None:
 
 @last_state  # one table per game (rulesets/memo.py)
 def _sight(params: None, terrain: tuple[Piece, ...]) -> Callable[[board.Sighted, board.Sighted, tuple[board.Body, ...]], str | None]:
-    """`board.sight_blocker` on one table, each line remembered by its two ends and the units
-    on the table (by value): a decision's checks, the chosen event's check and its effect ask
-    about the same lines, and so do the decisions after it until a unit moves. Pure geometry
-    over frozen values."""
+    """`board.sight_blocker` on one table. Its terrain part is remembered by the line's two
+    ends alone (it reads nothing else), so a line between two units that stood still is not
+    traced through the terrain again when some other unit moves: a decision's checks, the
+    chosen event's check and effect, and the decisions after it ask about the same lines.
+    The units part (a few bounding-box tests) is worked out each time. Pure geometry over
+    frozen values."""
 
     @functools.lru_cache(maxsize=1 << 14)
+    def through_terrain(a: board.Sighted, b: board.Sighted) -> str | None:
+        return board.terrain_blocker(a, b, terrain)
+
     def blocking(a: board.Sighted, b: board.Sighted, standing: tuple[board.Body, ...]) -> str | None:
-        return board.sight_blocker(a, b, terrain, standing)
+        found = through_terrain(a, b)
+        return found if found is not None else board.body_blocker(a, b, standing)
 
     return blocking
 
