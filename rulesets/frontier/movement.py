@@ -10,7 +10,8 @@ length is free.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 import msgspec
@@ -35,6 +36,7 @@ from rulesets.frontier.state import (
     sees,
     walls,
 )
+from rulesets.memo import last_state
 
 replace = msgspec.structs.replace
 TOKEN_REACH = 5.0
@@ -98,6 +100,9 @@ def climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, 
     if ignores_terrain(unit):
         return 0, []
     scale = kind(unit).scale
+    tall = _climbable(state, scale, has(unit, "ag_harness"))
+    if not tall:
+        return 0, []
     points = (start, *path, end)
     here, there = piece_at(state, start), piece_at(state, end)
     jumped = (here is not None and there is not None and here.id != there.id and z0 > 0 and z1 > 0
@@ -105,11 +110,7 @@ def climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, 
     cost, climbed = 0, []
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
-    harnessed = has(unit, "ag_harness")
-    for piece in state.terrain:
-        height = _scale_for_movement(harnessed, piece)
-        if height < scale:
-            continue
+    for piece, height in tall:
         inside0 = here is not None and here.id == piece.id
         inside1 = there is not None and there.id == piece.id
         x0, y0, x1, y1 = piece.box
@@ -129,6 +130,24 @@ def climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, 
             cost += step
             climbed.append(piece.id)
     return cost, climbed
+
+
+def _climbable(state: State, scale: int, harnessed: bool) -> tuple[tuple[Piece, int], ...]:
+    """The pieces a unit of `scale` climbs (those it moves over freely left out), each with
+    its height for movement, in placing order."""
+    return _climbables(None, state.terrain)(scale, harnessed)
+
+
+@last_state  # one table per game: every state of it shares the same terrain tuple (rulesets/memo.py)
+def _climbables(params: None, terrain: tuple[Piece, ...]) -> Callable[[int, bool], tuple[tuple[Piece, int], ...]]:
+    """`_climbable` for one table: a move asks it of every piece for every sampled end, and the
+    answer depends only on the table, the unit's scale and AG Harness. Pure over frozen values."""
+
+    @functools.lru_cache(maxsize=64)
+    def of(scale: int, harnessed: bool) -> tuple[tuple[Piece, int], ...]:
+        return tuple((piece, height) for piece in terrain if (height := _scale_for_movement(harnessed, piece)) >= scale)
+
+    return of
 
 
 def move_problems(params: Params, state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> list[Problem]:
