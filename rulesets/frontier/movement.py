@@ -108,28 +108,34 @@ def climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, 
     jumped = (here is not None and there is not None and here.id != there.id and z0 > 0 and z1 > 0
               and board.polygons_gap(here.outline, there.outline) <= scale + board.EPS)
     cost, climbed = 0, []
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
+    lo_x, lo_y, hi_x, hi_y = _box(points)
+    here_id = here.id if here is not None else None
+    there_id = there.id if there is not None else None
     for piece, height in tall:
-        inside0 = here is not None and here.id == piece.id
-        inside1 = there is not None and there.id == piece.id
-        x0, y0, x1, y1 = piece.box
-        if inside0 and inside1:
-            step = abs(z1 - z0)
-        elif inside1:
+        if piece.id == here_id:
+            step = abs(z1 - z0) if piece.id == there_id else 0 if jumped or forced else z0
+        elif piece.id == there_id:
             step = max(z1 - z0, 0) if jumped else z1
-        elif inside0:
-            step = 0 if jumped or forced else z0
-        elif hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
-            continue  # the move's bounding box misses the piece's: it cannot enter it
-        elif board.path_enters(points, piece.outline):
-            step = 0 if piece.enterable() and z0 == 0 and z1 == 0 else height
         else:
-            continue
+            x0, y0, x1, y1 = piece.box
+            if hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
+                continue  # the move's bounding box misses the piece's: it cannot enter it
+            if not board.path_enters(points, piece.outline):
+                continue
+            step = 0 if piece.enterable() and z0 == 0 and z1 == 0 else height
         if step > 0:
             cost += step
             climbed.append(piece.id)
     return cost, climbed
+
+
+def _box(points: tuple[Point, ...]) -> tuple[float, float, float, float]:
+    """(min x, min y, max x, max y) of a move's points (most moves are a start and an end)."""
+    if len(points) == 2:
+        (ax, ay), (bx, by) = points
+        return (ax if ax <= bx else bx), (ay if ay <= by else by), (bx if ax <= bx else ax), (by if ay <= by else ay)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 def _climbable(state: State, scale: int, harnessed: bool) -> tuple[tuple[Piece, int], ...]:
@@ -211,15 +217,16 @@ def _terrain_problems(state: State, unit: Unit, start: Point, to: Point, path: t
 def _unit_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     """"It may not move through other units (Friendly or otherwise)", nor end on one."""
     points = (start, *path, to)
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
+    lo_x, lo_y, hi_x, hi_y = _box(points)
     radius = kind(unit).base
+    tx, ty = to
     for other in bodies(state):  # every unit on the table, with its base radius
         if other.id == unit.id:
             continue
         room = radius + other.radius - SLACK
         ox, oy = at = other.at
-        if board.distance(to, at) < room:
+        if abs(ox - tx) < room and abs(oy - ty) < room and board.distance(to, at) < room:
+            # (further than `room` along one axis is further than `room`: hypot never falls below either side)
             yield Problem("movement.through-units", f"{unit.id} would end on top of {other.id}")
         elif free or ox < lo_x - room or ox > hi_x + room or oy < lo_y - room or oy > hi_y + room:
             continue  # further than `room` from the move's bounding box: from the whole move

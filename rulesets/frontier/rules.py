@@ -793,11 +793,17 @@ def _check_moved(params: Params, state: State, event: UnitMoved) -> Problems:
 def move_refused(params: Params, state: State, event: UnitMoved) -> bool:
     """Whether `check` finds anything wrong with a move, stopping at the first rule it breaks
     (legal moves ask this of every sampled end; the audit asks `check` for every reason)."""
-    problems, mover = _mover(params, state, event)
+    problems, mover = _unit_mover(params, state, event.by, event.unit)
     if problems or mover is None:
         return True
     unit, window = mover
     return not movement.move_allowed(params, state, unit, window, event.to, event.level, event.path)
+
+
+@last_args  # a decision's sampled ends are all one unit's move (rulesets/memo.py)
+def _unit_mover(params: Params, state: State, by: str | None, unit_id: str) -> tuple[Problems, tuple[Unit, Window] | None]:
+    """`_mover`, which reads only the seat and the unit of a move, asked once per decision."""
+    return _mover(params, state, UnitMoved(by=by, unit=unit_id, to=(0.0, 0.0)))
 
 
 def _mover(params: Params, state: State, event: UnitMoved) -> tuple[Problems, tuple[Unit, Window] | None]:
