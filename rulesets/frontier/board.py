@@ -199,6 +199,36 @@ def _strictly_inside(p: Point, poly: Polygon) -> bool:
     return inside(p, poly) and all(point_segment_distance(p, a, b) > EPS for a, b in edges(poly))
 
 
+BOX_MARGIN = 1e-6
+"""How far outside an outline's bounding box a segment must stay for `segment_misses_box` to
+pass it by: a thousand times EPS, so no point the exact tests compute along the segment
+(within float noise of it) can fall within EPS of the box."""
+
+
+def segment_misses_box(a: Point, b: Point, box: tuple[float, float, float, float]) -> bool:
+    """Whether segment ab stays more than BOX_MARGIN outside a (min x, min y, max x, max y)
+    box: then it runs through nothing inside it, and `length_inside` of any outline within the
+    box is 0 (a long diagonal line's bounding box meets many pieces' boxes, the line few).
+    Clipped to the box's two slabs; conservative: in doubt, it does not miss."""
+    t0, t1 = 0.0, 1.0
+    for p, q, lo, hi in ((a[0], b[0], box[0] - BOX_MARGIN, box[2] + BOX_MARGIN), (a[1], b[1], box[1] - BOX_MARGIN, box[3] + BOX_MARGIN)):
+        d = q - p
+        if d == 0.0:
+            if p < lo or p > hi:
+                return True
+            continue
+        ta, tb = (lo - p) / d, (hi - p) / d
+        if ta > tb:
+            ta, tb = tb, ta
+        if ta > t0:
+            t0 = ta
+        if tb < t1:
+            t1 = tb
+        if t0 > t1:
+            return True
+    return False
+
+
 def path_inside(points: Sequence[Point], poly: Polygon) -> float:
     """Inches of a polyline inside the polygon (0 at once if the polyline's bounding box
     misses the outline's: a move is measured against every piece on the table)."""
@@ -208,7 +238,7 @@ def path_inside(points: Sequence[Point], poly: Polygon) -> float:
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     if max(xs) < x0 or min(xs) > x1 or max(ys) < y0 or min(ys) > y1:
         return 0.0
-    return sum(length_inside(a, b, poly) for a, b in path_legs(points))
+    return sum(length_inside(a, b, poly) for a, b in path_legs(points) if not segment_misses_box(a, b, (x0, y0, x1, y1)))
 
 
 def path_enters(points: Sequence[Point], poly: Polygon) -> bool:
@@ -373,6 +403,8 @@ def terrain_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid]) -> str | N
         x0, y0, x1, y1 = piece.box
         if hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
             continue  # `_terrain_blocks`'s own first test, without the call: most pieces are far off
+        if segment_misses_box(a.at, b.at, piece.box):
+            continue  # the line passes the piece's box by: nothing of it runs inside the piece
         if _terrain_blocks(a, b, piece, tallest):
             return piece.id
     return None

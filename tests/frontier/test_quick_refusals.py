@@ -225,3 +225,29 @@ def test_climbing_and_units_in_the_way_give_the_old_answers(which: int, start: P
             _old_through_units(state, unit, position(unit), end, near)
     assert [p.message for p in movement._unit_problems(state, unit, begin, movement.snap(to), near, False)] == \
         _old_through_units(state, unit, begin, movement.snap(to), near)
+
+
+outline_points = st.lists(points, min_size=3, max_size=7)
+
+
+@settings(max_examples=400, deadline=None)
+@given(outline_points, points, points, st.floats(min_value=-2, max_value=2, allow_nan=False))
+def test_a_segment_that_misses_an_outlines_box_runs_nothing_inside_it(corners: list[Point], a: Point, b: Point, shift: float) -> None:
+    """`board.segment_misses_box` only passes by what `length_inside` measures as 0 (segments
+    near the box's sides included: `shift` moves an end onto or just past a side)."""
+    poly = tuple(corners)
+    box = board.bounds(poly)
+    for end in (b, (box[2] + shift * 1e-6, b[1]), (a[0], box[1] + shift), (box[0] + shift * 1e-9, box[3] - shift * 1e-9)):
+        if board.segment_misses_box(a, end, box):
+            assert board.length_inside(a, end, poly) == 0.0
+            assert board.path_inside((a, end), poly) == 0.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(rects, min_size=1, max_size=4), st.lists(points, min_size=2, max_size=4))
+def test_a_path_measures_inside_a_piece_as_the_sum_of_its_legs(pieces: list, path: list[Point]) -> None:
+    """`board.path_inside`, which skips legs that miss the piece's box, against every leg measured."""
+    for x, y, w, h, _ in pieces:
+        poly = board.rectangle(x, y, x + w, y + h)
+        legs = board.path_legs(path)
+        assert board.path_inside(path, poly) == sum(board.length_inside(a, b, poly) for a, b in legs)
