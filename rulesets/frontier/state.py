@@ -448,11 +448,14 @@ def _walls(params: None, terrain: tuple[Piece, ...]) -> tuple[Piece, ...]:
     return tuple(piece for piece in terrain if piece.impassable())
 
 
-def sees(state: State, a: Unit, b: Unit, *, a_at: Point | None = None, a_level: int | None = None) -> bool:
-    """Whether unit a has line of sight to unit b (frontier.md, Line of Sight)."""
-    if (a.at is None and a_at is None) or b.at is None:
+def sees(state: State, a: Unit, b: Unit, *, a_at: Point | None = None, a_level: int | None = None,
+         b_at: Point | None = None, b_level: int | None = None) -> bool:
+    """Whether unit a has line of sight to unit b (frontier.md, Line of Sight), either of them
+    optionally as if standing elsewhere (the units in between are the others on the table:
+    the two ends never block their own line, wherever they stand)."""
+    if (a.at is None and a_at is None) or (b.at is None and b_at is None):
         return False
-    return _sight(None, state.terrain)(sighted(state, a, a_at, a_level), sighted(state, b), bodies(state)) is None
+    return _sight(None, state.terrain)(sighted(state, a, a_at, a_level), sighted(state, b, b_at, b_level), bodies(state)) is None
 
 
 def sees_point(state: State, a: Unit, p: Point, scale: int) -> bool:

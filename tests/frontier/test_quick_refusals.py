@@ -20,16 +20,20 @@ from hypothesis import strategies as st
 from projections.simulate import play
 from rulesets.frontier import board, movement, moves, rules
 from rulesets.frontier.board import Body, Point, Sighted, make_terrain
-from rulesets.frontier.events import UnitDeployed, UnitMoved
+from rulesets.frontier.events import AbilityUsed, UnitDeployed, UnitMoved
 from rulesets.frontier.state import (
     State,
     Unit,
+    enemies_of,
+    find,
     has,
     heights_at,
     kind,
     on_board,
     piece_at,
     position,
+    replace_unit,
+    sees,
 )
 from tests.frontier.scenario import P, R
 
@@ -251,3 +255,22 @@ def test_a_path_measures_inside_a_piece_as_the_sum_of_its_legs(pieces: list, pat
         poly = board.rectangle(x, y, x + w, y + h)
         legs = board.path_legs(path)
         assert board.path_inside(path, poly) == sum(board.length_inside(a, b, poly) for a, b in legs)
+
+
+def test_an_ambush_place_is_watched_by_the_enemies_that_see_the_unit_put_there() -> None:
+    """Ambush's "out of line of sight" at the new place is asked of the table as it is, the
+    commando's end of each line put at the new place (`sees(..., b_at=...)`): the same
+    enemies as on the table with the commando moved there."""
+    asked = 0
+    for bot, seed in [*GAMES, ("random", 5), ("heuristic", 6)]:
+        for state in _states(bot, seed):
+            for event in moves.candidates(P, state):
+                if isinstance(event, AbilityUsed) and event.ability == "ambush":
+                    unit = find(state, event.unit)
+                    assert unit is not None
+                    moved = replace(unit, at=event.points[0], level=event.level)
+                    there = replace_unit(state, moved)
+                    assert [e.id for e in enemies_of(state, unit) if sees(state, e, unit, b_at=event.points[0], b_level=event.level)] == \
+                        [e.id for e in enemies_of(there, moved) if sees(there, e, moved)]
+                    asked += 1
+    assert asked > 40
