@@ -12,6 +12,7 @@ import random
 from collections.abc import Sequence
 
 from events.base import Event
+from rulesets.legal import keep
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.events import (
     CardCaptured,
@@ -47,7 +48,9 @@ def checkable(state: State, event: Event) -> bool:
 
 
 def _playable(state: State, legal: Sequence[Event]) -> Sequence[Event]:
-    return [e for e in legal if not isinstance(e, HymnSung) or checkable(state, e)] or legal
+    """The legal events less the hymns it cannot check (all of them, if that leaves none);
+    a lazy sequence stays lazy (only songs are looked at)."""
+    return keep(legal, lambda e: checkable(state, e), (HymnSung,)) or legal
 
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
