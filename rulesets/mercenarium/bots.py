@@ -8,6 +8,7 @@ sees the whole state; it only ever reads its own hand and the open board.
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
@@ -69,19 +70,22 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     are scored best bound first until no bound left reaches the best score. The tie-breaks
     are drawn first, one per candidate in order, as a `max` over every score drew them, so
     a seed still plays the same game."""
-    look = Look(params, state)
     options = _playable(state, legal)
-    ties = [rng.random() for _ in options]
-    bounds = sorted([(-bound, i, exact) for i, event in enumerate(options) for bound, exact in (_bound(params, state, look, event),)])
-    best: tuple[float, float, int] | None = None
-    for bound, i, exact in bounds:
-        if best is not None and -bound < best[0]:
+    ties = [rng.random() for _ in range(len(options))]
+    if len(options) == 1:
+        return options[0]
+    look = Look(params, state)
+    best: tuple[float, float, int] = (-math.inf, 0.0, 0)
+    for bound, i, exact in sorted(_bounds(params, state, look, options)):
+        if -bound < best[0]:
             break  # this bound and every one after it are below the best score: none can win
+        if (-bound, ties[i], -i) < best:
+            continue  # even at its bound it loses to the best on the tie-break
         score = -bound if exact else _score(params, state, look, options[i])
         found = (score, ties[i], -i)  # the first of equals, as `max` keeps it
-        if best is None or found > best:
+        if found > best:
             best = found
-    return options[-best[2]] if best is not None else options[0]
+    return options[-best[2]]
 
 
 class Look:
@@ -103,6 +107,7 @@ class Look:
         self._around: dict[str, tuple[str, str]] = {}
         self._next: dict[str, str] = {}
         self._seen: dict[str, frozenset[str]] = {}
+        self._pieces_seen: dict[str, frozenset[str]] = {}
         self.exposures: dict[str, bool] = {}
         """Whether a card in play is threatened where it stands, by card (asked once for
         each of its moves)."""
@@ -171,29 +176,35 @@ class Look:
 
     def repeats(self, card_id: str, to: tuple[int, int], seat: str) -> bool:
         """Whether `card_id` stepping to `to` gives a position already in the history, for
-        the next seat (`position_key`); only keys for that seat can match, so with none the
-        key is not built."""
+        the next seat (`position_key`); only keys for that seat can match, and only those
+        with the card on `to` (one piece's key, looked up among theirs), so the whole key is
+        seldom built."""
         following = self.next_seat(seat)
         seen = self._seen.get(following)
         if seen is None:
             tail = f">{following}"
             seen = self._seen[following] = frozenset(key for key in self.state.history if key.endswith(tail))
-        return bool(seen) and self.key_after_move(card_id, to, seat) in seen
+            self._pieces_seen[following] = frozenset(
+                piece for key in seen for piece in key[:-len(tail)].split(";"))
+        if not seen or f"{card_id}@{to[0]},{to[1]}:{seat}" not in self._pieces_seen[following]:
+            return False
+        return self.key_after_move(card_id, to, seat) in seen
 
     def key_after_move(self, card_id: str, to: tuple[int, int], seat: str) -> str:
         """`position_key` of the position after `card_id` steps to `to`, for the next seat
         (the board stays in card order: the card keeps its place in it). The keys of the
-        pieces before and after each card are joined once per decision."""
+        pieces before and after the card are joined once per card."""
         state = self.state
         if self._keys is None:
             self._keys = [f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}" for p in state.board]
-            ids = [p.card for p in state.board]
-            for i, card in enumerate(ids):
-                if ids.count(card) == 1:
-                    before, after = self._keys[:i], self._keys[i + 1:]
-                    self._around[card] = (";".join(before) + ";" if before else "", ";" + ";".join(after) if after else "")
         moved = f"{card_id}@{to[0]},{to[1]}:{seat}"
         around = self._around.get(card_id)
+        if around is None:
+            ids = [p.card for p in state.board]
+            if ids.count(card_id) == 1:
+                i = ids.index(card_id)
+                before, after = self._keys[:i], self._keys[i + 1:]
+                around = self._around[card_id] = (";".join(before) + ";" if before else "", ";" + ";".join(after) if after else "")
         if around is None:  # a card not on the board once: replace every piece of it, as `position_key` would read
             keys = [moved if p.card == card_id else key for p, key in zip(state.board, self._keys, strict=True)]
             return f"{';'.join(keys)}>{self.next_seat(seat)}"
@@ -240,25 +251,35 @@ _SLACK = 1e-9
 two may differ in the last bit of a float."""
 
 
-def _bound(params: Params, state: State, look: Look, event: Event) -> tuple[float, bool]:
-    """A score no lower than `_score`'s for the event, from what is cheap to know, and whether
-    it is the score itself: a move or a summon as if it threatened an enemy (a move: if it
-    ends beside one), stood unthreatened and repeated nothing (its House and standing threat
-    are known, and a move's distance is its card's, less the step); any other kind its score
-    itself."""
-    if isinstance(event, CardMoved):
-        seat = event.by or ""
-        bound = look.move_bound(event.card, seat)
-        if event.to in look.enemy_houses(seat):
-            bound += 12.0
-        return (bound + 20.0 if event.to in look.near_enemy(seat) else bound), False
-    if isinstance(event, CardSummoned):
-        seat = event.by or ""
-        base = 40.0 if look.in_play(seat) < 2 else 24.0
-        if event.space in look.near_enemy(seat):
-            base += 15.0
-        return base + 0.3 * _value(event.card) - 0.5 * look.distance(seat, event.space) + _SLACK, False
-    return _score(params, state, look, event), True
+def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) -> list[tuple[float, int, bool]]:
+    """(-bound, index, exact) of every option: a score no lower than `_score`'s for the event,
+    from what is cheap to know, and whether it is the score itself. A move or a summon as if
+    it threatened an enemy (a move: if it ends beside one), stood unthreatened and repeated
+    nothing (its House and standing threat are known, and a move's distance is its card's,
+    less the step); any other kind its score itself. Moves, most of the options, are bounded
+    inline with their seat's enemy Houses and the spaces beside its enemies read once."""
+    out: list[tuple[float, int, bool]] = []
+    moving: str | None = None
+    houses: list[tuple[int, int]] = []
+    near: frozenset[tuple[int, int]] = frozenset()
+    for i, event in enumerate(options):
+        if type(event) is CardMoved:
+            seat = event.by or ""
+            if seat != moving:
+                moving, houses, near = seat, look.enemy_houses(seat), look.near_enemy(seat)
+            bound = look.move_bound(event.card, seat)
+            if event.to in houses:
+                bound += 12.0
+            out.append((-(bound + 20.0 if event.to in near else bound), i, False))
+        elif type(event) is CardSummoned:
+            seat = event.by or ""
+            base = 40.0 if look.in_play(seat) < 2 else 24.0
+            if event.space in look.near_enemy(seat):
+                base += 15.0
+            out.append((-(base + 0.3 * _value(event.card) - 0.5 * look.distance(seat, event.space) + _SLACK), i, False))
+        else:
+            out.append((-_score(params, state, look, event), i, True))
+    return out
 
 
 def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Sequence
 from itertools import combinations
+from typing import Any
 
 from events.base import Event
 from rulesets.legal import Chain, Lazy
@@ -111,13 +112,19 @@ def legal(params: Params, state: State) -> Sequence[Event]:
         return [event for event, _ in outcomes]
     if state.stage != "play" or outcome(params, state) is not None:
         return []
-    return Chain(_decisions(params, state, legal_only=True))
+    parts, kinds = _decisions(params, state, legal_only=True)
+    return Chain(parts, kinds)
+
+
+_TURN_KINDS: tuple[tuple[type, ...], ...] = (
+    (CardSummoned,), (CardMoved, CardCaptured, CardsAnnihilated), (MercenaryBought,), (HymnSung,), (HymnLearned,), (DrawDeclared,))
+"""The event types of each part of a turn's decisions (`_decisions`), in order."""
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
     """Every event proposed at a decision before the rules filter it (the contract's reference)."""
     if chance(params, state) is None and state.stage == "play" and outcome(params, state) is None:
-        for part in _decisions(params, state, legal_only=False):
+        for part in _decisions(params, state, legal_only=False)[0]:
             yield from part
 
 
@@ -132,9 +139,10 @@ def _checked(params: Params, state: State, proposed: Iterator[Event], legal_only
     return [e for e in proposed if not _refused(params, state, e)] if legal_only else list(proposed)
 
 
-def _decisions(params: Params, state: State, *, legal_only: bool) -> list[Sequence[Event]]:
+def _decisions(params: Params, state: State, *, legal_only: bool) -> tuple[list[Sequence[Event]], Sequence[tuple[type, ...]]]:
     """Every decision proposed, or (legal_only) every one the rules accept, kind by kind in
-    order: each part a list, or the moves on the board made when asked (`_board_moves`).
+    order: each part a list, or the moves on the board made when asked (`_board_moves`);
+    with the event types of each part where they are known (a turn's actions).
 
     A turn action is proposed only once nothing blocks every turn action: the game on, the
     seat to act known, no step pending and no unnamed excess in a hand (`rules._check_turn`),
@@ -144,16 +152,17 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> list[Sequen
     if state.pending:
         if state.pending[0].kind == "zodiac-effect":
             parts.append(_checked(params, state, _zodiac_effects(state), legal_only))
-        return parts
+        return parts, ()
     if not state.singularity and any(len(h.hand) > params.hand_limit or len(h.hymns) > params.hymn_limit for h in state.players):
         for holder in state.players:  # some hand is over the limits (`over_limits`): which?
             if over_limits(params, state, holder.seat):
                 parts.append(_checked(params, state, _returns(params, holder), legal_only))  # extras go back before the game goes on
         if any(over_limits(params, state, s) and s not in state.noted for s in state.seats):
-            return parts  # every turn action would be named (hand.limit) until they do
+            return parts, ()  # every turn action would be named (hand.limit) until they do
     p = player(state, state.current)
     if p is None:
-        return parts
+        return parts, ()
+    kinds = [()] * len(parts) + list(_TURN_KINDS) if parts else _TURN_KINDS
     where = board_by_space(state)  # once per decision: every summon and step asks what is where
     parts.append(_summons(params, where, p, legal_only))
     parts.append(_board_moves(params, state, where, p.seat, legal_only))
@@ -161,7 +170,7 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> list[Sequen
     parts.append(_songs(params, state, p, legal_only))
     parts.append(_offerings(state, p, legal_only))
     parts.append(_draws(params, state, p))
-    return parts
+    return parts, kinds
 
 
 def _returns(params: Params, p: Player) -> Iterator[Event]:
@@ -245,8 +254,8 @@ def _deck_cards(hand: tuple[str, ...]) -> int:
 
 def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat: str, legal_only: bool) -> Sequence[Event]:
     """One step of each own card: a move into an empty space, a capture or annihilation of an
-    enemy; legal as the clash of the two cards says (`state.clash`). Legal steps are counted
-    from each card's neighbours and made only when asked (a `Lazy` run, in the order listed)."""
+    enemy; legal as the clash of the two cards says (`state.clash`). The legal steps are
+    planned as small tuples and made into events only when asked (a `Lazy` run, in order)."""
     size = params.board_size
     if not legal_only:
         out: list[Event] = []
@@ -260,47 +269,36 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
                         out += [CardCaptured(by=seat, card=piece.card, target=occupant.card),
                                 CardsAnnihilated(by=seat, card=piece.card, target=occupant.card)]
         return out
-    steps: list[tuple[Placed, int]] = []  # each own card and how many legal steps it has
-    total = 0
+    plan: list[tuple[int, str, Any]] = []  # each legal step as (what, card, where): made into events when asked
     for piece in state.board:
         if piece.owner != seat:
             continue
-        count = 0
-        for _, near in board.neighbours(piece.space, size):
-            occupant = where.get(near)
-            if occupant is None or (occupant.owner != seat and clash(params, state, piece, occupant).kind in _STEPS_ONTO):
-                count += 1
-        if count:
-            steps.append((piece, count))
-            total += count
-
-    def made(piece: Placed) -> list[Event]:
-        out: list[Event] = []
         for _, near in board.neighbours(piece.space, size):
             occupant = where.get(near)
             if occupant is None:
-                out.append(CardMoved(by=seat, card=piece.card, to=near))
+                plan.append((_MOVE, piece.card, near))
             elif occupant.owner != seat:
                 kind = clash(params, state, piece, occupant).kind
                 if kind == "capture" or kind == "apart":
-                    out.append(CardCaptured(by=seat, card=piece.card, target=occupant.card))
+                    plan.append((_CAPTURE, piece.card, occupant.card))
                 elif kind == "annihilation":
-                    out.append(CardsAnnihilated(by=seat, card=piece.card, target=occupant.card))
-        return out
-
-    def item(index: int) -> Event:
-        for piece, count in steps:
-            if index < count:
-                return made(piece)[index]
-            index -= count
-        raise IndexError(index)
-
-    return Lazy(total, item, lambda: [event for piece, _ in steps for event in made(piece)], kinds=(CardMoved, CardCaptured, CardsAnnihilated))
+                    plan.append((_ANNIHILATION, piece.card, occupant.card))
+    return Lazy(len(plan), lambda i: _step(seat, plan[i]), lambda: [_step(seat, planned) for planned in plan])
 
 
-_STEPS_ONTO = frozenset({"capture", "apart", "annihilation"})
-"""Clashes that let a card step onto an enemy: a capture (`apart` too: no edge touches, and
-`check` finds the capture nothing wrong) or an annihilation; never both."""
+_MOVE, _CAPTURE, _ANNIHILATION = 0, 1, 2
+"""A planned step onto an empty space, a capture (`apart` too: no edge touches, and `check`
+finds the capture nothing wrong) or an annihilation (never both for one pair)."""
+
+
+def _step(seat: str, planned: tuple[int, str, Any]) -> Event:
+    """The event of a planned step."""
+    what, card_id, onto = planned
+    if what == _MOVE:
+        return CardMoved(by=seat, card=card_id, to=onto)
+    if what == _CAPTURE:
+        return CardCaptured(by=seat, card=card_id, target=onto)
+    return CardsAnnihilated(by=seat, card=card_id, target=onto)
 
 
 def _buys(state: State, p: Player) -> list[Event]:

@@ -197,7 +197,14 @@ def _houses(params: Params) -> dict[str, Space]:
 
 def facing(params: Params, seat: str) -> int:
     """Degrees a card controlled by `seat` is turned: its bottom edge toward the seat's edge."""
-    return board.facing(side(params, seat))
+    found = _facings(params).get(seat)
+    return found if found is not None else board.facing("south")
+
+
+@last_one  # rulesets/memo.py: asked for both cards of every clash
+def _facings(params: Params) -> dict[str, int]:
+    """How a card of each seat is turned, by seat."""
+    return {seat: board.facing(edge) for seat, edge in dict(params.houses).items()}
 
 
 def placed(state: State, card: str) -> Placed | None:
