@@ -194,8 +194,10 @@ class Kept(Sequence[T]):
         return self._base[index]
 
     def __iter__(self) -> Iterator[T]:
-        dropped = set(self._dropped)
-        return (event for index, event in enumerate(self._base) if index not in dropped)
+        events = list(self._base)
+        for gone in reversed(self._dropped):
+            del events[gone]
+        return iter(events)
 
     def __contains__(self, value: object) -> bool:
         """The event last handed out is found at once; any other is looked for in order."""

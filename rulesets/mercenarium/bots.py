@@ -70,10 +70,11 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     are scored best bound first until no bound left reaches the best score. The tie-breaks
     are drawn first, one per candidate in order, as a `max` over every score drew them, so
     a seed still plays the same game."""
-    options = _playable(state, legal)
-    ties = [rng.random() for _ in range(len(options))]
-    if len(options) == 1:
-        return options[0]
+    playable = _playable(state, legal)
+    ties = [rng.random() for _ in range(len(playable))]
+    if len(playable) == 1:
+        return playable[0]
+    options = list(playable)  # every one is bounded: made once, read by index
     look = Look(params, state)
     best: tuple[float, float, int] = (-math.inf, 0.0, 0)
     for bound, i, exact in sorted(_bounds(params, state, look, options)):
@@ -262,12 +263,15 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     moving: str | None = None
     houses: list[tuple[int, int]] = []
     near: frozenset[tuple[int, int]] = frozenset()
+    bounds: dict[str, float] = {}
     for i, event in enumerate(options):
         if type(event) is CardMoved:
             seat = event.by or ""
             if seat != moving:
-                moving, houses, near = seat, look.enemy_houses(seat), look.near_enemy(seat)
-            bound = look.move_bound(event.card, seat)
+                moving, houses, near, bounds = seat, look.enemy_houses(seat), look.near_enemy(seat), {}
+            bound = bounds.get(event.card)
+            if bound is None:
+                bound = bounds[event.card] = look.move_bound(event.card, seat)
             if event.to in houses:
                 bound += 12.0
             out.append((-(bound + 20.0 if event.to in near else bound), i, False))
