@@ -8,6 +8,7 @@ sees the whole state; it only ever reads its own hand and the open board.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections.abc import Sequence
@@ -82,7 +83,13 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
             break  # this bound and every one after it are below the best score: none can win
         if (-bound, ties[i], -i) < best:
             continue  # even at its bound it loses to the best on the tie-break
-        score = -bound if exact else _score(params, state, look, options[i])
+        event = options[i]
+        if exact:
+            score = -bound
+        elif type(event) is CardMoved:
+            score = _move_score(params, state, look, event, best, ties[i], -i)
+        else:
+            score = _score(params, state, look, event)
         found = (score, ties[i], -i)  # the first of equals, as `max` keeps it
         if found > best:
             best = found
@@ -100,7 +107,7 @@ class Look:
         self.by_card = {p.card: p for p in state.board}
         self._goals: dict[str, tuple[tuple[int, int], ...]] = {}
         self._houses: dict[str, list[tuple[int, int]]] = {}
-        self._distances: dict[tuple[str, tuple[int, int]], int] = {}
+        self._rows: dict[str, list[tuple[int, ...]]] = {}
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
         self._near_enemy: dict[str, frozenset[tuple[int, int]]] = {}
@@ -161,13 +168,19 @@ class Look:
         return self._goals[seat]
 
     def distance(self, seat: str, space: tuple[int, int]) -> int:
-        """Steps from `space` to the seat's nearest goal (0 with none)."""
-        known = self._distances.get((seat, space))
-        if known is None:
-            x, y = space
-            known = min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)], default=0)
-            self._distances[(seat, space)] = known
-        return known
+        """Steps from `space` to the seat's nearest goal (0 with none): the least of each
+        goal's distance to it, read from the goal's table (`_steps_from`)."""
+        rows = self._rows.get(seat)
+        if rows is None:
+            size = self.params.board_size
+            rows = self._rows[seat] = [_steps_from(goal, size) for goal in self.goals(seat)]
+        if not rows:
+            return 0
+        x, y = space
+        if not (0 <= x < self.params.board_size and 0 <= y < self.params.board_size):  # off the board: as the text counts
+            return min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)])
+        at = x * self.params.board_size + y
+        return min([row[at] for row in rows])
 
     def enemy_houses(self, seat: str) -> list[tuple[int, int]]:
         """The Houses of every other seat."""
@@ -185,8 +198,7 @@ class Look:
         if seen is None:
             tail = f">{following}"
             seen = self._seen[following] = frozenset(key for key in self.state.history if key.endswith(tail))
-            self._pieces_seen[following] = frozenset(
-                piece for key in seen for piece in key[:-len(tail)].split(";"))
+            self._pieces_seen[following] = frozenset(";".join(key[:-len(tail)] for key in seen).split(";"))
         if not seen or f"{card_id}@{to[0]},{to[1]}:{seat}" not in self._pieces_seen[following]:
             return False
         return self.key_after_move(card_id, to, seat) in seen
@@ -216,6 +228,13 @@ class Look:
         if seat not in self._next:
             self._next[seat] = next_seat(self.state, seat)
         return self._next[seat]
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _steps_from(goal: tuple[int, int], size: int) -> tuple[int, ...]:
+    """Orthogonal steps from a goal to every space of the board, by x * size + y (pure, per goal)."""
+    gx, gy = goal
+    return tuple(abs(x - gx) + abs(y - gy) for x in range(size) for y in range(size))
 
 
 def _value(card_id: str) -> int:
@@ -312,7 +331,11 @@ def _summon_score(params: Params, state: State, look: Look, event: CardSummoned)
     return score - 0.5 * look.distance(seat, event.space)
 
 
-def _move_score(params: Params, state: State, look: Look, event: CardMoved) -> float:
+def _move_score(params: Params, state: State, look: Look, event: CardMoved,
+                best: tuple[float, float, int] | None = None, tie: float = 0.0, order: int = 0) -> float:
+    """The move's score; with the best (score, tie-break, -index) so far and the move's own,
+    a position already seen is not looked for once the move loses without its penalty
+    (every term is a whole number, so the sum is the same in any order)."""
     seat = event.by or ""
     piece = look.by_card.get(event.card)
     if piece is None:
@@ -325,9 +348,12 @@ def _move_score(params: Params, state: State, look: Look, event: CardMoved) -> f
     score = 18.0 + 20.0 * threatening - 35.0 * threatened + 25.0 * was_threatened
     if event.to in look.enemy_houses(seat):
         score += 12.0
+    distance = look.distance(seat, event.to)
+    if best is not None and (score - 1.0 * distance, tie, order) < best:
+        return score - 1.0 * distance  # loses as it is: whether it repeats changes nothing
     if look.repeats(event.card, event.to, seat):
         score -= 40.0
-    return score - 1.0 * look.distance(seat, event.to)
+    return score - 1.0 * distance
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}

@@ -6,7 +6,9 @@ per decision: a bot game asks for the legal moves thousands of times. Kinds that
 rarely (returning extras, a Zodiac's effect, Primary's search in Singularity) are the
 candidates `rules.check` finds nothing wrong in (an info, such as a lost hymn's unchecked
 effect, is not wrong).
-`candidates` proposes every decision before the rules filter it; the contract suite holds
+At a turn `legal` answers a lazy sequence (`rulesets.legal.Chain`): the steps on the board,
+most of a turn's events, are counted and made only when read, so a random bot makes the one
+it picks. `candidates` proposes every decision before the rules filter it; the contract suite holds
 `legal` to exactly the candidates `check` accepts, in order. Every draw is a chance step
 over the cards the pile holds, all equally likely (a shuffled pile).
 """
