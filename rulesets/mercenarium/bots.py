@@ -114,8 +114,7 @@ class Look:
         self._keys: list[str] | None = None
         self._around: dict[str, tuple[str, str]] = {}
         self._next: dict[str, str] = {}
-        self._seen: dict[str, frozenset[str]] = {}
-        self._pieces_seen: dict[str, frozenset[str]] = {}
+        self._seen: dict[str, list[str]] = {}
         self.exposures: dict[str, bool] = {}
         """Whether a card in play is threatened where it stands, by card (asked once for
         each of its moves)."""
@@ -191,16 +190,17 @@ class Look:
     def repeats(self, card_id: str, to: tuple[int, int], seat: str) -> bool:
         """Whether `card_id` stepping to `to` gives a position already in the history, for
         the next seat (`position_key`); only keys for that seat can match, and only those
-        with the card on `to` (one piece's key, looked up among theirs), so the whole key is
-        seldom built."""
+        that hold the moved card's own key (a text search), so the whole key is seldom built."""
         following = self.next_seat(seat)
         seen = self._seen.get(following)
         if seen is None:
             tail = f">{following}"
-            seen = self._seen[following] = frozenset(key for key in self.state.history if key.endswith(tail))
-            self._pieces_seen[following] = frozenset(";".join(key[:-len(tail)] for key in seen).split(";"))
-        if not seen or f"{card_id}@{to[0]},{to[1]}:{seat}" not in self._pieces_seen[following]:
+            seen = self._seen[following] = [key for key in self.state.history if key.endswith(tail)]
+        if not seen:
             return False
+        moved = f"{card_id}@{to[0]},{to[1]}:{seat}"
+        if not any(moved in key for key in seen):
+            return False  # the card stood there in no position seen: this one is new
         return self.key_after_move(card_id, to, seat) in seen
 
     def key_after_move(self, card_id: str, to: tuple[int, int], seat: str) -> str:
@@ -309,7 +309,8 @@ def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: 
     """(threatened by an enemy, threatening an enemy) for a card standing on `piece.space`."""
     threatened = threatening = False
     where = look.where
-    for _, near in board.neighbours(piece.space, params.board_size):
+    around = board.adjacent(params.board_size).get(piece.space)
+    for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
         other = where.get(near)
         if other is None or other.owner == piece.owner or other.card == leaving:
             continue

@@ -18,7 +18,6 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Sequence
 from itertools import combinations
-from typing import Any
 
 from events.base import Event
 from rulesets.legal import Chain, Lazy
@@ -217,10 +216,11 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
     if not hand:
         return []
     accepted: dict[Space, int] = {home: _deck_cards(hand)} if home not in where else {}
+    around = board.adjacent(size)
     for piece in where.values():
         if piece.owner == seat:
             bits = _accepted_by(piece.card, hand)
-            for _, near in board.neighbours(piece.space, size):
+            for near in around.get(piece.space) or _off_board(piece.space, size):
                 if near not in where:
                     accepted[near] = accepted.get(near, 0) | bits
     per_card: list[list[Space]] = [[] for _ in hand]
@@ -257,7 +257,8 @@ def _deck_cards(hand: tuple[str, ...]) -> int:
 def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat: str, legal_only: bool) -> Sequence[Event]:
     """One step of each own card: a move into an empty space, a capture or annihilation of an
     enemy; legal as the clash of the two cards says (`state.clash`). The legal steps are
-    planned as small tuples and made into events only when asked (a `Lazy` run, in order)."""
+    counted per card and made only when asked (a `Lazy` run, in order): one card's steps for
+    one event, every card's when all are read."""
     size = params.board_size
     if not legal_only:
         out: list[Event] = []
@@ -271,36 +272,53 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
                         out += [CardCaptured(by=seat, card=piece.card, target=occupant.card),
                                 CardsAnnihilated(by=seat, card=piece.card, target=occupant.card)]
         return out
-    plan: list[tuple[int, str, Any]] = []  # each legal step as (what, card, where): made into events when asked
+    around = board.adjacent(size)
+    counts: list[tuple[Placed, int]] = []  # each own card with legal steps, and how many
+    total = 0
     for piece in state.board:
         if piece.owner != seat:
             continue
-        for _, near in board.neighbours(piece.space, size):
+        count = 0
+        for near in around.get(piece.space) or _off_board(piece.space, size):
+            occupant = where.get(near)
+            if occupant is None or (occupant.owner != seat and clash(params, state, piece, occupant).kind in _ONTO_ENEMY):
+                count += 1
+        if count:
+            counts.append((piece, count))
+            total += count
+
+    def steps(piece: Placed) -> list[Event]:
+        out: list[Event] = []
+        for near in around.get(piece.space) or _off_board(piece.space, size):
             occupant = where.get(near)
             if occupant is None:
-                plan.append((_MOVE, piece.card, near))
+                out.append(CardMoved(by=seat, card=piece.card, to=near))
             elif occupant.owner != seat:
                 kind = clash(params, state, piece, occupant).kind
                 if kind == "capture" or kind == "apart":
-                    plan.append((_CAPTURE, piece.card, occupant.card))
+                    out.append(CardCaptured(by=seat, card=piece.card, target=occupant.card))
                 elif kind == "annihilation":
-                    plan.append((_ANNIHILATION, piece.card, occupant.card))
-    return Lazy(len(plan), lambda i: _step(seat, plan[i]), lambda: [_step(seat, planned) for planned in plan])
+                    out.append(CardsAnnihilated(by=seat, card=piece.card, target=occupant.card))
+        return out
+
+    def item(index: int) -> Event:
+        for piece, count in counts:
+            if index < count:
+                return steps(piece)[index]
+            index -= count
+        raise IndexError(index)
+
+    return Lazy(total, item, lambda: [event for piece, _ in counts for event in steps(piece)])
 
 
-_MOVE, _CAPTURE, _ANNIHILATION = 0, 1, 2
-"""A planned step onto an empty space, a capture (`apart` too: no edge touches, and `check`
-finds the capture nothing wrong) or an annihilation (never both for one pair)."""
+_ONTO_ENEMY = frozenset({"capture", "apart", "annihilation"})
+"""Clashes that let a card step onto an enemy: a capture (`apart` too: no edge touches, and
+`check` finds the capture nothing wrong) or an annihilation (never both for one pair)."""
 
 
-def _step(seat: str, planned: tuple[int, str, Any]) -> Event:
-    """The event of a planned step."""
-    what, card_id, onto = planned
-    if what == _MOVE:
-        return CardMoved(by=seat, card=card_id, to=onto)
-    if what == _CAPTURE:
-        return CardCaptured(by=seat, card=card_id, target=onto)
-    return CardsAnnihilated(by=seat, card=card_id, target=onto)
+def _off_board(space: Space, size: int) -> tuple[Space, ...]:
+    """The neighbours of a card the table put off the board (`board.adjacent` has only the board's)."""
+    return tuple(near for _, near in board.neighbours(space, size))
 
 
 def _buys(state: State, p: Player) -> list[Event]:
