@@ -151,7 +151,7 @@ def without(pile: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 def unspent(p: Player) -> tuple[str, ...]:
     """Face-down captures: the ones that can still buy or pay an offering."""
-    return tuple(c.card for c in p.captures if not c.spent)
+    return tuple([c.card for c in p.captures if not c.spent])
 
 
 def over_limits(params: Params, state: State, seat: str) -> bool:
