@@ -109,15 +109,14 @@ class Checkpoint(msgspec.Struct, kw_only=True):
 _TEXT, _INT, _WHEN = pa.string(), pa.int32(), pa.timestamp("us", tz="UTC")
 SCHEMAS: dict[str, pa.Schema] = {
     "events": pa.schema([("match_id", _TEXT), ("seq", _INT), ("type", _TEXT), ("seat", _TEXT), ("recorded_at", _WHEN),
-                         ("turn", _INT), ("round", _INT), ("phase", _TEXT), ("actor", _TEXT), ("voided", pa.bool_()),
-                         ("detail", _TEXT)]),
+                         ("turn", _INT), ("round", _INT), ("phase", _TEXT), ("actor", _TEXT), ("voided", pa.bool_())]),
     "steps": pa.schema([("match_id", _TEXT), ("seq", _INT), ("metric", _TEXT), ("value", pa.float64())]),
     "places": pa.schema([("match_id", _TEXT), ("seq", _INT), ("what", _TEXT), ("col", _INT), ("row", _INT)]),
     "violations": pa.schema([("match_id", _TEXT), ("seq", _INT), ("rule", _TEXT), ("severity", _TEXT), ("message", _TEXT)]),
 }
 """The hot tables, typed as the warehouse declares them: Arrow converts each column knowing its
-type (no inference; the events' detail goes from the lines' bytes to checked UTF-8 text in one
-pass, never decoded or re-encoded in Python; a time without a zone is read as UTC)."""
+type (no inference; a time without a zone is read as UTC). An event's line itself is not stored
+again: the log holds it (the Parquet export reads it back from there)."""
 COLUMNS: dict[str, tuple[str, ...]] = {table: tuple(schema.names) for table, schema in SCHEMAS.items()}
 """Column order of the hot tables."""
 
@@ -271,8 +270,8 @@ class Projection:
         self.metrics: dict[str, float] = msgspec.json.decode(resume.metrics) if resume else {}
         self.step: Step | None = None
         self.events: list[Event] = []
-        self.lines: list[bytes] = []
-        """The lines projected, as read: the events' detail, and the checkpoint's hash is the last one's."""
+        self.last_line: bytes | None = None
+        """The last line projected: the checkpoint's hash is its hash."""
         self.standings: list[Progress] = []
         """Where the game stands after each event projected."""
         self.changes: tuple[list[int], list[str], list[float]] = ([], [], [])
@@ -299,7 +298,7 @@ class Projection:
         floor = self.first_seq - 1
         codec, where = ruleset.codec, self.where
         fold, progress, metrics, where_on_board = self.fold, ruleset.progress, ruleset.metrics, ruleset.places
-        keep_event, keep_line, keep_standing = self.events.append, self.lines.append, self.standings.append
+        keep_event, keep_standing = self.events.append, self.standings.append
         shown: dict[str, float] | None = None
         for expected, line in enumerate(lines, start=floor + 1):
             event = codec.decode(line, where=where, line_no=expected + 1)
@@ -311,7 +310,6 @@ class Projection:
             before, step = step, fold.first(event) if step is None else fold(step, event)
             state = step.state
             keep_event(event)
-            keep_line(line)
             keep_standing(progress(params, state))
             if where_on_board is not None and before is not None:
                 self._places(where_on_board(params, before.state, state, event), expected)
@@ -321,6 +319,7 @@ class Projection:
                 shown = now
             if said or step.violations:
                 self._table_said(step, event)
+            self.last_line = line
         self.step = step
         return self._finish()
 
@@ -376,7 +375,7 @@ class Projection:
             "events", self.match_id, count, seq=seqs, type=[type(e).__name__ for e in events],
             seat=list(map(_BY, events)), recorded_at=list(map(_AT, events)), turn=list(map(_TURN, places)),
             round=list(map(_ROUND, places)), phase=list(map(_PHASE, places)), actor=list(map(_ACTOR, places)),
-            voided=[seq in voided for seq in seqs] if voided else [False] * count, detail=self.lines,
+            voided=[seq in voided for seq in seqs] if voided else [False] * count,
         )
         seq, metric, value = self.changes
         self.rows.add_match("steps", self.match_id, len(seq), seq=seq, metric=metric, value=value)
@@ -409,7 +408,8 @@ class Projection:
         self.rows.add_match("violations", self.match_id, len(seqs), seq=seqs, rule=rules, severity=severities, message=messages)
         assert self.step is not None
         if self.replayed:  # appends may have landed since: the seam is the last line projected
-            last_seq, last_hash = self.step.event.seq, line_hash(self.lines[-1])
+            assert self.last_line is not None
+            last_seq, last_hash = self.step.event.seq, line_hash(self.last_line)
         else:
             last_seq, last_hash = self.log.last()
         self._match_rows(errors, last_seq)
