@@ -1,9 +1,9 @@
 """Heatmaps on the game's own board: where things happen under each version.
 
-Counts per board space come from the warehouse (`mortalgate_places`: where heroes fell and
-where altars were captured; `frontline_places`: where the frontline stood when the match
-ended; `places`: what a game's `Ruleset.places` reports at sync, e.g. the spaces Mercy
-Frontier's mercenaries died on); this module turns them into shades over the game's BoardView (pieces, lines and
+Counts per board space come from the warehouse (`places`: what a game's `Ruleset.places`
+reports at sync, e.g. where MortalGate's heroes fell and altars were captured, or the spaces
+Mercy Frontier's mercenaries died on; `frontline_places`: where the frontline stood when the
+match ended); this module turns them into shades over the game's BoardView (pieces, lines and
 card rows left out) and draws them with `svg.board_svg`'s `heat` hook. Counts are per 100 games and share one scale across both versions, so the
 same shade means the same frequency under A and under B.
 """
@@ -50,7 +50,8 @@ def _front(row: Mapping[str, Any], view: BoardView) -> dict[Space, float]:
 
 
 PLACES = {
-    "mortalgate": Places("mortalgate_places", {"hero fell": "Where heroes fall", "altar captured": "Where altars change hands"}, _node),
+    "mortalgate": Places("places", {"hero fell": "Where heroes fall", "altar captured": "Where altars change hands"}, _node,
+                         {"ruleset": "mortalgate"}),
     "frontline": Places("frontline_places", {"frontline stopped": "Where the frontline stops (the last grid pushed)"}, _front),
     "frontier": Places("places", {"unit destroyed": "Where units are destroyed (to the inch)"}, _node, {"ruleset": "frontier"}),
     "mercyfrontier": Places("places", {"mercenary died": "Where mercenaries die (the spaces their tokens covered)"}, _node,

@@ -24,6 +24,7 @@ from events.errors import TabletapeError
 from events.shared import MatchEnded
 from events.store import validate_match_id
 from projections.balance import BalanceReport, check_detect, compare_cohorts
+from projections.parallel import without_cycle_collector
 from projections.pool import ordered_map
 from projections.simulate import BotError, play
 from projections.workspace import Workspace
@@ -84,8 +85,11 @@ def game_seed(seed: int, index: int) -> int:
     return int.from_bytes(blake2b(f"{seed}/{index}".encode(), digest_size=8).digest(), "big") >> 1
 
 
+@without_cycle_collector
 def play_chunk(task: Task) -> Played:
-    """Play a chunk of games (runs in a worker process); stop at a bot's illegal event."""
+    """Play a chunk of games (runs in a worker process); stop at a bot's illegal event. The
+    cycle collector is paused as for audits and sync: a game's states are freed by reference
+    counting, and each full scan would walk every object the imports left (duckdb's most)."""
     rules = registry.rules_for_log(task.ruleset, task.version, task.overrides, None)
     games: list[tuple[str, list[bytes]]] = []
     finished = 0

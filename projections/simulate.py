@@ -18,6 +18,7 @@ from msgspec.structs import replace
 
 from events.base import Event
 from events.shared import MatchEnded, MatchStarted
+from rulesets.legal import sequence_of
 from rulesets.protocol import Bot
 from rulesets.registry import Rules
 
@@ -52,6 +53,9 @@ def play(
     rules did not themselves offer is checked: what `chance` or `legal` offers is legal by
     the contract (`tests/contract.py` holds `legal` to exactly what `check` accepts, and
     every chance outcome to what it accepts), so checking it again would only repeat work.
+    `legal` may answer with any sequence: a lazy one (`rulesets.legal.Chain`) is handed to
+    the bot as it is, so a random bot makes only the event it picks, and whether the bot's
+    event was offered is asked of the sequence (found by identity among those it made).
     """
     ruleset = rules.ruleset
     params = rules.params
@@ -75,7 +79,7 @@ def play(
             event = draw(outcomes, rng)
             offered = True
         else:
-            moves = list(legal(params, state))
+            moves = sequence_of(legal(params, state))  # a lazy sequence stays lazy: a bot makes what it reads
             if not moves:
                 break
             policy = only or _policy(rules, state, policies)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import fcntl
 import itertools
+import operator
 import os
 import shutil
 import time
@@ -108,15 +109,14 @@ class Checkpoint(msgspec.Struct, kw_only=True):
 _TEXT, _INT, _WHEN = pa.string(), pa.int32(), pa.timestamp("us", tz="UTC")
 SCHEMAS: dict[str, pa.Schema] = {
     "events": pa.schema([("match_id", _TEXT), ("seq", _INT), ("type", _TEXT), ("seat", _TEXT), ("recorded_at", _WHEN),
-                         ("turn", _INT), ("round", _INT), ("phase", _TEXT), ("actor", _TEXT), ("voided", pa.bool_()),
-                         ("detail", _TEXT)]),
+                         ("turn", _INT), ("round", _INT), ("phase", _TEXT), ("actor", _TEXT), ("voided", pa.bool_())]),
     "steps": pa.schema([("match_id", _TEXT), ("seq", _INT), ("metric", _TEXT), ("value", pa.float64())]),
     "places": pa.schema([("match_id", _TEXT), ("seq", _INT), ("what", _TEXT), ("col", _INT), ("row", _INT)]),
     "violations": pa.schema([("match_id", _TEXT), ("seq", _INT), ("rule", _TEXT), ("severity", _TEXT), ("message", _TEXT)]),
 }
 """The hot tables, typed as the warehouse declares them: Arrow converts each column knowing its
-type (no inference; the events' detail goes from the lines' bytes to checked UTF-8 text in one
-pass, never decoded or re-encoded in Python; a time without a zone is read as UTC)."""
+type (no inference; a time without a zone is read as UTC). An event's line itself is not stored
+again: the log holds it (the Parquet export reads it back from there)."""
 COLUMNS: dict[str, tuple[str, ...]] = {table: tuple(schema.names) for table, schema in SCHEMAS.items()}
 """Column order of the hot tables."""
 
@@ -215,6 +215,10 @@ def _runs(runs: list[tuple[str, int]]) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(pa.array(positions), pa.array(ids, _TEXT))
 
 
+_BY, _AT = operator.attrgetter("by"), operator.attrgetter("at")
+_TURN, _ROUND, _PHASE, _ACTOR = (operator.attrgetter(name) for name in ("turn", "round", "phase", "actor"))
+"""The events' and standings' columns, read in C (`map`) rather than per row in Python."""
+
 _TABLE_SAYS = frozenset({Retracted, Ruled, MatchEnded})
 """Events that say something about other events (an undo, a ruling, a declared result), by
 exact type as the fold dispatches them: kept for the match's rows, and the two that may
@@ -266,8 +270,8 @@ class Projection:
         self.metrics: dict[str, float] = msgspec.json.decode(resume.metrics) if resume else {}
         self.step: Step | None = None
         self.events: list[Event] = []
-        self.lines: list[bytes] = []
-        """The lines projected, as read: the events' detail, and the checkpoint's hash is the last one's."""
+        self.last_line: bytes | None = None
+        """The last line projected: the checkpoint's hash is its hash."""
         self.standings: list[Progress] = []
         """Where the game stands after each event projected."""
         self.changes: tuple[list[int], list[str], list[float]] = ([], [], [])
@@ -294,7 +298,7 @@ class Projection:
         floor = self.first_seq - 1
         codec, where = ruleset.codec, self.where
         fold, progress, metrics, where_on_board = self.fold, ruleset.progress, ruleset.metrics, ruleset.places
-        events, kept, standings = self.events, self.lines, self.standings
+        keep_event, keep_standing = self.events.append, self.standings.append
         shown: dict[str, float] | None = None
         for expected, line in enumerate(lines, start=floor + 1):
             event = codec.decode(line, where=where, line_no=expected + 1)
@@ -304,17 +308,18 @@ class Projection:
             if said and _reaches_before(event, floor):
                 return None
             before, step = step, fold.first(event) if step is None else fold(step, event)
-            events.append(event)
-            kept.append(line)
-            standings.append(progress(params, step.state))
+            state = step.state
+            keep_event(event)
+            keep_standing(progress(params, state))
             if where_on_board is not None and before is not None:
-                self._places(where_on_board(params, before.state, step.state, event), expected)
-            now = metrics(params, step.state)
-            if now != shown:  # most events change no metric: one comparison of two dicts
+                self._places(where_on_board(params, before.state, state, event), expected)
+            now = metrics(params, state)
+            if now is not shown and now != shown:  # most events change no metric (a game may answer the same dict)
                 self._metric_rows(expected, now)
                 shown = now
             if said or step.violations:
                 self._table_said(step, event)
+            self.last_line = line
         self.step = step
         return self._finish()
 
@@ -368,9 +373,9 @@ class Projection:
         voided = self.voided
         self.rows.add_match(
             "events", self.match_id, count, seq=seqs, type=[type(e).__name__ for e in events],
-            seat=[e.by for e in events], recorded_at=[e.at for e in events], turn=[p.turn for p in places],
-            round=[p.round for p in places], phase=[p.phase for p in places], actor=[p.actor for p in places],
-            voided=[seq in voided for seq in seqs] if voided else [False] * count, detail=self.lines,
+            seat=list(map(_BY, events)), recorded_at=list(map(_AT, events)), turn=list(map(_TURN, places)),
+            round=list(map(_ROUND, places)), phase=list(map(_PHASE, places)), actor=list(map(_ACTOR, places)),
+            voided=[seq in voided for seq in seqs] if voided else [False] * count,
         )
         seq, metric, value = self.changes
         self.rows.add_match("steps", self.match_id, len(seq), seq=seq, metric=metric, value=value)
@@ -403,7 +408,8 @@ class Projection:
         self.rows.add_match("violations", self.match_id, len(seqs), seq=seqs, rule=rules, severity=severities, message=messages)
         assert self.step is not None
         if self.replayed:  # appends may have landed since: the seam is the last line projected
-            last_seq, last_hash = self.step.event.seq, line_hash(self.lines[-1])
+            assert self.last_line is not None
+            last_seq, last_hash = self.step.event.seq, line_hash(self.last_line)
         else:
             last_seq, last_hash = self.log.last()
         self._match_rows(errors, last_seq)

@@ -21,9 +21,10 @@ CREATE TABLE IF NOT EXISTS rosters (
 );
 CREATE TABLE IF NOT EXISTS events (
     match_id VARCHAR, seq INTEGER, type VARCHAR, seat VARCHAR, recorded_at TIMESTAMPTZ,  -- seat: who did it (by)
-    turn INTEGER, round INTEGER, phase VARCHAR, actor VARCHAR, voided BOOLEAN,
-    detail VARCHAR                   -- the log line itself (JSON), for ad-hoc questions
-);
+    turn INTEGER, round INTEGER, phase VARCHAR, actor VARCHAR, voided BOOLEAN
+);                                   -- the line itself stays in the log (`tabletape export`, the Parquet export)
+-- A store synced before the line was left out: its copy of every line goes, once.
+ALTER TABLE events DROP COLUMN IF EXISTS detail;
 CREATE TABLE IF NOT EXISTS steps (   -- per-step metrics in long form, one row per change
     match_id VARCHAR, seq INTEGER, metric VARCHAR, value DOUBLE
 );

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import ast
 import random
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import msgspec
 
@@ -153,9 +155,21 @@ def check_legal_is_what_check_accepts(rules: Rules, seed: int, *, positions: int
         for state in random.Random(seed).sample(decisions, min(positions, len(decisions))):
             accepted = [e for e in ruleset.candidates(rules.params, state)
                         if not any(v.severity != "info" for v in ruleset.check(rules.params, state, e))]
-            assert list(ruleset.legal(rules.params, state)) == accepted, f"{bot} game, seed {seed}: legal differs from the accepted candidates"
+            _assert_legal_is(ruleset, rules.params, state, accepted, f"{bot} game, seed {seed}")
             compared += 1
     return compared
+
+
+def _assert_legal_is(ruleset: Any, params: Any, state: Any, accepted: list, where: str) -> None:
+    """`legal` is the accepted candidates in order, both ways a bot reads it: iterated, and
+    (a lazy sequence, `rulesets.legal`) by its length and item by item from a fresh answer,
+    as a random bot's `options[rng.randrange(len(options))]` does; and each item is found in it."""
+    assert list(ruleset.legal(params, state)) == accepted, f"{where}: legal differs from the accepted candidates"
+    fresh = ruleset.legal(params, state)
+    if isinstance(fresh, Sequence):
+        assert len(fresh) == len(accepted), f"{where}: legal's length is not its number of events"
+        assert [fresh[i] for i in range(len(fresh))] == accepted, f"{where}: legal's items by index differ from its events in order"
+        assert all(event in fresh for event in accepted), f"{where}: an event legal offers is not found in it"
 
 
 def check_chance_outcomes_are_accepted(rules: Rules, seed: int, *, positions: int = 40) -> int:
@@ -206,7 +220,7 @@ def check_legal_is_what_check_accepts_along(rules: Rules, events: list) -> int:
             continue
         accepted = [e for e in ruleset.candidates(rules.params, state)
                     if not any(v.severity != "info" for v in ruleset.check(rules.params, state, e))]
-        assert list(ruleset.legal(rules.params, state)) == accepted, f"after seq {step.event.seq}: legal differs from the accepted candidates"
+        _assert_legal_is(ruleset, rules.params, state, accepted, f"after seq {step.event.seq}")
         compared += 1
     return compared
 

@@ -137,11 +137,10 @@ EVERY_GAME = sorted(ROOT.glob("tests/*/golden/*.jsonl")) + sorted(p for p in (RO
 
 def replayed_rows(ws: Workspace, match_id: str) -> dict[str, list[tuple]]:
     """What the hot tables say of one match, read plainly off its replay: a row per event
-    (where the game stands after it, its line as the detail), a steps row per metric that
+    (where the game stands after it), a steps row per metric that
     changed, a places row per place the game names, and the audit's violations."""
     rules = ws.rules_of(match_id)
     ruleset, params = rules.ruleset, rules.params
-    lines = [line.decode() for line in ws.store.lines(match_id)]
     report = ws.audit(match_id)
     out: dict[str, list[tuple]] = {"events": [], "steps": [], "places": [], "violations": []}
     known: dict[str, float] = {}
@@ -149,7 +148,7 @@ def replayed_rows(ws: Workspace, match_id: str) -> dict[str, list[tuple]]:
     for step in ws.replay(match_id):
         event, where = step.event, ruleset.progress(params, step.state)
         out["events"].append((match_id, event.seq, type(event).__name__, event.by, event.at, where.turn, where.round,
-                              where.phase, where.actor, event.seq in report.retracted, lines[event.seq]))
+                              where.phase, where.actor, event.seq in report.retracted))
         for name, value in ruleset.metrics(params, step.state).items():
             if known.get(name) != value:
                 known[name] = value

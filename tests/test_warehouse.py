@@ -78,7 +78,7 @@ def test_a_second_sync_changes_nothing(synced: Warehouse) -> None:
 def table_dump(warehouse: Warehouse) -> dict[str, list]:
     out = {}
     for table, order in [("matches", "match_id"), ("seats", "match_id, seat"), ("rosters", "match_id, side, piece"),
-                         ("events", "match_id, seq"), ("steps", "match_id, seq, metric"),
+                         ("events", "match_id, seq"), ("steps", "match_id, seq, metric"), ("places", "ALL"),
                          ("violations", "match_id, seq, rule"), ("notes", "match_id, note_id")]:
         out[table] = rows(warehouse, f"SELECT * EXCLUDE (synced_at) FROM {table} ORDER BY {order}" if table == "matches"
                           else f"SELECT * FROM {table} ORDER BY {order}")
@@ -101,6 +101,34 @@ def test_an_incremental_sync_replays_only_new_events_and_equals_a_rebuild(tmp_pa
     scratch = Warehouse(Workspace(copy))
     scratch.sync()
     assert table_dump(warehouse) == table_dump(scratch)
+
+
+def test_a_store_synced_with_every_line_copied_drops_the_copy_and_syncs_on(tmp_path: Path) -> None:
+    """A warehouse written when the events table still kept each line (`detail`), as main's
+    code before this change wrote it: the next sync drops that column once, rebuilds what
+    the new rules fingerprint asks for, extends what grew, and leaves the same tables a
+    sync from scratch does."""
+    ws = Workspace(tmp_path / "store")
+    lines = golden.log_path("mortalgate-2.5").read_bytes().splitlines(keepends=True)
+    ws.import_log(b"".join(lines[:200]), where="first half")
+    ws.import_log(golden.log_path("mortalgate-mistakes").read_bytes(), where="mistakes")
+    warehouse = Warehouse(ws)
+    warehouse.sync()
+    old = duckdb.connect(str(warehouse.path))
+    old.execute("ALTER TABLE events ADD COLUMN detail VARCHAR")  # the layout before: each line stored again
+    old.execute("UPDATE events SET detail = '{}'")
+    old.execute("UPDATE checkpoints SET fingerprint = 'rules before' WHERE match_id <> 'golden-2.5'")
+    old.close()
+    ws.append_events("golden-2.5", [msgspec.structs.replace(e, prev="") for e in golden.read_log("mortalgate-2.5")[200:]])
+    report = warehouse.sync()
+    assert report.extended == 1 and [why for _, why in report.rebuilt] == ["the rules changed since the last sync"]
+    assert "detail" not in [name for name, *_ in rows(warehouse, "DESCRIBE events")]
+    copy = tmp_path / "copy"
+    shutil.copytree(ws.home, copy, ignore=shutil.ignore_patterns("warehouse*"))
+    scratch = Warehouse(Workspace(copy))
+    scratch.sync()
+    assert table_dump(warehouse) == table_dump(scratch)
+    assert warehouse.sync().unchanged == 2
 
 
 def test_a_log_changed_underneath_is_projected_whole_and_said(tmp_path: Path) -> None:
@@ -272,6 +300,10 @@ def test_parquet_export_reads_back_partitioned(synced: Warehouse, tmp_path: Path
     events = pq.read_table(written["events"])
     assert events.num_rows == rows(synced, "SELECT count(*) FROM events")[0][0]
     assert (written["events"] / "ruleset=mortalgate" / "version=2.5").is_dir()
+    detail = {(r["match_id"], r["seq"]): r["detail"] for r in events.select(["match_id", "seq", "detail"]).to_pylist()}
+    for match_id in synced.ws.matches():  # each row's line, read back from the log (the warehouse keeps no copy)
+        lines = [line.decode() for line in synced.ws.store.lines(match_id)]
+        assert [detail[(match_id, seq)] for seq in range(len(lines))] == lines
     con = duckdb.connect()
     count = con.execute(f"SELECT count(*) FROM read_parquet('{written['matches']}/**/*.parquet', hive_partitioning=true)").fetchone()
     assert count == (len(GOLDEN),)

@@ -191,9 +191,7 @@ def _check_ambush(params: Params, state: State, event: AbilityUsed, unit: Unit) 
     at = event.points[0]
     if board.distance(at, position(unit)) > 15 + board.EPS:
         problems += _v(event, "ambush", f'{at} is {board.distance(at, position(unit)):.1f}" away; the commando is placed within 15"')
-    moved = replace(unit, at=at, level=event.level)
-    there = replace_unit(state, moved)
-    watchers = [e.id for e in enemies_of(there, moved) if sees(there, e, moved)]
+    watchers = [e.id for e in enemies_of(state, unit) if sees(state, e, unit, b_at=at, b_level=event.level)]
     if watchers:
         problems += _v(event, "ambush", f"{at} is in line of sight of {', '.join(watchers)}")
     return problems + _placement(state, event, unit, "ambush")

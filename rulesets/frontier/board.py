@@ -199,6 +199,36 @@ def _strictly_inside(p: Point, poly: Polygon) -> bool:
     return inside(p, poly) and all(point_segment_distance(p, a, b) > EPS for a, b in edges(poly))
 
 
+BOX_MARGIN = 1e-6
+"""How far outside an outline's bounding box a segment must stay for `segment_misses_box` to
+pass it by: a thousand times EPS, so no point the exact tests compute along the segment
+(within float noise of it) can fall within EPS of the box."""
+
+
+def segment_misses_box(a: Point, b: Point, box: tuple[float, float, float, float]) -> bool:
+    """Whether segment ab stays more than BOX_MARGIN outside a (min x, min y, max x, max y)
+    box: then it runs through nothing inside it, and `length_inside` of any outline within the
+    box is 0 (a long diagonal line's bounding box meets many pieces' boxes, the line few).
+    Clipped to the box's two slabs; conservative: in doubt, it does not miss."""
+    t0, t1 = 0.0, 1.0
+    for p, q, lo, hi in ((a[0], b[0], box[0] - BOX_MARGIN, box[2] + BOX_MARGIN), (a[1], b[1], box[1] - BOX_MARGIN, box[3] + BOX_MARGIN)):
+        d = q - p
+        if d == 0.0:
+            if p < lo or p > hi:
+                return True
+            continue
+        ta, tb = (lo - p) / d, (hi - p) / d
+        if ta > tb:
+            ta, tb = tb, ta
+        if ta > t0:
+            t0 = ta
+        if tb < t1:
+            t1 = tb
+        if t0 > t1:
+            return True
+    return False
+
+
 def path_inside(points: Sequence[Point], poly: Polygon) -> float:
     """Inches of a polyline inside the polygon (0 at once if the polyline's bounding box
     misses the outline's: a move is measured against every piece on the table)."""
@@ -208,7 +238,7 @@ def path_inside(points: Sequence[Point], poly: Polygon) -> float:
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     if max(xs) < x0 or min(xs) > x1 or max(ys) < y0 or min(ys) > y1:
         return 0.0
-    return sum(length_inside(a, b, poly) for a, b in path_legs(points))
+    return sum(length_inside(a, b, poly) for a, b in path_legs(points) if not segment_misses_box(a, b, (x0, y0, x1, y1)))
 
 
 def path_enters(points: Sequence[Point], poly: Polygon) -> bool:
@@ -358,6 +388,14 @@ def sight_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid], bodies: Iter
     by line of sight inside the terrain is 2" or less" (for a unit in it). The piece a unit
     stands on top of never blocks its own sight (it looks over the edge: readings.py).
     """
+    found = terrain_blocker(a, b, terrain)
+    return found if found is not None else body_blocker(a, b, bodies)
+
+
+def terrain_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid]) -> str | None:
+    """The first terrain piece blocking the line between a and b (`sight_blocker`'s terrain
+    part: it depends on the two ends and the table alone, so it may be remembered while units
+    move elsewhere)."""
     tallest = max(a.scale, b.scale)
     lo_x, hi_x = min(a.at[0], b.at[0]), max(a.at[0], b.at[0])
     lo_y, hi_y = min(a.at[1], b.at[1]), max(a.at[1], b.at[1])
@@ -365,15 +403,29 @@ def sight_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid], bodies: Iter
         x0, y0, x1, y1 = piece.box
         if hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
             continue  # `_terrain_blocks`'s own first test, without the call: most pieces are far off
+        if segment_misses_box(a.at, b.at, piece.box):
+            continue  # the line passes the piece's box by: nothing of it runs inside the piece
         if _terrain_blocks(a, b, piece, tallest):
             return piece.id
+    return None
+
+
+def body_blocker(a: Sighted, b: Sighted, bodies: Iterable[Body]) -> str | None:
+    """The first unit (other than the two ends) blocking the line between a and b
+    (`sight_blocker`'s units part: "another unit of an equal or larger scale")."""
+    tallest = max(a.scale, b.scale)
+    ax, ay = a.at
+    bx_, by_ = b.at
+    lo_x, hi_x = (ax, bx_) if ax <= bx_ else (bx_, ax)
+    lo_y, hi_y = (ay, by_) if ay <= by_ else (by_, ay)
     for body in bodies:
-        if body.id in (a.id, b.id) or body.scale < tallest:
+        if body.scale < tallest or body.id == a.id or body.id == b.id:
             continue
         bx, by = body.at
-        if bx < lo_x - body.radius or bx > hi_x + body.radius or by < lo_y - body.radius or by > hi_y + body.radius:
+        radius = body.radius
+        if bx < lo_x - radius or bx > hi_x + radius or by < lo_y - radius or by > hi_y + radius:
             continue  # further than its radius from the line's bounding box: from the line
-        if point_segment_distance(body.at, a.at, b.at) < body.radius - EPS:
+        if point_segment_distance(body.at, a.at, b.at) < radius - EPS:
             return body.id
     return None
 

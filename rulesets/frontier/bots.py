@@ -50,6 +50,7 @@ from rulesets.frontier.state import (
     terrain_rules,
 )
 from rulesets.frontier.terrain import STANDARD
+from rulesets.memo import last_args
 
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
@@ -86,9 +87,11 @@ STALL_TURN = 30
 """After this many turns the heuristic goes for the nearest enemy whatever its role (no stand-offs)."""
 
 
+@last_args  # every sampled end of a move asks it of the same unit (rulesets/memo.py)
 def _goal(params: Params, state: State, unit: Unit) -> Point | None:
     """Where a unit wants to be: the objective marker for the attacker (or an evac edge once it is
-    done), the marker or the nearest enemy for the defender; late in a game, the nearest enemy."""
+    done), the marker or the nearest enemy for the defender; late in a game, the nearest enemy.
+    Worked out once per decision: it reads the state and the unit, not the move scored."""
     role = role_of(state, unit.side)
     here = position(unit)
     if state.turns > STALL_TURN:

@@ -10,7 +10,8 @@ length is free.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 import msgspec
@@ -35,6 +36,7 @@ from rulesets.frontier.state import (
     sees,
     walls,
 )
+from rulesets.memo import last_state
 
 replace = msgspec.structs.replace
 TOKEN_REACH = 5.0
@@ -98,37 +100,60 @@ def climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, 
     if ignores_terrain(unit):
         return 0, []
     scale = kind(unit).scale
+    tall = _climbable(state, scale, has(unit, "ag_harness"))
+    if not tall:
+        return 0, []
     points = (start, *path, end)
     here, there = piece_at(state, start), piece_at(state, end)
     jumped = (here is not None and there is not None and here.id != there.id and z0 > 0 and z1 > 0
               and board.polygons_gap(here.outline, there.outline) <= scale + board.EPS)
     cost, climbed = 0, []
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
-    harnessed = has(unit, "ag_harness")
-    for piece in state.terrain:
-        height = _scale_for_movement(harnessed, piece)
-        if height < scale:
-            continue
-        inside0 = here is not None and here.id == piece.id
-        inside1 = there is not None and there.id == piece.id
-        x0, y0, x1, y1 = piece.box
-        if inside0 and inside1:
-            step = abs(z1 - z0)
-        elif inside1:
+    lo_x, lo_y, hi_x, hi_y = _box(points)
+    here_id = here.id if here is not None else None
+    there_id = there.id if there is not None else None
+    for piece, height in tall:
+        if piece.id == here_id:
+            step = abs(z1 - z0) if piece.id == there_id else 0 if jumped or forced else z0
+        elif piece.id == there_id:
             step = max(z1 - z0, 0) if jumped else z1
-        elif inside0:
-            step = 0 if jumped or forced else z0
-        elif hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
-            continue  # the move's bounding box misses the piece's: it cannot enter it
-        elif board.path_enters(points, piece.outline):
-            step = 0 if piece.enterable() and z0 == 0 and z1 == 0 else height
         else:
-            continue
+            x0, y0, x1, y1 = piece.box
+            if hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
+                continue  # the move's bounding box misses the piece's: it cannot enter it
+            if not board.path_enters(points, piece.outline):
+                continue
+            step = 0 if piece.enterable() and z0 == 0 and z1 == 0 else height
         if step > 0:
             cost += step
             climbed.append(piece.id)
     return cost, climbed
+
+
+def _box(points: tuple[Point, ...]) -> tuple[float, float, float, float]:
+    """(min x, min y, max x, max y) of a move's points (most moves are a start and an end)."""
+    if len(points) == 2:
+        (ax, ay), (bx, by) = points
+        return (ax if ax <= bx else bx), (ay if ay <= by else by), (bx if ax <= bx else ax), (by if ay <= by else ay)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _climbable(state: State, scale: int, harnessed: bool) -> tuple[tuple[Piece, int], ...]:
+    """The pieces a unit of `scale` climbs (those it moves over freely left out), each with
+    its height for movement, in placing order."""
+    return _climbables(None, state.terrain)(scale, harnessed)
+
+
+@last_state  # one table per game: every state of it shares the same terrain tuple (rulesets/memo.py)
+def _climbables(params: None, terrain: tuple[Piece, ...]) -> Callable[[int, bool], tuple[tuple[Piece, int], ...]]:
+    """`_climbable` for one table: a move asks it of every piece for every sampled end, and the
+    answer depends only on the table, the unit's scale and AG Harness. Pure over frozen values."""
+
+    @functools.lru_cache(maxsize=64)
+    def of(scale: int, harnessed: bool) -> tuple[tuple[Piece, int], ...]:
+        return tuple((piece, height) for piece in terrain if (height := _scale_for_movement(harnessed, piece)) >= scale)
+
+    return of
 
 
 def move_problems(params: Params, state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> list[Problem]:
@@ -139,7 +164,12 @@ def move_problems(params: Params, state: State, unit: Unit, window: Window, to: 
 def move_allowed(params: Params, state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> bool:
     """Whether a move breaks no movement rule: the rules are asked in `move_problems`' order
     and the first broken one decides (a sampled move that ends too far is not then traced
-    past every unit and sight line)."""
+    past every unit and sight line). What the move's action asks of where it ends by distance
+    alone (`_window_reach_problems`, last in that order) is asked first: it is the cheapest
+    test and the one a sampled Fight Through end most often fails, and any rule broken
+    refuses the move whichever is found first."""
+    if next(_window_reach_problems(state, unit, window, position(unit), to), None) is not None:
+        return False
     return next(_breaches(state, unit, window, to, level, path), None) is None
 
 
@@ -192,15 +222,16 @@ def _terrain_problems(state: State, unit: Unit, start: Point, to: Point, path: t
 def _unit_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     """"It may not move through other units (Friendly or otherwise)", nor end on one."""
     points = (start, *path, to)
-    xs, ys = [p[0] for p in points], [p[1] for p in points]
-    lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
+    lo_x, lo_y, hi_x, hi_y = _box(points)
     radius = kind(unit).base
+    tx, ty = to
     for other in bodies(state):  # every unit on the table, with its base radius
         if other.id == unit.id:
             continue
         room = radius + other.radius - SLACK
         ox, oy = at = other.at
-        if board.distance(to, at) < room:
+        if abs(ox - tx) < room and abs(oy - ty) < room and board.distance(to, at) < room:
+            # (further than `room` along one axis is further than `room`: hypot never falls below either side)
             yield Problem("movement.through-units", f"{unit.id} would end on top of {other.id}")
         elif free or ox < lo_x - room or ox > hi_x + room or oy < lo_y - room or oy > hi_y + room:
             continue  # further than `room` from the move's bounding box: from the whole move
@@ -210,6 +241,17 @@ def _unit_problems(state: State, unit: Unit, start: Point, to: Point, path: tupl
 
 def _window_problems(state: State, unit: Unit, window: Window, start: Point, to: Point, level: int) -> Iterator[Problem]:
     """What the move's action or reaction asks of where it ends."""
+    yield from _window_reach_problems(state, unit, window, start, to)
+    aim = find(state, window.keep_sight)
+    if aim is not None and aim.at is not None and board.distance(to, aim.at) <= 10 + board.EPS \
+            and not sees(state, unit, aim, a_at=to, a_level=level):
+        yield Problem("actions.fight_through", f"after its move {unit.id} must have line of sight to {aim.id}")
+
+
+def _window_reach_problems(state: State, unit: Unit, window: Window, start: Point, to: Point) -> Iterator[Problem]:
+    """What the move's action or reaction asks of where it ends, by distances alone: Slalom's
+    "must move", Fall Back's "further from", Fight Through's "within 10"" (its line of sight
+    is `_window_problems`' own)."""
     if window.must and board.distance(start, to) <= board.EPS:
         yield Problem("abilities.slalom", f"{unit.id} must move (Slalom)")
     away = find(state, window.away_from)
@@ -220,8 +262,6 @@ def _window_problems(state: State, unit: Unit, window: Window, start: Point, to:
         reach = board.distance(to, aim.at)
         if reach > 10 + board.EPS:
             yield Problem("actions.fight_through", f'after its move {aim.id} must be within 10"; it is {reach:.1f}" away')
-        elif not sees(state, unit, aim, a_at=to, a_level=level):
-            yield Problem("actions.fight_through", f"after its move {unit.id} must have line of sight to {aim.id}")
 
 
 # --- what a move does besides moving ---------------------------------------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -100,7 +100,7 @@ from rulesets.frontier.timing import (
     strategic_problems,
     violation,
 )
-from rulesets.memo import last_state
+from rulesets.memo import last_args, last_state
 from rulesets.protocol import Outcome, Violation
 
 replace = msgspec.structs.replace
@@ -420,26 +420,67 @@ def _standing_problems(state: State, event: Event, unit: Unit, at: board.Point, 
 
 
 def _check_deployed(params: Params, state: State, event: UnitDeployed) -> Problems:
+    problems, ready = _deploying(state, event)
+    if ready is None:
+        return problems
+    return problems + _deploy_point_problems(state, event, ready)
+
+
+def deploy_refused(params: Params, state: State, event: UnitDeployed) -> bool:
+    """Whether `check` finds anything wrong with a unit set up: what depends on the unit alone
+    (`_deploying`) is asked once per unit of a decision (legal offers two dozen points for
+    each), then only where it stands."""
+    problems, ready = _unit_deploying(params, state, event.by, event.unit)
+    return bool(problems) or ready is None or bool(_deploy_point_problems(state, event, ready))
+
+
+class _Deploying(NamedTuple):
+    """A unit being set up, with what its set-up step asks of it whatever the point."""
+
+    unit: Unit
+    wave: missions.Wave
+    zone: missions.Zone
+    half: Problems
+    """The 50% limit's problem, if this unit breaks it."""
+
+
+@last_args  # a decision's candidates come unit by unit (rulesets/memo.py)
+def _unit_deploying(params: Params, state: State, by: str | None, unit_id: str) -> tuple[Problems, _Deploying | None]:
+    return _deploying(state, UnitDeployed(by=by, unit=unit_id, point=(0.0, 0.0)))
+
+
+def _deploying(state: State, event: UnitDeployed) -> tuple[Problems, _Deploying | None]:
+    """What is wrong with a unit set up whatever the point (the step, the seat, the unit), and
+    what its point is measured against (None where there is nothing more to measure)."""
     problems, wave, seat = _wave_problems(state, event, "a unit set up")
     if wave is None:
-        return problems
+        return problems, None
     owned, unit = _unit_of(state, event, event.unit, seat)
     if unit is None:
-        return problems + owned
+        return problems + owned, None
     problems += owned + _wave_ready(state, event, wave)
     if unit.status != "roster":
-        return [*problems, _v(event, "deployment.order", f"{unit.id} is already {'on the table' if unit.status == 'board' else unit.status}")]
+        return [*problems, _v(event, "deployment.order", f"{unit.id} is already {'on the table' if unit.status == 'board' else unit.status}")], None
     if wave.scope == "none":
-        return [*problems, _v(event, "deployment.order", "no units are set up in this step")]
-    zone = missions.zone(state.mission, wave.zone, layout(state))
-    if not zone.contains(event.point):
-        problems.append(_v(event, "deployment.zone", f"{event.point} is outside the {wave.role}'s area: {zone.label}"))
-    problems += _standing_problems(state, event, unit, event.point, event.level, "deployment.zone")
+        return [*problems, _v(event, "deployment.order", "no units are set up in this step")], None
+    half = []
     if wave.scope == "half":
         placed = sum(kind(u).points for u in on_board(state, unit.side)) + kind(unit).points
         limit = 0.5 * army_points(army_of(state, unit.side) or ())
         if placed > limit:
-            problems.append(_v(event, "deployment.half", f"this step sets up up to 50% of the army's points ({limit:g}); this makes {placed}"))
+            half.append(_v(event, "deployment.half", f"this step sets up up to 50% of the army's points ({limit:g}); this makes {placed}"))
+    return problems, _Deploying(unit, wave, missions.zone(state.mission, wave.zone, layout(state)), half)
+
+
+def _deploy_point_problems(state: State, event: UnitDeployed, ready: _Deploying) -> Problems:
+    """What is wrong with where a unit is set up (the zone, the ground, other units), the 50%
+    limit, and the unit's type, in that order."""
+    unit, wave, zone = ready.unit, ready.wave, ready.zone
+    problems = []
+    if not zone.contains(event.point):
+        problems.append(_v(event, "deployment.zone", f"{event.point} is outside the {wave.role}'s area: {zone.label}"))
+    problems += _standing_problems(state, event, unit, event.point, event.level, "deployment.zone")
+    problems += ready.half
     problems += _same_type(state, event, unit, event.point)
     return problems
 
@@ -752,11 +793,17 @@ def _check_moved(params: Params, state: State, event: UnitMoved) -> Problems:
 def move_refused(params: Params, state: State, event: UnitMoved) -> bool:
     """Whether `check` finds anything wrong with a move, stopping at the first rule it breaks
     (legal moves ask this of every sampled end; the audit asks `check` for every reason)."""
-    problems, mover = _mover(params, state, event)
+    problems, mover = _unit_mover(params, state, event.by, event.unit)
     if problems or mover is None:
         return True
     unit, window = mover
     return not movement.move_allowed(params, state, unit, window, event.to, event.level, event.path)
+
+
+@last_args  # a decision's sampled ends are all one unit's move (rulesets/memo.py)
+def _unit_mover(params: Params, state: State, by: str | None, unit_id: str) -> tuple[Problems, tuple[Unit, Window] | None]:
+    """`_mover`, which reads only the seat and the unit of a move, asked once per decision."""
+    return _mover(params, state, UnitMoved(by=by, unit=unit_id, to=(0.0, 0.0)))
 
 
 def _mover(params: Params, state: State, event: UnitMoved) -> tuple[Problems, tuple[Unit, Window] | None]:

@@ -448,11 +448,14 @@ def _walls(params: None, terrain: tuple[Piece, ...]) -> tuple[Piece, ...]:
     return tuple(piece for piece in terrain if piece.impassable())
 
 
-def sees(state: State, a: Unit, b: Unit, *, a_at: Point | None = None, a_level: int | None = None) -> bool:
-    """Whether unit a has line of sight to unit b (frontier.md, Line of Sight)."""
-    if (a.at is None and a_at is None) or b.at is None:
+def sees(state: State, a: Unit, b: Unit, *, a_at: Point | None = None, a_level: int | None = None,
+         b_at: Point | None = None, b_level: int | None = None) -> bool:
+    """Whether unit a has line of sight to unit b (frontier.md, Line of Sight), either of them
+    optionally as if standing elsewhere (the units in between are the others on the table:
+    the two ends never block their own line, wherever they stand)."""
+    if (a.at is None and a_at is None) or (b.at is None and b_at is None):
         return False
-    return _sight(None, state.terrain)(sighted(state, a, a_at, a_level), sighted(state, b), bodies(state)) is None
+    return _sight(None, state.terrain)(sighted(state, a, a_at, a_level), sighted(state, b, b_at, b_level), bodies(state)) is None
 
 
 def sees_point(state: State, a: Unit, p: Point, scale: int) -> bool:
@@ -469,14 +472,20 @@ def blocker(state: State, a: Unit, b: Unit) -> str | None:
 
 @last_state  # one table per game (rulesets/memo.py)
 def _sight(params: None, terrain: tuple[Piece, ...]) -> Callable[[board.Sighted, board.Sighted, tuple[board.Body, ...]], str | None]:
-    """`board.sight_blocker` on one table, each line remembered by its two ends and the units
-    on the table (by value): a decision's checks, the chosen event's check and its effect ask
-    about the same lines, and so do the decisions after it until a unit moves. Pure geometry
-    over frozen values."""
+    """`board.sight_blocker` on one table. Its terrain part is remembered by the line's two
+    ends alone (it reads nothing else), so a line between two units that stood still is not
+    traced through the terrain again when some other unit moves: a decision's checks, the
+    chosen event's check and effect, and the decisions after it ask about the same lines.
+    The units part (a few bounding-box tests) is worked out each time. Pure geometry over
+    frozen values."""
 
     @functools.lru_cache(maxsize=1 << 14)
+    def through_terrain(a: board.Sighted, b: board.Sighted) -> str | None:
+        return board.terrain_blocker(a, b, terrain)
+
     def blocking(a: board.Sighted, b: board.Sighted, standing: tuple[board.Body, ...]) -> str | None:
-        return board.sight_blocker(a, b, terrain, standing)
+        found = through_terrain(a, b)
+        return found if found is not None else board.body_blocker(a, b, standing)
 
     return blocking
 

@@ -13,6 +13,7 @@ from rulesets.frontier.params import Params
 from rulesets.frontier.rules import victory
 from rulesets.frontier.state import (
     State,
+    Unit,
     army_of,
     army_points,
     attacker_losses,
@@ -42,6 +43,7 @@ from rulesets.frontier.table import (
 )
 from rulesets.frontier.terrain import palette_names
 from rulesets.frontier.timing import chance_pending, front, reactive_seat
+from rulesets.memo import last_one
 from rulesets.protocol import Place, Progress
 from rulesets.view import BoardView, CardRow, Line, Panel, Piece, Region
 
@@ -219,20 +221,40 @@ def _objective_rows(params: Params, state: State) -> tuple[tuple[str, str], ...]
 
 def metrics(params: Params, state: State) -> dict[str, float]:
     """Per-step numbers for analytics. `score` is the points the first seat has destroyed less the
-    points it has lost (positive while the first seat leads)."""
+    points it has lost (positive while the first seat leads). Asked after every event by the
+    warehouse sync: what it counts of the units is counted in one pass and kept per units
+    tuple, which the states after an event share until a unit changes."""
     out: dict[str, float] = {"turn": float(state.turns)}
+    counted = _unit_counts(state.units)
     attacker, defender_seat = state.attacker, defender(state)
     for role, seat in (("attacker", attacker), ("defender", defender_seat)):
         if seat is None:
             continue
-        out[f"{role}_destroyed"] = float(destroyed_points(state, seat))
-        out[f"{role}_on_board"] = float(sum(1 for _ in on_board(state, seat)))
-        out[f"{role}_shaken"] = float(sum(1 for u in on_board(state, seat) if u.shaken))
+        destroyed, standing, shaken = counted.get(seat, _NONE)
+        out[f"{role}_destroyed"], out[f"{role}_on_board"], out[f"{role}_shaken"] = float(destroyed), float(standing), float(shaken)
     first, second = state.seats[0], state.seats[-1]
-    out["score"] = float(destroyed_points(state, second) - destroyed_points(state, first))
+    out["score"] = float(counted.get(second, _NONE)[0] - counted.get(first, _NONE)[0])
     out["seized"] = float(state.seized)
     out["charges"] = float(state.charges)
     return out
+
+
+_NONE = (0, 0, 0)
+
+
+@last_one
+def _unit_counts(every: tuple[Unit, ...]) -> dict[str, tuple[int, int, int]]:
+    """Per seat: points of its units destroyed (as `destroyed_points`), its units on the
+    table (as `on_board`) and how many of those are shaken."""
+    counts: dict[str, list[int]] = {}
+    for u in every:
+        if u.status == "destroyed":
+            counts.setdefault(u.side, [0, 0, 0])[0] += kind(u).points
+        elif u.status == "board" and u.at is not None:
+            mine = counts.setdefault(u.side, [0, 0, 0])
+            mine[1] += 1
+            mine[2] += bool(u.shaken)
+    return {seat: (a, b, c) for seat, (a, b, c) in counts.items()}
 
 
 def places(params: Params, before: State, after: State, event: object) -> tuple[Place, ...]:

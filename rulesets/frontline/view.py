@@ -15,6 +15,7 @@ then the site or the building).
 
 from __future__ import annotations
 
+import functools
 import math
 
 from rulesets.frontline import board
@@ -28,7 +29,6 @@ from rulesets.frontline.state import (
     State,
     capacity,
     count,
-    counted_forces,
     defenses,
     force,
     points,
@@ -37,6 +37,7 @@ from rulesets.frontline.state import (
     standing,
     workers,
 )
+from rulesets.memo import last_state
 from rulesets.protocol import Progress
 from rulesets.view import BoardView, CardRow, Cell, Line, Panel, Piece, Region
 
@@ -260,17 +261,39 @@ def metrics(params: Params, state: State) -> dict[str, float]:
     """Per-step numbers: each seat's resources, workers, force and points, the frontline.
 
     `score` is the first seat's points less the second's: positive while the first seat leads.
+    Asked after every event by the warehouse sync: an event changes one side and the states
+    after it share the other, so each side's own counts are kept per side object (one memo
+    per seating position) and the names per seat.
     """
     out: dict[str, float] = {"frontline": float(state.front), "bout": float(state.bout)}
-    if not state.sides:
+    sides = state.sides
+    if not sides:
         return out
-    forces = counted_forces(params, state)
-    for s, f in zip(state.sides, forces, strict=True):
-        out |= {f"gold_{s.seat}": s.gold, f"lumber_{s.seat}": s.lumber, f"workers_{s.seat}": workers(s),
-                f"force_{s.seat}": f, f"points_{s.seat}": points(params, state, s.seat)}
+    scored: dict[str, int] = {}
+    for position, s in enumerate(sides):
+        gold, lumber, workers_of, force_of, points_of = _metric_names(s.seat)
+        working, strength = (_SIDE_COUNTS[position] if position < len(_SIDE_COUNTS) else _side_counts)(params, s)
+        scored[s.seat] = mine = points(params, state, s.seat)
+        out[gold], out[lumber], out[workers_of], out[force_of], out[points_of] = s.gold, s.lumber, working, strength, mine
     first, second = state.seats
-    out["score"] = out[f"points_{first}"] - out[f"points_{second}"]
+    out["score"] = scored[first] - scored[second]
     return out
+
+
+@functools.cache
+def _metric_names(seat: str) -> tuple[str, str, str, str, str]:
+    """A seat's metric names, made once per seat rather than once per event."""
+    return f"gold_{seat}", f"lumber_{seat}", f"workers_{seat}", f"force_{seat}", f"points_{seat}"
+
+
+def _side_counts(params: Params, s: Side) -> tuple[int, int]:
+    """What `metrics` counts of one side alone: its workers and its force."""
+    return workers(s), force(params, s)
+
+
+_SIDE_COUNTS = (last_state(_side_counts), last_state(_side_counts))
+"""`_side_counts` remembered per seating position: the side an event did not touch is the
+same object in the state after it (rulesets/memo.py)."""
 
 
 def progress(params: Params, state: State) -> Progress:

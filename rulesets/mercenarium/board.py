@@ -36,6 +36,13 @@ def neighbours(space: Space, size: int) -> tuple[tuple[int, Space], ...]:
     return tuple((direction, near) for direction in STEPS if on_board(near := step(space, direction), size))
 
 
+@functools.cache  # pure geometry, one table per board size
+def adjacent(size: int) -> dict[Space, tuple[Space, ...]]:
+    """Every space's orthogonal neighbours on the board (as `neighbours` lists them, without
+    the directions): one table to read at every decision instead of a call per card."""
+    return {(x, y): tuple(near for _, near in neighbours((x, y), size)) for x in range(size) for y in range(size)}
+
+
 def direction(a: Space, b: Space) -> int | None:
     """The direction from a to an orthogonally adjacent b; None if b is not one step away."""
     for d, (dc, dr) in STEPS.items():

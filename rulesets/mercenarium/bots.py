@@ -8,10 +8,13 @@ sees the whole state; it only ever reads its own hand and the open board.
 
 from __future__ import annotations
 
+import functools
+import math
 import random
 from collections.abc import Sequence
 
 from events.base import Event
+from rulesets.legal import keep
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.events import (
     CardCaptured,
@@ -47,7 +50,9 @@ def checkable(state: State, event: Event) -> bool:
 
 
 def _playable(state: State, legal: Sequence[Event]) -> Sequence[Event]:
-    return [e for e in legal if not isinstance(e, HymnSung) or checkable(state, e)] or legal
+    """The legal events less the hymns it cannot check (all of them, if that leaves none);
+    a lazy sequence stays lazy (only songs are looked at)."""
+    return keep(legal, lambda e: checkable(state, e), (HymnSung,)) or legal
 
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
@@ -66,19 +71,29 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     are scored best bound first until no bound left reaches the best score. The tie-breaks
     are drawn first, one per candidate in order, as a `max` over every score drew them, so
     a seed still plays the same game."""
+    playable = _playable(state, legal)
+    ties = [rng.random() for _ in range(len(playable))]
+    if len(playable) == 1:
+        return playable[0]
+    options = list(playable)  # every one is bounded: made once, read by index
     look = Look(params, state)
-    options = _playable(state, legal)
-    ties = [rng.random() for _ in options]
-    bounds = sorted([(-bound, i, exact) for i, event in enumerate(options) for bound, exact in (_bound(params, state, look, event),)])
-    best: tuple[float, float, int] | None = None
-    for bound, i, exact in bounds:
-        if best is not None and -bound < best[0]:
+    best: tuple[float, float, int] = (-math.inf, 0.0, 0)
+    for bound, i, exact in sorted(_bounds(params, state, look, options)):
+        if -bound < best[0]:
             break  # this bound and every one after it are below the best score: none can win
-        score = -bound if exact else _score(params, state, look, options[i])
+        if (-bound, ties[i], -i) < best:
+            continue  # even at its bound it loses to the best on the tie-break
+        event = options[i]
+        if exact:
+            score = -bound
+        elif type(event) is CardMoved:
+            score = _move_score(params, state, look, event, best, ties[i], -i)
+        else:
+            score = _score(params, state, look, event)
         found = (score, ties[i], -i)  # the first of equals, as `max` keeps it
-        if best is None or found > best:
+        if found > best:
             best = found
-    return options[-best[2]] if best is not None else options[0]
+    return options[-best[2]]
 
 
 class Look:
@@ -92,14 +107,14 @@ class Look:
         self.by_card = {p.card: p for p in state.board}
         self._goals: dict[str, tuple[tuple[int, int], ...]] = {}
         self._houses: dict[str, list[tuple[int, int]]] = {}
-        self._distances: dict[tuple[str, tuple[int, int]], int] = {}
+        self._rows: dict[str, list[tuple[int, ...]]] = {}
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
         self._near_enemy: dict[str, frozenset[tuple[int, int]]] = {}
         self._keys: list[str] | None = None
         self._around: dict[str, tuple[str, str]] = {}
         self._next: dict[str, str] = {}
-        self._seen: dict[str, frozenset[str]] = {}
+        self._seen: dict[str, list[str]] = {}
         self.exposures: dict[str, bool] = {}
         """Whether a card in play is threatened where it stands, by card (asked once for
         each of its moves)."""
@@ -152,13 +167,19 @@ class Look:
         return self._goals[seat]
 
     def distance(self, seat: str, space: tuple[int, int]) -> int:
-        """Steps from `space` to the seat's nearest goal (0 with none)."""
-        known = self._distances.get((seat, space))
-        if known is None:
-            x, y = space
-            known = min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)], default=0)
-            self._distances[(seat, space)] = known
-        return known
+        """Steps from `space` to the seat's nearest goal (0 with none): the least of each
+        goal's distance to it, read from the goal's table (`_steps_from`)."""
+        rows = self._rows.get(seat)
+        if rows is None:
+            size = self.params.board_size
+            rows = self._rows[seat] = [_steps_from(goal, size) for goal in self.goals(seat)]
+        if not rows:
+            return 0
+        x, y = space
+        if not (0 <= x < self.params.board_size and 0 <= y < self.params.board_size):  # off the board: as the text counts
+            return min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)])
+        at = x * self.params.board_size + y
+        return min([row[at] for row in rows])
 
     def enemy_houses(self, seat: str) -> list[tuple[int, int]]:
         """The Houses of every other seat."""
@@ -168,29 +189,35 @@ class Look:
 
     def repeats(self, card_id: str, to: tuple[int, int], seat: str) -> bool:
         """Whether `card_id` stepping to `to` gives a position already in the history, for
-        the next seat (`position_key`); only keys for that seat can match, so with none the
-        key is not built."""
+        the next seat (`position_key`); only keys for that seat can match, and only those
+        that hold the moved card's own key (a text search), so the whole key is seldom built."""
         following = self.next_seat(seat)
         seen = self._seen.get(following)
         if seen is None:
             tail = f">{following}"
-            seen = self._seen[following] = frozenset(key for key in self.state.history if key.endswith(tail))
-        return bool(seen) and self.key_after_move(card_id, to, seat) in seen
+            seen = self._seen[following] = [key for key in self.state.history if key.endswith(tail)]
+        if not seen:
+            return False
+        moved = f"{card_id}@{to[0]},{to[1]}:{seat}"
+        if not any(moved in key for key in seen):
+            return False  # the card stood there in no position seen: this one is new
+        return self.key_after_move(card_id, to, seat) in seen
 
     def key_after_move(self, card_id: str, to: tuple[int, int], seat: str) -> str:
         """`position_key` of the position after `card_id` steps to `to`, for the next seat
         (the board stays in card order: the card keeps its place in it). The keys of the
-        pieces before and after each card are joined once per decision."""
+        pieces before and after the card are joined once per card."""
         state = self.state
         if self._keys is None:
             self._keys = [f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}" for p in state.board]
-            ids = [p.card for p in state.board]
-            for i, card in enumerate(ids):
-                if ids.count(card) == 1:
-                    before, after = self._keys[:i], self._keys[i + 1:]
-                    self._around[card] = (";".join(before) + ";" if before else "", ";" + ";".join(after) if after else "")
         moved = f"{card_id}@{to[0]},{to[1]}:{seat}"
         around = self._around.get(card_id)
+        if around is None:
+            ids = [p.card for p in state.board]
+            if ids.count(card_id) == 1:
+                i = ids.index(card_id)
+                before, after = self._keys[:i], self._keys[i + 1:]
+                around = self._around[card_id] = (";".join(before) + ";" if before else "", ";" + ";".join(after) if after else "")
         if around is None:  # a card not on the board once: replace every piece of it, as `position_key` would read
             keys = [moved if p.card == card_id else key for p, key in zip(state.board, self._keys, strict=True)]
             return f"{';'.join(keys)}>{self.next_seat(seat)}"
@@ -201,6 +228,13 @@ class Look:
         if seat not in self._next:
             self._next[seat] = next_seat(self.state, seat)
         return self._next[seat]
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _steps_from(goal: tuple[int, int], size: int) -> tuple[int, ...]:
+    """Orthogonal steps from a goal to every space of the board, by x * size + y (pure, per goal)."""
+    gx, gy = goal
+    return tuple(abs(x - gx) + abs(y - gy) for x in range(size) for y in range(size))
 
 
 def _value(card_id: str) -> int:
@@ -237,32 +271,46 @@ _SLACK = 1e-9
 two may differ in the last bit of a float."""
 
 
-def _bound(params: Params, state: State, look: Look, event: Event) -> tuple[float, bool]:
-    """A score no lower than `_score`'s for the event, from what is cheap to know, and whether
-    it is the score itself: a move or a summon as if it threatened an enemy (a move: if it
-    ends beside one), stood unthreatened and repeated nothing (its House and standing threat
-    are known, and a move's distance is its card's, less the step); any other kind its score
-    itself."""
-    if isinstance(event, CardMoved):
-        seat = event.by or ""
-        bound = look.move_bound(event.card, seat)
-        if event.to in look.enemy_houses(seat):
-            bound += 12.0
-        return (bound + 20.0 if event.to in look.near_enemy(seat) else bound), False
-    if isinstance(event, CardSummoned):
-        seat = event.by or ""
-        base = 40.0 if look.in_play(seat) < 2 else 24.0
-        if event.space in look.near_enemy(seat):
-            base += 15.0
-        return base + 0.3 * _value(event.card) - 0.5 * look.distance(seat, event.space) + _SLACK, False
-    return _score(params, state, look, event), True
+def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) -> list[tuple[float, int, bool]]:
+    """(-bound, index, exact) of every option: a score no lower than `_score`'s for the event,
+    from what is cheap to know, and whether it is the score itself. A move or a summon as if
+    it threatened an enemy (a move: if it ends beside one), stood unthreatened and repeated
+    nothing (its House and standing threat are known, and a move's distance is its card's,
+    less the step); any other kind its score itself. Moves, most of the options, are bounded
+    inline with their seat's enemy Houses and the spaces beside its enemies read once."""
+    out: list[tuple[float, int, bool]] = []
+    moving: str | None = None
+    houses: list[tuple[int, int]] = []
+    near: frozenset[tuple[int, int]] = frozenset()
+    bounds: dict[str, float] = {}
+    for i, event in enumerate(options):
+        if type(event) is CardMoved:
+            seat = event.by or ""
+            if seat != moving:
+                moving, houses, near, bounds = seat, look.enemy_houses(seat), look.near_enemy(seat), {}
+            bound = bounds.get(event.card)
+            if bound is None:
+                bound = bounds[event.card] = look.move_bound(event.card, seat)
+            if event.to in houses:
+                bound += 12.0
+            out.append((-(bound + 20.0 if event.to in near else bound), i, False))
+        elif type(event) is CardSummoned:
+            seat = event.by or ""
+            base = 40.0 if look.in_play(seat) < 2 else 24.0
+            if event.space in look.near_enemy(seat):
+                base += 15.0
+            out.append((-(base + 0.3 * _value(event.card) - 0.5 * look.distance(seat, event.space) + _SLACK), i, False))
+        else:
+            out.append((-_score(params, state, look, event), i, True))
+    return out
 
 
 def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for a card standing on `piece.space`."""
     threatened = threatening = False
     where = look.where
-    for _, near in board.neighbours(piece.space, params.board_size):
+    around = board.adjacent(params.board_size).get(piece.space)
+    for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
         other = where.get(near)
         if other is None or other.owner == piece.owner or other.card == leaving:
             continue
@@ -284,7 +332,11 @@ def _summon_score(params: Params, state: State, look: Look, event: CardSummoned)
     return score - 0.5 * look.distance(seat, event.space)
 
 
-def _move_score(params: Params, state: State, look: Look, event: CardMoved) -> float:
+def _move_score(params: Params, state: State, look: Look, event: CardMoved,
+                best: tuple[float, float, int] | None = None, tie: float = 0.0, order: int = 0) -> float:
+    """The move's score; with the best (score, tie-break, -index) so far and the move's own,
+    a position already seen is not looked for once the move loses without its penalty
+    (every term is a whole number, so the sum is the same in any order)."""
     seat = event.by or ""
     piece = look.by_card.get(event.card)
     if piece is None:
@@ -297,9 +349,12 @@ def _move_score(params: Params, state: State, look: Look, event: CardMoved) -> f
     score = 18.0 + 20.0 * threatening - 35.0 * threatened + 25.0 * was_threatened
     if event.to in look.enemy_houses(seat):
         score += 12.0
+    distance = look.distance(seat, event.to)
+    if best is not None and (score - 1.0 * distance, tie, order) < best:
+        return score - 1.0 * distance  # loses as it is: whether it repeats changes nothing
     if look.repeats(event.card, event.to, seat):
         score -= 40.0
-    return score - 1.0 * look.distance(seat, event.to)
+    return score - 1.0 * distance
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}

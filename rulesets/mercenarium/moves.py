@@ -6,17 +6,21 @@ per decision: a bot game asks for the legal moves thousands of times. Kinds that
 rarely (returning extras, a Zodiac's effect, Primary's search in Singularity) are the
 candidates `rules.check` finds nothing wrong in (an info, such as a lost hymn's unchecked
 effect, is not wrong).
-`candidates` proposes every decision before the rules filter it; the contract suite holds
+At a turn `legal` answers a lazy sequence (`rulesets.legal.Chain`): the steps on the board,
+most of a turn's events, are counted and made only when read, so a random bot makes the one
+it picks. `candidates` proposes every decision before the rules filter it; the contract suite holds
 `legal` to exactly the candidates `check` accepts, in order. Every draw is a chance step
 over the cards the pile holds, all equally likely (a shuffled pile).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Iterator, Sequence
 from itertools import combinations
 
 from events.base import Event
+from rulesets.legal import Chain, Lazy
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.board import Space
 from rulesets.mercenarium.events import (
@@ -100,20 +104,29 @@ def _order_roll(state: State) -> list[tuple[Event, float]] | None:
     return _uniform([TurnOrderRolled(seat=seat, die=die, face=f) for f in faces])  # type: ignore[arg-type]
 
 
-def legal(params: Params, state: State) -> list[Event]:
-    """Every event that may come next and that the rules accept."""
+def legal(params: Params, state: State) -> Sequence[Event]:
+    """Every event that may come next and that the rules accept. At a decision, a sequence
+    whose moves on the board are made only when asked for (`rulesets.legal.Chain`): a random
+    bot makes the one it picks."""
     outcomes = chance(params, state)
     if outcomes is not None:
         return [event for event, _ in outcomes]
     if state.stage != "play" or outcome(params, state) is not None:
         return []
-    return _decisions(params, state, legal_only=True)
+    parts, kinds = _decisions(params, state, legal_only=True)
+    return Chain(parts, kinds)
+
+
+_TURN_KINDS: tuple[tuple[type, ...], ...] = (
+    (CardSummoned,), (CardMoved, CardCaptured, CardsAnnihilated), (MercenaryBought,), (HymnSung,), (HymnLearned,), (DrawDeclared,))
+"""The event types of each part of a turn's decisions (`_decisions`), in order."""
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
     """Every event proposed at a decision before the rules filter it (the contract's reference)."""
     if chance(params, state) is None and state.stage == "play" and outcome(params, state) is None:
-        yield from _decisions(params, state, legal_only=False)
+        for part in _decisions(params, state, legal_only=False)[0]:
+            yield from part
 
 
 def _refused(params: Params, state: State, event: Event) -> bool:
@@ -122,41 +135,43 @@ def _refused(params: Params, state: State, event: Event) -> bool:
     return any(v.severity != "info" for v in check(params, state, event))
 
 
-def _checked(params: Params, state: State, proposed: Iterator[Event], legal_only: bool) -> Iterator[Event]:
+def _checked(params: Params, state: State, proposed: Iterator[Event], legal_only: bool) -> list[Event]:
     """The proposals (only those `check` accepts, if legal_only): for the rare kinds."""
-    return (e for e in proposed if not _refused(params, state, e)) if legal_only else proposed
+    return [e for e in proposed if not _refused(params, state, e)] if legal_only else list(proposed)
 
 
-def _decisions(params: Params, state: State, *, legal_only: bool) -> list[Event]:
-    """Every decision proposed, or (legal_only) every one the rules accept (a list: each kind
-    adds its events to it, rather than passing each through one more generator).
+def _decisions(params: Params, state: State, *, legal_only: bool) -> tuple[list[Sequence[Event]], Sequence[tuple[type, ...]]]:
+    """Every decision proposed, or (legal_only) every one the rules accept, kind by kind in
+    order: each part a list, or the moves on the board made when asked (`_board_moves`);
+    with the event types of each part where they are known (a turn's actions).
 
     A turn action is proposed only once nothing blocks every turn action: the game on, the
     seat to act known, no step pending and no unnamed excess in a hand (`rules._check_turn`),
     so each kind below asks only its own rules.
     """
-    out: list[Event] = []
+    parts: list[Sequence[Event]] = []
     if state.pending:
         if state.pending[0].kind == "zodiac-effect":
-            out += _checked(params, state, _zodiac_effects(state), legal_only)
-        return out
+            parts.append(_checked(params, state, _zodiac_effects(state), legal_only))
+        return parts, ()
     if not state.singularity and any(len(h.hand) > params.hand_limit or len(h.hymns) > params.hymn_limit for h in state.players):
         for holder in state.players:  # some hand is over the limits (`over_limits`): which?
             if over_limits(params, state, holder.seat):
-                out += _checked(params, state, _returns(params, holder), legal_only)  # extras go back before the game goes on
+                parts.append(_checked(params, state, _returns(params, holder), legal_only))  # extras go back before the game goes on
         if any(over_limits(params, state, s) and s not in state.noted for s in state.seats):
-            return out  # every turn action would be named (hand.limit) until they do
+            return parts, ()  # every turn action would be named (hand.limit) until they do
     p = player(state, state.current)
     if p is None:
-        return out
+        return parts, ()
+    kinds = [()] * len(parts) + list(_TURN_KINDS) if parts else _TURN_KINDS
     where = board_by_space(state)  # once per decision: every summon and step asks what is where
-    out += _summons(params, where, p, legal_only)
-    out += _board_moves(params, state, where, p.seat, legal_only)
-    out += _buys(state, p)
-    out += _songs(params, state, p, legal_only)
-    out += _offerings(state, p, legal_only)
-    out += _draws(params, state, p)
-    return out
+    parts.append(_summons(params, where, p, legal_only))
+    parts.append(_board_moves(params, state, where, p.seat, legal_only))
+    parts.append(_buys(state, p))
+    parts.append(_songs(params, state, p, legal_only))
+    parts.append(_offerings(state, p, legal_only))
+    parts.append(_draws(params, state, p))
+    return parts, kinds
 
 
 def _returns(params: Params, p: Player) -> Iterator[Event]:
@@ -183,92 +198,164 @@ def _zodiac_effects(state: State) -> Iterator[Event]:
 def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool) -> list[Event]:
     """Each hand card on the empty House or an empty space beside an own card; legal where
     the card is a deck card and the space is the House or beside a base it may be summoned
-    on (same suit, or a face value no lower: `rules._check_base`)."""
+    on (same suit, or a face value no lower: `rules._check_base`).
+
+    Which hand cards a base accepts depends on the base and the hand alone
+    (`_accepted_by`), so each space's accepted cards are the union of its bases' (one bit
+    per hand card), and only the accepted pairs are visited."""
     seat, size = p.seat, params.board_size
     home = house(params, seat)
-    bases: dict[Space, list[cards.Card | None]] = {home: []} if home not in where else {}
+    if not legal_only:
+        spaces = {home} if home not in where else set()
+        for piece in where.values():
+            if piece.owner == seat:
+                spaces.update(near for _, near in board.neighbours(piece.space, size) if near not in where)
+        ordered = sorted(spaces)
+        return [CardSummoned(by=seat, card=card_id, space=space) for card_id in p.hand for space in ordered]
+    hand = p.hand
+    if not hand:
+        return []
+    accepted: dict[Space, int] = {home: _deck_cards(hand)} if home not in where else {}
+    around = board.adjacent(size)
     for piece in where.values():
         if piece.owner == seat:
-            base = cards.card(piece.card)
-            for _, near in board.neighbours(piece.space, size):
+            bits = _accepted_by(piece.card, hand)
+            for near in around.get(piece.space) or _off_board(piece.space, size):
                 if near not in where:
-                    if near in bases:
-                        bases[near].append(base)
-                    else:
-                        bases[near] = [base]
-    ordered = sorted(bases)
-    out: list[Event] = []
-    for card_id in p.hand:
+                    accepted[near] = accepted.get(near, 0) | bits
+    per_card: list[list[Space]] = [[] for _ in hand]
+    for space in sorted(accepted):
+        bits = accepted[space]
+        while bits:
+            low = bits & -bits
+            per_card[low.bit_length() - 1].append(space)
+            bits ^= low
+    return [CardSummoned(by=seat, card=card_id, space=space) for card_id, spaces in zip(hand, per_card, strict=True) for space in spaces]
+
+
+@functools.lru_cache(maxsize=1 << 12)  # pure; a hand and the cards in play change slowly
+def _accepted_by(base_id: str, hand: tuple[str, ...]) -> int:
+    """The hand cards (bit i: hand[i]) that may be summoned beside the base: deck cards of its
+    suit or of a face value no lower (any deck card beside a card that is not one)."""
+    base = cards.card(base_id)
+    if base is None:
+        return _deck_cards(hand)
+    bits = 0
+    for i, card_id in enumerate(hand):
         incoming = cards.card(card_id)
-        if not legal_only:
-            out += [CardSummoned(by=seat, card=card_id, space=space) for space in ordered]
-            continue
-        if incoming is None:
-            continue
-        suit, value = incoming.suit, incoming.value
-        for space in ordered:
-            if space == home or any(b is None or b.suit == suit or value >= b.value for b in bases[space]):
-                out.append(CardSummoned(by=seat, card=card_id, space=space))
-    return out
+        if incoming is not None and (incoming.suit == base.suit or incoming.value >= base.value):
+            bits |= 1 << i
+    return bits
 
 
-def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat: str, legal_only: bool) -> list[Event]:
+@functools.lru_cache(maxsize=1 << 10)
+def _deck_cards(hand: tuple[str, ...]) -> int:
+    """The hand's deck cards (bit i: hand[i]): what the empty House accepts."""
+    return sum(1 << i for i, card_id in enumerate(hand) if cards.card(card_id) is not None)
+
+
+def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat: str, legal_only: bool) -> Sequence[Event]:
     """One step of each own card: a move into an empty space, a capture or annihilation of an
-    enemy; legal as the clash of the two cards says (`state.clash`)."""
-    out: list[Event] = []
+    enemy; legal as the clash of the two cards says (`state.clash`). The legal steps are
+    counted per card and made only when asked (a `Lazy` run, in order): one card's steps for
+    one event, every card's when all are read."""
     size = params.board_size
+    if not legal_only:
+        out: list[Event] = []
+        for piece in state.board:
+            if piece.owner == seat:
+                for _, near in board.neighbours(piece.space, size):
+                    occupant = where.get(near)
+                    if occupant is None:
+                        out.append(CardMoved(by=seat, card=piece.card, to=near))
+                    elif occupant.owner != seat:
+                        out += [CardCaptured(by=seat, card=piece.card, target=occupant.card),
+                                CardsAnnihilated(by=seat, card=piece.card, target=occupant.card)]
+        return out
+    around = board.adjacent(size)
+    counts: list[tuple[Placed, int]] = []  # each own card with legal steps, and how many
+    total = 0
     for piece in state.board:
         if piece.owner != seat:
             continue
-        for _, near in board.neighbours(piece.space, size):
+        count = 0
+        for near in around.get(piece.space) or _off_board(piece.space, size):
+            occupant = where.get(near)
+            if occupant is None or (occupant.owner != seat and clash(params, state, piece, occupant).kind in _ONTO_ENEMY):
+                count += 1
+        if count:
+            counts.append((piece, count))
+            total += count
+
+    def steps(piece: Placed) -> list[Event]:
+        out: list[Event] = []
+        for near in around.get(piece.space) or _off_board(piece.space, size):
             occupant = where.get(near)
             if occupant is None:
                 out.append(CardMoved(by=seat, card=piece.card, to=near))
             elif occupant.owner != seat:
-                kind = clash(params, state, piece, occupant).kind if legal_only else None
-                if kind in (None, "capture", "apart"):
+                kind = clash(params, state, piece, occupant).kind
+                if kind == "capture" or kind == "apart":
                     out.append(CardCaptured(by=seat, card=piece.card, target=occupant.card))
-                if kind in (None, "annihilation"):
+                elif kind == "annihilation":
                     out.append(CardsAnnihilated(by=seat, card=piece.card, target=occupant.card))
-    return out
+        return out
+
+    def item(index: int) -> Event:
+        for piece, count in counts:
+            if index < count:
+                return steps(piece)[index]
+            index -= count
+        raise IndexError(index)
+
+    return Lazy(total, item, lambda: [event for piece, _ in counts for event in steps(piece)])
 
 
-def _buys(state: State, p: Player) -> Iterator[Event]:
+_ONTO_ENEMY = frozenset({"capture", "apart", "annihilation"})
+"""Clashes that let a card step onto an enemy: a capture (`apart` too: no edge touches, and
+`check` finds the capture nothing wrong) or an annihilation (never both for one pair)."""
+
+
+def _off_board(space: Space, size: int) -> tuple[Space, ...]:
+    """The neighbours of a card the table put off the board (`board.adjacent` has only the board's)."""
+    return tuple(near for _, near in board.neighbours(space, size))
+
+
+def _buys(state: State, p: Player) -> list[Event]:
     """Each enemy Mercenary not under contract, for a face-down capture: all that
     `rules._check_bought` asks, so every one proposed is legal."""
     free = unspent(p)
     if not free:
-        return
-    for piece in state.board:
-        found = cards.card(piece.card)
-        if piece.owner != p.seat and found is not None and found.mercenary and contract_of(state, piece.card) is None:
-            yield MercenaryBought(by=p.seat, card=piece.card, capture=free[0])
+        return []
+    return [MercenaryBought(by=p.seat, card=piece.card, capture=free[0]) for piece in state.board
+            if piece.owner != p.seat and (found := cards.card(piece.card)) is not None and found.mercenary
+            and contract_of(state, piece.card) is None]
 
 
-def _songs(params: Params, state: State, p: Player, legal_only: bool) -> Iterator[Event]:
+def _songs(params: Params, state: State, p: Player, legal_only: bool) -> list[Event]:
     """Each held hymn; Primary in Singularity once per card it may find. Legal where it is a
     hymn (`rules._check_sung`; an effect the text lost is an info, not wrong); Primary's
     search in Singularity is checked in full."""
+    out: list[Event] = []
     for hymn in p.hymns:
         if state.singularity and hymn == cards.PRIMARY:
             searches = (HymnSung(by=p.seat, hymn=hymn, puts=(Put(card=card_id, to="hand", seat=p.seat),)) for card_id in state.deck)
-            yield from _checked(params, state, searches, legal_only)
+            out += _checked(params, state, searches, legal_only)
         elif not legal_only or hymn in cards.HYMNS:
-            yield HymnSung(by=p.seat, hymn=hymn)
+            out.append(HymnSung(by=p.seat, hymn=hymn))
+    return out
 
 
-def _offerings(state: State, p: Player, legal_only: bool) -> Iterator[Event]:
+def _offerings(state: State, p: Player, legal_only: bool) -> list[Event]:
     """Every acceptable offering (one capture stands for any: they are alike); legal in an
     acceptable form that leaves no hymn held (`rules._check_learned`)."""
     if state.singularity or not state.hymnal:
-        return
+        return []
     proposed = _offered(state, p)
     if not legal_only:
-        yield from proposed
-        return
-    for event in proposed:
-        if offering_form(event.offering, event.captures) is not None and all(h in event.offering for h in p.hymns):
-            yield event
+        return list(proposed)
+    return [event for event in proposed
+            if offering_form(event.offering, event.captures) is not None and all(h in event.offering for h in p.hymns)]
 
 
 def _offered(state: State, p: Player) -> Iterator[HymnLearned]:
@@ -290,13 +377,11 @@ def _offered(state: State, p: Player) -> Iterator[HymnLearned]:
         yield HymnLearned(by=p.seat, captures=capture)
 
 
-def _draws(params: Params, state: State, p: Player) -> Iterator[Event]:
+def _draws(params: Params, state: State, p: Player) -> list[Event]:
     """A draw, with a discard first from a full hand (outside Singularity): all that
     `rules._check_draw` asks, so every one proposed is legal."""
     if not state.deck:
-        return
+        return []
     if len(p.hand) >= params.hand_limit and not state.singularity:
-        for card_id in p.hand:
-            yield DrawDeclared(by=p.seat, discard=card_id)
-    else:
-        yield DrawDeclared(by=p.seat)
+        return [DrawDeclared(by=p.seat, discard=card_id) for card_id in p.hand]
+    return [DrawDeclared(by=p.seat)]

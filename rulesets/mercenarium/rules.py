@@ -946,7 +946,8 @@ _APPLY: dict[type, Callable[[Params, State, Any], State]] = {
     ExtrasReturned: _apply_returned,
 }
 
-_DECISIONS: tuple[type[Event], ...] = (*TURN_ACTIONS, TurnPassed)
+_DECISIONS: frozenset[type] = frozenset((*TURN_ACTIONS, TurnPassed))
+"""Events a seat decides on its turn (the handlers dispatch on the exact type, so do these)."""
 
 
 def apply(params: Params, state: State, event: Event) -> State:
@@ -954,7 +955,7 @@ def apply(params: Params, state: State, event: Event) -> State:
     handler = _APPLY.get(type(event))
     if handler is None:
         return state
-    if state.stage == "play" and isinstance(event, _DECISIONS):
+    if state.stage == "play" and type(event) in _DECISIONS:
         state = _note_excess(params, state, event)
         if event.by != state.current and not state.pending and player(state, event.by) is not None:
             # the table let this seat act now: its turn it is, and the next seat clockwise follows it
@@ -965,6 +966,9 @@ def apply(params: Params, state: State, event: Event) -> State:
 def _note_excess(params: Params, state: State, event: Event) -> State:
     """Remember hands whose excess is named now, so the audit names each excess once."""
     over = not state.singularity
+    if not state.noted and type(event) is not DrawDeclared and not (
+            over and any(len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit for p in state.players)):
+        return state  # nothing named before, nothing to name now: most turns
     noted = [p.seat for p in state.players
              if p.seat in state.noted or (over and (len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit))]  # `over_limits`
     p = player(state, event.by)

@@ -151,7 +151,7 @@ def without(pile: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 def unspent(p: Player) -> tuple[str, ...]:
     """Face-down captures: the ones that can still buy or pay an offering."""
-    return tuple(c.card for c in p.captures if not c.spent)
+    return tuple([c.card for c in p.captures if not c.spent])
 
 
 def over_limits(params: Params, state: State, seat: str) -> bool:
@@ -184,13 +184,27 @@ def side(params: Params, seat: str) -> str:
 
 
 def house(params: Params, seat: str) -> Space:
-    """The seat's House: the centre space of its side."""
-    return board.house_space(side(params, seat), params.board_size)
+    """The seat's House: the centre space of its side (south for an unknown seat)."""
+    found = _houses(params).get(seat)
+    return found if found is not None else board.house_space("south", params.board_size)
+
+
+@last_one  # rulesets/memo.py: one params object for a whole game; hashing it costs more than the answer
+def _houses(params: Params) -> dict[str, Space]:
+    """Every House by seat: asked by every summon, every Limbo test and every turn."""
+    return {seat: board.house_space(edge, params.board_size) for seat, edge in dict(params.houses).items()}
 
 
 def facing(params: Params, seat: str) -> int:
     """Degrees a card controlled by `seat` is turned: its bottom edge toward the seat's edge."""
-    return board.facing(side(params, seat))
+    found = _facings(params).get(seat)
+    return found if found is not None else board.facing("south")
+
+
+@last_one  # rulesets/memo.py: asked for both cards of every clash
+def _facings(params: Params) -> dict[str, int]:
+    """How a card of each seat is turned, by seat."""
+    return {seat: board.facing(edge) for seat, edge in dict(params.houses).items()}
 
 
 def placed(state: State, card: str) -> Placed | None:
@@ -254,7 +268,7 @@ def take_off_board(state: State, card: str) -> State:
 
 def in_limbo(params: Params, state: State, seat: str) -> bool:
     """"no summoned cards in play and an enemy card ... occupy their House"."""
-    if in_play(state, seat):
+    if any(p.owner == seat for p in state.board):  # in play
         return False
     occupant = at(state, house(params, seat))
     return occupant is not None and occupant.owner != seat
@@ -303,10 +317,22 @@ def clash(params: Params, state: State, attacker: Placed, defender: Placed) -> C
     edge"; ties (and every encounter with a Lord) go to the Alchemy Wheel. Only the two
     cards count, so the answer is remembered for the pair (a bot weighs the same pairs
     again and again)."""
-    return _clash(params, attacker, defender)
+    known = _clashes(params)
+    found = known.get((attacker, defender))
+    if found is None:
+        if len(known) >= 1 << 16:
+            known.clear()  # bounded: a long run of games meets new pairs forever
+        found = known[(attacker, defender)] = _clash(params, attacker, defender)
+    return found
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@last_one  # rulesets/memo.py: one params object for a whole game; hashing it per clash cost more than the clash
+def _clashes(params: Params) -> dict[tuple[Placed, Placed], Clash]:
+    """The clashes worked out so far under one params, by pair (a cache of `_clash`, a pure
+    function of the params and the two cards)."""
+    return {}
+
+
 def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
     towards = board.direction(attacker.space, defender.space)
     a, d = cards.card(attacker.card), cards.card(defender.card)

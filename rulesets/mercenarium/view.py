@@ -9,6 +9,8 @@ that point of the log only, so scrubbing back can never show a card drawn later.
 
 from __future__ import annotations
 
+import functools
+
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.params import Params
 from rulesets.mercenarium.state import (
@@ -17,7 +19,6 @@ from rulesets.mercenarium.state import (
     contract_of,
     facing,
     in_limbo,
-    in_play,
     over_limits,
 )
 from rulesets.mercenarium.table import DECK, HYMNAL, PILES, captures_row, hand_row, hymns_row
@@ -138,28 +139,39 @@ def metrics(params: Params, state: State) -> dict[str, float]:
     """Per-step numbers for analytics: captures, cards in play and hand sizes per seat.
 
     `score` (for lead changes) is the first seat's captures less the best opponent's:
-    positive while the first seat clockwise leads.
+    positive while the first seat clockwise leads. Asked after every event by the warehouse
+    sync, so the board is read once for every seat's cards in play and the names are made
+    once per seat.
     """
     out: dict[str, float] = {"deck": len(state.deck), "singularity": float(state.singularity)}
+    owners = [placed.owner for placed in state.board]
+    counts = []
     for p in state.players:
-        out[f"captures_{p.seat}"] = len(p.captures)
-        out[f"in_play_{p.seat}"] = len(in_play(state, p.seat))
-        out[f"hand_{p.seat}"] = len(p.hand) + len(p.hymns)
-    counts = [len(p.captures) for p in state.players]
+        captured, playing, holding = _metric_names(p.seat)
+        out[captured] = taken = len(p.captures)
+        out[playing] = owners.count(p.seat)
+        out[holding] = len(p.hand) + len(p.hymns)
+        counts.append(taken)
     out["score"] = counts[0] - max(counts[1:], default=0) if counts else 0
     return out
 
 
+@functools.cache
+def _metric_names(seat: str) -> tuple[str, str, str]:
+    """A seat's metric names, made once per seat rather than once per event."""
+    return f"captures_{seat}", f"in_play_{seat}", f"hand_{seat}"
+
+
 def progress(params: Params, state: State) -> Progress:
-    """Turn, round (every seat acts once a round), phase and the seat to act."""
+    """Turn, round (every seat acts once a round), phase and the seat to act: a pending
+    decision first, then a seat over its hand limits that has not said so, then the turn."""
     if state.stage != "play":
         return Progress(turn=0, round=0, phase=state.stage, actor=None)
     round_ = (state.turns - 1) // max(len(state.seats), 1) + 1
-    over = [p.seat for p in state.players if over_limits(params, state, p.seat) and p.seat not in state.noted]
-    if over and not state.pending:
-        return Progress(turn=state.turns, round=round_, phase="extras", actor=over[0])
     if state.pending:
         return Progress(turn=state.turns, round=round_, phase=state.pending[0].kind, actor=state.pending[0].seat)
+    over = next((p.seat for p in state.players if p.seat not in state.noted and over_limits(params, state, p.seat)), None)
+    if over is not None:
+        return Progress(turn=state.turns, round=round_, phase="extras", actor=over)
     phase = "singularity" if state.singularity else "play"
     return Progress(turn=state.turns, round=round_, phase=phase, actor=state.current)
-

@@ -10,6 +10,8 @@ step), so nothing on the table is hidden from either seat: every seat sees the s
 
 from __future__ import annotations
 
+import functools
+
 from rulesets.mercyfrontier import board
 from rulesets.mercyfrontier.components import RELICS
 from rulesets.mercyfrontier.params import Params
@@ -18,7 +20,6 @@ from rulesets.mercyfrontier.state import (
     card_of,
     controller,
     known,
-    player,
     relics_held,
     spaces_of,
 )
@@ -135,17 +136,28 @@ def metrics(params: Params, state: State) -> dict[str, float]:
     """Per-step numbers: resources, workers, mercenaries on the board and buildings lost.
 
     `score` is the first seat's buildings destroyed less the second's: positive while the
-    first seat (the oldest player) leads on the building count.
+    first seat (the oldest player) leads on the building count. Asked after every event by
+    the warehouse sync, so the mercenaries are read once for every seat and the names are
+    made once per seat.
     """
     out: dict[str, float] = {"turn": state.turn, "deck": len(state.deck)}
+    fielded = [m.owner for m in state.mercs if m.at is not None]
+    lost: dict[str, int] = {}
     for p in state.players:
-        out[f"resources_{p.seat}"] = p.resources.total()
-        out[f"workers_{p.seat}"] = p.workers + p.fresh
-        out[f"mercs_{p.seat}"] = sum(1 for m in state.mercs if m.owner == p.seat and m.at is not None)
-        out[f"lost_{p.seat}"] = p.lost
-    first, second = (player(state, s) for s in state.seats[:2]) if len(state.seats) >= 2 else (None, None)
-    out["score"] = float((second.lost if second else 0) - (first.lost if first else 0))
+        resources, working, mercs, lost_name = _metric_names(p.seat)
+        out[resources] = p.resources.total()
+        out[working] = p.workers + p.fresh
+        out[mercs] = fielded.count(p.seat)
+        out[lost_name] = lost[p.seat] = p.lost
+    first, second = (lost.get(seat, 0) for seat in state.seats[:2]) if len(state.seats) >= 2 else (0, 0)
+    out["score"] = float(second - first)
     return out
+
+
+@functools.cache
+def _metric_names(seat: str) -> tuple[str, str, str, str]:
+    """A seat's metric names, made once per seat rather than once per event."""
+    return f"resources_{seat}", f"workers_{seat}", f"mercs_{seat}", f"lost_{seat}"
 
 
 def places(params: Params, before: State, after: State, event: object) -> tuple[Place, ...]:

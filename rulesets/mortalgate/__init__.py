@@ -20,7 +20,7 @@ from rulesets.mortalgate.rules import apply, check, outcome, setup, validate_sta
 from rulesets.mortalgate.state import State, seat_team
 from rulesets.mortalgate.table import describe, touch
 from rulesets.mortalgate.upcasters import UPCASTERS
-from rulesets.mortalgate.view import metrics, progress, view
+from rulesets.mortalgate.view import metrics, places, progress, view
 from rulesets.protocol import Ruleset
 
 
@@ -58,6 +58,7 @@ RULESET = Ruleset(
     metrics=metrics,
     view=view,
     progress=progress,
+    places=places,
     validate_start=validate_start,
     fingerprint=fingerprint(Path(__file__).parent),
     bots=BOTS,

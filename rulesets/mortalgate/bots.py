@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
+from itertools import repeat, starmap
+from operator import attrgetter, itemgetter
 
 from events.base import Event
 from rulesets.mortalgate import board, maps
@@ -19,6 +21,7 @@ from rulesets.mortalgate.events import (
     AltarCaptured,
     AttackDeclared,
     HeroMoved,
+    Node,
     TurnStarted,
 )
 from rulesets.mortalgate.params import Params
@@ -34,7 +37,7 @@ def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random
 def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
     """Capture uncontested altars, heal the wounded, focus fire on the weakest enemy, then
     move toward the nearest altar the team does not hold or the nearest enemy."""
-    draws = [rng.random() for _ in legal]
+    draws = list(starmap(rng.random, repeat((), len(legal))))
     """One tie-breaking draw per event, in the order of `legal` (as a `max` over (score, draw)
     would take them: scoring draws nothing, so drawing them first gives the same numbers)."""
     if len(legal) == 1:  # a third of decisions: only the next turn start, nothing to score
@@ -43,72 +46,132 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
 
 
 def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
-    """The positions in `legal` of the events with the best score, in order. Moves (most of
-    the events offered) are scored as a kind: only the best of them is worked out exactly,
-    and which moves reach it."""
-    moves = [i for i, event in enumerate(legal) if isinstance(event, HeroMoved)]
-    moved = [event for event in legal if isinstance(event, HeroMoved)]
-    scores = {i: _score(params, state, event) for i, event in enumerate(legal) if not isinstance(event, HeroMoved)}
-    move_score, best_moves = _best_moves(params, state, moved) if moved else (-math.inf, [])
-    top = max([move_score, *scores.values()])
-    chosen = [i for i, score in scores.items() if score == top]
-    if move_score == top:
-        chosen = sorted(chosen + [moves[j] for j in best_moves])
-    return chosen
+    """The positions in `legal` of the events with the best score, in order.
 
-
-def _best_moves(params: Params, state: State, moved: list[HeroMoved]) -> tuple[float, list[int]]:
-    """The best score of the moves and which of them (positions in `moved`) reach it: standing
-    in a zone we can capture (50) is best, then closer to a goal (20 less half the steps to
-    the nearest goal).
-
-    Every move of a decision starts where its hero stands and is at most `reach` steps long,
-    and a step changes a hex distance by at most one; so a goal more than `2 * reach` farther
-    from the hero than the nearest goal is nearer to no end than that goal, and is not read.
+    Best bound first: the few other events are scored first; moves (most of the events
+    offered) score at most 50 (ending in a zone to capture) and otherwise at most 20, so they
+    are read only as far as they can still reach the best score, and then as a kind: only
+    their best score is worked out exactly, and which moves reach it.
     """
-    height = game_map(params).height
-    rows, zones = _goals(params, state)
-    paths = [move.path for move in moved]
-    cells = [path[-1][0] * height + path[-1][1] for path in paths]  # board.cell of each end
-    in_zone = [j for j, at in enumerate(cells) if zones[at]]
-    if in_zone:
-        return 50.0, in_zone
-    if not rows:  # no altar left to take and no enemy standing
-        return 0.5, list(range(len(moved)))
-    hero = find(state, moved[0].hero)
-    if hero is not None and hero.node is not None:
-        here = [row[board.cell(hero.node, height)] for row in rows]
-        limit = min(here) + 2 * max(map(len, paths))
-        rows = [row for row, away in zip(rows, here, strict=True) if away <= limit]
-    columns = [[row[at] for at in cells] for row in rows]
-    lows = [min(column) for column in columns]
-    nearest = min(lows)
-    reached = {j for column, low in zip(columns, lows, strict=True) if low == nearest for j, away in enumerate(column) if away == nearest}
-    return 20.0 - nearest * 0.5, sorted(reached)
+    moves, others = _split(legal)
+    scores = {i: _score(params, state, legal[i]) for i in others}
+    top = max(scores.values(), default=-math.inf)
+    best_moves: list[int] = []
+    if moves and top <= ZONE_SCORE:
+        paths = list(map(_path, _at(legal, moves)))
+        move_score, reached = _best_moves(params, state, paths, top)
+        if move_score >= top:
+            top, best_moves = move_score, [moves[j] for j in reached]
+    chosen = [i for i, score in scores.items() if score == top]
+    return sorted(chosen + best_moves) if best_moves and chosen else best_moves or chosen
 
 
-def _goals(params: Params, state: State) -> tuple[list[tuple[int, ...]], tuple[bool, ...]]:
-    """The acting team's goals' distance tables (`board.distances_from`: every move measures
-    to each), the altars it does not hold then the enemies on the board, and whether each
-    node (at `board.cell`) lies in a zone it can capture."""
+_path = attrgetter("path")
+_last = itemgetter(-1)
+
+
+def _at(legal: Sequence[Event], positions: Sequence[int]) -> Sequence[Event]:
+    """The events at `positions` (a slice when they follow each other)."""
+    if isinstance(positions, range):
+        return legal[positions.start:positions.stop]
+    return [legal[i] for i in positions]
+
+
+ZONE_SCORE = 50.0
+"""A move that ends in a zone the team can capture."""
+NEAR_SCORE = 20.0
+"""A move that ends on a goal; half a point less per step from the nearest goal."""
+
+
+def _split(legal: Sequence[Event]) -> tuple[Sequence[int], Sequence[int]]:
+    """The positions of the moves in `legal` and of the other events. `legal` offers a hero's
+    moves first, so the common case is answered by counting, not by a loop over every event."""
+    kinds = list(map(type, legal))
+    count = kinds.count(HeroMoved)
+    if kinds[:count].count(HeroMoved) == count:
+        return range(count), range(count, len(kinds))
+    return ([i for i, kind in enumerate(kinds) if kind is HeroMoved],
+            [i for i, kind in enumerate(kinds) if kind is not HeroMoved])
+
+
+def _best_moves(params: Params, state: State, paths: list[tuple[Node, ...]], rival: float) -> tuple[float, list[int]]:
+    """The best score of the moves along `paths` and which of them (positions in `paths`)
+    reach it, worked out only as far as it can reach `rival` (the best other event's score):
+    standing in a zone we can capture (50) is best, then closer to a goal (20 less half the
+    steps to the nearest goal). A score below `rival` comes back as minus infinity.
+    """
+    ends = list(map(_last, paths))
     turn = state.turn
     hero = find(state, turn.hero) if turn else None
     team = hero.team if hero else None
+    altars, zone = _open_altars(params.map, team, state.altars)
+    if not zone.isdisjoint(ends):
+        return ZONE_SCORE, [j for j, end in enumerate(ends) if end in zone]
+    if rival > NEAR_SCORE:
+        return -math.inf, []
     gmap = game_map(params)
-    altars, zones = _open_altars(params.map, team, state.altars)
     enemies = [board.distances_from(h.node, gmap.width, gmap.height) for h in state.heroes if h.team != team and h.node is not None]
-    return [*altars, *enemies], zones
+    if not altars and not enemies:  # no altar left to take and no enemy standing
+        return 0.5, list(range(len(ends)))
+    start = hero.node if hero else None  # where every move starts, at most its length away
+    nearest, reached = _nearest(params, [*altars, *enemies], ends, start, max(map(len, paths)))
+    return NEAR_SCORE - nearest * 0.5, reached
+
+
+def _nearest(params: Params, goals: list[tuple[int, ...]], ends: list[Node], start: Node | None,
+             reach: int) -> tuple[int, list[int]]:
+    """The fewest steps from any end to any goal (each goal a `board.distances_from` table),
+    and the positions of the ends that far from some goal.
+
+    Best bound first: every move of a decision starts at `start`, where its hero stands, and
+    is at most `reach` steps long, so a goal `away` steps from the hero is at least
+    `away - reach` steps from every end. Goals are read nearest to the hero first, and
+    reading stops at the first goal that can no longer be as near as the best found.
+    """
+    height = game_map(params).height
+    cells = [col * height + row for col, row in ends]  # board.cell of each end
+    read = itemgetter(*cells) if len(cells) > 1 else _one(cells[0])
+    if start is None:  # (not in play: moves start where the hero stands)
+        order = [(0, goal) for goal in range(len(goals))]
+    else:
+        here = board.cell(start, height)
+        order = sorted([(table[here], goal) for goal, table in enumerate(goals)])
+    nearest, lows = math.inf, []
+    for away, goal in order:
+        if away - reach > nearest:
+            break
+        steps = read(goals[goal])
+        low = min(steps)
+        if low < nearest:
+            nearest, lows = low, [steps]
+        elif low == nearest:
+            lows.append(steps)
+    reached = {j for steps in lows for j in _where(steps, nearest)}
+    return int(nearest), sorted(reached)
+
+
+def _where(values: tuple[int, ...], value: float) -> list[int]:
+    """The positions of `value` in `values` (few: the ends nearest a goal), found by `index`."""
+    found, at = [], -1
+    for _ in range(values.count(value)):
+        at = values.index(value, at + 1)
+        found.append(at)
+    return found
+
+
+def _one(cell: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
+    """`itemgetter` of one cell, as a tuple (`itemgetter(x)` alone gives the value)."""
+    return lambda table: (table[cell],)
 
 
 @lru_cache(maxsize=256)
-def _open_altars(map_id: str, team: str | None, owners: tuple[str | None, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[bool, ...]]:
-    """The distance tables of the altars a team does not hold, and whether each node lies in
-    one of their zones (remembered per owners: altars change hands a few dozen times a game)."""
+def _open_altars(map_id: str, team: str | None, owners: tuple[str | None, ...]) -> tuple[tuple[tuple[int, ...], ...], frozenset[Node]]:
+    """The distance tables of the altars a team does not hold, and the nodes of their zones
+    (remembered per owners: altars change hands a few dozen times a game)."""
     gmap = maps.load_map(map_id)
     open_altars = [a for a, owner in zip(gmap.altars, owners, strict=True) if owner != team]
-    zones = frozenset().union(*(a.zone for a in open_altars))
-    in_zone = tuple((col, row) in zones for col in range(gmap.width) for row in range(gmap.height))  # at board.cell
-    return tuple(board.distances_from(a.node, gmap.width, gmap.height) for a in open_altars), in_zone
+    zone = frozenset[Node]().union(*(a.zone for a in open_altars))
+    return tuple(board.distances_from(a.node, gmap.width, gmap.height) for a in open_altars), zone
 
 
 def _score(params: Params, state: State, event: Event) -> float:

@@ -8,10 +8,11 @@ held to `check` by the contract suite, so it can never offer a move the audit wo
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache, lru_cache
 from itertools import permutations
 from types import MappingProxyType
+from typing import NamedTuple
 
 from events.base import Event
 from rulesets.mortalgate import board, heroes, maps
@@ -71,7 +72,8 @@ def legal(params: Params, state: State) -> list[Event]:
 
     In play (nearly every decision) the events are built from the rules directly: what
     `check` would ask of each candidate (range, cooldown, sight, contention) asked once
-    here. The draft and placement keep every candidate `check` accepts. The contract suite
+    here; in placement every candidate is legal. The draft keeps every candidate `check`
+    accepts. The contract suite
     (`check_legal_is_what_check_accepts`) holds both to the same events in the same order.
     """
     outcomes = chance(params, state)
@@ -79,6 +81,11 @@ def legal(params: Params, state: State) -> list[Event]:
         return [event for event, _ in outcomes]
     if state.stage == "play":
         return _legal_turn(params, state) if outcome(params, state) is None else []
+    if state.stage == "placement":
+        # Every placement candidate is legal: each unplaced hero, by its own seat, on a free
+        # node of its team's spawn (`_check_hero_placed`); each team not yet ordered, every
+        # order of exactly its heroes (`_check_turn_order`).
+        return list(_placement(params, state))
     return [e for e in _candidates(params, state) if not check(params, state, e)]
 
 
@@ -104,53 +111,73 @@ def _legal_turn(params: Params, state: State) -> list[Event]:
     if params.bonuses == "enchantments" and hero.enchantment is None and any(node == hero.node for node, _ in state.enchantments):
         kept.append(EnchantmentTaken(by=by, hero=hero.id))
     kept += _legal_combat(params, state, hero, turn)
-    for index, altar in enumerate(game_map(params).altars):
-        if hero.node in altar.zone and state.altars[index] != hero.team and not contested(params, state, altar.id, hero.team):
+    for index, altar in _altars_around(params.map).get(hero.node, ()):
+        if state.altars[index] != hero.team and not contested(params, state, altar.id, hero.team):
             kept.append(AltarCaptured(by=by, hero=hero.id, altar=altar.id))
     return kept + start
 
 
-def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> Iterator[Event]:
+@cache
+def _altars_around(map_id: str) -> Mapping[Node | None, tuple[tuple[int, maps.Altar], ...]]:
+    """Node -> the altars (position in map order, altar) whose zone holds it, in map order:
+    a hero stands in no zone most of the time, and every decision asks."""
+    zones: dict[Node | None, list[tuple[int, maps.Altar]]] = {}
+    for index, altar in enumerate(maps.load_map(map_id).altars):
+        for node in altar.zone:
+            zones.setdefault(node, []).append((index, altar))
+    return MappingProxyType({node: tuple(altars) for node, altars in zones.items()})
+
+
+def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[Event]:
     """Attacks and abilities `_combat` proposes that are in range, in sight (against an
     enemy), off cooldown, and not harmful from a stunned hero (what `_check_target` and
-    `_check_ability` ask; each target's distance measured once, when first asked: friends
-    only for a heal; its sight traced once)."""
+    `_check_ability` ask; each target's distance measured once: friends only for a heal;
+    its sight traced once, when first asked)."""
     attacking = turn.attacks_left > 0 and not turn.stunned
     if turn.phase in ("capture", "done") or (not attacking and turn.combat_used):
-        return
-    enemies = [h for h in state.heroes if h.team != hero.team and h.alive]
-    friends = [h for h in state.heroes if h.team == hero.team and h.alive and h.id != hero.id]
-    away: dict[str, float] = {}
+        return []
+    ready = [] if turn.combat_used else [
+        name for name in _ability_ids(hero.id)
+        if cooldown(hero, name) <= 0 and (not turn.stunned or name in HEALS or name in HARMLESS)]
+    if not attacking and not ready:
+        return []
+    by, hero_id, team = hero.seat, hero.id, hero.team
+    enemies = [(h, _away(hero, h)) for h in state.heroes if h.team != team and h.alive]
     seen: dict[str, bool] = {}
-
-    def within(target: Hero, reach: int) -> bool:
-        if target.id not in away:
-            away[target.id] = _away(hero, target)
-        return away[target.id] <= reach
-
-    def in_sight(target: Hero) -> bool:
-        if target.id not in seen:
-            seen[target.id] = has_line_of_sight(params, state, hero, target)
-        return seen[target.id]
-
+    events: list[Event] = []
     if attacking:
         reach = attack_range(params, hero, None)
-        for enemy in enemies:
-            if within(enemy, reach) and in_sight(enemy):
-                yield AttackDeclared(by=hero.seat, hero=hero.id, target=enemy.id)
-    if turn.combat_used:
-        return
-    for ability in heroes.HEROES[hero.id].abilities:
-        name = ability.id
-        if cooldown(hero, name) > 0 or (turn.stunned and name not in HEALS and name not in HARMLESS):
-            continue
+        for enemy, away in enemies:
+            if away <= reach and _sighted(params, state, hero, enemy, seen):
+                events.append(AttackDeclared(by=by, hero=hero_id, target=enemy.id))
+    friends: list[tuple[Hero, float]] | None = None
+    for name in ready:
         if name in SELF_ABILITIES:
-            yield AbilityUsed(by=hero.seat, hero=hero.id, ability=name)
+            events.append(AbilityUsed(by=by, hero=hero_id, ability=name))
             continue
-        reach, heal = attack_range(params, hero, name), name in HEALS
-        for target in friends if heal else enemies:
-            if within(target, reach) and (heal or in_sight(target)):
-                yield AbilityUsed(by=hero.seat, hero=hero.id, ability=name, target=target.id)
+        reach = attack_range(params, hero, name)
+        if name in HEALS:
+            if friends is None:
+                friends = [(h, _away(hero, h)) for h in state.heroes if h.team == team and h.alive and h.id != hero_id]
+            targets = [friend for friend, away in friends if away <= reach]
+        else:
+            targets = [enemy for enemy, away in enemies if away <= reach and _sighted(params, state, hero, enemy, seen)]
+        events += [AbilityUsed(by=by, hero=hero_id, ability=name, target=target.id) for target in targets]
+    return events
+
+
+@cache
+def _ability_ids(hero_id: str) -> tuple[str, ...]:
+    """A hero's abilities in printed order."""
+    return tuple(ability.id for ability in heroes.HEROES[hero_id].abilities)
+
+
+def _sighted(params: Params, state: State, hero: Hero, target: Hero, seen: dict[str, bool]) -> bool:
+    """Whether the hero sees the target, traced once per decision (`seen`)."""
+    sight = seen.get(target.id)
+    if sight is None:
+        sight = seen[target.id] = has_line_of_sight(params, state, hero, target)
+    return sight
 
 
 def _away(hero: Hero, target: Hero) -> float:
@@ -245,8 +272,10 @@ def _moves(params: Params, state: State, hero: Hero) -> list[Event]:
     if turn is None or hero.node is None or turn.phase not in ("upkeep", "movement"):
         return []
     left = movement_allowance(params, state, hero, turn) - turn.moved
+    if left <= 0:  # its movement spent (or stunned): no walk to look up
+        return []
     by, hero_id = hero.seat, hero.id
-    return [HeroMoved(by=by, hero=hero_id, path=path) for path in reachable(params, state, hero.node, left).values()]
+    return [HeroMoved(by=by, hero=hero_id, path=path) for path in _paths(params, state, hero.node, left)]
 
 
 def attempts(params: Params, state: State) -> Iterator[Event]:
@@ -260,13 +289,18 @@ def attempts(params: Params, state: State) -> Iterator[Event]:
         return
     left = movement_allowance(params, state, hero, turn) - turn.moved
     gmap = game_map(params)
-    for path in reachable(params, state, hero.node, gmap.width * gmap.height).values():
+    for path in _paths(params, state, hero.node, gmap.width * gmap.height):
         if len(path) > left:  # breadth-first: a shortest path longer than the movement left
             yield HeroMoved(by=hero.seat, hero=hero.id, path=path)
 
 
 def reachable(params: Params, state: State, start: Node, steps: int) -> Mapping[Node, tuple[Node, ...]]:
-    """Nodes a hero can walk to within `steps`, each with a shortest path there (breadth-first).
+    """Nodes a hero can walk to within `steps`, each with a shortest path there (breadth-first)."""
+    return {path[-1]: path for path in _paths(params, state, start, steps)}
+
+
+def _paths(params: Params, state: State, start: Node, steps: int) -> list[tuple[Node, ...]]:
+    """The paths of `reachable`, in its order.
 
     Only the heroes standing where the hero could walk on an empty board can change the walk,
     and one standing at its last step only takes that node out (nothing walks on from it).
@@ -274,43 +308,88 @@ def reachable(params: Params, state: State, start: Node, steps: int) -> Mapping[
     per node and steps, less those nodes; only the others are searched.
     """
     free = _free_walk(params.map, start, steps)
-    standing = [hero.node for hero in state.heroes if hero.node is not None and hero.node in free]
-    nearer = frozenset([node for node in standing if len(free[node]) < steps])
-    walk = _walk(params.map, start, steps, nearer) if nearer else free
-    return {node: path for node, path in walk.items() if node not in standing} if standing else walk
+    at, paths = free.at, free.paths
+    standing = [at[hero.node] for hero in state.heroes if hero.node in at]
+    """Positions in the free walk of the nodes heroes stand on."""
+    if not standing:
+        return list(paths)
+    if any(len(paths[position]) < steps for position in standing):
+        return _walk(params.map, start, steps, [paths[position][-1] for position in standing])
+    kept = list(paths)
+    for position in sorted(set(standing), reverse=True):  # (two heroes on one node: a table's mistake)
+        del kept[position]
+    return kept
+
+
+class _Walk(NamedTuple):
+    """A walk on the empty board: its paths in breadth-first order, and each end's position."""
+
+    paths: tuple[tuple[Node, ...], ...]
+    at: Mapping[Node | None, int]
+    """End -> position in `paths` (asked with a hero's node: None when it is off the board)."""
 
 
 @lru_cache(maxsize=4096)
-def _free_walk(map_id: str, start: Node, steps: int) -> Mapping[Node, tuple[Node, ...]]:
+def _free_walk(map_id: str, start: Node, steps: int) -> _Walk:
     """The walk on an empty board (read-only: it is shared). Kept apart from the walks around
     heroes, which seldom recur: remembering those too cost more in garbage collection than
     it saved."""
-    return MappingProxyType(_walk(map_id, start, steps, frozenset()))
+    paths = tuple(_walk(map_id, start, steps, ()))
+    return _Walk(paths, MappingProxyType({path[-1]: position for position, path in enumerate(paths)}))
 
 
-def _walk(map_id: str, start: Node, steps: int, taken: frozenset[Node]) -> dict[Node, tuple[Node, ...]]:
-    """The breadth-first walk around `taken`, one ring of `steps` at a time: the order of a
-    queue, without asking each node its depth."""
-    ways = passable_neighbours(map_id)
-    paths: dict[Node, tuple[Node, ...]] = {start: ()}
-    closed = {start, *taken}
-    """Nodes walked to or blocked: one question per neighbour."""
-    ring = [start]
+def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> list[tuple[Node, ...]]:
+    """The breadth-first walk around the `taken` nodes, one ring of `steps` at a time: the
+    order of a queue, without asking each node its depth. Nodes are numbered (`board.cell`),
+    so a node walked to or blocked is one flag in a bytearray."""
+    graph = _graph(map_id)
+    height, around = graph.height, graph.around
+    closed = bytearray(graph.empty)
+    for col, row in taken:
+        if 0 <= col < graph.width and 0 <= row < height:
+            closed[col * height + row] = 1
+    paths: list[tuple[Node, ...]] = []
+    if 0 <= start[0] < graph.width and 0 <= start[1] < height:
+        closed[start[0] * height + start[1]] = 1
+        first = around[start[0] * height + start[1]]
+    else:  # a start off the map (a table's mistake): its neighbours on it
+        first = tuple((col * height + row, (col, row)) for col, row in _open_around(map_id, start))
+    ring: list[tuple[tuple[tuple[int, Node], ...], tuple[Node, ...]]] = [(first, ())]
     for _ in range(steps):
         after = []
-        for node in ring:
-            before = paths[node]
-            around = ways.get(node)
-            for near in _open_around(map_id, node) if around is None else around:  # (a start off the map)
-                if near not in closed:
-                    closed.add(near)
-                    paths[near] = (*before, near)
-                    after.append(near)
+        for nears, before in ring:
+            for near, node in nears:
+                if not closed[near]:
+                    closed[near] = 1
+                    path = (*before, node)
+                    paths.append(path)
+                    after.append((around[near], path))
         if not after:
             break
         ring = after
-    del paths[start]
     return paths
+
+
+class _Graph(NamedTuple):
+    """A map's passable neighbours by cell: what a walk asks at every step."""
+
+    width: int
+    height: int
+    around: tuple[tuple[tuple[int, Node], ...], ...]
+    """Per cell (`board.cell`), its passable neighbours as (cell, node), in direction order."""
+    empty: bytes
+    """One zero flag per cell: a walk's closed nodes start as a copy."""
+
+
+@cache
+def _graph(map_id: str) -> _Graph:
+    """A map's neighbours as walks read them (pure geometry: built once per map)."""
+    gmap = maps.load_map(map_id)
+    height = gmap.height
+    ways = passable_neighbours(map_id)
+    around = tuple(tuple((col * height + row, (col, row)) for col, row in ways[(c, r)])
+                   for c in range(gmap.width) for r in range(height))
+    return _Graph(gmap.width, height, around, bytes(gmap.width * height))
 
 
 @cache

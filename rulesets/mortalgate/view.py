@@ -7,10 +7,11 @@ board, and the view says so.
 from __future__ import annotations
 
 from rulesets.mortalgate import board, heroes
+from rulesets.mortalgate.events import AltarCaptured
 from rulesets.mortalgate.params import Params
-from rulesets.mortalgate.state import State, blessings, blocking, cooldown, game_map, stats
+from rulesets.mortalgate.state import State, blessings, blocking, cooldown, find, game_map, stats
 from rulesets.mortalgate.table import POOL, TO_PLACE, hero_name
-from rulesets.protocol import Progress
+from rulesets.protocol import Place, Progress
 from rulesets.view import BoardView, CardRow, Cell, Line, Panel, Piece, Region
 
 OPEN_INFORMATION = "MortalGate is a game of perfect information: every seat sees the whole board."
@@ -135,3 +136,19 @@ def progress(params: Params, state: State) -> Progress:
             break
     per_round = max(len(state.heroes), 1)
     return Progress(turn=state.turns, round=(state.turns - 1) // per_round + 1, phase=turn.phase, actor=seat)
+
+
+def places(params: Params, before: State, after: State, event: object) -> tuple[Place, ...]:
+    """Where heroes fall (each hero the event slew, at the node it stood on) and where
+    altars change hands (the node of the hero that captured it): the Compare page's
+    heatmaps. Asked after every event by the warehouse sync, so heroes are compared only
+    where one can have fallen: a hero slain gives the other team Grace (`rules.slay`), so
+    while kill Grace is given, an event that left the Grace as it was slew no one."""
+    found: tuple[Place, ...] = ()
+    if type(event) is AltarCaptured and (capturer := find(before, event.hero)) is not None and capturer.node is not None:
+        found = (Place(what="altar captured", col=capturer.node[0], row=capturer.node[1]),)
+    if after.heroes is not before.heroes and (after.grace is not before.grace or not params.kill_grace):
+        for was, now in zip(before.heroes, after.heroes, strict=False):  # the draft adds heroes
+            if was is not now and was.alive and not now.alive and was.id == now.id and was.node is not None:
+                found += (Place(what="hero fell", col=was.node[0], row=was.node[1]),)
+    return found

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from pathlib import Path
 
 import pytest
@@ -43,3 +44,26 @@ def test_a_designer_variant_with_a_smaller_board_plays_clean(tmp_path: Path) -> 
     events = play(rules, {s: s for s in SEATS[4]}, seed=1, bot="heuristic")
     assert isinstance(events[-1], MatchEnded) and audit(events, rules).clean
     assert all(0 <= c < 5 for e in events if isinstance(e, CardSummoned) for c in e.space)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_bots_pick_the_same_event_from_the_lazy_legal_as_from_its_list(players: int) -> None:
+    """`legal` at a turn makes its board steps only when read (`rulesets.legal.Chain`); a
+    bot handed it picks what it picks from the listed events with the same draws, so a
+    seed's game is the one it always was."""
+    from projections.replay import replay
+    from rulesets.legal import Chain
+    from rulesets.mercenarium.bots import heuristic_bot, random_bot
+
+    events = play(R, {s: s for s in SEATS[players]}, seed=4, bot="random")
+    states = [step.state for step in replay(events[:-1], R, audit=False)]
+    turns = [s for s in states if isinstance(R.ruleset.legal(R.params, s), Chain)]
+    assert len(turns) > 20
+    for index, state in enumerate(turns[::3]):
+        for bot in (random_bot, heuristic_bot):
+            lazy = R.ruleset.legal(R.params, state)
+            listed = list(R.ruleset.legal(R.params, state))
+            first, second = random.Random(index), random.Random(index)
+            picked = bot(R.params, state, lazy, first)
+            assert picked == bot(R.params, state, listed, second) and first.random() == second.random()
+            assert picked in lazy

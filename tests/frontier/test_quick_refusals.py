@@ -1,0 +1,276 @@
+"""What `legal` asks of a sampled candidate gives `check`'s answer, and the faster geometry
+behind it gives the old geometry's numbers.
+
+`legal` refuses a unit set up, a move and a sight line with shortcuts (what depends on the
+unit alone asked once per decision; the terrain part of a sight line remembered by its two
+ends; only the pieces a unit climbs walked; a base tested along each axis before it is
+measured). These tests hold each shortcut to the plain rule: at every such decision of
+seeded bot games, candidates and wrong variants of them; and, for the geometry, the code
+before the shortcuts, kept here as the reference.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import msgspec
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from projections.simulate import play
+from rulesets.frontier import board, movement, moves, rules
+from rulesets.frontier.board import Body, Point, Sighted, make_terrain
+from rulesets.frontier.events import AbilityUsed, UnitDeployed, UnitMoved
+from rulesets.frontier.state import (
+    State,
+    Unit,
+    enemies_of,
+    find,
+    has,
+    heights_at,
+    kind,
+    on_board,
+    piece_at,
+    position,
+    replace_unit,
+    sees,
+)
+from tests.frontier.scenario import P, R
+
+replace = msgspec.structs.replace
+
+
+@functools.cache
+def _states(bot: str, seed: int) -> tuple[State, ...]:
+    """Every state of a seeded bot game at which a decision is made."""
+    log = play(R, R.ruleset.example_seats, seed=seed, bot=bot)
+    state = R.ruleset.setup(P, log[0])
+    out = []
+    for event in log[1:]:
+        if state.stage != "terrain" and R.ruleset.chance(P, state) is None:
+            out.append(state)
+        state = R.ruleset.apply(P, state, event)
+    return tuple(out)
+
+
+GAMES = [("random", 3), ("heuristic", 4)]
+
+
+def _other_seat(state: State, seat: str | None) -> str:
+    return next(s for s in state.seats if s != seat)
+
+
+def test_a_unit_set_up_is_refused_exactly_when_check_finds_a_problem() -> None:
+    """`rules.deploy_refused` (the unit's step, seat, status and 50% limit asked once per
+    decision) against `check`, for every point offered and for wrong seats, units and points."""
+    asked = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            offered = [e for e in moves.candidates(P, state) if isinstance(e, UnitDeployed)]
+            for event in offered[:30]:
+                other = next((u for u in state.units if u.id != event.unit), None)
+                variants = [event, replace(event, by=_other_seat(state, event.by)), replace(event, point=(60.0, 5.0)),
+                            replace(event, level=event.level + 1)]
+                if other is not None:
+                    variants.append(replace(event, unit=other.id))
+                for variant in variants:
+                    assert rules.deploy_refused(P, state, variant) == bool(rules.check(P, state, variant)), variant
+                    asked += 1
+    assert asked > 500
+
+
+def test_a_move_is_refused_exactly_when_check_finds_a_problem() -> None:
+    """`rules.move_refused` (the mover's seat and window asked once per decision) against
+    `check`, for every sampled end and for wrong seats and units."""
+    asked = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            offered = [e for e in moves.candidates(P, state) if isinstance(e, UnitMoved)]
+            for event in offered:
+                other = next((u for u in on_board(state) if u.id != event.unit), None)
+                variants = [event, replace(event, by=_other_seat(state, event.by))]
+                if other is not None:
+                    variants.append(replace(event, unit=other.id))
+                for variant in variants:
+                    assert rules.move_refused(P, state, variant) == bool(rules.check(P, state, variant)), variant
+                    asked += 1
+    assert asked > 500
+
+
+# --- the geometry against the code before it --------------------------------------------------
+
+
+def _old_sight_blocker(a: Sighted, b: Sighted, terrain: list[board.Terrain], bodies: list[Body]) -> str | None:
+    """`board.sight_blocker` before its terrain and units parts were split (the reference)."""
+    tallest = max(a.scale, b.scale)
+    lo_x, hi_x = min(a.at[0], b.at[0]), max(a.at[0], b.at[0])
+    lo_y, hi_y = min(a.at[1], b.at[1]), max(a.at[1], b.at[1])
+    for piece in terrain:
+        x0, y0, x1, y1 = piece.box
+        if hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
+            continue
+        if board._terrain_blocks(a, b, piece, tallest):
+            return piece.id
+    for body in bodies:
+        if body.id in (a.id, b.id) or body.scale < tallest:
+            continue
+        bx, by = body.at
+        if bx < lo_x - body.radius or bx > hi_x + body.radius or by < lo_y - body.radius or by > hi_y + body.radius:
+            continue
+        if board.point_segment_distance(body.at, a.at, b.at) < body.radius - board.EPS:
+            return body.id
+    return None
+
+
+coord = st.floats(min_value=0, max_value=30, allow_nan=False).map(lambda v: round(v, 2))
+points = st.tuples(coord, coord)
+rects = st.tuples(coord, coord, st.floats(min_value=0.5, max_value=8).map(lambda v: round(v, 2)),
+                  st.floats(min_value=0.5, max_value=8).map(lambda v: round(v, 2)), st.integers(0, 4))
+ends = st.builds(Sighted, at=points, scale=st.integers(1, 5), piece=st.none(), level=st.just(0), id=st.sampled_from(["a", "b"]))
+body_list = st.lists(st.tuples(points, st.sampled_from([0.5, 0.75, 1.0, 1.5]), st.integers(1, 5)), max_size=8)
+
+
+@settings(max_examples=300, deadline=None)
+@given(ends, ends, st.lists(rects, max_size=6), body_list)
+def test_sight_split_into_terrain_and_units_gives_the_old_blocker(a: Sighted, b: Sighted, pieces: list, standing: list) -> None:
+    a, b = a._replace(id="a"), b._replace(id="b")
+    terrain = [make_terrain(f"t{i}", board.rectangle(x, y, x + w, y + h), s) for i, (x, y, w, h, s) in enumerate(pieces)]
+    bodies = [Body(f"u{i}", at, radius, scale) for i, (at, radius, scale) in enumerate(standing)]
+    expected = _old_sight_blocker(a, b, terrain, bodies)
+    assert board.sight_blocker(a, b, terrain, bodies) == expected
+    assert (board.terrain_blocker(a, b, terrain) or board.body_blocker(a, b, bodies)) == expected
+
+
+def _old_climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, path: tuple[Point, ...], *, forced: bool = False) -> tuple[int, list[str]]:
+    """`movement.climb` before it walked only the pieces a unit climbs (the reference)."""
+    if movement.ignores_terrain(unit):
+        return 0, []
+    scale = kind(unit).scale
+    points = (start, *path, end)
+    here, there = piece_at(state, start), piece_at(state, end)
+    jumped = (here is not None and there is not None and here.id != there.id and z0 > 0 and z1 > 0
+              and board.polygons_gap(here.outline, there.outline) <= scale + board.EPS)
+    cost, climbed = 0, []
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
+    harnessed = has(unit, "ag_harness")
+    for piece in state.terrain:
+        height = movement._scale_for_movement(harnessed, piece)
+        if height < scale:
+            continue
+        inside0 = here is not None and here.id == piece.id
+        inside1 = there is not None and there.id == piece.id
+        x0, y0, x1, y1 = piece.box
+        if inside0 and inside1:
+            step = abs(z1 - z0)
+        elif inside1:
+            step = max(z1 - z0, 0) if jumped else z1
+        elif inside0:
+            step = 0 if jumped or forced else z0
+        elif hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
+            continue
+        elif board.path_enters(points, piece.outline):
+            step = 0 if piece.enterable() and z0 == 0 and z1 == 0 else height
+        else:
+            continue
+        if step > 0:
+            cost += step
+            climbed.append(piece.id)
+    return cost, climbed
+
+
+def _old_through_units(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...]) -> list[str]:
+    """`movement._unit_problems` before a base was tested along each axis first (the reference):
+    the units the move ends on or passes through."""
+    points = (start, *path, to)
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    lo_x, lo_y, hi_x, hi_y = min(xs), min(ys), max(xs), max(ys)
+    out = []
+    for other in on_board(state):
+        if other.id == unit.id:
+            continue
+        room = kind(unit).base + kind(other).base - movement.SLACK
+        ox, oy = at = position(other)
+        if board.distance(to, at) < room:
+            out.append(f"{unit.id} would end on top of {other.id}")
+        elif ox < lo_x - room or ox > hi_x + room or oy < lo_y - room or oy > hi_y + room:
+            continue
+        elif board.path_point_distance(points, at) < room:
+            out.append(f"{unit.id} may not move through {other.id}")
+    return out
+
+
+def _played_position() -> State:
+    """A position of a heuristic game with units on the standard table."""
+    return next(s for s in _states("heuristic", 4) if s.turn is not None and len(list(on_board(s))) >= 6)
+
+
+table = st.tuples(st.floats(min_value=0, max_value=44, allow_nan=False), st.floats(min_value=0, max_value=30, allow_nan=False))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 20), table, table, st.lists(table, max_size=2), st.integers(0, 9), st.integers(0, 9), st.booleans())
+def test_climbing_and_units_in_the_way_give_the_old_answers(which: int, start: Point, to: Point, path: list[Point], up: int, down: int, forced: bool) -> None:
+    """From anywhere (on the ground or on a piece, at each height it has) to anywhere, and
+    from where a unit stands to a point an inch away."""
+    state = _played_position()
+    standing = list(on_board(state))
+    unit = standing[which % len(standing)]
+    near = tuple(movement.snap(p) for p in path)
+    begin = movement.snap(start)
+    z0s, z1s = heights_at(state, begin), heights_at(state, movement.snap(to))
+    z0, z1 = z0s[up % len(z0s)], z1s[down % len(z1s)]
+    for other in (unit.type, "stalker_team", "colonial_exploration_team", "patrol_drone"):  # AG Harness, scale 2, Flying
+        mover = replace(unit, type=other)
+        end = movement.snap(to)
+        assert movement.climb(state, mover, begin, z0, end, z1, near, forced=forced) == _old_climb(state, mover, begin, z0, end, z1, near, forced=forced)
+    for end in (movement.snap(to), movement.snap(board.toward(position(unit), to, 1.0))):
+        assert [p.message for p in movement._unit_problems(state, unit, position(unit), end, near, False)] == \
+            _old_through_units(state, unit, position(unit), end, near)
+    assert [p.message for p in movement._unit_problems(state, unit, begin, movement.snap(to), near, False)] == \
+        _old_through_units(state, unit, begin, movement.snap(to), near)
+
+
+outline_points = st.lists(points, min_size=3, max_size=7)
+
+
+@settings(max_examples=400, deadline=None)
+@given(outline_points, points, points, st.floats(min_value=-2, max_value=2, allow_nan=False))
+def test_a_segment_that_misses_an_outlines_box_runs_nothing_inside_it(corners: list[Point], a: Point, b: Point, shift: float) -> None:
+    """`board.segment_misses_box` only passes by what `length_inside` measures as 0 (segments
+    near the box's sides included: `shift` moves an end onto or just past a side)."""
+    poly = tuple(corners)
+    box = board.bounds(poly)
+    for end in (b, (box[2] + shift * 1e-6, b[1]), (a[0], box[1] + shift), (box[0] + shift * 1e-9, box[3] - shift * 1e-9)):
+        if board.segment_misses_box(a, end, box):
+            assert board.length_inside(a, end, poly) == 0.0
+            assert board.path_inside((a, end), poly) == 0.0
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(rects, min_size=1, max_size=4), st.lists(points, min_size=2, max_size=4))
+def test_a_path_measures_inside_a_piece_as_the_sum_of_its_legs(pieces: list, path: list[Point]) -> None:
+    """`board.path_inside`, which skips legs that miss the piece's box, against every leg measured."""
+    for x, y, w, h, _ in pieces:
+        poly = board.rectangle(x, y, x + w, y + h)
+        legs = board.path_legs(path)
+        assert board.path_inside(path, poly) == sum(board.length_inside(a, b, poly) for a, b in legs)
+
+
+def test_an_ambush_place_is_watched_by_the_enemies_that_see_the_unit_put_there() -> None:
+    """Ambush's "out of line of sight" at the new place is asked of the table as it is, the
+    commando's end of each line put at the new place (`sees(..., b_at=...)`): the same
+    enemies as on the table with the commando moved there."""
+    asked = 0
+    for bot, seed in [*GAMES, ("random", 5), ("heuristic", 6)]:
+        for state in _states(bot, seed):
+            for event in moves.candidates(P, state):
+                if isinstance(event, AbilityUsed) and event.ability == "ambush":
+                    unit = find(state, event.unit)
+                    assert unit is not None
+                    moved = replace(unit, at=event.points[0], level=event.level)
+                    there = replace_unit(state, moved)
+                    assert [e.id for e in enemies_of(state, unit) if sees(state, e, unit, b_at=event.points[0], b_level=event.level)] == \
+                        [e.id for e in enemies_of(there, moved) if sees(there, e, moved)]
+                    asked += 1
+    assert asked > 40

@@ -1,0 +1,92 @@
+"""The heuristic bot scores best bound first and stops once nothing can reach the best: it
+must still choose exactly what a `max` over (score, tie-break) of every event would choose,
+with the same draws, at every decision of a game; and placement, whose events `legal`
+offers without checking each, must still offer exactly what `check` accepts."""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+
+import pytest
+
+from events.base import Event
+from projections.simulate import play
+from rulesets.mortalgate import board, bots, moves
+from rulesets.mortalgate.events import HeroMoved
+from rulesets.mortalgate.params import Params
+from rulesets.mortalgate.state import State, find, game_map
+
+from .scenario import rules
+
+
+def every_score(params: Params, state: State, event: Event) -> float:
+    """An event's score read straight from the heuristic's rules, a move measured to every goal:
+    50 ending in the zone of an altar the team does not hold, else 20 less half the steps to
+    the nearest such altar or enemy on the board (0.5 when there is none)."""
+    if not isinstance(event, HeroMoved):
+        return bots._score(params, state, event)
+    turn = state.turn
+    hero = find(state, turn.hero) if turn else None
+    team = hero.team if hero else None
+    gmap = game_map(params)
+    end = event.path[-1]
+    open_altars = [a for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != team]
+    if any(end in altar.zone for altar in open_altars):
+        return 50.0
+    goals = [a.node for a in open_altars] + [h.node for h in state.heroes if h.team != team and h.node is not None]
+    if not goals:
+        return 0.5
+    return 20.0 - min(board.distance(end, goal) for goal in goals) * 0.5
+
+
+def scored_choice(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
+    """The heuristic's choice as a plain max over every event's (score, draw)."""
+    draws = [rng.random() for _ in legal]
+    if len(legal) == 1:
+        return legal[0]
+    return max(zip(legal, draws, strict=True), key=lambda pair: (every_score(params, state, pair[0]), pair[1]))[0]
+
+
+def decisions(version: str, seed: int) -> list[tuple[State, list[Event]]]:
+    """Every decision of a heuristic game, with its legal events."""
+    r = rules(version)
+    log = play(r, r.ruleset.example_seats, seed=seed, bot="heuristic")
+    state, out = r.ruleset.setup(r.params, log[0]), []
+    for event in log[1:-1]:
+        if r.ruleset.chance(r.params, state) is None:
+            out.append((state, r.ruleset.legal(r.params, state)))
+        state = r.ruleset.apply(r.params, state, event)
+    return out
+
+
+@pytest.mark.parametrize(("version", "seed"), [("1.5", 4), ("2.0", 5), ("2.5", 6)])
+def test_the_heuristic_chooses_what_scoring_every_event_chooses(version: str, seed: int) -> None:
+    params = rules(version).params
+    for index, (state, legal) in enumerate(decisions(version, seed)):
+        ours, plain = random.Random(index), random.Random(index)
+        assert bots.heuristic_bot(params, state, legal, ours) == scored_choice(params, state, legal, plain)
+        assert ours.random() == plain.random()  # the same draws taken
+
+
+def test_moves_are_read_only_as_far_as_they_can_reach_the_best_score() -> None:
+    """A move scores at most 50 (a zone) and else at most 20: a better event leaves them unread."""
+    params = rules("2.5").params
+    for state, legal in decisions("2.5", 6):
+        moved = [e.path for e in legal if isinstance(e, HeroMoved)]
+        if not moved:
+            continue
+        assert bots._best_moves(params, state, moved, 51.0)[0] <= 50.0
+        score, reached = bots._best_moves(params, state, moved, 21.0)
+        assert score in (50.0, -math.inf) and (score == 50.0) == bool(reached)
+
+
+@pytest.mark.parametrize("version", ["1.5", "2.0", "2.5"])
+def test_placement_offers_exactly_what_check_accepts(version: str) -> None:
+    r = rules(version)
+    placing = [state for state, _ in decisions(version, 8) if state.stage == "placement"]
+    assert placing
+    for state in placing:
+        accepted = [e for e in moves.candidates(r.params, state) if not r.ruleset.check(r.params, state, e)]
+        assert r.ruleset.legal(r.params, state) == accepted
