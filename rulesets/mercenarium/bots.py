@@ -99,7 +99,7 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
 class Look:
     """What every candidate's score asks of one position, worked out once per decision: the
     board by space and by card, each seat's goals, enemy Houses and distances, and the
-    position's repetition key piece by piece."""
+    positions seen with each seat to move."""
 
     def __init__(self, params: Params, state: State) -> None:
         self.params, self.state = params, state
@@ -111,10 +111,8 @@ class Look:
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
         self._near_enemy: dict[str, frozenset[tuple[int, int]]] = {}
-        self._keys: list[str] | None = None
-        self._around: dict[str, tuple[str, str]] = {}
         self._next: dict[str, str] = {}
-        self._seen: dict[str, list[str]] = {}
+        self._seen: dict[str, list[tuple[Placed, ...]]] = {}
         self.exposures: dict[str, bool] = {}
         """Whether a card in play is threatened where it stands, by card (asked once for
         each of its moves)."""
@@ -189,39 +187,29 @@ class Look:
 
     def repeats(self, card_id: str, to: tuple[int, int], seat: str) -> bool:
         """Whether `card_id` stepping to `to` gives a position already in the history, for
-        the next seat (`position_key`); only keys for that seat can match, and only those
-        that hold the moved card's own key (a text search), so the whole key is seldom built."""
+        the next seat (`position_key`); only positions with that seat to move can match, and
+        only those whose board holds the moved card where it lands, so the board after the
+        move is seldom built."""
         following = self.next_seat(seat)
         seen = self._seen.get(following)
         if seen is None:
-            tail = f">{following}"
-            seen = self._seen[following] = [key for key in self.state.history if key.endswith(tail)]
+            seen = self._seen[following] = [pieces for pieces, whose in self.state.history if whose == following]
         if not seen:
             return False
-        moved = f"{card_id}@{to[0]},{to[1]}:{seat}"
-        if not any(moved in key for key in seen):
+        moved = Placed(card_id, to, seat)
+        if not any(moved in pieces for pieces in seen):
             return False  # the card stood there in no position seen: this one is new
-        return self.key_after_move(card_id, to, seat) in seen
+        return self.board_after_move(moved) in seen
 
-    def key_after_move(self, card_id: str, to: tuple[int, int], seat: str) -> str:
-        """`position_key` of the position after `card_id` steps to `to`, for the next seat
-        (the board stays in card order: the card keeps its place in it). The keys of the
-        pieces before and after the card are joined once per card."""
-        state = self.state
-        if self._keys is None:
-            self._keys = [f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}" for p in state.board]
-        moved = f"{card_id}@{to[0]},{to[1]}:{seat}"
-        around = self._around.get(card_id)
-        if around is None:
-            ids = [p.card for p in state.board]
-            if ids.count(card_id) == 1:
-                i = ids.index(card_id)
-                before, after = self._keys[:i], self._keys[i + 1:]
-                around = self._around[card_id] = (";".join(before) + ";" if before else "", ";" + ";".join(after) if after else "")
-        if around is None:  # a card not on the board once: replace every piece of it, as `position_key` would read
-            keys = [moved if p.card == card_id else key for p, key in zip(state.board, self._keys, strict=True)]
-            return f"{';'.join(keys)}>{self.next_seat(seat)}"
-        return f"{around[0]}{moved}{around[1]}>{self.next_seat(seat)}"
+    def board_after_move(self, moved: Placed) -> tuple[Placed, ...]:
+        """The board of `position_key` after a card steps: the moved card in its place (the
+        board stays in card order, so the card keeps its index), every other card as it is."""
+        pieces = self.state.board
+        ids = [p.card for p in pieces]
+        if ids.count(moved.card) == 1:
+            i = ids.index(moved.card)
+            return (*pieces[:i], moved, *pieces[i + 1:])
+        return tuple(moved if p.card == moved.card else p for p in pieces)  # a card not on the board once: every piece of it
 
     def next_seat(self, seat: str) -> str:
         """The seat after `seat`, clockwise."""

@@ -81,6 +81,10 @@ class Last(msgspec.Struct, frozen=True, gc=False):
     spaces: tuple[Space, ...]
 
 
+Position = tuple[tuple[Placed, ...], str]
+"""A position for counting repetitions: the board (sorted by card) and the seat to move."""
+
+
 class State(msgspec.Struct, frozen=True, gc=False):
     """A Mercenarium position, from the deal to the end."""
 
@@ -114,7 +118,7 @@ class State(msgspec.Struct, frozen=True, gc=False):
     """Seats over the hand limits whose excess the audit has already named once."""
     eliminated: str | None = None
     """A 2-player game: the seat that could not escape Limbo."""
-    history: tuple[str, ...] = ()
+    history: tuple[Position, ...] = ()
     """Positions since the last action other than a move (only moves can repeat one)."""
     last: Last | None = None
 
@@ -268,8 +272,9 @@ def take_off_board(state: State, card: str) -> State:
 
 def in_limbo(params: Params, state: State, seat: str) -> bool:
     """"no summoned cards in play and an enemy card ... occupy their House"."""
-    if any(p.owner == seat for p in state.board):  # in play
-        return False
+    for p in state.board:
+        if p.owner == seat:  # in play (a loop: asked at every turn's start and end)
+            return False
     occupant = at(state, house(params, seat))
     return occupant is not None and occupant.owner != seat
 
@@ -346,12 +351,10 @@ def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
     return Clash(kind=kind, attacker_dots=mine, defender_dots=theirs, by_alchemy=True)
 
 
-def position_key(state: State, seat_to_move: str) -> str:
-    """The board and who moves next, for counting repetitions."""
-    pieces = ";".join([_piece_key(p) for p in state.board])
-    return f"{pieces}>{seat_to_move}"
-
-
-@functools.lru_cache(maxsize=1 << 14)  # pure; a piece that did not move keeps its key from turn to turn
-def _piece_key(p: Placed) -> str:
-    return f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}"
+def position_key(state: State, seat_to_move: str) -> Position:
+    """The board and who moves next, for counting repetitions. The board tuple itself: two
+    positions are the same when their boards hold the same cards on the same spaces under the
+    same owners (the board is kept sorted by card), and the cards that did not move are the
+    very objects of the position before, so comparing positions mostly compares identities
+    and building one costs nothing (a text key was joined from every card at every move)."""
+    return state.board, seat_to_move
