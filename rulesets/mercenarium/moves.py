@@ -195,14 +195,15 @@ def _zodiac_effects(state: State) -> Iterator[Event]:
         yield ZodiacResolved(by=pending.seat, hymn=pending.hymn)
 
 
-def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool) -> list[Event]:
+def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool) -> Sequence[Event]:
     """Each hand card on the empty House or an empty space beside an own card; legal where
     the card is a deck card and the space is the House or beside a base it may be summoned
     on (same suit, or a face value no lower: `rules._check_base`).
 
     Which hand cards a base accepts depends on the base and the hand alone
     (`_accepted_by`), so each space's accepted cards are the union of its bases' (one bit
-    per hand card), and only the accepted pairs are visited."""
+    per hand card), and only the accepted pairs are visited. The summons are made when read
+    (a `Lazy` run): a random bot makes the one it picks."""
     seat, size = p.seat, params.board_size
     home = house(params, seat)
     if not legal_only:
@@ -230,7 +231,17 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
             low = bits & -bits
             per_card[low.bit_length() - 1].append(space)
             bits ^= low
-    return [CardSummoned(by=seat, card=card_id, space=space) for card_id, spaces in zip(hand, per_card, strict=True) for space in spaces]
+    total = sum(map(len, per_card))
+
+    def item(index: int) -> Event:
+        for card_id, spaces in zip(hand, per_card, strict=True):
+            if index < len(spaces):
+                return CardSummoned(by=seat, card=card_id, space=spaces[index])
+            index -= len(spaces)
+        raise IndexError(index)
+
+    return Lazy(total, item, lambda: [CardSummoned(by=seat, card=card_id, space=space)
+                                      for card_id, spaces in zip(hand, per_card, strict=True) for space in spaces])
 
 
 @functools.lru_cache(maxsize=1 << 12)  # pure; a hand and the cards in play change slowly
