@@ -93,7 +93,7 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
         found = (score, ties[i], -i)  # the first of equals, as `max` keeps it
         if found > best:
             best = found
-    return options[-best[2]]
+    return playable[-best[2]]  # the same event, read from `legal`'s sequence: asked at once whether it was offered
 
 
 class Look:
@@ -271,6 +271,9 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     houses: list[tuple[int, int]] = []
     near: frozenset[tuple[int, int]] = frozenset()
     bounds: dict[str, float] = {}
+    summoning: str | None = None
+    summon_base = 0.0
+    spaces: dict[tuple[int, int], tuple[float, float]] = {}
     for i, event in enumerate(options):
         if type(event) is CardMoved:
             seat = event.by or ""
@@ -284,10 +287,14 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
             out.append((-(bound + 20.0 if event.to in near else bound), i, False))
         elif type(event) is CardSummoned:
             seat = event.by or ""
-            base = 40.0 if look.in_play(seat) < 2 else 24.0
-            if event.space in look.near_enemy(seat):
-                base += 15.0
-            out.append((-(base + 0.3 * _value(event.card) - 0.5 * look.distance(seat, event.space) + _SLACK), i, False))
+            if seat != summoning:
+                summoning, spaces = seat, {}
+                summon_base = 40.0 if look.in_play(seat) < 2 else 24.0
+            at_space = spaces.get(event.space)
+            if at_space is None:  # a hand's cards share their spaces: each space's part once
+                at_space = spaces[event.space] = (
+                    summon_base + (15.0 if event.space in look.near_enemy(seat) else 0.0), 0.5 * look.distance(seat, event.space))
+            out.append((-(at_space[0] + 0.3 * _value(event.card) - at_space[1] + _SLACK), i, False))
         else:
             out.append((-_score(params, state, look, event), i, True))
     return out
