@@ -48,6 +48,7 @@ from rulesets.mercenarium.state import (
     Player,
     State,
     at,
+    board_by_space,
     clash,
     clockwise,
     contract_of,
@@ -703,10 +704,10 @@ def _contract(state: State, card_id: str, seat: str) -> State:
 
 def _apply_moved(params: Params, state: State, event: CardMoved) -> State:
     piece = placed(state, event.card)
-    if piece is None or at(state, event.to) is not None or not board.on_board(event.to, params.board_size):
+    if piece is None or event.to in board_by_space(state) or not board.on_board(event.to, params.board_size):
         return _finish(params, state, moved=True)  # nothing on the board the table could have moved
-    state = put_on_board(state, event.card, event.to, piece.owner)
-    return _finish(params, replace(state, last=Last("move", piece.owner, (piece.space, event.to))), moved=True)
+    state = put_on_board(state, event.card, event.to, piece.owner, last=Last("move", piece.owner, (piece.space, event.to)))
+    return _finish(params, state, moved=True)
 
 
 def _apply_captured(params: Params, state: State, event: CardCaptured) -> State:
@@ -966,8 +967,7 @@ def apply(params: Params, state: State, event: Event) -> State:
 def _note_excess(params: Params, state: State, event: Event) -> State:
     """Remember hands whose excess is named now, so the audit names each excess once."""
     over = not state.singularity
-    if not state.noted and type(event) is not DrawDeclared and not (
-            over and any(len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit for p in state.players)):
+    if not state.noted and type(event) is not DrawDeclared and (not over or not _any_over(params, state)):
         return state  # nothing named before, nothing to name now: most turns
     noted = [p.seat for p in state.players
              if p.seat in state.noted or (over and (len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit))]  # `over_limits`
@@ -976,6 +976,15 @@ def _note_excess(params: Params, state: State, event: Event) -> State:
         noted.append(p.seat)
     unique = tuple(dict.fromkeys(noted))
     return state if unique == state.noted else replace(state, noted=unique)
+
+
+def _any_over(params: Params, state: State) -> bool:
+    """Whether some hand holds more than the limits allow (`over_limits` outside Singularity,
+    for every seat at once): asked before every decision is applied, so a plain loop."""
+    for p in state.players:
+        if len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit:
+            return True
+    return False
 
 
 def _settle(params: Params, state: State) -> State:

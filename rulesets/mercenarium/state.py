@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -247,16 +247,17 @@ def in_play(state: State, seat: str) -> tuple[Placed, ...]:
     return tuple(p for p in state.board if p.owner == seat)
 
 
-def put_on_board(state: State, card: str, space: Space, owner: str) -> State:
+def put_on_board(state: State, card: str, space: Space, owner: str, **changes: Any) -> State:
     """The card placed (or moved, or re-owned) on a space, the board kept sorted: a card
-    already in play keeps its place (the board is sorted by card, and holds each card once)."""
+    already in play keeps its place (the board is sorted by card, and holds each card once).
+    `changes` are made in the same copy."""
     pieces = state.board
     for i, p in enumerate(pieces):
         if p.card == card:
-            return msgspec.structs.replace(state, board=(*pieces[:i], Placed(card, space, owner), *pieces[i + 1:]))
+            return msgspec.structs.replace(state, board=(*pieces[:i], Placed(card, space, owner), *pieces[i + 1:]), **changes)
     rest = list(pieces)
     bisect.insort(rest, Placed(card, space, owner), key=_board_order)  # the rest stays in order: one insertion sorts it
-    return msgspec.structs.replace(state, board=tuple(rest))
+    return msgspec.structs.replace(state, board=tuple(rest), **changes)
 
 
 def _board_order(p: Placed) -> tuple[int, str]:
