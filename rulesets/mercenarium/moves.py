@@ -48,6 +48,7 @@ from rulesets.mercenarium.state import (
     Placed,
     Player,
     State,
+    any_over_limits,
     board_by_space,
     clash,
     contract_of,
@@ -154,7 +155,7 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> tuple[list[
         if state.pending[0].kind == "zodiac-effect":
             parts.append(_checked(params, state, _zodiac_effects(state), legal_only))
         return parts, ()
-    if not state.singularity and any(len(h.hand) > params.hand_limit or len(h.hymns) > params.hymn_limit for h in state.players):
+    if not state.singularity and any_over_limits(params, state):
         for holder in state.players:  # some hand is over the limits (`over_limits`): which?
             if over_limits(params, state, holder.seat):
                 parts.append(_checked(params, state, _returns(params, holder), legal_only))  # extras go back before the game goes on
@@ -357,42 +358,58 @@ def _songs(params: Params, state: State, p: Player, legal_only: bool) -> list[Ev
     return out
 
 
-def _offerings(state: State, p: Player, legal_only: bool) -> list[Event]:
+def _offerings(state: State, p: Player, legal_only: bool) -> Sequence[Event]:
     """Every acceptable offering (one capture stands for any: they are alike); legal in an
-    acceptable form that leaves no hymn held (`rules._check_learned`)."""
+    acceptable form that leaves no hymn held (`rules._check_learned`). They depend on the
+    seat's cards alone, which change only when it summons, draws or learns: remembered per
+    hand, hymns and first unspent capture."""
     if state.singularity or not state.hymnal:
         return []
-    proposed = _offered(state, p)
-    if not legal_only:
-        return list(proposed)
-    return [event for event in proposed
-            if offering_form(event.offering, event.captures) is not None and all(h in event.offering for h in p.hymns)]
-
-
-def _offered(state: State, p: Player) -> Iterator[HymnLearned]:
     capture = unspent(p)[:1]
-    if p.hymns:
-        for hymn in p.hymns:
-            for card_id in p.hand:
-                yield HymnLearned(by=p.seat, offering=(hymn, card_id))
+    if not legal_only:
+        return list(_offered(p.seat, p.hand, p.hymns, capture))
+    return _acceptable(p.seat, p.hand, p.hymns, capture)
+
+
+@functools.lru_cache(maxsize=1 << 12)  # pure over the seat's cards; the events are frozen, shared by the decisions that ask
+def _acceptable(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture: tuple[str, ...]) -> tuple[Event, ...]:
+    return tuple(event for event in _offered(seat, hand, hymns, capture)
+                 if offering_form(event.offering, event.captures) is not None and all(h in event.offering for h in hymns))
+
+
+def _offered(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture: tuple[str, ...]) -> Iterator[HymnLearned]:
+    if hymns:
+        for hymn in hymns:
+            for card_id in hand:
+                yield HymnLearned(by=seat, offering=(hymn, card_id))
             if capture:
-                yield HymnLearned(by=p.seat, offering=(hymn,), captures=capture)
+                yield HymnLearned(by=seat, offering=(hymn,), captures=capture)
         return
-    low = [c for c in p.hand if (found := cards.card(c)) is not None and 2 <= found.value <= 9]
+    low = [c for c in hand if (found := cards.card(c)) is not None and 2 <= found.value <= 9]
     for pair in combinations(low, 2):
-        yield HymnLearned(by=p.seat, offering=pair)
-    for card_id in p.hand:
+        yield HymnLearned(by=seat, offering=pair)
+    for card_id in hand:
         if (found := cards.card(card_id)) is not None and found.value >= 10:
-            yield HymnLearned(by=p.seat, offering=(card_id,))
+            yield HymnLearned(by=seat, offering=(card_id,))
     if capture:
-        yield HymnLearned(by=p.seat, captures=capture)
+        yield HymnLearned(by=seat, captures=capture)
 
 
-def _draws(params: Params, state: State, p: Player) -> list[Event]:
+def _draws(params: Params, state: State, p: Player) -> Sequence[Event]:
     """A draw, with a discard first from a full hand (outside Singularity): all that
     `rules._check_draw` asks, so every one proposed is legal."""
     if not state.deck:
         return []
     if len(p.hand) >= params.hand_limit and not state.singularity:
-        return [DrawDeclared(by=p.seat, discard=card_id) for card_id in p.hand]
-    return [DrawDeclared(by=p.seat)]
+        return _discarding(p.seat, p.hand)
+    return _drawing(p.seat)
+
+
+@functools.lru_cache(maxsize=1 << 12)  # pure over the hand; frozen events, shared by the decisions that ask
+def _discarding(seat: str, hand: tuple[str, ...]) -> tuple[Event, ...]:
+    return tuple(DrawDeclared(by=seat, discard=card_id) for card_id in hand)
+
+
+@functools.lru_cache(maxsize=64)
+def _drawing(seat: str) -> tuple[Event, ...]:
+    return (DrawDeclared(by=seat),)

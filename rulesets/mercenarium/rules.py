@@ -47,6 +47,7 @@ from rulesets.mercenarium.state import (
     Placed,
     Player,
     State,
+    any_over_limits,
     at,
     board_by_space,
     clash,
@@ -967,7 +968,7 @@ def apply(params: Params, state: State, event: Event) -> State:
 def _note_excess(params: Params, state: State, event: Event) -> State:
     """Remember hands whose excess is named now, so the audit names each excess once."""
     over = not state.singularity
-    if not state.noted and type(event) is not DrawDeclared and (not over or not _any_over(params, state)):
+    if not state.noted and type(event) is not DrawDeclared and (not over or not any_over_limits(params, state)):
         return state  # nothing named before, nothing to name now: most turns
     noted = [p.seat for p in state.players
              if p.seat in state.noted or (over and (len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit))]  # `over_limits`
@@ -976,15 +977,6 @@ def _note_excess(params: Params, state: State, event: Event) -> State:
         noted.append(p.seat)
     unique = tuple(dict.fromkeys(noted))
     return state if unique == state.noted else replace(state, noted=unique)
-
-
-def _any_over(params: Params, state: State) -> bool:
-    """Whether some hand holds more than the limits allow (`over_limits` outside Singularity,
-    for every seat at once): asked before every decision is applied, so a plain loop."""
-    for p in state.players:
-        if len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit:
-            return True
-    return False
 
 
 def _settle(params: Params, state: State) -> State:

@@ -166,6 +166,16 @@ def over_limits(params: Params, state: State, seat: str) -> bool:
     return len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit
 
 
+def any_over_limits(params: Params, state: State) -> bool:
+    """Whether some hand holds more than the limits allow (`over_limits` for every seat at
+    once; its callers ask only outside Singularity): asked before every decision is made
+    and applied, so a plain loop."""
+    for p in state.players:
+        if len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit:
+            return True
+    return False
+
+
 def next_seat(state: State, seat: str) -> str:
     """The seat after `seat`, clockwise."""
     index = state.seats.index(seat) if seat in state.seats else -1
