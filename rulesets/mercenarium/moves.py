@@ -269,8 +269,9 @@ def _deck_cards(hand: tuple[str, ...]) -> int:
 def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat: str, legal_only: bool) -> Sequence[Event]:
     """One step of each own card: a move into an empty space, a capture or annihilation of an
     enemy; legal as the clash of the two cards says (`state.clash`). The legal steps are
-    counted per card and made only when asked (a `Lazy` run, in order): one card's steps for
-    one event, every card's when all are read."""
+    found once (the card, the space, the enemy there and the clash) and their events made
+    only when asked (a `Lazy` run, in order): one event for a random bot's pick, all of them
+    when the sequence is read whole."""
     size = params.board_size
     if not legal_only:
         out: list[Event] = []
@@ -285,42 +286,34 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
                                 CardsAnnihilated(by=seat, card=piece.card, target=occupant.card)]
         return out
     around = board.adjacent(size)
-    counts: list[tuple[Placed, int]] = []  # each own card with legal steps, and how many
-    total = 0
+    found: list[tuple[Placed, Space, Placed | None, str]] = []  # each legal step: card, space, enemy there, clash
+    get = where.get
     for piece in state.board:
         if piece.owner != seat:
             continue
-        count = 0
         for near in around.get(piece.space) or _off_board(piece.space, size):
-            occupant = where.get(near)
-            if occupant is None or (occupant.owner != seat and clash(params, state, piece, occupant).kind in _ONTO_ENEMY):
-                count += 1
-        if count:
-            counts.append((piece, count))
-            total += count
-
-    def steps(piece: Placed) -> list[Event]:
-        out: list[Event] = []
-        for near in around.get(piece.space) or _off_board(piece.space, size):
-            occupant = where.get(near)
+            occupant = get(near)
             if occupant is None:
-                out.append(CardMoved(by=seat, card=piece.card, to=near))
+                found.append((piece, near, None, ""))
             elif occupant.owner != seat:
                 kind = clash(params, state, piece, occupant).kind
-                if kind == "capture" or kind == "apart":
-                    out.append(CardCaptured(by=seat, card=piece.card, target=occupant.card))
-                elif kind == "annihilation":
-                    out.append(CardsAnnihilated(by=seat, card=piece.card, target=occupant.card))
-        return out
+                if kind in _ONTO_ENEMY:
+                    found.append((piece, near, occupant, kind))
 
     def item(index: int) -> Event:
-        for piece, count in counts:
-            if index < count:
-                return steps(piece)[index]
-            index -= count
-        raise IndexError(index)
+        return _step(seat, *found[index])
 
-    return Lazy(total, item, lambda: [event for piece, _ in counts for event in steps(piece)])
+    return Lazy(len(found), item, lambda: [_step(seat, *step) for step in found])
+
+
+def _step(seat: str, piece: Placed, near: Space, occupant: Placed | None, kind: str) -> Event:
+    """A legal step of `piece` as its event: a move onto an empty space, else the clash's
+    capture (`apart` too) or annihilation."""
+    if occupant is None:
+        return CardMoved(by=seat, card=piece.card, to=near)
+    if kind == "annihilation":
+        return CardsAnnihilated(by=seat, card=piece.card, target=occupant.card)
+    return CardCaptured(by=seat, card=piece.card, target=occupant.card)
 
 
 _ONTO_ENEMY = frozenset({"capture", "apart", "annihilation"})
