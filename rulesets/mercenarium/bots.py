@@ -113,6 +113,7 @@ class Look:
         self._near_enemy: dict[str, frozenset[tuple[int, int]]] = {}
         self._next: dict[str, str] = {}
         self._seen: dict[str, list[tuple[Placed, ...]]] = {}
+        self._index: dict[str, int] | None = None
         self.exposures: dict[str, bool] = {}
         """Whether a card in play is threatened where it stands, by card (asked once for
         each of its moves)."""
@@ -188,8 +189,9 @@ class Look:
     def repeats(self, card_id: str, to: tuple[int, int], seat: str) -> bool:
         """Whether `card_id` stepping to `to` gives a position already in the history, for
         the next seat (`position_key`); only positions with that seat to move can match, and
-        only those whose board holds the moved card where it lands, so the board after the
-        move is seldom built."""
+        only those whose board holds the moved card where it lands, at the card's own index
+        (a board equal to the one after the move holds it there), so the board after the move
+        is seldom built."""
         following = self.next_seat(seat)
         seen = self._seen.get(following)
         if seen is None:
@@ -197,19 +199,24 @@ class Look:
         if not seen:
             return False
         moved = Placed(card_id, to, seat)
-        if not any(moved in pieces for pieces in seen):
-            return False  # the card stood there in no position seen: this one is new
-        return self.board_after_move(moved) in seen
-
-    def board_after_move(self, moved: Placed) -> tuple[Placed, ...]:
-        """The board of `position_key` after a card steps: the moved card in its place (the
-        board stays in card order, so the card keeps its index), every other card as it is."""
         pieces = self.state.board
-        ids = [p.card for p in pieces]
-        if ids.count(moved.card) == 1:
-            i = ids.index(moved.card)
-            return (*pieces[:i], moved, *pieces[i + 1:])
-        return tuple(moved if p.card == moved.card else p for p in pieces)  # a card not on the board once: every piece of it
+        at = self.board_index().get(card_id, -1)
+        if at >= 0:
+            size = len(pieces)
+            if not any(len(old) == size and old[at] == moved for old in seen):
+                return False  # the card stood there in no position seen: this one is new
+            return (*pieces[:at], moved, *pieces[at + 1:]) in seen
+        if not any(moved in old for old in seen):
+            return False
+        return tuple(moved if p.card == card_id else p for p in pieces) in seen  # a card not on the board once: every piece of it
+
+    def board_index(self) -> dict[str, int]:
+        """Each card's index on the board (-2 for a card held more than once): made once."""
+        if self._index is None:
+            self._index = {}
+            for i, p in enumerate(self.state.board):
+                self._index[p.card] = -2 if p.card in self._index else i
+        return self._index
 
     def next_seat(self, seat: str) -> str:
         """The seat after `seat`, clockwise."""
