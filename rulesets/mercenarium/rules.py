@@ -1012,7 +1012,7 @@ def outcome(params: Params, state: State) -> Outcome | None:
         return ended
     if state.singularity and not state.deck:
         return Outcome(winner=None, draw=True, reason="the Singularity deck ran out: universal stalemate", rule="mercenarium/singularity.stalemate")
-    if state.history and state.history.count(state.history[-1]) >= params.repetitions:
+    if state.history and len(state.history) >= params.repetitions and state.history.count(state.history[-1]) >= params.repetitions:
         return Outcome(winner=None, draw=True, reason=f"the same position came up {params.repetitions} times: stalemate", rule="mercenarium/stalemate.repetition")
     return None
 
