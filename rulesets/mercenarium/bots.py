@@ -71,11 +71,13 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     are scored best bound first until no bound left reaches the best score. The tie-breaks
     are drawn first, one per candidate in order, as a `max` over every score drew them, so
     a seed still plays the same game."""
-    playable = _playable(state, legal)
-    ties = [rng.random() for _ in range(len(playable))]
-    if len(playable) == 1:
-        return playable[0]
-    options = list(playable)  # every one is bounded: made once, read by index
+    events = list(legal)  # every one is bounded: made once, read by index
+    # the indices in `legal` of `_playable`'s events, found in the listed events at once
+    kept = [j for j, event in enumerate(events) if not isinstance(event, HymnSung) or checkable(state, event)] or range(len(events))
+    ties = [rng.random() for _ in range(len(kept))]
+    if len(kept) == 1:
+        return legal[kept[0]]
+    options = [events[j] for j in kept]
     look = Look(params, state)
     best: tuple[float, float, int] = (-math.inf, 0.0, 0)
     for bound, i, exact in sorted(_bounds(params, state, look, options)):
@@ -93,7 +95,7 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
         found = (score, ties[i], -i)  # the first of equals, as `max` keeps it
         if found > best:
             best = found
-    return playable[-best[2]]  # the same event, read from `legal`'s sequence: asked at once whether it was offered
+    return legal[kept[-best[2]]]  # the same event, read from `legal`'s sequence: asked at once whether it was offered
 
 
 class Look:
