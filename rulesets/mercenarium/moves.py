@@ -119,8 +119,10 @@ def legal(params: Params, state: State) -> Sequence[Event]:
 
 
 _TURN_KINDS: tuple[tuple[type, ...], ...] = (
-    (CardSummoned,), (CardMoved, CardCaptured, CardsAnnihilated), (MercenaryBought,), (HymnSung,), (HymnLearned,), (DrawDeclared,))
-"""The event types of each part of a turn's decisions (`_decisions`), in order."""
+    (CardSummoned,), (CardMoved, CardCaptured, CardsAnnihilated), (MercenaryBought, HymnSung, HymnLearned, DrawDeclared))
+"""The event types of each part of a turn's decisions (`_decisions`), in order: the summons,
+the steps on the board, and the few buys, songs, offerings and draws in one list (a part
+costs the chain and every filter of it a step of its own)."""
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -168,10 +170,7 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> tuple[list[
     where = board_by_space(state)  # once per decision: every summon and step asks what is where
     parts.append(_summons(params, where, p, legal_only))
     parts.append(_board_moves(params, state, where, p.seat, legal_only))
-    parts.append(_buys(state, p))
-    parts.append(_songs(params, state, p, legal_only))
-    parts.append(_offerings(state, p, legal_only))
-    parts.append(_draws(params, state, p))
+    parts.append([*_buys(state, p), *_songs(params, state, p, legal_only), *_offerings(state, p, legal_only), *_draws(params, state, p)])
     return parts, kinds
 
 
