@@ -331,21 +331,25 @@ class Clash(msgspec.Struct, frozen=True, gc=False):
 def clash(params: Params, state: State, attacker: Placed, defender: Placed) -> Clash:
     """"your card is adjacent to an enemy card that has fewer aura dots along its touching
     edge"; ties (and every encounter with a Lord) go to the Alchemy Wheel. Only the two
-    cards count, so the answer is remembered for the pair (a bot weighs the same pairs
-    again and again)."""
+    cards count, and of their places only the step from one to the other (each card's
+    edges follow its owner), so the answer is remembered by cards, owners and step: the
+    same two cards side by side anywhere on the board meet as they met before (a bot weighs
+    the same meetings again and again)."""
     known = _clashes(params)
-    found = known.get((attacker, defender))
+    a, d = attacker.space, defender.space
+    key = (attacker.card, attacker.owner, defender.card, defender.owner, d[0] - a[0], d[1] - a[1])
+    found = known.get(key)
     if found is None:
         if len(known) >= 1 << 16:
             known.clear()  # bounded: a long run of games meets new pairs forever
-        found = known[(attacker, defender)] = _clash(params, attacker, defender)
+        found = known[key] = _clash(params, attacker, defender)
     return found
 
 
 @last_one  # rulesets/memo.py: one params object for a whole game; hashing it per clash cost more than the clash
-def _clashes(params: Params) -> dict[tuple[Placed, Placed], Clash]:
-    """The clashes worked out so far under one params, by pair (a cache of `_clash`, a pure
-    function of the params and the two cards)."""
+def _clashes(params: Params) -> dict[tuple[str, str, str, str, int, int], Clash]:
+    """The clashes worked out so far under one params, by the two cards, their owners and the
+    step between them (a cache of `_clash`, a pure function of the params and those)."""
     return {}
 
 
