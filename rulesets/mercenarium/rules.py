@@ -49,7 +49,6 @@ from rulesets.mercenarium.state import (
     State,
     any_over_limits,
     at,
-    board_by_space,
     clash,
     clockwise,
     contract_of,
@@ -705,7 +704,7 @@ def _contract(state: State, card_id: str, seat: str) -> State:
 
 def _apply_moved(params: Params, state: State, event: CardMoved) -> State:
     piece = placed(state, event.card)
-    if piece is None or event.to in board_by_space(state) or not board.on_board(event.to, params.board_size):
+    if piece is None or at(state, event.to) is not None or not board.on_board(event.to, params.board_size):
         return _finish(params, state, moved=True)  # nothing on the board the table could have moved
     state = put_on_board(state, event.card, event.to, piece.owner, last=Last("move", piece.owner, (piece.space, event.to)))
     return _finish(params, state, moved=True)
