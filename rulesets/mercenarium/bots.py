@@ -71,11 +71,13 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     are scored best bound first until no bound left reaches the best score. The tie-breaks
     are drawn first, one per candidate in order, as a `max` over every score drew them, so
     a seed still plays the same game."""
-    playable = _playable(state, legal)
-    ties = [rng.random() for _ in range(len(playable))]
-    if len(playable) == 1:
-        return playable[0]
-    options = list(playable)  # every one is bounded: made once, read by index
+    events = list(legal)  # every one is bounded: made once, read by index
+    # the indices in `legal` of `_playable`'s events, found in the listed events at once
+    kept = [j for j, event in enumerate(events) if not isinstance(event, HymnSung) or checkable(state, event)] or range(len(events))
+    ties = [rng.random() for _ in range(len(kept))]
+    if len(kept) == 1:
+        return legal[kept[0]]
+    options = [events[j] for j in kept]
     look = Look(params, state)
     best: tuple[float, float, int] = (-math.inf, 0.0, 0)
     for bound, i, exact in sorted(_bounds(params, state, look, options)):
@@ -93,13 +95,13 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
         found = (score, ties[i], -i)  # the first of equals, as `max` keeps it
         if found > best:
             best = found
-    return options[-best[2]]
+    return legal[kept[-best[2]]]  # the same event, read from `legal`'s sequence: asked at once whether it was offered
 
 
 class Look:
     """What every candidate's score asks of one position, worked out once per decision: the
     board by space and by card, each seat's goals, enemy Houses and distances, and the
-    position's repetition key piece by piece."""
+    positions seen with each seat to move."""
 
     def __init__(self, params: Params, state: State) -> None:
         self.params, self.state = params, state
@@ -111,10 +113,9 @@ class Look:
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
         self._near_enemy: dict[str, frozenset[tuple[int, int]]] = {}
-        self._keys: list[str] | None = None
-        self._around: dict[str, tuple[str, str]] = {}
         self._next: dict[str, str] = {}
-        self._seen: dict[str, list[str]] = {}
+        self._seen: dict[str, list[tuple[Placed, ...]]] = {}
+        self._index: dict[str, int] | None = None
         self.exposures: dict[str, bool] = {}
         """Whether a card in play is threatened where it stands, by card (asked once for
         each of its moves)."""
@@ -189,39 +190,35 @@ class Look:
 
     def repeats(self, card_id: str, to: tuple[int, int], seat: str) -> bool:
         """Whether `card_id` stepping to `to` gives a position already in the history, for
-        the next seat (`position_key`); only keys for that seat can match, and only those
-        that hold the moved card's own key (a text search), so the whole key is seldom built."""
+        the next seat (`position_key`); only positions with that seat to move can match, and
+        only those whose board holds the moved card where it lands, at the card's own index
+        (a board equal to the one after the move holds it there), so the board after the move
+        is seldom built."""
         following = self.next_seat(seat)
         seen = self._seen.get(following)
         if seen is None:
-            tail = f">{following}"
-            seen = self._seen[following] = [key for key in self.state.history if key.endswith(tail)]
+            seen = self._seen[following] = [pieces for pieces, whose in self.state.history if whose == following]
         if not seen:
             return False
-        moved = f"{card_id}@{to[0]},{to[1]}:{seat}"
-        if not any(moved in key for key in seen):
-            return False  # the card stood there in no position seen: this one is new
-        return self.key_after_move(card_id, to, seat) in seen
+        moved = Placed(card_id, to, seat)
+        pieces = self.state.board
+        at = self.board_index().get(card_id, -1)
+        if at >= 0:
+            size = len(pieces)
+            if not any(len(old) == size and old[at] == moved for old in seen):
+                return False  # the card stood there in no position seen: this one is new
+            return (*pieces[:at], moved, *pieces[at + 1:]) in seen
+        if not any(moved in old for old in seen):
+            return False
+        return tuple(moved if p.card == card_id else p for p in pieces) in seen  # a card not on the board once: every piece of it
 
-    def key_after_move(self, card_id: str, to: tuple[int, int], seat: str) -> str:
-        """`position_key` of the position after `card_id` steps to `to`, for the next seat
-        (the board stays in card order: the card keeps its place in it). The keys of the
-        pieces before and after the card are joined once per card."""
-        state = self.state
-        if self._keys is None:
-            self._keys = [f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}" for p in state.board]
-        moved = f"{card_id}@{to[0]},{to[1]}:{seat}"
-        around = self._around.get(card_id)
-        if around is None:
-            ids = [p.card for p in state.board]
-            if ids.count(card_id) == 1:
-                i = ids.index(card_id)
-                before, after = self._keys[:i], self._keys[i + 1:]
-                around = self._around[card_id] = (";".join(before) + ";" if before else "", ";" + ";".join(after) if after else "")
-        if around is None:  # a card not on the board once: replace every piece of it, as `position_key` would read
-            keys = [moved if p.card == card_id else key for p, key in zip(state.board, self._keys, strict=True)]
-            return f"{';'.join(keys)}>{self.next_seat(seat)}"
-        return f"{around[0]}{moved}{around[1]}>{self.next_seat(seat)}"
+    def board_index(self) -> dict[str, int]:
+        """Each card's index on the board (-2 for a card held more than once): made once."""
+        if self._index is None:
+            self._index = {}
+            for i, p in enumerate(self.state.board):
+                self._index[p.card] = -2 if p.card in self._index else i
+        return self._index
 
     def next_seat(self, seat: str) -> str:
         """The seat after `seat`, clockwise."""
@@ -283,6 +280,9 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     houses: list[tuple[int, int]] = []
     near: frozenset[tuple[int, int]] = frozenset()
     bounds: dict[str, float] = {}
+    summoning: str | None = None
+    summon_base = 0.0
+    spaces: dict[tuple[int, int], tuple[float, float]] = {}
     for i, event in enumerate(options):
         if type(event) is CardMoved:
             seat = event.by or ""
@@ -296,10 +296,14 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
             out.append((-(bound + 20.0 if event.to in near else bound), i, False))
         elif type(event) is CardSummoned:
             seat = event.by or ""
-            base = 40.0 if look.in_play(seat) < 2 else 24.0
-            if event.space in look.near_enemy(seat):
-                base += 15.0
-            out.append((-(base + 0.3 * _value(event.card) - 0.5 * look.distance(seat, event.space) + _SLACK), i, False))
+            if seat != summoning:
+                summoning, spaces = seat, {}
+                summon_base = 40.0 if look.in_play(seat) < 2 else 24.0
+            at_space = spaces.get(event.space)
+            if at_space is None:  # a hand's cards share their spaces: each space's part once
+                at_space = spaces[event.space] = (
+                    summon_base + (15.0 if event.space in look.near_enemy(seat) else 0.0), 0.5 * look.distance(seat, event.space))
+            out.append((-(at_space[0] + 0.3 * _value(event.card) - at_space[1] + _SLACK), i, False))
         else:
             out.append((-_score(params, state, look, event), i, True))
     return out

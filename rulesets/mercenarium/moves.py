@@ -48,6 +48,7 @@ from rulesets.mercenarium.state import (
     Placed,
     Player,
     State,
+    any_over_limits,
     board_by_space,
     clash,
     contract_of,
@@ -118,8 +119,10 @@ def legal(params: Params, state: State) -> Sequence[Event]:
 
 
 _TURN_KINDS: tuple[tuple[type, ...], ...] = (
-    (CardSummoned,), (CardMoved, CardCaptured, CardsAnnihilated), (MercenaryBought,), (HymnSung,), (HymnLearned,), (DrawDeclared,))
-"""The event types of each part of a turn's decisions (`_decisions`), in order."""
+    (CardSummoned,), (CardMoved, CardCaptured, CardsAnnihilated), (MercenaryBought, HymnSung, HymnLearned, DrawDeclared))
+"""The event types of each part of a turn's decisions (`_decisions`), in order: the summons,
+the steps on the board, and the few buys, songs, offerings and draws in one list (a part
+costs the chain and every filter of it a step of its own)."""
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -154,7 +157,7 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> tuple[list[
         if state.pending[0].kind == "zodiac-effect":
             parts.append(_checked(params, state, _zodiac_effects(state), legal_only))
         return parts, ()
-    if not state.singularity and any(len(h.hand) > params.hand_limit or len(h.hymns) > params.hymn_limit for h in state.players):
+    if not state.singularity and any_over_limits(params, state):
         for holder in state.players:  # some hand is over the limits (`over_limits`): which?
             if over_limits(params, state, holder.seat):
                 parts.append(_checked(params, state, _returns(params, holder), legal_only))  # extras go back before the game goes on
@@ -167,10 +170,7 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> tuple[list[
     where = board_by_space(state)  # once per decision: every summon and step asks what is where
     parts.append(_summons(params, where, p, legal_only))
     parts.append(_board_moves(params, state, where, p.seat, legal_only))
-    parts.append(_buys(state, p))
-    parts.append(_songs(params, state, p, legal_only))
-    parts.append(_offerings(state, p, legal_only))
-    parts.append(_draws(params, state, p))
+    parts.append([*_buys(state, p), *_songs(params, state, p, legal_only), *_offerings(state, p, legal_only), *_draws(params, state, p)])
     return parts, kinds
 
 
@@ -195,14 +195,15 @@ def _zodiac_effects(state: State) -> Iterator[Event]:
         yield ZodiacResolved(by=pending.seat, hymn=pending.hymn)
 
 
-def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool) -> list[Event]:
+def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool) -> Sequence[Event]:
     """Each hand card on the empty House or an empty space beside an own card; legal where
     the card is a deck card and the space is the House or beside a base it may be summoned
     on (same suit, or a face value no lower: `rules._check_base`).
 
     Which hand cards a base accepts depends on the base and the hand alone
     (`_accepted_by`), so each space's accepted cards are the union of its bases' (one bit
-    per hand card), and only the accepted pairs are visited."""
+    per hand card), and only the accepted pairs are visited. The summons are made when read
+    (a `Lazy` run): a random bot makes the one it picks."""
     seat, size = p.seat, params.board_size
     home = house(params, seat)
     if not legal_only:
@@ -230,7 +231,17 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
             low = bits & -bits
             per_card[low.bit_length() - 1].append(space)
             bits ^= low
-    return [CardSummoned(by=seat, card=card_id, space=space) for card_id, spaces in zip(hand, per_card, strict=True) for space in spaces]
+    total = sum(map(len, per_card))
+
+    def item(index: int) -> Event:
+        for card_id, spaces in zip(hand, per_card, strict=True):
+            if index < len(spaces):
+                return CardSummoned(by=seat, card=card_id, space=spaces[index])
+            index -= len(spaces)
+        raise IndexError(index)
+
+    return Lazy(total, item, lambda: [CardSummoned(by=seat, card=card_id, space=space)
+                                      for card_id, spaces in zip(hand, per_card, strict=True) for space in spaces])
 
 
 @functools.lru_cache(maxsize=1 << 12)  # pure; a hand and the cards in play change slowly
@@ -257,8 +268,9 @@ def _deck_cards(hand: tuple[str, ...]) -> int:
 def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat: str, legal_only: bool) -> Sequence[Event]:
     """One step of each own card: a move into an empty space, a capture or annihilation of an
     enemy; legal as the clash of the two cards says (`state.clash`). The legal steps are
-    counted per card and made only when asked (a `Lazy` run, in order): one card's steps for
-    one event, every card's when all are read."""
+    found once (the card, the space, the enemy there and the clash) and their events made
+    only when asked (a `Lazy` run, in order): one event for a random bot's pick, all of them
+    when the sequence is read whole."""
     size = params.board_size
     if not legal_only:
         out: list[Event] = []
@@ -273,42 +285,34 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
                                 CardsAnnihilated(by=seat, card=piece.card, target=occupant.card)]
         return out
     around = board.adjacent(size)
-    counts: list[tuple[Placed, int]] = []  # each own card with legal steps, and how many
-    total = 0
+    found: list[tuple[Placed, Space, Placed | None, str]] = []  # each legal step: card, space, enemy there, clash
+    get = where.get
     for piece in state.board:
         if piece.owner != seat:
             continue
-        count = 0
         for near in around.get(piece.space) or _off_board(piece.space, size):
-            occupant = where.get(near)
-            if occupant is None or (occupant.owner != seat and clash(params, state, piece, occupant).kind in _ONTO_ENEMY):
-                count += 1
-        if count:
-            counts.append((piece, count))
-            total += count
-
-    def steps(piece: Placed) -> list[Event]:
-        out: list[Event] = []
-        for near in around.get(piece.space) or _off_board(piece.space, size):
-            occupant = where.get(near)
+            occupant = get(near)
             if occupant is None:
-                out.append(CardMoved(by=seat, card=piece.card, to=near))
+                found.append((piece, near, None, ""))
             elif occupant.owner != seat:
                 kind = clash(params, state, piece, occupant).kind
-                if kind == "capture" or kind == "apart":
-                    out.append(CardCaptured(by=seat, card=piece.card, target=occupant.card))
-                elif kind == "annihilation":
-                    out.append(CardsAnnihilated(by=seat, card=piece.card, target=occupant.card))
-        return out
+                if kind in _ONTO_ENEMY:
+                    found.append((piece, near, occupant, kind))
 
     def item(index: int) -> Event:
-        for piece, count in counts:
-            if index < count:
-                return steps(piece)[index]
-            index -= count
-        raise IndexError(index)
+        return _step(seat, *found[index])
 
-    return Lazy(total, item, lambda: [event for piece, _ in counts for event in steps(piece)])
+    return Lazy(len(found), item, lambda: [_step(seat, *step) for step in found])
+
+
+def _step(seat: str, piece: Placed, near: Space, occupant: Placed | None, kind: str) -> Event:
+    """A legal step of `piece` as its event: a move onto an empty space, else the clash's
+    capture (`apart` too) or annihilation."""
+    if occupant is None:
+        return CardMoved(by=seat, card=piece.card, to=near)
+    if kind == "annihilation":
+        return CardsAnnihilated(by=seat, card=piece.card, target=occupant.card)
+    return CardCaptured(by=seat, card=piece.card, target=occupant.card)
 
 
 _ONTO_ENEMY = frozenset({"capture", "apart", "annihilation"})
@@ -346,42 +350,58 @@ def _songs(params: Params, state: State, p: Player, legal_only: bool) -> list[Ev
     return out
 
 
-def _offerings(state: State, p: Player, legal_only: bool) -> list[Event]:
+def _offerings(state: State, p: Player, legal_only: bool) -> Sequence[Event]:
     """Every acceptable offering (one capture stands for any: they are alike); legal in an
-    acceptable form that leaves no hymn held (`rules._check_learned`)."""
+    acceptable form that leaves no hymn held (`rules._check_learned`). They depend on the
+    seat's cards alone, which change only when it summons, draws or learns: remembered per
+    hand, hymns and first unspent capture."""
     if state.singularity or not state.hymnal:
         return []
-    proposed = _offered(state, p)
-    if not legal_only:
-        return list(proposed)
-    return [event for event in proposed
-            if offering_form(event.offering, event.captures) is not None and all(h in event.offering for h in p.hymns)]
-
-
-def _offered(state: State, p: Player) -> Iterator[HymnLearned]:
     capture = unspent(p)[:1]
-    if p.hymns:
-        for hymn in p.hymns:
-            for card_id in p.hand:
-                yield HymnLearned(by=p.seat, offering=(hymn, card_id))
+    if not legal_only:
+        return list(_offered(p.seat, p.hand, p.hymns, capture))
+    return _acceptable(p.seat, p.hand, p.hymns, capture)
+
+
+@functools.lru_cache(maxsize=1 << 12)  # pure over the seat's cards; the events are frozen, shared by the decisions that ask
+def _acceptable(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture: tuple[str, ...]) -> tuple[Event, ...]:
+    return tuple(event for event in _offered(seat, hand, hymns, capture)
+                 if offering_form(event.offering, event.captures) is not None and all(h in event.offering for h in hymns))
+
+
+def _offered(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture: tuple[str, ...]) -> Iterator[HymnLearned]:
+    if hymns:
+        for hymn in hymns:
+            for card_id in hand:
+                yield HymnLearned(by=seat, offering=(hymn, card_id))
             if capture:
-                yield HymnLearned(by=p.seat, offering=(hymn,), captures=capture)
+                yield HymnLearned(by=seat, offering=(hymn,), captures=capture)
         return
-    low = [c for c in p.hand if (found := cards.card(c)) is not None and 2 <= found.value <= 9]
+    low = [c for c in hand if (found := cards.card(c)) is not None and 2 <= found.value <= 9]
     for pair in combinations(low, 2):
-        yield HymnLearned(by=p.seat, offering=pair)
-    for card_id in p.hand:
+        yield HymnLearned(by=seat, offering=pair)
+    for card_id in hand:
         if (found := cards.card(card_id)) is not None and found.value >= 10:
-            yield HymnLearned(by=p.seat, offering=(card_id,))
+            yield HymnLearned(by=seat, offering=(card_id,))
     if capture:
-        yield HymnLearned(by=p.seat, captures=capture)
+        yield HymnLearned(by=seat, captures=capture)
 
 
-def _draws(params: Params, state: State, p: Player) -> list[Event]:
+def _draws(params: Params, state: State, p: Player) -> Sequence[Event]:
     """A draw, with a discard first from a full hand (outside Singularity): all that
     `rules._check_draw` asks, so every one proposed is legal."""
     if not state.deck:
         return []
     if len(p.hand) >= params.hand_limit and not state.singularity:
-        return [DrawDeclared(by=p.seat, discard=card_id) for card_id in p.hand]
-    return [DrawDeclared(by=p.seat)]
+        return _discarding(p.seat, p.hand)
+    return _drawing(p.seat)
+
+
+@functools.lru_cache(maxsize=1 << 12)  # pure over the hand; frozen events, shared by the decisions that ask
+def _discarding(seat: str, hand: tuple[str, ...]) -> tuple[Event, ...]:
+    return tuple(DrawDeclared(by=seat, discard=card_id) for card_id in hand)
+
+
+@functools.lru_cache(maxsize=64)
+def _drawing(seat: str) -> tuple[Event, ...]:
+    return (DrawDeclared(by=seat),)

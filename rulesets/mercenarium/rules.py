@@ -47,6 +47,7 @@ from rulesets.mercenarium.state import (
     Placed,
     Player,
     State,
+    any_over_limits,
     at,
     clash,
     clockwise,
@@ -705,8 +706,8 @@ def _apply_moved(params: Params, state: State, event: CardMoved) -> State:
     piece = placed(state, event.card)
     if piece is None or at(state, event.to) is not None or not board.on_board(event.to, params.board_size):
         return _finish(params, state, moved=True)  # nothing on the board the table could have moved
-    state = put_on_board(state, event.card, event.to, piece.owner)
-    return _finish(params, replace(state, last=Last("move", piece.owner, (piece.space, event.to))), moved=True)
+    state = put_on_board(state, event.card, event.to, piece.owner, last=Last("move", piece.owner, (piece.space, event.to)))
+    return _finish(params, state, moved=True)
 
 
 def _apply_captured(params: Params, state: State, event: CardCaptured) -> State:
@@ -966,8 +967,7 @@ def apply(params: Params, state: State, event: Event) -> State:
 def _note_excess(params: Params, state: State, event: Event) -> State:
     """Remember hands whose excess is named now, so the audit names each excess once."""
     over = not state.singularity
-    if not state.noted and type(event) is not DrawDeclared and not (
-            over and any(len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit for p in state.players)):
+    if not state.noted and type(event) is not DrawDeclared and (not over or not any_over_limits(params, state)):
         return state  # nothing named before, nothing to name now: most turns
     noted = [p.seat for p in state.players
              if p.seat in state.noted or (over and (len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit))]  # `over_limits`
@@ -1011,7 +1011,7 @@ def outcome(params: Params, state: State) -> Outcome | None:
         return ended
     if state.singularity and not state.deck:
         return Outcome(winner=None, draw=True, reason="the Singularity deck ran out: universal stalemate", rule="mercenarium/singularity.stalemate")
-    if state.history and state.history.count(state.history[-1]) >= params.repetitions:
+    if state.history and len(state.history) >= params.repetitions and state.history.count(state.history[-1]) >= params.repetitions:
         return Outcome(winner=None, draw=True, reason=f"the same position came up {params.repetitions} times: stalemate", rule="mercenarium/stalemate.repetition")
     return None
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import functools
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 
@@ -81,6 +81,10 @@ class Last(msgspec.Struct, frozen=True, gc=False):
     spaces: tuple[Space, ...]
 
 
+Position = tuple[tuple[Placed, ...], str]
+"""A position for counting repetitions: the board (sorted by card) and the seat to move."""
+
+
 class State(msgspec.Struct, frozen=True, gc=False):
     """A Mercenarium position, from the deal to the end."""
 
@@ -114,7 +118,7 @@ class State(msgspec.Struct, frozen=True, gc=False):
     """Seats over the hand limits whose excess the audit has already named once."""
     eliminated: str | None = None
     """A 2-player game: the seat that could not escape Limbo."""
-    history: tuple[str, ...] = ()
+    history: tuple[Position, ...] = ()
     """Positions since the last action other than a move (only moves can repeat one)."""
     last: Last | None = None
 
@@ -160,6 +164,16 @@ def over_limits(params: Params, state: State, seat: str) -> bool:
     if p is None or state.singularity:
         return False
     return len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit
+
+
+def any_over_limits(params: Params, state: State) -> bool:
+    """Whether some hand holds more than the limits allow (`over_limits` for every seat at
+    once; its callers ask only outside Singularity): asked before every decision is made
+    and applied, so a plain loop."""
+    for p in state.players:
+        if len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit:
+            return True
+    return False
 
 
 def next_seat(state: State, seat: str) -> str:
@@ -243,16 +257,17 @@ def in_play(state: State, seat: str) -> tuple[Placed, ...]:
     return tuple(p for p in state.board if p.owner == seat)
 
 
-def put_on_board(state: State, card: str, space: Space, owner: str) -> State:
+def put_on_board(state: State, card: str, space: Space, owner: str, **changes: Any) -> State:
     """The card placed (or moved, or re-owned) on a space, the board kept sorted: a card
-    already in play keeps its place (the board is sorted by card, and holds each card once)."""
+    already in play keeps its place (the board is sorted by card, and holds each card once).
+    `changes` are made in the same copy."""
     pieces = state.board
     for i, p in enumerate(pieces):
         if p.card == card:
-            return msgspec.structs.replace(state, board=(*pieces[:i], Placed(card, space, owner), *pieces[i + 1:]))
+            return msgspec.structs.replace(state, board=(*pieces[:i], Placed(card, space, owner), *pieces[i + 1:]), **changes)
     rest = list(pieces)
     bisect.insort(rest, Placed(card, space, owner), key=_board_order)  # the rest stays in order: one insertion sorts it
-    return msgspec.structs.replace(state, board=tuple(rest))
+    return msgspec.structs.replace(state, board=tuple(rest), **changes)
 
 
 def _board_order(p: Placed) -> tuple[int, str]:
@@ -268,8 +283,9 @@ def take_off_board(state: State, card: str) -> State:
 
 def in_limbo(params: Params, state: State, seat: str) -> bool:
     """"no summoned cards in play and an enemy card ... occupy their House"."""
-    if any(p.owner == seat for p in state.board):  # in play
-        return False
+    for p in state.board:
+        if p.owner == seat:  # in play (a loop: asked at every turn's start and end)
+            return False
     occupant = at(state, house(params, seat))
     return occupant is not None and occupant.owner != seat
 
@@ -315,21 +331,25 @@ class Clash(msgspec.Struct, frozen=True, gc=False):
 def clash(params: Params, state: State, attacker: Placed, defender: Placed) -> Clash:
     """"your card is adjacent to an enemy card that has fewer aura dots along its touching
     edge"; ties (and every encounter with a Lord) go to the Alchemy Wheel. Only the two
-    cards count, so the answer is remembered for the pair (a bot weighs the same pairs
-    again and again)."""
+    cards count, and of their places only the step from one to the other (each card's
+    edges follow its owner), so the answer is remembered by cards, owners and step: the
+    same two cards side by side anywhere on the board meet as they met before (a bot weighs
+    the same meetings again and again)."""
     known = _clashes(params)
-    found = known.get((attacker, defender))
+    a, d = attacker.space, defender.space
+    key = (attacker.card, attacker.owner, defender.card, defender.owner, d[0] - a[0], d[1] - a[1])
+    found = known.get(key)
     if found is None:
         if len(known) >= 1 << 16:
             known.clear()  # bounded: a long run of games meets new pairs forever
-        found = known[(attacker, defender)] = _clash(params, attacker, defender)
+        found = known[key] = _clash(params, attacker, defender)
     return found
 
 
 @last_one  # rulesets/memo.py: one params object for a whole game; hashing it per clash cost more than the clash
-def _clashes(params: Params) -> dict[tuple[Placed, Placed], Clash]:
-    """The clashes worked out so far under one params, by pair (a cache of `_clash`, a pure
-    function of the params and the two cards)."""
+def _clashes(params: Params) -> dict[tuple[str, str, str, str, int, int], Clash]:
+    """The clashes worked out so far under one params, by the two cards, their owners and the
+    step between them (a cache of `_clash`, a pure function of the params and those)."""
     return {}
 
 
@@ -346,12 +366,10 @@ def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
     return Clash(kind=kind, attacker_dots=mine, defender_dots=theirs, by_alchemy=True)
 
 
-def position_key(state: State, seat_to_move: str) -> str:
-    """The board and who moves next, for counting repetitions."""
-    pieces = ";".join([_piece_key(p) for p in state.board])
-    return f"{pieces}>{seat_to_move}"
-
-
-@functools.lru_cache(maxsize=1 << 14)  # pure; a piece that did not move keeps its key from turn to turn
-def _piece_key(p: Placed) -> str:
-    return f"{p.card}@{p.space[0]},{p.space[1]}:{p.owner}"
+def position_key(state: State, seat_to_move: str) -> Position:
+    """The board and who moves next, for counting repetitions. The board tuple itself: two
+    positions are the same when their boards hold the same cards on the same spaces under the
+    same owners (the board is kept sorted by card), and the cards that did not move are the
+    very objects of the position before, so comparing positions mostly compares identities
+    and building one costs nothing (a text key was joined from every card at every move)."""
+    return state.board, seat_to_move

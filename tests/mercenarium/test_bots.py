@@ -67,3 +67,21 @@ def test_bots_pick_the_same_event_from_the_lazy_legal_as_from_its_list(players: 
             picked = bot(R.params, state, lazy, first)
             assert picked == bot(R.params, state, listed, second) and first.random() == second.random()
             assert picked in lazy
+
+
+def test_the_heuristic_bot_knows_which_step_brings_back_a_position_already_seen() -> None:
+    """A repeated position is the same cards on the same spaces under the same owners with the
+    same seat to move (`state.position_key`): the bot finds it for the one step that makes
+    it, whichever other cards stand still, and for no other step."""
+    from rulesets.mercenarium.bots import Look
+    from rulesets.mercenarium.events import CardMoved
+    from tests.mercenarium.scenario import P, position
+    from tests.mercenarium.scenario import play as apply_events
+
+    start = position(board={"7B": ((3, 5), "red"), "7G": ((3, 1), "yellow"), "9S": ((0, 0), "yellow")})
+    steps = [("red", "7B", (3, 4)), ("yellow", "7G", (3, 2)), ("red", "7B", (3, 5)), ("yellow", "7G", (3, 1))]
+    state = apply_events(start, *(CardMoved(seq=20 + i, by=by, card=card, to=to) for i, (by, card, to) in enumerate(steps)))
+    look = Look(P, state)
+    assert look.repeats("7B", (3, 4), "red")  # the position after the first step, yellow to move
+    assert not look.repeats("7B", (2, 5), "red")
+    assert not look.repeats("7B", (4, 5), "red")
