@@ -30,10 +30,12 @@ from rulesets.frontier.state import (
     has,
     heights_at,
     kind,
+    locator,
     on_board,
     piece_at,
     position,
-    sees,
+    sight_lines,
+    sighted,
     walls,
 )
 from rulesets.memo import last_args, last_state
@@ -195,6 +197,8 @@ class _Mover(NamedTuple):
     reach: float
     """`allowance`, before climbing."""
     scale: int
+    radius: float
+    """The unit's base radius."""
     tall: tuple[tuple[Piece, int], ...]
     """The pieces it climbs (`_climbable`; none when it ignores terrain)."""
     here: Piece | None
@@ -203,6 +207,15 @@ class _Mover(NamedTuple):
     """Fight Through's target, on the table."""
     away: Unit | None
     """Fall Back's enemy, on the table."""
+    locate: Callable[[Point], Piece | None]
+    """`piece_at` on the table."""
+    walls: tuple[Piece, ...]
+    bodies: tuple[board.Body, ...]
+    """Every unit on the table (`bodies`)."""
+    aim_end: board.Sighted | None
+    """The target's end of a sight line (`sighted`)."""
+    sight: Callable[[board.Sighted, board.Sighted, tuple[board.Body, ...]], str | None]
+    """What blocks a sight line on the table (`sees`'s question)."""
 
 
 @last_args  # a decision's sampled ends are all one unit's move (rulesets/memo.py)
@@ -212,10 +225,12 @@ def _mover(state: State, unit: Unit, window: Window) -> _Mover:
     scale = kind(unit).scale
     tall = () if free else _climbable(state, scale, has(unit, "ag_harness"))
     aim, away = find(state, window.keep_sight), find(state, window.away_from)
+    aim = aim if aim is not None and aim.at is not None else None
     return _Mover(unit=unit, window=window, start=start, stuck=cannot_move(unit), free=free, reach=allowance(unit, window),
-                  scale=scale, tall=tall, here=piece_at(state, start) if tall else None,
-                  aim=aim if aim is not None and aim.at is not None else None,
-                  away=away if away is not None and away.at is not None else None)
+                  scale=scale, radius=kind(unit).base, tall=tall, here=piece_at(state, start) if tall else None, aim=aim,
+                  away=away if away is not None and away.at is not None else None,
+                  locate=locator(state), walls=walls(state), bodies=bodies(state),
+                  aim_end=sighted(state, aim) if aim is not None else None, sight=sight_lines(state))
 
 
 def _breaches(state: State, mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) -> Iterator[Problem]:
@@ -225,7 +240,7 @@ def _breaches(state: State, mover: _Mover, to: Point, level: int, path: tuple[Po
         yield Problem("abilities.kill_zone", f"{unit.id} cannot move (Kill Zone)")
         return
     yield from _table_problems(to, path)
-    there = piece_at(state, to)
+    there = mover.locate(to)
     if mover.tall:
         cost, climbed = _climbing(mover.tall, mover.scale, mover.here, start, unit.level, there, to, level, path, mover.window.forced)
     else:
@@ -238,9 +253,9 @@ def _breaches(state: State, mover: _Mover, to: Point, level: int, path: tuple[Po
         yield Problem("movement.distance", f"{unit.id} ends {moved:.2f}\" from where it started; it may move up to {limit:g}\"{why}")
     if level not in ((0,) if there is None else there.heights()):  # `heights_at`, the piece already found
         yield Problem("climbing.halfway", _stand_message(state, to, level))
-    yield from _terrain_problems(state, unit, start, to, path, mover.free)
-    yield from _unit_problems(state, unit, start, to, path, mover.free)
-    yield from _window_problems(state, mover, to, level)
+    yield from _through_walls(mover.walls, unit, start, to, path, mover.free)
+    yield from _through_units(mover.bodies, unit, mover.radius, start, to, path, mover.free)
+    yield from _window_problems(mover, to, level, there)
 
 
 def _table_problems(to: Point, path: tuple[Point, ...]) -> Iterator[Problem]:
@@ -259,8 +274,12 @@ def _stand_message(state: State, to: Point, level: int) -> str:
 
 def _terrain_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     """"Units may not move through impassable terrain" (nor stop in it)."""
+    return _through_walls(walls(state), unit, start, to, path, free)
+
+
+def _through_walls(pieces: tuple[Piece, ...], unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     points = (start, *path, to)
-    for piece in walls(state):
+    for piece in pieces:
         if board.inside(to, piece.outline):
             yield Problem("terrain.impassable", f"{unit.id} may not end its move in {piece.label or piece.id} (impassable)")
         elif not free and board.path_enters(points, piece.outline):
@@ -269,11 +288,14 @@ def _terrain_problems(state: State, unit: Unit, start: Point, to: Point, path: t
 
 def _unit_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     """"It may not move through other units (Friendly or otherwise)", nor end on one."""
+    return _through_units(bodies(state), unit, kind(unit).base, start, to, path, free)
+
+
+def _through_units(standing: tuple[board.Body, ...], unit: Unit, radius: float, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     points = (start, *path, to)
     lo_x, lo_y, hi_x, hi_y = _box(points)
-    radius = kind(unit).base
     tx, ty = to
-    for other in bodies(state):  # every unit on the table, with its base radius
+    for other in standing:  # every unit on the table, with its base radius
         if other.id == unit.id:
             continue
         room = radius + other.radius - SLACK
@@ -287,12 +309,13 @@ def _unit_problems(state: State, unit: Unit, start: Point, to: Point, path: tupl
             yield Problem("movement.through-units", f"{unit.id} may not move through {other.id}")
 
 
-def _window_problems(state: State, mover: _Mover, to: Point, level: int) -> Iterator[Problem]:
-    """What the move's action or reaction asks of where it ends."""
+def _window_problems(mover: _Mover, to: Point, level: int, there: Piece | None) -> Iterator[Problem]:
+    """What the move's action or reaction asks of where it ends (`there`: the piece at `to`)."""
     yield from _window_reach_problems(mover, to)
-    aim = mover.aim
-    if aim is not None and aim.at is not None and board.distance(to, aim.at) <= 10 + board.EPS \
-            and not sees(state, mover.unit, aim, a_at=to, a_level=level):
+    aim, unit = mover.aim, mover.unit
+    if aim is not None and mover.aim_end is not None and board.distance(to, mover.aim_end.at) <= 10 + board.EPS \
+            and mover.sight(board.Sighted(at=to, scale=mover.scale + level, piece=there.id if there else None, level=level, id=unit.id),
+                            mover.aim_end, mover.bodies) is not None:  # `sees(state, unit, aim, a_at=to, a_level=level)`
         yield Problem("actions.fight_through", f"after its move {mover.unit.id} must have line of sight to {aim.id}")
 
 

@@ -359,6 +359,11 @@ def piece_at(state: State, p: Point) -> Piece | None:
     return _locator(None, state.terrain)(p)
 
 
+def locator(state: State) -> Callable[[Point], Piece | None]:
+    """`piece_at` for the state's table, to ask of many points in a row (a move's sampled ends)."""
+    return _locator(None, state.terrain)
+
+
 CELL = 4.0
 """Inches of a square of the table in `_locator` (a power of two: dividing by it is exact,
 so a point inside a bounding box always falls in one of the box's squares)."""
@@ -463,6 +468,12 @@ def sees_point(state: State, a: Unit, p: Point, scale: int) -> bool:
     found = piece_at(state, p)
     marker = board.Sighted(at=p, scale=scale, piece=found.id if found else None, level=0, id="marker")
     return _sight(None, state.terrain)(sighted(state, a), marker, bodies(state)) is None
+
+
+def sight_lines(state: State) -> Callable[[board.Sighted, board.Sighted, tuple[board.Body, ...]], str | None]:
+    """What blocks a line between two ends on the state's table (None if clear), given the
+    units standing (`bodies`): `sees` for many lines in a row (a move's sampled ends)."""
+    return _sight(None, state.terrain)
 
 
 def blocker(state: State, a: Unit, b: Unit) -> str | None:

@@ -18,12 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from projections.simulate import play
-from rulesets.frontier import board, movement, moves, rules
+from rulesets.frontier import board, missions, movement, moves, rules
 from rulesets.frontier.board import Body, Point, Sighted, make_terrain
 from rulesets.frontier.events import AbilityUsed, UnitDeployed, UnitMoved
 from rulesets.frontier.state import (
     State,
     Unit,
+    Window,
     enemies_of,
     find,
     has,
@@ -95,6 +96,70 @@ def test_a_move_is_refused_exactly_when_check_finds_a_problem() -> None:
                     assert rules.move_refused(P, state, variant) == bool(rules.check(P, state, variant)), variant
                     asked += 1
     assert asked > 500
+
+
+def _old_move_problems(state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> list[str]:
+    """`movement.move_problems` before a move's shared parts were read once per decision (the
+    reference): every question asked of the state, the unit and the window at each end."""
+    start = position(unit)
+    moved = board.distance(start, to)
+    if movement.cannot_move(unit) and (moved > board.EPS or path):
+        return [f"{unit.id} cannot move (Kill Zone)"]
+    out = [f"{p} is off the table" for p in [q for q in (*path, to) if not missions.on_table(q)][:1]]
+    free = movement.ignores_terrain(unit)
+    cost, climbed = movement.climb(state, unit, start, unit.level, to, level, path, forced=window.forced)
+    if climbed and has(unit, "need_for_speed"):
+        out.append(f"{unit.id} may not climb terrain (Need for Speed): it would climb {', '.join(climbed)}")
+    limit = movement.allowance(unit, window) - cost
+    if moved > limit + 1e-9:
+        why = f" ({movement.allowance(unit, window):g}\" less {cost}\" climbing {', '.join(climbed)})" if cost else ""
+        out.append(f"{unit.id} ends {moved:.2f}\" from where it started; it may move up to {limit:g}\"{why}")
+    if level not in heights_at(state, to):
+        out.append(movement._stand_message(state, to, level))
+    out += [p.message for p in movement._terrain_problems(state, unit, start, to, path, free)]
+    out += [p.message for p in movement._unit_problems(state, unit, start, to, path, free)]
+    if window.must and board.distance(start, to) <= board.EPS:
+        out.append(f"{unit.id} must move (Slalom)")
+    away = find(state, window.away_from)
+    if away is not None and away.at is not None and board.distance(to, away.at) <= board.distance(start, away.at) + board.EPS:
+        out.append(f"Fall Back must end further from {away.id} than it started")
+    aim = find(state, window.keep_sight)
+    if aim is not None and aim.at is not None:
+        reach = board.distance(to, aim.at)
+        if reach > 10 + board.EPS:
+            out.append(f'after its move {aim.id} must be within 10"; it is {reach:.1f}" away')
+        elif not sees(state, unit, aim, a_at=to, a_level=level):
+            out.append(f"after its move {unit.id} must have line of sight to {aim.id}")
+    return out
+
+
+def test_a_moves_problems_are_the_plain_questions_asked_at_each_end() -> None:
+    """`movement.move_problems` and `move_allowed` (the unit's start, abilities, allowance,
+    climbable pieces, walls, units and Fight Through target read once per decision) against
+    the same rules asked afresh at each end: every sampled end of seeded games' moves, a
+    wrong height, and Fight Through's first moves toward every enemy in reach (what
+    `moves._can_fight_through` samples before the action is declared)."""
+    asked = refused = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            tries: list[tuple[Unit, Window, Point, int, tuple[Point, ...]]] = []
+            for event in moves.candidates(P, state):
+                if isinstance(event, UnitMoved):
+                    _, mover = rules._unit_mover(P, state, event.by, event.unit)
+                    if mover is not None:
+                        tries += [(*mover, event.to, event.level, event.path), (*mover, event.to, event.level + 1, event.path)]
+            if state.turn is not None and not tries:
+                for unit in on_board(state, state.turn.seat):
+                    for foe in enemies_of(state, unit):
+                        window = moves._first_move_window(P, unit, foe)
+                        tries += [(unit, window, to, h, ()) for to, h in moves.fight_through_ends(state, unit, foe, window)]
+            for unit, window, to, level, path in tries:
+                problems = [p.message for p in movement.move_problems(P, state, unit, window, to, level, path)]
+                assert problems == _old_move_problems(state, unit, window, to, level, path), (unit.id, to, level)
+                assert movement.move_allowed(P, state, unit, window, to, level, path) == (not problems)
+                asked += 1
+                refused += bool(problems)
+    assert asked > 2000 and 0 < refused < asked
 
 
 # --- the geometry against the code before it --------------------------------------------------
