@@ -36,6 +36,7 @@ from rulesets.frontier.state import (
     position,
     sight_lines,
     sighted,
+    terrain_sight,
     walls,
 )
 from rulesets.memo import last_args, last_state
@@ -182,6 +183,40 @@ def move_allowed(params: Params, state: State, unit: Unit, window: Window, to: P
     return next(_breaches(state, mover, to, level, path), None) is None
 
 
+def ground_allowed(state: State, unit: Unit, window: Window, to: Point, level: int) -> bool:
+    """Whether a straight move breaks none of the rules that read the table, the unit and the
+    window alone: `move_allowed` but for the units standing (a unit ended on or passed
+    through, one in the way of the line of sight the move's action asks for). For a unit,
+    window target and table that stay the same while other units move, the answer stays:
+    `move_allowed` is exactly `ground_allowed and units_allow` (so a caller may remember the
+    first)."""
+    mover = _mover(state, unit, window)
+    if next(_window_reach_problems(mover, to), None) is not None:
+        return False
+    moved = board.distance(mover.start, to)
+    if mover.stuck and moved > board.EPS:
+        return False
+    there = mover.locate(to)
+    if next(_ground_problems(state, mover, to, level, (), there, moved), None) is not None:
+        return False
+    return mover.aim_end is None or terrain_sight(state)(_end_at(mover, to, level, there), mover.aim_end) is None
+
+
+def units_allow(state: State, unit: Unit, window: Window, to: Point, level: int) -> bool:
+    """Whether the units standing allow a straight move that `ground_allowed` allows: it ends
+    on and passes through none, and none blocks the line of sight its action asks for
+    (`board.body_blocker`, the units part of a sight line)."""
+    mover = _mover(state, unit, window)
+    if next(_through_units(mover.bodies, unit, mover.radius, mover.start, to, (), mover.free), None) is not None:
+        return False
+    return mover.aim_end is None or board.body_blocker(_end_at(mover, to, level, mover.locate(to)), mover.aim_end, mover.bodies) is None
+
+
+def _end_at(mover: _Mover, to: Point, level: int, there: Piece | None) -> board.Sighted:
+    """The moving unit's end of a sight line after the move (`sighted(state, unit, to, level)`)."""
+    return board.Sighted(at=to, scale=mover.scale + level, piece=there.id if there else None, level=level, id=mover.unit.id)
+
+
 class _Mover(NamedTuple):
     """What every end of one unit's move shares: read once per decision (`_mover`), not once
     per sampled end. Each field is what `_breaches` used to ask of the state, the unit or
@@ -239,8 +274,17 @@ def _breaches(state: State, mover: _Mover, to: Point, level: int, path: tuple[Po
     if mover.stuck and (moved > board.EPS or path):
         yield Problem("abilities.kill_zone", f"{unit.id} cannot move (Kill Zone)")
         return
-    yield from _table_problems(to, path)
     there = mover.locate(to)
+    yield from _ground_problems(state, mover, to, level, path, there, moved)
+    yield from _through_units(mover.bodies, unit, mover.radius, start, to, path, mover.free)
+    yield from _window_problems(mover, to, level, there)
+
+
+def _ground_problems(state: State, mover: _Mover, to: Point, level: int, path: tuple[Point, ...], there: Piece | None, moved: float) -> Iterator[Problem]:
+    """`_breaches`' rules that read the table, the unit and the window alone (after Kill
+    Zone): off the table, climbing, distance, standing halfway up, impassable terrain."""
+    unit, start = mover.unit, mover.start
+    yield from _table_problems(to, path)
     if mover.tall:
         cost, climbed = _climbing(mover.tall, mover.scale, mover.here, start, unit.level, there, to, level, path, mover.window.forced)
     else:
@@ -254,8 +298,6 @@ def _breaches(state: State, mover: _Mover, to: Point, level: int, path: tuple[Po
     if level not in ((0,) if there is None else there.heights()):  # `heights_at`, the piece already found
         yield Problem("climbing.halfway", _stand_message(state, to, level))
     yield from _through_walls(mover.walls, unit, start, to, path, mover.free)
-    yield from _through_units(mover.bodies, unit, mover.radius, start, to, path, mover.free)
-    yield from _window_problems(mover, to, level, there)
 
 
 def _table_problems(to: Point, path: tuple[Point, ...]) -> Iterator[Problem]:
@@ -312,10 +354,9 @@ def _through_units(standing: tuple[board.Body, ...], unit: Unit, radius: float, 
 def _window_problems(mover: _Mover, to: Point, level: int, there: Piece | None) -> Iterator[Problem]:
     """What the move's action or reaction asks of where it ends (`there`: the piece at `to`)."""
     yield from _window_reach_problems(mover, to)
-    aim, unit = mover.aim, mover.unit
+    aim = mover.aim
     if aim is not None and mover.aim_end is not None and board.distance(to, mover.aim_end.at) <= 10 + board.EPS \
-            and mover.sight(board.Sighted(at=to, scale=mover.scale + level, piece=there.id if there else None, level=level, id=unit.id),
-                            mover.aim_end, mover.bodies) is not None:  # `sees(state, unit, aim, a_at=to, a_level=level)`
+            and mover.sight(_end_at(mover, to, level, there), mover.aim_end, mover.bodies) is not None:  # `sees(state, unit, aim, a_at=to, a_level=level)`
         yield Problem("actions.fight_through", f"after its move {mover.unit.id} must have line of sight to {aim.id}")
 
 

@@ -476,6 +476,23 @@ def sight_lines(state: State) -> Callable[[board.Sighted, board.Sighted, tuple[b
     return _sight(None, state.terrain)
 
 
+def terrain_sight(state: State) -> Callable[[board.Sighted, board.Sighted], str | None]:
+    """The terrain piece that blocks a line between two ends on the state's table (None if
+    clear): `sight_lines`' terrain part, which reads the table and the two ends alone."""
+    return _terrain_sight(None, state.terrain)
+
+
+@last_state  # one table per game (rulesets/memo.py)
+def _terrain_sight(params: None, terrain: tuple[Piece, ...]) -> Callable[[board.Sighted, board.Sighted], str | None]:
+    """`board.terrain_blocker` on one table, remembered by the line's two ends (`_sight`)."""
+
+    @functools.lru_cache(maxsize=1 << 14)
+    def through_terrain(a: board.Sighted, b: board.Sighted) -> str | None:
+        return board.terrain_blocker(a, b, terrain)
+
+    return through_terrain
+
+
 def blocker(state: State, a: Unit, b: Unit) -> str | None:
     """What blocks the line from a to b (None if clear)."""
     return _sight(None, state.terrain)(sighted(state, a), sighted(state, b), bodies(state))
@@ -490,9 +507,7 @@ def _sight(params: None, terrain: tuple[Piece, ...]) -> Callable[[board.Sighted,
     The units part (a few bounding-box tests) is worked out each time. Pure geometry over
     frozen values."""
 
-    @functools.lru_cache(maxsize=1 << 14)
-    def through_terrain(a: board.Sighted, b: board.Sighted) -> str | None:
-        return board.terrain_blocker(a, b, terrain)
+    through_terrain = _terrain_sight(None, terrain)
 
     def blocking(a: board.Sighted, b: board.Sighted, standing: tuple[board.Body, ...]) -> str | None:
         found = through_terrain(a, b)

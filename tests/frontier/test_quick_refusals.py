@@ -157,9 +157,33 @@ def test_a_moves_problems_are_the_plain_questions_asked_at_each_end() -> None:
                 problems = [p.message for p in movement.move_problems(P, state, unit, window, to, level, path)]
                 assert problems == _old_move_problems(state, unit, window, to, level, path), (unit.id, to, level)
                 assert movement.move_allowed(P, state, unit, window, to, level, path) == (not problems)
+                if not path:
+                    ground = movement.ground_allowed(state, unit, window, to, level)
+                    assert (ground and movement.units_allow(state, unit, window, to, level)) == (not problems), (unit.id, to, level)
                 asked += 1
                 refused += bool(problems)
     assert asked > 2000 and 0 < refused < asked
+
+
+def test_fight_through_is_offered_exactly_when_a_first_move_reaches_the_target() -> None:
+    """`moves._can_fight_through` (the table's part of each first move remembered per table,
+    unit and target across a game's decisions) against its plain reading: in reach and in
+    sight already, or some sampled first move that `move_allowed` allows. Every unit and
+    enemy at every decision of seeded games, in the order a game asks them."""
+    asked = offered = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            for unit in on_board(state):
+                for foe in enemies_of(state, unit):
+                    window = moves._first_move_window(P, unit, foe)
+                    away = board.distance(position(unit), position(foe))
+                    plain = away <= P.engagement_range + movement.allowance(unit, window) and (
+                        (away <= P.engagement_range and sees(state, unit, foe))
+                        or any(movement.move_allowed(P, state, unit, window, to, h, ()) for to, h in moves.fight_through_ends(state, unit, foe, window)))
+                    assert moves._can_fight_through(P, state, unit, foe) == plain, (unit.id, foe.id)
+                    asked += 1
+                    offered += plain
+    assert asked > 1000 and 0 < offered < asked
 
 
 # --- the geometry against the code before it --------------------------------------------------
