@@ -206,10 +206,11 @@ def units_allow(state: State, unit: Unit, window: Window, to: Point, level: int)
     """Whether the units standing allow a straight move that `ground_allowed` allows: it ends
     on and passes through none, and none blocks the line of sight its action asks for
     (`board.body_blocker`, the units part of a sight line)."""
-    mover = _mover(state, unit, window)
-    if next(_through_units(mover.bodies, unit, mover.radius, mover.start, to, (), mover.free), None) is not None:
+    standing = bodies(state)  # (not the decision's `_mover`: Fight Through's offers ask this of a new window each time)
+    if next(_through_units(standing, unit, kind(unit).base, position(unit), to, (), ignores_terrain(unit)), None) is not None:
         return False
-    return mover.aim_end is None or board.body_blocker(_end_at(mover, to, level, mover.locate(to)), mover.aim_end, mover.bodies) is None
+    aim = find(state, window.keep_sight)
+    return aim is None or aim.at is None or board.body_blocker(sighted(state, unit, to, level), sighted(state, aim), standing) is None
 
 
 def _end_at(mover: _Mover, to: Point, level: int, there: Piece | None) -> board.Sighted:
