@@ -320,6 +320,22 @@ def test_climbing_and_units_in_the_way_give_the_old_answers(which: int, start: P
         _old_through_units(state, unit, begin, movement.snap(to), near)
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 20), table, st.floats(min_value=0, max_value=3, allow_nan=False), st.floats(min_value=0, max_value=360, allow_nan=False))
+def test_a_unit_set_up_on_another_is_found_as_before(which: int, anywhere: Point, away: float, angle: float) -> None:
+    """`rules._standing_problems` (each unit's base tested along each axis before it is
+    measured) against the plain measure, anywhere and at up to 3" from a unit standing."""
+    state = _played_position()
+    standing = list(on_board(state))
+    unit = standing[which % len(standing)]
+    event = UnitDeployed(by=unit.side, unit=unit.id, point=(0.0, 0.0))
+    for at in (movement.snap(anywhere), movement.snap(board.polar(position(standing[(which + 1) % len(standing)]), angle, away))):
+        found = [v.message for v in rules._standing_problems(state, event, unit, at, 0, "deployment.zone") if v.rule.endswith("movement.through-units")]
+        plain = [f"{at} is on top of {other.id}" for other in on_board(state)
+                 if other.id != unit.id and board.distance(at, position(other)) < kind(unit).base + kind(other).base - movement.SLACK]
+        assert found == plain
+
+
 outline_points = st.lists(points, min_size=3, max_size=7)
 
 
