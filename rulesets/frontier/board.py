@@ -436,6 +436,8 @@ def _terrain_blocks(a: Sighted, b: Sighted, piece: Solid, tallest: int) -> bool:
         return False  # the cheapest test first: most pieces are nowhere near the line
     if (a.piece == piece.id and a.level >= piece.scale) or (b.piece == piece.id and b.level >= piece.scale):
         return False  # an end on top of the piece looks over its edge
+    if piece.scale < a.scale and piece.scale < b.scale:
+        return False  # lower than both ends: below the tallest, and hiding neither (the last test below), whatever runs inside
     through = length_inside(a.at, b.at, piece.outline)
     if through <= EPS:
         return False

@@ -230,6 +230,36 @@ def test_sight_split_into_terrain_and_units_gives_the_old_blocker(a: Sighted, b:
     assert (board.terrain_blocker(a, b, terrain) or board.body_blocker(a, b, bodies)) == expected
 
 
+def _old_terrain_blocks(a: Sighted, b: Sighted, piece: board.Terrain, tallest: int) -> bool:
+    """`board._terrain_blocks` before a piece lower than both ends was passed by unmeasured (the reference)."""
+    x0, y0, x1, y1 = piece.box
+    if max(a.at[0], b.at[0]) < x0 or min(a.at[0], b.at[0]) > x1 or max(a.at[1], b.at[1]) < y0 or min(a.at[1], b.at[1]) > y1:
+        return False
+    if (a.piece == piece.id and a.level >= piece.scale) or (b.piece == piece.id and b.level >= piece.scale):
+        return False
+    through = board.length_inside(a.at, b.at, piece.outline)
+    if through <= board.EPS:
+        return False
+    if through <= board.OPEN_SIDED_SIGHT + board.EPS and any(end.piece == piece.id and end.level in piece.open_sided for end in (a, b)):
+        return False
+    if piece.scale >= tallest:
+        return True
+    return any(piece.scale >= end.scale and board.polygon_distance(end.at, piece.outline) <= board.NEAR_TERRAIN + board.EPS for end in (a, b))
+
+
+@settings(max_examples=400, deadline=None)
+@given(ends, ends, rects, st.booleans(), st.integers(0, 3))
+def test_a_piece_blocks_a_line_as_before(a: Sighted, b: Sighted, rect: tuple, stands_in: bool, level: int) -> None:
+    """`board._terrain_blocks` against the reference, for pieces lower than, as tall as and
+    taller than either end, near and far, with an end standing in the piece (open sided)."""
+    x, y, w, h, scale = rect
+    piece = make_terrain("t", board.rectangle(x, y, x + w, y + h), scale, open_sided=(0, 1))
+    if stands_in:
+        a = a._replace(at=(x + w / 2, y + h / 2), piece="t", level=min(level, scale))
+    tallest = max(a.scale, b.scale)
+    assert board._terrain_blocks(a, b, piece, tallest) == _old_terrain_blocks(a, b, piece, tallest)
+
+
 def _old_climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, path: tuple[Point, ...], *, forced: bool = False) -> tuple[int, list[str]]:
     """`movement.climb` before it walked only the pieces a unit climbs (the reference)."""
     if movement.ignores_terrain(unit):
