@@ -35,6 +35,7 @@ from rulesets.frontier.state import (
     turn_number,
 )
 from rulesets.frontier.timing import Problems, front, strategic_problems, violation
+from rulesets.memo import last_args
 
 replace = msgspec.structs.replace
 
@@ -197,9 +198,10 @@ def _check_ambush(params: Params, state: State, event: AbilityUsed, unit: Unit) 
     return problems + _placement(state, event, unit, "ambush")
 
 
-def spotters(state: State, unit: Unit) -> list[str]:
+@last_args  # each of a decision's two dozen Ambush points asks it of the same commando (rulesets/memo.py)
+def spotters(state: State, unit: Unit) -> tuple[str, ...]:
     """The enemy units that see a unit where it stands (an Ambush needs none)."""
-    return [e.id for e in enemies_of(state, unit) if sees(state, e, unit)]
+    return tuple(e.id for e in enemies_of(state, unit) if sees(state, e, unit))
 
 
 def _check_minefield(params: Params, state: State, event: AbilityUsed, unit: Unit) -> Problems:

@@ -418,15 +418,15 @@ def body_blocker(a: Sighted, b: Sighted, bodies: Iterable[Body]) -> str | None:
     bx_, by_ = b.at
     lo_x, hi_x = (ax, bx_) if ax <= bx_ else (bx_, ax)
     lo_y, hi_y = (ay, by_) if ay <= by_ else (by_, ay)
-    for body in bodies:
-        if body.scale < tallest or body.id == a.id or body.id == b.id:
+    a_id, b_id = a.id, b.id
+    for body_id, at, radius, scale in bodies:  # (unpacked whole: a line asks it of every unit on the table)
+        if scale < tallest or body_id in (a_id, b_id):
             continue
-        bx, by = body.at
-        radius = body.radius
+        bx, by = at
         if bx < lo_x - radius or bx > hi_x + radius or by < lo_y - radius or by > hi_y + radius:
             continue  # further than its radius from the line's bounding box: from the line
-        if point_segment_distance(body.at, a.at, b.at) < radius - EPS:
-            return body.id
+        if point_segment_distance(at, a.at, b.at) < radius - EPS:
+            return body_id
     return None
 
 
@@ -436,6 +436,8 @@ def _terrain_blocks(a: Sighted, b: Sighted, piece: Solid, tallest: int) -> bool:
         return False  # the cheapest test first: most pieces are nowhere near the line
     if (a.piece == piece.id and a.level >= piece.scale) or (b.piece == piece.id and b.level >= piece.scale):
         return False  # an end on top of the piece looks over its edge
+    if piece.scale < a.scale and piece.scale < b.scale:
+        return False  # lower than both ends: below the tallest, and hiding neither (the last test below), whatever runs inside
     through = length_inside(a.at, b.at, piece.outline)
     if through <= EPS:
         return False

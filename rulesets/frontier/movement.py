@@ -30,13 +30,16 @@ from rulesets.frontier.state import (
     has,
     heights_at,
     kind,
+    locator,
     on_board,
     piece_at,
     position,
-    sees,
+    sight_lines,
+    sighted,
+    terrain_sight,
     walls,
 )
-from rulesets.memo import last_state
+from rulesets.memo import last_args, last_state
 
 replace = msgspec.structs.replace
 TOKEN_REACH = 5.0
@@ -103,8 +106,14 @@ def climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, 
     tall = _climbable(state, scale, has(unit, "ag_harness"))
     if not tall:
         return 0, []
+    return _climbing(tall, scale, piece_at(state, start), start, z0, piece_at(state, end), end, z1, path, forced)
+
+
+def _climbing(tall: tuple[tuple[Piece, int], ...], scale: int, here: Piece | None, start: Point, z0: int,
+              there: Piece | None, end: Point, z1: int, path: tuple[Point, ...], forced: bool) -> tuple[int, list[str]]:
+    """`climb` once the pieces the unit climbs (`tall`, not empty) and the pieces at both
+    ends are known: a move's sampled ends share the first two (`_Mover`)."""
     points = (start, *path, end)
-    here, there = piece_at(state, start), piece_at(state, end)
     jumped = (here is not None and there is not None and here.id != there.id and z0 > 0 and z1 > 0
               and board.polygons_gap(here.outline, there.outline) <= scale + board.EPS)
     cost, climbed = 0, []
@@ -158,7 +167,7 @@ def _climbables(params: None, terrain: tuple[Piece, ...]) -> Callable[[int, bool
 
 def move_problems(params: Params, state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> list[Problem]:
     """Every movement rule a move would break (empty if it is legal)."""
-    return list(_breaches(state, unit, window, to, level, path))
+    return list(_breaches(state, _mover(state, unit, window), to, level, path))
 
 
 def move_allowed(params: Params, state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> bool:
@@ -168,31 +177,128 @@ def move_allowed(params: Params, state: State, unit: Unit, window: Window, to: P
     alone (`_window_reach_problems`, last in that order) is asked first: it is the cheapest
     test and the one a sampled Fight Through end most often fails, and any rule broken
     refuses the move whichever is found first."""
-    if next(_window_reach_problems(state, unit, window, position(unit), to), None) is not None:
+    mover = _mover(state, unit, window)
+    if next(_window_reach_problems(mover, to), None) is not None:
         return False
-    return next(_breaches(state, unit, window, to, level, path), None) is None
+    return next(_breaches(state, mover, to, level, path), None) is None
 
 
-def _breaches(state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> Iterator[Problem]:
+def ground_allowed(state: State, unit: Unit, window: Window, to: Point, level: int) -> bool:
+    """Whether a straight move breaks none of the rules that read the table, the unit and the
+    window alone: `move_allowed` but for the units standing (a unit ended on or passed
+    through, one in the way of the line of sight the move's action asks for). For a unit,
+    window target and table that stay the same while other units move, the answer stays:
+    `move_allowed` is exactly `ground_allowed and units_allow` (so a caller may remember the
+    first)."""
+    mover = _mover(state, unit, window)
+    if next(_window_reach_problems(mover, to), None) is not None:
+        return False
+    moved = board.distance(mover.start, to)
+    if mover.stuck and moved > board.EPS:
+        return False
+    there = mover.locate(to)
+    if next(_ground_problems(state, mover, to, level, (), there, moved), None) is not None:
+        return False
+    return mover.aim_end is None or terrain_sight(state)(_end_at(mover, to, level, there), mover.aim_end) is None
+
+
+def units_allow(state: State, unit: Unit, window: Window, to: Point, level: int) -> bool:
+    """Whether the units standing allow a straight move that `ground_allowed` allows: it ends
+    on and passes through none, and none blocks the line of sight its action asks for
+    (`board.body_blocker`, the units part of a sight line)."""
+    standing = bodies(state)  # (not the decision's `_mover`: Fight Through's offers ask this of a new window each time)
+    if next(_through_units(standing, unit, kind(unit).base, position(unit), to, (), ignores_terrain(unit)), None) is not None:
+        return False
+    aim = find(state, window.keep_sight)
+    return aim is None or aim.at is None or board.body_blocker(sighted(state, unit, to, level), sighted(state, aim), standing) is None
+
+
+def _end_at(mover: _Mover, to: Point, level: int, there: Piece | None) -> board.Sighted:
+    """The moving unit's end of a sight line after the move (`sighted(state, unit, to, level)`)."""
+    return board.Sighted(at=to, scale=mover.scale + level, piece=there.id if there else None, level=level, id=mover.unit.id)
+
+
+class _Mover(NamedTuple):
+    """What every end of one unit's move shares: read once per decision (`_mover`), not once
+    per sampled end. Each field is what `_breaches` used to ask of the state, the unit or
+    the window, with the same answer."""
+
+    unit: Unit
+    window: Window
+    start: Point
+    stuck: bool
+    """Kill Zone (`cannot_move`)."""
+    free: bool
+    """Flying or Jump Packs (`ignores_terrain`)."""
+    reach: float
+    """`allowance`, before climbing."""
+    scale: int
+    radius: float
+    """The unit's base radius."""
+    tall: tuple[tuple[Piece, int], ...]
+    """The pieces it climbs (`_climbable`; none when it ignores terrain)."""
+    here: Piece | None
+    """The piece it starts in (only asked when `tall` has pieces)."""
+    aim: Unit | None
+    """Fight Through's target, on the table."""
+    away: Unit | None
+    """Fall Back's enemy, on the table."""
+    locate: Callable[[Point], Piece | None]
+    """`piece_at` on the table."""
+    walls: tuple[Piece, ...]
+    bodies: tuple[board.Body, ...]
+    """Every unit on the table (`bodies`)."""
+    aim_end: board.Sighted | None
+    """The target's end of a sight line (`sighted`)."""
+    sight: Callable[[board.Sighted, board.Sighted, tuple[board.Body, ...]], str | None]
+    """What blocks a sight line on the table (`sees`'s question)."""
+
+
+@last_args  # a decision's sampled ends are all one unit's move (rulesets/memo.py)
+def _mover(state: State, unit: Unit, window: Window) -> _Mover:
     start = position(unit)
+    free = ignores_terrain(unit)
+    scale = kind(unit).scale
+    tall = () if free else _climbable(state, scale, has(unit, "ag_harness"))
+    aim, away = find(state, window.keep_sight), find(state, window.away_from)
+    aim = aim if aim is not None and aim.at is not None else None
+    return _Mover(unit=unit, window=window, start=start, stuck=cannot_move(unit), free=free, reach=allowance(unit, window),
+                  scale=scale, radius=kind(unit).base, tall=tall, here=piece_at(state, start) if tall else None, aim=aim,
+                  away=away if away is not None and away.at is not None else None,
+                  locate=locator(state), walls=walls(state), bodies=bodies(state),
+                  aim_end=sighted(state, aim) if aim is not None else None, sight=sight_lines(state))
+
+
+def _breaches(state: State, mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) -> Iterator[Problem]:
+    unit, start = mover.unit, mover.start
     moved = board.distance(start, to)
-    if cannot_move(unit) and (moved > board.EPS or path):
+    if mover.stuck and (moved > board.EPS or path):
         yield Problem("abilities.kill_zone", f"{unit.id} cannot move (Kill Zone)")
         return
+    there = mover.locate(to)
+    yield from _ground_problems(state, mover, to, level, path, there, moved)
+    yield from _through_units(mover.bodies, unit, mover.radius, start, to, path, mover.free)
+    yield from _window_problems(mover, to, level, there)
+
+
+def _ground_problems(state: State, mover: _Mover, to: Point, level: int, path: tuple[Point, ...], there: Piece | None, moved: float) -> Iterator[Problem]:
+    """`_breaches`' rules that read the table, the unit and the window alone (after Kill
+    Zone): off the table, climbing, distance, standing halfway up, impassable terrain."""
+    unit, start = mover.unit, mover.start
     yield from _table_problems(to, path)
-    free = ignores_terrain(unit)
-    cost, climbed = climb(state, unit, start, unit.level, to, level, path, forced=window.forced)
+    if mover.tall:
+        cost, climbed = _climbing(mover.tall, mover.scale, mover.here, start, unit.level, there, to, level, path, mover.window.forced)
+    else:
+        cost, climbed = 0, []
     if climbed and has(unit, "need_for_speed"):
         yield Problem("abilities.need_for_speed", f"{unit.id} may not climb terrain (Need for Speed): it would climb {', '.join(climbed)}")
-    limit = allowance(unit, window) - cost
+    limit = mover.reach - cost
     if moved > limit + 1e-9:
-        why = f" ({allowance(unit, window):g}\" less {cost}\" climbing {', '.join(climbed)})" if cost else ""
+        why = f" ({mover.reach:g}\" less {cost}\" climbing {', '.join(climbed)})" if cost else ""
         yield Problem("movement.distance", f"{unit.id} ends {moved:.2f}\" from where it started; it may move up to {limit:g}\"{why}")
-    if level not in heights_at(state, to):
+    if level not in ((0,) if there is None else there.heights()):  # `heights_at`, the piece already found
         yield Problem("climbing.halfway", _stand_message(state, to, level))
-    yield from _terrain_problems(state, unit, start, to, path, free)
-    yield from _unit_problems(state, unit, start, to, path, free)
-    yield from _window_problems(state, unit, window, start, to, level)
+    yield from _through_walls(mover.walls, unit, start, to, path, mover.free)
 
 
 def _table_problems(to: Point, path: tuple[Point, ...]) -> Iterator[Problem]:
@@ -211,8 +317,12 @@ def _stand_message(state: State, to: Point, level: int) -> str:
 
 def _terrain_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     """"Units may not move through impassable terrain" (nor stop in it)."""
+    return _through_walls(walls(state), unit, start, to, path, free)
+
+
+def _through_walls(pieces: tuple[Piece, ...], unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     points = (start, *path, to)
-    for piece in walls(state):
+    for piece in pieces:
         if board.inside(to, piece.outline):
             yield Problem("terrain.impassable", f"{unit.id} may not end its move in {piece.label or piece.id} (impassable)")
         elif not free and board.path_enters(points, piece.outline):
@@ -221,11 +331,14 @@ def _terrain_problems(state: State, unit: Unit, start: Point, to: Point, path: t
 
 def _unit_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     """"It may not move through other units (Friendly or otherwise)", nor end on one."""
+    return _through_units(bodies(state), unit, kind(unit).base, start, to, path, free)
+
+
+def _through_units(standing: tuple[board.Body, ...], unit: Unit, radius: float, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     points = (start, *path, to)
     lo_x, lo_y, hi_x, hi_y = _box(points)
-    radius = kind(unit).base
     tx, ty = to
-    for other in bodies(state):  # every unit on the table, with its base radius
+    for other in standing:  # every unit on the table, with its base radius
         if other.id == unit.id:
             continue
         room = radius + other.radius - SLACK
@@ -239,25 +352,26 @@ def _unit_problems(state: State, unit: Unit, start: Point, to: Point, path: tupl
             yield Problem("movement.through-units", f"{unit.id} may not move through {other.id}")
 
 
-def _window_problems(state: State, unit: Unit, window: Window, start: Point, to: Point, level: int) -> Iterator[Problem]:
-    """What the move's action or reaction asks of where it ends."""
-    yield from _window_reach_problems(state, unit, window, start, to)
-    aim = find(state, window.keep_sight)
-    if aim is not None and aim.at is not None and board.distance(to, aim.at) <= 10 + board.EPS \
-            and not sees(state, unit, aim, a_at=to, a_level=level):
-        yield Problem("actions.fight_through", f"after its move {unit.id} must have line of sight to {aim.id}")
+def _window_problems(mover: _Mover, to: Point, level: int, there: Piece | None) -> Iterator[Problem]:
+    """What the move's action or reaction asks of where it ends (`there`: the piece at `to`)."""
+    yield from _window_reach_problems(mover, to)
+    aim = mover.aim
+    if aim is not None and mover.aim_end is not None and board.distance(to, mover.aim_end.at) <= 10 + board.EPS \
+            and mover.sight(_end_at(mover, to, level, there), mover.aim_end, mover.bodies) is not None:  # `sees(state, unit, aim, a_at=to, a_level=level)`
+        yield Problem("actions.fight_through", f"after its move {mover.unit.id} must have line of sight to {aim.id}")
 
 
-def _window_reach_problems(state: State, unit: Unit, window: Window, start: Point, to: Point) -> Iterator[Problem]:
+def _window_reach_problems(mover: _Mover, to: Point) -> Iterator[Problem]:
     """What the move's action or reaction asks of where it ends, by distances alone: Slalom's
     "must move", Fall Back's "further from", Fight Through's "within 10"" (its line of sight
     is `_window_problems`' own)."""
-    if window.must and board.distance(start, to) <= board.EPS:
-        yield Problem("abilities.slalom", f"{unit.id} must move (Slalom)")
-    away = find(state, window.away_from)
+    start = mover.start
+    if mover.window.must and board.distance(start, to) <= board.EPS:
+        yield Problem("abilities.slalom", f"{mover.unit.id} must move (Slalom)")
+    away = mover.away
     if away is not None and away.at is not None and board.distance(to, away.at) <= board.distance(start, away.at) + board.EPS:
         yield Problem("reactions.fall_back", f"Fall Back must end further from {away.id} than it started")
-    aim = find(state, window.keep_sight)
+    aim = mover.aim
     if aim is not None and aim.at is not None:
         reach = board.distance(to, aim.at)
         if reach > 10 + board.EPS:

@@ -641,7 +641,30 @@ def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit) -> b
         return False
     if away <= params.engagement_range and sees(state, unit, foe):
         return True
-    return any(movement.move_allowed(params, state, unit, window, to, h, ()) for to, h in fight_through_ends(state, unit, foe, window))
+    return any(movement.units_allow(state, unit, window, to, h) for to, h in _fight_through_grounds(params, state, unit, foe, window))
+
+
+_GROUNDS: dict[tuple[object, ...], tuple[Params, tuple[Piece, ...], tuple[tuple[Point, int], ...]]] = {}
+GROUNDS_KEPT = 4096
+
+
+def _fight_through_grounds(params: Params, state: State, unit: Unit, foe: Unit, window: Window) -> tuple[tuple[Point, int], ...]:
+    """Fight Through's sampled first moves that the table allows (`movement.ground_allowed`),
+    kept per table and per what they read of the two units (where they stand, their type,
+    and what the unit has primed; the window follows from these and the params): a turn's
+    declarations ask them again while the two stand still and other units move or change
+    (more than half the time); what the units standing decide (`movement.units_allow`) is
+    asked each time. Params and table by identity (frozen values, each checked on a hit),
+    the units by value; a bounded memo."""
+    key = (id(params), id(state.terrain), unit.id, unit.type, unit.at, unit.level, unit.primed, foe.id, foe.type, foe.at, foe.level)
+    found = _GROUNDS.get(key)
+    if found is not None and found[0] is params and found[1] is state.terrain:
+        return found[2]
+    ends = tuple((to, h) for to, h in fight_through_ends(state, unit, foe, window) if movement.ground_allowed(state, unit, window, to, h))
+    if len(_GROUNDS) >= GROUNDS_KEPT:
+        _GROUNDS.clear()
+    _GROUNDS[key] = (params, state.terrain, ends)
+    return ends
 
 
 def _first_move_window(params: Params, unit: Unit, foe: Unit) -> Window:

@@ -413,8 +413,12 @@ def _standing_problems(state: State, event: Event, unit: Unit, at: board.Point, 
     found = piece_at(state, at)
     if found is not None and found.impassable():
         problems.append(_v(event, "terrain.impassable", f"{unit.id} may not stand in {found.label or found.id} (impassable)"))
+    radius, (x, y) = kind(unit).base, at
     for other in bodies(state):  # every unit on the table, with its base radius
-        if other.id != unit.id and board.distance(at, other.at) < kind(unit).base + other.radius - movement.SLACK:
+        room = radius + other.radius - movement.SLACK
+        ox, oy = other.at
+        # further than `room` along one axis is further than `room` (hypot never falls below either side)
+        if other.id != unit.id and abs(ox - x) < room and abs(oy - y) < room and board.distance(at, other.at) < room:
             problems.append(_v(event, "movement.through-units", f"{at} is on top of {other.id}"))
     return problems
 

@@ -359,6 +359,11 @@ def piece_at(state: State, p: Point) -> Piece | None:
     return _locator(None, state.terrain)(p)
 
 
+def locator(state: State) -> Callable[[Point], Piece | None]:
+    """`piece_at` for the state's table, to ask of many points in a row (a move's sampled ends)."""
+    return _locator(None, state.terrain)
+
+
 CELL = 4.0
 """Inches of a square of the table in `_locator` (a power of two: dividing by it is exact,
 so a point inside a bounding box always falls in one of the box's squares)."""
@@ -465,6 +470,29 @@ def sees_point(state: State, a: Unit, p: Point, scale: int) -> bool:
     return _sight(None, state.terrain)(sighted(state, a), marker, bodies(state)) is None
 
 
+def sight_lines(state: State) -> Callable[[board.Sighted, board.Sighted, tuple[board.Body, ...]], str | None]:
+    """What blocks a line between two ends on the state's table (None if clear), given the
+    units standing (`bodies`): `sees` for many lines in a row (a move's sampled ends)."""
+    return _sight(None, state.terrain)
+
+
+def terrain_sight(state: State) -> Callable[[board.Sighted, board.Sighted], str | None]:
+    """The terrain piece that blocks a line between two ends on the state's table (None if
+    clear): `sight_lines`' terrain part, which reads the table and the two ends alone."""
+    return _terrain_sight(None, state.terrain)
+
+
+@last_state  # one table per game (rulesets/memo.py)
+def _terrain_sight(params: None, terrain: tuple[Piece, ...]) -> Callable[[board.Sighted, board.Sighted], str | None]:
+    """`board.terrain_blocker` on one table, remembered by the line's two ends (`_sight`)."""
+
+    @functools.lru_cache(maxsize=1 << 14)
+    def through_terrain(a: board.Sighted, b: board.Sighted) -> str | None:
+        return board.terrain_blocker(a, b, terrain)
+
+    return through_terrain
+
+
 def blocker(state: State, a: Unit, b: Unit) -> str | None:
     """What blocks the line from a to b (None if clear)."""
     return _sight(None, state.terrain)(sighted(state, a), sighted(state, b), bodies(state))
@@ -479,9 +507,7 @@ def _sight(params: None, terrain: tuple[Piece, ...]) -> Callable[[board.Sighted,
     The units part (a few bounding-box tests) is worked out each time. Pure geometry over
     frozen values."""
 
-    @functools.lru_cache(maxsize=1 << 14)
-    def through_terrain(a: board.Sighted, b: board.Sighted) -> str | None:
-        return board.terrain_blocker(a, b, terrain)
+    through_terrain = _terrain_sight(None, terrain)
 
     def blocking(a: board.Sighted, b: board.Sighted, standing: tuple[board.Body, ...]) -> str | None:
         found = through_terrain(a, b)

@@ -18,12 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from projections.simulate import play
-from rulesets.frontier import board, movement, moves, rules
+from rulesets.frontier import board, missions, movement, moves, rules
 from rulesets.frontier.board import Body, Point, Sighted, make_terrain
 from rulesets.frontier.events import AbilityUsed, UnitDeployed, UnitMoved
 from rulesets.frontier.state import (
     State,
     Unit,
+    Window,
     enemies_of,
     find,
     has,
@@ -97,6 +98,94 @@ def test_a_move_is_refused_exactly_when_check_finds_a_problem() -> None:
     assert asked > 500
 
 
+def _old_move_problems(state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> list[str]:
+    """`movement.move_problems` before a move's shared parts were read once per decision (the
+    reference): every question asked of the state, the unit and the window at each end."""
+    start = position(unit)
+    moved = board.distance(start, to)
+    if movement.cannot_move(unit) and (moved > board.EPS or path):
+        return [f"{unit.id} cannot move (Kill Zone)"]
+    out = [f"{p} is off the table" for p in [q for q in (*path, to) if not missions.on_table(q)][:1]]
+    free = movement.ignores_terrain(unit)
+    cost, climbed = movement.climb(state, unit, start, unit.level, to, level, path, forced=window.forced)
+    if climbed and has(unit, "need_for_speed"):
+        out.append(f"{unit.id} may not climb terrain (Need for Speed): it would climb {', '.join(climbed)}")
+    limit = movement.allowance(unit, window) - cost
+    if moved > limit + 1e-9:
+        why = f" ({movement.allowance(unit, window):g}\" less {cost}\" climbing {', '.join(climbed)})" if cost else ""
+        out.append(f"{unit.id} ends {moved:.2f}\" from where it started; it may move up to {limit:g}\"{why}")
+    if level not in heights_at(state, to):
+        out.append(movement._stand_message(state, to, level))
+    out += [p.message for p in movement._terrain_problems(state, unit, start, to, path, free)]
+    out += [p.message for p in movement._unit_problems(state, unit, start, to, path, free)]
+    if window.must and board.distance(start, to) <= board.EPS:
+        out.append(f"{unit.id} must move (Slalom)")
+    away = find(state, window.away_from)
+    if away is not None and away.at is not None and board.distance(to, away.at) <= board.distance(start, away.at) + board.EPS:
+        out.append(f"Fall Back must end further from {away.id} than it started")
+    aim = find(state, window.keep_sight)
+    if aim is not None and aim.at is not None:
+        reach = board.distance(to, aim.at)
+        if reach > 10 + board.EPS:
+            out.append(f'after its move {aim.id} must be within 10"; it is {reach:.1f}" away')
+        elif not sees(state, unit, aim, a_at=to, a_level=level):
+            out.append(f"after its move {unit.id} must have line of sight to {aim.id}")
+    return out
+
+
+def test_a_moves_problems_are_the_plain_questions_asked_at_each_end() -> None:
+    """`movement.move_problems` and `move_allowed` (the unit's start, abilities, allowance,
+    climbable pieces, walls, units and Fight Through target read once per decision) against
+    the same rules asked afresh at each end: every sampled end of seeded games' moves, a
+    wrong height, and Fight Through's first moves toward every enemy in reach (what
+    `moves._can_fight_through` samples before the action is declared)."""
+    asked = refused = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            tries: list[tuple[Unit, Window, Point, int, tuple[Point, ...]]] = []
+            for event in moves.candidates(P, state):
+                if isinstance(event, UnitMoved):
+                    _, mover = rules._unit_mover(P, state, event.by, event.unit)
+                    if mover is not None:
+                        tries += [(*mover, event.to, event.level, event.path), (*mover, event.to, event.level + 1, event.path)]
+            if state.turn is not None and not tries:
+                for unit in on_board(state, state.turn.seat):
+                    for foe in enemies_of(state, unit):
+                        window = moves._first_move_window(P, unit, foe)
+                        tries += [(unit, window, to, h, ()) for to, h in moves.fight_through_ends(state, unit, foe, window)]
+            for unit, window, to, level, path in tries:
+                problems = [p.message for p in movement.move_problems(P, state, unit, window, to, level, path)]
+                assert problems == _old_move_problems(state, unit, window, to, level, path), (unit.id, to, level)
+                assert movement.move_allowed(P, state, unit, window, to, level, path) == (not problems)
+                if not path:
+                    ground = movement.ground_allowed(state, unit, window, to, level)
+                    assert (ground and movement.units_allow(state, unit, window, to, level)) == (not problems), (unit.id, to, level)
+                asked += 1
+                refused += bool(problems)
+    assert asked > 2000 and 0 < refused < asked
+
+
+def test_fight_through_is_offered_exactly_when_a_first_move_reaches_the_target() -> None:
+    """`moves._can_fight_through` (the table's part of each first move remembered per table,
+    unit and target across a game's decisions) against its plain reading: in reach and in
+    sight already, or some sampled first move that `move_allowed` allows. Every unit and
+    enemy at every decision of seeded games, in the order a game asks them."""
+    asked = offered = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            for unit in on_board(state):
+                for foe in enemies_of(state, unit):
+                    window = moves._first_move_window(P, unit, foe)
+                    away = board.distance(position(unit), position(foe))
+                    plain = away <= P.engagement_range + movement.allowance(unit, window) and (
+                        (away <= P.engagement_range and sees(state, unit, foe))
+                        or any(movement.move_allowed(P, state, unit, window, to, h, ()) for to, h in moves.fight_through_ends(state, unit, foe, window)))
+                    assert moves._can_fight_through(P, state, unit, foe) == plain, (unit.id, foe.id)
+                    asked += 1
+                    offered += plain
+    assert asked > 1000 and 0 < offered < asked
+
+
 # --- the geometry against the code before it --------------------------------------------------
 
 
@@ -139,6 +228,36 @@ def test_sight_split_into_terrain_and_units_gives_the_old_blocker(a: Sighted, b:
     expected = _old_sight_blocker(a, b, terrain, bodies)
     assert board.sight_blocker(a, b, terrain, bodies) == expected
     assert (board.terrain_blocker(a, b, terrain) or board.body_blocker(a, b, bodies)) == expected
+
+
+def _old_terrain_blocks(a: Sighted, b: Sighted, piece: board.Terrain, tallest: int) -> bool:
+    """`board._terrain_blocks` before a piece lower than both ends was passed by unmeasured (the reference)."""
+    x0, y0, x1, y1 = piece.box
+    if max(a.at[0], b.at[0]) < x0 or min(a.at[0], b.at[0]) > x1 or max(a.at[1], b.at[1]) < y0 or min(a.at[1], b.at[1]) > y1:
+        return False
+    if (a.piece == piece.id and a.level >= piece.scale) or (b.piece == piece.id and b.level >= piece.scale):
+        return False
+    through = board.length_inside(a.at, b.at, piece.outline)
+    if through <= board.EPS:
+        return False
+    if through <= board.OPEN_SIDED_SIGHT + board.EPS and any(end.piece == piece.id and end.level in piece.open_sided for end in (a, b)):
+        return False
+    if piece.scale >= tallest:
+        return True
+    return any(piece.scale >= end.scale and board.polygon_distance(end.at, piece.outline) <= board.NEAR_TERRAIN + board.EPS for end in (a, b))
+
+
+@settings(max_examples=400, deadline=None)
+@given(ends, ends, rects, st.booleans(), st.integers(0, 3))
+def test_a_piece_blocks_a_line_as_before(a: Sighted, b: Sighted, rect: tuple, stands_in: bool, level: int) -> None:
+    """`board._terrain_blocks` against the reference, for pieces lower than, as tall as and
+    taller than either end, near and far, with an end standing in the piece (open sided)."""
+    x, y, w, h, scale = rect
+    piece = make_terrain("t", board.rectangle(x, y, x + w, y + h), scale, open_sided=(0, 1))
+    if stands_in:
+        a = a._replace(at=(x + w / 2, y + h / 2), piece="t", level=min(level, scale))
+    tallest = max(a.scale, b.scale)
+    assert board._terrain_blocks(a, b, piece, tallest) == _old_terrain_blocks(a, b, piece, tallest)
 
 
 def _old_climb(state: State, unit: Unit, start: Point, z0: int, end: Point, z1: int, path: tuple[Point, ...], *, forced: bool = False) -> tuple[int, list[str]]:
@@ -229,6 +348,22 @@ def test_climbing_and_units_in_the_way_give_the_old_answers(which: int, start: P
             _old_through_units(state, unit, position(unit), end, near)
     assert [p.message for p in movement._unit_problems(state, unit, begin, movement.snap(to), near, False)] == \
         _old_through_units(state, unit, begin, movement.snap(to), near)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 20), table, st.floats(min_value=0, max_value=3, allow_nan=False), st.floats(min_value=0, max_value=360, allow_nan=False))
+def test_a_unit_set_up_on_another_is_found_as_before(which: int, anywhere: Point, away: float, angle: float) -> None:
+    """`rules._standing_problems` (each unit's base tested along each axis before it is
+    measured) against the plain measure, anywhere and at up to 3" from a unit standing."""
+    state = _played_position()
+    standing = list(on_board(state))
+    unit = standing[which % len(standing)]
+    event = UnitDeployed(by=unit.side, unit=unit.id, point=(0.0, 0.0))
+    for at in (movement.snap(anywhere), movement.snap(board.polar(position(standing[(which + 1) % len(standing)]), angle, away))):
+        found = [v.message for v in rules._standing_problems(state, event, unit, at, 0, "deployment.zone") if v.rule.endswith("movement.through-units")]
+        plain = [f"{at} is on top of {other.id}" for other in on_board(state)
+                 if other.id != unit.id and board.distance(at, position(other)) < kind(unit).base + kind(other).base - movement.SLACK]
+        assert found == plain
 
 
 outline_points = st.lists(points, min_size=3, max_size=7)
