@@ -371,7 +371,7 @@ def _free_walk(map_id: str, start: Node, steps: int) -> _Walk:
 
 def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> list[tuple[Node, ...]]:
     """The breadth-first walk around the `taken` nodes, one ring of `steps` at a time: the
-    order of a queue, without asking each node its depth. Nodes are numbered (`board.cell`),
+    order of a queue, without asking each node its depth (an empty ring walks to nothing). Nodes are numbered (`board.cell`),
     so a node walked to or blocked is one flag in a bytearray."""
     graph = _graph(map_id)
     height, around = graph.height, graph.around
@@ -386,7 +386,7 @@ def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> list[t
     else:  # a start off the map (a table's mistake): its neighbours on it
         first = tuple((col * height + row, (col, row)) for col, row in _open_around(map_id, start))
     ring: list[tuple[tuple[tuple[int, Node], ...], tuple[Node, ...]]] = [(first, ())]
-    for _ in range(steps):
+    for _ in range(steps - 1):
         after = []
         for nears, before in ring:
             for near, node in nears:
@@ -395,9 +395,13 @@ def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> list[t
                     path = (*before, node)
                     paths.append(path)
                     after.append((around[near], path))
-        if not after:
-            break
         ring = after
+    add = paths.append  # the last ring (the largest) walks on from nowhere
+    for nears, before in ring if steps > 0 else ():
+        for near, node in nears:
+            if not closed[near]:
+                closed[near] = 1
+                add((*before, node))
     return paths
 
 
