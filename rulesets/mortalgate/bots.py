@@ -56,13 +56,12 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     their best score is worked out exactly, and which moves reach it.
     """
     moves: Sequence[int]
-    others: Sequence[int]
     if isinstance(legal, TurnEvents):  # moves first, their paths read without making them
-        count = len(legal.paths)
-        moves, others = range(count), range(count, len(legal))
+        moves = range(len(legal.paths))
+        scores = {i: _score(params, state, event) for i, event in enumerate(legal.rest, len(moves))}
     else:
         moves, others = _split(legal)
-    scores = {i: _score(params, state, legal[i]) for i in others}
+        scores = {i: _score(params, state, legal[i]) for i in others}
     top = max(scores.values(), default=-math.inf)
     best_moves: list[int] = []
     if moves and top <= ZONE_SCORE:

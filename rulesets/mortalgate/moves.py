@@ -124,9 +124,9 @@ class TurnEvents(Chain[Event]):
     """A hero's legal events where it may move: its moves first, each made only when read (a
     `Lazy` run: a bot plays one of some thirty, and the play loop finds the one it played by
     identity), then the other events as a list. `paths` are the moves' paths in order, so the
-    heuristic reads where the moves end without making them."""
+    heuristic reads where the moves end without making them, and `rest` the other events."""
 
-    __slots__ = ("paths",)
+    __slots__ = ("paths", "rest")
 
     def __init__(self, paths: Sequence[tuple[Node, ...]], by: str | None, hero_id: str, rest: list[Event]) -> None:
         def move(index: int) -> Event:
@@ -137,6 +137,7 @@ class TurnEvents(Chain[Event]):
 
         super().__init__([Lazy(len(paths), move, every_move), rest], _TURN_KINDS)
         self.paths = paths
+        self.rest = rest
 
 
 _TURN_KINDS: tuple[tuple[type, ...], ...] = ((HeroMoved,), ())
