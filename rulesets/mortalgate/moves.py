@@ -8,7 +8,7 @@ held to `check` by the contract suite, so it can never offer a move the audit wo
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from itertools import permutations
 from types import MappingProxyType
@@ -169,7 +169,8 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[
     if not attacking and not ready:
         return []
     by, hero_id, team = hero.seat, hero.id, hero.team
-    enemies = [(h, _away(hero, h)) for h in state.heroes if h.team != team and h.alive]
+    steps_to = _measure(params, hero)
+    enemies = [(h, steps_to(h)) for h in state.heroes if h.team != team and h.alive]
     seen: dict[str, bool] = {}
     events: list[Event] = []
     if attacking:
@@ -185,7 +186,7 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[
         reach = attack_range(params, hero, name)
         if name in HEALS:
             if friends is None:
-                friends = [(h, _away(hero, h)) for h in state.heroes if h.team == team and h.alive and h.id != hero_id]
+                friends = [(h, steps_to(h)) for h in state.heroes if h.team == team and h.alive and h.id != hero_id]
             targets = [friend for friend, away in friends if away <= reach]
         else:
             targets = [enemy for enemy, away in enemies if away <= reach and _sighted(params, state, hero, enemy, seen)]
@@ -207,12 +208,26 @@ def _sighted(params: Params, state: State, hero: Hero, target: Hero, seen: dict[
     return sight
 
 
-def _away(hero: Hero, target: Hero) -> float:
-    """Hex steps between two heroes: none for a target off the board (never in range), none
-    from an attacker off it (the check measures nothing then)."""
-    if target.node is None:
-        return math.inf
-    return 0 if hero.node is None else board.distance(hero.node, target.node)
+def _measure(params: Params, hero: Hero) -> Callable[[Hero], float]:
+    """Hex steps from the hero to a target: none for a target off the board (never in
+    range), none from an attacker off it (the check measures nothing then). Read from the
+    hero's node's `board.distances_from` table (a target on a node off the map, a table's
+    mistake, is measured)."""
+    here = hero.node
+    if here is None:
+        return lambda target: math.inf if target.node is None else 0
+    gmap = game_map(params)
+    width, height = gmap.width, gmap.height
+    steps = board.distances_from(here, width, height)
+
+    def away(target: Hero) -> float:
+        node = target.node
+        if node is None:
+            return math.inf
+        col, row = node
+        return steps[col * height + row] if 0 <= col < width and 0 <= row < height else board.distance(here, node)
+
+    return away
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
