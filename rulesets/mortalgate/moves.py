@@ -408,7 +408,7 @@ def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> list[t
             for near, node in nears:
                 if not closed[near]:
                     closed[near] = 1
-                    path = before + (node,)  # (cheaper than unpacking it again)
+                    path = before + (node,)  # noqa: RUF005 (cheaper than unpacking it again)
                     paths.append(path)
                     after.append((around[near], path))
         ring = after
@@ -417,7 +417,7 @@ def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> list[t
         for near, node in nears:
             if not closed[near]:
                 closed[near] = 1
-                add(before + (node,))
+                add(before + (node,))  # noqa: RUF005
     return paths
 
 
