@@ -24,6 +24,7 @@ from rulesets.mortalgate.events import (
     Node,
     TurnStarted,
 )
+from rulesets.mortalgate.moves import TurnEvents
 from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.rules import HEALS
 from rulesets.mortalgate.state import State, find, game_map, stats
@@ -48,17 +49,23 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
 def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     """The positions in `legal` of the events with the best score, in order.
 
-    Best bound first: the few other events are scored first; moves (most of the events
-    offered) score at most 50 (ending in a zone to capture) and otherwise at most 20, so they
+    Best bound first: the few other events are scored first (`legal`'s `TurnEvents` says
+    where its moves are and their paths, so no move is made to be read); moves (most of the
+    events offered) score at most 50 (ending in a zone to capture) and otherwise at most 20, so they
     are read only as far as they can still reach the best score, and then as a kind: only
     their best score is worked out exactly, and which moves reach it.
     """
-    moves, others = _split(legal)
-    scores = {i: _score(params, state, legal[i]) for i in others}
+    moves: Sequence[int]
+    if isinstance(legal, TurnEvents):  # moves first, their paths read without making them
+        moves = range(len(legal.paths))
+        scores = {i: _score(params, state, event) for i, event in enumerate(legal.rest, len(moves))}
+    else:
+        moves, others = _split(legal)
+        scores = {i: _score(params, state, legal[i]) for i in others}
     top = max(scores.values(), default=-math.inf)
     best_moves: list[int] = []
     if moves and top <= ZONE_SCORE:
-        paths = list(map(_path, _at(legal, moves)))
+        paths = legal.paths if isinstance(legal, TurnEvents) else list(map(_path, _at(legal, moves)))
         move_score, reached = _best_moves(params, state, paths, top)
         if move_score >= top:
             top, best_moves = move_score, [moves[j] for j in reached]
@@ -94,7 +101,7 @@ def _split(legal: Sequence[Event]) -> tuple[Sequence[int], Sequence[int]]:
             [i for i, kind in enumerate(kinds) if kind is not HeroMoved])
 
 
-def _best_moves(params: Params, state: State, paths: list[tuple[Node, ...]], rival: float) -> tuple[float, list[int]]:
+def _best_moves(params: Params, state: State, paths: Sequence[tuple[Node, ...]], rival: float) -> tuple[float, list[int]]:
     """The best score of the moves along `paths` and which of them (positions in `paths`)
     reach it, worked out only as far as it can reach `rival` (the best other event's score):
     standing in a zone we can capture (50) is best, then closer to a goal (20 less half the

@@ -8,13 +8,14 @@ held to `check` by the contract suite, so it can never offer a move the audit wo
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from itertools import permutations
 from types import MappingProxyType
 from typing import NamedTuple
 
 from events.base import Event
+from rulesets.legal import Chain, Lazy
 from rulesets.mortalgate import board, heroes, maps
 from rulesets.mortalgate.events import (
     AbilityUsed,
@@ -67,13 +68,13 @@ def _attack_rolls(target: str) -> tuple[tuple[Event, float], ...]:
     return tuple((AttackRolled(target=target, tens=t, ones=o), 1 / 100) for t in range(10) for o in range(10))
 
 
-def legal(params: Params, state: State) -> list[Event]:
+def legal(params: Params, state: State) -> Sequence[Event]:
     """Every event that may come next and that the rules accept.
 
     In play (nearly every decision) the events are built from the rules directly: what
     `check` would ask of each candidate (range, cooldown, sight, contention) asked once
-    here; in placement every candidate is legal. The draft keeps every candidate `check`
-    accepts. The contract suite
+    here, the moves made only when read (`TurnEvents`); in placement every candidate is
+    legal. The draft keeps every candidate `check` accepts. The contract suite
     (`check_legal_is_what_check_accepts`) holds both to the same events in the same order.
     """
     outcomes = chance(params, state)
@@ -89,7 +90,7 @@ def legal(params: Params, state: State) -> list[Event]:
     return [e for e in _candidates(params, state) if not check(params, state, e)]
 
 
-def _legal_turn(params: Params, state: State) -> list[Event]:
+def _legal_turn(params: Params, state: State) -> Sequence[Event]:
     """The acting hero's legal events, in `_turn`'s order, then the next hero's turn start
     (always legal at a decision: the fixed order names it and no dice are waiting)."""
     turn = state.turn
@@ -107,14 +108,40 @@ def _legal_turn(params: Params, state: State) -> list[Event]:
                   if node not in taken), *start]
     # Every move is legal: paths come from `reachable`, which keeps to free, passable, adjacent
     # nodes within the movement left (none when stunned), offered only in upkeep or movement.
-    kept = _moves(params, state, hero)
+    paths = _move_paths(params, state, hero)
+    kept: list[Event] = []
     if params.bonuses == "enchantments" and hero.enchantment is None and any(node == hero.node for node, _ in state.enchantments):
         kept.append(EnchantmentTaken(by=by, hero=hero.id))
     kept += _legal_combat(params, state, hero, turn)
     for index, altar in _altars_around(params.map).get(hero.node, ()):
         if state.altars[index] != hero.team and not contested(params, state, altar.id, hero.team):
             kept.append(AltarCaptured(by=by, hero=hero.id, altar=altar.id))
-    return kept + start
+    kept += start
+    return TurnEvents(paths, by, hero.id, kept) if paths else kept
+
+
+class TurnEvents(Chain[Event]):
+    """A hero's legal events where it may move: its moves first, each made only when read (a
+    `Lazy` run: a bot plays one of some thirty, and the play loop finds the one it played by
+    identity), then the other events as a list. `paths` are the moves' paths in order, so the
+    heuristic reads where the moves end without making them, and `rest` the other events."""
+
+    __slots__ = ("paths", "rest")
+
+    def __init__(self, paths: Sequence[tuple[Node, ...]], by: str | None, hero_id: str, rest: list[Event]) -> None:
+        def move(index: int) -> Event:
+            return HeroMoved(by=by, hero=hero_id, path=paths[index])
+
+        def every_move() -> list[Event]:
+            return [HeroMoved(by=by, hero=hero_id, path=path) for path in paths]
+
+        super().__init__([Lazy(len(paths), move, every_move), rest], _TURN_KINDS)
+        self.paths = paths
+        self.rest = rest
+
+
+_TURN_KINDS: tuple[tuple[type, ...], ...] = ((HeroMoved,), ())
+"""What each part of `TurnEvents` holds: moves, then any event."""
 
 
 @cache
@@ -142,7 +169,8 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[
     if not attacking and not ready:
         return []
     by, hero_id, team = hero.seat, hero.id, hero.team
-    enemies = [(h, _away(hero, h)) for h in state.heroes if h.team != team and h.alive]
+    steps_to = _measure(params, hero)
+    enemies = [(h, steps_to(h)) for h in state.heroes if h.team != team and h.alive]
     seen: dict[str, bool] = {}
     events: list[Event] = []
     if attacking:
@@ -158,7 +186,7 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[
         reach = attack_range(params, hero, name)
         if name in HEALS:
             if friends is None:
-                friends = [(h, _away(hero, h)) for h in state.heroes if h.team == team and h.alive and h.id != hero_id]
+                friends = [(h, steps_to(h)) for h in state.heroes if h.team == team and h.alive and h.id != hero_id]
             targets = [friend for friend, away in friends if away <= reach]
         else:
             targets = [enemy for enemy, away in enemies if away <= reach and _sighted(params, state, hero, enemy, seen)]
@@ -180,12 +208,26 @@ def _sighted(params: Params, state: State, hero: Hero, target: Hero, seen: dict[
     return sight
 
 
-def _away(hero: Hero, target: Hero) -> float:
-    """Hex steps between two heroes: none for a target off the board (never in range), none
-    from an attacker off it (the check measures nothing then)."""
-    if target.node is None:
-        return math.inf
-    return 0 if hero.node is None else board.distance(hero.node, target.node)
+def _measure(params: Params, hero: Hero) -> Callable[[Hero], float]:
+    """Hex steps from the hero to a target: none for a target off the board (never in
+    range), none from an attacker off it (the check measures nothing then). Read from the
+    hero's node's `board.distances_from` table (a target on a node off the map, a table's
+    mistake, is measured)."""
+    here = hero.node
+    if here is None:
+        return lambda target: math.inf if target.node is None else 0
+    gmap = game_map(params)
+    width, height = gmap.width, gmap.height
+    steps = board.distances_from(here, width, height)
+
+    def away(target: Hero) -> float:
+        node = target.node
+        if node is None:
+            return math.inf
+        col, row = node
+        return steps[col * height + row] if 0 <= col < width and 0 <= row < height else board.distance(here, node)
+
+    return away
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -268,14 +310,18 @@ def _seat(state: State, hero_id: str) -> str | None:
 
 def _moves(params: Params, state: State, hero: Hero) -> list[Event]:
     """One move per reachable node, along a shortest path (breadth-first)."""
+    by, hero_id = hero.seat, hero.id
+    return [HeroMoved(by=by, hero=hero_id, path=path) for path in _move_paths(params, state, hero)]
+
+
+def _move_paths(params: Params, state: State, hero: Hero) -> Sequence[tuple[Node, ...]]:
+    """The paths of the hero's moves: none outside upkeep and movement, or with its movement
+    spent (or stunned: no walk to look up)."""
     turn = state.turn
     if turn is None or hero.node is None or turn.phase not in ("upkeep", "movement"):
-        return []
+        return ()
     left = movement_allowance(params, state, hero, turn) - turn.moved
-    if left <= 0:  # its movement spent (or stunned): no walk to look up
-        return []
-    by, hero_id = hero.seat, hero.id
-    return [HeroMoved(by=by, hero=hero_id, path=path) for path in _paths(params, state, hero.node, left)]
+    return _paths(params, state, hero.node, left) if left > 0 else ()
 
 
 def attempts(params: Params, state: State) -> Iterator[Event]:
@@ -299,20 +345,21 @@ def reachable(params: Params, state: State, start: Node, steps: int) -> Mapping[
     return {path[-1]: path for path in _paths(params, state, start, steps)}
 
 
-def _paths(params: Params, state: State, start: Node, steps: int) -> list[tuple[Node, ...]]:
+def _paths(params: Params, state: State, start: Node, steps: int) -> Sequence[tuple[Node, ...]]:
     """The paths of `reachable`, in its order.
 
     Only the heroes standing where the hero could walk on an empty board can change the walk,
     and one standing at its last step only takes that node out (nothing walks on from it).
     So over half of a game's walks are the empty board's walk from that node, remembered
-    per node and steps, less those nodes; only the others are searched.
+    per node and steps, less those nodes; only the others are searched. (The empty board's
+    walk itself is shared, read-only: a tuple.)
     """
     free = _free_walk(params.map, start, steps)
     at, paths = free.at, free.paths
     standing = [at[hero.node] for hero in state.heroes if hero.node in at]
     """Positions in the free walk of the nodes heroes stand on."""
     if not standing:
-        return list(paths)
+        return paths
     if any(len(paths[position]) < steps for position in standing):
         return _walk(params.map, start, steps, [paths[position][-1] for position in standing])
     kept = list(paths)
@@ -340,7 +387,7 @@ def _free_walk(map_id: str, start: Node, steps: int) -> _Walk:
 
 def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> list[tuple[Node, ...]]:
     """The breadth-first walk around the `taken` nodes, one ring of `steps` at a time: the
-    order of a queue, without asking each node its depth. Nodes are numbered (`board.cell`),
+    order of a queue, without asking each node its depth (an empty ring walks to nothing). Nodes are numbered (`board.cell`),
     so a node walked to or blocked is one flag in a bytearray."""
     graph = _graph(map_id)
     height, around = graph.height, graph.around
@@ -355,18 +402,22 @@ def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> list[t
     else:  # a start off the map (a table's mistake): its neighbours on it
         first = tuple((col * height + row, (col, row)) for col, row in _open_around(map_id, start))
     ring: list[tuple[tuple[tuple[int, Node], ...], tuple[Node, ...]]] = [(first, ())]
-    for _ in range(steps):
+    for _ in range(steps - 1):
         after = []
         for nears, before in ring:
             for near, node in nears:
                 if not closed[near]:
                     closed[near] = 1
-                    path = (*before, node)
+                    path = before + (node,)  # noqa: RUF005 (cheaper than unpacking it again)
                     paths.append(path)
                     after.append((around[near], path))
-        if not after:
-            break
         ring = after
+    add = paths.append  # the last ring (the largest) walks on from nowhere
+    for nears, before in ring if steps > 0 else ():
+        for near, node in nears:
+            if not closed[near]:
+                closed[near] = 1
+                add(before + (node,))  # noqa: RUF005
     return paths
 
 

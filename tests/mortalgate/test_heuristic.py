@@ -70,6 +70,20 @@ def test_the_heuristic_chooses_what_scoring_every_event_chooses(version: str, se
         assert ours.random() == plain.random()  # the same draws taken
 
 
+@pytest.mark.parametrize(("version", "seed"), [("2.0", 5), ("2.5", 6)])
+def test_the_heuristic_chooses_alike_from_lazy_moves_and_from_a_list(version: str, seed: int) -> None:
+    """`legal` hands a hero's moves over unmade (`moves.TurnEvents`, their paths read by the
+    heuristic); a recorded list of the same events must get the same choice and draws."""
+    params = rules(version).params
+    lazy = 0
+    for index, (state, legal) in enumerate(decisions(version, seed)):
+        lazy += isinstance(legal, moves.TurnEvents)
+        ours, listed = random.Random(index), random.Random(index)
+        assert bots.heuristic_bot(params, state, legal, ours) == bots.heuristic_bot(params, state, list(legal), listed)
+        assert ours.random() == listed.random()
+    assert lazy
+
+
 def test_moves_are_read_only_as_far_as_they_can_reach_the_best_score() -> None:
     """A move scores at most 50 (a zone) and else at most 20: a better event leaves them unread."""
     params = rules("2.5").params

@@ -75,3 +75,26 @@ def test_heroes_at_the_last_step_or_nearer_change_the_walk_as_the_rules_do() -> 
             moved = msgspec.structs.replace(state, heroes=heroes)
             expected = plain_walk(r.params.map, walker.node, steps, occupied(moved))
             assert list(reachable(r.params, moved, walker.node, steps).items()) == expected
+
+
+@pytest.mark.parametrize("version", ["1.5", "2.0", "2.5"])
+def test_a_walk_around_heroes_is_the_plain_search_wherever_they_stand(version: str) -> None:
+    """The walk around heroes places anew only the ends whose path on the empty board passes
+    a hero (`moves._around`): from any node, with heroes anywhere in its reach (next to the
+    walker, one behind another, on a terrain's edge), paths and order as a plain search gives."""
+    r = rules(version)
+    state = positions(version, seed=3)[40]
+    gmap = maps.load_map(r.params.map)
+    open_nodes = [node for node in board.all_nodes(gmap.width, gmap.height) if node not in gmap.impassable]
+    pick = random.Random(version)
+    walker, others = state.heroes[0], state.heroes[1:]
+    for _ in range(150):
+        start, steps = pick.choice(open_nodes), pick.randint(2, 7)
+        free = [node for node, _ in plain_walk(r.params.map, start, steps, set())]
+        near = [node for node in free if board.distance(start, node) < steps]
+        spots = pick.sample(near or free, k=min(pick.randint(1, len(others)), len(near or free)))
+        heroes = (msgspec.structs.replace(walker, node=start),
+                  *(msgspec.structs.replace(h, node=n) for h, n in zip(others, spots, strict=False)))
+        moved = msgspec.structs.replace(state, heroes=heroes)
+        expected = plain_walk(r.params.map, start, steps, occupied(moved) - {start})
+        assert list(reachable(r.params, moved, start, steps).items()) == expected
