@@ -292,18 +292,23 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     summoning: str | None = None
     summon_base = 0.0
     spaces: dict[tuple[int, int], tuple[float, float]] = {}
+    card: str | None = None
+    by: str | None = None
+    card_bound = 0.0
     for i, event in enumerate(options):
-        if type(event) is CardMoved:
-            seat = event.by or ""
-            if seat != moving:
-                moving, houses, near, bounds = seat, look.enemy_houses(seat), look.near_enemy(seat), {}
-            bound = bounds.get(event.card)
-            if bound is None:
-                bound = bounds[event.card] = look.move_bound(event.card, seat)
-            if event.to in houses:
-                bound += 12.0
-            out.append((-(bound + 20.0 if event.to in near else bound), i, False))
-        elif type(event) is CardSummoned:
+        kind = type(event)
+        if kind is CardMoved:
+            if event.card != card or event.by != by:  # a card's steps come together: its bound once per run
+                card, by = event.card, event.by
+                seat = by or ""
+                if seat != moving:
+                    moving, houses, near, bounds = seat, look.enemy_houses(seat), look.near_enemy(seat), {}
+                found = bounds.get(card)
+                card_bound = bounds[card] = look.move_bound(card, seat) if found is None else found
+            to = event.to
+            bound = card_bound + 12.0 if to in houses else card_bound
+            out.append((-(bound + 20.0 if to in near else bound), i, False))
+        elif kind is CardSummoned:
             seat = event.by or ""
             if seat != summoning:
                 summoning, spaces = seat, {}
