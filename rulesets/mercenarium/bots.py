@@ -124,7 +124,7 @@ class Look:
         """Whether a card in play is threatened where it stands (once for all of its moves)."""
         known = self.exposures.get(piece.card)
         if known is None:
-            known = piece.space in self.near_enemy(piece.owner) and _exposure(self.params, self.state, self, piece)[0]
+            known = piece.space in self.near_enemy(piece.owner) and _threatened(self.params, self.state, self, piece)
             self.exposures[piece.card] = known
         return known
 
@@ -337,6 +337,18 @@ def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: 
         if clash(params, state, piece, other).kind == "capture":
             threatening = True
     return threatened, threatening
+
+
+def _threatened(params: Params, state: State, look: Look, piece: Placed) -> bool:
+    """Whether an enemy beside the card standing on `piece.space` captures it: `_exposure`'s
+    first answer alone, one clash per enemy and none once one captures."""
+    where = look.where
+    around = board.adjacent(params.board_size).get(piece.space)
+    for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
+        other = where.get(near)
+        if other is not None and other.owner != piece.owner and clash(params, state, other, piece).kind == "capture":
+            return True
+    return False
 
 
 def _summon_score(params: Params, state: State, look: Look, event: CardSummoned) -> float:
