@@ -147,8 +147,13 @@ class Look:
         near = self._near_enemy.get(seat)
         if near is None:
             size = self.params.board_size
-            near = self._near_enemy[seat] = frozenset(
-                space for p in self.state.board if p.owner != seat for _, space in board.neighbours(p.space, size))
+            around = board.adjacent(size)  # one table per board size: no call per enemy
+            spaces: set[tuple[int, int]] = set()
+            for p in self.state.board:
+                if p.owner != seat:
+                    beside = around.get(p.space)
+                    spaces.update(beside if beside is not None else (space for _, space in board.neighbours(p.space, size)))
+            near = self._near_enemy[seat] = frozenset(spaces)
         return near
 
     def in_play(self, seat: str) -> int:
@@ -163,7 +168,8 @@ class Look:
         if seat not in self._goals:
             state = self.state
             goals = [p.space for p in state.board if p.owner != seat]
-            goals += [house(self.params, s) for s in state.seats if s != seat and not in_play(state, s)]
+            owners = {p.owner for p in state.board}
+            goals += [house(self.params, s) for s in state.seats if s != seat and s not in owners]
             self._goals[seat] = tuple(goals)
         return self._goals[seat]
 
