@@ -73,7 +73,7 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     a seed still plays the same game."""
     events = list(legal)  # every one is bounded: made once, read by index
     # the indices in `legal` of `_playable`'s events, found in the listed events at once
-    kept = [j for j, event in enumerate(events) if not isinstance(event, HymnSung) or checkable(state, event)] or range(len(events))
+    kept = [j for j, event in enumerate(events) if type(event) is not HymnSung or checkable(state, event)] or range(len(events))
     ties = [rng.random() for _ in range(len(kept))]
     if len(kept) == 1:
         return legal[kept[0]]
@@ -255,25 +255,33 @@ def _value(card_id: str) -> int:
 
 
 def _score(params: Params, state: State, look: Look, event: Event) -> float:
-    if isinstance(event, CardMoved):  # the commonest candidates first
+    if type(event) is CardMoved:  # the commonest candidates first
         return _move_score(params, state, look, event)
-    if isinstance(event, CardSummoned):
+    if type(event) is CardSummoned:
         return _summon_score(params, state, look, event)
-    if isinstance(event, CardCaptured):
-        return 100.0 + _value(event.target)
-    if isinstance(event, MercenaryBought):
-        return 70.0 + _value(event.card)
-    if isinstance(event, CardsAnnihilated):
-        return 30.0 + _value(event.target) - _value(event.card)
-    if isinstance(event, DrawDeclared):
+    return _exact_score(state, event)
+
+
+def _exact_score(state: State, event: Event) -> float:
+    """The score of an event that is neither a move nor a summon: known from the event (and
+    the mover's hand) alone, so its bound is the score itself. Each kind is its own type, so
+    the kinds a decision offers most (offerings, draws) are asked first."""
+    if type(event) is HymnLearned:
+        return 2.0 - len(event.offering)
+    if type(event) is DrawDeclared:
         p = player(state, event.by)
         held = len(p.hand) if p else 0
-        return (22.0 if held < 3 else 6.0) - (0.1 * _value(event.discard) if event.discard else 0)
-    if isinstance(event, HymnSung):
+        discard = event.discard
+        return (22.0 if held < 3 else 6.0) - (0.1 * _value(discard) if discard else 0)
+    if type(event) is HymnSung:
         return 50.0 if state.singularity and event.hymn == cards.FIREYES else 3.0
-    if isinstance(event, HymnLearned):
-        return 2.0 - len(event.offering)
-    if isinstance(event, ExtrasReturned):
+    if type(event) is CardCaptured:
+        return 100.0 + _value(event.target)
+    if type(event) is MercenaryBought:
+        return 70.0 + _value(event.card)
+    if type(event) is CardsAnnihilated:
+        return 30.0 + _value(event.target) - _value(event.card)
+    if type(event) is ExtrasReturned:
         return -sum(_value(c) for c in event.cards)
     return 0.0
 
@@ -302,8 +310,7 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     by: str | None = None
     card_bound = 0.0
     for i, event in enumerate(options):
-        kind = type(event)
-        if kind is CardMoved:
+        if type(event) is CardMoved:
             if event.card != card or event.by != by:  # a card's steps come together: its bound once per run
                 card, by = event.card, event.by
                 seat = by or ""
@@ -314,7 +321,7 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
             to = event.to
             bound = card_bound + 12.0 if to in houses else card_bound
             out.append((-(bound + 20.0 if to in near else bound), i, False))
-        elif kind is CardSummoned:
+        elif type(event) is CardSummoned:
             seat = event.by or ""
             if seat != summoning:
                 summoning, spaces = seat, {}
@@ -325,7 +332,7 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
                     summon_base + (15.0 if event.space in look.near_enemy(seat) else 0.0), 0.5 * look.distance(seat, event.space))
             out.append((-(at_space[0] + 0.3 * _value(event.card) - at_space[1] + _SLACK), i, False))
         else:
-            out.append((-_score(params, state, look, event), i, True))
+            out.append((-_exact_score(state, event), i, True))
     return out
 
 
