@@ -207,7 +207,7 @@ class Look:
             return False
         moved = Placed(card_id, to, seat)
         pieces = self.state.board
-        at = self.board_index().get(card_id, -1)
+        at = self.index_of(card_id)
         if at >= 0:
             size = len(pieces)
             if not any(len(old) == size and old[at] == moved for old in seen):
@@ -216,6 +216,17 @@ class Look:
         if not any(moved in old for old in seen):
             return False
         return tuple(moved if p.card == card_id else p for p in pieces) in seen  # a card not on the board once: every piece of it
+
+    def index_of(self, card_id: str) -> int:
+        """The card's index on the board (-1 off it, -2 held more than once). With every card
+        on it once (as many cards as pieces), the card's own piece is looked for in the board
+        tuple (by identity first, in C), with no index of every card made."""
+        piece = self.by_card.get(card_id)
+        if piece is None:
+            return -1
+        if len(self.by_card) == len(self.state.board):
+            return self.state.board.index(piece)
+        return self.board_index().get(card_id, -1)
 
     def board_index(self) -> dict[str, int]:
         """Each card's index on the board (-2 for a card held more than once): made once."""
