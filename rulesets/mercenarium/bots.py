@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from events.base import Event
 from rulesets.legal import keep
+from rulesets.memo import last_one
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.events import (
     CardCaptured,
@@ -108,7 +109,6 @@ class Look:
         self.where = board_by_space(state)
         self.by_card = {p.card: p for p in state.board}
         self._goals: dict[str, tuple[tuple[int, int], ...]] = {}
-        self._houses: dict[str, list[tuple[int, int]]] = {}
         self._nearest: dict[str, tuple[int, ...]] = {}
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
@@ -187,11 +187,15 @@ class Look:
             return min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)])
         return nearest[x * size + y]
 
-    def enemy_houses(self, seat: str) -> list[tuple[int, int]]:
-        """The Houses of every other seat."""
-        if seat not in self._houses:
-            self._houses[seat] = [house(self.params, s) for s in self.state.seats if s != seat]
-        return self._houses[seat]
+    def enemy_houses(self, seat: str) -> tuple[tuple[int, int], ...]:
+        """The Houses of every other seat: they depend on the params and seats alone, so they
+        are remembered per params (`_enemy_houses`), not worked out per decision."""
+        houses = _enemy_houses(self.params)
+        key = (self.state.seats, seat)
+        found = houses.get(key)
+        if found is None:
+            found = houses[key] = tuple(house(self.params, s) for s in self.state.seats if s != seat)
+        return found
 
     def repeats(self, card_id: str, to: tuple[int, int], seat: str) -> bool:
         """Whether `card_id` stepping to `to` gives a position already in the history, for
@@ -241,6 +245,12 @@ class Look:
         if seat not in self._next:
             self._next[seat] = next_seat(self.state, seat)
         return self._next[seat]
+
+
+@last_one  # rulesets/memo.py: one params object for a whole game; hashing it costs more than the answer
+def _enemy_houses(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[tuple[int, int], ...]]:
+    """Every other seat's House by (seats, seat) under one params (a cache of a pure answer)."""
+    return {}
 
 
 @functools.lru_cache(maxsize=1 << 12)
@@ -311,7 +321,7 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     inline with their seat's enemy Houses and the spaces beside its enemies read once."""
     out: list[tuple[float, int, bool]] = []
     moving: str | None = None
-    houses: list[tuple[int, int]] = []
+    houses: tuple[tuple[int, int], ...] = ()
     near: frozenset[tuple[int, int]] = frozenset()
     bounds: dict[str, float] = {}
     summoning: str | None = None
