@@ -109,7 +109,7 @@ class Look:
         self.where = board_by_space(state)
         self.by_card = {p.card: p for p in state.board}
         self._goals: dict[str, tuple[tuple[int, int], ...]] = {}
-        self._nearest: dict[str, tuple[int, ...]] = {}
+        self._rows: dict[str, list[tuple[int, ...]]] = {}
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
         self._near_enemy: dict[str, frozenset[tuple[int, int]]] = {}
@@ -174,18 +174,19 @@ class Look:
         return self._goals[seat]
 
     def distance(self, seat: str, space: tuple[int, int]) -> int:
-        """Steps from `space` to the seat's nearest goal (0 with none), read from the table of
-        the nearest goal's steps to every space (`_nearest`, remembered per goals)."""
-        nearest = self._nearest.get(seat)
-        if nearest is None:
-            nearest = self._nearest[seat] = _nearest(self.goals(seat), self.params.board_size)
-        if not nearest:
+        """Steps from `space` to the seat's nearest goal (0 with none): the least of each
+        goal's distance to it, read from the goal's table (`_steps_from`)."""
+        rows = self._rows.get(seat)
+        if rows is None:
+            size = self.params.board_size
+            rows = self._rows[seat] = [_steps_from(goal, size) for goal in self.goals(seat)]
+        if not rows:
             return 0
         x, y = space
-        size = self.params.board_size
-        if not (0 <= x < size and 0 <= y < size):  # off the board: as the text counts
+        if not (0 <= x < self.params.board_size and 0 <= y < self.params.board_size):  # off the board: as the text counts
             return min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)])
-        return nearest[x * size + y]
+        at = x * self.params.board_size + y
+        return min([row[at] for row in rows])
 
     def enemy_houses(self, seat: str) -> tuple[tuple[int, int], ...]:
         """The Houses of every other seat: they depend on the params and seats alone, so they
@@ -251,16 +252,6 @@ class Look:
 def _enemy_houses(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[tuple[int, int], ...]]:
     """Every other seat's House by (seats, seat) under one params (a cache of a pure answer)."""
     return {}
-
-
-@functools.lru_cache(maxsize=1 << 12)
-def _nearest(goals: tuple[tuple[int, int], ...], size: int) -> tuple[int, ...]:
-    """Steps from every space of the board (by x * size + y) to the nearest of the goals
-    (empty with none): pure, per goals, which recur as cards go back and forth."""
-    rows = [_steps_from(goal, size) for goal in goals]
-    if len(rows) < 2:
-        return rows[0] if rows else ()
-    return tuple(map(min, *rows))
 
 
 @functools.lru_cache(maxsize=1 << 12)

@@ -88,9 +88,8 @@ def test_the_heuristic_bot_knows_which_step_brings_back_a_position_already_seen(
 
 
 def test_the_heuristic_bot_reads_each_space_s_distance_to_the_nearest_goal() -> None:
-    """A seat's distances come from one table of the nearest goal per space (`bots._nearest`,
-    remembered per goals): every space's entry is its fewest orthogonal steps to an enemy card
-    or an empty enemy's House, and a space off the board is counted as the text counts it."""
+    """A seat's distance from any space, on the board or off it, is its fewest orthogonal steps
+    to an enemy card or an empty enemy's House (each goal's steps read from a table per goal)."""
     from rulesets.mercenarium.bots import Look
     from rulesets.mercenarium.state import house
     from tests.mercenarium.scenario import P, position
