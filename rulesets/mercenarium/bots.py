@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from events.base import Event
 from rulesets.legal import keep
+from rulesets.memo import last_one
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.events import (
     CardCaptured,
@@ -73,7 +74,7 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     a seed still plays the same game."""
     events = list(legal)  # every one is bounded: made once, read by index
     # the indices in `legal` of `_playable`'s events, found in the listed events at once
-    kept = [j for j, event in enumerate(events) if not isinstance(event, HymnSung) or checkable(state, event)] or range(len(events))
+    kept = [j for j, event in enumerate(events) if type(event) is not HymnSung or checkable(state, event)] or range(len(events))
     ties = [rng.random() for _ in range(len(kept))]
     if len(kept) == 1:
         return legal[kept[0]]
@@ -108,7 +109,6 @@ class Look:
         self.where = board_by_space(state)
         self.by_card = {p.card: p for p in state.board}
         self._goals: dict[str, tuple[tuple[int, int], ...]] = {}
-        self._houses: dict[str, list[tuple[int, int]]] = {}
         self._rows: dict[str, list[tuple[int, ...]]] = {}
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
@@ -124,7 +124,7 @@ class Look:
         """Whether a card in play is threatened where it stands (once for all of its moves)."""
         known = self.exposures.get(piece.card)
         if known is None:
-            known = piece.space in self.near_enemy(piece.owner) and _exposure(self.params, self.state, self, piece)[0]
+            known = piece.space in self.near_enemy(piece.owner) and _threatened(self.params, self.state, self, piece)
             self.exposures[piece.card] = known
         return known
 
@@ -147,8 +147,13 @@ class Look:
         near = self._near_enemy.get(seat)
         if near is None:
             size = self.params.board_size
-            near = self._near_enemy[seat] = frozenset(
-                space for p in self.state.board if p.owner != seat for _, space in board.neighbours(p.space, size))
+            around = board.adjacent(size)  # one table per board size: no call per enemy
+            spaces: set[tuple[int, int]] = set()
+            for p in self.state.board:
+                if p.owner != seat:
+                    beside = around.get(p.space)
+                    spaces.update(beside if beside is not None else (space for _, space in board.neighbours(p.space, size)))
+            near = self._near_enemy[seat] = frozenset(spaces)
         return near
 
     def in_play(self, seat: str) -> int:
@@ -163,7 +168,8 @@ class Look:
         if seat not in self._goals:
             state = self.state
             goals = [p.space for p in state.board if p.owner != seat]
-            goals += [house(self.params, s) for s in state.seats if s != seat and not in_play(state, s)]
+            owners = {p.owner for p in state.board}
+            goals += [house(self.params, s) for s in state.seats if s != seat and s not in owners]
             self._goals[seat] = tuple(goals)
         return self._goals[seat]
 
@@ -182,11 +188,15 @@ class Look:
         at = x * self.params.board_size + y
         return min([row[at] for row in rows])
 
-    def enemy_houses(self, seat: str) -> list[tuple[int, int]]:
-        """The Houses of every other seat."""
-        if seat not in self._houses:
-            self._houses[seat] = [house(self.params, s) for s in self.state.seats if s != seat]
-        return self._houses[seat]
+    def enemy_houses(self, seat: str) -> tuple[tuple[int, int], ...]:
+        """The Houses of every other seat: they depend on the params and seats alone, so they
+        are remembered per params (`_enemy_houses`), not worked out per decision."""
+        houses = _enemy_houses(self.params)
+        key = (self.state.seats, seat)
+        found = houses.get(key)
+        if found is None:
+            found = houses[key] = tuple(house(self.params, s) for s in self.state.seats if s != seat)
+        return found
 
     def repeats(self, card_id: str, to: tuple[int, int], seat: str) -> bool:
         """Whether `card_id` stepping to `to` gives a position already in the history, for
@@ -202,7 +212,7 @@ class Look:
             return False
         moved = Placed(card_id, to, seat)
         pieces = self.state.board
-        at = self.board_index().get(card_id, -1)
+        at = self.index_of(card_id)
         if at >= 0:
             size = len(pieces)
             if not any(len(old) == size and old[at] == moved for old in seen):
@@ -211,6 +221,17 @@ class Look:
         if not any(moved in old for old in seen):
             return False
         return tuple(moved if p.card == card_id else p for p in pieces) in seen  # a card not on the board once: every piece of it
+
+    def index_of(self, card_id: str) -> int:
+        """The card's index on the board (-1 off it, -2 held more than once). With every card
+        on it once (as many cards as pieces), the card's own piece is looked for in the board
+        tuple (by identity first, in C), with no index of every card made."""
+        piece = self.by_card.get(card_id)
+        if piece is None:
+            return -1
+        if len(self.by_card) == len(self.state.board):
+            return self.state.board.index(piece)
+        return self.board_index().get(card_id, -1)
 
     def board_index(self) -> dict[str, int]:
         """Each card's index on the board (-2 for a card held more than once): made once."""
@@ -227,6 +248,12 @@ class Look:
         return self._next[seat]
 
 
+@last_one  # rulesets/memo.py: one params object for a whole game; hashing it costs more than the answer
+def _enemy_houses(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[tuple[int, int], ...]]:
+    """Every other seat's House by (seats, seat) under one params (a cache of a pure answer)."""
+    return {}
+
+
 @functools.lru_cache(maxsize=1 << 12)
 def _steps_from(goal: tuple[int, int], size: int) -> tuple[int, ...]:
     """Orthogonal steps from a goal to every space of the board, by x * size + y (pure, per goal)."""
@@ -240,25 +267,33 @@ def _value(card_id: str) -> int:
 
 
 def _score(params: Params, state: State, look: Look, event: Event) -> float:
-    if isinstance(event, CardMoved):  # the commonest candidates first
+    if type(event) is CardMoved:  # the commonest candidates first
         return _move_score(params, state, look, event)
-    if isinstance(event, CardSummoned):
+    if type(event) is CardSummoned:
         return _summon_score(params, state, look, event)
-    if isinstance(event, CardCaptured):
-        return 100.0 + _value(event.target)
-    if isinstance(event, MercenaryBought):
-        return 70.0 + _value(event.card)
-    if isinstance(event, CardsAnnihilated):
-        return 30.0 + _value(event.target) - _value(event.card)
-    if isinstance(event, DrawDeclared):
+    return _exact_score(state, event)
+
+
+def _exact_score(state: State, event: Event) -> float:
+    """The score of an event that is neither a move nor a summon: known from the event (and
+    the mover's hand) alone, so its bound is the score itself. Each kind is its own type, so
+    the kinds a decision offers most (offerings, draws) are asked first."""
+    if type(event) is HymnLearned:
+        return 2.0 - len(event.offering)
+    if type(event) is DrawDeclared:
         p = player(state, event.by)
         held = len(p.hand) if p else 0
-        return (22.0 if held < 3 else 6.0) - (0.1 * _value(event.discard) if event.discard else 0)
-    if isinstance(event, HymnSung):
+        discard = event.discard
+        return (22.0 if held < 3 else 6.0) - (0.1 * _value(discard) if discard else 0)
+    if type(event) is HymnSung:
         return 50.0 if state.singularity and event.hymn == cards.FIREYES else 3.0
-    if isinstance(event, HymnLearned):
-        return 2.0 - len(event.offering)
-    if isinstance(event, ExtrasReturned):
+    if type(event) is CardCaptured:
+        return 100.0 + _value(event.target)
+    if type(event) is MercenaryBought:
+        return 70.0 + _value(event.card)
+    if type(event) is CardsAnnihilated:
+        return 30.0 + _value(event.target) - _value(event.card)
+    if type(event) is ExtrasReturned:
         return -sum(_value(c) for c in event.cards)
     return 0.0
 
@@ -277,23 +312,27 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     inline with their seat's enemy Houses and the spaces beside its enemies read once."""
     out: list[tuple[float, int, bool]] = []
     moving: str | None = None
-    houses: list[tuple[int, int]] = []
+    houses: tuple[tuple[int, int], ...] = ()
     near: frozenset[tuple[int, int]] = frozenset()
     bounds: dict[str, float] = {}
     summoning: str | None = None
     summon_base = 0.0
     spaces: dict[tuple[int, int], tuple[float, float]] = {}
+    card: str | None = None
+    by: str | None = None
+    card_bound = 0.0
     for i, event in enumerate(options):
         if type(event) is CardMoved:
-            seat = event.by or ""
-            if seat != moving:
-                moving, houses, near, bounds = seat, look.enemy_houses(seat), look.near_enemy(seat), {}
-            bound = bounds.get(event.card)
-            if bound is None:
-                bound = bounds[event.card] = look.move_bound(event.card, seat)
-            if event.to in houses:
-                bound += 12.0
-            out.append((-(bound + 20.0 if event.to in near else bound), i, False))
+            if event.card != card or event.by != by:  # a card's steps come together: its bound once per run
+                card, by = event.card, event.by
+                seat = by or ""
+                if seat != moving:
+                    moving, houses, near, bounds = seat, look.enemy_houses(seat), look.near_enemy(seat), {}
+                found = bounds.get(card)
+                card_bound = bounds[card] = look.move_bound(card, seat) if found is None else found
+            to = event.to
+            bound = card_bound + 12.0 if to in houses else card_bound
+            out.append((-(bound + 20.0 if to in near else bound), i, False))
         elif type(event) is CardSummoned:
             seat = event.by or ""
             if seat != summoning:
@@ -305,7 +344,7 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
                     summon_base + (15.0 if event.space in look.near_enemy(seat) else 0.0), 0.5 * look.distance(seat, event.space))
             out.append((-(at_space[0] + 0.3 * _value(event.card) - at_space[1] + _SLACK), i, False))
         else:
-            out.append((-_score(params, state, look, event), i, True))
+            out.append((-_exact_score(state, event), i, True))
     return out
 
 
@@ -323,6 +362,18 @@ def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: 
         if clash(params, state, piece, other).kind == "capture":
             threatening = True
     return threatened, threatening
+
+
+def _threatened(params: Params, state: State, look: Look, piece: Placed) -> bool:
+    """Whether an enemy beside the card standing on `piece.space` captures it: `_exposure`'s
+    first answer alone, one clash per enemy and none once one captures."""
+    where = look.where
+    around = board.adjacent(params.board_size).get(piece.space)
+    for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
+        other = where.get(near)
+        if other is not None and other.owner != piece.owner and clash(params, state, other, piece).kind == "capture":
+            return True
+    return False
 
 
 def _summon_score(params: Params, state: State, look: Look, event: CardSummoned) -> float:

@@ -302,7 +302,11 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
     def item(index: int) -> Event:
         return _step(seat, *found[index])
 
-    return Lazy(len(found), item, lambda: [_step(seat, *step) for step in found])
+    def items() -> list[Event]:  # most steps are onto an empty space: made here, the rest by `_step`
+        return [CardMoved(by=seat, card=piece.card, to=near) if occupant is None else _step(seat, piece, near, occupant, kind)
+                for piece, near, occupant, kind in found]
+
+    return Lazy(len(found), item, items)
 
 
 def _step(seat: str, piece: Placed, near: Space, occupant: Placed | None, kind: str) -> Event:

@@ -85,3 +85,20 @@ def test_the_heuristic_bot_knows_which_step_brings_back_a_position_already_seen(
     assert look.repeats("7B", (3, 4), "red")  # the position after the first step, yellow to move
     assert not look.repeats("7B", (2, 5), "red")
     assert not look.repeats("7B", (4, 5), "red")
+
+
+def test_the_heuristic_bot_reads_each_space_s_distance_to_the_nearest_goal() -> None:
+    """A seat's distance from any space, on the board or off it, is its fewest orthogonal steps
+    to an enemy card or an empty enemy's House (each goal's steps read from a table per goal)."""
+    from rulesets.mercenarium.bots import Look
+    from rulesets.mercenarium.state import house
+    from tests.mercenarium.scenario import P, position
+
+    state = position(board={"7B": ((3, 5), "red"), "7G": ((3, 1), "yellow"), "9S": ((0, 0), "yellow")})
+    look = Look(P, state)
+    size = P.board_size
+    goals = [(3, 1), (0, 0), *(house(P, s) for s in state.seats if s not in ("red", "yellow"))]
+    for x in range(-1, size + 1):
+        for y in range(-1, size + 1):
+            assert look.distance("red", (x, y)) == min(abs(x - gx) + abs(y - gy) for gx, gy in goals)
+    assert look.distance("yellow", (3, 3)) == 2  # its one enemy card, two steps away
