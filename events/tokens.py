@@ -105,7 +105,7 @@ class Tokens:
 
     def __init__(self, home: Path) -> None:
         self.journal = Journal(Path(home) / "tokens.jsonl", quarantine=Path(home) / "quarantine", label="tokens")
-        self._cache: tuple[tuple[int, int, int], list[TokenEvent]] | None = None
+        self._cache: tuple[tuple[int, int, str], list[TokenEvent]] | None = None
 
     def issue(self, scope: str, *, match_id: str | None = None, seat: str | None = None, label: str = "") -> tuple[str, Grant]:
         """A new token (its text, shown only now) and what it grants."""
@@ -153,12 +153,16 @@ class Tokens:
             self.journal.append([event], expected_seq=self.journal.last()[0])
 
     def _events(self) -> list[TokenEvent]:
-        """Every line, decoded; re-read only when the file changed (the service asks per request)."""
+        """Every committed line, decoded; re-read only when another line is committed (the
+        service asks per request). Keyed on the last committed line, not the file's size: an
+        issuer's bytes count only once the end anchor moves past them, so a lookup between the
+        two (a follower's request while the CLI issues a token) must not keep the lines before
+        them as the answer for the grown file."""
         try:
             stat = self.journal.path.stat()
         except FileNotFoundError:
             return []
-        key = (stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        key = (stat.st_ino, *self.journal.last())
         if self._cache is None or self._cache[0] != key:
             events = []
             for line_no, line in enumerate(self.journal.lines(), start=1):
