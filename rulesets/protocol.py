@@ -121,6 +121,9 @@ class Ruleset(Generic[P]):
     apply: Callable[[P, Any, Event], Any]
     outcome: Callable[[P, Any], Outcome | None]
     legal: Callable[[P, Any], Iterable[Event]]
+    """At a decision, every event the rules allow, in a fixed order (a seeded bot picks by
+    index). Any iterable will do; a sequence that makes its events only when read
+    (`rulesets.legal.Chain`) is handed to the bots as it is, so a random bot makes one."""
     chance: Callable[[P, Any], list[tuple[Event, float]] | None]
     """At a chance step (dice, a draw), every outcome with its probability; else None."""
     metrics: Callable[[P, Any], dict[str, float]]
