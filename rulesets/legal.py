@@ -135,7 +135,7 @@ class Chain(Sequence[T]):
             return True
         parts = [part for part, held in zip(self._parts, self._kinds, strict=True) if not held or isinstance(value, held)]
         for part in parts:
-            if part.handed_out(value) if type(part) is Lazy else any(event is value for event in part):
+            if part.handed_out(value) if isinstance(part, Lazy) else any(event is value for event in part):
                 return True
         return any(value in part for part in parts)
 
@@ -231,7 +231,7 @@ def _equal(events: Sequence[Any], other: object) -> bool | Any:
 def keep(events: Sequence[T], predicate: Callable[[Any], bool], kinds: tuple[type, ...]) -> Sequence[T]:
     """The events `predicate` accepts (it must accept every event not of `kinds`), in order:
     a `Chain` stays lazy where it can, any other sequence is filtered into a list."""
-    if type(events) is Chain:
+    if isinstance(events, Chain):  # MortalGate's TurnEvents is one too
         return events.keep(predicate, kinds)
     return [event for event in events if not isinstance(event, kinds) or predicate(event)]
 
