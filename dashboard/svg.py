@@ -231,7 +231,8 @@ def board_layers(view: BoardView, *, title: str = "", legend: bool | str = True,
     if rows:
         parts += _card_rows(view.rows, board_h + legend_h if below else max(board_h, legend_h), width)
     parts.append("</g></svg>")
-    moving = [*_regions(view.regions, frame), *_heat(heat or {}, frame), *_lines(view.lines, frame), *_spots(spots, frame),
+    shapes, names = _regions(view.regions, frame)
+    moving = [*shapes, *_heat(heat or {}, frame), *names, *_lines(view.lines, frame), *_spots(spots, frame),
               *_pieces(view.pieces, frame)]
     return Layers(frame="".join(parts), moving="".join(moving))
 
@@ -336,35 +337,42 @@ def _cells(cells: tuple[Cell, ...], geometry: Geometry, width: float, height: fl
     return "".join(out)
 
 
-def _regions(regions: Iterable[Region], frame: _Frame) -> list[str]:
-    out = []
+def _regions(regions: Iterable[Region], frame: _Frame) -> tuple[list[str], list[str]]:
+    """The regions' shapes, and their names apart: the names go above a heatmap's shades
+    and carry a white halo, so neither heat nor dark terrain (a wall hex) hides them."""
+    shapes, names = [], []
     for region in regions:
         colour = side_colour(region.side) if region.side else _region_colour(region.kind)
         label = region.label or region.id
         if region.height:
             label += f" (height {region.height:g})"
-        out.append(f'<g class="region region-{escape(_slug(region.kind))}"><title>{escape(region.kind + ": " + label)}</title>')
+        title = f"<title>{escape(region.kind + ': ' + label)}</title>"
+        shapes.append(f'<g class="region region-{escape(_slug(region.kind))}">{title}')
         label = _brief(label)
         if region.points:
             pts = [frame.centre(x, y) for x, y in region.points]
             points = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
-            out.append(f'<polygon points="{points}" fill="{colour}" fill-opacity="0.18" stroke="{colour}" stroke-width="1.5"/>')
+            shapes.append(f'<polygon points="{points}" fill="{colour}" fill-opacity="0.18" stroke="{colour}" stroke-width="1.5"/>')
             cx, cy = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
         elif region.cells:
             for col, row in region.cells:
-                out.append(f'<polygon points="{frame.cell_points(col, row)}" fill="{colour}" fill-opacity="0.12" '
-                           f'stroke="{colour}" stroke-width="1.2" stroke-dasharray="3,2"/>')
+                shapes.append(f'<polygon points="{frame.cell_points(col, row)}" fill="{colour}" fill-opacity="0.12" '
+                              f'stroke="{colour}" stroke-width="1.2" stroke-dasharray="3,2"/>')
             centres = [frame.centre(c, r) for c, r in region.cells]
             cx, cy = sum(p[0] for p in centres) / len(centres), min(p[1] for p in centres) - frame.unit * 0.55
         else:
-            out.append("</g>")
+            shapes.append("</g>")
             continue
+        shapes.append("</g>")
         if region.label or region.height:
             half = len(label) * 2.4  # about half the text's width at 9 px
             cx = min(max(cx, PAD + half), PAD + frame.width - half)
-            out.append(_text(cx, max(cy, 9.0), label, size=9, fill="#333", extra=' font-style="italic"'))
-        out.append("</g>")
-    return out
+            names.append(f'<g class="region-name">{title}' + _text(cx, max(cy, 9.0), label, size=9, fill="#333", extra=HALO) + "</g>")
+    return shapes, names
+
+
+HALO = ' font-style="italic" stroke="#fff" stroke-width="2.5" stroke-opacity="0.85" paint-order="stroke"'
+"""A region's name in italics over a white outline: readable on any ground."""
 
 
 def _lines(lines: Iterable[Line], frame: _Frame) -> list[str]:

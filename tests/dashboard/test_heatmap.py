@@ -223,3 +223,15 @@ def test_a_retracted_kill_leaves_the_heatmap_and_a_grown_log_adds_to_it(tmp_path
     ws.append_events("m", [Retracted(seq=kill.seq + 1, at=kill.at, target_seq=kill.seq, reason="misread the damage")])
     Warehouse(ws).sync()
     assert shown() == before
+
+
+def test_zone_names_are_drawn_above_the_heat_with_a_halo(ws: Workspace) -> None:
+    """A shaded space or a dark wall hex beside an altar must not hide the altar's name."""
+    rules = ws.rules("mortalgate@2.5")
+    view = rules.ruleset.view(rules.params, ws.state_at("g1", 10).state, None)
+    named = next(r for r in view.regions if r.label)
+    spot = next(iter(named.cells))
+    svg = heatmap_svg(view, {spot: 50.0}, colour="#E69F00", top=100.0, what="hero fell", title="2.5")
+    name = svg.index(f">{named.label}</text>")
+    assert svg.rindex('class="heat"') < name  # drawn after (above) every shade
+    assert 'paint-order="stroke"' in svg[svg.rindex("<text", 0, name):name]
