@@ -28,6 +28,7 @@ from rulesets.mercenarium.events import (
     HymnSung,
     MercenaryBought,
 )
+from rulesets.mercenarium.moves import TurnEvents
 from rulesets.mercenarium.params import Params
 from rulesets.mercenarium.state import (
     Placed,
@@ -71,7 +72,10 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     a bound its score cannot exceed (`_bound`: what is cheap to know of it), and candidates
     are scored best bound first until no bound left reaches the best score. The tie-breaks
     are drawn first, one per candidate in order, as a `max` over every score drew them, so
-    a seed still plays the same game."""
+    a seed still plays the same game. A turn's `TurnEvents` are weighed from what they are made
+    of (`_turn_choice`), making only the event played."""
+    if isinstance(legal, TurnEvents):
+        return _turn_choice(params, state, legal, rng)
     events = list(legal)  # every one is bounded: made once, read by index
     # the indices in `legal` of `_playable`'s events, found in the listed events at once
     kept = [j for j, event in enumerate(events) if type(event) is not HymnSung or checkable(state, event)] or range(len(events))
@@ -90,13 +94,83 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
         if exact:
             score = -bound
         elif type(event) is CardMoved:
-            score = _move_score(params, state, look, event, best, ties[i], -i)
+            score = _move_score(params, state, look, event.card, event.to, event.by or "", best, ties[i], -i)
         else:
             score = _score(params, state, look, event)
         found = (score, ties[i], -i)  # the first of equals, as `max` keeps it
         if found > best:
             best = found
     return legal[kept[-best[2]]]  # the same event, read from `legal`'s sequence: asked at once whether it was offered
+
+
+def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Random) -> Event:
+    """`heuristic_bot`'s choice among a turn's actions, weighed from what `legal` made them of
+    (`moves.TurnEvents`): the summons by hand card and space, the steps by card, space and the
+    enemy there, the rest as events. The same tie-breaks are drawn (one per event it can play,
+    in order), the same bounds and scores worked out, so the same event is chosen; only that
+    event is made."""
+    summons, found, rest = turn.summons, turn.steps.found, turn.rest
+    first_rest = len(summons) + len(found)
+    kept = [j for j, event in enumerate(rest) if type(event) is not HymnSung or checkable(state, event)]
+    if not kept and not first_rest:
+        kept = list(range(len(rest)))  # `_playable`: every event when it would leave none
+    count = first_rest + len(kept)
+    draw = rng.random
+    ties = [draw() for _ in range(count)]
+    if count == 1:
+        return turn[0 if first_rest else kept[0]]
+    best: tuple[float, float, int] = (-math.inf, 0.0, 0)
+    for k, j in enumerate(kept):  # exact scores first: they set the mark every bound must reach
+        i = first_rest + k
+        scored = (_exact_score(state, rest[j]), ties[i], -i)
+        if scored > best:
+            best = scored
+    look = Look(params, state)
+    seat = turn.steps.seat
+    pending: list[tuple[float, int, str, tuple[int, int]]] = []  # (-bound, index, card, space) of moves and summons
+    if found:
+        houses, near = look.enemy_houses(seat), look.near_enemy(seat)
+        card, card_bound, i = "", 0.0, len(summons)
+        for piece, to, occupant, kind in found:
+            if occupant is not None:  # a capture or an annihilation: its score is known from the two cards
+                score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
+                scored = (score, ties[i], -i)
+                if scored > best:
+                    best = scored
+            else:
+                if piece.card != card:  # a card's steps come together: its bound once per run
+                    card = piece.card
+                    card_bound = look.move_bound(card, seat)
+                bound = card_bound + 12.0 if to in houses else card_bound
+                pending.append((-(bound + 20.0 if to in near else bound), i, card, to))
+            i += 1
+    if summons:
+        base = 40.0 if look.in_play(seat) < 2 else 24.0
+        spaces: dict[tuple[int, int], tuple[float, float]] = {}
+        i = 0
+        for card, open_ in zip(summons.hand, summons.spaces, strict=True):
+            value = 0.3 * _value(card)
+            for space in open_:
+                at_space = spaces.get(space)
+                if at_space is None:  # a hand's cards share their spaces: each space's part once
+                    at_space = spaces[space] = (base + (15.0 if space in look.near_enemy(seat) else 0.0), 0.5 * look.distance(seat, space))
+                pending.append((-(at_space[0] + value - at_space[1] + _SLACK), i, card, space))
+                i += 1
+    first_step = len(summons)
+    for bound, i, card, space in sorted(pending):
+        if -bound < best[0]:
+            break  # this bound and every one after it are below the best score: none can win
+        if (-bound, ties[i], -i) < best:
+            continue  # even at its bound it loses to the best on the tie-break
+        if i >= first_step:
+            score = _move_score(params, state, look, card, space, seat, best, ties[i], -i)
+        else:
+            score = _summon_score(params, state, look, card, space, seat)
+        scored = (score, ties[i], -i)
+        if scored > best:
+            best = scored
+    i = -best[2]
+    return turn[i if i < first_rest else first_rest + kept[i - first_rest]]
 
 
 class Look:
@@ -268,9 +342,9 @@ def _value(card_id: str) -> int:
 
 def _score(params: Params, state: State, look: Look, event: Event) -> float:
     if type(event) is CardMoved:  # the commonest candidates first
-        return _move_score(params, state, look, event)
+        return _move_score(params, state, look, event.card, event.to, event.by or "")
     if type(event) is CardSummoned:
-        return _summon_score(params, state, look, event)
+        return _summon_score(params, state, look, event.card, event.space, event.by or "")
     return _exact_score(state, event)
 
 
@@ -376,38 +450,37 @@ def _threatened(params: Params, state: State, look: Look, piece: Placed) -> bool
     return False
 
 
-def _summon_score(params: Params, state: State, look: Look, event: CardSummoned) -> float:
-    seat = event.by or ""
-    if event.space in look.near_enemy(seat):
-        threatened, threatening = _exposure(params, state, look, Placed(event.card, event.space, seat))
+def _summon_score(params: Params, state: State, look: Look, card: str, space: tuple[int, int], seat: str) -> float:
+    """The score of `seat` summoning `card` onto `space`."""
+    if space in look.near_enemy(seat):
+        threatened, threatening = _exposure(params, state, look, Placed(card, space, seat))
     else:
         threatened = threatening = False  # no enemy beside it
     score = 40.0 if look.in_play(seat) < 2 else 24.0
-    score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(event.card)
-    return score - 0.5 * look.distance(seat, event.space)
+    score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(card)
+    return score - 0.5 * look.distance(seat, space)
 
 
-def _move_score(params: Params, state: State, look: Look, event: CardMoved,
+def _move_score(params: Params, state: State, look: Look, card: str, to: tuple[int, int], seat: str,
                 best: tuple[float, float, int] | None = None, tie: float = 0.0, order: int = 0) -> float:
-    """The move's score; with the best (score, tie-break, -index) so far and the move's own,
-    a position already seen is not looked for once the move loses without its penalty
-    (every term is a whole number, so the sum is the same in any order)."""
-    seat = event.by or ""
-    piece = look.by_card.get(event.card)
+    """The score of `seat` moving `card` to `to`; with the best (score, tie-break, -index) so
+    far and the move's own, a position already seen is not looked for once the move loses
+    without its penalty (every term is a whole number, so the sum is the same in any order)."""
+    piece = look.by_card.get(card)
     if piece is None:
         return 0.0
-    if event.to in look.near_enemy(seat):
-        threatened, threatening = _exposure(params, state, look, Placed(event.card, event.to, seat), leaving=event.card)
+    if to in look.near_enemy(seat):
+        threatened, threatening = _exposure(params, state, look, Placed(card, to, seat), leaving=card)
     else:
         threatened = threatening = False  # no enemy beside it
     was_threatened = look.threatened(piece)
     score = 18.0 + 20.0 * threatening - 35.0 * threatened + 25.0 * was_threatened
-    if event.to in look.enemy_houses(seat):
+    if to in look.enemy_houses(seat):
         score += 12.0
-    distance = look.distance(seat, event.to)
+    distance = look.distance(seat, to)
     if best is not None and (score - 1.0 * distance, tie, order) < best:
         return score - 1.0 * distance  # loses as it is: whether it repeats changes nothing
-    if look.repeats(event.card, event.to, seat):
+    if look.repeats(card, to, seat):
         score -= 40.0
     return score - 1.0 * distance
 

@@ -115,6 +115,9 @@ def legal(params: Params, state: State) -> Sequence[Event]:
     if state.stage != "play" or outcome(params, state) is not None:
         return []
     parts, kinds = _decisions(params, state, legal_only=True)
+    if kinds is _TURN_KINDS:  # a turn's actions with nothing before them: what they are made from stays readable
+        summons, steps, rest = parts
+        return TurnEvents(summons, steps, rest)  # type: ignore[arg-type]
     return Chain(parts, kinds)
 
 
@@ -123,6 +126,56 @@ _TURN_KINDS: tuple[tuple[type, ...], ...] = (
 """The event types of each part of a turn's decisions (`_decisions`), in order: the summons,
 the steps on the board, and the few buys, songs, offerings and draws in one list (a part
 costs the chain and every filter of it a step of its own)."""
+
+
+class Summons(Lazy[Event]):
+    """A turn's legal summons, made when read: each hand card (`hand`) on each of its legal
+    spaces (`spaces`, one list per hand card, in order)."""
+
+    __slots__ = ("hand", "seat", "spaces")
+
+    def __init__(self, seat: str, hand: tuple[str, ...], spaces: list[list[Space]]) -> None:
+        def item(index: int) -> Event:
+            for card_id, open_ in zip(hand, spaces, strict=True):
+                if index < len(open_):
+                    return CardSummoned(by=seat, card=card_id, space=open_[index])
+                index -= len(open_)
+            raise IndexError(index)
+
+        super().__init__(sum(map(len, spaces)), item, lambda: [CardSummoned(by=seat, card=card_id, space=space)
+                                                              for card_id, open_ in zip(hand, spaces, strict=True) for space in open_])
+        self.seat, self.hand, self.spaces = seat, hand, spaces
+
+
+class Steps(Lazy[Event]):
+    """A turn's legal steps on the board, made when read: `found` holds each step's card, the
+    space it steps to, the enemy there (None on an empty space) and their clash ("" for none)."""
+
+    __slots__ = ("found", "seat")
+
+    def __init__(self, seat: str, found: list[tuple[Placed, Space, Placed | None, str]]) -> None:
+        def item(index: int) -> Event:
+            return _step(seat, *found[index])
+
+        def items() -> list[Event]:  # most steps are onto an empty space: made here, the rest by `_step`
+            return [CardMoved(by=seat, card=piece.card, to=near) if occupant is None else _step(seat, piece, near, occupant, kind)
+                    for piece, near, occupant, kind in found]
+
+        super().__init__(len(found), item, items)
+        self.seat, self.found = seat, found
+
+
+class TurnEvents(Chain[Event]):
+    """A seat's legal turn actions (when nothing comes before them): its summons and its steps
+    on the board, each made only when read, then its buys, songs, offerings and draws as a
+    list (`rest`). The runs keep what their events are made from (`Summons`, `Steps`), so the
+    heuristic weighs them without making them, and makes the one it plays."""
+
+    __slots__ = ("rest", "steps", "summons")
+
+    def __init__(self, summons: Summons, steps: Steps, rest: list[Event]) -> None:
+        super().__init__([summons, steps, rest], _TURN_KINDS)
+        self.summons, self.steps, self.rest = summons, steps, rest
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -215,7 +268,7 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
         return [CardSummoned(by=seat, card=card_id, space=space) for card_id in p.hand for space in ordered]
     hand = p.hand
     if not hand:
-        return []
+        return Summons(seat, hand, [])
     accepted: dict[Space, int] = {home: _deck_cards(hand)} if home not in where else {}
     around = board.adjacent(size)
     for piece in where.values():
@@ -231,17 +284,7 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
             low = bits & -bits
             per_card[low.bit_length() - 1].append(space)
             bits ^= low
-    total = sum(map(len, per_card))
-
-    def item(index: int) -> Event:
-        for card_id, spaces in zip(hand, per_card, strict=True):
-            if index < len(spaces):
-                return CardSummoned(by=seat, card=card_id, space=spaces[index])
-            index -= len(spaces)
-        raise IndexError(index)
-
-    return Lazy(total, item, lambda: [CardSummoned(by=seat, card=card_id, space=space)
-                                      for card_id, spaces in zip(hand, per_card, strict=True) for space in spaces])
+    return Summons(seat, hand, per_card)
 
 
 @functools.lru_cache(maxsize=1 << 12)  # pure; a hand and the cards in play change slowly
@@ -298,15 +341,7 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
                 kind = clash(params, state, piece, occupant).kind
                 if kind in _ONTO_ENEMY:
                     found.append((piece, near, occupant, kind))
-
-    def item(index: int) -> Event:
-        return _step(seat, *found[index])
-
-    def items() -> list[Event]:  # most steps are onto an empty space: made here, the rest by `_step`
-        return [CardMoved(by=seat, card=piece.card, to=near) if occupant is None else _step(seat, piece, near, occupant, kind)
-                for piece, near, occupant, kind in found]
-
-    return Lazy(len(found), item, items)
+    return Steps(seat, found)
 
 
 def _step(seat: str, piece: Placed, near: Space, occupant: Placed | None, kind: str) -> Event:
