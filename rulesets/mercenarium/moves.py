@@ -135,16 +135,26 @@ class Summons(Lazy[Event]):
     __slots__ = ("hand", "seat", "spaces")
 
     def __init__(self, seat: str, hand: tuple[str, ...], spaces: list[list[Space]]) -> None:
-        def item(index: int) -> Event:
-            for card_id, open_ in zip(hand, spaces, strict=True):
-                if index < len(open_):
-                    return CardSummoned(by=seat, card=card_id, space=open_[index])
-                index -= len(open_)
-            raise IndexError(index)
-
-        super().__init__(sum(map(len, spaces)), item, lambda: [CardSummoned(by=seat, card=card_id, space=space)
-                                                              for card_id, open_ in zip(hand, spaces, strict=True) for space in open_])
+        # `Lazy`'s fields set here: the events are made by the methods below, from these fields
+        self._count, self._item, self._items, self._made, self._all = sum(map(len, spaces)), None, None, {}, None
         self.seat, self.hand, self.spaces = seat, hand, spaces
+
+    def _make(self, index: int) -> Event:
+        for card_id, open_ in zip(self.hand, self.spaces, strict=True):
+            if index < len(open_):
+                return CardSummoned(by=self.seat, card=card_id, space=open_[index])
+            index -= len(open_)
+        raise IndexError(index)
+
+    def _make_all(self) -> list[Event]:
+        seat = self.seat
+        return [CardSummoned(by=seat, card=card_id, space=space) for card_id, open_ in zip(self.hand, self.spaces, strict=True) for space in open_]
+
+
+@functools.lru_cache(maxsize=64)
+def _no_summons(seat: str) -> Summons:
+    """An empty hand's summons (none; shared: an empty run is never changed)."""
+    return Summons(seat, (), [])
 
 
 class Steps(Lazy[Event]):
@@ -154,15 +164,16 @@ class Steps(Lazy[Event]):
     __slots__ = ("found", "seat")
 
     def __init__(self, seat: str, found: list[tuple[Placed, Space, Placed | None, str]]) -> None:
-        def item(index: int) -> Event:
-            return _step(seat, *found[index])
-
-        def items() -> list[Event]:  # most steps are onto an empty space: made here, the rest by `_step`
-            return [CardMoved(by=seat, card=piece.card, to=near) if occupant is None else _step(seat, piece, near, occupant, kind)
-                    for piece, near, occupant, kind in found]
-
-        super().__init__(len(found), item, items)
+        self._count, self._item, self._items, self._made, self._all = len(found), None, None, {}, None
         self.seat, self.found = seat, found
+
+    def _make(self, index: int) -> Event:
+        return _step(self.seat, *self.found[index])
+
+    def _make_all(self) -> list[Event]:  # most steps are onto an empty space: made here, the rest by `_step`
+        seat = self.seat
+        return [CardMoved(by=seat, card=piece.card, to=near) if occupant is None else _step(seat, piece, near, occupant, kind)
+                for piece, near, occupant, kind in self.found]
 
 
 class TurnEvents(Chain[Event]):
@@ -174,7 +185,7 @@ class TurnEvents(Chain[Event]):
     __slots__ = ("rest", "steps", "summons")
 
     def __init__(self, summons: Summons, steps: Steps, rest: list[Event]) -> None:
-        super().__init__([summons, steps, rest], _TURN_KINDS)
+        self._join((summons, steps, rest), _TURN_KINDS, (summons._count, steps._count, len(rest)))  # sizes known: no length asked
         self.summons, self.steps, self.rest = summons, steps, rest
 
 
@@ -268,7 +279,7 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
         return [CardSummoned(by=seat, card=card_id, space=space) for card_id in p.hand for space in ordered]
     hand = p.hand
     if not hand:
-        return Summons(seat, hand, [])
+        return _no_summons(seat)
     accepted: dict[Space, int] = {home: _deck_cards(hand)} if home not in where else {}
     around = board.adjacent(size)
     for piece in where.values():
