@@ -21,6 +21,7 @@ from itertools import combinations
 
 from events.base import Event
 from rulesets.legal import Chain, Lazy
+from rulesets.memo import last_args_each
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.board import Space
 from rulesets.mercenarium.events import (
@@ -234,7 +235,10 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> tuple[list[
     where = board_by_space(state)  # once per decision: every summon and step asks what is where
     parts.append(_summons(params, where, p, legal_only))
     parts.append(_board_moves(params, state, where, p.seat, legal_only))
-    parts.append([*_buys(state, p), *_songs(params, state, p, legal_only), *_offerings(state, p, legal_only), *_draws(params, state, p)])
+    if legal_only and not state.singularity:  # a seat's songs, offerings and draws depend on its cards alone
+        parts.append([*_buys(state, p), *_own_actions(p.seat, params, p, not state.hymnal, not state.deck)])
+    else:
+        parts.append([*_buys(state, p), *_songs(params, state, p, legal_only), *_offerings(state, p, legal_only), *_draws(params, state, p)])
     return parts, kinds
 
 
@@ -384,6 +388,17 @@ def _buys(state: State, p: Player) -> list[Event]:
     return [MercenaryBought(by=p.seat, card=piece.card, capture=free[0]) for piece in state.board
             if piece.owner != p.seat and (found := cards.card(piece.card)) is not None and found.mercenary
             and contract_of(state, piece.card) is None]
+
+
+@last_args_each  # rulesets/memo.py: per seat, while its cards (one Player object) stay as they are
+def _own_actions(seat: str, params: Params, p: Player, no_hymnal: bool, no_deck: bool) -> tuple[Event, ...]:
+    """A seat's legal songs, offerings and draws outside Singularity (`_songs`, `_offerings`,
+    `_draws`): they depend on its Player alone and on whether the hymnal and the deck are
+    empty, and the Player object stays the same from turn to turn until its cards change."""
+    songs = [HymnSung(by=seat, hymn=hymn) for hymn in p.hymns if hymn in cards.HYMNS]
+    offerings = () if no_hymnal else _acceptable(seat, p.hand, p.hymns, unspent(p)[:1])
+    draws = () if no_deck else _discarding(seat, p.hand) if len(p.hand) >= params.hand_limit else _drawing(seat)
+    return (*songs, *offerings, *draws)
 
 
 def _songs(params: Params, state: State, p: Player, legal_only: bool) -> list[Event]:
