@@ -129,7 +129,8 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     seat = turn.steps.seat
     pending: list[tuple[float, int, str, tuple[int, int]]] = []  # (-bound, index, card, space) of moves and summons
     if found:
-        houses, near = look.enemy_houses(seat), look.near_enemy(seat)
+        houses, near, rows = look.enemy_houses(seat), look.near_enemy(seat), look.rows(seat)
+        size, exposures = params.board_size, look.exposures
         card, card_bound, i = "", 0.0, len(summons)
         for piece, to, occupant, kind in found:
             if occupant is not None:  # a capture or an annihilation: its score is known from the two cards
@@ -138,9 +139,11 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 if scored > best:
                     best = scored
             else:
-                if piece.card != card:  # a card's steps come together: its bound once per run
-                    card = piece.card
-                    card_bound = look.move_bound(card, seat)
+                if piece.card != card:  # a card's steps come together: its bound once per run (`Look.move_bound`, inline)
+                    card, (x, y) = piece.card, piece.space
+                    threatened = exposures[card] = piece.space in near and _threatened(params, state, look, piece)
+                    distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else look.distance(seat, piece.space)
+                    card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
                 bound = card_bound + 12.0 if to in houses else card_bound
                 pending.append((-(bound + 20.0 if to in near else bound), i, card, to))
             i += 1
@@ -186,7 +189,7 @@ class Look:
         self._rows: dict[str, list[tuple[int, ...]]] = {}
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
-        self._near_enemy: dict[str, frozenset[tuple[int, int]]] = {}
+        self._near_enemy: dict[str, set[tuple[int, int]]] = {}
         self._next: dict[str, str] = {}
         self._seen: dict[str, list[tuple[Placed, ...]]] = {}
         self._index: dict[str, int] | None = None
@@ -215,20 +218,11 @@ class Look:
             self._move_bounds[card_id] = bound
         return bound
 
-    def near_enemy(self, seat: str) -> frozenset[tuple[int, int]]:
+    def near_enemy(self, seat: str) -> frozenset[tuple[int, int]] | set[tuple[int, int]]:
         """The spaces beside a card of another seat: only there can a card of `seat` threaten
         or be threatened (`_exposure`)."""
         near = self._near_enemy.get(seat)
-        if near is None:
-            size = self.params.board_size
-            around = board.adjacent(size)  # one table per board size: no call per enemy
-            spaces: set[tuple[int, int]] = set()
-            for p in self.state.board:
-                if p.owner != seat:
-                    beside = around.get(p.space)
-                    spaces.update(beside if beside is not None else (space for _, space in board.neighbours(p.space, size)))
-            near = self._near_enemy[seat] = frozenset(spaces)
-        return near
+        return near if near is not None else self._enemies(seat)[0]
 
     def in_play(self, seat: str) -> int:
         """How many cards the seat has in play."""
@@ -239,21 +233,42 @@ class Look:
 
     def goals(self, seat: str) -> tuple[tuple[int, int], ...]:
         """Enemy cards, and enemy Houses (occupying an empty enemy's House puts it in Limbo)."""
-        if seat not in self._goals:
-            state = self.state
-            goals = [p.space for p in state.board if p.owner != seat]
-            owners = {p.owner for p in state.board}
-            goals += [house(self.params, s) for s in state.seats if s != seat and s not in owners]
-            self._goals[seat] = tuple(goals)
-        return self._goals[seat]
+        goals = self._goals.get(seat)
+        return goals if goals is not None else self._enemies(seat)[1]
+
+    def rows(self, seat: str) -> list[tuple[int, ...]]:
+        """Each of the seat's goals' steps to every space (`_steps_from`): once per seat."""
+        rows = self._rows.get(seat)
+        return rows if rows is not None else self._enemies(seat)[2]
+
+    def _enemies(self, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]]]:
+        """The spaces beside the seat's enemies, its goals and their rows, in one pass over the
+        board (each enemy card's neighbours, space and row read from tables per board size)."""
+        size = self.params.board_size
+        around, steps = board.adjacent(size), _rows_by_goal(size)
+        near: set[tuple[int, int]] = set()
+        goals: list[tuple[int, int]] = []
+        rows: list[tuple[int, ...]] = []
+        owners = set()
+        for p in self.state.board:
+            owner, space = p.owner, p.space
+            if owner != seat:
+                goals.append(space)
+                beside, row = around.get(space), steps.get(space)
+                near.update(beside if beside is not None else (near_ for _, near_ in board.neighbours(space, size)))
+                rows.append(row if row is not None else _steps_from(space, size))
+            owners.add(owner)
+        for other in self.state.seats:  # an enemy with no card in play: its House is a goal
+            if other != seat and other not in owners:
+                goals.append(home := house(self.params, other))
+                rows.append(_steps_from(home, size))
+        self._near_enemy[seat], self._goals[seat], self._rows[seat] = near, tuple(goals), rows
+        return near, self._goals[seat], rows
 
     def distance(self, seat: str, space: tuple[int, int]) -> int:
         """Steps from `space` to the seat's nearest goal (0 with none): the least of each
         goal's distance to it, read from the goal's table (`_steps_from`)."""
-        rows = self._rows.get(seat)
-        if rows is None:
-            size = self.params.board_size
-            rows = self._rows[seat] = [_steps_from(goal, size) for goal in self.goals(seat)]
+        rows = self.rows(seat)
         if not rows:
             return 0
         x, y = space
@@ -326,6 +341,12 @@ class Look:
 def _enemy_houses(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[tuple[int, int], ...]]:
     """Every other seat's House by (seats, seat) under one params (a cache of a pure answer)."""
     return {}
+
+
+@functools.cache  # pure, one table per board size
+def _rows_by_goal(size: int) -> dict[tuple[int, int], tuple[int, ...]]:
+    """Each space's `_steps_from` row on a size x size board, by space (no call per goal)."""
+    return {(x, y): _steps_from((x, y), size) for x in range(size) for y in range(size)}
 
 
 @functools.lru_cache(maxsize=1 << 12)
