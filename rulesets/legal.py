@@ -30,7 +30,7 @@ class Lazy(Sequence[T]):
 
     __slots__ = ("_all", "_count", "_item", "_items", "_made")
 
-    def __init__(self, count: int, item: Callable[[int], T], items: Callable[[], list[T]] | None = None) -> None:
+    def __init__(self, count: int, item: Callable[[int], T] | None, items: Callable[[], list[T]] | None = None) -> None:
         self._count = count
         self._item = item
         self._items = items
@@ -60,6 +60,8 @@ class Lazy(Sequence[T]):
 
     def _make(self, index: int) -> T:
         """The index-th event, made (a subclass may make it from its own fields instead)."""
+        if self._item is None:
+            raise NotImplementedError("a lazy run with no item maker overrides _make")
         return self._item(index)
 
     def _make_all(self) -> list[T] | None:

@@ -218,7 +218,7 @@ class Look:
             self._move_bounds[card_id] = bound
         return bound
 
-    def near_enemy(self, seat: str) -> frozenset[tuple[int, int]] | set[tuple[int, int]]:
+    def near_enemy(self, seat: str) -> set[tuple[int, int]]:
         """The spaces beside a card of another seat: only there can a card of `seat` threaten
         or be threatened (`_exposure`)."""
         near = self._near_enemy.get(seat)
@@ -408,7 +408,7 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     out: list[tuple[float, int, bool]] = []
     moving: str | None = None
     houses: tuple[tuple[int, int], ...] = ()
-    near: frozenset[tuple[int, int]] = frozenset()
+    near: set[tuple[int, int]] = set()
     bounds: dict[str, float] = {}
     summoning: str | None = None
     summon_base = 0.0
