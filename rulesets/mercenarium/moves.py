@@ -16,11 +16,12 @@ over the cards the pile holds, all equally likely (a shuffled pile).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
+from typing import Any
 
 from events.base import Event
-from rulesets.legal import Chain, Lazy
+from rulesets.legal import Chain, Kept, Lazy
 from rulesets.memo import last_args_each
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.board import Space
@@ -188,6 +189,21 @@ class TurnEvents(Chain[Event]):
     def __init__(self, summons: Summons, steps: Steps, rest: list[Event]) -> None:
         self._join((summons, steps, rest), _TURN_KINDS, (summons._count, steps._count, len(rest)))  # sizes known: no length asked
         self.summons, self.steps, self.rest = summons, steps, rest
+
+    def keep(self, predicate: Callable[[Any], bool], kinds: tuple[type, ...]) -> Sequence[Event]:
+        """`Chain.keep`; when no summon or step is of `kinds` (the bots leave out hymns), only
+        the rest, the last part, is looked at."""
+        if _of_board_kinds(kinds):
+            return super().keep(predicate, kinds)
+        start = self._count - len(self.rest)
+        dropped = [start + offset for offset, event in enumerate(self.rest) if isinstance(event, kinds) and not predicate(event)]
+        return Kept(self, dropped) if dropped else self
+
+
+@functools.lru_cache(maxsize=64)  # pure, over the few kinds the bots filter by
+def _of_board_kinds(kinds: tuple[type, ...]) -> bool:
+    """Whether a summon or a step is of one of `kinds`."""
+    return any(issubclass(kind, kinds) for kind in (*_TURN_KINDS[0], *_TURN_KINDS[1]))
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
