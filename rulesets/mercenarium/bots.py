@@ -149,14 +149,14 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             i += 1
     if summons:
         base = 40.0 if look.in_play(seat) < 2 else 24.0
-        spaces: dict[tuple[int, int], tuple[float, float]] = {}
+        near, spaces = look.near_enemy(seat), {}
         i = 0
         for card, open_ in zip(summons.hand, summons.spaces, strict=True):
             value = 0.3 * _value(card)
             for space in open_:
                 at_space = spaces.get(space)
                 if at_space is None:  # a hand's cards share their spaces: each space's part once
-                    at_space = spaces[space] = (base + (15.0 if space in look.near_enemy(seat) else 0.0), 0.5 * look.distance(seat, space))
+                    at_space = spaces[space] = (base + (15.0 if space in near else 0.0), 0.5 * look.distance(seat, space))
                 pending.append((-(at_space[0] + value - at_space[1] + _SLACK), i, card, space))
                 i += 1
     first_step = len(summons)
@@ -182,7 +182,7 @@ class Look:
     positions seen with each seat to move."""
 
     def __init__(self, params: Params, state: State) -> None:
-        self.params, self.state = params, state
+        self.params, self.state, self.size = params, state, params.board_size
         self.where = board_by_space(state)
         self.by_card = {p.card: p for p in state.board}
         self._goals: dict[str, tuple[tuple[int, int], ...]] = {}
@@ -190,6 +190,7 @@ class Look:
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
         self._near_enemy: dict[str, set[tuple[int, int]]] = {}
+        self._houses: dict[str, tuple[tuple[int, int], ...]] = {}
         self._next: dict[str, str] = {}
         self._seen: dict[str, list[tuple[Placed, ...]]] = {}
         self._index: dict[str, int] | None = None
@@ -268,18 +269,27 @@ class Look:
     def distance(self, seat: str, space: tuple[int, int]) -> int:
         """Steps from `space` to the seat's nearest goal (0 with none): the least of each
         goal's distance to it, read from the goal's table (`_steps_from`)."""
-        rows = self.rows(seat)
+        rows = self._rows.get(seat)
+        if rows is None:
+            rows = self.rows(seat)
         if not rows:
             return 0
         x, y = space
-        if not (0 <= x < self.params.board_size and 0 <= y < self.params.board_size):  # off the board: as the text counts
-            return min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)])
-        at = x * self.params.board_size + y
-        return min([row[at] for row in rows])
+        size = self.size
+        if 0 <= x < size and 0 <= y < size:
+            at = x * size + y
+            return min([row[at] for row in rows])
+        return min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)])  # off the board: as the text counts
 
     def enemy_houses(self, seat: str) -> tuple[tuple[int, int], ...]:
         """The Houses of every other seat: they depend on the params and seats alone, so they
         are remembered per params (`_enemy_houses`), not worked out per decision."""
+        found = self._houses.get(seat)
+        if found is None:
+            found = self._houses[seat] = self._enemy_houses(seat)
+        return found
+
+    def _enemy_houses(self, seat: str) -> tuple[tuple[int, int], ...]:
         houses = _enemy_houses(self.params)
         key = (self.state.seats, seat)
         found = houses.get(key)
