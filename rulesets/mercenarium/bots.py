@@ -149,7 +149,8 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             i += 1
     if summons:
         base = 40.0 if look.in_play(seat) < 2 else 24.0
-        near, spaces = look.near_enemy(seat), {}
+        near = look.near_enemy(seat)
+        spaces: dict[tuple[int, int], tuple[float, float]] = {}
         i = 0
         for card, open_ in zip(summons.hand, summons.spaces, strict=True):
             value = 0.3 * _value(card)
