@@ -186,7 +186,7 @@ class TurnEvents(Chain[Event]):
 
     __slots__ = ("rest", "steps", "summons")
 
-    def __init__(self, summons: Summons, steps: Steps, rest: list[Event]) -> None:
+    def __init__(self, summons: Summons, steps: Steps, rest: Sequence[Event]) -> None:
         self._join((summons, steps, rest), _TURN_KINDS, (summons._count, steps._count, len(rest)))  # sizes known: no length asked
         self.summons, self.steps, self.rest = summons, steps, rest
 
@@ -252,7 +252,8 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> tuple[list[
     parts.append(_summons(params, where, p, legal_only))
     parts.append(_board_moves(params, state, where, p.seat, legal_only))
     if legal_only and not state.singularity:  # a seat's songs, offerings and draws depend on its cards alone
-        parts.append([*_buys(state, p), *_own_actions(p.seat, params, p, not state.hymnal, not state.deck)])
+        own, can_buy = _own_actions(p.seat, params, p, not state.hymnal, not state.deck)
+        parts.append([*_buys(state, p), *own] if can_buy else own)
     else:
         parts.append([*_buys(state, p), *_songs(params, state, p, legal_only), *_offerings(state, p, legal_only), *_draws(params, state, p)])
     return parts, kinds
@@ -407,14 +408,16 @@ def _buys(state: State, p: Player) -> list[Event]:
 
 
 @last_args_each  # rulesets/memo.py: per seat, while its cards (one Player object) stay as they are
-def _own_actions(seat: str, params: Params, p: Player, no_hymnal: bool, no_deck: bool) -> tuple[Event, ...]:
+def _own_actions(seat: str, params: Params, p: Player, no_hymnal: bool, no_deck: bool) -> tuple[tuple[Event, ...], bool]:
     """A seat's legal songs, offerings and draws outside Singularity (`_songs`, `_offerings`,
-    `_draws`): they depend on its Player alone and on whether the hymnal and the deck are
-    empty, and the Player object stays the same from turn to turn until its cards change."""
+    `_draws`), and whether it holds a face-down capture to buy with (`_buys`): they depend on
+    its Player alone and on whether the hymnal and the deck are empty, and the Player object
+    stays the same from turn to turn until its cards change."""
+    free = unspent(p)
     songs = [HymnSung(by=seat, hymn=hymn) for hymn in p.hymns if hymn in cards.HYMNS]
-    offerings = () if no_hymnal else _acceptable(seat, p.hand, p.hymns, unspent(p)[:1])
+    offerings = () if no_hymnal else _acceptable(seat, p.hand, p.hymns, free[:1])
     draws = () if no_deck else _discarding(seat, p.hand) if len(p.hand) >= params.hand_limit else _drawing(seat)
-    return (*songs, *offerings, *draws)
+    return (*songs, *offerings, *draws), bool(free)
 
 
 def _songs(params: Params, state: State, p: Player, legal_only: bool) -> list[Event]:
