@@ -249,8 +249,10 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> tuple[list[
         return parts, ()
     kinds = [()] * len(parts) + list(_TURN_KINDS) if parts else _TURN_KINDS
     where = board_by_space(state)  # once per decision: every summon and step asks what is where
-    parts.append(_summons(params, where, p, legal_only))
-    parts.append(_board_moves(params, state, where, p.seat, legal_only))
+    steps = _board_moves(params, state, where, p.seat, legal_only)
+    beside = steps.found if isinstance(steps, Steps) and len(where) == len(state.board) else None  # one card a space: the steps say what is empty
+    parts.append(_summons(params, where, p, legal_only, beside))
+    parts.append(steps)
     if legal_only and not state.singularity:  # a seat's songs, offerings and draws depend on its cards alone
         own, can_buy = _own_actions(p.seat, params, p, not state.hymnal, not state.deck)
         parts.append([*_buys(state, p), *own] if can_buy else own)
@@ -280,15 +282,18 @@ def _zodiac_effects(state: State) -> Iterator[Event]:
         yield ZodiacResolved(by=pending.seat, hymn=pending.hymn)
 
 
-def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool) -> Sequence[Event]:
+def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool,
+             steps: list[tuple[Placed, Space, Placed | None, str]] | None = None) -> Sequence[Event]:
     """Each hand card on the empty House or an empty space beside an own card; legal where
     the card is a deck card and the space is the House or beside a base it may be summoned
     on (same suit, or a face value no lower: `rules._check_base`).
 
     Which hand cards a base accepts depends on the base and the hand alone
     (`_accepted_by`), so each space's accepted cards are the union of its bases' (one bit
-    per hand card), and only the accepted pairs are visited. The summons are made when read
-    (a `Lazy` run): a random bot makes the one it picks."""
+    per hand card), and only the accepted pairs are visited. The empty spaces beside own
+    cards are read from the turn's legal `steps` when given (`Steps.found`: each own card's
+    steps onto an empty space, with one card a space). The summons are made when read (a
+    `Lazy` run): a random bot makes the one it picks."""
     seat, size = p.seat, params.board_size
     home = house(params, seat)
     if not legal_only:
@@ -302,13 +307,22 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
     if not hand:
         return _no_summons(seat)
     accepted: dict[Space, int] = {home: _deck_cards(hand)} if home not in where else {}
-    around = board.adjacent(size)
-    for piece in where.values():
-        if piece.owner == seat:
-            bits = _accepted_by(piece.card, hand)
-            for near in around.get(piece.space) or _off_board(piece.space, size):
-                if near not in where:
-                    accepted[near] = accepted.get(near, 0) | bits
+    if steps is not None:
+        base: Placed | None = None
+        bits = 0
+        for piece, near, occupant, _ in steps:
+            if occupant is None:
+                if piece is not base:  # a card's steps come together: its accepted cards once
+                    base, bits = piece, _accepted_by(piece.card, hand)
+                accepted[near] = accepted.get(near, 0) | bits
+    else:
+        around = board.adjacent(size)
+        for piece in where.values():
+            if piece.owner == seat:
+                bits = _accepted_by(piece.card, hand)
+                for near in around.get(piece.space) or _off_board(piece.space, size):
+                    if near not in where:
+                        accepted[near] = accepted.get(near, 0) | bits
     per_card: list[list[Space]] = [[] for _ in hand]
     for space in sorted(accepted):
         bits = accepted[space]
