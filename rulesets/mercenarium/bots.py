@@ -108,7 +108,8 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     (`moves.TurnEvents`): the summons by hand card and space, the steps by card, space and the
     enemy there, the rest as events. The same tie-breaks are drawn (one per event it can play,
     in order), the same bounds and scores worked out, so the same event is chosen; only that
-    event is made."""
+    event is made. A step's card is its piece on the board (`apply` keeps each card on it
+    once, so it is the piece the scores find by card)."""
     summons, found, rest = turn.summons, turn.steps.found, turn.rest
     first_rest = len(summons) + len(found)
     kept = [j for j, event in enumerate(rest) if type(event) is not HymnSung or checkable(state, event)]
