@@ -316,7 +316,7 @@ class Look:
         at = self.index_of(card_id)
         if at >= 0:
             size = len(pieces)
-            if not any(len(old) == size and old[at] == moved for old in seen):
+            if moved not in [old[at] for old in seen if len(old) == size]:
                 return False  # the card stood there in no position seen: this one is new
             return (*pieces[:at], moved, *pieces[at + 1:]) in seen
         if not any(moved in old for old in seen):
@@ -517,20 +517,23 @@ def _summon_score(params: Params, state: State, look: Look, card: str, space: tu
 def _move_score(params: Params, state: State, look: Look, card: str, to: tuple[int, int], seat: str,
                 best: tuple[float, float, int] | None = None, tie: float = 0.0, order: int = 0) -> float:
     """The score of `seat` moving `card` to `to`; with the best (score, tie-break, -index) so
-    far and the move's own, a position already seen is not looked for once the move loses
-    without its penalty (every term is a whole number, so the sum is the same in any order)."""
+    far and the move's own, the enemies where it lands are not weighed once the move loses
+    even threatening one unthreatened, and a position already seen is not looked for once it
+    loses without its penalty: what is returned then is above its score and below the best
+    (every term is a whole number, so the sum is the same in any order)."""
     piece = look.by_card.get(card)
     if piece is None:
         return 0.0
-    if to in look.near_enemy(seat):
-        threatened, threatening = _exposure(params, state, look, Placed(card, to, seat), leaving=card)
-    else:
-        threatened = threatening = False  # no enemy beside it
-    was_threatened = look.threatened(piece)
-    score = 18.0 + 20.0 * threatening - 35.0 * threatened + 25.0 * was_threatened
+    near = to in look.near_enemy(seat)
+    score = 18.0 + 25.0 * look.threatened(piece)
     if to in look.enemy_houses(seat):
         score += 12.0
     distance = look.distance(seat, to)
+    if best is not None and (score + 20.0 * near - 1.0 * distance, tie, order) < best:
+        return score + 20.0 * near - 1.0 * distance  # loses at its best: the enemies where it lands change nothing
+    if near:
+        threatened, threatening = _exposure(params, state, look, Placed(card, to, seat), leaving=card)
+        score += 20.0 * threatening - 35.0 * threatened
     if best is not None and (score - 1.0 * distance, tie, order) < best:
         return score - 1.0 * distance  # loses as it is: whether it repeats changes nothing
     if look.repeats(card, to, seat):
