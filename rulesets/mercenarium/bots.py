@@ -464,31 +464,11 @@ def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: 
         other = where.get(near)
         if other is None or other.owner == piece.owner or other.card == leaving:
             continue
-        by_other, by_piece = _captures(params, state, other, piece)
-        threatened = threatened or by_other
-        threatening = threatening or by_piece
+        if clash(params, state, other, piece).kind == "capture":
+            threatened = True
+        if clash(params, state, piece, other).kind == "capture":
+            threatening = True
     return threatened, threatening
-
-
-def _captures(params: Params, state: State, one: Placed, other: Placed) -> tuple[bool, bool]:
-    """(`one` captures `other`, `other` captures `one`) as their clashes say (`state.clash`):
-    both ways at once, remembered like a clash by the two cards, their owners and the step
-    between them (one look-up where a threat and a counter-threat each asked one)."""
-    known = _meetings(params)
-    a, d = one.space, other.space
-    key = (one.card, one.owner, other.card, other.owner, d[0] - a[0], d[1] - a[1])
-    found = known.get(key)
-    if found is None:
-        if len(known) >= 1 << 16:
-            known.clear()  # bounded, as the clashes are
-        found = known[key] = (clash(params, state, one, other).kind == "capture", clash(params, state, other, one).kind == "capture")
-    return found
-
-
-@last_one  # rulesets/memo.py: one params object for a whole game
-def _meetings(params: Params) -> dict[tuple[str, str, str, str, int, int], tuple[bool, bool]]:
-    """`_captures`' answers so far under one params (a cache of a pure answer)."""
-    return {}
 
 
 def _threatened(params: Params, state: State, look: Look, piece: Placed) -> bool:
