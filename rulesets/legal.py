@@ -30,7 +30,7 @@ class Lazy(Sequence[T]):
 
     __slots__ = ("_all", "_count", "_item", "_items", "_made")
 
-    def __init__(self, count: int, item: Callable[[int], T], items: Callable[[], list[T]] | None = None) -> None:
+    def __init__(self, count: int, item: Callable[[int], T] | None, items: Callable[[], list[T]] | None = None) -> None:
         self._count = count
         self._item = item
         self._items = items
@@ -55,18 +55,29 @@ class Lazy(Sequence[T]):
             raise IndexError(index)
         made = self._made.get(index)
         if made is None:
-            made = self._made[index] = self._item(index)
+            made = self._made[index] = self._make(index)
         return made
+
+    def _make(self, index: int) -> T:
+        """The index-th event, made (a subclass may make it from its own fields instead)."""
+        if self._item is None:
+            raise NotImplementedError("a lazy run with no item maker overrides _make")
+        return self._item(index)
+
+    def _make_all(self) -> list[T] | None:
+        """Every event in order, made at once; None to make them one at a time."""
+        return self._items() if self._items is not None else None
 
     def built(self) -> list[T]:
         """Every event of the run, in order (made once, keeping any already handed out)."""
         if self._all is None:
-            if self._items is None or self._made:
+            every = None if self._made else self._make_all()
+            if every is None:
                 self._all = [self[i] for i in range(self._count)]
             else:
-                self._all = self._items()
-                if len(self._all) != self._count:
-                    raise ValueError(f"a lazy run of {self._count} events built {len(self._all)}")
+                if len(every) != self._count:
+                    raise ValueError(f"a lazy run of {self._count} events built {len(every)}")
+                self._all = every
         return self._all
 
     def __iter__(self) -> Iterator[T]:
@@ -92,16 +103,21 @@ class Chain(Sequence[T]):
     __slots__ = ("_count", "_kinds", "_last", "_parts", "_starts")
 
     def __init__(self, parts: Sequence[Sequence[T]], kinds: Sequence[tuple[type, ...]] = ()) -> None:
+        self._join(parts, kinds or [()] * len(parts), list(map(len, parts)))
+
+    def _join(self, parts: Sequence[Sequence[T]], kinds: Sequence[tuple[type, ...]], sizes: Sequence[int]) -> None:
+        """The chain's fields from its parts, their kinds and their sizes (a subclass that
+        knows its parts' sizes calls this without asking each part its length)."""
         self._parts: list[Sequence[T]] = []
         self._kinds: list[tuple[type, ...]] = []
         self._starts: list[int] = []
         count = 0
-        for index, part in enumerate(parts):
-            if part:
+        for part, held, size in zip(parts, kinds, sizes, strict=True):
+            if size:
                 self._parts.append(part)
-                self._kinds.append(kinds[index] if kinds else ())
+                self._kinds.append(held)
                 self._starts.append(count)
-                count += len(part)
+                count += size
         self._count = count
         self._last: object = _NOTHING
         """The last event handed out by index: what a bot picked, asked for again at once."""

@@ -28,6 +28,7 @@ from rulesets.mercenarium.events import (
     HymnSung,
     MercenaryBought,
 )
+from rulesets.mercenarium.moves import TurnEvents
 from rulesets.mercenarium.params import Params
 from rulesets.mercenarium.state import (
     Placed,
@@ -71,7 +72,10 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     a bound its score cannot exceed (`_bound`: what is cheap to know of it), and candidates
     are scored best bound first until no bound left reaches the best score. The tie-breaks
     are drawn first, one per candidate in order, as a `max` over every score drew them, so
-    a seed still plays the same game."""
+    a seed still plays the same game. A turn's `TurnEvents` are weighed from what they are made
+    of (`_turn_choice`), making only the event played."""
+    if isinstance(legal, TurnEvents):
+        return _turn_choice(params, state, legal, rng)
     events = list(legal)  # every one is bounded: made once, read by index
     # the indices in `legal` of `_playable`'s events, found in the listed events at once
     kept = [j for j, event in enumerate(events) if type(event) is not HymnSung or checkable(state, event)] or range(len(events))
@@ -90,7 +94,7 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
         if exact:
             score = -bound
         elif type(event) is CardMoved:
-            score = _move_score(params, state, look, event, best, ties[i], -i)
+            score = _move_score(params, state, look, event.card, event.to, event.by or "", best, ties[i], -i)
         else:
             score = _score(params, state, look, event)
         found = (score, ties[i], -i)  # the first of equals, as `max` keeps it
@@ -99,20 +103,96 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     return legal[kept[-best[2]]]  # the same event, read from `legal`'s sequence: asked at once whether it was offered
 
 
+def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Random) -> Event:
+    """`heuristic_bot`'s choice among a turn's actions, weighed from what `legal` made them of
+    (`moves.TurnEvents`): the summons by hand card and space, the steps by card, space and the
+    enemy there, the rest as events. The same tie-breaks are drawn (one per event it can play,
+    in order), the same bounds and scores worked out, so the same event is chosen; only that
+    event is made. A step's card is its piece on the board (`apply` keeps each card on it
+    once, so it is the piece the scores find by card)."""
+    summons, found, rest = turn.summons, turn.steps.found, turn.rest
+    first_rest = len(summons) + len(found)
+    kept = [j for j, event in enumerate(rest) if type(event) is not HymnSung or checkable(state, event)]
+    if not kept and not first_rest:
+        kept = list(range(len(rest)))  # `_playable`: every event when it would leave none
+    count = first_rest + len(kept)
+    draw = rng.random
+    ties = [draw() for _ in range(count)]
+    if count == 1:
+        return turn[0 if first_rest else kept[0]]
+    best: tuple[float, float, int] = (-math.inf, 0.0, 0)
+    for k, j in enumerate(kept):  # exact scores first: they set the mark every bound must reach
+        i = first_rest + k
+        scored = (_exact_score(state, rest[j]), ties[i], -i)
+        if scored > best:
+            best = scored
+    look = Look(params, state)
+    seat = turn.steps.seat
+    pending: list[tuple[float, int, str, tuple[int, int]]] = []  # (-bound, index, card, space) of moves and summons
+    if found:
+        houses, near, rows = look.enemy_houses(seat), look.near_enemy(seat), look.rows(seat)
+        size, exposures = params.board_size, look.exposures
+        card, card_bound, i = "", 0.0, len(summons)
+        for piece, to, occupant, kind in found:
+            if occupant is not None:  # a capture or an annihilation: its score is known from the two cards
+                score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
+                scored = (score, ties[i], -i)
+                if scored > best:
+                    best = scored
+            else:
+                if piece.card != card:  # a card's steps come together: its bound once per run (`Look.move_bound`, inline)
+                    card, (x, y) = piece.card, piece.space
+                    threatened = exposures[card] = piece.space in near and _threatened(params, state, look, piece)
+                    distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else look.distance(seat, piece.space)
+                    card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
+                bound = card_bound + 12.0 if to in houses else card_bound
+                pending.append((-(bound + 20.0 if to in near else bound), i, card, to))
+            i += 1
+    if summons:
+        base = 40.0 if look.in_play(seat) < 2 else 24.0
+        near = look.near_enemy(seat)
+        spaces: dict[tuple[int, int], tuple[float, float]] = {}
+        i = 0
+        for card, open_ in zip(summons.hand, summons.spaces, strict=True):
+            value = 0.3 * _value(card)
+            for space in open_:
+                at_space = spaces.get(space)
+                if at_space is None:  # a hand's cards share their spaces: each space's part once
+                    at_space = spaces[space] = (base + (15.0 if space in near else 0.0), 0.5 * look.distance(seat, space))
+                pending.append((-(at_space[0] + value - at_space[1] + _SLACK), i, card, space))
+                i += 1
+    first_step = len(summons)
+    for bound, i, card, space in sorted(pending):
+        if -bound < best[0]:
+            break  # this bound and every one after it are below the best score: none can win
+        if (-bound, ties[i], -i) < best:
+            continue  # even at its bound it loses to the best on the tie-break
+        if i >= first_step:
+            score = _move_score(params, state, look, card, space, seat, best, ties[i], -i)
+        else:
+            score = _summon_score(params, state, look, card, space, seat)
+        scored = (score, ties[i], -i)
+        if scored > best:
+            best = scored
+    i = -best[2]
+    return turn[i if i < first_rest else first_rest + kept[i - first_rest]]
+
+
 class Look:
     """What every candidate's score asks of one position, worked out once per decision: the
     board by space and by card, each seat's goals, enemy Houses and distances, and the
     positions seen with each seat to move."""
 
     def __init__(self, params: Params, state: State) -> None:
-        self.params, self.state = params, state
+        self.params, self.state, self.size = params, state, params.board_size
         self.where = board_by_space(state)
         self.by_card = {p.card: p for p in state.board}
         self._goals: dict[str, tuple[tuple[int, int], ...]] = {}
         self._rows: dict[str, list[tuple[int, ...]]] = {}
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
-        self._near_enemy: dict[str, frozenset[tuple[int, int]]] = {}
+        self._near_enemy: dict[str, set[tuple[int, int]]] = {}
+        self._houses: dict[str, tuple[tuple[int, int], ...]] = {}
         self._next: dict[str, str] = {}
         self._seen: dict[str, list[tuple[Placed, ...]]] = {}
         self._index: dict[str, int] | None = None
@@ -141,20 +221,11 @@ class Look:
             self._move_bounds[card_id] = bound
         return bound
 
-    def near_enemy(self, seat: str) -> frozenset[tuple[int, int]]:
+    def near_enemy(self, seat: str) -> set[tuple[int, int]]:
         """The spaces beside a card of another seat: only there can a card of `seat` threaten
         or be threatened (`_exposure`)."""
         near = self._near_enemy.get(seat)
-        if near is None:
-            size = self.params.board_size
-            around = board.adjacent(size)  # one table per board size: no call per enemy
-            spaces: set[tuple[int, int]] = set()
-            for p in self.state.board:
-                if p.owner != seat:
-                    beside = around.get(p.space)
-                    spaces.update(beside if beside is not None else (space for _, space in board.neighbours(p.space, size)))
-            near = self._near_enemy[seat] = frozenset(spaces)
-        return near
+        return near if near is not None else self._enemies(seat)[0]
 
     def in_play(self, seat: str) -> int:
         """How many cards the seat has in play."""
@@ -165,32 +236,62 @@ class Look:
 
     def goals(self, seat: str) -> tuple[tuple[int, int], ...]:
         """Enemy cards, and enemy Houses (occupying an empty enemy's House puts it in Limbo)."""
-        if seat not in self._goals:
-            state = self.state
-            goals = [p.space for p in state.board if p.owner != seat]
-            owners = {p.owner for p in state.board}
-            goals += [house(self.params, s) for s in state.seats if s != seat and s not in owners]
-            self._goals[seat] = tuple(goals)
-        return self._goals[seat]
+        goals = self._goals.get(seat)
+        return goals if goals is not None else self._enemies(seat)[1]
+
+    def rows(self, seat: str) -> list[tuple[int, ...]]:
+        """Each of the seat's goals' steps to every space (`_steps_from`): once per seat."""
+        rows = self._rows.get(seat)
+        return rows if rows is not None else self._enemies(seat)[2]
+
+    def _enemies(self, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]]]:
+        """The spaces beside the seat's enemies, its goals and their rows, in one pass over the
+        board (each enemy card's neighbours, space and row read from tables per board size)."""
+        size = self.params.board_size
+        around, steps = board.adjacent(size), _rows_by_goal(size)
+        near: set[tuple[int, int]] = set()
+        goals: list[tuple[int, int]] = []
+        rows: list[tuple[int, ...]] = []
+        owners = set()
+        for p in self.state.board:
+            owner, space = p.owner, p.space
+            if owner != seat:
+                goals.append(space)
+                beside, row = around.get(space), steps.get(space)
+                near.update(beside if beside is not None else (near_ for _, near_ in board.neighbours(space, size)))
+                rows.append(row if row is not None else _steps_from(space, size))
+            owners.add(owner)
+        for other in self.state.seats:  # an enemy with no card in play: its House is a goal
+            if other != seat and other not in owners:
+                goals.append(home := house(self.params, other))
+                rows.append(_steps_from(home, size))
+        self._near_enemy[seat], self._goals[seat], self._rows[seat] = near, tuple(goals), rows
+        return near, self._goals[seat], rows
 
     def distance(self, seat: str, space: tuple[int, int]) -> int:
         """Steps from `space` to the seat's nearest goal (0 with none): the least of each
         goal's distance to it, read from the goal's table (`_steps_from`)."""
         rows = self._rows.get(seat)
         if rows is None:
-            size = self.params.board_size
-            rows = self._rows[seat] = [_steps_from(goal, size) for goal in self.goals(seat)]
+            rows = self.rows(seat)
         if not rows:
             return 0
         x, y = space
-        if not (0 <= x < self.params.board_size and 0 <= y < self.params.board_size):  # off the board: as the text counts
-            return min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)])
-        at = x * self.params.board_size + y
-        return min([row[at] for row in rows])
+        size = self.size
+        if 0 <= x < size and 0 <= y < size:
+            at = x * size + y
+            return min([row[at] for row in rows])
+        return min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)])  # off the board: as the text counts
 
     def enemy_houses(self, seat: str) -> tuple[tuple[int, int], ...]:
         """The Houses of every other seat: they depend on the params and seats alone, so they
         are remembered per params (`_enemy_houses`), not worked out per decision."""
+        found = self._houses.get(seat)
+        if found is None:
+            found = self._houses[seat] = self._enemy_houses(seat)
+        return found
+
+    def _enemy_houses(self, seat: str) -> tuple[tuple[int, int], ...]:
         houses = _enemy_houses(self.params)
         key = (self.state.seats, seat)
         found = houses.get(key)
@@ -215,7 +316,7 @@ class Look:
         at = self.index_of(card_id)
         if at >= 0:
             size = len(pieces)
-            if not any(len(old) == size and old[at] == moved for old in seen):
+            if moved not in [old[at] for old in seen if len(old) == size]:
                 return False  # the card stood there in no position seen: this one is new
             return (*pieces[:at], moved, *pieces[at + 1:]) in seen
         if not any(moved in old for old in seen):
@@ -254,6 +355,12 @@ def _enemy_houses(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[tup
     return {}
 
 
+@functools.cache  # pure, one table per board size
+def _rows_by_goal(size: int) -> dict[tuple[int, int], tuple[int, ...]]:
+    """Each space's `_steps_from` row on a size x size board, by space (no call per goal)."""
+    return {(x, y): _steps_from((x, y), size) for x in range(size) for y in range(size)}
+
+
 @functools.lru_cache(maxsize=1 << 12)
 def _steps_from(goal: tuple[int, int], size: int) -> tuple[int, ...]:
     """Orthogonal steps from a goal to every space of the board, by x * size + y (pure, per goal)."""
@@ -268,9 +375,9 @@ def _value(card_id: str) -> int:
 
 def _score(params: Params, state: State, look: Look, event: Event) -> float:
     if type(event) is CardMoved:  # the commonest candidates first
-        return _move_score(params, state, look, event)
+        return _move_score(params, state, look, event.card, event.to, event.by or "")
     if type(event) is CardSummoned:
-        return _summon_score(params, state, look, event)
+        return _summon_score(params, state, look, event.card, event.space, event.by or "")
     return _exact_score(state, event)
 
 
@@ -313,7 +420,7 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     out: list[tuple[float, int, bool]] = []
     moving: str | None = None
     houses: tuple[tuple[int, int], ...] = ()
-    near: frozenset[tuple[int, int]] = frozenset()
+    near: set[tuple[int, int]] = set()
     bounds: dict[str, float] = {}
     summoning: str | None = None
     summon_base = 0.0
@@ -376,38 +483,40 @@ def _threatened(params: Params, state: State, look: Look, piece: Placed) -> bool
     return False
 
 
-def _summon_score(params: Params, state: State, look: Look, event: CardSummoned) -> float:
-    seat = event.by or ""
-    if event.space in look.near_enemy(seat):
-        threatened, threatening = _exposure(params, state, look, Placed(event.card, event.space, seat))
+def _summon_score(params: Params, state: State, look: Look, card: str, space: tuple[int, int], seat: str) -> float:
+    """The score of `seat` summoning `card` onto `space`."""
+    if space in look.near_enemy(seat):
+        threatened, threatening = _exposure(params, state, look, Placed(card, space, seat))
     else:
         threatened = threatening = False  # no enemy beside it
     score = 40.0 if look.in_play(seat) < 2 else 24.0
-    score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(event.card)
-    return score - 0.5 * look.distance(seat, event.space)
+    score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(card)
+    return score - 0.5 * look.distance(seat, space)
 
 
-def _move_score(params: Params, state: State, look: Look, event: CardMoved,
+def _move_score(params: Params, state: State, look: Look, card: str, to: tuple[int, int], seat: str,
                 best: tuple[float, float, int] | None = None, tie: float = 0.0, order: int = 0) -> float:
-    """The move's score; with the best (score, tie-break, -index) so far and the move's own,
-    a position already seen is not looked for once the move loses without its penalty
+    """The score of `seat` moving `card` to `to`; with the best (score, tie-break, -index) so
+    far and the move's own, the enemies where it lands are not weighed once the move loses
+    even threatening one unthreatened, and a position already seen is not looked for once it
+    loses without its penalty: what is returned then is above its score and below the best
     (every term is a whole number, so the sum is the same in any order)."""
-    seat = event.by or ""
-    piece = look.by_card.get(event.card)
+    piece = look.by_card.get(card)
     if piece is None:
         return 0.0
-    if event.to in look.near_enemy(seat):
-        threatened, threatening = _exposure(params, state, look, Placed(event.card, event.to, seat), leaving=event.card)
-    else:
-        threatened = threatening = False  # no enemy beside it
-    was_threatened = look.threatened(piece)
-    score = 18.0 + 20.0 * threatening - 35.0 * threatened + 25.0 * was_threatened
-    if event.to in look.enemy_houses(seat):
+    near = to in look.near_enemy(seat)
+    score = 18.0 + 25.0 * look.threatened(piece)
+    if to in look.enemy_houses(seat):
         score += 12.0
-    distance = look.distance(seat, event.to)
+    distance = look.distance(seat, to)
+    if best is not None and (score + 20.0 * near - 1.0 * distance, tie, order) < best:
+        return score + 20.0 * near - 1.0 * distance  # loses at its best: the enemies where it lands change nothing
+    if near:
+        threatened, threatening = _exposure(params, state, look, Placed(card, to, seat), leaving=card)
+        score += 20.0 * threatening - 35.0 * threatened
     if best is not None and (score - 1.0 * distance, tie, order) < best:
         return score - 1.0 * distance  # loses as it is: whether it repeats changes nothing
-    if look.repeats(event.card, event.to, seat):
+    if look.repeats(card, to, seat):
         score -= 40.0
     return score - 1.0 * distance
 

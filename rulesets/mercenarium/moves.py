@@ -16,11 +16,13 @@ over the cards the pile holds, all equally likely (a shuffled pile).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
+from typing import Any
 
 from events.base import Event
-from rulesets.legal import Chain, Lazy
+from rulesets.legal import Chain, Kept, Lazy
+from rulesets.memo import last_args_each
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.board import Space
 from rulesets.mercenarium.events import (
@@ -115,6 +117,9 @@ def legal(params: Params, state: State) -> Sequence[Event]:
     if state.stage != "play" or outcome(params, state) is not None:
         return []
     parts, kinds = _decisions(params, state, legal_only=True)
+    if kinds is _TURN_KINDS:  # a turn's actions with nothing before them: what they are made from stays readable
+        summons, steps, rest = parts
+        return TurnEvents(summons, steps, rest)  # type: ignore[arg-type]
     return Chain(parts, kinds)
 
 
@@ -123,6 +128,82 @@ _TURN_KINDS: tuple[tuple[type, ...], ...] = (
 """The event types of each part of a turn's decisions (`_decisions`), in order: the summons,
 the steps on the board, and the few buys, songs, offerings and draws in one list (a part
 costs the chain and every filter of it a step of its own)."""
+
+
+class Summons(Lazy[Event]):
+    """A turn's legal summons, made when read: each hand card (`hand`) on each of its legal
+    spaces (`spaces`, one list per hand card, in order)."""
+
+    __slots__ = ("hand", "seat", "spaces")
+
+    def __init__(self, seat: str, hand: tuple[str, ...], spaces: list[list[Space]]) -> None:
+        # `Lazy`'s fields set here: the events are made by the methods below, from these fields
+        self._count, self._item, self._items, self._made, self._all = sum(map(len, spaces)), None, None, {}, None
+        self.seat, self.hand, self.spaces = seat, hand, spaces
+
+    def _make(self, index: int) -> Event:
+        for card_id, open_ in zip(self.hand, self.spaces, strict=True):
+            if index < len(open_):
+                return CardSummoned(by=self.seat, card=card_id, space=open_[index])
+            index -= len(open_)
+        raise IndexError(index)
+
+    def _make_all(self) -> list[Event]:
+        seat = self.seat
+        return [CardSummoned(by=seat, card=card_id, space=space) for card_id, open_ in zip(self.hand, self.spaces, strict=True) for space in open_]
+
+
+@functools.lru_cache(maxsize=64)
+def _no_summons(seat: str) -> Summons:
+    """An empty hand's summons (none; shared: an empty run is never changed)."""
+    return Summons(seat, (), [])
+
+
+class Steps(Lazy[Event]):
+    """A turn's legal steps on the board, made when read: `found` holds each step's card, the
+    space it steps to, the enemy there (None on an empty space) and their clash ("" for none)."""
+
+    __slots__ = ("found", "seat")
+
+    def __init__(self, seat: str, found: list[tuple[Placed, Space, Placed | None, str]]) -> None:
+        self._count, self._item, self._items, self._made, self._all = len(found), None, None, {}, None
+        self.seat, self.found = seat, found
+
+    def _make(self, index: int) -> Event:
+        return _step(self.seat, *self.found[index])
+
+    def _make_all(self) -> list[Event]:  # most steps are onto an empty space: made here, the rest by `_step`
+        seat = self.seat
+        return [CardMoved(by=seat, card=piece.card, to=near) if occupant is None else _step(seat, piece, near, occupant, kind)
+                for piece, near, occupant, kind in self.found]
+
+
+class TurnEvents(Chain[Event]):
+    """A seat's legal turn actions (when nothing comes before them): its summons and its steps
+    on the board, each made only when read, then its buys, songs, offerings and draws as a
+    list (`rest`). The runs keep what their events are made from (`Summons`, `Steps`), so the
+    heuristic weighs them without making them, and makes the one it plays."""
+
+    __slots__ = ("rest", "steps", "summons")
+
+    def __init__(self, summons: Summons, steps: Steps, rest: Sequence[Event]) -> None:
+        self._join((summons, steps, rest), _TURN_KINDS, (summons._count, steps._count, len(rest)))  # sizes known: no length asked
+        self.summons, self.steps, self.rest = summons, steps, rest
+
+    def keep(self, predicate: Callable[[Any], bool], kinds: tuple[type, ...]) -> Sequence[Event]:
+        """`Chain.keep`; when no summon or step is of `kinds` (the bots leave out hymns), only
+        the rest, the last part, is looked at."""
+        if _of_board_kinds(kinds):
+            return super().keep(predicate, kinds)
+        start = self._count - len(self.rest)
+        dropped = [start + offset for offset, event in enumerate(self.rest) if isinstance(event, kinds) and not predicate(event)]
+        return Kept(self, dropped) if dropped else self
+
+
+@functools.lru_cache(maxsize=64)  # pure, over the few kinds the bots filter by
+def _of_board_kinds(kinds: tuple[type, ...]) -> bool:
+    """Whether a summon or a step is of one of `kinds`."""
+    return any(issubclass(kind, kinds) for kind in (*_TURN_KINDS[0], *_TURN_KINDS[1]))
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -168,9 +249,15 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> tuple[list[
         return parts, ()
     kinds = [()] * len(parts) + list(_TURN_KINDS) if parts else _TURN_KINDS
     where = board_by_space(state)  # once per decision: every summon and step asks what is where
-    parts.append(_summons(params, where, p, legal_only))
-    parts.append(_board_moves(params, state, where, p.seat, legal_only))
-    parts.append([*_buys(state, p), *_songs(params, state, p, legal_only), *_offerings(state, p, legal_only), *_draws(params, state, p)])
+    steps = _board_moves(params, state, where, p.seat, legal_only)
+    beside = steps.found if isinstance(steps, Steps) and len(where) == len(state.board) else None  # one card a space: the steps say what is empty
+    parts.append(_summons(params, where, p, legal_only, beside))
+    parts.append(steps)
+    if legal_only and not state.singularity:  # a seat's songs, offerings and draws depend on its cards alone
+        own, can_buy = _own_actions(p.seat, params, p, not state.hymnal, not state.deck)
+        parts.append([*_buys(state, p), *own] if can_buy else own)
+    else:
+        parts.append([*_buys(state, p), *_songs(params, state, p, legal_only), *_offerings(state, p, legal_only), *_draws(params, state, p)])
     return parts, kinds
 
 
@@ -195,15 +282,18 @@ def _zodiac_effects(state: State) -> Iterator[Event]:
         yield ZodiacResolved(by=pending.seat, hymn=pending.hymn)
 
 
-def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool) -> Sequence[Event]:
+def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool,
+             steps: list[tuple[Placed, Space, Placed | None, str]] | None = None) -> Sequence[Event]:
     """Each hand card on the empty House or an empty space beside an own card; legal where
     the card is a deck card and the space is the House or beside a base it may be summoned
     on (same suit, or a face value no lower: `rules._check_base`).
 
     Which hand cards a base accepts depends on the base and the hand alone
     (`_accepted_by`), so each space's accepted cards are the union of its bases' (one bit
-    per hand card), and only the accepted pairs are visited. The summons are made when read
-    (a `Lazy` run): a random bot makes the one it picks."""
+    per hand card), and only the accepted pairs are visited. The empty spaces beside own
+    cards are read from the turn's legal `steps` when given (`Steps.found`: each own card's
+    steps onto an empty space, with one card a space). The summons are made when read (a
+    `Lazy` run): a random bot makes the one it picks."""
     seat, size = p.seat, params.board_size
     home = house(params, seat)
     if not legal_only:
@@ -215,15 +305,24 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
         return [CardSummoned(by=seat, card=card_id, space=space) for card_id in p.hand for space in ordered]
     hand = p.hand
     if not hand:
-        return []
+        return _no_summons(seat)
     accepted: dict[Space, int] = {home: _deck_cards(hand)} if home not in where else {}
-    around = board.adjacent(size)
-    for piece in where.values():
-        if piece.owner == seat:
-            bits = _accepted_by(piece.card, hand)
-            for near in around.get(piece.space) or _off_board(piece.space, size):
-                if near not in where:
-                    accepted[near] = accepted.get(near, 0) | bits
+    if steps is not None:
+        base: Placed | None = None
+        bits = 0
+        for piece, near, occupant, _ in steps:
+            if occupant is None:
+                if piece is not base:  # a card's steps come together: its accepted cards once
+                    base, bits = piece, _accepted_by(piece.card, hand)
+                accepted[near] = accepted.get(near, 0) | bits
+    else:
+        around = board.adjacent(size)
+        for piece in where.values():
+            if piece.owner == seat:
+                bits = _accepted_by(piece.card, hand)
+                for near in around.get(piece.space) or _off_board(piece.space, size):
+                    if near not in where:
+                        accepted[near] = accepted.get(near, 0) | bits
     per_card: list[list[Space]] = [[] for _ in hand]
     for space in sorted(accepted):
         bits = accepted[space]
@@ -231,17 +330,7 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
             low = bits & -bits
             per_card[low.bit_length() - 1].append(space)
             bits ^= low
-    total = sum(map(len, per_card))
-
-    def item(index: int) -> Event:
-        for card_id, spaces in zip(hand, per_card, strict=True):
-            if index < len(spaces):
-                return CardSummoned(by=seat, card=card_id, space=spaces[index])
-            index -= len(spaces)
-        raise IndexError(index)
-
-    return Lazy(total, item, lambda: [CardSummoned(by=seat, card=card_id, space=space)
-                                      for card_id, spaces in zip(hand, per_card, strict=True) for space in spaces])
+    return Summons(seat, hand, per_card)
 
 
 @functools.lru_cache(maxsize=1 << 12)  # pure; a hand and the cards in play change slowly
@@ -298,15 +387,7 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
                 kind = clash(params, state, piece, occupant).kind
                 if kind in _ONTO_ENEMY:
                     found.append((piece, near, occupant, kind))
-
-    def item(index: int) -> Event:
-        return _step(seat, *found[index])
-
-    def items() -> list[Event]:  # most steps are onto an empty space: made here, the rest by `_step`
-        return [CardMoved(by=seat, card=piece.card, to=near) if occupant is None else _step(seat, piece, near, occupant, kind)
-                for piece, near, occupant, kind in found]
-
-    return Lazy(len(found), item, items)
+    return Steps(seat, found)
 
 
 def _step(seat: str, piece: Placed, near: Space, occupant: Placed | None, kind: str) -> Event:
@@ -338,6 +419,19 @@ def _buys(state: State, p: Player) -> list[Event]:
     return [MercenaryBought(by=p.seat, card=piece.card, capture=free[0]) for piece in state.board
             if piece.owner != p.seat and (found := cards.card(piece.card)) is not None and found.mercenary
             and contract_of(state, piece.card) is None]
+
+
+@last_args_each  # rulesets/memo.py: per seat, while its cards (one Player object) stay as they are
+def _own_actions(seat: str, params: Params, p: Player, no_hymnal: bool, no_deck: bool) -> tuple[tuple[Event, ...], bool]:
+    """A seat's legal songs, offerings and draws outside Singularity (`_songs`, `_offerings`,
+    `_draws`), and whether it holds a face-down capture to buy with (`_buys`): they depend on
+    its Player alone and on whether the hymnal and the deck are empty, and the Player object
+    stays the same from turn to turn until its cards change."""
+    free = unspent(p)
+    songs = [HymnSung(by=seat, hymn=hymn) for hymn in p.hymns if hymn in cards.HYMNS]
+    offerings = () if no_hymnal else _acceptable(seat, p.hand, p.hymns, free[:1])
+    draws = () if no_deck else _discarding(seat, p.hand) if len(p.hand) >= params.hand_limit else _drawing(seat)
+    return (*songs, *offerings, *draws), bool(free)
 
 
 def _songs(params: Params, state: State, p: Player, legal_only: bool) -> list[Event]:

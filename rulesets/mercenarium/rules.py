@@ -703,10 +703,18 @@ def _contract(state: State, card_id: str, seat: str) -> State:
 
 
 def _apply_moved(params: Params, state: State, event: CardMoved) -> State:
-    piece = placed(state, event.card)
-    if piece is None or at(state, event.to) is not None or not board.on_board(event.to, params.board_size):
+    pieces, card, to = state.board, event.card, event.to
+    index = -1
+    for i, p in enumerate(pieces):  # one pass: the moved card's place, and whether the space is taken
+        if p.space == to:
+            return _finish(params, state, moved=True)  # the space is taken: nothing moved
+        if p.card == card and index < 0:
+            index = i
+    if index < 0 or not board.on_board(to, params.board_size):
         return _finish(params, state, moved=True)  # nothing on the board the table could have moved
-    state = put_on_board(state, event.card, event.to, piece.owner, last=Last("move", piece.owner, (piece.space, event.to)))
+    piece = pieces[index]
+    moved = Placed(card, to, piece.owner)  # the board stays sorted by card: the card keeps its place
+    state = replace(state, board=(*pieces[:index], moved, *pieces[index + 1:]), last=Last("move", piece.owner, (piece.space, to)))
     return _finish(params, state, moved=True)
 
 

@@ -102,3 +102,29 @@ def test_the_heuristic_bot_reads_each_space_s_distance_to_the_nearest_goal() -> 
         for y in range(-1, size + 1):
             assert look.distance("red", (x, y)) == min(abs(x - gx) + abs(y - gy) for gx, gy in goals)
     assert look.distance("yellow", (3, 3)) == 2  # its one enemy card, two steps away
+
+
+def test_a_turn_filtered_by_kind_keeps_exactly_the_events_a_list_would() -> None:
+    """`TurnEvents.keep` looks only at the turn's last part when no summon or step is of the
+    kinds filtered (the bots leave out hymns), and at every part otherwise: either way the
+    events kept are those a filter of the listed events keeps, in order."""
+    from projections.replay import replay
+    from rulesets.legal import keep
+    from rulesets.mercenarium.events import CardMoved, HymnLearned
+    from rulesets.mercenarium.moves import TurnEvents
+
+    events = play(R, {s: s for s in SEATS[2]}, seed=6, bot="random")
+    states = [step.state for step in replay(events[:-1], R, audit=False)]
+    turns = [s for s in states if isinstance(R.ruleset.legal(R.params, s), TurnEvents)]
+    assert len(turns) > 20
+    dropped = 0
+    for index, state in enumerate(turns):
+        def odd(event: object, index: int = index) -> bool:
+            return len(repr(event)) % 3 != index % 3
+        for kinds in ((HymnSung,), (HymnLearned, HymnSung), (CardMoved,), (CardSummoned, CardCaptured)):
+            listed = [e for e in R.ruleset.legal(R.params, state) if not isinstance(e, kinds) or odd(e)]
+            kept = keep(R.ruleset.legal(R.params, state), odd, kinds)
+            assert list(kept) == listed and len(kept) == len(listed)
+            assert [kept[i] for i in range(len(kept))] == listed
+            dropped += len(listed) < len(R.ruleset.legal(R.params, state))
+    assert dropped > 20

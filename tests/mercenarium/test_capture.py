@@ -64,6 +64,20 @@ def test_no_move_onto_a_card_or_off_the_board() -> None:
     assert violations(state, CardMoved(seq=20, by="red", card="7B", to=(3, -1))) == ["mercenarium/move.board"]
 
 
+def test_a_table_s_move_onto_a_card_off_the_board_or_of_a_card_not_in_play_moves_nothing_but_ends_the_turn() -> None:
+    """`apply` follows the table: a move it cannot make on the board leaves every card where
+    it is (the space taken, before or after the moved card in the board's order; off the
+    board; a card in a hand), and the turn passes as after any move."""
+    state = position(board={"7B": ((3, 0), "red"), "8B": ((3, 1), "red"), "2C": ((2, 0), "yellow"), "QB": ((4, 0), "yellow")},
+                     hands={"red": ("9B",)})
+    for card, to in (("7B", (3, 1)), ("7B", (2, 0)), ("7B", (4, 0)), ("8B", (3, 0)), ("7B", (3, -1)), ("9B", (5, 5))):
+        after = play(state, CardMoved(seq=20, by="red", card=card, to=to))
+        assert after.board == state.board and after.current == "yellow" and after.last == state.last
+    moved = play(state, CardMoved(seq=20, by="red", card="8B", to=(3, 2)))
+    assert [p if p.card != "8B" else Placed("8B", (3, 2), "red") for p in state.board] == list(moved.board)  # in place: still sorted
+    assert moved.last is not None and moved.last.spaces == ((3, 1), (3, 2))
+
+
 def test_only_your_own_card_in_play_moves() -> None:
     state = position(board={"9B": ((2, 0), "yellow")}, hands={"red": ("7B",)})
     assert violations(state, CardMoved(seq=20, by="red", card="9B", to=(2, 1))) == ["mercenarium/move.card"]

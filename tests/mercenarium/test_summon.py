@@ -135,3 +135,19 @@ def test_summoning_is_the_whole_turn() -> None:
     assert state.current == "yellow"
     assert violations(state, CardSummoned(seq=21, by="red", card="3C", space=(3, 5))) == ["mercenarium/turn.order"]
     assert violations(state, HymnSung(seq=21, by="red", hymn="IV")) == ["mercenarium/turn.order"]
+
+
+def test_summons_are_the_valid_ones_whether_or_not_a_space_holds_two_cards() -> None:
+    """`legal` reads the empty spaces beside own cards from the turn's steps when every card
+    has a space of its own, and looks at every neighbour when the table left two cards on one
+    space: either way the summons offered are exactly those `check` accepts, in order."""
+    from rulesets.mercenarium.moves import candidates
+    from tests.mercenarium.scenario import P
+
+    hands = {"red": ("6S", "8S", "2C", "KG")}
+    for board in ({"7C": ((3, 5), "red"), "9S": ((1, 1), "red"), "4G": ((2, 1), "yellow")},
+                  {"7C": ((3, 5), "red"), "9S": ((3, 5), "red"), "4G": ((3, 4), "yellow"), "5B": ((5, 5), "red")}):
+        state = position(board=board, hands=hands)
+        offered = [e for e in legal(state) if isinstance(e, CardSummoned)]
+        accepted = [e for e in candidates(P, state) if isinstance(e, CardSummoned) and not violations(state, e)]
+        assert offered == accepted and offered
