@@ -454,11 +454,15 @@ def terrain_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid]) -> str | N
     tallest = max(a.scale, b.scale)
     lo_x, hi_x = min(a.at[0], b.at[0]), max(a.at[0], b.at[0])
     lo_y, hi_y = min(a.at[1], b.at[1]), max(a.at[1], b.at[1])
+    a_scale, b_scale = a.scale, b.scale
     for piece in terrain:
-        x0, y0, x1, y1 = piece.box
+        x0, y0, x1, y1 = box = piece.box
         if hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
             continue  # `_terrain_blocks`'s own first test, without the call: most pieces are far off
-        if segment_misses_box(a.at, b.at, piece.box):
+        scale = piece.scale
+        if scale < a_scale and scale < b_scale:
+            continue  # `_terrain_blocks`' answer for a piece lower than both ends, before any measure
+        if segment_misses_box(a.at, b.at, box):
             continue  # the line passes the piece's box by: nothing of it runs inside the piece
         if _terrain_blocks(a, b, piece, tallest):
             return piece.id
@@ -474,13 +478,17 @@ def body_blocker(a: Sighted, b: Sighted, bodies: Iterable[Body]) -> str | None:
     lo_x, hi_x = (ax, bx_) if ax <= bx_ else (bx_, ax)
     lo_y, hi_y = (ay, by_) if ay <= by_ else (by_, ay)
     a_id, b_id = a.id, b.id
+    line: Side | None = None
     for body_id, at, radius, scale in bodies:  # (unpacked whole: a line asks it of every unit on the table)
         if scale < tallest or body_id in (a_id, b_id):
             continue
         bx, by = at
         if bx < lo_x - radius or bx > hi_x + radius or by < lo_y - radius or by > hi_y + radius:
             continue  # further than its radius from the line's bounding box: from the line
-        if point_segment_distance(at, a.at, b.at) < radius - EPS:
+        if line is None:  # the line as a `sides` entry, for `point_segment_distance(at, a.at, b.at)`'s arithmetic
+            dx, dy = bx_ - ax, by_ - ay
+            line = (ax, ay, bx_, by_, dx, dy, dx * dx + dy * dy)
+        if _side_distance(bx, by, line) < radius - EPS:
             return body_id
     return None
 

@@ -482,13 +482,28 @@ def terrain_sight(state: State) -> Callable[[board.Sighted, board.Sighted], str 
     return _terrain_sight(None, state.terrain)
 
 
+LINES_KEPT = 1 << 14
+"""Sight lines' terrain parts kept per table (`_terrain_sight`); a game traces a few thousand."""
+
+
 @last_state  # one table per game (rulesets/memo.py)
 def _terrain_sight(params: None, terrain: tuple[Piece, ...]) -> Callable[[board.Sighted, board.Sighted], str | None]:
-    """`board.terrain_blocker` on one table, remembered by the line's two ends (`_sight`)."""
+    """`board.terrain_blocker` on one table, remembered by the line's two ends (`_sight`):
+    where each stands, how tall it counts, the piece it stands in and its height there, but
+    not which unit it is (`Sighted.id`, which the terrain part never reads), so a line from a
+    place another unit of the same scale looked from is not traced again (a fifth of a
+    heuristic game's lines). A bounded memo."""
+    lines: dict[tuple[object, ...], str | None] = {}
 
-    @functools.lru_cache(maxsize=1 << 14)
     def through_terrain(a: board.Sighted, b: board.Sighted) -> str | None:
-        return board.terrain_blocker(a, b, terrain)
+        key = a[:4] + b[:4]  # (at, scale, piece, level) of each end
+        try:
+            return lines[key]
+        except KeyError:
+            found = lines[key] = board.terrain_blocker(a, b, terrain)
+            if len(lines) > LINES_KEPT:
+                lines.clear()
+            return found
 
     return through_terrain
 

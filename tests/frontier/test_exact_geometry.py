@@ -17,8 +17,12 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesets.frontier import board
-from rulesets.frontier.board import EPS, Point, Polygon
+from projections.simulate import play
+from rulesets.frontier import board, movement
+from rulesets.frontier.board import EPS, Point, Polygon, Sighted
+from rulesets.frontier.events import Level
+from rulesets.frontier.state import Piece, Unit, make_piece, on_board, sighted, terrain_sight
+from tests.frontier.scenario import P, R
 
 # --- the reference: board.py's code before its sides were read as flat numbers ------------------
 
@@ -175,3 +179,77 @@ def test_a_points_distance_to_each_side_is_the_same_float_as_before(case: tuple[
         for p in (a, b, c):
             assert board._side_distance(p[0], p[1], side) == _old_point_segment_distance(p, c, d)
             assert board._side_distance(p[0], p[1], side) == board.point_segment_distance(p, c, d)
+
+
+# --- what the moves and sight lines built on it ask ------------------------------------------------
+
+
+def _old_snap(p: Point) -> Point:
+    x = min(max(p[0], 0.0), 44.0)
+    y = min(max(p[1], 0.0), 30.0)
+    return (round(x, 2), round(y, 2))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.tuples(st.floats(-5, 50, allow_nan=False) | st.sampled_from([-0.0, 0.0, 44.0, 30.0, 0, 44, -3]),
+                 st.floats(-5, 40, allow_nan=False) | st.sampled_from([-0.0, 0.0, 30.0, 0, 30, 31])))
+def test_a_point_snaps_to_the_same_numbers_as_before(p: Point) -> None:
+    """`movement.snap` without min and max: the same values and types (a -0.0 kept, an int kept)."""
+    found, expected = movement.snap(p), _old_snap(p)
+    assert [(v, type(v), math.copysign(1, v)) for v in found] == [(v, type(v), math.copysign(1, v)) for v in expected]
+
+
+def _old_through_walls(pieces: list[Piece], start: Point, to: Point, path: tuple[Point, ...], free: bool) -> list[str]:
+    """`movement._through_walls` before a move whose box misses a piece's was passed by (the reference)."""
+    points = (start, *path, to)
+    out = []
+    for piece in pieces:
+        if board.inside(to, piece.outline):
+            out.append(f"end {piece.id}")
+        elif not free and board.path_enters(points, piece.outline):
+            out.append(f"through {piece.id}")
+    return out
+
+
+@settings(max_examples=500, deadline=None)
+@given(outlines, st.data(), st.booleans())
+def test_impassable_terrain_stops_the_same_moves_as_before(poly: Polygon, data: st.DataObject, free: bool) -> None:
+    """`movement._through_walls` (a move whose bounding box stays more than EPS off a piece's
+    is passed by) against every piece asked: moves ending on, beside and a hair off the outline."""
+    wall = make_piece("lake", "", poly, 0, (Level(height=0, rules=("impassable",)),))
+    start, to = data.draw(on_or_near(poly)), data.draw(on_or_near(poly))
+    path = tuple(data.draw(st.lists(on_or_near(poly), max_size=2)))
+    unit = Unit(id="u", type="stalker_team", side="p1", status="board", at=start)
+    x0, y0, x1, y1 = wall.box
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    moves = [(start, to, path)]
+    for hair in (EPS / 2, 2 * EPS):  # from outside up to a hair off each side of the box
+        moves += [((x0 - 3, cy), (x0 - hair, cy), ()), ((x1 + 3, cy), (x1 + hair, cy), ()),
+                  ((cx, y0 - 3), (cx, y0 - hair), ()), ((cx, y1 + 3), (cx, y1 + hair), ())]
+    for begin, end, via in moves:
+        found = [("end " if "end its move" in p.message else "through ") + "lake" for p in movement._through_walls((wall,), unit, begin, end, via, free)]
+        assert found == _old_through_walls([wall], begin, end, via, free)
+
+
+def test_a_lines_terrain_part_is_remembered_by_where_its_ends_stand_not_by_which_units() -> None:
+    """The table's sight lines (`state.terrain_sight`) are kept by each end's place, scale,
+    piece and height: asked again with other units' ids at the same places, the answer is
+    what `board.terrain_blocker` traces afresh (lines between every pair of places units stood
+    at in a seeded game, each asked under two pairs of ids)."""
+    log = play(R, R.ruleset.example_seats, seed=3, bot="heuristic")
+    state = R.ruleset.setup(P, log[0])
+    places: list[Sighted] = []
+    for event in log[1:]:
+        state = R.ruleset.apply(P, state, event)
+        places += [sighted(state, u) for u in on_board(state) if sighted(state, u) not in places]
+    lines = terrain_sight(state)
+    asked = blocked = 0
+    for a in places[:40]:
+        for b in places[:40]:
+            for ids in (("x", "y"), (b.id, a.id)):
+                one, two = a._replace(id=ids[0]), b._replace(id=ids[1])
+                expected = board.terrain_blocker(one, two, state.terrain)
+                assert lines(one, two) == expected
+                asked += 1
+                blocked += expected is not None
+    assert asked > 1000 and 0 < blocked < asked
