@@ -451,10 +451,11 @@ def terrain_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid]) -> str | N
     """The first terrain piece blocking the line between a and b (`sight_blocker`'s terrain
     part: it depends on the two ends and the table alone, so it may be remembered while units
     move elsewhere)."""
-    tallest = max(a.scale, b.scale)
-    lo_x, hi_x = min(a.at[0], b.at[0]), max(a.at[0], b.at[0])
-    lo_y, hi_y = min(a.at[1], b.at[1]), max(a.at[1], b.at[1])
     a_scale, b_scale = a.scale, b.scale
+    tallest = a_scale if a_scale >= b_scale else b_scale
+    (ax, ay), (bx, by) = a.at, b.at
+    lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)  # (min and max, without the calls)
+    lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
     for piece in terrain:
         x0, y0, x1, y1 = box = piece.box
         if hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:

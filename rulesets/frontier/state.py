@@ -426,10 +426,46 @@ def terrain_rules(state: State, unit: Unit) -> frozenset[str]:
 
 def sighted(state: State, unit: Unit, at: Point | None = None, level: int | None = None) -> board.Sighted:
     """A unit as one end of a line of sight (optionally as if standing elsewhere)."""
+    if at is None and level is None and unit.at is not None:
+        return _standing_ends(None, state.terrain)(unit)
+    return _sighted(state, unit, at, level)
+
+
+def _sighted(state: State, unit: Unit, at: Point | None, level: int | None) -> board.Sighted:
     p = at if at is not None else position(unit)
-    z = unit.level if level is None else level
-    found = piece_at(state, p)
+    return _end(locator(state), unit, p, unit.level if level is None else level)
+
+
+def _end(locate: Callable[[Point], Piece | None], unit: Unit, p: Point, z: int) -> board.Sighted:
+    found = locate(p)
     return board.Sighted(at=p, scale=kind(unit).scale + z, piece=found.id if found else None, level=z, id=unit.id)
+
+
+ENDS_KEPT = 4096
+"""Units' ends of sight lines kept per table (`_standing_ends`)."""
+
+
+@last_state  # one table per game (rulesets/memo.py)
+def _standing_ends(params: None, terrain: tuple[Piece, ...]) -> Callable[[Unit], board.Sighted]:
+    """`sighted(state, unit)` for a unit where it stands, on one table, remembered per unit
+    object: a unit that did not change is the very object of the state before (frozen), and
+    a decision asks its end of a line once per candidate that aims at it or from it (open
+    fire, reactions). Keyed on identity, the unit kept beside its answer (so its id is not
+    reused while it is kept); a bounded memo."""
+    kept: dict[int, tuple[Unit, board.Sighted]] = {}
+    locate = _locator(None, terrain)
+
+    def end(unit: Unit) -> board.Sighted:
+        found = kept.get(id(unit))
+        if found is not None and found[0] is unit:
+            return found[1]
+        made = _end(locate, unit, position(unit), unit.level)
+        if len(kept) >= ENDS_KEPT:
+            kept.clear()
+        kept[id(unit)] = (unit, made)
+        return made
+
+    return end
 
 
 def bodies(state: State) -> tuple[board.Body, ...]:

@@ -22,6 +22,7 @@ from rulesets.frontier import board, movement
 from rulesets.frontier.board import EPS, Point, Polygon, Sighted
 from rulesets.frontier.events import Level
 from rulesets.frontier.state import Piece, Unit, make_piece, on_board, sighted, terrain_sight
+from rulesets.frontier.state import _sighted as plain_sighted
 from tests.frontier.scenario import P, R
 
 # --- the reference: board.py's code before its sides were read as flat numbers ------------------
@@ -253,3 +254,19 @@ def test_a_lines_terrain_part_is_remembered_by_where_its_ends_stand_not_by_which
                 asked += 1
                 blocked += expected is not None
     assert asked > 1000 and 0 < blocked < asked
+
+
+def test_a_units_end_of_a_line_is_remembered_only_while_the_unit_is_the_same() -> None:
+    """`state.sighted` for a unit where it stands (kept per unit object and table) against the
+    plain reading at every state of seeded games, in a game's order: units that moved, climbed,
+    were shaken or replaced get their new end, units that did not keep theirs."""
+    asked = 0
+    for bot, seed in (("random", 3), ("heuristic", 4), ("random", 5)):
+        log = play(R, R.ruleset.example_seats, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:]:
+            state = R.ruleset.apply(P, state, event)
+            for unit in on_board(state):
+                assert sighted(state, unit) == plain_sighted(state, unit, None, None), unit.id
+                asked += 1
+    assert asked > 1000
