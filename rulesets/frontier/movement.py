@@ -303,6 +303,8 @@ def _ground_problems(state: State, mover: _Mover, to: Point, level: int, path: t
 
 
 def _table_problems(to: Point, path: tuple[Point, ...]) -> Iterator[Problem]:
+    if not path and missions.on_table(to):
+        return  # the one point of most moves, without the list
     off = [p for p in (*path, to) if not missions.on_table(p)]
     if off:
         yield Problem("movement.table", f"{off[0]} is off the table")
@@ -548,12 +550,14 @@ def sample_ends(state: State, unit: Unit, window: Window, goals: tuple[Point, ..
             points.append(board.toward(start, goal, min(reach, d - 1.2)))
     seen: set[Point] = set()
     ends = []
+    locate = locator(state)
     for p in points:
         q = snap(p)
         if q in seen or board.distance(q, start) <= board.EPS:
             continue
         seen.add(q)
-        ends += [(q, h) for h in heights_at(state, q)]
+        there = locate(q)  # `heights_at(state, q)`, the table's locator asked once
+        ends += [(q, h) for h in ((0,) if there is None else there.heights())]
     return ends
 
 

@@ -46,6 +46,14 @@ NEAR = 5.0
 """The many 5" distances of the text (strategic actions, abilities, the 5" rule)."""
 
 
+@functools.lru_cache(maxsize=256)
+def _heights(scale: int, levels: tuple[Level, ...]) -> tuple[int, ...]:
+    """`Piece.heights`, remembered by the piece's scale and levels (asked for every point a
+    move, a set-up or a sight line ends on; a table has a dozen pieces)."""
+    floors = {lv.height for lv in levels if 0 <= lv.height < scale}
+    return tuple(sorted({*floors, scale}))
+
+
 class Piece(msgspec.Struct, frozen=True, gc=False):
     """A terrain piece on the table, as the players agreed it."""
 
@@ -64,8 +72,7 @@ class Piece(msgspec.Struct, frozen=True, gc=False):
 
     def heights(self) -> tuple[int, ...]:
         """Heights a unit may stand at inside the outline: listed floors and the top."""
-        floors = {lv.height for lv in self.levels if 0 <= lv.height < self.scale}
-        return tuple(sorted({*floors, self.scale}))
+        return _heights(self.scale, self.levels)
 
     def impassable(self) -> bool:
         """"Units may not move through impassable terrain"."""
