@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Literal
 
 import msgspec
@@ -17,7 +17,7 @@ from rulesets.frontier import board, missions, units
 from rulesets.frontier.board import Point, Polygon
 from rulesets.frontier.events import Level
 from rulesets.frontier.params import Params
-from rulesets.memo import last_state
+from rulesets.memo import last_one, last_state
 
 replace = msgspec.structs.replace
 
@@ -281,10 +281,17 @@ def find(state: State, unit_id: str | None) -> Unit | None:
     """The unit with that id, if the game has it."""
     if unit_id is None:
         return None
-    for u in state.units:
-        if u.id == unit_id:
-            return u
-    return None
+    return _by_id(state.units).get(unit_id)
+
+
+@last_one  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
+def _by_id(every: tuple[Unit, ...]) -> dict[str, Unit]:
+    """Each unit by its id (the first, if a table's mistake gave two units one id): `find`
+    is asked a few hundred times per units tuple (every candidate names its units)."""
+    out: dict[str, Unit] = {}
+    for u in every:
+        out.setdefault(u.id, u)
+    return out
 
 
 def replace_unit(state: State, unit: Unit, **changes: object) -> State:
@@ -307,11 +314,21 @@ def has(unit: Unit, ability: str) -> bool:
     return ability in units.ABILITY_IDS.get(unit.type, ())
 
 
-def on_board(state: State, side: str | None = None) -> Iterator[Unit]:
+def on_board(state: State, side: str | None = None) -> tuple[Unit, ...]:
     """Units standing on the table, optionally of one seat."""
-    for u in state.units:
-        if u.status == "board" and u.at is not None and (side is None or u.side == side):
-            yield u
+    return _standing(state.units).get(side, ())
+
+
+@last_one  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
+def _standing(every: tuple[Unit, ...]) -> dict[str | None, tuple[Unit, ...]]:
+    """`on_board` for one units tuple, every seat's at once (None: all of them), in the
+    tuple's order: asked some fifty times per decision (each candidate's rules look at who
+    stands where)."""
+    standing = tuple(u for u in every if u.status == "board" and u.at is not None)
+    out: dict[str | None, tuple[Unit, ...]] = {None: standing}
+    for side in dict.fromkeys(u.side for u in standing):
+        out[side] = tuple(u for u in standing if u.side == side)
+    return out
 
 
 def enemies_of(state: State, unit: Unit) -> list[Unit]:
