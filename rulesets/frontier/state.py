@@ -54,6 +54,12 @@ def _heights(scale: int, levels: tuple[Level, ...]) -> tuple[int, ...]:
     return tuple(sorted({*floors, scale}))
 
 
+@functools.lru_cache(maxsize=256)
+def _impassable(levels: tuple[Level, ...]) -> bool:
+    """`Piece.impassable`, remembered by the piece's levels (asked for every point a unit is set up on)."""
+    return any("impassable" in lv.rules for lv in levels)
+
+
 class Piece(msgspec.Struct, frozen=True, gc=False):
     """A terrain piece on the table, as the players agreed it."""
 
@@ -76,7 +82,7 @@ class Piece(msgspec.Struct, frozen=True, gc=False):
 
     def impassable(self) -> bool:
         """"Units may not move through impassable terrain"."""
-        return any("impassable" in lv.rules for lv in self.levels)
+        return _impassable(self.levels)
 
     def enterable(self) -> bool:
         """Whether a unit can walk into it at ground level (it has a level at height 0)."""
