@@ -114,21 +114,61 @@ def edges(poly: Polygon) -> tuple[tuple[Point, Point], ...]:
     return tuple((poly[i], poly[(i + 1) % len(poly)]) for i in range(len(poly)))
 
 
+Side = tuple[float, float, float, float, float, float, float]
+"""A polygon's side as flat numbers: (ax, ay, bx, by, dx, dy, length2), from corner a to
+corner b, with b - a and its squared length (what every exact test of the side computes)."""
+
+
+@lru_cache(maxsize=1 << 12)
+def sides(poly: Polygon) -> tuple[Side, ...]:
+    """The polygon's sides (`edges`) as flat numbers, worked out once per outline: the exact
+    tests below read them in one loop each instead of calling `point_segment_distance` and
+    unpacking points side by side (the same subtractions, so the same floats)."""
+    out = []
+    for (ax, ay), (bx, by) in edges(poly):
+        dx, dy = bx - ax, by - ay
+        out.append((ax, ay, bx, by, dx, dy, dx * dx + dy * dy))
+    return tuple(out)
+
+
+def _side_distance(x: float, y: float, side: Side) -> float:
+    """`point_segment_distance((x, y), a, b)` for a side from `sides`: the same arithmetic in
+    the same order (the clamp to [0, 1] as min(1, max(0, t)) gives it)."""
+    ax, ay, _, _, dx, dy, length2 = side
+    if length2 <= 0.0:
+        return math.hypot(ax - x, ay - y)
+    t = ((x - ax) * dx + (y - ay) * dy) / length2
+    t = 0.0 if t <= 0.0 else t if t < 1.0 else 1.0
+    return math.hypot(ax + t * dx - x, ay + t * dy - y)
+
+
+def _crossed(x: float, y: float, flat: tuple[Side, ...]) -> bool:
+    """The crossing count's answer for (x, y): an odd number of sides cross the ray east of it."""
+    crossed = False
+    for ax, ay, _bx, by, dx, dy, _ in flat:
+        if (ay > y) != (by > y) and x < ax + (y - ay) * dx / dy:  # dx, dy: bx - ax, by - ay
+            crossed = not crossed
+    return crossed
+
+
 def inside(p: Point, poly: Polygon) -> bool:
     """Whether p lies inside the polygon or on its boundary."""
     x0, y0, x1, y1 = outline_box(poly)
-    if p[0] < x0 - EPS or p[0] > x1 + EPS or p[1] < y0 - EPS or p[1] > y1 + EPS:
-        return False  # off the bounding box: neither inside nor on a side
-    sides = edges(poly)
     x, y = p
-    crossed = False
-    for (ax, ay), (bx, by) in sides:
-        if (ay > y) != (by > y):
-            cross_x = ax + (y - ay) * (bx - ax) / (by - ay)
-            if x < cross_x:
-                crossed = not crossed
+    if x < x0 - EPS or x > x1 + EPS or y < y0 - EPS or y > y1 + EPS:
+        return False  # off the bounding box: neither inside nor on a side
+    flat = sides(poly)
     # inside by the crossing count, or on a side (which the count may miss either way)
-    return crossed or any(point_segment_distance(p, a, b) < EPS for a, b in sides)
+    return _crossed(x, y, flat) or any(_side_distance(x, y, side) < EPS for side in flat)
+
+
+def _strictly_inside_at(x: float, y: float, box: tuple[float, float, float, float], flat: tuple[Side, ...]) -> bool:
+    """`_strictly_inside((x, y), poly)` for the outline's box and `sides`: inside by the
+    crossing count and more than EPS from every side (a point on a side is inside for
+    `inside` but not strictly; one off the box is neither)."""
+    if x < box[0] - EPS or x > box[2] + EPS or y < box[1] - EPS or y > box[3] + EPS:
+        return False
+    return _crossed(x, y, flat) and all(_side_distance(x, y, side) > EPS for side in flat)
 
 
 def polygon_distance(p: Point, poly: Polygon) -> float:
@@ -157,18 +197,22 @@ def polygons_touch(one: Polygon, two: Polygon) -> bool:
 
 def _crossings(a: Point, b: Point, poly: Polygon) -> list[float]:
     """Parameters t in [0, 1] where segment ab meets a side of the polygon."""
+    return _crossings_of(a[0], a[1], b[0] - a[0], b[1] - a[1], sides(poly))
+
+
+def _crossings_of(ax: float, ay: float, dx: float, dy: float, flat: tuple[Side, ...]) -> list[float]:
+    """`_crossings` of the segment from (ax, ay) along (dx, dy) with a polygon's `sides`."""
     ts = [0.0, 1.0]
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    for c, d in edges(poly):
-        ex, ey = d[0] - c[0], d[1] - c[1]
+    for cx, cy, _, _, ex, ey, _ in flat:
         denom = dx * ey - dy * ex
-        if abs(denom) < EPS:
+        if -EPS < denom < EPS:
             continue  # parallel sides add nothing a midpoint test misses
-        t = ((c[0] - a[0]) * ey - (c[1] - a[1]) * ex) / denom
-        u = ((c[0] - a[0]) * dy - (c[1] - a[1]) * dx) / denom
+        t = ((cx - ax) * ey - (cy - ay) * ex) / denom
+        u = ((cx - ax) * dy - (cy - ay) * dx) / denom
         if -EPS <= t <= 1 + EPS and -EPS <= u <= 1 + EPS:
-            ts.append(min(1.0, max(0.0, t)))
-    return sorted(ts)
+            ts.append(0.0 if t <= 0.0 else t if t < 1.0 else 1.0)
+    ts.sort()
+    return ts
 
 
 @lru_cache(maxsize=1 << 16)
@@ -178,25 +222,30 @@ def length_inside(a: Point, b: Point, poly: Polygon) -> float:
 
     Pure geometry over frozen tuples, so memoised: a move's legs are measured against every
     piece by each check of it, and a segment clear of the outline's bounding box is 0 at once.
+    Each stretch between two crossings counts when its midpoint is strictly inside.
     """
-    x0, y0, x1, y1 = outline_box(poly)
-    if max(a[0], b[0]) < x0 or min(a[0], b[0]) > x1 or max(a[1], b[1]) < y0 or min(a[1], b[1]) > y1:
+    box = outline_box(poly)
+    ax, ay = a
+    bx, by = b
+    if (ax if ax > bx else bx) < box[0] or (ax if ax < bx else bx) > box[2] or (ay if ay > by else by) < box[1] or (ay if ay < by else by) > box[3]:
         return 0.0
-    ts = _crossings(a, b, poly)
+    flat = sides(poly)
+    dx, dy = bx - ax, by - ay
+    ts = _crossings_of(ax, ay, dx, dy, flat)
     total = 0.0
-    length = distance(a, b)
-    for t0, t1 in pairwise(ts):
-        if t1 - t0 < EPS:
-            continue
-        mid = (t0 + t1) / 2
-        m = (a[0] + (b[0] - a[0]) * mid, a[1] + (b[1] - a[1]) * mid)
-        if _strictly_inside(m, poly):
-            total += (t1 - t0) * length
+    length = math.hypot(dx, dy)  # `distance(a, b)`
+    t0 = ts[0]
+    for t1 in ts[1:]:
+        if t1 - t0 >= EPS:
+            mid = (t0 + t1) / 2
+            if _strictly_inside_at(ax + dx * mid, ay + dy * mid, box, flat):
+                total += (t1 - t0) * length
+        t0 = t1
     return total
 
 
 def _strictly_inside(p: Point, poly: Polygon) -> bool:
-    return inside(p, poly) and all(point_segment_distance(p, a, b) > EPS for a, b in edges(poly))
+    return _strictly_inside_at(p[0], p[1], outline_box(poly), sides(poly))
 
 
 BOX_MARGIN = 1e-6
@@ -234,11 +283,17 @@ def path_inside(points: Sequence[Point], poly: Polygon) -> float:
     misses the outline's: a move is measured against every piece on the table)."""
     if len(points) == 1:
         return 0.0
-    x0, y0, x1, y1 = outline_box(poly)
+    x0, y0, x1, y1 = box = outline_box(poly)
+    if len(points) == 2:  # most moves: one leg, without the lists
+        a, b = points
+        if (a[0] if a[0] > b[0] else b[0]) < x0 or (a[0] if a[0] < b[0] else b[0]) > x1 \
+                or (a[1] if a[1] > b[1] else b[1]) < y0 or (a[1] if a[1] < b[1] else b[1]) > y1:
+            return 0.0
+        return 0.0 if segment_misses_box(a, b, box) else length_inside(a, b, poly)
     xs, ys = [p[0] for p in points], [p[1] for p in points]
     if max(xs) < x0 or min(xs) > x1 or max(ys) < y0 or min(ys) > y1:
         return 0.0
-    return sum(length_inside(a, b, poly) for a, b in path_legs(points) if not segment_misses_box(a, b, (x0, y0, x1, y1)))
+    return sum(length_inside(a, b, poly) for a, b in path_legs(points) if not segment_misses_box(a, b, box))
 
 
 def path_enters(points: Sequence[Point], poly: Polygon) -> bool:
@@ -396,14 +451,19 @@ def terrain_blocker(a: Sighted, b: Sighted, terrain: Iterable[Solid]) -> str | N
     """The first terrain piece blocking the line between a and b (`sight_blocker`'s terrain
     part: it depends on the two ends and the table alone, so it may be remembered while units
     move elsewhere)."""
-    tallest = max(a.scale, b.scale)
-    lo_x, hi_x = min(a.at[0], b.at[0]), max(a.at[0], b.at[0])
-    lo_y, hi_y = min(a.at[1], b.at[1]), max(a.at[1], b.at[1])
+    a_scale, b_scale = a.scale, b.scale
+    tallest = a_scale if a_scale >= b_scale else b_scale
+    (ax, ay), (bx, by) = a.at, b.at
+    lo_x, hi_x = (ax, bx) if ax <= bx else (bx, ax)  # (min and max, without the calls)
+    lo_y, hi_y = (ay, by) if ay <= by else (by, ay)
     for piece in terrain:
-        x0, y0, x1, y1 = piece.box
+        x0, y0, x1, y1 = box = piece.box
         if hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1:
             continue  # `_terrain_blocks`'s own first test, without the call: most pieces are far off
-        if segment_misses_box(a.at, b.at, piece.box):
+        scale = piece.scale
+        if scale < a_scale and scale < b_scale:
+            continue  # `_terrain_blocks`' answer for a piece lower than both ends, before any measure
+        if segment_misses_box(a.at, b.at, box):
             continue  # the line passes the piece's box by: nothing of it runs inside the piece
         if _terrain_blocks(a, b, piece, tallest):
             return piece.id
@@ -419,13 +479,17 @@ def body_blocker(a: Sighted, b: Sighted, bodies: Iterable[Body]) -> str | None:
     lo_x, hi_x = (ax, bx_) if ax <= bx_ else (bx_, ax)
     lo_y, hi_y = (ay, by_) if ay <= by_ else (by_, ay)
     a_id, b_id = a.id, b.id
+    line: Side | None = None
     for body_id, at, radius, scale in bodies:  # (unpacked whole: a line asks it of every unit on the table)
         if scale < tallest or body_id in (a_id, b_id):
             continue
         bx, by = at
         if bx < lo_x - radius or bx > hi_x + radius or by < lo_y - radius or by > hi_y + radius:
             continue  # further than its radius from the line's bounding box: from the line
-        if point_segment_distance(at, a.at, b.at) < radius - EPS:
+        if line is None:  # the line as a `sides` entry, for `point_segment_distance(at, a.at, b.at)`'s arithmetic
+            dx, dy = bx_ - ax, by_ - ay
+            line = (ax, ay, bx_, by_, dx, dy, dx * dx + dy * dy)
+        if _side_distance(bx, by, line) < radius - EPS:
             return body_id
     return None
 

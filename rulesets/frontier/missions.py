@@ -55,9 +55,10 @@ class Zone(NamedTuple):
 
     def contains(self, p: Point) -> bool:
         """Whether a point lies in the zone."""
-        if not any(r.contains(p) for r in self.rects):
-            return False
-        return not self.near or min(r.distance(p) for r in self.near) <= self.near_dist + 1e-9
+        for rect in self.rects:  # (a loop, not `any` over a generator: asked for every point a unit may be set up on)
+            if rect.contains(p):
+                return not self.near or min(r.distance(p) for r in self.near) <= self.near_dist + 1e-9
+        return False
 
     def distance(self, p: Point) -> float:
         """Distance from p to the zone's rectangles (0 inside)."""

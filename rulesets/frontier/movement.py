@@ -42,6 +42,7 @@ from rulesets.frontier.state import (
 from rulesets.memo import last_args, last_state
 
 replace = msgspec.structs.replace
+WIDTH, HEIGHT = missions.WIDTH, missions.HEIGHT
 TOKEN_REACH = 5.0
 """Knife Missile and Minefield: a token "within 5" of an enemy unit" triggers."""
 SLACK = 1e-6
@@ -302,6 +303,8 @@ def _ground_problems(state: State, mover: _Mover, to: Point, level: int, path: t
 
 
 def _table_problems(to: Point, path: tuple[Point, ...]) -> Iterator[Problem]:
+    if not path and missions.on_table(to):
+        return  # the one point of most moves, without the list
     off = [p for p in (*path, to) if not missions.on_table(p)]
     if off:
         yield Problem("movement.table", f"{off[0]} is off the table")
@@ -322,7 +325,11 @@ def _terrain_problems(state: State, unit: Unit, start: Point, to: Point, path: t
 
 def _through_walls(pieces: tuple[Piece, ...], unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     points = (start, *path, to)
+    lo_x, lo_y, hi_x, hi_y = _box(points)
     for piece in pieces:
+        x0, y0, x1, y1 = piece.box
+        if hi_x < x0 - board.EPS or lo_x > x1 + board.EPS or hi_y < y0 - board.EPS or lo_y > y1 + board.EPS:
+            continue  # the move's box is more than EPS off the piece's: it neither ends in it (`inside`) nor enters it
         if board.inside(to, piece.outline):
             yield Problem("terrain.impassable", f"{unit.id} may not end its move in {piece.label or piece.id} (impassable)")
         elif not free and board.path_enters(points, piece.outline):
@@ -522,8 +529,10 @@ def _edge_along(a: Point, b: Point) -> float:
 
 def snap(p: Point) -> Point:
     """A point rounded to a hundredth of an inch and kept on the table."""
-    x = min(max(p[0], 0.0), missions.WIDTH)
-    y = min(max(p[1], 0.0), missions.HEIGHT)
+    x, y = p
+    # min(max(v, 0.0), edge), without the calls (a -0.0 stays -0.0, as max keeps its first argument)
+    x = 0.0 if x < 0.0 else WIDTH if x > WIDTH else x
+    y = 0.0 if y < 0.0 else HEIGHT if y > HEIGHT else y
     return (round(x, 2), round(y, 2))
 
 
@@ -541,12 +550,14 @@ def sample_ends(state: State, unit: Unit, window: Window, goals: tuple[Point, ..
             points.append(board.toward(start, goal, min(reach, d - 1.2)))
     seen: set[Point] = set()
     ends = []
+    locate = locator(state)
     for p in points:
         q = snap(p)
         if q in seen or board.distance(q, start) <= board.EPS:
             continue
         seen.add(q)
-        ends += [(q, h) for h in heights_at(state, q)]
+        there = locate(q)  # `heights_at(state, q)`, the table's locator asked once
+        ends += [(q, h) for h in ((0,) if there is None else there.heights())]
     return ends
 
 

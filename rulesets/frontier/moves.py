@@ -368,6 +368,13 @@ def _deploy_points(state: State, unit: Unit, zone: missions.Zone) -> list[Point]
         cx = sum(position(u)[0] for u in kin) / len(kin)
         cy = sum(position(u)[1] for u in kin) / len(kin)
         return [movement.snap(board.polar((cx, cy), a, r)) for r in (1.2, 2.2, 3.2, 4.2) for a in range(0, 360, 45)]
+    return list(_zone_points(zone))
+
+
+@lru_cache(maxsize=64)
+def _zone_points(zone: missions.Zone) -> tuple[Point, ...]:
+    """Two dozen points spread over a zone: they depend on the zone alone (a mission has a few),
+    so every unit of every game set up first of its type there is offered the same ones."""
     points: list[Point] = []
     for rect in zone.rects:
         points += _grid(rect.x0 + 1, rect.y0 + 1, rect.x1 - 1, rect.y1 - 1, 3)
@@ -375,7 +382,7 @@ def _deploy_points(state: State, unit: Unit, zone: missions.Zone) -> list[Point]
     if len(points) > 24:
         stride = len(points) / 24
         points = [points[int(i * stride)] for i in range(24)]
-    return points
+    return tuple(points)
 
 
 def _reserve(state: State, unit: Unit, seat: str) -> Iterator[Event]:

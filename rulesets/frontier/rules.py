@@ -70,7 +70,6 @@ from rulesets.frontier.state import (
     find,
     gap,
     has,
-    heights_at,
     kind,
     layout,
     make_piece,
@@ -408,9 +407,9 @@ def _standing_problems(state: State, event: Event, unit: Unit, at: board.Point, 
     problems = []
     if not missions.on_table(at):
         return [_v(event, rule, f"{at} is off the table")]
-    if level not in heights_at(state, at):
-        problems.append(_v(event, "climbing.halfway", f"nothing at {at} stands {level} high"))
     found = piece_at(state, at)
+    if level not in ((0,) if found is None else found.heights()):  # `heights_at`, the piece already found
+        problems.append(_v(event, "climbing.halfway", f"nothing at {at} stands {level} high"))
     if found is not None and found.impassable():
         problems.append(_v(event, "terrain.impassable", f"{unit.id} may not stand in {found.label or found.id} (impassable)"))
     radius, (x, y) = kind(unit).base, at

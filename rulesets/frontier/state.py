@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Literal
 
 import msgspec
@@ -17,7 +17,7 @@ from rulesets.frontier import board, missions, units
 from rulesets.frontier.board import Point, Polygon
 from rulesets.frontier.events import Level
 from rulesets.frontier.params import Params
-from rulesets.memo import last_state
+from rulesets.memo import last_one, last_state
 
 replace = msgspec.structs.replace
 
@@ -46,6 +46,20 @@ NEAR = 5.0
 """The many 5" distances of the text (strategic actions, abilities, the 5" rule)."""
 
 
+@functools.lru_cache(maxsize=256)
+def _heights(scale: int, levels: tuple[Level, ...]) -> tuple[int, ...]:
+    """`Piece.heights`, remembered by the piece's scale and levels (asked for every point a
+    move, a set-up or a sight line ends on; a table has a dozen pieces)."""
+    floors = {lv.height for lv in levels if 0 <= lv.height < scale}
+    return tuple(sorted({*floors, scale}))
+
+
+@functools.lru_cache(maxsize=256)
+def _impassable(levels: tuple[Level, ...]) -> bool:
+    """`Piece.impassable`, remembered by the piece's levels (asked for every point a unit is set up on)."""
+    return any("impassable" in lv.rules for lv in levels)
+
+
 class Piece(msgspec.Struct, frozen=True, gc=False):
     """A terrain piece on the table, as the players agreed it."""
 
@@ -64,12 +78,11 @@ class Piece(msgspec.Struct, frozen=True, gc=False):
 
     def heights(self) -> tuple[int, ...]:
         """Heights a unit may stand at inside the outline: listed floors and the top."""
-        floors = {lv.height for lv in self.levels if 0 <= lv.height < self.scale}
-        return tuple(sorted({*floors, self.scale}))
+        return _heights(self.scale, self.levels)
 
     def impassable(self) -> bool:
         """"Units may not move through impassable terrain"."""
-        return any("impassable" in lv.rules for lv in self.levels)
+        return _impassable(self.levels)
 
     def enterable(self) -> bool:
         """Whether a unit can walk into it at ground level (it has a level at height 0)."""
@@ -274,10 +287,17 @@ def find(state: State, unit_id: str | None) -> Unit | None:
     """The unit with that id, if the game has it."""
     if unit_id is None:
         return None
-    for u in state.units:
-        if u.id == unit_id:
-            return u
-    return None
+    return _by_id(state.units).get(unit_id)
+
+
+@last_one  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
+def _by_id(every: tuple[Unit, ...]) -> dict[str, Unit]:
+    """Each unit by its id (the first, if a table's mistake gave two units one id): `find`
+    is asked a few hundred times per units tuple (every candidate names its units)."""
+    out: dict[str, Unit] = {}
+    for u in every:
+        out.setdefault(u.id, u)
+    return out
 
 
 def replace_unit(state: State, unit: Unit, **changes: object) -> State:
@@ -300,11 +320,21 @@ def has(unit: Unit, ability: str) -> bool:
     return ability in units.ABILITY_IDS.get(unit.type, ())
 
 
-def on_board(state: State, side: str | None = None) -> Iterator[Unit]:
+def on_board(state: State, side: str | None = None) -> tuple[Unit, ...]:
     """Units standing on the table, optionally of one seat."""
-    for u in state.units:
-        if u.status == "board" and u.at is not None and (side is None or u.side == side):
-            yield u
+    return _standing(state.units).get(side, ())
+
+
+@last_one  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
+def _standing(every: tuple[Unit, ...]) -> dict[str | None, tuple[Unit, ...]]:
+    """`on_board` for one units tuple, every seat's at once (None: all of them), in the
+    tuple's order: asked some fifty times per decision (each candidate's rules look at who
+    stands where)."""
+    standing = tuple(u for u in every if u.status == "board" and u.at is not None)
+    out: dict[str | None, tuple[Unit, ...]] = {None: standing}
+    for side in dict.fromkeys(u.side for u in standing):
+        out[side] = tuple(u for u in standing if u.side == side)
+    return out
 
 
 def enemies_of(state: State, unit: Unit) -> list[Unit]:
@@ -426,10 +456,46 @@ def terrain_rules(state: State, unit: Unit) -> frozenset[str]:
 
 def sighted(state: State, unit: Unit, at: Point | None = None, level: int | None = None) -> board.Sighted:
     """A unit as one end of a line of sight (optionally as if standing elsewhere)."""
+    if at is None and level is None and unit.at is not None:
+        return _standing_ends(None, state.terrain)(unit)
+    return _sighted(state, unit, at, level)
+
+
+def _sighted(state: State, unit: Unit, at: Point | None, level: int | None) -> board.Sighted:
     p = at if at is not None else position(unit)
-    z = unit.level if level is None else level
-    found = piece_at(state, p)
+    return _end(locator(state), unit, p, unit.level if level is None else level)
+
+
+def _end(locate: Callable[[Point], Piece | None], unit: Unit, p: Point, z: int) -> board.Sighted:
+    found = locate(p)
     return board.Sighted(at=p, scale=kind(unit).scale + z, piece=found.id if found else None, level=z, id=unit.id)
+
+
+ENDS_KEPT = 4096
+"""Units' ends of sight lines kept per table (`_standing_ends`)."""
+
+
+@last_state  # one table per game (rulesets/memo.py)
+def _standing_ends(params: None, terrain: tuple[Piece, ...]) -> Callable[[Unit], board.Sighted]:
+    """`sighted(state, unit)` for a unit where it stands, on one table, remembered per unit
+    object: a unit that did not change is the very object of the state before (frozen), and
+    a decision asks its end of a line once per candidate that aims at it or from it (open
+    fire, reactions). Keyed on identity, the unit kept beside its answer (so its id is not
+    reused while it is kept); a bounded memo."""
+    kept: dict[int, tuple[Unit, board.Sighted]] = {}
+    locate = _locator(None, terrain)
+
+    def end(unit: Unit) -> board.Sighted:
+        found = kept.get(id(unit))
+        if found is not None and found[0] is unit:
+            return found[1]
+        made = _end(locate, unit, position(unit), unit.level)
+        if len(kept) >= ENDS_KEPT:
+            kept.clear()
+        kept[id(unit)] = (unit, made)
+        return made
+
+    return end
 
 
 def bodies(state: State) -> tuple[board.Body, ...]:
@@ -482,13 +548,28 @@ def terrain_sight(state: State) -> Callable[[board.Sighted, board.Sighted], str 
     return _terrain_sight(None, state.terrain)
 
 
+LINES_KEPT = 1 << 14
+"""Sight lines' terrain parts kept per table (`_terrain_sight`); a game traces a few thousand."""
+
+
 @last_state  # one table per game (rulesets/memo.py)
 def _terrain_sight(params: None, terrain: tuple[Piece, ...]) -> Callable[[board.Sighted, board.Sighted], str | None]:
-    """`board.terrain_blocker` on one table, remembered by the line's two ends (`_sight`)."""
+    """`board.terrain_blocker` on one table, remembered by the line's two ends (`_sight`):
+    where each stands, how tall it counts, the piece it stands in and its height there, but
+    not which unit it is (`Sighted.id`, which the terrain part never reads), so a line from a
+    place another unit of the same scale looked from is not traced again (a fifth of a
+    heuristic game's lines). A bounded memo."""
+    lines: dict[tuple[object, ...], str | None] = {}
 
-    @functools.lru_cache(maxsize=1 << 14)
     def through_terrain(a: board.Sighted, b: board.Sighted) -> str | None:
-        return board.terrain_blocker(a, b, terrain)
+        key = a[:4] + b[:4]  # (at, scale, piece, level) of each end
+        try:
+            return lines[key]
+        except KeyError:
+            found = lines[key] = board.terrain_blocker(a, b, terrain)
+            if len(lines) > LINES_KEPT:
+                lines.clear()
+            return found
 
     return through_terrain
 

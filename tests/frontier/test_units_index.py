@@ -1,0 +1,47 @@
+"""Who stands where, kept per units tuple, answers as the plain walk over the units did.
+
+`state.find` and `state.on_board` are asked dozens of times per candidate; they now read an
+index built once per units tuple (`memo.last_one`: states that share the tuple share it).
+These tests hold both to the plain walk at every state of seeded games, in a game's order
+(so the index is reused, and rebuilt when a unit changes), and on a table's mistake.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from projections.simulate import play
+from rulesets.frontier.state import State, Unit, find, on_board
+from tests.frontier.scenario import P, R, put
+
+replace = msgspec.structs.replace
+
+
+def _plain_find(state: State, unit_id: str | None) -> Unit | None:
+    return next((u for u in state.units if u.id == unit_id), None) if unit_id is not None else None
+
+
+def _plain_on_board(state: State, side: str | None = None) -> list[Unit]:
+    return [u for u in state.units if u.status == "board" and u.at is not None and (side is None or u.side == side)]
+
+
+def test_units_are_found_and_listed_on_the_table_as_by_the_plain_walk() -> None:
+    asked = 0
+    for bot, seed in (("random", 3), ("heuristic", 4)):
+        log = play(R, R.ruleset.example_seats, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:]:
+            state = R.ruleset.apply(P, state, event)
+            for side in (None, *state.seats, "nobody"):
+                assert list(on_board(state, side)) == _plain_on_board(state, side)
+            for unit_id in [u.id for u in state.units] + ["nobody", None]:
+                assert find(state, unit_id) is _plain_find(state, unit_id)
+                asked += 1
+    assert asked > 1000
+
+
+def test_a_table_that_gave_two_units_one_id_finds_the_first() -> None:
+    first, second = put("stalker_team", (5.0, 5.0)), put("stalker_team", (9.0, 9.0))
+    state = State(seats=("p1", "p2"), mission="assault", points=100, stage="play", units=(first, replace(second, id=first.id)))
+    assert find(state, first.id) is first
+    assert list(on_board(state, "p1")) == [first, replace(second, id=first.id)]
