@@ -413,8 +413,12 @@ BOT_READING = [
     "  Mercy Frontier's trampling walks); the play loop checks only events the rules did not offer themselves",
     "  and asks whether the game is over once per step; the heuristic bots of MortalGate and Mercenarium score",
     "  best bound first (every tie-break drawn first, so the same choices), and every heuristic works out per",
-    "  decision what it reads of the board. Where 10x is not reached, what is left is spread over the whole",
-    "  loop (docs/architecture.md, issue 18's session 7 subsections, per game).",
+    "  decision what it reads of the board. Session 8: MortalGate's and Mercenarium's `legal` hand a turn over",
+    "  as a chain that keeps what its events are made from (a move's path, a step's card, space and enemy), so",
+    "  the heuristics weigh them unmade and make only the event they play; Frontier's exact geometry reads",
+    "  each outline's sides as flat numbers once and keeps a sight line's terrain part by where its ends stand",
+    "  (the same floats). Where 10x is not reached, what is left is spread over the whole loop",
+    "  (docs/architecture.md, issue 18's session 7 and 8 subsections, per game).",
     "  MortalGate's heuristic logs are not those of the baseline because a rules change after it (2f31b7b:",
     "  a hero slain in its own upkeep returns only at its next turn) changed those games; they equal, seed",
     "  for seed, the logs of 2f31b7b itself (checked when that change was made).",
@@ -449,6 +453,8 @@ def report(here: dict[str, object], base: dict[str, object], work: list[Work], a
         old = old_replays[game]
         rate, old_rate = now["events"] / now["cpu"], old["events"] / old["cpu"]
         lines.append(f"| {game} | {now['events']:,.0f} | {old_rate:,.0f} | {rate:,.0f} | {rate / old_rate:.2f}x |")
+    lines += ["", "Each code replays the logs its own bots play: the same logs for every game but MortalGate, whose heuristic "
+              "games differ since the rules change 2f31b7b (see below), so its row compares two sets of games of about the same length."]
     lines += corpus_table(work, args)
     lines += ["", "### Reading the figures", "",
               "- Same logs: every bot game above gives, seed for seed, the log the code before issue 18 gives.",
