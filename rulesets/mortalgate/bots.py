@@ -56,7 +56,7 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     their best score is worked out exactly, and which moves reach it.
     """
     moves: Sequence[int]
-    if isinstance(legal, TurnEvents):  # moves first, their paths read without making them
+    if isinstance(legal, TurnEvents):  # moves first, where they end read without making them
         moves = range(len(legal.paths))
         scores = {i: _score(params, state, event) for i, event in enumerate(legal.rest, len(moves))}
     else:
@@ -65,8 +65,12 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     top = max(scores.values(), default=-math.inf)
     best_moves: list[int] = []
     if moves and top <= ZONE_SCORE:
-        paths = legal.paths if isinstance(legal, TurnEvents) else list(map(_path, _at(legal, moves)))
-        move_score, reached = _best_moves(params, state, paths, top)
+        if isinstance(legal, TurnEvents):
+            ends, reach = legal.paths.ends, legal.paths.reach
+        else:
+            paths = list(map(_path, _at(legal, moves)))
+            ends, reach = _cells(params, paths), max(map(len, paths))
+        move_score, reached = _best_moves(params, state, ends, reach, top)
         if move_score >= top:
             top, best_moves = move_score, [moves[j] for j in reached]
     chosen = [i for i, score in scores.items() if score == top]
@@ -74,7 +78,12 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
 
 
 _path = attrgetter("path")
-_last = itemgetter(-1)
+
+
+def _cells(params: Params, paths: Sequence[tuple[Node, ...]]) -> list[int]:
+    """Where each path ends, as a cell (`board.cell`)."""
+    height = game_map(params).height
+    return [board.cell(path[-1], height) for path in paths]
 
 
 def _at(legal: Sequence[Event], positions: Sequence[int]) -> Sequence[Event]:
@@ -101,13 +110,13 @@ def _split(legal: Sequence[Event]) -> tuple[Sequence[int], Sequence[int]]:
             [i for i, kind in enumerate(kinds) if kind is not HeroMoved])
 
 
-def _best_moves(params: Params, state: State, paths: Sequence[tuple[Node, ...]], rival: float) -> tuple[float, list[int]]:
-    """The best score of the moves along `paths` and which of them (positions in `paths`)
-    reach it, worked out only as far as it can reach `rival` (the best other event's score):
-    standing in a zone we can capture (50) is best, then closer to a goal (20 less half the
-    steps to the nearest goal). A score below `rival` comes back as minus infinity.
+def _best_moves(params: Params, state: State, ends: Sequence[int], reach: int, rival: float) -> tuple[float, list[int]]:
+    """The best score of the moves ending at `ends` (cells, `board.cell`; the longest move
+    `reach` steps) and which of them (positions in `ends`) reach it, worked out only as far
+    as it can reach `rival` (the best other event's score): standing in a zone we can
+    capture (50) is best, then closer to a goal (20 less half the steps to the nearest
+    goal). A score below `rival` comes back as minus infinity.
     """
-    ends = list(map(_last, paths))
     turn = state.turn
     hero = find(state, turn.hero) if turn else None
     team = hero.team if hero else None
@@ -120,28 +129,26 @@ def _best_moves(params: Params, state: State, paths: Sequence[tuple[Node, ...]],
     enemies = [board.distances_from(h.node, gmap.width, gmap.height) for h in state.heroes if h.team != team and h.node is not None]
     if not altars and not enemies:  # no altar left to take and no enemy standing
         return 0.5, list(range(len(ends)))
-    start = hero.node if hero else None  # where every move starts, at most its length away
-    nearest, reached = _nearest(params, [*altars, *enemies], ends, start, max(map(len, paths)))
+    start = hero.node if hero else None  # where every move starts, at most `reach` away
+    nearest, reached = _nearest(params, [*altars, *enemies], ends, start, reach)
     return NEAR_SCORE - nearest * 0.5, reached
 
 
-def _nearest(params: Params, goals: list[tuple[int, ...]], ends: list[Node], start: Node | None,
+def _nearest(params: Params, goals: list[tuple[int, ...]], ends: Sequence[int], start: Node | None,
              reach: int) -> tuple[int, list[int]]:
-    """The fewest steps from any end to any goal (each goal a `board.distances_from` table),
-    and the positions of the ends that far from some goal.
+    """The fewest steps from any end (a cell) to any goal (each goal a `board.distances_from`
+    table), and the positions of the ends that far from some goal.
 
     Best bound first: every move of a decision starts at `start`, where its hero stands, and
     is at most `reach` steps long, so a goal `away` steps from the hero is at least
     `away - reach` steps from every end. Goals are read nearest to the hero first, and
     reading stops at the first goal that can no longer be as near as the best found.
     """
-    height = game_map(params).height
-    cells = [col * height + row for col, row in ends]  # board.cell of each end
-    read = itemgetter(*cells) if len(cells) > 1 else _one(cells[0])
+    read = itemgetter(*ends) if len(ends) > 1 else _one(ends[0])
     if start is None:  # (not in play: moves start where the hero stands)
         order = [(0, goal) for goal in range(len(goals))]
     else:
-        here = board.cell(start, height)
+        here = board.cell(start, game_map(params).height)
         order = sorted([(table[here], goal) for goal, table in enumerate(goals)])
     nearest, lows = math.inf, []
     for away, goal in order:
@@ -172,12 +179,12 @@ def _one(cell: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
 
 
 @lru_cache(maxsize=256)
-def _open_altars(map_id: str, team: str | None, owners: tuple[str | None, ...]) -> tuple[tuple[tuple[int, ...], ...], frozenset[Node]]:
-    """The distance tables of the altars a team does not hold, and the nodes of their zones
-    (remembered per owners: altars change hands a few dozen times a game)."""
+def _open_altars(map_id: str, team: str | None, owners: tuple[str | None, ...]) -> tuple[tuple[tuple[int, ...], ...], frozenset[int]]:
+    """The distance tables of the altars a team does not hold, and the cells (`board.cell`)
+    of their zones (remembered per owners: altars change hands a few dozen times a game)."""
     gmap = maps.load_map(map_id)
     open_altars = [a for a, owner in zip(gmap.altars, owners, strict=True) if owner != team]
-    zone = frozenset[Node]().union(*(a.zone for a in open_altars))
+    zone = frozenset(board.cell(node, gmap.height) for a in open_altars for node in a.zone if board.on_board(node, gmap.width, gmap.height))
     return tuple(board.distances_from(a.node, gmap.width, gmap.height) for a in open_altars), zone
 
 

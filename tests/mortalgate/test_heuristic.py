@@ -91,8 +91,9 @@ def test_moves_are_read_only_as_far_as_they_can_reach_the_best_score() -> None:
         moved = [e.path for e in legal if isinstance(e, HeroMoved)]
         if not moved:
             continue
-        assert bots._best_moves(params, state, moved, 51.0)[0] <= 50.0
-        score, reached = bots._best_moves(params, state, moved, 21.0)
+        ends, reach = [board.cell(path[-1]) for path in moved], max(map(len, moved))
+        assert bots._best_moves(params, state, ends, reach, 51.0)[0] <= 50.0
+        score, reached = bots._best_moves(params, state, ends, reach, 21.0)
         assert score in (50.0, -math.inf) and (score == 50.0) == bool(reached)
 
 
