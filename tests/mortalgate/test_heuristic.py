@@ -105,3 +105,21 @@ def test_placement_offers_exactly_what_check_accepts(version: str) -> None:
     for state in placing:
         accepted = [e for e in moves.candidates(r.params, state) if not r.ruleset.check(r.params, state, e)]
         assert r.ruleset.legal(r.params, state) == accepted
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 30, 257])
+def test_the_draws_taken_at_once_are_those_random_gives_one_by_one(count: int) -> None:
+    """The heuristic takes a decision's tie-breaking draws in one call (`bots.draws`): each
+    must be the number `random()` gives at its turn, and the generator left where it is after
+    that many `random()` calls; another generator class is asked one number at a time."""
+
+    class Halved(random.Random):
+        def random(self) -> float:
+            return super().random() / 2
+
+    for seed in range(40):
+        for kind in (random.Random, Halved):
+            taken, plain = kind(seed), kind(seed)
+            draw = bots.draws(taken, count)
+            assert [draw(index) for index in range(count)] == [plain.random() for _ in range(count)]
+            assert taken.random() == plain.random()
