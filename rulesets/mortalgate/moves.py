@@ -74,8 +74,9 @@ def legal(params: Params, state: State) -> Sequence[Event]:
     In play (nearly every decision) the events are built from the rules directly: what
     `check` would ask of each candidate (range, cooldown, sight, contention) asked once
     here, the moves made only when read (`TurnEvents`); in placement every candidate is
-    legal. The draft keeps every candidate `check` accepts. The contract suite
-    (`check_legal_is_what_check_accepts`) holds both to the same events in the same order.
+    legal. The draft keeps the candidates `check` accepts, checking one pick per seat
+    (`_legal_draft`). The contract suite (`check_legal_is_what_check_accepts`) holds them
+    all to the same events in the same order.
     """
     outcomes = chance(params, state)
     if outcomes is not None:
@@ -87,7 +88,24 @@ def legal(params: Params, state: State) -> Sequence[Event]:
         # node of its team's spawn (`_check_hero_placed`); each team not yet ordered, every
         # order of exactly its heroes (`_check_turn_order`).
         return list(_placement(params, state))
-    return [e for e in _candidates(params, state) if not check(params, state, e)]
+    return _legal_draft(params, state)
+
+
+def _legal_draft(params: Params, state: State) -> list[Event]:
+    """The draft's candidates `check` accepts. A pick's checks ask about its hero only
+    whether it is in the pool and not yet picked, which every candidate is (`_draft`), and
+    otherwise only about its seat (the turn to pick, the seat's fair share): so each seat's
+    picks are all accepted or all refused, and one pick per seat is checked."""
+    if state.draft.first_pick is None:  # the winner's choice: two candidates
+        return [e for e in _draft(params, state) if not check(params, state, e)]
+    team = picking_team(state)
+    taken = {hero for hero, _ in state.draft.picks}
+    pool = [hero for hero in heroes.HEROES if hero not in taken]
+    picks: list[Event] = []
+    for seat, seat_team in state.seats:
+        if seat_team == team and pool and not check(params, state, HeroPicked(by=seat, hero=pool[0])):
+            picks += [HeroPicked(by=seat, hero=hero) for hero in pool]
+    return picks
 
 
 def _legal_turn(params: Params, state: State) -> Sequence[Event]:

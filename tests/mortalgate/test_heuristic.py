@@ -9,6 +9,7 @@ import math
 import random
 from collections.abc import Sequence
 
+import msgspec
 import pytest
 
 from events.base import Event
@@ -95,6 +96,29 @@ def test_moves_are_read_only_as_far_as_they_can_reach_the_best_score() -> None:
         assert bots._best_moves(params, state, ends, reach, 51.0)[0] <= 50.0
         score, reached = bots._best_moves(params, state, ends, reach, 21.0)
         assert score in (50.0, -math.inf) and (score == 50.0) == bool(reached)
+
+
+@pytest.mark.parametrize(("version", "bot"), [("1.5", "heuristic"), ("2.0", "random"), ("2.5", "heuristic"), ("2.5", "random")])
+def test_the_draft_offers_exactly_what_check_accepts(version: str, bot: str) -> None:
+    """The draft checks one pick per seat (`moves._legal_draft`): at every draft decision of
+    games of both bots, two players a team or one (where a player's fair share refuses some
+    seats' picks), and with a seat whose team its name does not say (a pick `check`
+    refuses), `legal` is the candidates `check` accepts."""
+    r = rules(version)
+    pairs = {"red-a": "ana", "red-b": "bo", "blue-a": "cy", "blue-b": "di"}
+    for seed in range(6):
+        log = play(r, pairs if seed % 2 else r.ruleset.example_seats, seed=seed, bot=bot)
+        state = r.ruleset.setup(r.params, log[0])
+        seen = 0
+        for event in log[1:-1]:
+            if state.stage == "draft" and r.ruleset.chance(r.params, state) is None:
+                seen += 1
+                for seats in (state.seats, tuple((f"seat-{seat}", team) for seat, team in state.seats)):
+                    at = msgspec.structs.replace(state, seats=seats)
+                    accepted = [e for e in moves.candidates(r.params, at) if not r.ruleset.check(r.params, at, e)]
+                    assert r.ruleset.legal(r.params, at) == accepted
+            state = r.ruleset.apply(r.params, state, event)
+        assert seen
 
 
 @pytest.mark.parametrize("version", ["1.5", "2.0", "2.5"])
