@@ -467,10 +467,12 @@ def _free_walk(map_id: str, start: Node, steps: int) -> _FreeWalk:
     heroes, which seldom recur: remembering those too cost more in garbage collection than
     it saved."""
     walk = _walk(map_id, start, steps, ())
-    paths = list(walk)
-    return _FreeWalk(Walk(tuple(walk.cells), tuple(walk._parents), walk.reach, walk._nodes),
-                     MappingProxyType({path[-1]: position for position, path in enumerate(paths)}),
-                     tuple(map(len, paths)))
+    cells, parents, nodes = walk.cells, walk._parents, walk._nodes
+    depths: list[int] = []
+    for parent in parents:  # a parent comes before its children
+        depths.append(depths[parent] + 1 if parent >= 0 else 1)
+    return _FreeWalk(Walk(tuple(cells), tuple(parents), walk.reach, nodes),
+                     MappingProxyType({nodes[cell]: position for position, cell in enumerate(cells)}), tuple(depths))
 
 
 def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> Walk:
