@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import repeat, starmap
 from operator import attrgetter, itemgetter
 
@@ -206,10 +206,18 @@ def _one(cell: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
 def _open_altars(map_id: str, team: str | None, owners: tuple[str | None, ...]) -> tuple[tuple[tuple[int, ...], ...], frozenset[int]]:
     """The distance tables of the altars a team does not hold, and the cells (`board.cell`)
     of their zones (remembered per owners: altars change hands a few dozen times a game)."""
+    open_altars = [altar for altar, owner in zip(_altars(map_id), owners, strict=True) if owner != team]
+    return tuple(table for table, _ in open_altars), frozenset[int]().union(*(zone for _, zone in open_altars))
+
+
+@cache
+def _altars(map_id: str) -> tuple[tuple[tuple[int, ...], frozenset[int]], ...]:
+    """Each altar of a map, in map order: its distance table and its zone's cells."""
     gmap = maps.load_map(map_id)
-    open_altars = [a for a, owner in zip(gmap.altars, owners, strict=True) if owner != team]
-    zone = frozenset(board.cell(node, gmap.height) for a in open_altars for node in a.zone if board.on_board(node, gmap.width, gmap.height))
-    return tuple(board.distances_from(a.node, gmap.width, gmap.height) for a in open_altars), zone
+    width, height = gmap.width, gmap.height
+    return tuple((board.distances_from(altar.node, width, height),
+                  frozenset(board.cell(node, height) for node in altar.zone if board.on_board(node, width, height)))
+                 for altar in gmap.altars)
 
 
 def _score(params: Params, state: State, event: Event) -> float:
