@@ -45,7 +45,8 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     draw = draws(rng, count)
     """One tie-breaking draw per event, in the order of `legal` (as a `max` over (score, draw)
     would take them: scoring draws nothing, so drawing them first gives the same numbers)."""
-    return legal[max(_best(params, state, legal), key=draw)]
+    best = _best(params, state, legal)
+    return legal[best[0] if len(best) == 1 else max(best, key=draw)]  # (one best event, two thirds of the time: no tie to break)
 
 
 def draws(rng: random.Random, count: int) -> Callable[[int], float]:
@@ -221,16 +222,18 @@ def _altars(map_id: str) -> tuple[tuple[tuple[int, ...], frozenset[int]], ...]:
 
 
 def _score(params: Params, state: State, event: Event) -> float:
-    if isinstance(event, AltarCaptured):
-        return 100.0
+    """An event's score (a move's as any other event's: `_best_moves` scores moves); the
+    types that always score alike are read from a table by type."""
     if isinstance(event, AbilityUsed):
         return _ability_score(params, state, event)
     if isinstance(event, AttackDeclared):
         target = find(state, event.target)
         return 60.0 - (target.health if target else 0)
-    if isinstance(event, TurnStarted):
-        return 0.0
-    return 1.0
+    return _FIXED_SCORES.get(type(event), 1.0)
+
+
+_FIXED_SCORES: dict[type, float] = {AltarCaptured: 100.0, TurnStarted: 0.0}
+"""The types whose events all score alike, other than the 1.0 of any other event."""
 
 
 def _ability_score(params: Params, state: State, event: AbilityUsed) -> float:
