@@ -226,7 +226,13 @@ def line_of_sight(
     "able to draw a straight line" as permissive, so sight is clear if either of the two
     nudged lines is clear (a blocker on one side of the edge alone does not block).
     """
-    return any(all(inner.isdisjoint(blocked) for blocked in blocking) for inner in _interiors(a, b, width, height))
+    for inner in _interiors(a, b, width, height):  # (loops, not generators: every attack and spell asks)
+        for blocked in blocking:
+            if not inner.isdisjoint(blocked):
+                break
+        else:
+            return True
+    return False
 
 
 def _pixel_dot(u: Cube, v: Cube) -> int:
