@@ -42,25 +42,26 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     if count == 1:  # a third of decisions: only the next turn start, nothing to score
         rng.random()  # its one tie-breaking draw, taken all the same
         return legal[0]
-    draw = draws(rng, count)
-    """One tie-breaking draw per event, in the order of `legal` (as a `max` over (score, draw)
-    would take them: scoring draws nothing, so drawing them first gives the same numbers)."""
     best = _best(params, state, legal)
+    """Scoring draws nothing, so the tie-breaking draws, one per event in the order of
+    `legal` (as a `max` over (score, draw) takes them), may be taken after it."""
+    draw = draws(rng, count, len(best))
     return legal[best[0] if len(best) == 1 else max(best, key=draw)]  # (one best event, two thirds of the time: no tie to break)
 
 
-def draws(rng: random.Random, count: int) -> Callable[[int], float]:
-    """The `count` numbers `rng.random()` would give one after another, taken from `rng` at
-    once, as a function of their position: a decision draws one per event, and reads only
-    the draws of its best events (a few of some thirty).
+def draws(rng: random.Random, count: int, read: int) -> Callable[[int], float]:
+    """The `count` numbers `rng.random()` would give one after another, as a function of
+    their position, of which `read` will be read: a decision draws one per event and reads
+    only the draws of its best events (mostly one or two of some thirty).
 
     `random()` makes each number of two 32-bit outputs of the generator, a = first >> 5 and
     b = second >> 6, as (a * 2**26 + b) / 2**53; `getrandbits(64 * count)` takes the same
     2 * count outputs, the first in the lowest 32 bits, so number i is rebuilt from bits
-    64 i to 64 i + 63, exactly (every step of it is exact in a float). Another generator
-    class (one that draws otherwise) is asked number by number.
+    64 i to 64 i + 63, exactly (every step of it is exact in a float). Rebuilding one costs
+    more than drawing it, so when many are read (a placement, where every event ties) they
+    are drawn one by one, as is any other generator class (one that may draw otherwise).
     """
-    if type(rng) is not random.Random:
+    if type(rng) is not random.Random or read > _FEW:
         return list(starmap(rng.random, repeat((), count))).__getitem__
     bits = rng.getrandbits(64 * count)
 
@@ -69,6 +70,10 @@ def draws(rng: random.Random, count: int) -> Callable[[int], float]:
         return (((pair & 0xFFFFFFFF) >> 5) * 67108864.0 + ((pair >> 38) & 0x3FFFFFF)) * (1.0 / 9007199254740992.0)
 
     return draw
+
+
+_FEW = 3
+"""Draws read, at most, for which rebuilding them from one call's bits beats drawing every one."""
 
 
 def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
