@@ -153,12 +153,18 @@ class TurnEvents(Chain[Event]):
         def every_move() -> list[Event]:
             return [HeroMoved(by=by, hero=hero_id, path=path) for path in paths]
 
-        super().__init__([Lazy(len(paths), move, every_move), rest], _TURN_KINDS)
+        count = len(paths)  # (never 0: `_legal_turn` lists the events when there is no move)
+        moves = Lazy(count, move, every_move)
+        if rest:
+            self._laid([moves, rest], [_MOVES, _ANY], [0, count], count + len(rest))
+        else:
+            self._laid([moves], [_MOVES], [0], count)
         self.paths = paths
         self.rest = rest
 
 
-_TURN_KINDS: tuple[tuple[type, ...], ...] = ((HeroMoved,), ())
+_MOVES: tuple[type, ...] = (HeroMoved,)
+_ANY: tuple[type, ...] = ()
 """What each part of `TurnEvents` holds: moves, then any event."""
 
 

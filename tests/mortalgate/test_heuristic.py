@@ -14,6 +14,7 @@ import pytest
 
 from events.base import Event
 from projections.simulate import play
+from rulesets.legal import Chain, keep
 from rulesets.mortalgate import board, bots, moves
 from rulesets.mortalgate.events import HeroMoved
 from rulesets.mortalgate.params import Params
@@ -149,3 +150,24 @@ def test_the_draws_taken_at_once_are_those_random_gives_one_by_one(count: int) -
                 draw = bots.draws(taken, count, read)
                 assert [draw(index) for index in range(count)] == [plain.random() for _ in range(count)]
                 assert taken.random() == plain.random()
+
+
+def test_turn_events_laid_out_by_hand_are_the_chain_of_their_parts() -> None:
+    """`moves.TurnEvents` sets its parts itself (`Chain._laid`) instead of `Chain.__init__`'s
+    loop: read by length, index, iteration, search and filter it must be the plain `Chain` of
+    its moves and its other events."""
+    laid = 0
+    for state, legal in decisions("2.5", 6):
+        if not isinstance(legal, moves.TurnEvents):
+            continue
+        laid += 1
+        hero = find(state, state.turn.hero) if state.turn else None
+        assert hero is not None
+        made = [HeroMoved(by=hero.seat, hero=hero.id, path=path) for path in legal.paths]
+        plain = Chain([made, legal.rest], [(HeroMoved,), ()])
+        assert len(legal) == len(plain) and list(legal) == list(plain)
+        assert [legal[i] for i in range(-len(plain), len(plain))] == [plain[i] for i in range(-len(plain), len(plain))]
+        assert all(event in legal for event in plain)
+        short = keep(legal, lambda event: len(event.path) > 1, (HeroMoved,))
+        assert list(short) == [e for e in plain if not isinstance(e, HeroMoved) or len(e.path) > 1]
+    assert laid
