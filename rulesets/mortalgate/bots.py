@@ -86,17 +86,18 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     their best score is worked out exactly, and which moves reach it.
     """
     moves: Sequence[int]
-    if isinstance(legal, TurnEvents):  # moves first, where they end read without making them
-        moves = range(len(legal.paths))
-        scores = {i: _score(params, state, event) for i, event in enumerate(legal.rest, len(moves))}
+    turn = legal if type(legal) is TurnEvents else None  # (not `isinstance`: an ABC's check is a Python call)
+    if turn is not None:  # moves first, where they end read without making them
+        moves = range(len(turn.paths))
+        scores = {i: _score(params, state, event) for i, event in enumerate(turn.rest, len(moves))}
     else:
         moves, others = _split(legal)
         scores = {i: _score(params, state, legal[i]) for i in others}
     top = max(scores.values(), default=-math.inf)
     best_moves: list[int] = []
     if moves and top <= ZONE_SCORE:
-        if isinstance(legal, TurnEvents):
-            ends, reach = legal.paths.ends, legal.paths.reach
+        if turn is not None:
+            ends, reach = turn.paths.ends, turn.paths.reach
         else:
             paths = list(map(_path, _at(legal, moves)))
             ends, reach = _cells(params, paths), max(map(len, paths))
