@@ -191,6 +191,8 @@ def _nearest(params: Params, goals: list[tuple[int, ...]], ends: Sequence[int], 
             nearest, lows = low, [steps]
         elif low == nearest:
             lows.append(steps)
+    if len(lows) == 1:  # (one goal nearest, most of the time: its ends are in order already)
+        return int(nearest), _where(lows[0], nearest)
     reached = {j for steps in lows for j in _where(steps, nearest)}
     return int(nearest), sorted(reached)
 
