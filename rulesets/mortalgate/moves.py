@@ -448,8 +448,9 @@ def _paths(params: Params, state: State, start: Node, steps: int) -> Walk:
     if not standing:
         return free.walk
     depths = free.depths
-    if any(depths[at[node]] < steps for node in standing):
-        return _walk(params.map, start, steps, standing)
+    for node in standing:  # (a loop, not `any` over a generator: every move decision asks)
+        if depths[at[node]] < steps:
+            return _walk(params.map, start, steps, standing)
     walk = free.walk
     kept = list(range(len(walk)))
     for position in sorted({at[node] for node in standing}, reverse=True):  # (two heroes on one node: a table's mistake)
