@@ -80,7 +80,7 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     """The positions in `legal` of the events with the best score, in order.
 
     Best bound first: the few other events are scored first (`legal`'s `TurnEvents` says
-    where its moves are and their paths, so no move is made to be read); moves (most of the
+    where its moves are and where they end, so no move is made to be read); moves (most of the
     events offered) score at most 50 (ending in a zone to capture) and otherwise at most 20, so they
     are read only as far as they can still reach the best score, and then as a kind: only
     their best score is worked out exactly, and which moves reach it.
