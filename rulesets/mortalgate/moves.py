@@ -300,8 +300,9 @@ def _placement(params: Params, state: State) -> Iterator[Event]:
     for index, team in enumerate(("red", "blue")):
         if not state.order[index]:
             mine = [h.id for h in state.heroes if h.team == team]
+            seat = _first_seat(state, team)  # (once: a team of four has 24 orders)
             for order in permutations(mine):
-                yield TurnOrderSet(by=_first_seat(state, team), team=team, heroes=order)  # type: ignore[arg-type]
+                yield TurnOrderSet(by=seat, team=team, heroes=order)  # type: ignore[arg-type]
 
 
 def _turn(params: Params, state: State) -> Iterator[Event]:
