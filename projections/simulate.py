@@ -12,6 +12,7 @@ from bisect import bisect
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from itertools import accumulate
+from operator import itemgetter
 from typing import Any
 
 from msgspec.structs import replace
@@ -100,13 +101,16 @@ def play(
     return events
 
 
+_weight = itemgetter(1)
+
+
 def draw(outcomes: list[tuple[Event, float]], rng: random.Random) -> Event:
     """One chance outcome by its weight: exactly `rng.choices`' draw (one `random()` against
     the running total of the weights), so a seed gives the same log as it always did."""
     if len(outcomes) == 1:
         rng.random()  # choices draws even from one outcome
         return outcomes[0][0]
-    cumulative = list(accumulate(weight for _, weight in outcomes))
+    cumulative = list(accumulate(map(_weight, outcomes)))
     return outcomes[bisect(cumulative, rng.random() * (cumulative[-1] + 0.0), 0, len(outcomes) - 1)][0]
 
 

@@ -122,6 +122,16 @@ class Chain(Sequence[T]):
         self._last: object = _NOTHING
         """The last event handed out by index: what a bot picked, asked for again at once."""
 
+    def _laid(self, parts: list[Sequence[T]], kinds: list[tuple[type, ...]], starts: list[int], count: int) -> None:
+        """The chain's parts set as `__init__` sets them, for a subclass that has them at hand:
+        every part holding events, `starts` the index of each part's first event, `count`
+        them all (MortalGate's turn events, made at most decisions, skip the loop)."""
+        self._parts = parts
+        self._kinds = kinds
+        self._starts = starts
+        self._count = count
+        self._last = _NOTHING
+
     def __len__(self) -> int:
         return self._count
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -175,3 +176,18 @@ def test_compare_versions_gives_the_seat_balance_that_side_win_rates_supports(tm
     assert seat.paired is not None and seat.narrowing is not None  # both versions played the same 24 seeds
     assert result.conclusion().startswith("mortalgate@2.1 vs mortalgate@2.5") and result.heading().startswith("mortalgate@2.1 (A) vs mortalgate@2.5 (B)")
     assert str(ws.home / "batches") in result.stored
+
+
+def test_a_chance_step_is_drawn_as_random_choices_draws_it() -> None:
+    """`simulate.draw` draws one outcome the way `random.choices` does (the same number taken,
+    the same outcome), so a seed keeps its log: even weights, uneven ones, a single outcome."""
+    from projections.simulate import draw
+
+    tables: list[list[tuple[object, float]]] = [
+        [(face, 1 / 100) for face in range(100)], [("a", 0.5), ("b", 0.25), ("c", 0.25)], [("only", 1.0)]]
+    for table in tables:
+        for seed in range(200):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            expected = theirs.choices([event for event, _ in table], weights=[weight for _, weight in table])[0]
+            assert draw(table, ours) == expected  # type: ignore[arg-type]
+            assert ours.random() == theirs.random()

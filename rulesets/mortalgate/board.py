@@ -136,14 +136,19 @@ def _samples(a: Node, b: Node, side: int, extra: int = 0) -> tuple[Node, ...]:
     (b, a) are those of (a, b) in reverse, bit for bit: `line` and `line_of_sight` are
     symmetric by construction, not by luck of rounding. `_cube_round` and `to_node` are
     inlined (the same arithmetic): every new pair of nodes asked about samples two lines.
+    The first and the n-th points are a and b themselves, a nudge of a millionth away from
+    an exact centre (i/n of an integer multiple of n is exact): they are not computed.
     """
     n = distance(a, b)
     if n == 0:
         return (a,)
     (aq, ar, as_), (bq, br, bs) = to_cube(a), to_cube(b)
-    eq, er, es = (side * e for e in _NUDGE)
-    nodes = []
-    for i in range(n + extra + 1):
+    eq, er, es = _NUDGE if side == 1 else tuple(side * e for e in _NUDGE)
+    nodes = [a]
+    for i in range(1, n + extra + 1):
+        if i == n:
+            nodes.append(b)
+            continue
         j = n - i
         q, r, s = (aq * j + bq * i) / n + eq, (ar * j + br * i) / n + er, (as_ * j + bs * i) / n + es
         rq, rr, rs = round(q), round(r), round(s)
@@ -221,7 +226,13 @@ def line_of_sight(
     "able to draw a straight line" as permissive, so sight is clear if either of the two
     nudged lines is clear (a blocker on one side of the edge alone does not block).
     """
-    return any(all(inner.isdisjoint(blocked) for blocked in blocking) for inner in _interiors(a, b, width, height))
+    for inner in _interiors(a, b, width, height):  # (loops, not generators: every attack and spell asks)
+        for blocked in blocking:
+            if not inner.isdisjoint(blocked):
+                break
+        else:
+            return True
+    return False
 
 
 def _pixel_dot(u: Cube, v: Cube) -> int:

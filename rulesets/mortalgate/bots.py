@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import repeat, starmap
 from operator import attrgetter, itemgetter
 
@@ -38,35 +38,70 @@ def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random
 def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
     """Capture uncontested altars, heal the wounded, focus fire on the weakest enemy, then
     move toward the nearest altar the team does not hold or the nearest enemy."""
-    draws = list(starmap(rng.random, repeat((), len(legal))))
-    """One tie-breaking draw per event, in the order of `legal` (as a `max` over (score, draw)
-    would take them: scoring draws nothing, so drawing them first gives the same numbers)."""
-    if len(legal) == 1:  # a third of decisions: only the next turn start, nothing to score
+    count = len(legal)
+    if count == 1:  # a third of decisions: only the next turn start, nothing to score
+        rng.random()  # its one tie-breaking draw, taken all the same
         return legal[0]
-    return legal[max(_best(params, state, legal), key=draws.__getitem__)]
+    best = _best(params, state, legal)
+    """Scoring draws nothing, so the tie-breaking draws, one per event in the order of
+    `legal` (as a `max` over (score, draw) takes them), may be taken after it."""
+    draw = draws(rng, count, len(best))
+    return legal[best[0] if len(best) == 1 else max(best, key=draw)]  # (one best event, two thirds of the time: no tie to break)
+
+
+def draws(rng: random.Random, count: int, read: int) -> Callable[[int], float]:
+    """The `count` numbers `rng.random()` would give one after another, as a function of
+    their position, of which `read` will be read: a decision draws one per event and reads
+    only the draws of its best events (mostly one or two of some thirty).
+
+    `random()` makes each number of two 32-bit outputs of the generator, a = first >> 5 and
+    b = second >> 6, as (a * 2**26 + b) / 2**53; `getrandbits(64 * count)` takes the same
+    2 * count outputs, the first in the lowest 32 bits, so number i is rebuilt from bits
+    64 i to 64 i + 63, exactly (every step of it is exact in a float). Rebuilding one costs
+    more than drawing it, so when many are read (a placement, where every event ties) they
+    are drawn one by one, as is any other generator class (one that may draw otherwise).
+    """
+    if type(rng) is not random.Random or read > _FEW:
+        return list(starmap(rng.random, repeat((), count))).__getitem__
+    bits = rng.getrandbits(64 * count)
+
+    def draw(index: int) -> float:
+        pair = bits >> (64 * index)
+        return (((pair & 0xFFFFFFFF) >> 5) * 67108864.0 + ((pair >> 38) & 0x3FFFFFF)) * (1.0 / 9007199254740992.0)
+
+    return draw
+
+
+_FEW = 3
+"""Draws read, at most, for which rebuilding them from one call's bits beats drawing every one."""
 
 
 def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     """The positions in `legal` of the events with the best score, in order.
 
     Best bound first: the few other events are scored first (`legal`'s `TurnEvents` says
-    where its moves are and their paths, so no move is made to be read); moves (most of the
+    where its moves are and where they end, so no move is made to be read); moves (most of the
     events offered) score at most 50 (ending in a zone to capture) and otherwise at most 20, so they
     are read only as far as they can still reach the best score, and then as a kind: only
     their best score is worked out exactly, and which moves reach it.
     """
     moves: Sequence[int]
-    if isinstance(legal, TurnEvents):  # moves first, their paths read without making them
-        moves = range(len(legal.paths))
-        scores = {i: _score(params, state, event) for i, event in enumerate(legal.rest, len(moves))}
+    turn = legal if type(legal) is TurnEvents else None  # (not `isinstance`: an ABC's check is a Python call)
+    if turn is not None:  # moves first, where they end read without making them
+        moves = range(len(turn.paths))
+        scores = {i: _score(params, state, event) for i, event in enumerate(turn.rest, len(moves))}
     else:
         moves, others = _split(legal)
         scores = {i: _score(params, state, legal[i]) for i in others}
     top = max(scores.values(), default=-math.inf)
     best_moves: list[int] = []
     if moves and top <= ZONE_SCORE:
-        paths = legal.paths if isinstance(legal, TurnEvents) else list(map(_path, _at(legal, moves)))
-        move_score, reached = _best_moves(params, state, paths, top)
+        if turn is not None:
+            ends, reach = turn.paths.ends, turn.paths.reach
+        else:
+            paths = list(map(_path, _at(legal, moves)))
+            ends, reach = _cells(params, paths), max(map(len, paths))
+        move_score, reached = _best_moves(params, state, ends, reach, top)
         if move_score >= top:
             top, best_moves = move_score, [moves[j] for j in reached]
     chosen = [i for i, score in scores.items() if score == top]
@@ -74,7 +109,12 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
 
 
 _path = attrgetter("path")
-_last = itemgetter(-1)
+
+
+def _cells(params: Params, paths: Sequence[tuple[Node, ...]]) -> list[int]:
+    """Where each path ends, as a cell (`board.cell`)."""
+    height = game_map(params).height
+    return [board.cell(path[-1], height) for path in paths]
 
 
 def _at(legal: Sequence[Event], positions: Sequence[int]) -> Sequence[Event]:
@@ -101,13 +141,13 @@ def _split(legal: Sequence[Event]) -> tuple[Sequence[int], Sequence[int]]:
             [i for i, kind in enumerate(kinds) if kind is not HeroMoved])
 
 
-def _best_moves(params: Params, state: State, paths: Sequence[tuple[Node, ...]], rival: float) -> tuple[float, list[int]]:
-    """The best score of the moves along `paths` and which of them (positions in `paths`)
-    reach it, worked out only as far as it can reach `rival` (the best other event's score):
-    standing in a zone we can capture (50) is best, then closer to a goal (20 less half the
-    steps to the nearest goal). A score below `rival` comes back as minus infinity.
+def _best_moves(params: Params, state: State, ends: Sequence[int], reach: int, rival: float) -> tuple[float, list[int]]:
+    """The best score of the moves ending at `ends` (cells, `board.cell`; the longest move
+    `reach` steps) and which of them (positions in `ends`) reach it, worked out only as far
+    as it can reach `rival` (the best other event's score): standing in a zone we can
+    capture (50) is best, then closer to a goal (20 less half the steps to the nearest
+    goal). A score below `rival` comes back as minus infinity.
     """
-    ends = list(map(_last, paths))
     turn = state.turn
     hero = find(state, turn.hero) if turn else None
     team = hero.team if hero else None
@@ -120,28 +160,26 @@ def _best_moves(params: Params, state: State, paths: Sequence[tuple[Node, ...]],
     enemies = [board.distances_from(h.node, gmap.width, gmap.height) for h in state.heroes if h.team != team and h.node is not None]
     if not altars and not enemies:  # no altar left to take and no enemy standing
         return 0.5, list(range(len(ends)))
-    start = hero.node if hero else None  # where every move starts, at most its length away
-    nearest, reached = _nearest(params, [*altars, *enemies], ends, start, max(map(len, paths)))
+    start = hero.node if hero else None  # where every move starts, at most `reach` away
+    nearest, reached = _nearest(params, [*altars, *enemies], ends, start, reach)
     return NEAR_SCORE - nearest * 0.5, reached
 
 
-def _nearest(params: Params, goals: list[tuple[int, ...]], ends: list[Node], start: Node | None,
+def _nearest(params: Params, goals: list[tuple[int, ...]], ends: Sequence[int], start: Node | None,
              reach: int) -> tuple[int, list[int]]:
-    """The fewest steps from any end to any goal (each goal a `board.distances_from` table),
-    and the positions of the ends that far from some goal.
+    """The fewest steps from any end (a cell) to any goal (each goal a `board.distances_from`
+    table), and the positions of the ends that far from some goal.
 
     Best bound first: every move of a decision starts at `start`, where its hero stands, and
     is at most `reach` steps long, so a goal `away` steps from the hero is at least
     `away - reach` steps from every end. Goals are read nearest to the hero first, and
     reading stops at the first goal that can no longer be as near as the best found.
     """
-    height = game_map(params).height
-    cells = [col * height + row for col, row in ends]  # board.cell of each end
-    read = itemgetter(*cells) if len(cells) > 1 else _one(cells[0])
+    read = itemgetter(*ends) if len(ends) > 1 else _one(ends[0])
     if start is None:  # (not in play: moves start where the hero stands)
         order = [(0, goal) for goal in range(len(goals))]
     else:
-        here = board.cell(start, height)
+        here = board.cell(start, game_map(params).height)
         order = sorted([(table[here], goal) for goal, table in enumerate(goals)])
     nearest, lows = math.inf, []
     for away, goal in order:
@@ -153,6 +191,8 @@ def _nearest(params: Params, goals: list[tuple[int, ...]], ends: list[Node], sta
             nearest, lows = low, [steps]
         elif low == nearest:
             lows.append(steps)
+    if len(lows) == 1:  # (one goal nearest, most of the time: its ends are in order already)
+        return int(nearest), _where(lows[0], nearest)
     reached = {j for steps in lows for j in _where(steps, nearest)}
     return int(nearest), sorted(reached)
 
@@ -172,26 +212,36 @@ def _one(cell: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
 
 
 @lru_cache(maxsize=256)
-def _open_altars(map_id: str, team: str | None, owners: tuple[str | None, ...]) -> tuple[tuple[tuple[int, ...], ...], frozenset[Node]]:
-    """The distance tables of the altars a team does not hold, and the nodes of their zones
-    (remembered per owners: altars change hands a few dozen times a game)."""
+def _open_altars(map_id: str, team: str | None, owners: tuple[str | None, ...]) -> tuple[tuple[tuple[int, ...], ...], frozenset[int]]:
+    """The distance tables of the altars a team does not hold, and the cells (`board.cell`)
+    of their zones (remembered per owners: altars change hands a few dozen times a game)."""
+    open_altars = [altar for altar, owner in zip(_altars(map_id), owners, strict=True) if owner != team]
+    return tuple(table for table, _ in open_altars), frozenset[int]().union(*(zone for _, zone in open_altars))
+
+
+@cache
+def _altars(map_id: str) -> tuple[tuple[tuple[int, ...], frozenset[int]], ...]:
+    """Each altar of a map, in map order: its distance table and its zone's cells."""
     gmap = maps.load_map(map_id)
-    open_altars = [a for a, owner in zip(gmap.altars, owners, strict=True) if owner != team]
-    zone = frozenset[Node]().union(*(a.zone for a in open_altars))
-    return tuple(board.distances_from(a.node, gmap.width, gmap.height) for a in open_altars), zone
+    width, height = gmap.width, gmap.height
+    return tuple((board.distances_from(altar.node, width, height),
+                  frozenset(board.cell(node, height) for node in altar.zone if board.on_board(node, width, height)))
+                 for altar in gmap.altars)
 
 
 def _score(params: Params, state: State, event: Event) -> float:
-    if isinstance(event, AltarCaptured):
-        return 100.0
+    """An event's score (a move's as any other event's: `_best_moves` scores moves); the
+    types that always score alike are read from a table by type."""
     if isinstance(event, AbilityUsed):
         return _ability_score(params, state, event)
     if isinstance(event, AttackDeclared):
         target = find(state, event.target)
         return 60.0 - (target.health if target else 0)
-    if isinstance(event, TurnStarted):
-        return 0.0
-    return 1.0
+    return _FIXED_SCORES.get(type(event), 1.0)
+
+
+_FIXED_SCORES: dict[type, float] = {AltarCaptured: 100.0, TurnStarted: 0.0}
+"""The types whose events all score alike, other than the 1.0 of any other event."""
 
 
 def _ability_score(params: Params, state: State, event: AbilityUsed) -> float:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from itertools import permutations
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 from events.base import Event
 from rulesets.legal import Chain, Lazy
@@ -74,8 +74,9 @@ def legal(params: Params, state: State) -> Sequence[Event]:
     In play (nearly every decision) the events are built from the rules directly: what
     `check` would ask of each candidate (range, cooldown, sight, contention) asked once
     here, the moves made only when read (`TurnEvents`); in placement every candidate is
-    legal. The draft keeps every candidate `check` accepts. The contract suite
-    (`check_legal_is_what_check_accepts`) holds both to the same events in the same order.
+    legal. The draft keeps the candidates `check` accepts, checking one pick per seat
+    (`_legal_draft`). The contract suite (`check_legal_is_what_check_accepts`) holds them
+    all to the same events in the same order.
     """
     outcomes = chance(params, state)
     if outcomes is not None:
@@ -87,7 +88,24 @@ def legal(params: Params, state: State) -> Sequence[Event]:
         # node of its team's spawn (`_check_hero_placed`); each team not yet ordered, every
         # order of exactly its heroes (`_check_turn_order`).
         return list(_placement(params, state))
-    return [e for e in _candidates(params, state) if not check(params, state, e)]
+    return _legal_draft(params, state)
+
+
+def _legal_draft(params: Params, state: State) -> list[Event]:
+    """The draft's candidates `check` accepts. A pick's checks ask about its hero only
+    whether it is in the pool and not yet picked, which every candidate is (`_draft`), and
+    otherwise only about its seat (the turn to pick, the seat's fair share): so each seat's
+    picks are all accepted or all refused, and one pick per seat is checked."""
+    if state.draft.first_pick is None:  # the winner's choice: two candidates
+        return [e for e in _draft(params, state) if not check(params, state, e)]
+    team = picking_team(state)
+    taken = {hero for hero, _ in state.draft.picks}
+    pool = [hero for hero in heroes.HEROES if hero not in taken]
+    picks: list[Event] = []
+    for seat, seat_team in state.seats:
+        if seat_team == team and pool and not check(params, state, HeroPicked(by=seat, hero=pool[0])):
+            picks += [HeroPicked(by=seat, hero=hero) for hero in pool]
+    return picks
 
 
 def _legal_turn(params: Params, state: State) -> Sequence[Event]:
@@ -123,24 +141,30 @@ def _legal_turn(params: Params, state: State) -> Sequence[Event]:
 class TurnEvents(Chain[Event]):
     """A hero's legal events where it may move: its moves first, each made only when read (a
     `Lazy` run: a bot plays one of some thirty, and the play loop finds the one it played by
-    identity), then the other events as a list. `paths` are the moves' paths in order, so the
+    identity), then the other events as a list. `paths` is the moves' `Walk`, so the
     heuristic reads where the moves end without making them, and `rest` the other events."""
 
     __slots__ = ("paths", "rest")
 
-    def __init__(self, paths: Sequence[tuple[Node, ...]], by: str | None, hero_id: str, rest: list[Event]) -> None:
+    def __init__(self, paths: Walk, by: str | None, hero_id: str, rest: list[Event]) -> None:
         def move(index: int) -> Event:
-            return HeroMoved(by=by, hero=hero_id, path=paths[index])
+            return HeroMoved(by=by, hero=hero_id, path=paths.path(index))
 
         def every_move() -> list[Event]:
             return [HeroMoved(by=by, hero=hero_id, path=path) for path in paths]
 
-        super().__init__([Lazy(len(paths), move, every_move), rest], _TURN_KINDS)
+        count = len(paths)  # (never 0: `_legal_turn` lists the events when there is no move)
+        moves = Lazy(count, move, every_move)
+        if rest:
+            self._laid([moves, rest], [_MOVES, _ANY], [0, count], count + len(rest))
+        else:
+            self._laid([moves], [_MOVES], [0], count)
         self.paths = paths
         self.rest = rest
 
 
-_TURN_KINDS: tuple[tuple[type, ...], ...] = ((HeroMoved,), ())
+_MOVES: tuple[type, ...] = (HeroMoved,)
+_ANY: tuple[type, ...] = ()
 """What each part of `TurnEvents` holds: moves, then any event."""
 
 
@@ -276,8 +300,9 @@ def _placement(params: Params, state: State) -> Iterator[Event]:
     for index, team in enumerate(("red", "blue")):
         if not state.order[index]:
             mine = [h.id for h in state.heroes if h.team == team]
+            seat = _first_seat(state, team)  # (once: a team of four has 24 orders)
             for order in permutations(mine):
-                yield TurnOrderSet(by=_first_seat(state, team), team=team, heroes=order)  # type: ignore[arg-type]
+                yield TurnOrderSet(by=seat, team=team, heroes=order)  # type: ignore[arg-type]
 
 
 def _turn(params: Params, state: State) -> Iterator[Event]:
@@ -314,14 +339,14 @@ def _moves(params: Params, state: State, hero: Hero) -> list[Event]:
     return [HeroMoved(by=by, hero=hero_id, path=path) for path in _move_paths(params, state, hero)]
 
 
-def _move_paths(params: Params, state: State, hero: Hero) -> Sequence[tuple[Node, ...]]:
+def _move_paths(params: Params, state: State, hero: Hero) -> Walk:
     """The paths of the hero's moves: none outside upkeep and movement, or with its movement
     spent (or stunned: no walk to look up)."""
     turn = state.turn
     if turn is None or hero.node is None or turn.phase not in ("upkeep", "movement"):
-        return ()
+        return _NO_WALK
     left = movement_allowance(params, state, hero, turn) - turn.moved
-    return _paths(params, state, hero.node, left) if left > 0 else ()
+    return _paths(params, state, hero.node, left) if left > 0 else _NO_WALK
 
 
 def attempts(params: Params, state: State) -> Iterator[Event]:
@@ -345,80 +370,156 @@ def reachable(params: Params, state: State, start: Node, steps: int) -> Mapping[
     return {path[-1]: path for path in _paths(params, state, start, steps)}
 
 
-def _paths(params: Params, state: State, start: Node, steps: int) -> Sequence[tuple[Node, ...]]:
+class Walk(Sequence[tuple[Node, ...]]):
+    """The paths of a hero's moves in breadth-first order (those of `reachable`), each made
+    only when read: a walk keeps each end's cell (`board.cell`) and the position of the end
+    it came from, so a bot reads where the moves end (`ends`) and how far the farthest goes
+    (`reach`) without making a path, and one path is a few steps back along its parents."""
+
+    __slots__ = ("_kept", "_nodes", "_parents", "cells", "reach")
+
+    def __init__(self, cells: Sequence[int], parents: Sequence[int], reach: int, nodes: Sequence[Node],
+                 kept: list[int] | None = None) -> None:
+        self.cells = cells
+        """Every end walked to, in order (some may be left out: `kept`)."""
+        self._parents = parents
+        """Per end, the position in `cells` of the end its path came from (-1: the start)."""
+        self.reach = reach
+        """Steps of the longest path (the last one's: breadth-first)."""
+        self._nodes = nodes
+        """Cell -> node, for the map."""
+        self._kept = kept
+        """The positions in `cells` that are moves, when some are not (heroes stand there)."""
+
+    @property
+    def ends(self) -> Sequence[int]:
+        """Each move's end, as a cell, in order."""
+        kept = self._kept
+        if kept is None:
+            return self.cells
+        return [self.cells[position] for position in kept]
+
+    def __len__(self) -> int:
+        return len(self.cells) if self._kept is None else len(self._kept)
+
+    def path(self, index: int) -> tuple[Node, ...]:
+        """The index-th move's path, start left out, as `reachable` gives it."""
+        position = index if self._kept is None else self._kept[index]
+        cells, parents, nodes = self.cells, self._parents, self._nodes
+        steps = []
+        while position >= 0:
+            steps.append(nodes[cells[position]])
+            position = parents[position]
+        steps.reverse()
+        return tuple(steps)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[Node, ...]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[tuple[Node, ...]]: ...
+    def __getitem__(self, index: int | slice) -> tuple[Node, ...] | Sequence[tuple[Node, ...]]:
+        if isinstance(index, slice):
+            return [self.path(i) for i in range(len(self))[index]]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self.path(index)
+
+    def __iter__(self) -> Iterator[tuple[Node, ...]]:
+        return map(self.path, range(len(self)))
+
+
+_NO_WALK = Walk((), (), 0, ())
+
+
+def _paths(params: Params, state: State, start: Node, steps: int) -> Walk:
     """The paths of `reachable`, in its order.
 
     Only the heroes standing where the hero could walk on an empty board can change the walk,
     and one standing at its last step only takes that node out (nothing walks on from it).
     So over half of a game's walks are the empty board's walk from that node, remembered
     per node and steps, less those nodes; only the others are searched. (The empty board's
-    walk itself is shared, read-only: a tuple.)
+    walk itself is shared, read-only.)
     """
     free = _free_walk(params.map, start, steps)
-    at, paths = free.at, free.paths
-    standing = [at[hero.node] for hero in state.heroes if hero.node in at]
-    """Positions in the free walk of the nodes heroes stand on."""
+    at = free.at
+    standing: list[Node] = [hero.node for hero in state.heroes if hero.node in at]  # type: ignore[misc]  # (`at` holds no None)
+    """The nodes heroes stand on in the free walk."""
     if not standing:
-        return paths
-    if any(len(paths[position]) < steps for position in standing):
-        return _walk(params.map, start, steps, [paths[position][-1] for position in standing])
-    kept = list(paths)
-    for position in sorted(set(standing), reverse=True):  # (two heroes on one node: a table's mistake)
+        return free.walk
+    depths = free.depths
+    for node in standing:  # (a loop, not `any` over a generator: every move decision asks)
+        if depths[at[node]] < steps:
+            return _walk(params.map, start, steps, standing)
+    walk = free.walk
+    kept = list(range(len(walk)))
+    for position in sorted({at[node] for node in standing}, reverse=True):  # (two heroes on one node: a table's mistake)
         del kept[position]
-    return kept
+    return Walk(walk.cells, walk._parents, walk.reach, walk._nodes, kept)
 
 
-class _Walk(NamedTuple):
-    """A walk on the empty board: its paths in breadth-first order, and each end's position."""
+class _FreeWalk(NamedTuple):
+    """A walk on the empty board, with each end's position and steps."""
 
-    paths: tuple[tuple[Node, ...], ...]
+    walk: Walk
     at: Mapping[Node | None, int]
-    """End -> position in `paths` (asked with a hero's node: None when it is off the board)."""
+    """End -> position in the walk (asked with a hero's node: None when it is off the board)."""
+    depths: tuple[int, ...]
+    """Per position, the steps to that end."""
 
 
 @lru_cache(maxsize=4096)
-def _free_walk(map_id: str, start: Node, steps: int) -> _Walk:
+def _free_walk(map_id: str, start: Node, steps: int) -> _FreeWalk:
     """The walk on an empty board (read-only: it is shared). Kept apart from the walks around
     heroes, which seldom recur: remembering those too cost more in garbage collection than
     it saved."""
-    paths = tuple(_walk(map_id, start, steps, ()))
-    return _Walk(paths, MappingProxyType({path[-1]: position for position, path in enumerate(paths)}))
+    walk = _walk(map_id, start, steps, ())
+    cells, parents, nodes = walk.cells, walk._parents, walk._nodes
+    depths: list[int] = []
+    for parent in parents:  # a parent comes before its children
+        depths.append(depths[parent] + 1 if parent >= 0 else 1)
+    return _FreeWalk(Walk(tuple(cells), tuple(parents), walk.reach, nodes),
+                     MappingProxyType({nodes[cell]: position for position, cell in enumerate(cells)}), tuple(depths))
 
 
-def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> list[tuple[Node, ...]]:
+def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> Walk:
     """The breadth-first walk around the `taken` nodes, one ring of `steps` at a time: the
-    order of a queue, without asking each node its depth (an empty ring walks to nothing). Nodes are numbered (`board.cell`),
-    so a node walked to or blocked is one flag in a bytearray."""
+    order of a queue, without asking each node its depth (an empty ring walks to nothing).
+    Nodes are numbered (`board.cell`), so a node walked to or blocked is one flag in a
+    bytearray, and an end is its cell and the position of the end it came from."""
     graph = _graph(map_id)
     height, around = graph.height, graph.around
     closed = bytearray(graph.empty)
     for col, row in taken:
         if 0 <= col < graph.width and 0 <= row < height:
             closed[col * height + row] = 1
-    paths: list[tuple[Node, ...]] = []
+    cells: list[int] = []
+    parents: list[int] = []
     if 0 <= start[0] < graph.width and 0 <= start[1] < height:
         closed[start[0] * height + start[1]] = 1
         first = around[start[0] * height + start[1]]
     else:  # a start off the map (a table's mistake): its neighbours on it
-        first = tuple((col * height + row, (col, row)) for col, row in _open_around(map_id, start))
-    ring: list[tuple[tuple[tuple[int, Node], ...], tuple[Node, ...]]] = [(first, ())]
-    for _ in range(steps - 1):
-        after = []
-        for nears, before in ring:
-            for near, node in nears:
+        first = tuple(col * height + row for col, row in _open_around(map_id, start))
+    for near in first if steps > 0 else ():
+        if not closed[near]:
+            closed[near] = 1
+            cells.append(near)
+            parents.append(-1)
+    add, came = cells.append, parents.append
+    begun, reach = 0, 1 if cells else 0
+    for _ in range(steps - 1):  # each ring walks on from the one before it
+        ended = len(cells)
+        for position in range(begun, ended):
+            for near in around[cells[position]]:
                 if not closed[near]:
                     closed[near] = 1
-                    path = before + (node,)  # noqa: RUF005 (cheaper than unpacking it again)
-                    paths.append(path)
-                    after.append((around[near], path))
-        ring = after
-    add = paths.append  # the last ring (the largest) walks on from nowhere
-    for nears, before in ring if steps > 0 else ():
-        for near, node in nears:
-            if not closed[near]:
-                closed[near] = 1
-                add(before + (node,))  # noqa: RUF005
-    return paths
+                    add(near)
+                    came(position)
+        if len(cells) == ended:
+            break
+        begun, reach = ended, reach + 1
+    return Walk(cells, parents, reach, graph.nodes)
 
 
 class _Graph(NamedTuple):
@@ -426,8 +527,10 @@ class _Graph(NamedTuple):
 
     width: int
     height: int
-    around: tuple[tuple[tuple[int, Node], ...], ...]
-    """Per cell (`board.cell`), its passable neighbours as (cell, node), in direction order."""
+    around: tuple[tuple[int, ...], ...]
+    """Per cell (`board.cell`), its passable neighbours' cells, in direction order."""
+    nodes: tuple[Node, ...]
+    """Per cell, its node."""
     empty: bytes
     """One zero flag per cell: a walk's closed nodes start as a copy."""
 
@@ -438,9 +541,9 @@ def _graph(map_id: str) -> _Graph:
     gmap = maps.load_map(map_id)
     height = gmap.height
     ways = passable_neighbours(map_id)
-    around = tuple(tuple((col * height + row, (col, row)) for col, row in ways[(c, r)])
-                   for c in range(gmap.width) for r in range(height))
-    return _Graph(gmap.width, height, around, bytes(gmap.width * height))
+    nodes = board.all_nodes(gmap.width, height)
+    around = tuple(tuple(col * height + row for col, row in ways[node]) for node in nodes)
+    return _Graph(gmap.width, height, around, nodes, bytes(gmap.width * height))
 
 
 @cache

@@ -15,6 +15,7 @@ import msgspec
 
 from events.base import Event
 from events.shared import MatchStarted
+from rulesets.memo import last_state
 from rulesets.mortalgate import board, heroes
 from rulesets.mortalgate.events import (
     AbilityUsed,
@@ -919,6 +920,7 @@ def apply(params: Params, state: State, event: Event) -> State:
 # --- victory ("End Game Conditions") -------------------------------------------------------
 
 
+@last_state  # the play loop asks it after each event, and `legal` again of the same state (rulesets/memo.py)
 def outcome(params: Params, state: State) -> Outcome | None:
     """The first victory condition met, or None while the game goes on.
 

@@ -6,6 +6,7 @@ neighbours are N (10, 9), NE (11, 10), SE (11, 11), S (10, 11), SW (9, 11), NW (
 
 from __future__ import annotations
 
+import random
 from itertools import pairwise
 
 import pytest
@@ -16,6 +17,7 @@ from rulesets.mortalgate.board import (
     HEIGHT,
     WIDTH,
     Node,
+    _samples,
     cell,
     direction,
     distance,
@@ -29,6 +31,8 @@ from rulesets.mortalgate.board import (
     sight_lines,
     splinter_nodes,
     step,
+    to_cube,
+    to_node,
     within,
 )
 
@@ -286,3 +290,50 @@ def test_ring_starts_north_and_runs_clockwise() -> None:
     assert ring(T, 1) == tuple(AROUND_T[d] for d in ORDER)
     assert ring(T, 0) == (T,)
     assert len(ring((0, 0), 2)) < 12
+
+
+def plain_samples(a: Node, b: Node, side: int, extra: int = 0) -> tuple[Node, ...]:
+    """A line's samples computed at every point, the ends too: the cube lerp, nudged to one
+    side, rounded to the nearest cube node (what `board._samples` computes)."""
+    n = distance(a, b)
+    if n == 0:
+        return (a,)
+    (aq, ar, as_), (bq, br, bs) = to_cube(a), to_cube(b)
+    eq, er, es = (side * e for e in (1e-6, 2e-6, -3e-6))
+    nodes = []
+    for i in range(n + extra + 1):
+        j = n - i
+        q, r, s = (aq * j + bq * i) / n + eq, (ar * j + br * i) / n + er, (as_ * j + bs * i) / n + es
+        rq, rr, rs = round(q), round(r), round(s)
+        dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
+        if dq > dr and dq > ds:
+            rq = -rr - rs
+        elif dr > ds:
+            rr = -rq - rs
+        else:
+            rs = -rq - rr
+        nodes.append(to_node((rq, rr, rs)))
+    return tuple(nodes)
+
+
+def _samples_agree(pairs: list[tuple[Node, Node]]) -> None:
+    for a, b in pairs:
+        for side in (1, -1):
+            for extra in (0, 2) if a != b else (0,):
+                assert _samples(a, b, side, extra) == plain_samples(a, b, side, extra), (a, b, side, extra)
+
+
+def test_a_lines_samples_are_its_points_rounded_ends_included() -> None:
+    """`board._samples` takes a and b as the first and n-th samples without computing them
+    (exact: a millionth's nudge from an exact centre); every sample must be what computing
+    each point gives, on the board and just off it (a few thousand pairs here, every pair of
+    the map in the slow run)."""
+    pick = random.Random(28)
+    nodes = [(col, row) for col in range(-1, WIDTH + 1) for row in range(-1, HEIGHT + 1)]
+    _samples_agree([(pick.choice(nodes), pick.choice(nodes)) for _ in range(3000)])
+
+
+@pytest.mark.slow
+def test_every_lines_samples_are_its_points_rounded() -> None:
+    nodes = [(col, row) for col in range(WIDTH) for row in range(HEIGHT)]
+    _samples_agree([(a, b) for a in nodes for b in nodes])

@@ -9,10 +9,12 @@ import math
 import random
 from collections.abc import Sequence
 
+import msgspec
 import pytest
 
 from events.base import Event
 from projections.simulate import play
+from rulesets.legal import Chain, keep
 from rulesets.mortalgate import board, bots, moves
 from rulesets.mortalgate.events import HeroMoved
 from rulesets.mortalgate.params import Params
@@ -91,9 +93,33 @@ def test_moves_are_read_only_as_far_as_they_can_reach_the_best_score() -> None:
         moved = [e.path for e in legal if isinstance(e, HeroMoved)]
         if not moved:
             continue
-        assert bots._best_moves(params, state, moved, 51.0)[0] <= 50.0
-        score, reached = bots._best_moves(params, state, moved, 21.0)
+        ends, reach = [board.cell(path[-1]) for path in moved], max(map(len, moved))
+        assert bots._best_moves(params, state, ends, reach, 51.0)[0] <= 50.0
+        score, reached = bots._best_moves(params, state, ends, reach, 21.0)
         assert score in (50.0, -math.inf) and (score == 50.0) == bool(reached)
+
+
+@pytest.mark.parametrize(("version", "bot"), [("1.5", "heuristic"), ("2.0", "random"), ("2.5", "heuristic"), ("2.5", "random")])
+def test_the_draft_offers_exactly_what_check_accepts(version: str, bot: str) -> None:
+    """The draft checks one pick per seat (`moves._legal_draft`): at every draft decision of
+    games of both bots, two players a team or one (where a player's fair share refuses some
+    seats' picks), and with a seat whose team its name does not say (a pick `check`
+    refuses), `legal` is the candidates `check` accepts."""
+    r = rules(version)
+    pairs = {"red-a": "ana", "red-b": "bo", "blue-a": "cy", "blue-b": "di"}
+    for seed in range(6):
+        log = play(r, pairs if seed % 2 else r.ruleset.example_seats, seed=seed, bot=bot)
+        state = r.ruleset.setup(r.params, log[0])
+        seen = 0
+        for event in log[1:-1]:
+            if state.stage == "draft" and r.ruleset.chance(r.params, state) is None:
+                seen += 1
+                for seats in (state.seats, tuple((f"seat-{seat}", team) for seat, team in state.seats)):
+                    at = msgspec.structs.replace(state, seats=seats)
+                    accepted = [e for e in moves.candidates(r.params, at) if not r.ruleset.check(r.params, at, e)]
+                    assert r.ruleset.legal(r.params, at) == accepted
+            state = r.ruleset.apply(r.params, state, event)
+        assert seen
 
 
 @pytest.mark.parametrize("version", ["1.5", "2.0", "2.5"])
@@ -104,3 +130,44 @@ def test_placement_offers_exactly_what_check_accepts(version: str) -> None:
     for state in placing:
         accepted = [e for e in moves.candidates(r.params, state) if not r.ruleset.check(r.params, state, e)]
         assert r.ruleset.legal(r.params, state) == accepted
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 30, 257])
+def test_the_draws_taken_at_once_are_those_random_gives_one_by_one(count: int) -> None:
+    """The heuristic takes a decision's tie-breaking draws in one call (`bots.draws`) when it
+    reads few of them: each must be the number `random()` gives at its turn, and the
+    generator left where it is after that many `random()` calls, whichever way they are taken
+    (another generator class, or many read, one number at a time)."""
+
+    class Halved(random.Random):
+        def random(self) -> float:
+            return super().random() / 2
+
+    for seed in range(40):
+        for kind in (random.Random, Halved):
+            for read in (1, count):  # rebuilt from bits, or (many read) drawn one by one
+                taken, plain = kind(seed), kind(seed)
+                draw = bots.draws(taken, count, read)
+                assert [draw(index) for index in range(count)] == [plain.random() for _ in range(count)]
+                assert taken.random() == plain.random()
+
+
+def test_turn_events_laid_out_by_hand_are_the_chain_of_their_parts() -> None:
+    """`moves.TurnEvents` sets its parts itself (`Chain._laid`) instead of `Chain.__init__`'s
+    loop: read by length, index, iteration, search and filter it must be the plain `Chain` of
+    its moves and its other events."""
+    laid = 0
+    for state, legal in decisions("2.5", 6):
+        if not isinstance(legal, moves.TurnEvents):
+            continue
+        laid += 1
+        hero = find(state, state.turn.hero) if state.turn else None
+        assert hero is not None
+        made = [HeroMoved(by=hero.seat, hero=hero.id, path=path) for path in legal.paths]
+        plain = Chain([made, legal.rest], [(HeroMoved,), ()])
+        assert len(legal) == len(plain) and list(legal) == list(plain)
+        assert [legal[i] for i in range(-len(plain), len(plain))] == [plain[i] for i in range(-len(plain), len(plain))]
+        assert all(event in legal for event in plain)
+        short = keep(legal, lambda event: len(event.path) > 1, (HeroMoved,))
+        assert list(short) == [e for e in plain if not isinstance(e, HeroMoved) or len(e.path) > 1]
+    assert laid

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from projections.simulate import play
-from rulesets.mortalgate import board, maps
+from rulesets.mortalgate import board, maps, moves
 from rulesets.mortalgate.events import Node
 from rulesets.mortalgate.moves import reachable
 from rulesets.mortalgate.state import State, occupied
@@ -98,3 +98,27 @@ def test_a_walk_around_heroes_is_the_plain_search_wherever_they_stand(version: s
         moved = msgspec.structs.replace(state, heroes=heroes)
         expected = plain_walk(r.params.map, start, steps, occupied(moved) - {start})
         assert list(reachable(r.params, moved, start, steps).items()) == expected
+
+
+@pytest.mark.parametrize("version", ["1.5", "2.5"])
+def test_a_walk_tells_where_its_moves_end_and_how_far_the_longest_goes(version: str) -> None:
+    """The heuristic reads a walk's `ends` (cells) and `reach`, not its paths (`moves.Walk`):
+    they must be the paths' last nodes and the longest path's steps, and a path read by index
+    the one iterated, in each of a walk's shapes (the empty board's, less heroes at its last
+    step, or searched around heroes nearer)."""
+    r = rules(version)
+    shapes = {"free": 0, "less": 0, "searched": 0}
+    for state in positions(version, seed=7)[::7]:
+        for hero in state.heroes:
+            if hero.node is None:
+                continue
+            for steps in (1, 2, 4, 6):
+                walk = moves._paths(r.params, state, hero.node, steps)
+                paths = list(walk)
+                assert paths == list(reachable(r.params, state, hero.node, steps).values())
+                assert list(walk.ends) == [board.cell(path[-1]) for path in paths]
+                assert walk.reach == max(map(len, paths), default=0)
+                assert [walk[index] for index in range(len(walk))] == paths == [walk[index - len(walk)] for index in range(len(walk))]
+                free = moves._free_walk(r.params.map, hero.node, steps).walk
+                shapes["free" if walk is free else "less" if walk.cells is free.cells else "searched"] += 1
+    assert all(shapes.values()), shapes
