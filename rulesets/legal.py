@@ -106,31 +106,30 @@ class Chain(Sequence[T]):
         self._join(parts, kinds or [()] * len(parts), list(map(len, parts)))
 
     def _join(self, parts: Sequence[Sequence[T]], kinds: Sequence[tuple[type, ...]], sizes: Sequence[int]) -> None:
-        """The chain's fields from its parts, their kinds and their sizes (a subclass that
-        knows its parts' sizes calls this without asking each part its length)."""
-        self._parts: list[Sequence[T]] = []
-        self._kinds: list[tuple[type, ...]] = []
-        self._starts: list[int] = []
+        """The chain's fields from its parts, their kinds and their sizes, empty parts left
+        out (a subclass that knows its parts' sizes calls this without asking each its length)."""
+        kept: list[Sequence[T]] = []
+        held: list[tuple[type, ...]] = []
+        starts: list[int] = []
         count = 0
-        for part, held, size in zip(parts, kinds, sizes, strict=True):
+        for part, kind, size in zip(parts, kinds, sizes, strict=True):
             if size:
-                self._parts.append(part)
-                self._kinds.append(held)
-                self._starts.append(count)
+                kept.append(part)
+                held.append(kind)
+                starts.append(count)
                 count += size
-        self._count = count
-        self._last: object = _NOTHING
-        """The last event handed out by index: what a bot picked, asked for again at once."""
+        self._laid(kept, held, starts, count)
 
     def _laid(self, parts: list[Sequence[T]], kinds: list[tuple[type, ...]], starts: list[int], count: int) -> None:
-        """The chain's parts set as `__init__` sets them, for a subclass that has them at hand:
-        every part holding events, `starts` the index of each part's first event, `count`
-        them all (MortalGate's turn events, made at most decisions, skip the loop)."""
+        """The chain's fields as they are kept: every part holding events, their kinds,
+        `starts` the index of each part's first event, `count` them all. A subclass that has
+        them at hand calls this alone (MortalGate's turn events, made at most decisions)."""
         self._parts = parts
         self._kinds = kinds
         self._starts = starts
         self._count = count
-        self._last = _NOTHING
+        self._last: object = _NOTHING
+        """The last event handed out by index: what a bot picked, asked for again at once."""
 
     def __len__(self) -> int:
         return self._count
