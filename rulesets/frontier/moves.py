@@ -48,7 +48,14 @@ from rulesets.frontier.events import (
     VipEscorted,
 )
 from rulesets.frontier.params import Params
-from rulesets.frontier.rules import check, deploy_refused, move_refused, outcome, still_placeable
+from rulesets.frontier.rules import (
+    check,
+    declared_refused,
+    deploy_refused,
+    move_refused,
+    outcome,
+    still_placeable,
+)
 from rulesets.frontier.state import (
     NEAR,
     REACTIONS,
@@ -135,11 +142,14 @@ def _refused(params: Params, state: State, event: Event) -> bool:
     are remembered): an Ambush while an enemy sees the commando ("if this unit is out of line
     of sight of enemy units"), which `check` would refuse point by point. A sampled move
     stops at the first rule it breaks (`rules.move_refused`); a unit set up is asked what
-    depends on the unit once, then each point (`rules.deploy_refused`)."""
+    depends on the unit once, then each point (`rules.deploy_refused`); a declared action
+    likewise asks the decision once, then the unit and its target (`rules.declared_refused`)."""
     if isinstance(event, UnitMoved):
         return move_refused(params, state, event)
     if isinstance(event, UnitDeployed):
         return deploy_refused(params, state, event)
+    if isinstance(event, ActionDeclared):
+        return declared_refused(params, state, event)
     if isinstance(event, AbilityUsed) and event.ability == "ambush" and event.unit in _ambushers_in_sight(params, state):
         return True
     return bool(check(params, state, event))

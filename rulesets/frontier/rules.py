@@ -618,6 +618,39 @@ def _check_declared(params: Params, state: State, event: ActionDeclared) -> Prob
     return problems + _ACTION_CHECKS[event.action](params, state, event, unit)
 
 
+def declared_refused(params: Params, state: State, event: ActionDeclared) -> bool:
+    """Whether `check` finds anything wrong with a declared action, without building its
+    problems: at a settled turn (no action under way, no window, no dice; where `legal` offers
+    its declarations) what `_check_declared` asks of the decision is asked once
+    (`_declaring_seat`), then the event's seat, unit and action, and open fire's range and
+    sight as a yes or no (`abilities.open_fire_allowed`: most offered targets are refused,
+    and their messages are never read). Anywhere else it is `check`."""
+    seat = _declaring_seat(params, state)
+    if seat is None:
+        return bool(check(params, state, event))
+    unit = find(state, event.unit)
+    if event.by != seat or unit is None or unit.side != seat or unit.status != "board":
+        return True
+    action = event.action
+    if action == "open_fire":
+        target = find(state, event.target)
+        return (target is None or target.status != "board" or target.side == unit.side
+                or not abilities.open_fire_allowed(state, unit, target))
+    checks = _ACTION_CHECKS.get(action)
+    return checks is None or bool(checks(params, state, event, unit))
+
+
+@last_state  # asked by each of a decision's declarations (rulesets/memo.py)
+def _declaring_seat(params: Params, state: State) -> str | None:
+    """The seat whose new action a settled turn of a game not over waits for: where
+    `_check_declared`'s questions of the decision find nothing wrong with a declaration by
+    it. None elsewhere (before play, a game over, something under way, no seat named)."""
+    turn = state.turn
+    if state.stage != "play" or turn is None or not settled(turn) or outcome(params, state) is not None:
+        return None
+    return turn.seat
+
+
 def _follow_up_declared(state: State, event: ActionDeclared, window: Window) -> Problems:
     """Autoguns: "another open fire action against another unit within 5" of its original target";
     Focus Fire: "make an open fire action against that unit with another unit of your choice"."""

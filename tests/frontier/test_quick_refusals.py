@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from projections.simulate import play
-from rulesets.frontier import board, missions, movement, moves, rules
+from rulesets.frontier import abilities, board, missions, movement, moves, rules
 from rulesets.frontier.board import Body, Point, Sighted, make_terrain
-from rulesets.frontier.events import AbilityUsed, UnitDeployed, UnitMoved
+from rulesets.frontier.events import AbilityUsed, ActionDeclared, UnitDeployed, UnitMoved
 from rulesets.frontier.state import (
     State,
     Unit,
@@ -96,6 +96,46 @@ def test_a_move_is_refused_exactly_when_check_finds_a_problem() -> None:
                     assert rules.move_refused(P, state, variant) == bool(rules.check(P, state, variant)), variant
                     asked += 1
     assert asked > 500
+
+
+def test_a_declared_action_is_refused_exactly_when_check_finds_a_problem() -> None:
+    """`rules.declared_refused` (the decision asked once, open fire's range and sight as a yes
+    or no) against `check`, for every declaration offered and for wrong seats, units, actions
+    and targets, at every decision of seeded games (those with a window or an action under way
+    too, where it asks `check`)."""
+    asked = refused = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            offered = [e for e in moves.candidates(P, state) if isinstance(e, ActionDeclared)]
+            for event in offered:
+                unit = find(state, event.unit)
+                friend = next((u for u in state.units if unit is not None and u.side == unit.side and u.id != unit.id), None)
+                variants = [event, replace(event, by=_other_seat(state, event.by)), replace(event, action="fly"),
+                            replace(event, action="open_fire", target=event.unit), replace(event, action="advance", target="x")]
+                if friend is not None:
+                    variants += [replace(event, unit=friend.id), replace(event, action="open_fire", target=friend.id)]
+                for variant in variants:
+                    answer = rules.declared_refused(P, state, variant)
+                    assert answer == bool(rules.check(P, state, variant)), variant
+                    asked += 1
+                    refused += answer
+    assert asked > 2000 and 0 < refused < asked
+
+
+def test_open_fire_is_allowed_exactly_when_it_has_no_problem() -> None:
+    """`abilities.open_fire_allowed` against `open_fire_problem`, for every unit and every
+    other unit of seeded games' decisions (friends, units off the table, designated targets)."""
+    asked = allowed = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed)[::3]:
+            for shooter in state.units:
+                for target in state.units:
+                    if target.id != shooter.id:
+                        answer = abilities.open_fire_allowed(state, shooter, target)
+                        assert answer == (abilities.open_fire_problem(state, shooter, target) is None)
+                        asked += 1
+                        allowed += answer
+    assert asked > 1000 and 0 < allowed < asked
 
 
 def _old_move_problems(state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> list[str]:
