@@ -177,7 +177,7 @@ def test_a_moves_problems_are_the_plain_questions_asked_at_each_end() -> None:
     """`movement.move_problems` and `move_allowed` (the unit's start, abilities, allowance,
     climbable pieces, walls, units and Fight Through target read once per decision) against
     the same rules asked afresh at each end: every sampled end of seeded games' moves, a
-    wrong height, and Fight Through's first moves toward every enemy in reach (what
+    wrong height, an end off the table, a path by way of another unit, and Fight Through's first moves toward every enemy in reach (what
     `moves._can_fight_through` samples before the action is declared)."""
     asked = refused = 0
     for bot, seed in GAMES:
@@ -188,6 +188,9 @@ def test_a_moves_problems_are_the_plain_questions_asked_at_each_end() -> None:
                     _, mover = rules._unit_mover(P, state, event.by, event.unit)
                     if mover is not None:
                         tries += [(*mover, event.to, event.level, event.path), (*mover, event.to, event.level + 1, event.path)]
+                        other = next((u for u in on_board(state) if u.id != event.unit), None)
+                        if other is not None and len(tries) < 40:  # off the table, and by way of another unit
+                            tries += [(*mover, (event.to[0], -0.5), event.level, event.path), (*mover, event.to, event.level, (position(other),))]
             if state.turn is not None and not tries:
                 for unit in on_board(state, state.turn.seat):
                     for foe in enemies_of(state, unit):
@@ -388,6 +391,26 @@ def test_climbing_and_units_in_the_way_give_the_old_answers(which: int, start: P
             _old_through_units(state, unit, position(unit), end, near)
     assert [p.message for p in movement._unit_problems(state, unit, begin, movement.snap(to), near, False)] == \
         _old_through_units(state, unit, begin, movement.snap(to), near)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 20), table, table, st.lists(table, max_size=2), st.booleans())
+def test_walls_and_units_in_the_way_say_yes_exactly_when_they_find_no_problem(which: int, start: Point, to: Point, path: list[Point], free: bool) -> None:
+    """The yes-or-no forms a sampled move asks (`_walls_clear`, `_units_clear`) against the
+    rules that list problems (`_through_walls`, `_through_units`): every piece of the
+    standard table taken as impassable, the units of a played position, flying or not, from
+    anywhere and from where a unit stands."""
+    state = _played_position()
+    standing = list(on_board(state))
+    unit = standing[which % len(standing)]
+    near = tuple(movement.snap(p) for p in path)
+    bodies = movement.bodies(state)
+    for begin in (movement.snap(start), position(unit)):
+        for end in (movement.snap(to), movement.snap(board.toward(begin, to, 1.0))):
+            walls = movement._through_walls(state.terrain, unit, begin, end, near, free)
+            assert movement._walls_clear(state.terrain, begin, end, near, free) == (next(walls, None) is None)
+            units = movement._through_units(bodies, unit, kind(unit).base, begin, end, near, free)
+            assert movement._units_clear(bodies, unit.id, kind(unit).base, begin, end, near, free) == (next(units, None) is None)
 
 
 @settings(max_examples=300, deadline=None)
