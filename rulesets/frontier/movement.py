@@ -73,7 +73,13 @@ def allowance(unit: Unit, window: Window) -> float:
     Indigenous (+2"), Need for Speed (+5") "whenever this unit moves"; Jump Packs +5" for the
     move it is used for.
     """
-    total = window.allowance
+    return allowance_of(unit, window.allowance)
+
+
+def allowance_of(unit: Unit, inches: float) -> float:
+    """`allowance` for a move window of `inches`, asked before any window is made (Fight
+    Through's offers rule most targets out by distance alone)."""
+    total = inches
     if has(unit, "indigenous"):
         total += 2
     if has(unit, "need_for_speed"):

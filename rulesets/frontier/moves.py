@@ -652,12 +652,12 @@ def _declarations(params: Params, state: State, seat: str) -> Iterator[Event]:
 
 def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit) -> bool:
     """Fight Through is offered only if a first move (sampled) can bring the target within 10" and sight."""
-    window = _first_move_window(params, unit, foe)
     away = gap(unit, foe)
-    if away > params.engagement_range + movement.allowance(unit, window):
+    if away > params.engagement_range + movement.allowance_of(unit, _first_move_inches(params, unit)):
         return False
     if away <= params.engagement_range and sees(state, unit, foe):
         return True
+    window = _first_move_window(params, unit, foe)
     return any(movement.units_allow(state, unit, window, to, h) for to, h in _fight_through_grounds(params, state, unit, foe, window))
 
 
@@ -686,7 +686,12 @@ def _fight_through_grounds(params: Params, state: State, unit: Unit, foe: Unit, 
 
 def _first_move_window(params: Params, unit: Unit, foe: Unit) -> Window:
     return Window(kind="move", seat=unit.side, unit=unit.id, purpose="fight_through",
-                  allowance=7.0 if has(unit, "keen_to_impress") else params.short_move, keep_sight=foe.id)
+                  allowance=_first_move_inches(params, unit), keep_sight=foe.id)
+
+
+def _first_move_inches(params: Params, unit: Unit) -> float:
+    """Fight Through's first move ("Keen to Impress": 7" instead of the usual 5")."""
+    return 7.0 if has(unit, "keen_to_impress") else params.short_move
 
 
 def fight_through_ends(state: State, unit: Unit, foe: Unit, window: Window) -> list[tuple[Point, int]]:

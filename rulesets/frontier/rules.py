@@ -434,7 +434,25 @@ def deploy_refused(params: Params, state: State, event: UnitDeployed) -> bool:
     (`_deploying`) is asked once per unit of a decision (legal offers two dozen points for
     each), then only where it stands."""
     problems, ready = _unit_deploying(params, state, event.by, event.unit)
-    return bool(problems) or ready is None or bool(_deploy_point_problems(state, event, ready))
+    return bool(problems) or ready is None or not _deploy_point_allowed(state, event.point, event.level, ready)
+
+
+def _deploy_point_allowed(state: State, at: board.Point, level: int, ready: _Deploying) -> bool:
+    """`_deploy_point_problems` finds nothing, as a yes or no: the same questions without a
+    list or a message per rule (a set-up's two dozen points per unit ask it)."""
+    if ready.half or not ready.zone.contains(at) or not missions.on_table(at):
+        return False
+    found = piece_at(state, at)
+    if level not in ((0,) if found is None else found.heights()) or (found is not None and found.impassable()):
+        return False
+    unit = ready.unit
+    radius, (x, y) = kind(unit).base, at
+    for other in bodies(state):
+        room = radius + other.radius - movement.SLACK
+        ox, oy = other.at
+        if other.id != unit.id and abs(ox - x) < room and abs(oy - y) < room and board.distance(at, other.at) < room:
+            return False
+    return not any(u.type == unit.type and board.distance(at, position(u)) > NEAR + board.EPS for u in on_board(state, unit.side))
 
 
 class _Deploying(NamedTuple):

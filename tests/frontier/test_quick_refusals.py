@@ -74,6 +74,8 @@ def test_a_unit_set_up_is_refused_exactly_when_check_finds_a_problem() -> None:
                             replace(event, level=event.level + 1)]
                 if other is not None:
                     variants.append(replace(event, unit=other.id))
+                variants += [replace(event, point=position(u)) for u in on_board(state)][:3]  # on top of a unit set up
+                variants += [replace(event, point=p.outline[0]) for p in state.terrain[:4]]  # a piece's corner
                 for variant in variants:
                     assert rules.deploy_refused(P, state, variant) == bool(rules.check(P, state, variant)), variant
                     asked += 1
