@@ -150,9 +150,24 @@ def _refused(params: Params, state: State, event: Event) -> bool:
         return deploy_refused(params, state, event)
     if isinstance(event, ActionDeclared):
         return declared_refused(params, state, event)
-    if isinstance(event, AbilityUsed) and event.ability == "ambush" and event.unit in _ambushers_in_sight(params, state):
+    if isinstance(event, AbilityUsed) and event.ability == "ambush" and (
+            event.unit in _ambushers_in_sight(params, state) or _ambush_point_watched(state, event)):
         return True
     return bool(check(params, state, event))
+
+
+def _ambush_point_watched(state: State, event: AbilityUsed) -> bool:
+    """An Ambush place further than 15" or that one enemy sees ("anywhere within 15" that is
+    also out of line of sight"): `check` refuses it whatever else it finds, so the other
+    enemies' lines to it are not traced (most places are seen; each line to a new place is
+    new geometry). The same questions `abilities.check` asks; any other place is checked."""
+    unit = find(state, event.unit)
+    if unit is None or unit.at is None or len(event.points) != 1:
+        return False
+    at = event.points[0]
+    if board.distance(at, position(unit)) > 15 + board.EPS:
+        return True
+    return any(sees(state, enemy, unit, b_at=at, b_level=event.level) for enemy in enemies_of(state, unit))
 
 
 @last_state  # asked by each of a decision's two dozen Ambush points (rulesets/memo.py)

@@ -474,3 +474,22 @@ def test_an_ambush_place_is_watched_by_the_enemies_that_see_the_unit_put_there()
                         [e.id for e in enemies_of(there, moved) if sees(there, e, moved)]
                     asked += 1
     assert asked > 40
+
+
+def test_an_ambush_place_is_refused_exactly_when_check_finds_a_problem() -> None:
+    """`legal`'s refusal of an Ambush place (the commando seen where it stands, the place
+    beyond 15" or seen by one enemy, else `check`) against `check`: every place offered in
+    seeded games, at the wrong height, beyond 15", and by the other seat."""
+    asked = refused = 0
+    for bot, seed in [*GAMES, ("random", 5), ("heuristic", 6)]:
+        for state in _states(bot, seed):
+            for event in moves.candidates(P, state):
+                if isinstance(event, AbilityUsed) and event.ability == "ambush":
+                    (x, y), = event.points
+                    for variant in (event, replace(event, level=event.level + 1), replace(event, points=((x + 16.0, y),)),
+                                    replace(event, by=_other_seat(state, event.by)), replace(event, points=((x, y), (x, y)))):
+                        answer = moves._refused(P, state, variant)
+                        assert answer == bool(rules.check(P, state, variant)), variant
+                        asked += 1
+                        refused += answer
+    assert asked > 200 and 0 < refused < asked
