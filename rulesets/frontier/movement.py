@@ -11,6 +11,7 @@ length is free.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
@@ -625,8 +626,9 @@ def sample_ends(state: State, unit: Unit, window: Window, goals: tuple[Point, ..
     start = position(unit)
     reach = max(allowance(unit, window) - 0.02, 0.0)
     points: list[Point] = []
-    for radius in (reach, reach / 2):
-        points += [board.polar(start, i * 360 / directions, radius) for i in range(directions)]
+    x, y = start
+    for radius in (reach, reach / 2):  # `board.polar(start, i * 360 / directions, radius)`, its cosines and sines kept
+        points += [(x + radius * c, y + radius * s) for c, s in _ring(directions)]
     for goal in goals:
         d = board.distance(start, goal)
         if d > 1.5:
@@ -642,6 +644,13 @@ def sample_ends(state: State, unit: Unit, window: Window, goals: tuple[Point, ..
         there = locate(q)  # `heights_at(state, q)`, the table's locator asked once
         ends += [(q, h) for h in ((0,) if there is None else there.heights())]
     return ends
+
+
+@functools.lru_cache(maxsize=8)
+def _ring(directions: int) -> tuple[tuple[float, float], ...]:
+    """The cosine and sine of each of `directions` headings round a circle, as `board.polar`
+    works them out (the same floats): every sampled move asks them of the same dozen angles."""
+    return tuple((math.cos(rad), math.sin(rad)) for rad in (math.radians(i * 360 / directions) for i in range(directions)))
 
 
 def any_move(params: Params, state: State, unit: Unit, window: Window) -> bool:

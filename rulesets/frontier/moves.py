@@ -657,7 +657,7 @@ def _declarations(params: Params, state: State, seat: str) -> Iterator[Event]:
             away = gap(unit, foe)
             if away >= params.engagement_range:
                 yield ActionDeclared(by=seat, unit=unit.id, action="open_fire", target=foe.id)
-            if _can_fight_through(params, state, unit, foe):
+            if _can_fight_through(params, state, unit, foe, away):
                 yield ActionDeclared(by=seat, unit=unit.id, action="fight_through", target=foe.id)
         yield ActionDeclared(by=seat, unit=unit.id, action="bug_out")
         for ability in ("experimental_targeting_system", "override_safety_parameters", "jump_packs", "ghost_field"):
@@ -665,9 +665,11 @@ def _declarations(params: Params, state: State, seat: str) -> Iterator[Event]:
                 yield AbilityUsed(by=seat, unit=unit.id, ability=ability)
 
 
-def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit) -> bool:
-    """Fight Through is offered only if a first move (sampled) can bring the target within 10" and sight."""
-    away = gap(unit, foe)
+def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit, away: float | None = None) -> bool:
+    """Fight Through is offered only if a first move (sampled) can bring the target within 10" and sight.
+    `away`: the two units' `gap`, when the caller has measured it."""
+    if away is None:
+        away = gap(unit, foe)
     if away > params.engagement_range + movement.allowance_of(unit, _first_move_inches(params, unit)):
         return False
     if away <= params.engagement_range and sees(state, unit, foe):

@@ -493,3 +493,13 @@ def test_an_ambush_place_is_refused_exactly_when_check_finds_a_problem() -> None
                         asked += 1
                         refused += answer
     assert asked > 200 and 0 < refused < asked
+
+
+@settings(max_examples=200, deadline=None)
+@given(table, st.floats(min_value=0, max_value=20, allow_nan=False), st.sampled_from([12, 16, 7, 24]))
+def test_a_sampled_ring_is_the_points_polar_gives(start: Point, radius: float, directions: int) -> None:
+    """`sample_ends`' rings from the kept cosines and sines (`movement._ring`): the very
+    floats `board.polar` gives at each heading."""
+    x, y = start
+    assert [(x + radius * c, y + radius * s) for c, s in movement._ring(directions)] == \
+        [board.polar(start, i * 360 / directions, radius) for i in range(directions)]
