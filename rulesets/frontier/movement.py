@@ -185,7 +185,17 @@ def move_allowed(params: Params, state: State, unit: Unit, window: Window, to: P
     alone (`_window_reach_problems`, last in that order) is asked first: it is the cheapest
     test and the one a sampled Fight Through end most often fails, and any rule broken
     refuses the move whichever is found first."""
-    mover = _mover(state, unit, window)
+    return mover_allows(_mover(state, unit, window), to, level, path)
+
+
+def decision_mover(state: State, unit: Unit, window: Window) -> _Mover:
+    """What every sampled end of one unit's move in this window shares (`_mover`), for a
+    caller that keeps it for the decision itself (`rules.move_refused`)."""
+    return _mover(state, unit, window)
+
+
+def mover_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) -> bool:
+    """`move_allowed` once the decision's mover is known."""
     if not _window_reach_allows(mover, to):
         return False
     moved = board.distance(mover.start, to)
@@ -266,6 +276,10 @@ class _Mover(NamedTuple):
     """The target's end of a sight line (`sighted`)."""
     sight: Callable[[board.Sighted, board.Sighted, tuple[board.Body, ...]], str | None]
     """What blocks a sight line on the table (`sees`'s question)."""
+
+
+Mover = _Mover
+"""What one unit's move in one window shares across its sampled ends (`decision_mover`)."""
 
 
 @last_args  # a decision's sampled ends are all one unit's move (rulesets/memo.py)

@@ -847,11 +847,20 @@ def _check_moved(params: Params, state: State, event: UnitMoved) -> Problems:
 def move_refused(params: Params, state: State, event: UnitMoved) -> bool:
     """Whether `check` finds anything wrong with a move, stopping at the first rule it breaks
     (legal moves ask this of every sampled end; the audit asks `check` for every reason)."""
-    problems, mover = _unit_mover(params, state, event.by, event.unit)
+    mover = _decision_mover(params, state, event.by, event.unit)
+    return mover is None or not movement.mover_allows(mover, event.to, event.level, event.path)
+
+
+@last_args  # a decision's sampled ends are all one unit's move (rulesets/memo.py)
+def _decision_mover(params: Params, state: State, by: str | None, unit_id: str) -> movement.Mover | None:
+    """The move's seat and window (`_unit_mover`) and what its ends share
+    (`movement.decision_mover`) in one memo a sampled end asks; None if the move is refused
+    wherever it ends."""
+    problems, mover = _unit_mover(params, state, by, unit_id)
     if problems or mover is None:
-        return True
+        return None
     unit, window = mover
-    return not movement.move_allowed(params, state, unit, window, event.to, event.level, event.path)
+    return movement.decision_mover(state, unit, window)
 
 
 @last_args  # a decision's sampled ends are all one unit's move (rulesets/memo.py)
