@@ -503,3 +503,20 @@ def test_a_sampled_ring_is_the_points_polar_gives(start: Point, radius: float, d
     x, y = start
     assert [(x + radius * c, y + radius * s) for c, s in movement._ring(directions)] == \
         [board.polar(start, i * 360 / directions, radius) for i in range(directions)]
+
+
+def test_a_line_between_units_where_they_stand_is_the_line_from_their_places() -> None:
+    """`sees` between two units where they stand (their ends and the table's lines found once
+    per table, `state._units_sight`) against the same line asked with the shooter's place
+    given (ends made afresh): every unit and every other unit at seeded games' decisions."""
+    asked = seen = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed)[::2]:
+            for a in on_board(state):
+                for b in state.units:
+                    if b.id != a.id:
+                        answer = sees(state, a, b)
+                        assert answer == (b.at is not None and sees(state, a, b, a_at=a.at, a_level=a.level)), (a.id, b.id)
+                        asked += 1
+                        seen += answer
+    assert asked > 1000 and 0 < seen < asked
