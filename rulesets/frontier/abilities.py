@@ -456,6 +456,14 @@ def _holofield(params: Params, state: State, event: AbilityUsed, unit: Unit) -> 
     return replace(state, turn=replace(turn, activation=act))
 
 
+def open_fire_allowed(state: State, shooter: Unit, target: Unit) -> bool:
+    """`open_fire_problem(...) is None`, without its message: the same questions in the same
+    order (`legal` asks it of every enemy of every unit at a declaration)."""
+    if target.at is None or shooter.at is None or gap(shooter, target) < 10 - board.EPS:
+        return False
+    return (shooter.type == "specialist" and designated(state, target)) or sees(state, shooter, target)
+
+
 def open_fire_problem(state: State, shooter: Unit, target: Unit) -> str | None:
     """Why open fire may not target a unit: "within line of sight and at least 10" away".
 

@@ -11,6 +11,7 @@ length is free.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
@@ -73,7 +74,13 @@ def allowance(unit: Unit, window: Window) -> float:
     Indigenous (+2"), Need for Speed (+5") "whenever this unit moves"; Jump Packs +5" for the
     move it is used for.
     """
-    total = window.allowance
+    return allowance_of(unit, window.allowance)
+
+
+def allowance_of(unit: Unit, inches: float) -> float:
+    """`allowance` for a move window of `inches`, asked before any window is made (Fight
+    Through's offers rule most targets out by distance alone)."""
+    total = inches
     if has(unit, "indigenous"):
         total += 2
     if has(unit, "need_for_speed"):
@@ -178,10 +185,26 @@ def move_allowed(params: Params, state: State, unit: Unit, window: Window, to: P
     alone (`_window_reach_problems`, last in that order) is asked first: it is the cheapest
     test and the one a sampled Fight Through end most often fails, and any rule broken
     refuses the move whichever is found first."""
-    mover = _mover(state, unit, window)
-    if next(_window_reach_problems(mover, to), None) is not None:
+    return mover_allows(_mover(state, unit, window), to, level, path)
+
+
+def decision_mover(state: State, unit: Unit, window: Window) -> _Mover:
+    """What every sampled end of one unit's move in this window shares (`_mover`), for a
+    caller that keeps it for the decision itself (`rules.move_refused`)."""
+    return _mover(state, unit, window)
+
+
+def mover_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) -> bool:
+    """`move_allowed` once the decision's mover is known."""
+    if not _window_reach_allows(mover, to):
         return False
-    return next(_breaches(state, mover, to, level, path), None) is None
+    moved = board.distance(mover.start, to)
+    if mover.stuck and (moved > board.EPS or path):
+        return False
+    there = mover.locate(to)
+    return (_ground_allows(mover, to, level, path, there, moved)
+            and _units_clear(mover.bodies, mover.unit.id, mover.radius, mover.start, to, path, mover.free)
+            and _sight_allows(mover, to, level, there))
 
 
 def ground_allowed(state: State, unit: Unit, window: Window, to: Point, level: int) -> bool:
@@ -192,13 +215,13 @@ def ground_allowed(state: State, unit: Unit, window: Window, to: Point, level: i
     `move_allowed` is exactly `ground_allowed and units_allow` (so a caller may remember the
     first)."""
     mover = _mover(state, unit, window)
-    if next(_window_reach_problems(mover, to), None) is not None:
+    if not _window_reach_allows(mover, to):
         return False
     moved = board.distance(mover.start, to)
     if mover.stuck and moved > board.EPS:
         return False
     there = mover.locate(to)
-    if next(_ground_problems(state, mover, to, level, (), there, moved), None) is not None:
+    if not _ground_allows(mover, to, level, (), there, moved):
         return False
     return mover.aim_end is None or terrain_sight(state)(_end_at(mover, to, level, there), mover.aim_end) is None
 
@@ -255,6 +278,10 @@ class _Mover(NamedTuple):
     """What blocks a sight line on the table (`sees`'s question)."""
 
 
+Mover = _Mover
+"""What one unit's move in one window shares across its sampled ends (`decision_mover`)."""
+
+
 @last_args  # a decision's sampled ends are all one unit's move (rulesets/memo.py)
 def _mover(state: State, unit: Unit, window: Window) -> _Mover:
     start = position(unit)
@@ -302,6 +329,25 @@ def _ground_problems(state: State, mover: _Mover, to: Point, level: int, path: t
     yield from _through_walls(mover.walls, unit, start, to, path, mover.free)
 
 
+def _ground_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...], there: Piece | None, moved: float) -> bool:
+    """`_ground_problems` finds nothing, as a yes or no: the same questions of the same
+    numbers, without a generator per rule or a message (a move's sampled ends ask it by the
+    dozen; `tests/frontier/test_quick_refusals.py` holds the two together)."""
+    if not missions.on_table(to) or (path and not all(map(missions.on_table, path))):
+        return False
+    unit = mover.unit
+    cost = 0
+    if mover.tall:
+        cost, climbed = _climbing(mover.tall, mover.scale, mover.here, mover.start, unit.level, there, to, level, path, mover.window.forced)
+        if climbed and has(unit, "need_for_speed"):
+            return False
+    if moved > mover.reach - cost + 1e-9:
+        return False
+    if level not in ((0,) if there is None else there.heights()):
+        return False
+    return _walls_clear(mover.walls, mover.start, to, path, mover.free)
+
+
 def _table_problems(to: Point, path: tuple[Point, ...]) -> Iterator[Problem]:
     if not path and missions.on_table(to):
         return  # the one point of most moves, without the list
@@ -336,6 +382,19 @@ def _through_walls(pieces: tuple[Piece, ...], unit: Unit, start: Point, to: Poin
             yield Problem("terrain.impassable", f"{unit.id} may not move through {piece.label or piece.id} (impassable)")
 
 
+def _walls_clear(pieces: tuple[Piece, ...], start: Point, to: Point, path: tuple[Point, ...], free: bool) -> bool:
+    """`_through_walls` finds nothing, as a yes or no (the same tests, piece by piece)."""
+    points = (start, *path, to)
+    lo_x, lo_y, hi_x, hi_y = _box(points)
+    for piece in pieces:
+        x0, y0, x1, y1 = piece.box
+        if hi_x < x0 - board.EPS or lo_x > x1 + board.EPS or hi_y < y0 - board.EPS or lo_y > y1 + board.EPS:
+            continue
+        if board.inside(to, piece.outline) or (not free and board.path_enters(points, piece.outline)):
+            return False
+    return True
+
+
 def _unit_problems(state: State, unit: Unit, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> Iterator[Problem]:
     """"It may not move through other units (Friendly or otherwise)", nor end on one."""
     return _through_units(bodies(state), unit, kind(unit).base, start, to, path, free)
@@ -357,6 +416,25 @@ def _through_units(standing: tuple[board.Body, ...], unit: Unit, radius: float, 
             continue  # further than `room` from the move's bounding box: from the whole move
         elif board.path_point_distance(points, at) < room:
             yield Problem("movement.through-units", f"{unit.id} may not move through {other.id}")
+
+
+def _units_clear(standing: tuple[board.Body, ...], unit_id: str, radius: float, start: Point, to: Point, path: tuple[Point, ...], free: bool) -> bool:
+    """`_through_units` finds nothing, as a yes or no (the same tests, unit by unit)."""
+    points = (start, *path, to)
+    lo_x, lo_y, hi_x, hi_y = _box(points)
+    tx, ty = to
+    for other in standing:
+        if other.id == unit_id:
+            continue
+        room = radius + other.radius - SLACK
+        ox, oy = at = other.at
+        if abs(ox - tx) < room and abs(oy - ty) < room and board.distance(to, at) < room:
+            return False
+        if free or ox < lo_x - room or ox > hi_x + room or oy < lo_y - room or oy > hi_y + room:
+            continue
+        if board.path_point_distance(points, at) < room:
+            return False
+    return True
 
 
 def _window_problems(mover: _Mover, to: Point, level: int, there: Piece | None) -> Iterator[Problem]:
@@ -383,6 +461,26 @@ def _window_reach_problems(mover: _Mover, to: Point) -> Iterator[Problem]:
         reach = board.distance(to, aim.at)
         if reach > 10 + board.EPS:
             yield Problem("actions.fight_through", f'after its move {aim.id} must be within 10"; it is {reach:.1f}" away')
+
+
+def _window_reach_allows(mover: _Mover, to: Point) -> bool:
+    """`_window_reach_problems` finds nothing, as a yes or no (the same distances)."""
+    start = mover.start
+    if mover.window.must and board.distance(start, to) <= board.EPS:
+        return False
+    away = mover.away
+    if away is not None and away.at is not None and board.distance(to, away.at) <= board.distance(start, away.at) + board.EPS:
+        return False
+    aim = mover.aim
+    return aim is None or aim.at is None or board.distance(to, aim.at) <= 10 + board.EPS
+
+
+def _sight_allows(mover: _Mover, to: Point, level: int, there: Piece | None) -> bool:
+    """`_window_problems` finds nothing once `_window_reach_allows` has said yes: Fight
+    Through's line of sight from where the move ends (asked only within 10")."""
+    aim_end = mover.aim_end
+    return (mover.aim is None or aim_end is None or board.distance(to, aim_end.at) > 10 + board.EPS
+            or mover.sight(_end_at(mover, to, level, there), aim_end, mover.bodies) is None)
 
 
 # --- what a move does besides moving ---------------------------------------------------------
@@ -542,8 +640,9 @@ def sample_ends(state: State, unit: Unit, window: Window, goals: tuple[Point, ..
     start = position(unit)
     reach = max(allowance(unit, window) - 0.02, 0.0)
     points: list[Point] = []
-    for radius in (reach, reach / 2):
-        points += [board.polar(start, i * 360 / directions, radius) for i in range(directions)]
+    x, y = start
+    for radius in (reach, reach / 2):  # `board.polar(start, i * 360 / directions, radius)`, its cosines and sines kept
+        points += [(x + radius * c, y + radius * s) for c, s in _ring(directions)]
     for goal in goals:
         d = board.distance(start, goal)
         if d > 1.5:
@@ -559,6 +658,13 @@ def sample_ends(state: State, unit: Unit, window: Window, goals: tuple[Point, ..
         there = locate(q)  # `heights_at(state, q)`, the table's locator asked once
         ends += [(q, h) for h in ((0,) if there is None else there.heights())]
     return ends
+
+
+@functools.lru_cache(maxsize=8)
+def _ring(directions: int) -> tuple[tuple[float, float], ...]:
+    """The cosine and sine of each of `directions` headings round a circle, as `board.polar`
+    works them out (the same floats): every sampled move asks them of the same dozen angles."""
+    return tuple((math.cos(rad), math.sin(rad)) for rad in (math.radians(i * 360 / directions) for i in range(directions)))
 
 
 def any_move(params: Params, state: State, unit: Unit, window: Window) -> bool:

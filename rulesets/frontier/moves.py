@@ -48,7 +48,14 @@ from rulesets.frontier.events import (
     VipEscorted,
 )
 from rulesets.frontier.params import Params
-from rulesets.frontier.rules import check, deploy_refused, move_refused, outcome, still_placeable
+from rulesets.frontier.rules import (
+    check,
+    declared_refused,
+    deploy_refused,
+    move_refused,
+    outcome,
+    still_placeable,
+)
 from rulesets.frontier.state import (
     NEAR,
     REACTIONS,
@@ -135,14 +142,32 @@ def _refused(params: Params, state: State, event: Event) -> bool:
     are remembered): an Ambush while an enemy sees the commando ("if this unit is out of line
     of sight of enemy units"), which `check` would refuse point by point. A sampled move
     stops at the first rule it breaks (`rules.move_refused`); a unit set up is asked what
-    depends on the unit once, then each point (`rules.deploy_refused`)."""
+    depends on the unit once, then each point (`rules.deploy_refused`); a declared action
+    likewise asks the decision once, then the unit and its target (`rules.declared_refused`)."""
     if isinstance(event, UnitMoved):
         return move_refused(params, state, event)
     if isinstance(event, UnitDeployed):
         return deploy_refused(params, state, event)
-    if isinstance(event, AbilityUsed) and event.ability == "ambush" and event.unit in _ambushers_in_sight(params, state):
+    if isinstance(event, ActionDeclared):
+        return declared_refused(params, state, event)
+    if isinstance(event, AbilityUsed) and event.ability == "ambush" and (
+            event.unit in _ambushers_in_sight(params, state) or _ambush_point_watched(state, event)):
         return True
     return bool(check(params, state, event))
+
+
+def _ambush_point_watched(state: State, event: AbilityUsed) -> bool:
+    """An Ambush place further than 15" or that one enemy sees ("anywhere within 15" that is
+    also out of line of sight"): `check` refuses it whatever else it finds, so the other
+    enemies' lines to it are not traced (most places are seen; each line to a new place is
+    new geometry). The same questions `abilities.check` asks; any other place is checked."""
+    unit = find(state, event.unit)
+    if unit is None or unit.at is None or len(event.points) != 1:
+        return False
+    at = event.points[0]
+    if board.distance(at, position(unit)) > 15 + board.EPS:
+        return True
+    return any(sees(state, enemy, unit, b_at=at, b_level=event.level) for enemy in enemies_of(state, unit))
 
 
 @last_state  # asked by each of a decision's two dozen Ambush points (rulesets/memo.py)
@@ -632,7 +657,7 @@ def _declarations(params: Params, state: State, seat: str) -> Iterator[Event]:
             away = gap(unit, foe)
             if away >= params.engagement_range:
                 yield ActionDeclared(by=seat, unit=unit.id, action="open_fire", target=foe.id)
-            if _can_fight_through(params, state, unit, foe):
+            if _can_fight_through(params, state, unit, foe, away):
                 yield ActionDeclared(by=seat, unit=unit.id, action="fight_through", target=foe.id)
         yield ActionDeclared(by=seat, unit=unit.id, action="bug_out")
         for ability in ("experimental_targeting_system", "override_safety_parameters", "jump_packs", "ghost_field"):
@@ -640,14 +665,16 @@ def _declarations(params: Params, state: State, seat: str) -> Iterator[Event]:
                 yield AbilityUsed(by=seat, unit=unit.id, ability=ability)
 
 
-def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit) -> bool:
-    """Fight Through is offered only if a first move (sampled) can bring the target within 10" and sight."""
-    window = _first_move_window(params, unit, foe)
-    away = gap(unit, foe)
-    if away > params.engagement_range + movement.allowance(unit, window):
+def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit, away: float | None = None) -> bool:
+    """Fight Through is offered only if a first move (sampled) can bring the target within 10" and sight.
+    `away`: the two units' `gap`, when the caller has measured it."""
+    if away is None:
+        away = gap(unit, foe)
+    if away > params.engagement_range + movement.allowance_of(unit, _first_move_inches(params, unit)):
         return False
     if away <= params.engagement_range and sees(state, unit, foe):
         return True
+    window = _first_move_window(params, unit, foe)
     return any(movement.units_allow(state, unit, window, to, h) for to, h in _fight_through_grounds(params, state, unit, foe, window))
 
 
@@ -676,7 +703,12 @@ def _fight_through_grounds(params: Params, state: State, unit: Unit, foe: Unit, 
 
 def _first_move_window(params: Params, unit: Unit, foe: Unit) -> Window:
     return Window(kind="move", seat=unit.side, unit=unit.id, purpose="fight_through",
-                  allowance=7.0 if has(unit, "keen_to_impress") else params.short_move, keep_sight=foe.id)
+                  allowance=_first_move_inches(params, unit), keep_sight=foe.id)
+
+
+def _first_move_inches(params: Params, unit: Unit) -> float:
+    """Fight Through's first move ("Keen to Impress": 7" instead of the usual 5")."""
+    return 7.0 if has(unit, "keen_to_impress") else params.short_move
 
 
 def fight_through_ends(state: State, unit: Unit, foe: Unit, window: Window) -> list[tuple[Point, int]]:

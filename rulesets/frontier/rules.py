@@ -434,7 +434,25 @@ def deploy_refused(params: Params, state: State, event: UnitDeployed) -> bool:
     (`_deploying`) is asked once per unit of a decision (legal offers two dozen points for
     each), then only where it stands."""
     problems, ready = _unit_deploying(params, state, event.by, event.unit)
-    return bool(problems) or ready is None or bool(_deploy_point_problems(state, event, ready))
+    return bool(problems) or ready is None or not _deploy_point_allowed(state, event.point, event.level, ready)
+
+
+def _deploy_point_allowed(state: State, at: board.Point, level: int, ready: _Deploying) -> bool:
+    """`_deploy_point_problems` finds nothing, as a yes or no: the same questions without a
+    list or a message per rule (a set-up's two dozen points per unit ask it)."""
+    if ready.half or not ready.zone.contains(at) or not missions.on_table(at):
+        return False
+    found = piece_at(state, at)
+    if level not in ((0,) if found is None else found.heights()) or (found is not None and found.impassable()):
+        return False
+    unit = ready.unit
+    radius, (x, y) = kind(unit).base, at
+    for other in bodies(state):
+        room = radius + other.radius - movement.SLACK
+        ox, oy = other.at
+        if other.id != unit.id and abs(ox - x) < room and abs(oy - y) < room and board.distance(at, other.at) < room:
+            return False
+    return not any(u.type == unit.type and board.distance(at, position(u)) > NEAR + board.EPS for u in on_board(state, unit.side))
 
 
 class _Deploying(NamedTuple):
@@ -618,6 +636,39 @@ def _check_declared(params: Params, state: State, event: ActionDeclared) -> Prob
     return problems + _ACTION_CHECKS[event.action](params, state, event, unit)
 
 
+def declared_refused(params: Params, state: State, event: ActionDeclared) -> bool:
+    """Whether `check` finds anything wrong with a declared action, without building its
+    problems: at a settled turn (no action under way, no window, no dice; where `legal` offers
+    its declarations) what `_check_declared` asks of the decision is asked once
+    (`_declaring_seat`), then the event's seat, unit and action, and open fire's range and
+    sight as a yes or no (`abilities.open_fire_allowed`: most offered targets are refused,
+    and their messages are never read). Anywhere else it is `check`."""
+    seat = _declaring_seat(params, state)
+    if seat is None:
+        return bool(check(params, state, event))
+    unit = find(state, event.unit)
+    if event.by != seat or unit is None or unit.side != seat or unit.status != "board":
+        return True
+    action = event.action
+    if action == "open_fire":
+        target = find(state, event.target)
+        return (target is None or target.status != "board" or target.side == unit.side
+                or not abilities.open_fire_allowed(state, unit, target))
+    checks = _ACTION_CHECKS.get(action)
+    return checks is None or bool(checks(params, state, event, unit))
+
+
+@last_state  # asked by each of a decision's declarations (rulesets/memo.py)
+def _declaring_seat(params: Params, state: State) -> str | None:
+    """The seat whose new action a settled turn of a game not over waits for: where
+    `_check_declared`'s questions of the decision find nothing wrong with a declaration by
+    it. None elsewhere (before play, a game over, something under way, no seat named)."""
+    turn = state.turn
+    if state.stage != "play" or turn is None or not settled(turn) or outcome(params, state) is not None:
+        return None
+    return turn.seat
+
+
 def _follow_up_declared(state: State, event: ActionDeclared, window: Window) -> Problems:
     """Autoguns: "another open fire action against another unit within 5" of its original target";
     Focus Fire: "make an open fire action against that unit with another unit of your choice"."""
@@ -796,11 +847,20 @@ def _check_moved(params: Params, state: State, event: UnitMoved) -> Problems:
 def move_refused(params: Params, state: State, event: UnitMoved) -> bool:
     """Whether `check` finds anything wrong with a move, stopping at the first rule it breaks
     (legal moves ask this of every sampled end; the audit asks `check` for every reason)."""
-    problems, mover = _unit_mover(params, state, event.by, event.unit)
+    mover = _decision_mover(params, state, event.by, event.unit)
+    return mover is None or not movement.mover_allows(mover, event.to, event.level, event.path)
+
+
+@last_args  # a decision's sampled ends are all one unit's move (rulesets/memo.py)
+def _decision_mover(params: Params, state: State, by: str | None, unit_id: str) -> movement.Mover | None:
+    """The move's seat and window (`_unit_mover`) and what its ends share
+    (`movement.decision_mover`) in one memo a sampled end asks; None if the move is refused
+    wherever it ends."""
+    problems, mover = _unit_mover(params, state, by, unit_id)
     if problems or mover is None:
-        return True
+        return None
     unit, window = mover
-    return not movement.move_allowed(params, state, unit, window, event.to, event.level, event.path)
+    return movement.decision_mover(state, unit, window)
 
 
 @last_args  # a decision's sampled ends are all one unit's move (rulesets/memo.py)

@@ -526,7 +526,22 @@ def sees(state: State, a: Unit, b: Unit, *, a_at: Point | None = None, a_level: 
     the two ends never block their own line, wherever they stand)."""
     if (a.at is None and a_at is None) or (b.at is None and b_at is None):
         return False
+    if a_at is None and a_level is None and b_at is None and b_level is None:
+        return _units_sight(None, state.terrain)(a, b, bodies(state)) is None
     return _sight(None, state.terrain)(sighted(state, a, a_at, a_level), sighted(state, b, b_at, b_level), bodies(state)) is None
+
+
+@last_state  # one table per game (rulesets/memo.py)
+def _units_sight(params: None, terrain: tuple[Piece, ...]) -> Callable[[Unit, Unit, tuple[board.Body, ...]], str | None]:
+    """What blocks the line between two units where they stand on one table (`blocker`):
+    their ends (`_standing_ends`) and the line (`_sight`) found once per table rather than
+    asked of the table again for every line (open fire asks one per enemy of every unit)."""
+    end, blocking = _standing_ends(None, terrain), _sight(None, terrain)
+
+    def between(a: Unit, b: Unit, standing: tuple[board.Body, ...]) -> str | None:
+        return blocking(end(a), end(b), standing)
+
+    return between
 
 
 def sees_point(state: State, a: Unit, p: Point, scale: int) -> bool:

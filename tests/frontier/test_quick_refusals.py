@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from projections.simulate import play
-from rulesets.frontier import board, missions, movement, moves, rules
+from rulesets.frontier import abilities, board, missions, movement, moves, rules
 from rulesets.frontier.board import Body, Point, Sighted, make_terrain
-from rulesets.frontier.events import AbilityUsed, UnitDeployed, UnitMoved
+from rulesets.frontier.events import AbilityUsed, ActionDeclared, UnitDeployed, UnitMoved
 from rulesets.frontier.state import (
     State,
     Unit,
@@ -74,6 +74,8 @@ def test_a_unit_set_up_is_refused_exactly_when_check_finds_a_problem() -> None:
                             replace(event, level=event.level + 1)]
                 if other is not None:
                     variants.append(replace(event, unit=other.id))
+                variants += [replace(event, point=position(u)) for u in on_board(state)][:3]  # on top of a unit set up
+                variants += [replace(event, point=p.outline[0]) for p in state.terrain[:4]]  # a piece's corner
                 for variant in variants:
                     assert rules.deploy_refused(P, state, variant) == bool(rules.check(P, state, variant)), variant
                     asked += 1
@@ -96,6 +98,46 @@ def test_a_move_is_refused_exactly_when_check_finds_a_problem() -> None:
                     assert rules.move_refused(P, state, variant) == bool(rules.check(P, state, variant)), variant
                     asked += 1
     assert asked > 500
+
+
+def test_a_declared_action_is_refused_exactly_when_check_finds_a_problem() -> None:
+    """`rules.declared_refused` (the decision asked once, open fire's range and sight as a yes
+    or no) against `check`, for every declaration offered and for wrong seats, units, actions
+    and targets, at every decision of seeded games (those with a window or an action under way
+    too, where it asks `check`)."""
+    asked = refused = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            offered = [e for e in moves.candidates(P, state) if isinstance(e, ActionDeclared)]
+            for event in offered:
+                unit = find(state, event.unit)
+                friend = next((u for u in state.units if unit is not None and u.side == unit.side and u.id != unit.id), None)
+                variants = [event, replace(event, by=_other_seat(state, event.by)), replace(event, action="fly"),
+                            replace(event, action="open_fire", target=event.unit), replace(event, action="advance", target="x")]
+                if friend is not None:
+                    variants += [replace(event, unit=friend.id), replace(event, action="open_fire", target=friend.id)]
+                for variant in variants:
+                    answer = rules.declared_refused(P, state, variant)
+                    assert answer == bool(rules.check(P, state, variant)), variant
+                    asked += 1
+                    refused += answer
+    assert asked > 2000 and 0 < refused < asked
+
+
+def test_open_fire_is_allowed_exactly_when_it_has_no_problem() -> None:
+    """`abilities.open_fire_allowed` against `open_fire_problem`, for every unit and every
+    other unit of seeded games' decisions (friends, units off the table, designated targets)."""
+    asked = allowed = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed)[::3]:
+            for shooter in state.units:
+                for target in state.units:
+                    if target.id != shooter.id:
+                        answer = abilities.open_fire_allowed(state, shooter, target)
+                        assert answer == (abilities.open_fire_problem(state, shooter, target) is None)
+                        asked += 1
+                        allowed += answer
+    assert asked > 1000 and 0 < allowed < asked
 
 
 def _old_move_problems(state: State, unit: Unit, window: Window, to: Point, level: int, path: tuple[Point, ...]) -> list[str]:
@@ -137,7 +179,7 @@ def test_a_moves_problems_are_the_plain_questions_asked_at_each_end() -> None:
     """`movement.move_problems` and `move_allowed` (the unit's start, abilities, allowance,
     climbable pieces, walls, units and Fight Through target read once per decision) against
     the same rules asked afresh at each end: every sampled end of seeded games' moves, a
-    wrong height, and Fight Through's first moves toward every enemy in reach (what
+    wrong height, an end off the table, a path by way of another unit, and Fight Through's first moves toward every enemy in reach (what
     `moves._can_fight_through` samples before the action is declared)."""
     asked = refused = 0
     for bot, seed in GAMES:
@@ -148,6 +190,9 @@ def test_a_moves_problems_are_the_plain_questions_asked_at_each_end() -> None:
                     _, mover = rules._unit_mover(P, state, event.by, event.unit)
                     if mover is not None:
                         tries += [(*mover, event.to, event.level, event.path), (*mover, event.to, event.level + 1, event.path)]
+                        other = next((u for u in on_board(state) if u.id != event.unit), None)
+                        if other is not None and len(tries) < 40:  # off the table, and by way of another unit
+                            tries += [(*mover, (event.to[0], -0.5), event.level, event.path), (*mover, event.to, event.level, (position(other),))]
             if state.turn is not None and not tries:
                 for unit in on_board(state, state.turn.seat):
                     for foe in enemies_of(state, unit):
@@ -350,6 +395,26 @@ def test_climbing_and_units_in_the_way_give_the_old_answers(which: int, start: P
         _old_through_units(state, unit, begin, movement.snap(to), near)
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.integers(0, 20), table, table, st.lists(table, max_size=2), st.booleans())
+def test_walls_and_units_in_the_way_say_yes_exactly_when_they_find_no_problem(which: int, start: Point, to: Point, path: list[Point], free: bool) -> None:
+    """The yes-or-no forms a sampled move asks (`_walls_clear`, `_units_clear`) against the
+    rules that list problems (`_through_walls`, `_through_units`): every piece of the
+    standard table taken as impassable, the units of a played position, flying or not, from
+    anywhere and from where a unit stands."""
+    state = _played_position()
+    standing = list(on_board(state))
+    unit = standing[which % len(standing)]
+    near = tuple(movement.snap(p) for p in path)
+    bodies = movement.bodies(state)
+    for begin in (movement.snap(start), position(unit)):
+        for end in (movement.snap(to), movement.snap(board.toward(begin, to, 1.0))):
+            walls = movement._through_walls(state.terrain, unit, begin, end, near, free)
+            assert movement._walls_clear(state.terrain, begin, end, near, free) == (next(walls, None) is None)
+            units = movement._through_units(bodies, unit, kind(unit).base, begin, end, near, free)
+            assert movement._units_clear(bodies, unit.id, kind(unit).base, begin, end, near, free) == (next(units, None) is None)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.integers(0, 20), table, st.floats(min_value=0, max_value=3, allow_nan=False), st.floats(min_value=0, max_value=360, allow_nan=False))
 def test_a_unit_set_up_on_another_is_found_as_before(which: int, anywhere: Point, away: float, angle: float) -> None:
@@ -409,3 +474,49 @@ def test_an_ambush_place_is_watched_by_the_enemies_that_see_the_unit_put_there()
                         [e.id for e in enemies_of(there, moved) if sees(there, e, moved)]
                     asked += 1
     assert asked > 40
+
+
+def test_an_ambush_place_is_refused_exactly_when_check_finds_a_problem() -> None:
+    """`legal`'s refusal of an Ambush place (the commando seen where it stands, the place
+    beyond 15" or seen by one enemy, else `check`) against `check`: every place offered in
+    seeded games, at the wrong height, beyond 15", and by the other seat."""
+    asked = refused = 0
+    for bot, seed in [*GAMES, ("random", 5), ("heuristic", 6)]:
+        for state in _states(bot, seed):
+            for event in moves.candidates(P, state):
+                if isinstance(event, AbilityUsed) and event.ability == "ambush":
+                    (x, y), = event.points
+                    for variant in (event, replace(event, level=event.level + 1), replace(event, points=((x + 16.0, y),)),
+                                    replace(event, by=_other_seat(state, event.by)), replace(event, points=((x, y), (x, y)))):
+                        answer = moves._refused(P, state, variant)
+                        assert answer == bool(rules.check(P, state, variant)), variant
+                        asked += 1
+                        refused += answer
+    assert asked > 200 and 0 < refused < asked
+
+
+@settings(max_examples=200, deadline=None)
+@given(table, st.floats(min_value=0, max_value=20, allow_nan=False), st.sampled_from([12, 16, 7, 24]))
+def test_a_sampled_ring_is_the_points_polar_gives(start: Point, radius: float, directions: int) -> None:
+    """`sample_ends`' rings from the kept cosines and sines (`movement._ring`): the very
+    floats `board.polar` gives at each heading."""
+    x, y = start
+    assert [(x + radius * c, y + radius * s) for c, s in movement._ring(directions)] == \
+        [board.polar(start, i * 360 / directions, radius) for i in range(directions)]
+
+
+def test_a_line_between_units_where_they_stand_is_the_line_from_their_places() -> None:
+    """`sees` between two units where they stand (their ends and the table's lines found once
+    per table, `state._units_sight`) against the same line asked with the shooter's place
+    given (ends made afresh): every unit and every other unit at seeded games' decisions."""
+    asked = seen = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed)[::2]:
+            for a in on_board(state):
+                for b in state.units:
+                    if b.id != a.id:
+                        answer = sees(state, a, b)
+                        assert answer == (b.at is not None and sees(state, a, b, a_at=a.at, a_level=a.level)), (a.id, b.id)
+                        asked += 1
+                        seen += answer
+    assert asked > 1000 and 0 < seen < asked
