@@ -59,10 +59,12 @@ from rulesets.mercenarium.state import (
     player,
     unspent,
 )
+from rulesets.outcomes import Uniform
 
 
-def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
-    """At a chance step, every outcome with its probability; None at a decision."""
+def chance(params: Params, state: State) -> Sequence[tuple[Event, float]] | None:
+    """At a chance step, every outcome with its probability; None at a decision. A draw from
+    the deck or the hymnal is `Uniform`: one outcome per card, each event made when read."""
     if state.stage == "deal":
         return _deal(params, state)
     if state.stage == "order":
@@ -71,9 +73,11 @@ def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
         return None
     pending = state.pending[0]
     if pending.kind == "draw" and state.deck:
-        return _uniform([CardDrawn(seat=pending.seat, card=c) for c in state.deck])
+        seat = pending.seat
+        return Uniform(state.deck, lambda card: CardDrawn(seat=seat, card=card))
     if pending.kind == "hymn" and state.hymnal:
-        return _uniform([HymnDrawn(seat=pending.seat, hymn=h) for h in state.hymnal])
+        seat = pending.seat
+        return Uniform(state.hymnal, lambda hymn: HymnDrawn(seat=seat, hymn=hymn))
     if pending.kind == "zodiac-roll":
         return _uniform([ZodiacRolled(value=v) for v in range(1, params.zodiac_faces + 1)])
     return None
@@ -83,15 +87,16 @@ def _uniform(events: list[Event]) -> list[tuple[Event, float]] | None:
     return [(e, 1 / len(events)) for e in events] if events else None
 
 
-def _deal(params: Params, state: State) -> list[tuple[Event, float]] | None:
+def _deal(params: Params, state: State) -> Sequence[tuple[Event, float]] | None:
     """Five cards each, one at a time around the table, then one hymn each."""
     short = [p for p in state.players if len(p.hand) < params.deal]
     if short:
         seat = min(short, key=lambda p: len(p.hand)).seat
-        return _uniform([CardDealt(seat=seat, card=c) for c in state.deck])
+        return Uniform(state.deck, lambda card: CardDealt(seat=seat, card=card)) if state.deck else None
     bare = [p for p in state.players if not p.hymns]
     if bare:
-        return _uniform([HymnDealt(seat=bare[0].seat, hymn=h) for h in state.hymnal])
+        first = bare[0].seat
+        return Uniform(state.hymnal, lambda hymn: HymnDealt(seat=first, hymn=hymn)) if state.hymnal else None
     return None
 
 
