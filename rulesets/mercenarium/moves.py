@@ -133,18 +133,41 @@ _TURN_KINDS: tuple[tuple[type, ...], ...] = (
 """The event types of each part of a turn's decisions (`_decisions`), in order: the summons,
 the steps on the board, and the few buys, songs, offerings and draws in one list (a part
 costs the chain and every filter of it a step of its own)."""
+_SUMMON_KINDS, _STEP_KINDS, _REST_KINDS = _TURN_KINDS
 
 
 class Summons(Lazy[Event]):
     """A turn's legal summons, made when read: each hand card (`hand`) on each of its legal
-    spaces (`spaces`, one list per hand card, in order)."""
+    spaces (`spaces`, one list per hand card, in order). Built from each open space's
+    accepted hand cards (`accepted`: one bit per hand card), the summons are counted from the
+    bits alone, and the lists per hand card are laid out only when a summon is read (a random
+    bot mostly picks a step on the board, and needs only the count)."""
 
-    __slots__ = ("hand", "seat", "spaces")
+    __slots__ = ("_spaces", "accepted", "hand", "seat")
 
-    def __init__(self, seat: str, hand: tuple[str, ...], spaces: list[list[Space]]) -> None:
+    def __init__(self, seat: str, hand: tuple[str, ...], accepted: dict[Space, int]) -> None:
         # `Lazy`'s fields set here: the events are made by the methods below, from these fields
-        self._count, self._item, self._items, self._made, self._all = sum(map(len, spaces)), None, None, {}, None
-        self.seat, self.hand, self.spaces = seat, hand, spaces
+        count = 0
+        for bits in accepted.values():
+            count += bits.bit_count()
+        self._count, self._item, self._items, self._made, self._all = count, None, None, {}, None
+        self.seat, self.hand, self.accepted = seat, hand, accepted
+        self._spaces: list[list[Space]] | None = None
+
+    @property
+    def spaces(self) -> list[list[Space]]:
+        """Each hand card's legal spaces, in order (laid out from the bits once, when first read)."""
+        if self._spaces is None:
+            per_card: list[list[Space]] = [[] for _ in self.hand]
+            accepted = self.accepted
+            for space in sorted(accepted):
+                bits = accepted[space]
+                while bits:
+                    low = bits & -bits
+                    per_card[low.bit_length() - 1].append(space)
+                    bits ^= low
+            self._spaces = per_card
+        return self._spaces
 
     def _make(self, index: int) -> Event:
         for card_id, open_ in zip(self.hand, self.spaces, strict=True):
@@ -161,7 +184,7 @@ class Summons(Lazy[Event]):
 @functools.lru_cache(maxsize=64)
 def _no_summons(seat: str) -> Summons:
     """An empty hand's summons (none; shared: an empty run is never changed)."""
-    return Summons(seat, (), [])
+    return Summons(seat, (), {})
 
 
 class Steps(Lazy[Event]):
@@ -192,7 +215,23 @@ class TurnEvents(Chain[Event]):
     __slots__ = ("rest", "steps", "summons")
 
     def __init__(self, summons: Summons, steps: Steps, rest: Sequence[Event]) -> None:
-        self._join((summons, steps, rest), _TURN_KINDS, (summons._count, steps._count, len(rest)))  # sizes known: no length asked
+        s, t, r = summons._count, steps._count, len(rest)  # sizes known: no length asked, no part looked at in a loop
+        parts: list[Sequence[Event]] = []
+        starts: list[int] = []
+        kinds: list[tuple[type, ...]] = []
+        if s:
+            parts.append(summons)
+            starts.append(0)
+            kinds.append(_SUMMON_KINDS)
+        if t:
+            parts.append(steps)
+            starts.append(s)
+            kinds.append(_STEP_KINDS)
+        if r:
+            parts.append(rest)
+            starts.append(s + t)
+            kinds.append(_REST_KINDS)
+        self._laid(parts, kinds, starts, s + t + r)
         self.summons, self.steps, self.rest = summons, steps, rest
 
     def keep(self, predicate: Callable[[Any], bool], kinds: tuple[type, ...]) -> Sequence[Event]:
@@ -328,14 +367,7 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
                 for near in around.get(piece.space) or _off_board(piece.space, size):
                     if near not in where:
                         accepted[near] = accepted.get(near, 0) | bits
-    per_card: list[list[Space]] = [[] for _ in hand]
-    for space in sorted(accepted):
-        bits = accepted[space]
-        while bits:
-            low = bits & -bits
-            per_card[low.bit_length() - 1].append(space)
-            bits ^= low
-    return Summons(seat, hand, per_card)
+    return Summons(seat, hand, accepted)
 
 
 @functools.lru_cache(maxsize=1 << 12)  # pure; a hand and the cards in play change slowly
