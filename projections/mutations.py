@@ -101,7 +101,7 @@ class Subject:
         """The state the table had just before event `seq`."""
         return self.before[seq]
 
-    def chance(self, seq: int) -> list[tuple[Event, float]] | None:
+    def chance(self, seq: int) -> Sequence[tuple[Event, float]] | None:
         """The outcomes of the chance step that event `seq` resolves, or None at a decision."""
         rules = self.rules
         return rules.ruleset.chance(rules.params, self.state_before(seq))

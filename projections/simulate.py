@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from bisect import bisect
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
 from itertools import accumulate
 from operator import itemgetter
@@ -20,6 +20,7 @@ from msgspec.structs import replace
 from events.base import Event
 from events.shared import MatchEnded, MatchStarted
 from rulesets.legal import sequence_of
+from rulesets.outcomes import Uniform
 from rulesets.protocol import Bot
 from rulesets.registry import Rules
 
@@ -104,12 +105,17 @@ def play(
 _weight = itemgetter(1)
 
 
-def draw(outcomes: list[tuple[Event, float]], rng: random.Random) -> Event:
+def draw(outcomes: Sequence[tuple[Event, float]], rng: random.Random) -> Event:
     """One chance outcome by its weight: exactly `rng.choices`' draw (one `random()` against
-    the running total of the weights), so a seed gives the same log as it always did."""
+    the running total of the weights), so a seed gives the same log as it always did.
+    Equally likely outcomes (`Uniform`) give their totals without being made, and only the
+    drawn outcome's event is made."""
     if len(outcomes) == 1:
         rng.random()  # choices draws even from one outcome
         return outcomes[0][0]
+    if type(outcomes) is Uniform:
+        totals = outcomes.totals()
+        return outcomes.event(bisect(totals, rng.random() * (totals[-1] + 0.0), 0, len(totals) - 1))
     cumulative = list(accumulate(map(_weight, outcomes)))
     return outcomes[bisect(cumulative, rng.random() * (cumulative[-1] + 0.0), 0, len(outcomes) - 1)][0]
 

@@ -124,7 +124,7 @@ class Ruleset(Generic[P]):
     """At a decision, every event the rules allow, in a fixed order (a seeded bot picks by
     index). Any iterable will do; a sequence that makes its events only when read
     (`rulesets.legal.Chain`) is handed to the bots as it is, so a random bot makes one."""
-    chance: Callable[[P, Any], list[tuple[Event, float]] | None]
+    chance: Callable[[P, Any], Sequence[tuple[Event, float]] | None]
     """At a chance step (dice, a draw), every outcome with its probability; else None."""
     metrics: Callable[[P, Any], dict[str, float]]
     """Per-step numbers for analytics. `score`, if given, is positive while the side of the

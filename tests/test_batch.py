@@ -191,3 +191,21 @@ def test_a_chance_step_is_drawn_as_random_choices_draws_it() -> None:
             expected = theirs.choices([event for event, _ in table], weights=[weight for _, weight in table])[0]
             assert draw(table, ours) == expected  # type: ignore[arg-type]
             assert ours.random() == theirs.random()
+
+
+def test_equally_likely_outcomes_unmade_are_drawn_as_random_choices_draws_their_list() -> None:
+    """A `Uniform` chance step (a deck's draw, each card's event made when read) draws the
+    outcome `random.choices` draws from the same outcomes listed, taking the same number,
+    for every deck size a game meets (one card to a full deck and more)."""
+    from projections.simulate import draw
+    from rulesets.outcomes import Uniform
+
+    for size in (*range(1, 70), 97, 100):
+        outcomes = Uniform(tuple(range(size)), lambda card: ("drawn", card))
+        listed = list(outcomes)
+        assert listed == [(("drawn", card), 1 / size) for card in range(size)]
+        for seed in range(60):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            expected = theirs.choices([event for event, _ in listed], weights=[weight for _, weight in listed])[0]
+            assert draw(outcomes, ours) == expected  # type: ignore[arg-type]
+            assert ours.random() == theirs.random()

@@ -59,6 +59,13 @@ def _playable(state: State, legal: Sequence[Event]) -> Sequence[Event]:
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
     """Any legal event it can play, uniformly: finds the corners of the rules, not good play."""
+    if type(legal) is TurnEvents:  # the hymns it leaves out are in the last part alone: counted there, no view built
+        rest = legal.rest
+        start = len(legal) - len(rest)
+        kept = [start + offset for offset, event in enumerate(rest) if not isinstance(event, HymnSung) or checkable(state, event)]
+        if start or kept:  # else every event is a hymn it leaves out, and it picks among them all, as below
+            index = rng.randrange(start + len(kept))
+            return legal[index if index < start else kept[index - start]]
     options = _playable(state, legal)
     return options[rng.randrange(len(options))]
 

@@ -59,10 +59,12 @@ from rulesets.mercenarium.state import (
     player,
     unspent,
 )
+from rulesets.outcomes import Uniform
 
 
-def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
-    """At a chance step, every outcome with its probability; None at a decision."""
+def chance(params: Params, state: State) -> Sequence[tuple[Event, float]] | None:
+    """At a chance step, every outcome with its probability; None at a decision. A draw from
+    the deck or the hymnal is `Uniform`: one outcome per card, each event made when read."""
     if state.stage == "deal":
         return _deal(params, state)
     if state.stage == "order":
@@ -71,9 +73,11 @@ def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
         return None
     pending = state.pending[0]
     if pending.kind == "draw" and state.deck:
-        return _uniform([CardDrawn(seat=pending.seat, card=c) for c in state.deck])
+        seat = pending.seat
+        return Uniform(state.deck, lambda card: CardDrawn(seat=seat, card=card))
     if pending.kind == "hymn" and state.hymnal:
-        return _uniform([HymnDrawn(seat=pending.seat, hymn=h) for h in state.hymnal])
+        seat = pending.seat
+        return Uniform(state.hymnal, lambda hymn: HymnDrawn(seat=seat, hymn=hymn))
     if pending.kind == "zodiac-roll":
         return _uniform([ZodiacRolled(value=v) for v in range(1, params.zodiac_faces + 1)])
     return None
@@ -83,15 +87,16 @@ def _uniform(events: list[Event]) -> list[tuple[Event, float]] | None:
     return [(e, 1 / len(events)) for e in events] if events else None
 
 
-def _deal(params: Params, state: State) -> list[tuple[Event, float]] | None:
+def _deal(params: Params, state: State) -> Sequence[tuple[Event, float]] | None:
     """Five cards each, one at a time around the table, then one hymn each."""
     short = [p for p in state.players if len(p.hand) < params.deal]
     if short:
         seat = min(short, key=lambda p: len(p.hand)).seat
-        return _uniform([CardDealt(seat=seat, card=c) for c in state.deck])
+        return Uniform(state.deck, lambda card: CardDealt(seat=seat, card=card)) if state.deck else None
     bare = [p for p in state.players if not p.hymns]
     if bare:
-        return _uniform([HymnDealt(seat=bare[0].seat, hymn=h) for h in state.hymnal])
+        first = bare[0].seat
+        return Uniform(state.hymnal, lambda hymn: HymnDealt(seat=first, hymn=hymn)) if state.hymnal else None
     return None
 
 
@@ -128,18 +133,41 @@ _TURN_KINDS: tuple[tuple[type, ...], ...] = (
 """The event types of each part of a turn's decisions (`_decisions`), in order: the summons,
 the steps on the board, and the few buys, songs, offerings and draws in one list (a part
 costs the chain and every filter of it a step of its own)."""
+_SUMMON_KINDS, _STEP_KINDS, _REST_KINDS = _TURN_KINDS
 
 
 class Summons(Lazy[Event]):
     """A turn's legal summons, made when read: each hand card (`hand`) on each of its legal
-    spaces (`spaces`, one list per hand card, in order)."""
+    spaces (`spaces`, one list per hand card, in order). Built from each open space's
+    accepted hand cards (`accepted`: one bit per hand card), the summons are counted from the
+    bits alone, and the lists per hand card are laid out only when a summon is read (a random
+    bot mostly picks a step on the board, and needs only the count)."""
 
-    __slots__ = ("hand", "seat", "spaces")
+    __slots__ = ("_spaces", "accepted", "hand", "seat")
 
-    def __init__(self, seat: str, hand: tuple[str, ...], spaces: list[list[Space]]) -> None:
+    def __init__(self, seat: str, hand: tuple[str, ...], accepted: dict[Space, int]) -> None:
         # `Lazy`'s fields set here: the events are made by the methods below, from these fields
-        self._count, self._item, self._items, self._made, self._all = sum(map(len, spaces)), None, None, {}, None
-        self.seat, self.hand, self.spaces = seat, hand, spaces
+        count = 0
+        for bits in accepted.values():
+            count += bits.bit_count()
+        self._count, self._item, self._items, self._made, self._all = count, None, None, {}, None
+        self.seat, self.hand, self.accepted = seat, hand, accepted
+        self._spaces: list[list[Space]] | None = None
+
+    @property
+    def spaces(self) -> list[list[Space]]:
+        """Each hand card's legal spaces, in order (laid out from the bits once, when first read)."""
+        if self._spaces is None:
+            per_card: list[list[Space]] = [[] for _ in self.hand]
+            accepted = self.accepted
+            for space in sorted(accepted):
+                bits = accepted[space]
+                while bits:
+                    low = bits & -bits
+                    per_card[low.bit_length() - 1].append(space)
+                    bits ^= low
+            self._spaces = per_card
+        return self._spaces
 
     def _make(self, index: int) -> Event:
         for card_id, open_ in zip(self.hand, self.spaces, strict=True):
@@ -156,7 +184,7 @@ class Summons(Lazy[Event]):
 @functools.lru_cache(maxsize=64)
 def _no_summons(seat: str) -> Summons:
     """An empty hand's summons (none; shared: an empty run is never changed)."""
-    return Summons(seat, (), [])
+    return Summons(seat, (), {})
 
 
 class Steps(Lazy[Event]):
@@ -187,7 +215,23 @@ class TurnEvents(Chain[Event]):
     __slots__ = ("rest", "steps", "summons")
 
     def __init__(self, summons: Summons, steps: Steps, rest: Sequence[Event]) -> None:
-        self._join((summons, steps, rest), _TURN_KINDS, (summons._count, steps._count, len(rest)))  # sizes known: no length asked
+        s, t, r = summons._count, steps._count, len(rest)  # sizes known: no length asked, no part looked at in a loop
+        parts: list[Sequence[Event]] = []
+        starts: list[int] = []
+        kinds: list[tuple[type, ...]] = []
+        if s:
+            parts.append(summons)
+            starts.append(0)
+            kinds.append(_SUMMON_KINDS)
+        if t:
+            parts.append(steps)
+            starts.append(s)
+            kinds.append(_STEP_KINDS)
+        if r:
+            parts.append(rest)
+            starts.append(s + t)
+            kinds.append(_REST_KINDS)
+        self._laid(parts, kinds, starts, s + t + r)
         self.summons, self.steps, self.rest = summons, steps, rest
 
     def keep(self, predicate: Callable[[Any], bool], kinds: tuple[type, ...]) -> Sequence[Event]:
@@ -323,14 +367,7 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
                 for near in around.get(piece.space) or _off_board(piece.space, size):
                     if near not in where:
                         accepted[near] = accepted.get(near, 0) | bits
-    per_card: list[list[Space]] = [[] for _ in hand]
-    for space in sorted(accepted):
-        bits = accepted[space]
-        while bits:
-            low = bits & -bits
-            per_card[low.bit_length() - 1].append(space)
-            bits ^= low
-    return Summons(seat, hand, per_card)
+    return Summons(seat, hand, accepted)
 
 
 @functools.lru_cache(maxsize=1 << 12)  # pure; a hand and the cards in play change slowly

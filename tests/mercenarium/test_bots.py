@@ -128,3 +128,28 @@ def test_a_turn_filtered_by_kind_keeps_exactly_the_events_a_list_would() -> None
             assert [kept[i] for i in range(len(kept))] == listed
             dropped += len(listed) < len(R.ruleset.legal(R.params, state))
     assert dropped > 20
+
+
+@pytest.mark.parametrize(("players", "seed"), [(2, 8), (3, 9)])
+def test_the_random_bot_picks_from_a_turn_what_it_picks_from_the_turn_listed(players: int, seed: int) -> None:
+    """The random bot counts a turn's playable events without a filtered view (the hymns it
+    leaves out are all in the turn's last part): at every turn of a seeded game it picks the
+    event, with the same draw, that it picks from the listed events filtered as a list,
+    including turns where hymns are left out and picks that land on a summon."""
+    from projections.replay import replay
+    from rulesets.mercenarium.bots import checkable, random_bot
+    from rulesets.mercenarium.moves import TurnEvents
+
+    events = play(R, {s: s for s in SEATS[players]}, seed=seed, bot="random")
+    states = [step.state for step in replay(events[:-1], R, audit=False)]
+    turns = [s for s in states if isinstance(R.ruleset.legal(R.params, s), TurnEvents)]
+    left_out = summoned = 0
+    for index, state in enumerate(turns):
+        listed = list(R.ruleset.legal(R.params, state))
+        playable = [e for e in listed if checkable(state, e)] or listed
+        first, second = random.Random(index), random.Random(index)
+        picked = random_bot(R.params, state, R.ruleset.legal(R.params, state), first)
+        assert picked == playable[second.randrange(len(playable))] and first.random() == second.random()
+        left_out += len(playable) < len(listed)
+        summoned += isinstance(picked, CardSummoned)
+    assert left_out > 10 and summoned > 5
