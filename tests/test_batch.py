@@ -87,11 +87,12 @@ def test_an_illegal_bot_move_stops_the_batch_with_that_game_saved(tmp_path: Path
     assert not (ws.home / "batches").exists() or not any(p for p in (ws.home / "batches").iterdir() if not p.name.startswith("."))
 
 
+# Long enough (about 20 s on two cores) that the kill a second in always lands mid-batch.
 KILLER = """
 import sys
 from projections.workspace import Workspace
 from projections.batch import simulate
-simulate(Workspace(sys.argv[1]), "mortalgate@2.5", games=400, seed=9, workers=2, sync=False)
+simulate(Workspace(sys.argv[1]), "mortalgate@2.5", games=4000, seed=9, workers=2, sync=False)
 """
 
 
