@@ -280,7 +280,8 @@ def live_words(live: Live, event: Event) -> str:
 
 
 def _dice_pad(ws: Workspace, live: Live, outcomes: list[Event]) -> None:
-    """One row of faces per die the rules call for; the roll's meaning before Record."""
+    """One set of faces per die the rules call for (wrapped onto as many rows as the side
+    panel needs); the roll's meaning before Record."""
     rules = live.rules
     pad = dice.dice(outcomes)
     base = f"rec_die_{live.last_seq}"
@@ -289,7 +290,8 @@ def _dice_pad(ws: Workspace, live: Live, outcomes: list[Event]) -> None:
     picked: dict[str, Any] = {}
     for die in pad:
         faces = dice.possible(outcomes, die, picked)
-        chosen = st.segmented_control(die.name, faces, key=f"{base}_{die_key(die.name)}", format_func=str)
+        chosen = st.segmented_control(die.name, faces, key=f"{base}_{die_key(die.name)}", format_func=str,
+                                      wrap=True)  # a deck of 45 cards in rows, not one row to scroll sideways
         if chosen is not None:
             picked[die.name] = chosen
     left = dice.narrow(outcomes, picked)

@@ -105,6 +105,7 @@ def test_start_writes_line_0_and_opens_the_dice_pad_the_rules_call_for(home: Pat
     red = at.button_group(key="rec_die_0_red")
     assert (red.label, list(red.options)) == ("red", ["1", "2", "3", "4", "5", "6"]) or red.label == "red"
     assert at.button_group(key="rec_die_0_blue").label == "blue"
+    assert red.proto.wrap  # faces wrap onto rows in the side panel: a 45-card deck never scrolls sideways
 
 
 def test_bad_seats_are_refused_in_one_line_and_nothing_is_written(home: Path) -> None:
