@@ -433,12 +433,14 @@ BOT_READING = [
 
 
 def replace_bot_reading(text: str) -> str:
-    """`text` (BENCHMARKS.md) with the speed section's bullet on bot games replaced by `BOT_READING`."""
-    head, found, rest = text.partition("\n- Bot games:")
-    if not found:
+    """`text` (BENCHMARKS.md) with the speed section's bullets on bot games (those between
+    "Same logs" and "Sync") replaced by `BOT_READING`."""
+    head, found, rest = text.partition("\n- Same logs:")
+    line, _, rest = rest.partition("\n")
+    _, sync, tail = rest.partition("\n- Sync:")
+    if not found or not sync:
         return text
-    _, _, tail = rest.partition("\n- ")
-    return head + "\n" + "\n".join(BOT_READING) + "\n- " + tail
+    return head + found + line + "\n" + "\n".join(BOT_READING) + sync + tail
 
 
 def report(here: dict[str, object], base: dict[str, object], work: list[Work], args: argparse.Namespace,
