@@ -61,6 +61,8 @@ def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random
     """Any legal event it can play, uniformly: finds the corners of the rules, not good play."""
     if type(legal) is TurnEvents:  # the hymns it leaves out are in the last part alone: counted there, no view built
         rest = legal.rest
+        if HymnSung not in map(type, rest):  # no song to leave out (most turns): every event is playable
+            return legal[rng.randrange(len(legal))]
         start = len(legal) - len(rest)
         kept = [start + offset for offset, event in enumerate(rest) if not isinstance(event, HymnSung) or checkable(state, event)]
         if start or kept:  # else every event is a hymn it leaves out, and it picks among them all, as below
@@ -315,7 +317,7 @@ class Look:
         following = self.next_seat(seat)
         seen = self._seen.get(following)
         if seen is None:
-            seen = self._seen[following] = [pieces for pieces, whose in self.state.history if whose == following]
+            seen = self._seen[following] = [pieces for whose, pieces in self.state.history if whose == following]
         if not seen:
             return False
         moved = Placed(card_id, to, seat)

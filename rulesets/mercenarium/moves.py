@@ -115,12 +115,23 @@ def _order_roll(state: State) -> list[tuple[Event, float]] | None:
 def legal(params: Params, state: State) -> Sequence[Event]:
     """Every event that may come next and that the rules accept. At a decision, a sequence
     whose moves on the board are made only when asked for (`rulesets.legal.Chain`): a random
-    bot makes the one it picks."""
-    outcomes = chance(params, state)
-    if outcomes is not None:
-        return [event for event, _ in outcomes]
-    if state.stage != "play" or outcome(params, state) is not None:
+    bot makes the one it picks.
+
+    A turn's actions with nothing before them (most decisions: the game in play, no step
+    pending, no hand over the limits) are laid out as `TurnEvents` from `_turn` at once; any
+    other decision goes through `_decisions`' parts."""
+    if state.stage != "play" or state.pending:  # else no chance step: `chance` answers None
+        outcomes = chance(params, state)
+        if outcomes is not None:
+            return [event for event, _ in outcomes]
+        if state.stage != "play":
+            return []
+    if outcome(params, state) is not None:
         return []
+    if not state.pending and (state.singularity or not any_over_limits(params, state)):
+        p = player(state, state.current)
+        if p is not None:  # what `_decisions` would answer with `_TURN_KINDS`, without its lists
+            return TurnEvents(*_turn(params, state, p, True))  # type: ignore[arg-type]
     parts, kinds = _decisions(params, state, legal_only=True)
     if kinds is _TURN_KINDS:  # a turn's actions with nothing before them: what they are made from stays readable
         summons, steps, rest = parts
@@ -292,17 +303,21 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> tuple[list[
     if p is None:
         return parts, ()
     kinds = [()] * len(parts) + list(_TURN_KINDS) if parts else _TURN_KINDS
+    parts.extend(_turn(params, state, p, legal_only))
+    return parts, kinds
+
+
+def _turn(params: Params, state: State, p: Player, legal_only: bool) -> tuple[Sequence[Event], Sequence[Event], Sequence[Event]]:
+    """A seat's turn actions (the parts `_TURN_KINDS` names): its summons, its steps on the
+    board, and its buys, songs, offerings and draws."""
     where = board_by_space(state)  # once per decision: every summon and step asks what is where
     steps = _board_moves(params, state, where, p.seat, legal_only)
     beside = steps.found if isinstance(steps, Steps) and len(where) == len(state.board) else None  # one card a space: the steps say what is empty
-    parts.append(_summons(params, where, p, legal_only, beside))
-    parts.append(steps)
+    summons = _summons(params, where, p, legal_only, beside)
     if legal_only and not state.singularity:  # a seat's songs, offerings and draws depend on its cards alone
         own, can_buy = _own_actions(p.seat, params, p, not state.hymnal, not state.deck)
-        parts.append([*_buys(state, p), *own] if can_buy else own)
-    else:
-        parts.append([*_buys(state, p), *_songs(params, state, p, legal_only), *_offerings(state, p, legal_only), *_draws(params, state, p)])
-    return parts, kinds
+        return summons, steps, [*_buys(state, p), *own] if can_buy else own
+    return summons, steps, [*_buys(state, p), *_songs(params, state, p, legal_only), *_offerings(state, p, legal_only), *_draws(params, state, p)]
 
 
 def _returns(params: Params, p: Player) -> Iterator[Event]:

@@ -46,6 +46,7 @@ from rulesets.mercenarium.state import (
     Pending,
     Placed,
     Player,
+    Position,
     State,
     any_over_limits,
     at,
@@ -656,19 +657,22 @@ def _apply_order_rolled(params: Params, state: State, event: TurnOrderRolled) ->
     if len(tied) > 1:
         return replace(state, rollers=tied, rolls=())
     state = replace(state, stage="play", first=tied[0], rollers=(), rolls=(), history=())
-    return _begin_turn(params, state, tied[0])
+    return _begin_turn(params, state, tied[0], ())
 
 
 # --- apply: turns --------------------------------------------------------------------------------
 
 
-def _begin_turn(params: Params, state: State, seat: str, **changes: Any) -> State:
+def _begin_turn(params: Params, state: State, seat: str, history: tuple[Position, ...]) -> State:
     """A seat's turn begins: its contracts end ("until it is once again the turn of the player
-    who bought or summoned the Mercenary"); note whether it starts in Limbo. `changes` are
-    made in the same copy (the board stays as it is)."""
-    contracts = tuple(c for c in state.contracts if c[1] != seat) if state.contracts else ()
+    who bought or summoned the Mercenary"); note whether it starts in Limbo. The positions
+    since the last action other than a move (`history`) are set in the same copy, named
+    rather than passed as keywords (a keyword dict costs a copy of the state again)."""
+    contracts = state.contracts
+    if contracts:
+        contracts = tuple([c for c in contracts if c[1] != seat])
     return replace(state, current=seat, turns=state.turns + 1, contracts=contracts,
-                   limbo_at_start=in_limbo(params, state, seat), **changes)
+                   limbo_at_start=in_limbo(params, state, seat), history=history)
 
 
 def _finish(params: Params, state: State, *, moved: bool = False) -> State:
@@ -681,7 +685,7 @@ def _finish(params: Params, state: State, *, moved: bool = False) -> State:
     coming = next_seat(state, seat)
     key = position_key(state, coming)
     history = (*state.history, key) if moved else (key,)
-    return _begin_turn(params, state, coming, history=history)
+    return _begin_turn(params, state, coming, history)
 
 
 def _apply_summoned(params: Params, state: State, event: CardSummoned) -> State:

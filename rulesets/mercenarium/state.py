@@ -81,8 +81,10 @@ class Last(msgspec.Struct, frozen=True, gc=False):
     spaces: tuple[Space, ...]
 
 
-Position = tuple[tuple[Placed, ...], str]
-"""A position for counting repetitions: the board (sorted by card) and the seat to move."""
+Position = tuple[str, tuple[Placed, ...]]
+"""A position for counting repetitions: the seat to move and the board (sorted by card). The
+seat first: counting a position among the history compares the seats before the boards, so
+the positions with the other seat to move (half of them) are passed over at once."""
 
 
 class State(msgspec.Struct, frozen=True, gc=False):
@@ -367,9 +369,9 @@ def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
 
 
 def position_key(state: State, seat_to_move: str) -> Position:
-    """The board and who moves next, for counting repetitions. The board tuple itself: two
+    """Who moves next and the board, for counting repetitions. The board tuple itself: two
     positions are the same when their boards hold the same cards on the same spaces under the
     same owners (the board is kept sorted by card), and the cards that did not move are the
     very objects of the position before, so comparing positions mostly compares identities
     and building one costs nothing (a text key was joined from every card at every move)."""
-    return state.board, seat_to_move
+    return seat_to_move, state.board
