@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, overload
 
 from events.base import Event
 from rulesets.legal import Chain, Kept, Lazy
@@ -208,6 +208,21 @@ class Steps(Lazy[Event]):
         self._count, self._item, self._items, self._made, self._all = len(found), None, None, {}, None
         self.seat, self.found = seat, found
 
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Event]: ...
+    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
+        """`Lazy`'s i-th event (made once, kept), a move onto an empty space made here: a
+        random bot's pick, most often."""
+        if type(index) is not int or not 0 <= index < self._count or self._all is not None:
+            return super().__getitem__(index)
+        made = self._made.get(index)
+        if made is None:
+            piece, near, occupant, kind = self.found[index]
+            made = self._made[index] = CardMoved(by=self.seat, card=piece.card, to=near) if occupant is None else _step(self.seat, piece, near, occupant, kind)
+        return made
+
     def _make(self, index: int) -> Event:
         return _step(self.seat, *self.found[index])
 
@@ -244,6 +259,25 @@ class TurnEvents(Chain[Event]):
             kinds.append(_REST_KINDS)
         self._laid(parts, kinds, starts, s + t + r)
         self.summons, self.steps, self.rest = summons, steps, rest
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Event]: ...
+    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
+        """`Chain`'s i-th event, read from the part it falls in by the parts' sizes (no search
+        over the parts' starts): a random bot's pick."""
+        if type(index) is not int or not 0 <= index < self._count:
+            return super().__getitem__(index)
+        summoned = self.summons._count
+        if index < summoned:
+            event = self.summons[index]
+        else:
+            index -= summoned
+            stepped = self.steps._count
+            event = self.steps[index] if index < stepped else self.rest[index - stepped]
+        self._last = event
+        return event
 
     def keep(self, predicate: Callable[[Any], bool], kinds: tuple[type, ...]) -> Sequence[Event]:
         """`Chain.keep`; when no summon or step is of `kinds` (the bots leave out hymns), only
