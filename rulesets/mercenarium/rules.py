@@ -56,6 +56,7 @@ from rulesets.mercenarium.state import (
     house,
     in_limbo,
     in_play,
+    known_by_space,
     next_seat,
     over_limits,
     placed,
@@ -709,11 +710,20 @@ def _contract(state: State, card_id: str, seat: str) -> State:
 def _apply_moved(params: Params, state: State, event: CardMoved) -> State:
     pieces, card, to = state.board, event.card, event.to
     index = -1
-    for i, p in enumerate(pieces):  # one pass: the moved card's place, and whether the space is taken
-        if p.space == to:
+    where = known_by_space(pieces)
+    if where is not None:  # the board's index by space, as `legal` left it: whether the space is taken at once
+        if to in where:
             return _finish(params, state, moved=True)  # the space is taken: nothing moved
-        if p.card == card and index < 0:
-            index = i
+        for i, p in enumerate(pieces):  # the moved card's place
+            if p.card == card:
+                index = i
+                break
+    else:
+        for i, p in enumerate(pieces):  # one pass: the moved card's place, and whether the space is taken
+            if p.space == to:
+                return _finish(params, state, moved=True)  # the space is taken: nothing moved
+            if p.card == card and index < 0:
+                index = i
     if index < 0 or not board.on_board(to, params.board_size):
         return _finish(params, state, moved=True)  # nothing on the board the table could have moved
     piece = pieces[index]
