@@ -979,18 +979,22 @@ def apply(params: Params, state: State, event: Event) -> State:
     if handler is None:
         return state
     if state.stage == "play" and type(event) in _DECISIONS:
-        state = _note_excess(params, state, event)
+        if state.noted or type(event) is DrawDeclared or (not state.singularity and any_over_limits(params, state)):
+            state = _note_excess(params, state, event)  # else nothing named before, nothing to name now: most turns
         if event.by != state.current and not state.pending and player(state, event.by) is not None:
             # the table let this seat act now: its turn it is, and the next seat clockwise follows it
             state = replace(state, current=event.by)
-    return _settle(params, handler(params, state, event))
+    state = handler(params, state, event)
+    if state.noted or (not state.deck and state.stage == "play" and not state.singularity):
+        return _settle(params, state)  # else nothing to settle: most events
+    return state
 
 
 def _note_excess(params: Params, state: State, event: Event) -> State:
-    """Remember hands whose excess is named now, so the audit names each excess once."""
+    """Remember hands whose excess is named now, so the audit names each excess once. Asked by
+    `apply` only when something was named before, a draw is declared, or a hand is over the
+    limits outside Singularity (else there is nothing to name: most turns)."""
     over = not state.singularity
-    if not state.noted and type(event) is not DrawDeclared and (not over or not any_over_limits(params, state)):
-        return state  # nothing named before, nothing to name now: most turns
     noted = [p.seat for p in state.players
              if p.seat in state.noted or (over and (len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit))]  # `over_limits`
     p = player(state, event.by)
@@ -1001,7 +1005,8 @@ def _note_excess(params: Params, state: State, event: Event) -> State:
 
 
 def _settle(params: Params, state: State) -> State:
-    """After any event: an empty deck starts Singularity; a hand back within limits is forgotten."""
+    """After any event: an empty deck starts Singularity; a hand back within limits is forgotten.
+    Asked by `apply` only when a hand was named or the deck is empty outside Singularity."""
     if state.stage == "play" and not state.singularity and not state.deck:
         state = _enter_singularity(state)
     if state.noted:
