@@ -105,6 +105,9 @@ def test_any_iterable_becomes_a_sequence_and_a_sequence_stays_as_it_is() -> None
     events = Chain([Counted(2).run])
     assert sequence_of(events) is events
     assert sequence_of(iter(["a", "b"])) == ["a", "b"]
+    listed, held = ["a"], ("a", "b")  # a list, and a sequence by registration rather than by its bases
+    assert sequence_of(listed) is listed and sequence_of(held) is held
+    assert sequence_of({"a": 1}) == ["a"]  # a mapping is no sequence: its keys, listed
 
 
 def test_a_run_that_builds_another_number_of_events_than_it_said_is_an_error() -> None:

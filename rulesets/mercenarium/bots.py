@@ -62,6 +62,16 @@ def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random
     if type(legal) is TurnEvents:  # the hymns it leaves out are in the last part alone: counted there, no view built
         rest = legal.rest
         start = len(legal) - len(rest)
+        if not state.singularity:  # it sings no hymn (`checkable`): every song is left out
+            kinds = list(map(type, rest))
+            songs = kinds.count(HymnSung)
+            if not songs:  # none to leave out: every event is playable
+                return legal[rng.randrange(len(legal))]
+            first = kinds.index(HymnSung)
+            if (start or songs < len(rest)) and kinds[first:first + songs].count(HymnSung) == songs:
+                # the songs side by side (as `legal` lists them): the kept indices skip that run
+                index = rng.randrange(len(legal) - songs)
+                return legal[index if index < start + first else index + songs]
         kept = [start + offset for offset, event in enumerate(rest) if not isinstance(event, HymnSung) or checkable(state, event)]
         if start or kept:  # else every event is a hymn it leaves out, and it picks among them all, as below
             index = rng.randrange(start + len(kept))
@@ -315,7 +325,7 @@ class Look:
         following = self.next_seat(seat)
         seen = self._seen.get(following)
         if seen is None:
-            seen = self._seen[following] = [pieces for pieces, whose in self.state.history if whose == following]
+            seen = self._seen[following] = [pieces for whose, pieces in self.state.history if whose == following]
         if not seen:
             return False
         moved = Placed(card_id, to, seat)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Sequence
 from itertools import combinations
-from typing import Any
+from typing import Any, overload
 
 from events.base import Event
 from rulesets.legal import Chain, Kept, Lazy
@@ -115,12 +115,23 @@ def _order_roll(state: State) -> list[tuple[Event, float]] | None:
 def legal(params: Params, state: State) -> Sequence[Event]:
     """Every event that may come next and that the rules accept. At a decision, a sequence
     whose moves on the board are made only when asked for (`rulesets.legal.Chain`): a random
-    bot makes the one it picks."""
-    outcomes = chance(params, state)
-    if outcomes is not None:
-        return [event for event, _ in outcomes]
-    if state.stage != "play" or outcome(params, state) is not None:
+    bot makes the one it picks.
+
+    A turn's actions with nothing before them (most decisions: the game in play, no step
+    pending, no hand over the limits) are laid out as `TurnEvents` from `_turn` at once; any
+    other decision goes through `_decisions`' parts."""
+    if state.stage != "play" or state.pending:  # else no chance step: `chance` answers None
+        outcomes = chance(params, state)
+        if outcomes is not None:
+            return [event for event, _ in outcomes]
+        if state.stage != "play":
+            return []
+    if outcome(params, state) is not None:
         return []
+    if not state.pending and (state.singularity or not any_over_limits(params, state)):
+        p = player(state, state.current)
+        if p is not None:  # what `_decisions` would answer with `_TURN_KINDS`, without its lists
+            return TurnEvents(*_turn(params, state, p, True))  # type: ignore[arg-type]
     parts, kinds = _decisions(params, state, legal_only=True)
     if kinds is _TURN_KINDS:  # a turn's actions with nothing before them: what they are made from stays readable
         summons, steps, rest = parts
@@ -197,6 +208,21 @@ class Steps(Lazy[Event]):
         self._count, self._item, self._items, self._made, self._all = len(found), None, None, {}, None
         self.seat, self.found = seat, found
 
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Event]: ...
+    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
+        """`Lazy`'s i-th event (made once, kept), a move onto an empty space made here: a
+        random bot's pick, most often."""
+        if type(index) is not int or not 0 <= index < self._count or self._all is not None:
+            return super().__getitem__(index)
+        made = self._made.get(index)
+        if made is None:
+            piece, near, occupant, kind = self.found[index]
+            made = self._made[index] = CardMoved(by=self.seat, card=piece.card, to=near) if occupant is None else _step(self.seat, piece, near, occupant, kind)
+        return made
+
     def _make(self, index: int) -> Event:
         return _step(self.seat, *self.found[index])
 
@@ -233,6 +259,25 @@ class TurnEvents(Chain[Event]):
             kinds.append(_REST_KINDS)
         self._laid(parts, kinds, starts, s + t + r)
         self.summons, self.steps, self.rest = summons, steps, rest
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Event]: ...
+    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
+        """`Chain`'s i-th event, read from the part it falls in by the parts' sizes (no search
+        over the parts' starts): a random bot's pick."""
+        if type(index) is not int or not 0 <= index < self._count:
+            return super().__getitem__(index)
+        summoned = self.summons._count
+        if index < summoned:
+            event = self.summons[index]
+        else:
+            index -= summoned
+            stepped = self.steps._count
+            event = self.steps[index] if index < stepped else self.rest[index - stepped]
+        self._last = event
+        return event
 
     def keep(self, predicate: Callable[[Any], bool], kinds: tuple[type, ...]) -> Sequence[Event]:
         """`Chain.keep`; when no summon or step is of `kinds` (the bots leave out hymns), only
@@ -292,17 +337,21 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> tuple[list[
     if p is None:
         return parts, ()
     kinds = [()] * len(parts) + list(_TURN_KINDS) if parts else _TURN_KINDS
+    parts.extend(_turn(params, state, p, legal_only))
+    return parts, kinds
+
+
+def _turn(params: Params, state: State, p: Player, legal_only: bool) -> tuple[Sequence[Event], Sequence[Event], Sequence[Event]]:
+    """A seat's turn actions (the parts `_TURN_KINDS` names): its summons, its steps on the
+    board, and its buys, songs, offerings and draws."""
     where = board_by_space(state)  # once per decision: every summon and step asks what is where
     steps = _board_moves(params, state, where, p.seat, legal_only)
     beside = steps.found if isinstance(steps, Steps) and len(where) == len(state.board) else None  # one card a space: the steps say what is empty
-    parts.append(_summons(params, where, p, legal_only, beside))
-    parts.append(steps)
+    summons = _summons(params, where, p, legal_only, beside)
     if legal_only and not state.singularity:  # a seat's songs, offerings and draws depend on its cards alone
         own, can_buy = _own_actions(p.seat, params, p, not state.hymnal, not state.deck)
-        parts.append([*_buys(state, p), *own] if can_buy else own)
-    else:
-        parts.append([*_buys(state, p), *_songs(params, state, p, legal_only), *_offerings(state, p, legal_only), *_draws(params, state, p)])
-    return parts, kinds
+        return summons, steps, [*_buys(state, p), *own] if can_buy else own
+    return summons, steps, [*_buys(state, p), *_songs(params, state, p, legal_only), *_offerings(state, p, legal_only), *_draws(params, state, p)]
 
 
 def _returns(params: Params, p: Player) -> Iterator[Event]:

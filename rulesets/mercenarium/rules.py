@@ -46,6 +46,7 @@ from rulesets.mercenarium.state import (
     Pending,
     Placed,
     Player,
+    Position,
     State,
     any_over_limits,
     at,
@@ -55,6 +56,7 @@ from rulesets.mercenarium.state import (
     house,
     in_limbo,
     in_play,
+    known_by_space,
     next_seat,
     over_limits,
     placed,
@@ -656,19 +658,22 @@ def _apply_order_rolled(params: Params, state: State, event: TurnOrderRolled) ->
     if len(tied) > 1:
         return replace(state, rollers=tied, rolls=())
     state = replace(state, stage="play", first=tied[0], rollers=(), rolls=(), history=())
-    return _begin_turn(params, state, tied[0])
+    return _begin_turn(params, state, tied[0], ())
 
 
 # --- apply: turns --------------------------------------------------------------------------------
 
 
-def _begin_turn(params: Params, state: State, seat: str, **changes: Any) -> State:
+def _begin_turn(params: Params, state: State, seat: str, history: tuple[Position, ...]) -> State:
     """A seat's turn begins: its contracts end ("until it is once again the turn of the player
-    who bought or summoned the Mercenary"); note whether it starts in Limbo. `changes` are
-    made in the same copy (the board stays as it is)."""
-    contracts = tuple(c for c in state.contracts if c[1] != seat) if state.contracts else ()
+    who bought or summoned the Mercenary"); note whether it starts in Limbo. The positions
+    since the last action other than a move (`history`) are set in the same copy, named
+    rather than passed as keywords (a keyword dict costs a copy of the state again)."""
+    contracts = state.contracts
+    if contracts:
+        contracts = tuple([c for c in contracts if c[1] != seat])
     return replace(state, current=seat, turns=state.turns + 1, contracts=contracts,
-                   limbo_at_start=in_limbo(params, state, seat), **changes)
+                   limbo_at_start=in_limbo(params, state, seat), history=history)
 
 
 def _finish(params: Params, state: State, *, moved: bool = False) -> State:
@@ -681,7 +686,7 @@ def _finish(params: Params, state: State, *, moved: bool = False) -> State:
     coming = next_seat(state, seat)
     key = position_key(state, coming)
     history = (*state.history, key) if moved else (key,)
-    return _begin_turn(params, state, coming, history=history)
+    return _begin_turn(params, state, coming, history)
 
 
 def _apply_summoned(params: Params, state: State, event: CardSummoned) -> State:
@@ -705,11 +710,20 @@ def _contract(state: State, card_id: str, seat: str) -> State:
 def _apply_moved(params: Params, state: State, event: CardMoved) -> State:
     pieces, card, to = state.board, event.card, event.to
     index = -1
-    for i, p in enumerate(pieces):  # one pass: the moved card's place, and whether the space is taken
-        if p.space == to:
+    where = known_by_space(pieces)
+    if where is not None:  # the board's index by space, as `legal` left it: whether the space is taken at once
+        if to in where:
             return _finish(params, state, moved=True)  # the space is taken: nothing moved
-        if p.card == card and index < 0:
-            index = i
+        for i, p in enumerate(pieces):  # the moved card's place
+            if p.card == card:
+                index = i
+                break
+    else:
+        for i, p in enumerate(pieces):  # one pass: the moved card's place, and whether the space is taken
+            if p.space == to:
+                return _finish(params, state, moved=True)  # the space is taken: nothing moved
+            if p.card == card and index < 0:
+                index = i
     if index < 0 or not board.on_board(to, params.board_size):
         return _finish(params, state, moved=True)  # nothing on the board the table could have moved
     piece = pieces[index]
@@ -965,18 +979,22 @@ def apply(params: Params, state: State, event: Event) -> State:
     if handler is None:
         return state
     if state.stage == "play" and type(event) in _DECISIONS:
-        state = _note_excess(params, state, event)
+        if state.noted or type(event) is DrawDeclared or (not state.singularity and any_over_limits(params, state)):
+            state = _note_excess(params, state, event)  # else nothing named before, nothing to name now: most turns
         if event.by != state.current and not state.pending and player(state, event.by) is not None:
             # the table let this seat act now: its turn it is, and the next seat clockwise follows it
             state = replace(state, current=event.by)
-    return _settle(params, handler(params, state, event))
+    state = handler(params, state, event)
+    if state.noted or (not state.deck and state.stage == "play" and not state.singularity):
+        return _settle(params, state)  # else nothing to settle: most events
+    return state
 
 
 def _note_excess(params: Params, state: State, event: Event) -> State:
-    """Remember hands whose excess is named now, so the audit names each excess once."""
+    """Remember hands whose excess is named now, so the audit names each excess once. Asked by
+    `apply` only when something was named before, a draw is declared, or a hand is over the
+    limits outside Singularity (else there is nothing to name: most turns)."""
     over = not state.singularity
-    if not state.noted and type(event) is not DrawDeclared and (not over or not any_over_limits(params, state)):
-        return state  # nothing named before, nothing to name now: most turns
     noted = [p.seat for p in state.players
              if p.seat in state.noted or (over and (len(p.hand) > params.hand_limit or len(p.hymns) > params.hymn_limit))]  # `over_limits`
     p = player(state, event.by)
@@ -987,7 +1005,8 @@ def _note_excess(params: Params, state: State, event: Event) -> State:
 
 
 def _settle(params: Params, state: State) -> State:
-    """After any event: an empty deck starts Singularity; a hand back within limits is forgotten."""
+    """After any event: an empty deck starts Singularity; a hand back within limits is forgotten.
+    Asked by `apply` only when a hand was named or the deck is empty outside Singularity."""
     if state.stage == "play" and not state.singularity and not state.deck:
         state = _enter_singularity(state)
     if state.noted:

@@ -81,8 +81,10 @@ class Last(msgspec.Struct, frozen=True, gc=False):
     spaces: tuple[Space, ...]
 
 
-Position = tuple[tuple[Placed, ...], str]
-"""A position for counting repetitions: the board (sorted by card) and the seat to move."""
+Position = tuple[str, tuple[Placed, ...]]
+"""A position for counting repetitions: the seat to move and the board (sorted by card). The
+seat first: counting a position among the history compares the seats before the boards, so
+the positions with the other seat to move (half of them) are passed over at once."""
 
 
 class State(msgspec.Struct, frozen=True, gc=False):
@@ -244,12 +246,29 @@ def board_by_space(state: State) -> dict[Space, Placed]:
     return _by_space(state.board)
 
 
-@last_one  # rulesets/memo.py
 def _by_space(pieces: tuple[Placed, ...]) -> dict[Space, Placed]:
+    """The last board's answer is kept (as `memo.last_one` keeps it), and `known_by_space`
+    reads it without building one."""
+    seen, answer = _last_by_space[0]
+    if seen is pieces:
+        return answer
     where: dict[Space, Placed] = {}
     for p in pieces:
         where.setdefault(p.space, p)
+    _last_by_space[0] = (pieces, where)  # one tuple, read and replaced whole
     return where
+
+
+_last_by_space: list[tuple[tuple[Placed, ...], dict[Space, Placed]]] = [((), {})]
+
+
+def known_by_space(pieces: tuple[Placed, ...]) -> dict[Space, Placed] | None:
+    """`board_by_space` of this very board if it was asked last (`legal` asks it of every
+    decision's board, so `apply` finds it for the event decided on), else None: never built
+    here (a replay asks no `legal`, and building it would cost more than a look along the
+    board)."""
+    seen, answer = _last_by_space[0]
+    return answer if seen is pieces else None
 
 
 def in_play(state: State, seat: str) -> tuple[Placed, ...]:
@@ -367,9 +386,9 @@ def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
 
 
 def position_key(state: State, seat_to_move: str) -> Position:
-    """The board and who moves next, for counting repetitions. The board tuple itself: two
+    """Who moves next and the board, for counting repetitions. The board tuple itself: two
     positions are the same when their boards hold the same cards on the same spaces under the
     same owners (the board is kept sorted by card), and the cards that did not move are the
     very objects of the position before, so comparing positions mostly compares identities
     and building one costs nothing (a text key was joined from every card at every move)."""
-    return state.board, seat_to_move
+    return seat_to_move, state.board

@@ -12,7 +12,7 @@ import pytest
 
 from rulesets.mercenarium import cards
 from rulesets.mercenarium.events import CardCaptured, CardMoved, CardsAnnihilated
-from rulesets.mercenarium.state import Placed, alchemy, dots
+from rulesets.mercenarium.state import Placed, State, alchemy, dots
 from tests.mercenarium.scenario import P, legal, piece, play, position, seat_player, violations
 
 ATTACK_FROM, DEFEND_AT = (3, 4), (3, 3)
@@ -76,6 +76,40 @@ def test_a_table_s_move_onto_a_card_off_the_board_or_of_a_card_not_in_play_moves
     moved = play(state, CardMoved(seq=20, by="red", card="8B", to=(3, 2)))
     assert [p if p.card != "8B" else Placed("8B", (3, 2), "red") for p in state.board] == list(moved.board)  # in place: still sorted
     assert moved.last is not None and moved.last.spaces == ((3, 1), (3, 2))
+
+
+def test_a_move_applied_after_legal_read_its_board_is_the_move_applied_without() -> None:
+    """`apply` reads whether a move's space is taken from the board's index when `legal` has
+    just built it for that very board (`state.known_by_space`), and looks along the board
+    otherwise (a replay): both give the same state, at every move of seeded random games and
+    at a table's moves onto a taken space."""
+    from projections.replay import replay
+    from projections.simulate import play as simulate
+    from rulesets.mercenarium import rules
+    from rulesets.mercenarium import state as board_state
+    from tests.mercenarium.scenario import SEATS, R
+
+    def both(state: State, event: CardMoved) -> tuple[State, State]:
+        board_state._last_by_space[0] = ((), {})  # nothing known: the look along the board
+        assert board_state.known_by_space(state.board) is None
+        unknown = rules.apply(P, state, event)
+        board_state.board_by_space(state)  # as `legal` leaves it
+        assert board_state.known_by_space(state.board) is not None
+        return unknown, rules.apply(P, state, event)
+
+    moves = 0
+    for players, seed in ((2, 4), (3, 5)):
+        events = simulate(R, {s: s for s in SEATS[players]}, seed=seed, bot="random")
+        for step, event in zip(replay(events[:-1], R, audit=False), events[1:], strict=False):
+            if isinstance(event, CardMoved):
+                unknown, known = both(step.state, event)
+                assert unknown == known
+                moves += 1
+    assert moves > 200
+    state = position(board={"7B": ((3, 0), "red"), "8B": ((3, 1), "red"), "2C": ((2, 0), "yellow")})
+    for card, to in (("7B", (3, 1)), ("8B", (3, 0)), ("7B", (2, 0)), ("8B", (3, 2))):
+        unknown, known = both(state, CardMoved(seq=20, by="red", card=card, to=to))
+        assert unknown == known
 
 
 def test_only_your_own_card_in_play_moves() -> None:

@@ -67,7 +67,7 @@ def every_score(params: Params, state: State, event: Event) -> float:
         if event.to in [house(params, s) for s in state.seats if s != seat]:
             score += 12.0
         after = tuple(Placed(event.card, event.to, seat) if p.card == event.card else p for p in state.board)
-        if (after, next_seat(state, seat)) in state.history:
+        if (next_seat(state, seat), after) in state.history:
             score -= 40.0
         return score - 1.0 * _distance(params, state, seat, event.to)
     if isinstance(event, CardSummoned):
