@@ -187,7 +187,7 @@ class Rows:
                     out[table] = pa.table({name: pa.array(values) for name, values in columns.items()})
             elif table in self.runs:
                 ids = _runs(self.runs[table])
-                out[table] = pa.table([ids, *(pa.array(columns[f.name], f.type) for f in schema if f.name != "match_id")],
+                out[table] = pa.table([ids, *(_column(columns[f.name], f.type) for f in schema if f.name != "match_id")],
                                       names=schema.names)
         return out
 
@@ -208,6 +208,19 @@ class Rows:
         self.count = 0
 
 
+def _column(values: list[Any], kind: pa.DataType) -> pa.Array:
+    """A hot table's column as Arrow. Times are converted once per distinct time: Arrow asks
+    each zoned time for its offset in Python, and a corpus of bot games repeats the same
+    few hundred times across its games (a dict lookup per row is a quarter of a conversion)."""
+    if kind != _WHEN:
+        return pa.array(values, kind)
+    distinct: dict[Any, int] = {}
+    index = [distinct.setdefault(value, len(distinct)) for value in values]
+    if len(distinct) * 2 > len(values):
+        return pa.array(values, kind)
+    return pa.array(list(distinct), kind).take(pa.array(index, pa.int32()))
+
+
 def _runs(runs: list[tuple[str, int]]) -> pa.DictionaryArray:
     """A match_id column from its runs: each id once, and a small integer per row."""
     ids, counts = zip(*runs, strict=True)
@@ -215,7 +228,7 @@ def _runs(runs: list[tuple[str, int]]) -> pa.DictionaryArray:
     return pa.DictionaryArray.from_arrays(pa.array(positions), pa.array(ids, _TEXT))
 
 
-_BY, _AT = operator.attrgetter("by"), operator.attrgetter("at")
+_BY, _AT, _NAME = operator.attrgetter("by"), operator.attrgetter("at"), operator.attrgetter("__name__")
 _TURN, _ROUND, _PHASE, _ACTOR = (operator.attrgetter(name) for name in ("turn", "round", "phase", "actor"))
 """The events' and standings' columns, read in C (`map`) rather than per row in Python."""
 
@@ -311,8 +324,8 @@ class Projection:
             state = step.state
             keep_event(event)
             keep_standing(progress(params, state))
-            if where_on_board is not None and before is not None:
-                self._places(where_on_board(params, before.state, state, event), expected)
+            if where_on_board is not None and before is not None and (found := where_on_board(params, before.state, state, event)):
+                self._places(found, expected)  # most events name no place: no call for them
             now = metrics(params, state)
             if now is not shown and now != shown:  # most events change no metric (a game may answer the same dict)
                 self._metric_rows(expected, now)
@@ -372,7 +385,7 @@ class Projection:
         seqs = range(self.first_seq, self.first_seq + count)
         voided = self.voided
         self.rows.add_match(
-            "events", self.match_id, count, seq=seqs, type=[type(e).__name__ for e in events],
+            "events", self.match_id, count, seq=seqs, type=list(map(_NAME, map(type, events))),
             seat=list(map(_BY, events)), recorded_at=list(map(_AT, events)), turn=list(map(_TURN, places)),
             round=list(map(_ROUND, places)), phase=list(map(_PHASE, places)), actor=list(map(_ACTOR, places)),
             voided=[seq in voided for seq in seqs] if voided else [False] * count,

@@ -186,3 +186,21 @@ def test_sync_on_one_or_two_processes_writes_what_each_match_s_replay_says(tmp_p
                 assert sorted(synced, key=in_order) == sorted(rows, key=in_order), (table, workers)
         finally:
             con.close()
+
+
+def test_bot_games_whose_times_repeat_keep_each_event_s_own_time(tmp_path: Path) -> None:
+    """Bot games share their recorded times (each game's clock starts at the same instant), which
+    the sync converts once per distinct time: every event still gets its own."""
+    from projections.batch import simulate
+
+    ws = Workspace(tmp_path / "store")
+    simulate(ws, "mortalgate@2.5", games=3, seed=4, sync=False)
+    expected = sorted((row for m in ws.matches() for row in replayed_rows(ws, m)["events"]), key=in_order)
+    times = [row[4] for row in expected]
+    assert len(set(times)) * 2 <= len(times)  # the times repeat across the games
+    parallel_sync(Warehouse(ws), workers=1)
+    con = duckdb.connect(str(ws.home / "warehouse.read.duckdb"), read_only=True)
+    try:
+        assert sorted(con.execute("SELECT * FROM events").fetchall(), key=in_order) == expected
+    finally:
+        con.close()
