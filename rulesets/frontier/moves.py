@@ -50,11 +50,14 @@ from rulesets.frontier.events import (
 from rulesets.frontier.params import Params
 from rulesets.frontier.rules import (
     check,
+    decision_mover,
     declared_refused,
+    deploy_point_allowed,
     deploy_refused,
     move_refused,
     outcome,
     still_placeable,
+    unit_deploying,
 )
 from rulesets.frontier.state import (
     NEAR,
@@ -133,6 +136,11 @@ def legal(params: Params, state: State) -> list[Event]:
         return []
     if state.stage == "terrain":
         return list(_set_up(params, state))
+    window = front(state.turn) if state.stage == "play" and state.turn is not None else None
+    if window is not None and window.kind == "move":
+        return list(_move_window(params, state, window, accepted=True))
+    if state.stage == "deployment":
+        return list(_deployment(params, state, accepted=True))
     return [event for event in _candidates(params, state) if not _refused(params, state, event)]
 
 
@@ -316,7 +324,17 @@ def army_options(faction: str, points: int) -> list[tuple[str, ...]]:
 # --- deployment ---------------------------------------------------------------------------------
 
 
-def _deployment(params: Params, state: State) -> Iterator[Event]:
+def _deployment(params: Params, state: State, *, accepted: bool = False) -> Iterator[Event]:
+    """The set-up's candidates. With `accepted`, only those the rules accept (`legal`): a
+    unit's points are tested where they are made (`_unit_points`), anything else is asked
+    of `_refused`."""
+    events = _deployment_events(params, state, accepted)
+    if not accepted:
+        return events
+    return (event for event in events if type(event) is UnitDeployed or not _refused(params, state, event))
+
+
+def _deployment_events(params: Params, state: State, accepted: bool) -> Iterator[Event]:
     wave = current_wave(state)
     seat = seat_of(state, wave.role) if wave else None
     if wave is None or seat is None:
@@ -337,10 +355,24 @@ def _deployment(params: Params, state: State) -> Iterator[Event]:
     if roster and wave.scope != "none":
         zone = missions.zone(state.mission, wave.zone, layout(state))
         for unit in _next_to_deploy(state, seat, roster, wave.scope == "half"):
-            for p in _deploy_points(state, unit, zone):
-                for h in heights_at(state, p):
-                    yield UnitDeployed(by=seat, unit=unit.id, point=p, level=h)
+            yield from _unit_points(params, state, seat, unit, zone, accepted)
             yield from _reserve(state, unit, seat)
+
+
+def _unit_points(params: Params, state: State, seat: str, unit: Unit, zone: missions.Zone, accepted: bool) -> Iterator[Event]:
+    """A unit set up at each sampled point and height. With `accepted`, only where the rules
+    accept it: what its set-up asks whatever the point is asked once (`rules.unit_deploying`),
+    then each point (`rules.deploy_point_allowed`): what `rules.deploy_refused` asks of each
+    event, without making the events it refuses."""
+    ready = None
+    if accepted:
+        problems, ready = unit_deploying(params, state, seat, unit.id)
+        if problems or ready is None:
+            return
+    for p in _deploy_points(state, unit, zone):
+        for h in heights_at(state, p):
+            if ready is None or deploy_point_allowed(state, p, h, ready):
+                yield UnitDeployed(by=seat, unit=unit.id, point=p, level=h)
 
 
 def _next_to_deploy(state: State, seat: str, roster: list[Unit], half: bool) -> list[Unit]:
@@ -464,27 +496,44 @@ def _edge_point(edge: str, p: Point) -> Point:
     return {"south": (p[0], 0.0), "north": (p[0], missions.HEIGHT), "west": (0.0, p[1]), "east": (missions.WIDTH, p[1])}[edge]
 
 
+def _move_window(params: Params, state: State, window: Window, *, accepted: bool = False) -> Iterator[Event]:
+    """A move window's candidates: sampled ends, ways round a unit in the way, and passing.
+    With `accepted`, only those the rules accept (`legal`): a move's ends are tested where
+    they are sampled (`movement.mover_allows` with the decision's mover, what
+    `rules.move_refused` asks of each), so a refused end makes no event and no dispatch;
+    passing is asked of `check` as before."""
+    seat = window.seat
+    unit = find(state, window.unit)
+    if unit is None or unit.at is None:
+        return
+    aims = goals(state, unit)
+    away = find(state, window.away_from)
+    if away is not None and away.at is not None:
+        aims = (*aims, board.toward(away.at, unit.at, board.distance(away.at, unit.at) + 10))
+    ends = movement.sample_ends(state, unit, window, aims)
+    aim = find(state, window.keep_sight)
+    if aim is not None and aim.at is not None:
+        ends += fight_through_ends(state, unit, aim, window)
+    mover = decision_mover(params, state, seat, unit.id) if accepted else None
+    moving = mover is not None or not accepted  # (an accepted move needs a mover: none, every end is refused)
+    allows = movement.mover_allows
+    for to, h in dict.fromkeys(ends):
+        if moving and (mover is None or allows(mover, to, h, ())):
+            yield UnitMoved(by=seat, unit=unit.id, to=to, level=h)
+    for goal in aims:  # a way round a unit standing between the mover and what it moves toward
+        to = movement.snap(board.toward(unit.at, goal, min(movement.allowance(unit, window) - 0.02, max(board.distance(unit.at, goal) - 1.2, 0.0))))
+        for path in movement.detours(state, unit, to):
+            if moving and (mover is None or allows(mover, to, 0, path)):
+                yield UnitMoved(by=seat, unit=unit.id, to=to, path=path)
+    passed = Passed(by=seat, step="move", unit=unit.id)
+    if not accepted or not _refused(params, state, passed):
+        yield passed
+
+
 def _window(params: Params, state: State, window: Window) -> Iterator[Event]:
     seat = window.seat
     if window.kind == "move":
-        unit = find(state, window.unit)
-        if unit is None or unit.at is None:
-            return
-        aims = goals(state, unit)
-        away = find(state, window.away_from)
-        if away is not None and away.at is not None:
-            aims = (*aims, board.toward(away.at, unit.at, board.distance(away.at, unit.at) + 10))
-        ends = movement.sample_ends(state, unit, window, aims)
-        aim = find(state, window.keep_sight)
-        if aim is not None and aim.at is not None:
-            ends += fight_through_ends(state, unit, aim, window)
-        for to, h in dict.fromkeys(ends):
-            yield UnitMoved(by=seat, unit=unit.id, to=to, level=h)
-        for goal in aims:  # a way round a unit standing between the mover and what it moves toward
-            to = movement.snap(board.toward(unit.at, goal, min(movement.allowance(unit, window) - 0.02, max(board.distance(unit.at, goal) - 1.2, 0.0))))
-            for path in movement.detours(state, unit, to):
-                yield UnitMoved(by=seat, unit=unit.id, to=to, path=path)
-        yield Passed(by=seat, step="move", unit=unit.id)
+        yield from _move_window(params, state, window)
     elif window.kind == "strong_point" and window.origin is not None:
         for i in range(24):
             p = board.polar(window.origin, i * 15, 15)
@@ -651,13 +700,15 @@ def _from_reserve(state: State, seat: str, unit: Unit) -> Iterator[Event]:
 
 def _declarations(params: Params, state: State, seat: str) -> Iterator[Event]:
     """Step 2: every unit and action (targets pre-filtered by distance; `check` decides)."""
+    engagement = params.engagement_range
     for unit in on_board(state, seat):
         yield ActionDeclared(by=seat, unit=unit.id, action="advance")
+        reach = _fight_through_reach(params, unit)  # the unit's alone: asked once, not per enemy
         for foe in enemies_of(state, unit):
             away = gap(unit, foe)
-            if away >= params.engagement_range:
+            if away >= engagement:
                 yield ActionDeclared(by=seat, unit=unit.id, action="open_fire", target=foe.id)
-            if _can_fight_through(params, state, unit, foe, away):
+            if away <= reach and _can_fight_through(params, state, unit, foe, away):
                 yield ActionDeclared(by=seat, unit=unit.id, action="fight_through", target=foe.id)
         yield ActionDeclared(by=seat, unit=unit.id, action="bug_out")
         for ability in ("experimental_targeting_system", "override_safety_parameters", "jump_packs", "ghost_field"):
@@ -670,12 +721,18 @@ def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit, away
     `away`: the two units' `gap`, when the caller has measured it."""
     if away is None:
         away = gap(unit, foe)
-    if away > params.engagement_range + movement.allowance_of(unit, _first_move_inches(params, unit)):
+    if away > _fight_through_reach(params, unit):
         return False
     if away <= params.engagement_range and sees(state, unit, foe):
         return True
     window = _first_move_window(params, unit, foe)
     return any(movement.units_allow(state, unit, window, to, h) for to, h in _fight_through_grounds(params, state, unit, foe, window))
+
+
+def _fight_through_reach(params: Params, unit: Unit) -> float:
+    """The furthest a target may stand for Fight Through to be offered: within 10" after the
+    longest first move the unit has (further, no sampled first move can bring it within 10")."""
+    return params.engagement_range + movement.allowance_of(unit, _first_move_inches(params, unit))
 
 
 _GROUNDS: dict[tuple[object, ...], tuple[Params, tuple[Piece, ...], tuple[tuple[Point, int], ...]]] = {}

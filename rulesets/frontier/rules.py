@@ -433,11 +433,11 @@ def deploy_refused(params: Params, state: State, event: UnitDeployed) -> bool:
     """Whether `check` finds anything wrong with a unit set up: what depends on the unit alone
     (`_deploying`) is asked once per unit of a decision (legal offers two dozen points for
     each), then only where it stands."""
-    problems, ready = _unit_deploying(params, state, event.by, event.unit)
-    return bool(problems) or ready is None or not _deploy_point_allowed(state, event.point, event.level, ready)
+    problems, ready = unit_deploying(params, state, event.by, event.unit)
+    return bool(problems) or ready is None or not deploy_point_allowed(state, event.point, event.level, ready)
 
 
-def _deploy_point_allowed(state: State, at: board.Point, level: int, ready: _Deploying) -> bool:
+def deploy_point_allowed(state: State, at: board.Point, level: int, ready: _Deploying) -> bool:
     """`_deploy_point_problems` finds nothing, as a yes or no: the same questions without a
     list or a message per rule (a set-up's two dozen points per unit ask it)."""
     if ready.half or not ready.zone.contains(at) or not missions.on_table(at):
@@ -466,7 +466,7 @@ class _Deploying(NamedTuple):
 
 
 @last_args  # a decision's candidates come unit by unit (rulesets/memo.py)
-def _unit_deploying(params: Params, state: State, by: str | None, unit_id: str) -> tuple[Problems, _Deploying | None]:
+def unit_deploying(params: Params, state: State, by: str | None, unit_id: str) -> tuple[Problems, _Deploying | None]:
     return _deploying(state, UnitDeployed(by=by, unit=unit_id, point=(0.0, 0.0)))
 
 
@@ -847,12 +847,12 @@ def _check_moved(params: Params, state: State, event: UnitMoved) -> Problems:
 def move_refused(params: Params, state: State, event: UnitMoved) -> bool:
     """Whether `check` finds anything wrong with a move, stopping at the first rule it breaks
     (legal moves ask this of every sampled end; the audit asks `check` for every reason)."""
-    mover = _decision_mover(params, state, event.by, event.unit)
+    mover = decision_mover(params, state, event.by, event.unit)
     return mover is None or not movement.mover_allows(mover, event.to, event.level, event.path)
 
 
 @last_args  # a decision's sampled ends are all one unit's move (rulesets/memo.py)
-def _decision_mover(params: Params, state: State, by: str | None, unit_id: str) -> movement.Mover | None:
+def decision_mover(params: Params, state: State, by: str | None, unit_id: str) -> movement.Mover | None:
     """The move's seat and window (`_unit_mover`) and what its ends share
     (`movement.decision_mover`) in one memo a sampled end asks; None if the move is refused
     wherever it ends."""
