@@ -10,7 +10,7 @@ a move the audit would flag. The table itself may record any point.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import product
 
@@ -52,6 +52,7 @@ from rulesets.frontier.rules import (
     check,
     decision_mover,
     declared_refused,
+    declaring_seat,
     deploy_point_allowed,
     deploy_refused,
     move_refused,
@@ -136,9 +137,8 @@ def legal(params: Params, state: State) -> list[Event]:
         return []
     if state.stage == "terrain":
         return list(_set_up(params, state))
-    window = front(state.turn) if state.stage == "play" and state.turn is not None else None
-    if window is not None and window.kind == "move":
-        return list(_move_window(params, state, window, accepted=True))
+    if state.stage == "play":
+        return list(_play(params, state, accepted=True))
     if state.stage == "deployment":
         return list(_deployment(params, state, accepted=True))
     return [event for event in _candidates(params, state) if not _refused(params, state, event)]
@@ -456,27 +456,38 @@ def _reserve(state: State, unit: Unit, seat: str) -> Iterator[Event]:
 # --- play -----------------------------------------------------------------------------------------------
 
 
-def _play(params: Params, state: State) -> Iterator[Event]:
+def _play(params: Params, state: State, *, accepted: bool = False) -> Iterator[Event]:
+    """Play's candidates; with `accepted`, only those the rules accept (`legal`): a move's
+    ends and open fire's targets are tested where they are made (`_move_window`,
+    `_declarations`), anything else is asked of `_refused`."""
     turn = state.turn
     if turn is None:
         return
     window = front(turn)
     if window is not None:
-        yield from _window(params, state, window)
+        if window.kind == "move":
+            yield from _move_window(params, state, window, accepted=accepted)
+        else:
+            yield from _kept(params, state, _window(params, state, window), accepted)
         return
     act = turn.activation
     if act is not None and act.phase == "react":
-        yield from _reactions(params, state)
+        yield from _kept(params, state, _reactions(params, state), accepted)
         return
     if not settled(turn):
         return
     seat = turn.seat
     if turn.step == "strategic":
-        yield from _strategic(params, state, seat)
+        yield from _kept(params, state, _strategic(params, state, seat), accepted)
         if not any(on_board(state, seat)):
-            yield Passed(by=seat, step="strategic")
-    yield from _declarations(params, state, seat)
-    yield from _at_any_point(state, seat)
+            yield from _kept(params, state, (Passed(by=seat, step="strategic"),), accepted)
+    yield from _declarations(params, state, seat, accepted=accepted)
+    yield from _kept(params, state, _at_any_point(state, seat), accepted)
+
+
+def _kept(params: Params, state: State, events: Iterable[Event], accepted: bool) -> Iterable[Event]:
+    """The events, or with `accepted` those `_refused` lets through."""
+    return (event for event in events if not _refused(params, state, event)) if accepted else events
 
 
 def goals(state: State, unit: Unit) -> tuple[Point, ...]:
@@ -698,15 +709,33 @@ def _from_reserve(state: State, seat: str, unit: Unit) -> Iterator[Event]:
                     yield AbilityUsed(by=seat, unit=unit.id, ability="infiltration", points=(t.at,), level=h)
 
 
-def _declarations(params: Params, state: State, seat: str) -> Iterator[Event]:
-    """Step 2: every unit and action (targets pre-filtered by distance; `check` decides)."""
+def _declarations(params: Params, state: State, seat: str, *, accepted: bool = False) -> Iterator[Event]:
+    """Step 2: every unit and action (targets pre-filtered by distance; `check` decides).
+    With `accepted`, only those the rules accept: where `rules.declared_refused` asks the
+    decision once (`rules.declaring_seat`), open fire's targets are tested where they are
+    made, with its questions (the seat, the unit and the target as found by id, then
+    `abilities.open_fire_allowed`), so a refused target makes no event (most are refused:
+    no line of sight); anything else is asked of `_refused`."""
+    declaring = declaring_seat(params, state) if accepted else None
+    events = _declared(params, state, seat, declaring)
+    if not accepted:
+        return events
+    return (event for event in events
+            if (declaring is not None and type(event) is ActionDeclared and event.action == "open_fire") or not _refused(params, state, event))
+
+
+def _declared(params: Params, state: State, seat: str, declaring: str | None) -> Iterator[ActionDeclared | AbilityUsed]:
+    """`_declarations`' events; with a `declaring` seat, its open fire only where allowed
+    (`declared_refused`'s questions), with none every open fire candidate."""
     engagement = params.engagement_range
     for unit in on_board(state, seat):
         yield ActionDeclared(by=seat, unit=unit.id, action="advance")
         reach = _fight_through_reach(params, unit)  # the unit's alone: asked once, not per enemy
+        shooter = find(state, unit.id) if declaring is not None else None
+        firing = declaring is None or (seat == declaring and shooter is not None and shooter.side == seat and shooter.status == "board")
         for foe in enemies_of(state, unit):
             away = gap(unit, foe)
-            if away >= engagement:
+            if away >= engagement and firing and (shooter is None or _open_fire_at(state, shooter, foe.id)):
                 yield ActionDeclared(by=seat, unit=unit.id, action="open_fire", target=foe.id)
             if away <= reach and _can_fight_through(params, state, unit, foe, away):
                 yield ActionDeclared(by=seat, unit=unit.id, action="fight_through", target=foe.id)
@@ -714,6 +743,12 @@ def _declarations(params: Params, state: State, seat: str) -> Iterator[Event]:
         for ability in ("experimental_targeting_system", "override_safety_parameters", "jump_packs", "ghost_field"):
             if _unused(unit, ability):
                 yield AbilityUsed(by=seat, unit=unit.id, ability=ability)
+
+
+def _open_fire_at(state: State, shooter: Unit, target_id: str) -> bool:
+    """`rules.declared_refused`'s target questions of an open fire, answered yes."""
+    target = find(state, target_id)
+    return target is not None and target.status == "board" and target.side != shooter.side and abilities.open_fire_allowed(state, shooter, target)
 
 
 def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit, away: float | None = None) -> bool:

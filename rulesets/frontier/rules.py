@@ -643,7 +643,7 @@ def declared_refused(params: Params, state: State, event: ActionDeclared) -> boo
     (`_declaring_seat`), then the event's seat, unit and action, and open fire's range and
     sight as a yes or no (`abilities.open_fire_allowed`: most offered targets are refused,
     and their messages are never read). Anywhere else it is `check`."""
-    seat = _declaring_seat(params, state)
+    seat = declaring_seat(params, state)
     if seat is None:
         return bool(check(params, state, event))
     unit = find(state, event.unit)
@@ -659,7 +659,7 @@ def declared_refused(params: Params, state: State, event: ActionDeclared) -> boo
 
 
 @last_state  # asked by each of a decision's declarations (rulesets/memo.py)
-def _declaring_seat(params: Params, state: State) -> str | None:
+def declaring_seat(params: Params, state: State) -> str | None:
     """The seat whose new action a settled turn of a game not over waits for: where
     `_check_declared`'s questions of the decision find nothing wrong with a declaration by
     it. None elsewhere (before play, a game over, something under way, no seat named)."""

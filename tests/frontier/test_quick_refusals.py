@@ -573,3 +573,27 @@ def test_a_unit_whose_set_up_is_refused_wherever_it_stands_offers_no_point(monke
             assert not any(isinstance(e, UnitDeployed) for e in offered)
             assert offered == [e for e in moves.candidates(P, state) if not moves._refused(P, state, e)]
     assert asked > 5
+
+
+def test_open_fire_targets_are_tested_where_they_are_made() -> None:
+    """`legal` at a settled turn tests open fire's targets as it makes them (the seat, the
+    unit and the target found by id, then range and sight) instead of filtering candidates:
+    the same events in the same order as `check`'s filter, at every such decision of seeded
+    games, and with a unit's id taken by another unit listed first (a table's mistake: a
+    reserve copy of an enemy or of a shooter, a copy of a shooter on the other side), which `check` finds by id."""
+    asked = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            turn = state.turn
+            if state.stage != "play" or turn is None or turn.windows or turn.activation is not None:
+                continue
+            mine, theirs = on_board(state, turn.seat), [u for u in on_board(state) if u.side != turn.seat]
+            if not mine or not theirs:
+                continue
+            asked += 1
+            variants = [state, replace(state, units=(replace(theirs[0], status="reserve"), *state.units)),
+                        replace(state, units=(replace(mine[0], side=theirs[0].side), *state.units)),
+                        replace(state, units=(replace(mine[0], status="reserve"), *state.units))]
+            for variant in variants:
+                assert moves.legal(P, variant) == _accepted(variant)
+    assert asked > 20, asked
