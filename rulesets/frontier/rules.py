@@ -640,7 +640,7 @@ def declared_refused(params: Params, state: State, event: ActionDeclared) -> boo
     """Whether `check` finds anything wrong with a declared action, without building its
     problems: at a settled turn (no action under way, no window, no dice; where `legal` offers
     its declarations) what `_check_declared` asks of the decision is asked once
-    (`_declaring_seat`), then the event's seat, unit and action, and open fire's range and
+    (`declaring_seat`), then the event's seat, unit and action, and open fire's range and
     sight as a yes or no (`abilities.open_fire_allowed`: most offered targets are refused,
     and their messages are never read). Anywhere else it is `check`."""
     seat = declaring_seat(params, state)
