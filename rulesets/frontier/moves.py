@@ -10,7 +10,7 @@ a move the audit would flag. The table itself may record any point.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import product
 
@@ -50,11 +50,15 @@ from rulesets.frontier.events import (
 from rulesets.frontier.params import Params
 from rulesets.frontier.rules import (
     check,
+    decision_mover,
     declared_refused,
+    declaring_seat,
+    deploy_point_allowed,
     deploy_refused,
     move_refused,
     outcome,
     still_placeable,
+    unit_deploying,
 )
 from rulesets.frontier.state import (
     NEAR,
@@ -133,6 +137,10 @@ def legal(params: Params, state: State) -> list[Event]:
         return []
     if state.stage == "terrain":
         return list(_set_up(params, state))
+    if state.stage == "play":
+        return list(_play(params, state, accepted=True))
+    if state.stage == "deployment":
+        return list(_deployment(params, state, accepted=True))
     return [event for event in _candidates(params, state) if not _refused(params, state, event)]
 
 
@@ -316,7 +324,17 @@ def army_options(faction: str, points: int) -> list[tuple[str, ...]]:
 # --- deployment ---------------------------------------------------------------------------------
 
 
-def _deployment(params: Params, state: State) -> Iterator[Event]:
+def _deployment(params: Params, state: State, *, accepted: bool = False) -> Iterator[Event]:
+    """The set-up's candidates. With `accepted`, only those the rules accept (`legal`): a
+    unit's points are tested where they are made (`_unit_points`), anything else is asked
+    of `_refused`."""
+    events = _deployment_events(params, state, accepted)
+    if not accepted:
+        return events
+    return (event for event in events if type(event) is UnitDeployed or not _refused(params, state, event))
+
+
+def _deployment_events(params: Params, state: State, accepted: bool) -> Iterator[Event]:
     wave = current_wave(state)
     seat = seat_of(state, wave.role) if wave else None
     if wave is None or seat is None:
@@ -337,10 +355,24 @@ def _deployment(params: Params, state: State) -> Iterator[Event]:
     if roster and wave.scope != "none":
         zone = missions.zone(state.mission, wave.zone, layout(state))
         for unit in _next_to_deploy(state, seat, roster, wave.scope == "half"):
-            for p in _deploy_points(state, unit, zone):
-                for h in heights_at(state, p):
-                    yield UnitDeployed(by=seat, unit=unit.id, point=p, level=h)
+            yield from _unit_points(params, state, seat, unit, zone, accepted)
             yield from _reserve(state, unit, seat)
+
+
+def _unit_points(params: Params, state: State, seat: str, unit: Unit, zone: missions.Zone, accepted: bool) -> Iterator[Event]:
+    """A unit set up at each sampled point and height. With `accepted`, only where the rules
+    accept it: what its set-up asks whatever the point is asked once (`rules.unit_deploying`),
+    then each point (`rules.deploy_point_allowed`): what `rules.deploy_refused` asks of each
+    event, without making the events it refuses."""
+    ready = None
+    if accepted:
+        problems, ready = unit_deploying(params, state, seat, unit.id)
+        if problems or ready is None:
+            return
+    for p in _deploy_points(state, unit, zone):
+        for h in heights_at(state, p):
+            if ready is None or deploy_point_allowed(state, p, h, ready):
+                yield UnitDeployed(by=seat, unit=unit.id, point=p, level=h)
 
 
 def _next_to_deploy(state: State, seat: str, roster: list[Unit], half: bool) -> list[Unit]:
@@ -424,27 +456,38 @@ def _reserve(state: State, unit: Unit, seat: str) -> Iterator[Event]:
 # --- play -----------------------------------------------------------------------------------------------
 
 
-def _play(params: Params, state: State) -> Iterator[Event]:
+def _play(params: Params, state: State, *, accepted: bool = False) -> Iterator[Event]:
+    """Play's candidates; with `accepted`, only those the rules accept (`legal`): a move's
+    ends and open fire's targets are tested where they are made (`_move_window`,
+    `_declarations`), anything else is asked of `_refused`."""
     turn = state.turn
     if turn is None:
         return
     window = front(turn)
     if window is not None:
-        yield from _window(params, state, window)
+        if window.kind == "move":
+            yield from _move_window(params, state, window, accepted=accepted)
+        else:
+            yield from _kept(params, state, _window(params, state, window), accepted)
         return
     act = turn.activation
     if act is not None and act.phase == "react":
-        yield from _reactions(params, state)
+        yield from _kept(params, state, _reactions(params, state), accepted)
         return
     if not settled(turn):
         return
     seat = turn.seat
     if turn.step == "strategic":
-        yield from _strategic(params, state, seat)
+        yield from _kept(params, state, _strategic(params, state, seat), accepted)
         if not any(on_board(state, seat)):
-            yield Passed(by=seat, step="strategic")
-    yield from _declarations(params, state, seat)
-    yield from _at_any_point(state, seat)
+            yield from _kept(params, state, (Passed(by=seat, step="strategic"),), accepted)
+    yield from _declarations(params, state, seat, accepted=accepted)
+    yield from _kept(params, state, _at_any_point(state, seat), accepted)
+
+
+def _kept(params: Params, state: State, events: Iterable[Event], accepted: bool) -> Iterable[Event]:
+    """The events, or with `accepted` those `_refused` lets through."""
+    return (event for event in events if not _refused(params, state, event)) if accepted else events
 
 
 def goals(state: State, unit: Unit) -> tuple[Point, ...]:
@@ -464,27 +507,44 @@ def _edge_point(edge: str, p: Point) -> Point:
     return {"south": (p[0], 0.0), "north": (p[0], missions.HEIGHT), "west": (0.0, p[1]), "east": (missions.WIDTH, p[1])}[edge]
 
 
+def _move_window(params: Params, state: State, window: Window, *, accepted: bool = False) -> Iterator[Event]:
+    """A move window's candidates: sampled ends, ways round a unit in the way, and passing.
+    With `accepted`, only those the rules accept (`legal`): a move's ends are tested where
+    they are sampled (`movement.mover_allows` with the decision's mover, what
+    `rules.move_refused` asks of each), so a refused end makes no event and no dispatch;
+    passing is asked of `check` as before."""
+    seat = window.seat
+    unit = find(state, window.unit)
+    if unit is None or unit.at is None:
+        return
+    aims = goals(state, unit)
+    away = find(state, window.away_from)
+    if away is not None and away.at is not None:
+        aims = (*aims, board.toward(away.at, unit.at, board.distance(away.at, unit.at) + 10))
+    ends = movement.sample_ends(state, unit, window, aims)
+    aim = find(state, window.keep_sight)
+    if aim is not None and aim.at is not None:
+        ends += fight_through_ends(state, unit, aim, window)
+    mover = decision_mover(params, state, seat, unit.id) if accepted else None
+    moving = mover is not None or not accepted  # (an accepted move needs a mover: none, every end is refused)
+    allows = movement.mover_allows
+    for to, h in dict.fromkeys(ends):
+        if moving and (mover is None or allows(mover, to, h, ())):
+            yield UnitMoved(by=seat, unit=unit.id, to=to, level=h)
+    for goal in aims:  # a way round a unit standing between the mover and what it moves toward
+        to = movement.snap(board.toward(unit.at, goal, min(movement.allowance(unit, window) - 0.02, max(board.distance(unit.at, goal) - 1.2, 0.0))))
+        for path in movement.detours(state, unit, to):
+            if moving and (mover is None or allows(mover, to, 0, path)):
+                yield UnitMoved(by=seat, unit=unit.id, to=to, path=path)
+    passed = Passed(by=seat, step="move", unit=unit.id)
+    if not accepted or not _refused(params, state, passed):
+        yield passed
+
+
 def _window(params: Params, state: State, window: Window) -> Iterator[Event]:
     seat = window.seat
     if window.kind == "move":
-        unit = find(state, window.unit)
-        if unit is None or unit.at is None:
-            return
-        aims = goals(state, unit)
-        away = find(state, window.away_from)
-        if away is not None and away.at is not None:
-            aims = (*aims, board.toward(away.at, unit.at, board.distance(away.at, unit.at) + 10))
-        ends = movement.sample_ends(state, unit, window, aims)
-        aim = find(state, window.keep_sight)
-        if aim is not None and aim.at is not None:
-            ends += fight_through_ends(state, unit, aim, window)
-        for to, h in dict.fromkeys(ends):
-            yield UnitMoved(by=seat, unit=unit.id, to=to, level=h)
-        for goal in aims:  # a way round a unit standing between the mover and what it moves toward
-            to = movement.snap(board.toward(unit.at, goal, min(movement.allowance(unit, window) - 0.02, max(board.distance(unit.at, goal) - 1.2, 0.0))))
-            for path in movement.detours(state, unit, to):
-                yield UnitMoved(by=seat, unit=unit.id, to=to, path=path)
-        yield Passed(by=seat, step="move", unit=unit.id)
+        yield from _move_window(params, state, window)
     elif window.kind == "strong_point" and window.origin is not None:
         for i in range(24):
             p = board.polar(window.origin, i * 15, 15)
@@ -649,15 +709,35 @@ def _from_reserve(state: State, seat: str, unit: Unit) -> Iterator[Event]:
                     yield AbilityUsed(by=seat, unit=unit.id, ability="infiltration", points=(t.at,), level=h)
 
 
-def _declarations(params: Params, state: State, seat: str) -> Iterator[Event]:
-    """Step 2: every unit and action (targets pre-filtered by distance; `check` decides)."""
+def _declarations(params: Params, state: State, seat: str, *, accepted: bool = False) -> Iterator[Event]:
+    """Step 2: every unit and action (targets pre-filtered by distance; `check` decides).
+    With `accepted`, only those the rules accept: where `rules.declared_refused` asks the
+    decision once (`rules.declaring_seat`), open fire's targets are tested where they are
+    made, with its questions (the seat, the unit and the target as found by id, then
+    `abilities.open_fire_allowed`), so a refused target makes no event (most are refused:
+    no line of sight); anything else is asked of `_refused`."""
+    declaring = declaring_seat(params, state) if accepted else None
+    events = _declared(params, state, seat, declaring)
+    if not accepted:
+        return events
+    return (event for event in events
+            if (declaring is not None and type(event) is ActionDeclared and event.action == "open_fire") or not _refused(params, state, event))
+
+
+def _declared(params: Params, state: State, seat: str, declaring: str | None) -> Iterator[ActionDeclared | AbilityUsed]:
+    """`_declarations`' events; with a `declaring` seat, its open fire only where allowed
+    (`declared_refused`'s questions), with none every open fire candidate."""
+    engagement = params.engagement_range
     for unit in on_board(state, seat):
         yield ActionDeclared(by=seat, unit=unit.id, action="advance")
+        reach = _fight_through_reach(params, unit)  # the unit's alone: asked once, not per enemy
+        shooter = find(state, unit.id) if declaring is not None else None
+        firing = declaring is None or (seat == declaring and shooter is not None and shooter.side == seat and shooter.status == "board")
         for foe in enemies_of(state, unit):
             away = gap(unit, foe)
-            if away >= params.engagement_range:
+            if away >= engagement and firing and (shooter is None or _open_fire_at(state, shooter, foe.id)):
                 yield ActionDeclared(by=seat, unit=unit.id, action="open_fire", target=foe.id)
-            if _can_fight_through(params, state, unit, foe, away):
+            if away <= reach and _can_fight_through(params, state, unit, foe, away):
                 yield ActionDeclared(by=seat, unit=unit.id, action="fight_through", target=foe.id)
         yield ActionDeclared(by=seat, unit=unit.id, action="bug_out")
         for ability in ("experimental_targeting_system", "override_safety_parameters", "jump_packs", "ghost_field"):
@@ -665,17 +745,29 @@ def _declarations(params: Params, state: State, seat: str) -> Iterator[Event]:
                 yield AbilityUsed(by=seat, unit=unit.id, ability=ability)
 
 
+def _open_fire_at(state: State, shooter: Unit, target_id: str) -> bool:
+    """`rules.declared_refused`'s target questions of an open fire, answered yes."""
+    target = find(state, target_id)
+    return target is not None and target.status == "board" and target.side != shooter.side and abilities.open_fire_allowed(state, shooter, target)
+
+
 def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit, away: float | None = None) -> bool:
     """Fight Through is offered only if a first move (sampled) can bring the target within 10" and sight.
     `away`: the two units' `gap`, when the caller has measured it."""
     if away is None:
         away = gap(unit, foe)
-    if away > params.engagement_range + movement.allowance_of(unit, _first_move_inches(params, unit)):
+    if away > _fight_through_reach(params, unit):
         return False
     if away <= params.engagement_range and sees(state, unit, foe):
         return True
     window = _first_move_window(params, unit, foe)
     return any(movement.units_allow(state, unit, window, to, h) for to, h in _fight_through_grounds(params, state, unit, foe, window))
+
+
+def _fight_through_reach(params: Params, unit: Unit) -> float:
+    """The furthest a target may stand for Fight Through to be offered: within 10" after the
+    longest first move the unit has (further, no sampled first move can bring it within 10")."""
+    return params.engagement_range + movement.allowance_of(unit, _first_move_inches(params, unit))
 
 
 _GROUNDS: dict[tuple[object, ...], tuple[Params, tuple[Piece, ...], tuple[tuple[Point, int], ...]]] = {}

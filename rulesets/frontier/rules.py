@@ -433,11 +433,11 @@ def deploy_refused(params: Params, state: State, event: UnitDeployed) -> bool:
     """Whether `check` finds anything wrong with a unit set up: what depends on the unit alone
     (`_deploying`) is asked once per unit of a decision (legal offers two dozen points for
     each), then only where it stands."""
-    problems, ready = _unit_deploying(params, state, event.by, event.unit)
-    return bool(problems) or ready is None or not _deploy_point_allowed(state, event.point, event.level, ready)
+    problems, ready = unit_deploying(params, state, event.by, event.unit)
+    return bool(problems) or ready is None or not deploy_point_allowed(state, event.point, event.level, ready)
 
 
-def _deploy_point_allowed(state: State, at: board.Point, level: int, ready: _Deploying) -> bool:
+def deploy_point_allowed(state: State, at: board.Point, level: int, ready: _Deploying) -> bool:
     """`_deploy_point_problems` finds nothing, as a yes or no: the same questions without a
     list or a message per rule (a set-up's two dozen points per unit ask it)."""
     if ready.half or not ready.zone.contains(at) or not missions.on_table(at):
@@ -466,7 +466,7 @@ class _Deploying(NamedTuple):
 
 
 @last_args  # a decision's candidates come unit by unit (rulesets/memo.py)
-def _unit_deploying(params: Params, state: State, by: str | None, unit_id: str) -> tuple[Problems, _Deploying | None]:
+def unit_deploying(params: Params, state: State, by: str | None, unit_id: str) -> tuple[Problems, _Deploying | None]:
     return _deploying(state, UnitDeployed(by=by, unit=unit_id, point=(0.0, 0.0)))
 
 
@@ -640,10 +640,10 @@ def declared_refused(params: Params, state: State, event: ActionDeclared) -> boo
     """Whether `check` finds anything wrong with a declared action, without building its
     problems: at a settled turn (no action under way, no window, no dice; where `legal` offers
     its declarations) what `_check_declared` asks of the decision is asked once
-    (`_declaring_seat`), then the event's seat, unit and action, and open fire's range and
+    (`declaring_seat`), then the event's seat, unit and action, and open fire's range and
     sight as a yes or no (`abilities.open_fire_allowed`: most offered targets are refused,
     and their messages are never read). Anywhere else it is `check`."""
-    seat = _declaring_seat(params, state)
+    seat = declaring_seat(params, state)
     if seat is None:
         return bool(check(params, state, event))
     unit = find(state, event.unit)
@@ -659,7 +659,7 @@ def declared_refused(params: Params, state: State, event: ActionDeclared) -> boo
 
 
 @last_state  # asked by each of a decision's declarations (rulesets/memo.py)
-def _declaring_seat(params: Params, state: State) -> str | None:
+def declaring_seat(params: Params, state: State) -> str | None:
     """The seat whose new action a settled turn of a game not over waits for: where
     `_check_declared`'s questions of the decision find nothing wrong with a declaration by
     it. None elsewhere (before play, a game over, something under way, no seat named)."""
@@ -847,12 +847,12 @@ def _check_moved(params: Params, state: State, event: UnitMoved) -> Problems:
 def move_refused(params: Params, state: State, event: UnitMoved) -> bool:
     """Whether `check` finds anything wrong with a move, stopping at the first rule it breaks
     (legal moves ask this of every sampled end; the audit asks `check` for every reason)."""
-    mover = _decision_mover(params, state, event.by, event.unit)
+    mover = decision_mover(params, state, event.by, event.unit)
     return mover is None or not movement.mover_allows(mover, event.to, event.level, event.path)
 
 
 @last_args  # a decision's sampled ends are all one unit's move (rulesets/memo.py)
-def _decision_mover(params: Params, state: State, by: str | None, unit_id: str) -> movement.Mover | None:
+def decision_mover(params: Params, state: State, by: str | None, unit_id: str) -> movement.Mover | None:
     """The move's seat and window (`_unit_mover`) and what its ends share
     (`movement.decision_mover`) in one memo a sampled end asks; None if the move is refused
     wherever it ends."""

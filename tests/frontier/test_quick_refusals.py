@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 
 import msgspec
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -520,3 +521,79 @@ def test_a_line_between_units_where_they_stand_is_the_line_from_their_places() -
                         asked += 1
                         seen += answer
     assert asked > 1000 and 0 < seen < asked
+
+
+def _accepted(state: State) -> list[object]:
+    """The plain reading of `legal`: every candidate `check` finds nothing wrong with."""
+    return [e for e in moves.candidates(P, state) if not rules.check(P, state, e)]
+
+
+def test_a_move_windows_ends_and_a_units_set_up_points_are_tested_where_they_are_made() -> None:
+    """`legal` at a move window and at a set-up tests each sampled end or point as it is made
+    (the decision's mover, the unit's set-up asked once) instead of filtering the candidates:
+    the same events in the same order as `check`'s filter, at every such decision of seeded
+    games, and with the window made shorter (more ends out of reach) or handed to the other
+    seat (every move refused, passing too)."""
+    asked = {"move": 0, "deployment": 0}
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            window = state.turn.windows[0] if state.stage == "play" and state.turn is not None and state.turn.windows else None
+            if window is not None and window.kind == "move":
+                asked["move"] += 1
+                variants = [state]
+                for changed in (replace(window, allowance=window.allowance / 3), replace(window, seat=_other_seat(state, window.seat))):
+                    variants.append(replace(state, turn=replace(state.turn, windows=(changed, *state.turn.windows[1:]))))
+            elif state.stage == "deployment":
+                asked["deployment"] += 1
+                variants = [state, replace(state, units=tuple(replace(u, side=_other_seat(state, u.side)) if u.status == "roster" else u for u in state.units))]
+            else:
+                continue
+            for variant in variants:
+                assert moves.legal(P, variant) == _accepted(variant)
+    assert asked["move"] > 20 and asked["deployment"] > 20, asked
+
+
+def test_a_unit_whose_set_up_is_refused_wherever_it_stands_offers_no_point(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What a unit's set-up asks whatever the point (`rules.unit_deploying`) refuses every
+    point at once where it finds a problem, as `rules.deploy_refused` refuses each event
+    (seeded set-ups rarely meet one: the step's order is asked before its units are offered)."""
+    plain = rules.unit_deploying
+
+    def refused_anywhere(params: object, state: State, by: str | None, unit_id: str) -> tuple[list[object], object]:
+        event = UnitDeployed(by=by, unit=unit_id, point=(0.0, 0.0))
+        return [rules._v(event, "deployment.order", "asked before any point")], plain(params, state, by, unit_id)[1]
+
+    monkeypatch.setattr(rules, "unit_deploying", refused_anywhere)
+    monkeypatch.setattr(moves, "unit_deploying", refused_anywhere)
+    asked = 0
+    for state in _states("random", 3):
+        if state.stage == "deployment" and any(isinstance(e, UnitDeployed) for e in moves.candidates(P, state)):
+            asked += 1
+            offered = moves.legal(P, state)
+            assert not any(isinstance(e, UnitDeployed) for e in offered)
+            assert offered == [e for e in moves.candidates(P, state) if not moves._refused(P, state, e)]
+    assert asked > 5
+
+
+def test_open_fire_targets_are_tested_where_they_are_made() -> None:
+    """`legal` at a settled turn tests open fire's targets as it makes them (the seat, the
+    unit and the target found by id, then range and sight) instead of filtering candidates:
+    the same events in the same order as `check`'s filter, at every such decision of seeded
+    games, and with a unit's id taken by another unit listed first (a table's mistake: a
+    reserve copy of an enemy or of a shooter, a copy of a shooter on the other side), which `check` finds by id."""
+    asked = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            turn = state.turn
+            if state.stage != "play" or turn is None or turn.windows or turn.activation is not None:
+                continue
+            mine, theirs = on_board(state, turn.seat), [u for u in on_board(state) if u.side != turn.seat]
+            if not mine or not theirs:
+                continue
+            asked += 1
+            variants = [state, replace(state, units=(replace(theirs[0], status="reserve"), *state.units)),
+                        replace(state, units=(replace(mine[0], side=theirs[0].side), *state.units)),
+                        replace(state, units=(replace(mine[0], status="reserve"), *state.units))]
+            for variant in variants:
+                assert moves.legal(P, variant) == _accepted(variant)
+    assert asked > 20, asked
