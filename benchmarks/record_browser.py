@@ -187,7 +187,7 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
         if how.kind == "board":
             done.move_taps.append(len(how.taps))
         started = _perform(page, rules, state_before[index], golden[seq], how, seq)
-        _wait_seq(page, _settled(plans, seq))
+        _wait_seq(page, _settled(plans, seq), after=f"{type(golden[seq]).__name__} by taps {[(t.where, t.what) for t in how.taps]}")
         done.driver_ms.append((time.perf_counter() - started) * 1000)
         done.waits_ms.append(_painted(page, _settled(plans, seq)))
         if shots is not None and seq in (1, len(plans) // 2):
@@ -210,8 +210,16 @@ def _settled(plans: Sequence[Plan], seq: int) -> int:
     return seq
 
 
-def _wait_seq(page: Any, seq: int) -> None:
-    page.locator(f'.tt-board[data-seq="{seq}"]').wait_for()
+def _wait_seq(page: Any, seq: int, after: str = "") -> None:
+    """Wait for the board at `seq`; if it never comes, say where the page stands instead
+    (a rare time-out under load left only Playwright's 'waiting for locator' to go on)."""
+    try:
+        page.locator(f'.tt-board[data-seq="{seq}"]').wait_for()
+    except Exception as late:
+        shown = page.locator(".tt-board").first.get_attribute("data-seq", timeout=1000) if page.locator(".tt-board").count() else None
+        errors = page.locator('[data-testid="stException"]').all_inner_texts()
+        raise AssertionError(f"the board never reached seq {seq}{' after ' + after if after else ''}: it shows seq {shown}; "
+                             f"exceptions on the page: {errors or 'none'} ({type(late).__name__})") from late
 
 
 TAP_CLOCK = "window.addEventListener('click', () => { window.__ttTapAt = performance.now(); }, true);"
