@@ -12,9 +12,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from operator import is_
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar, cast
 
 R = TypeVar("R")
+R_co = TypeVar("R_co", covariant=True)
 
 
 def last_state(fn: Callable[[Any, Any], R]) -> Callable[[Any, Any], R]:
@@ -36,7 +37,16 @@ def last_state(fn: Callable[[Any, Any], R]) -> Callable[[Any, Any], R]:
 
 
 
-def last_one(fn: Callable[[Any], R]) -> Callable[[Any], R]:
+class LastOne(Protocol[R_co]):
+    """A `last_one` function: called, it answers; `known(value)` is its kept answer for that
+    very object, or None, never worked out (for a caller that may use it only when it is free)."""
+
+    def __call__(self, value: Any) -> R_co: ...
+
+    def known(self, value: Any) -> R_co | None: ...
+
+
+def last_one(fn: Callable[[Any], R]) -> LastOne[R]:
     """fn(value), answered again without work when asked about the same object: for an index
     over one frozen part of a state (its buildings, its tiles), which the states after it
     share until that part changes."""
@@ -51,7 +61,12 @@ def last_one(fn: Callable[[Any], R]) -> Callable[[Any], R]:
         last[0] = (value, result)
         return result
 
-    return remembered
+    def known(value: Any) -> R | None:
+        seen, answer = last[0]
+        return answer if seen is value else None
+
+    remembered.known = known  # type: ignore[attr-defined]
+    return cast(LastOne[R], remembered)
 
 
 def last_args(fn: Callable[..., R]) -> Callable[..., R]:

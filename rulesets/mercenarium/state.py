@@ -246,20 +246,12 @@ def board_by_space(state: State) -> dict[Space, Placed]:
     return _by_space(state.board)
 
 
+@last_one  # rulesets/memo.py
 def _by_space(pieces: tuple[Placed, ...]) -> dict[Space, Placed]:
-    """The last board's answer is kept (as `memo.last_one` keeps it), and `known_by_space`
-    reads it without building one."""
-    seen, answer = _last_by_space[0]
-    if seen is pieces:
-        return answer
     where: dict[Space, Placed] = {}
     for p in pieces:
         where.setdefault(p.space, p)
-    _last_by_space[0] = (pieces, where)  # one tuple, read and replaced whole
     return where
-
-
-_last_by_space: list[tuple[tuple[Placed, ...], dict[Space, Placed]]] = [((), {})]
 
 
 def known_by_space(pieces: tuple[Placed, ...]) -> dict[Space, Placed] | None:
@@ -267,8 +259,7 @@ def known_by_space(pieces: tuple[Placed, ...]) -> dict[Space, Placed] | None:
     decision's board, so `apply` finds it for the event decided on), else None: never built
     here (a replay asks no `legal`, and building it would cost more than a look along the
     board)."""
-    seen, answer = _last_by_space[0]
-    return answer if seen is pieces else None
+    return _by_space.known(pieces)
 
 
 def in_play(state: State, seat: str) -> tuple[Placed, ...]:

@@ -90,7 +90,7 @@ def test_a_move_applied_after_legal_read_its_board_is_the_move_applied_without()
     from tests.mercenarium.scenario import SEATS, R
 
     def both(state: State, event: CardMoved) -> tuple[State, State]:
-        board_state._last_by_space[0] = ((), {})  # nothing known: the look along the board
+        board_state._by_space(())  # another board asked last: nothing known, the look along the board
         assert board_state.known_by_space(state.board) is None
         unknown = rules.apply(P, state, event)
         board_state.board_by_space(state)  # as `legal` leaves it
