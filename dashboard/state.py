@@ -9,8 +9,8 @@ Pages import only these names (a small, stable interface; keep it so):
 - `audit(match_id, against=None)` -> the cached `AuditReport` of the match as it is now.
 - `selected_match()` / `select_match(match_id)` -> the match the user is looking at; kept
   in `st.session_state` and in the page URL (`?match=...`), so a reload keeps it.
-- `match_picker(label, key)` -> a selectbox over the store's matches that follows and
-  sets the selected match.
+- `match_picker(label, key)` -> a selectbox over the store's matches, the latest started
+  first, that follows and sets the selected match.
 - `show_error(error)` -> one line in red for a `TabletapeError` (what and where).
 - `show_svg(svg, where=st)` -> draw an SVG string inline (tooltips work; `st.html` drops SVG).
 
@@ -109,10 +109,10 @@ def select_match(match_id: str | None) -> None:
 def match_picker(label: str = "Match", *, key: str = "match_picker") -> str | None:
     """A selectbox over every match in the store; choosing one selects it everywhere."""
     ws = workspace()
-    matches = ws.matches()
-    if not matches:
+    if not (listed := ws.matches()):
         st.info("The store has no matches yet: import a log on the Matches page.")
         return None
+    matches = _newest_first(_home(), tuple(listed))
     current = selected_match() or matches[0]
     if st.session_state.get(key) not in matches or st.session_state.get(f"{key}.follows") != current:
         st.session_state[key] = current
@@ -121,6 +121,24 @@ def match_picker(label: str = "Match", *, key: str = "match_picker") -> str | No
     if chosen != selected_match() or st.query_params.get("match") != chosen:
         select_match(chosen)  # also after st.switch_page, which leaves the URL without it
     return chosen
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _newest_first(home: str, matches: tuple[str, ...]) -> list[str]:
+    """The matches, the latest started first: a designer comes to a page for the game just
+    played, as the Matches table lists it. Ids order ties (a batch's games start together)
+    and logs whose first line cannot be read go last. Kept per store listing, so a header
+    is read once until a match is added."""
+    ws = _workspace(home)
+
+    def started(match_id: str) -> float:
+        try:
+            at = ws.header(match_id).at
+        except TabletapeError:
+            return float("-inf")
+        return at.timestamp() if at else float("-inf")
+
+    return sorted(matches, key=started, reverse=True)  # stable: ties keep their id order
 
 
 @st.cache_data(show_spinner=False, max_entries=2048)

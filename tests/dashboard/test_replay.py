@@ -81,6 +81,15 @@ def test_the_slider_scrubs_to_an_event_and_redraws_board_list_and_inspector(app:
     assert "Grace" in texts(at) and "red: " in texts(at)
 
 
+def test_with_no_match_chosen_the_latest_started_one_opens_and_the_list_runs_newest_first(app: AppTest, home: Path) -> None:
+    at = open_page(app, "replay")
+    picker = by_label(at.selectbox, "Match")
+    listed = [str(label).split(" ")[0] for label in picker.options]  # "<id> (<game>@<version>, ...)"
+    starts = [Workspace(home).header(m).at for m in listed]
+    assert picker.value == "playtest-2026-03-12-club" == listed[0]
+    assert starts == sorted(starts, reverse=True), listed
+
+
 def test_first_previous_next_last_buttons_step_through_the_match(app: AppTest) -> None:
     at = replay(app)
     assert at_event(click(at, "Next")) == 1
