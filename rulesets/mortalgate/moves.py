@@ -8,6 +8,7 @@ held to `check` by the contract suite, so it can never offer a move the audit wo
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from itertools import permutations
@@ -469,18 +470,59 @@ class _FreeWalk(NamedTuple):
     """Per position, the steps to that end."""
 
 
-@lru_cache(maxsize=4096)
 def _free_walk(map_id: str, start: Node, steps: int) -> _FreeWalk:
-    """The walk on an empty board (read-only: it is shared). Kept apart from the walks around
-    heroes, which seldom recur: remembering those too cost more in garbage collection than
-    it saved."""
+    """The walk on an empty board (read-only: it is shared): from the map's table up to
+    `TABLED_STEPS` (every walk a hero's movement asks for), searched and remembered beyond
+    (a table's mistake: a start off the map; `attempts`, which walks with no limit). Kept
+    apart from the walks around heroes, which seldom recur: remembering those too cost more
+    in garbage collection than it saved."""
+    return _free_walks(map_id).get((start, steps)) or _searched_free_walk(map_id, start, steps)
+
+
+TABLED_STEPS = 6
+"""The longest walk the map's table holds: the most movement a hero has (5) with Sprint (+1)."""
+
+
+@cache
+def _free_walks(map_id: str) -> Mapping[tuple[Node, int], _FreeWalk]:
+    """Every walk on the empty board from every node of the map, of 1 to `TABLED_STEPS`
+    steps (pure geometry, built once per map, in about 20 ms: a process's short run met
+    about 800 of these walks anew in twelve games, a long one meets them all).
+
+    A walk of fewer steps is the first rings of a longer one from the same node, in the
+    same order with the same parents (each ring walks on from the one before it), so each
+    node is searched once, `TABLED_STEPS` deep, and its shorter walks are its prefixes."""
+    graph = _graph(map_id)
+    table: dict[tuple[Node, int], _FreeWalk] = {}
+    for start in graph.nodes:
+        far = _walk(map_id, start, TABLED_STEPS, ())
+        cells, parents, nodes = tuple(far.cells), tuple(far._parents), far._nodes
+        depths = _depths(parents)
+        at: dict[Node | None, int] = {}
+        ended = 0
+        for steps in range(1, TABLED_STEPS + 1):
+            begun, ended = ended, bisect_right(depths, steps)
+            at = {**at, **{nodes[cells[position]]: position for position in range(begun, ended)}}
+            walk = Walk(cells[:ended], parents[:ended], depths[ended - 1] if ended else 0, nodes)
+            table[start, steps] = _FreeWalk(walk, MappingProxyType(at), depths[:ended])
+    return MappingProxyType(table)
+
+
+def _depths(parents: Sequence[int]) -> tuple[int, ...]:
+    """Per end of a walk, its steps from the start (a parent comes before its children)."""
+    depths: list[int] = []
+    for parent in parents:
+        depths.append(depths[parent] + 1 if parent >= 0 else 1)
+    return tuple(depths)
+
+
+@lru_cache(maxsize=4096)
+def _searched_free_walk(map_id: str, start: Node, steps: int) -> _FreeWalk:
+    """A walk on the empty board that the map's table does not hold, searched."""
     walk = _walk(map_id, start, steps, ())
     cells, parents, nodes = walk.cells, walk._parents, walk._nodes
-    depths: list[int] = []
-    for parent in parents:  # a parent comes before its children
-        depths.append(depths[parent] + 1 if parent >= 0 else 1)
     return _FreeWalk(Walk(tuple(cells), tuple(parents), walk.reach, nodes),
-                     MappingProxyType({nodes[cell]: position for position, cell in enumerate(cells)}), tuple(depths))
+                     MappingProxyType({nodes[cell]: position for position, cell in enumerate(cells)}), _depths(parents))
 
 
 def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> Walk:
