@@ -88,12 +88,33 @@ def distance(a: Node, b: Node) -> int:
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
-@cache
 def distances_from(node: Node, width: int = WIDTH, height: int = HEIGHT) -> tuple[int, ...]:
-    """`distance(node, x)` for every x of a width x height map, at `cell(x, height)` (memoised:
-    pure geometry of a few hundred nodes; a bot measuring every move to every goal reads a
-    table instead of computing cube coordinates each time). Built column by column: down a
-    column the cube r grows by one a row, so each column is a slice of one row of steps."""
+    """`distance(node, x)` for every x of a width x height map, at `cell(x, height)`: pure
+    geometry, so a bot measuring every move to every goal reads a table instead of computing
+    cube coordinates each time. A node on the map reads the map's tables (`distance_tables`);
+    one off it (a table's mistake) is worked out and remembered."""
+    col, row = node
+    if 0 <= col < width and 0 <= row < height:
+        return distance_tables(width, height)[col * height + row]
+    return _distances_off(node, width, height)
+
+
+@lru_cache(maxsize=4)  # (one map size in play; a few more in tests)
+def distance_tables(width: int = WIDTH, height: int = HEIGHT) -> tuple[tuple[int, ...], ...]:
+    """`distances_from` every node of a width x height map, by cell, built at once (about
+    10 ms, once per map size): bots and moves measure from wherever heroes stand, and a
+    process's first dozen games met a few hundred of these tables anew."""
+    return tuple(_distances(node, width, height) for node in all_nodes(width, height))
+
+
+@lru_cache(maxsize=256)
+def _distances_off(node: Node, width: int, height: int) -> tuple[int, ...]:
+    return _distances(node, width, height)
+
+
+def _distances(node: Node, width: int, height: int) -> tuple[int, ...]:
+    """`distances_from`, worked out. Built column by column: down a column the cube r grows
+    by one a row, so each column is a slice of one row of steps."""
     gq, gr, _ = to_cube(node)
     span = max(2 * (width + height), width + height + abs(gr))  # every |dr| on the map, the goal on it or off it
     """The same for every goal on the map, so a map's goals share its few columns of steps."""
