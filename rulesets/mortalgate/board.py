@@ -88,15 +88,16 @@ def distance(a: Node, b: Node) -> int:
     return max(abs(dq), abs(dr), abs(dq + dr))
 
 
+@cache
 def distances_from(node: Node, width: int = WIDTH, height: int = HEIGHT) -> tuple[int, ...]:
-    """`distance(node, x)` for every x of a width x height map, at `cell(x, height)`: pure
-    geometry, so a bot measuring every move to every goal reads a table instead of computing
-    cube coordinates each time. A node on the map reads the map's tables (`distance_tables`);
-    one off it (a table's mistake) is worked out and remembered."""
+    """`distance(node, x)` for every x of a width x height map, at `cell(x, height)` (memoised:
+    pure geometry of a few hundred nodes; a bot measuring every move to every goal reads a
+    table instead of computing cube coordinates each time). A node on the map reads the map's
+    tables (`distance_tables`, all built at once); one off it (a table's mistake) is worked out."""
     col, row = node
     if 0 <= col < width and 0 <= row < height:
         return distance_tables(width, height)[col * height + row]
-    return _distances_off(node, width, height)
+    return _distances(node, width, height)
 
 
 @lru_cache(maxsize=4)  # (one map size in play; a few more in tests)
@@ -105,11 +106,6 @@ def distance_tables(width: int = WIDTH, height: int = HEIGHT) -> tuple[tuple[int
     10 ms, once per map size): bots and moves measure from wherever heroes stand, and a
     process's first dozen games met a few hundred of these tables anew."""
     return tuple(_distances(node, width, height) for node in all_nodes(width, height))
-
-
-@lru_cache(maxsize=256)
-def _distances_off(node: Node, width: int, height: int) -> tuple[int, ...]:
-    return _distances(node, width, height)
 
 
 def _distances(node: Node, width: int, height: int) -> tuple[int, ...]:
