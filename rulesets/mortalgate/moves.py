@@ -50,23 +50,36 @@ from rulesets.mortalgate.state import (
     next_hero,
     occupied,
 )
+from rulesets.outcomes import Uniform
 
 
-def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
-    """At a chance step, every outcome with its probability; None at a decision."""
+def chance(params: Params, state: State) -> Sequence[tuple[Event, float]] | None:
+    """At a chance step, every outcome with its probability; None at a decision. Every
+    outcome is equally likely (two d6, two d10), so the answer is `Uniform`: the play loop
+    draws from its running totals, the same floats as the list's, without weighing a
+    hundred outcomes at each attack roll."""
     if state.stage == "draft" and state.draft.winner is None:
-        return [(DraftRolled(red=r, blue=b), 1 / 36) for r in range(1, 7) for b in range(1, 7)]
+        return Uniform(_DRAFT_ROLLS, _itself)
     turn = state.turn
     if state.stage == "play" and turn is not None and turn.pending:
-        return list(_attack_rolls(turn.pending[0].target))
+        return Uniform(_attack_rolls(turn.pending[0].target), _itself)
     return None
 
 
+_DRAFT_ROLLS: tuple[Event, ...] = tuple(DraftRolled(red=r, blue=b) for r in range(1, 7) for b in range(1, 7))
+"""The 36 faces of the draft's two d6 (frozen: the same events for every draft)."""
+
+
+def _itself(event: Event) -> Event:
+    """The outcome's event, made already (`Uniform` makes each outcome from its value)."""
+    return event
+
+
 @lru_cache(maxsize=64)  # a game has a few heroes; a recorded log may name others
-def _attack_rolls(target: str) -> tuple[tuple[Event, float], ...]:
-    """The hundred faces of the two D10 rolled against a target, each 1/100: the same frozen
-    events for every roll against that hero (a game rolls hundreds of times, for a few heroes)."""
-    return tuple((AttackRolled(target=target, tens=t, ones=o), 1 / 100) for t in range(10) for o in range(10))
+def _attack_rolls(target: str) -> tuple[Event, ...]:
+    """The hundred faces of the two D10 rolled against a target: the same frozen events for
+    every roll against that hero (a game rolls hundreds of times, for a few heroes)."""
+    return tuple(AttackRolled(target=target, tens=t, ones=o) for t in range(10) for o in range(10))
 
 
 def legal(params: Params, state: State) -> Sequence[Event]:
