@@ -201,9 +201,10 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[
     attacking = turn.attacks_left > 0 and not turn.stunned
     if turn.phase in ("capture", "done") or (not attacking and turn.combat_used):
         return []
+    cooling = hero.cooldowns  # (none, for half the heroes asked: then no ability's cooldown is looked up)
     ready = [] if turn.combat_used else [
         name for name in _ability_ids(hero.id)
-        if cooldown(hero, name) <= 0 and (not turn.stunned or name in HEALS or name in HARMLESS)]
+        if (not cooling or cooldown(hero, name) <= 0) and (not turn.stunned or name in HEALS or name in HARMLESS)]
     if not attacking and not ready:
         return []
     by, hero_id, team = hero.seat, hero.id, hero.team
@@ -456,7 +457,7 @@ def _paths(params: Params, state: State, start: Node, steps: int) -> Walk:
     per node and steps, less those nodes; only the others are searched. (The empty board's
     walk itself is shared, read-only.)
     """
-    free = _free_walk(params.map, start, steps)
+    free = _free_walks(params.map).get((start, steps)) or _searched_free_walk(params.map, start, steps)  # (`_free_walk`, inlined)
     at = free.at
     standing: list[Node] = [hero.node for hero in state.heroes if hero.node in at]  # type: ignore[misc]  # (`at` holds no None)
     """The nodes heroes stand on in the free walk."""
