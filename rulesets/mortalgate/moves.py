@@ -453,11 +453,11 @@ def _paths(params: Params, state: State, start: Node, steps: int) -> Walk:
 
     Only the heroes standing where the hero could walk on an empty board can change the walk,
     and one standing at its last step only takes that node out (nothing walks on from it).
-    So over half of a game's walks are the empty board's walk from that node, remembered
-    per node and steps, less those nodes; only the others are searched. (The empty board's
-    walk itself is shared, read-only.)
+    So over half of a game's walks are the empty board's walk from that node, read from the
+    map's table (`_free_walk`), less those nodes; only the others are searched. (The empty
+    board's walk itself is shared, read-only.)
     """
-    free = _free_walks(params.map).get((start, steps)) or _searched_free_walk(params.map, start, steps)  # (`_free_walk`, inlined)
+    free = _free_walk(params.map, start, steps)
     at = free.at
     standing: list[Node] = [hero.node for hero in state.heroes if hero.node in at]  # type: ignore[misc]  # (`at` holds no None)
     """The nodes heroes stand on in the free walk."""
@@ -494,7 +494,8 @@ def _free_walk(map_id: str, start: Node, steps: int) -> _FreeWalk:
 
 
 TABLED_STEPS = 6
-"""The longest walk the map's table holds: the most movement a hero has (5) with Sprint (+1)."""
+"""The longest walk the map's table holds: the most movement any hero is printed with (5)
+and Sprint's +1 (2.5's one Sprint altar); a longer walk is searched."""
 
 
 @cache
