@@ -72,7 +72,22 @@ def step(node: Node, d: int) -> Node:
 @cache
 def neighbours(node: Node, width: int = WIDTH, height: int = HEIGHT) -> tuple[Node, ...]:
     """On-board neighbours of a node, in direction order N, NE, SE, S, SW, NW (memoised: a map
-    has a few hundred nodes, and burning, splash and adjacency ask again every turn)."""
+    has a few hundred nodes, and burning, splash and adjacency ask again every turn). A node
+    on the map reads the map's table (`neighbour_table`, all built at once)."""
+    col, row = node
+    if 0 <= col < width and 0 <= row < height:
+        return neighbour_table(width, height)[col * height + row]
+    return _neighbours(node, width, height)
+
+
+@lru_cache(maxsize=4)  # (one map size in play; a few more in tests)
+def neighbour_table(width: int = WIDTH, height: int = HEIGHT) -> tuple[tuple[Node, ...], ...]:
+    """`neighbours` of every node of a width x height map, by cell (`cell`), built at once
+    (about 4 ms): a process's first dozen games met a hundred or so anew."""
+    return tuple(_neighbours(node, width, height) for node in all_nodes(width, height))
+
+
+def _neighbours(node: Node, width: int, height: int) -> tuple[Node, ...]:
     return tuple(n for n in (step(node, d) for d in range(6)) if on_board(n, width, height))
 
 
@@ -92,8 +107,25 @@ def distance(a: Node, b: Node) -> int:
 def distances_from(node: Node, width: int = WIDTH, height: int = HEIGHT) -> tuple[int, ...]:
     """`distance(node, x)` for every x of a width x height map, at `cell(x, height)` (memoised:
     pure geometry of a few hundred nodes; a bot measuring every move to every goal reads a
-    table instead of computing cube coordinates each time). Built column by column: down a
-    column the cube r grows by one a row, so each column is a slice of one row of steps."""
+    table instead of computing cube coordinates each time). A node on the map reads the map's
+    tables (`distance_tables`, all built at once); one off it (a table's mistake) is worked out."""
+    col, row = node
+    if 0 <= col < width and 0 <= row < height:
+        return distance_tables(width, height)[col * height + row]
+    return _distances(node, width, height)
+
+
+@lru_cache(maxsize=4)  # (one map size in play; a few more in tests)
+def distance_tables(width: int = WIDTH, height: int = HEIGHT) -> tuple[tuple[int, ...], ...]:
+    """`distances_from` every node of a width x height map, by cell, built at once (about
+    10 ms, once per map size): bots and moves measure from wherever heroes stand, and a
+    process's first dozen games met a few hundred of these tables anew."""
+    return tuple(_distances(node, width, height) for node in all_nodes(width, height))
+
+
+def _distances(node: Node, width: int, height: int) -> tuple[int, ...]:
+    """`distances_from`, worked out. Built column by column: down a column the cube r grows
+    by one a row, so each column is a slice of one row of steps."""
     gq, gr, _ = to_cube(node)
     span = max(2 * (width + height), width + height + abs(gr))  # every |dr| on the map, the goal on it or off it
     """The same for every goal on the map, so a map's goals share its few columns of steps."""
@@ -132,33 +164,53 @@ def _cube_round(q: float, r: float, s: float) -> Cube:
 def _samples(a: Node, b: Node, side: int, extra: int = 0) -> tuple[Node, ...]:
     """Nodes under the points a + i/n (b - a), i = 0..n+extra, nudged to one side.
 
-    The point is computed as (a*(n-i) + b*i) / n from exact integers, so the samples of
-    (b, a) are those of (a, b) in reverse, bit for bit: `line` and `line_of_sight` are
-    symmetric by construction, not by luck of rounding. `_cube_round` and `to_node` are
-    inlined (the same arithmetic): every new pair of nodes asked about samples two lines.
-    The first and the n-th points are a and b themselves, a nudge of a millionth away from
-    an exact centre (i/n of an integer multiple of n is exact): they are not computed.
+    A line's samples do not depend on where it starts: they are a's cube plus the samples
+    of the same line from the origin (`_steps_along`, remembered per cube offset b - a), so
+    a pair of nodes never met before costs a translation, not a line's arithmetic.
+
+    Exact: a sample's coordinate is k/n for an integer k (n at most the map's span), plus a
+    nudge of a millionth or so, so it is never within 1/(2n) - 3e-6 of a half-integer unless
+    k/n is one, then a millionth away; and a rounding's three distances, compared to choose
+    the coordinate to derive, differ by at least a millionth. Moving the line by whole
+    nodes moves every point by an integer and changes each value by far less (a float's
+    error, some 1e-14), so every rounding and every comparison comes out the same.
+    `tests/mortalgate/test_board.py` holds it to every point computed from a and b, every
+    pair of the map in the slow run.
     """
-    n = distance(a, b)
-    if n == 0:
+    if a == b:
         return (a,)
-    (aq, ar, as_), (bq, br, bs) = to_cube(a), to_cube(b)
+    aq, ar, _ = to_cube(a)
+    bq, br, _ = to_cube(b)
+    nodes = []
+    for q, r in _steps_along(bq - aq, br - ar, side, extra):
+        q += aq
+        nodes.append((q, r + ar + (q + (q & 1)) // 2))
+    return tuple(nodes)
+
+
+@lru_cache(maxsize=1 << 14)
+def _steps_along(dq: int, dr: int, side: int, extra: int) -> tuple[tuple[int, int], ...]:
+    """The cube (q, r) of the samples of a line from the origin to (dq, dr): the points
+    i/n (dq, dr, -dq - dr), i = 0..n+extra, nudged to one side and rounded to a hex
+    (`_cube_round`, inlined). The first and the n-th points are the line's ends, a
+    millionth's nudge away from an exact centre: they are not computed."""
+    ds = -dq - dr
+    n = max(abs(dq), abs(dr), abs(ds))
     eq, er, es = _NUDGE if side == 1 else tuple(side * e for e in _NUDGE)
-    nodes = [a]
+    steps = [(0, 0)]
     for i in range(1, n + extra + 1):
         if i == n:
-            nodes.append(b)
+            steps.append((dq, dr))
             continue
-        j = n - i
-        q, r, s = (aq * j + bq * i) / n + eq, (ar * j + br * i) / n + er, (as_ * j + bs * i) / n + es
+        q, r, s = dq * i / n + eq, dr * i / n + er, ds * i / n + es
         rq, rr, rs = round(q), round(r), round(s)
-        dq, dr, ds = abs(rq - q), abs(rr - r), abs(rs - s)
-        if dq > dr and dq > ds:
+        aq, ar, as_ = abs(rq - q), abs(rr - r), abs(rs - s)
+        if aq > ar and aq > as_:
             rq = -rr - rs
-        elif dr > ds:
+        elif ar > as_:
             rr = -rq - rs
-        nodes.append((rq, rr + (rq + (rq & 1)) // 2))
-    return tuple(nodes)
+        steps.append((rq, rr))
+    return tuple(steps)
 
 
 def _sides(a: Node, b: Node, width: int, height: int) -> tuple[tuple[int, tuple[Node, ...]], ...]:
@@ -172,7 +224,7 @@ def _sides(a: Node, b: Node, width: int, height: int) -> tuple[tuple[int, tuple[
     """
     plus, minus = _samples(a, b, side=1), _samples(a, b, side=-1)
     candidates = ((1, plus),) if plus == minus else ((1, plus), (-1, minus))
-    kept = tuple((s, ln) for s, ln in candidates if all(on_board(n, width, height) for n in ln))
+    kept = tuple((s, ln) for s, ln in candidates if all(0 <= col < width and 0 <= row < height for col, row in ln))  # (`on_board`, inlined)
     return kept or candidates
 
 

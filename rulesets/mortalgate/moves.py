@@ -8,6 +8,7 @@ held to `check` by the contract suite, so it can never offer a move the audit wo
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from itertools import permutations
@@ -49,23 +50,36 @@ from rulesets.mortalgate.state import (
     next_hero,
     occupied,
 )
+from rulesets.outcomes import Uniform
 
 
-def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
-    """At a chance step, every outcome with its probability; None at a decision."""
+def chance(params: Params, state: State) -> Sequence[tuple[Event, float]] | None:
+    """At a chance step, every outcome with its probability; None at a decision. Every
+    outcome is equally likely (two d6, two d10), so the answer is `Uniform`: the play loop
+    draws from its running totals, the same floats as the list's, without weighing a
+    hundred outcomes at each attack roll."""
     if state.stage == "draft" and state.draft.winner is None:
-        return [(DraftRolled(red=r, blue=b), 1 / 36) for r in range(1, 7) for b in range(1, 7)]
+        return Uniform(_DRAFT_ROLLS, _itself)
     turn = state.turn
     if state.stage == "play" and turn is not None and turn.pending:
-        return list(_attack_rolls(turn.pending[0].target))
+        return Uniform(_attack_rolls(turn.pending[0].target), _itself)
     return None
 
 
+_DRAFT_ROLLS: tuple[Event, ...] = tuple(DraftRolled(red=r, blue=b) for r in range(1, 7) for b in range(1, 7))
+"""The 36 faces of the draft's two d6 (frozen: the same events for every draft)."""
+
+
+def _itself(event: Event) -> Event:
+    """The outcome's event, made already (`Uniform` makes each outcome from its value)."""
+    return event
+
+
 @lru_cache(maxsize=64)  # a game has a few heroes; a recorded log may name others
-def _attack_rolls(target: str) -> tuple[tuple[Event, float], ...]:
-    """The hundred faces of the two D10 rolled against a target, each 1/100: the same frozen
-    events for every roll against that hero (a game rolls hundreds of times, for a few heroes)."""
-    return tuple((AttackRolled(target=target, tens=t, ones=o), 1 / 100) for t in range(10) for o in range(10))
+def _attack_rolls(target: str) -> tuple[Event, ...]:
+    """The hundred faces of the two D10 rolled against a target: the same frozen events for
+    every roll against that hero (a game rolls hundreds of times, for a few heroes)."""
+    return tuple(AttackRolled(target=target, tens=t, ones=o) for t in range(10) for o in range(10))
 
 
 def legal(params: Params, state: State) -> Sequence[Event]:
@@ -187,9 +201,10 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[
     attacking = turn.attacks_left > 0 and not turn.stunned
     if turn.phase in ("capture", "done") or (not attacking and turn.combat_used):
         return []
+    cooling = hero.cooldowns  # (none, for half the heroes asked: then no ability's cooldown is looked up)
     ready = [] if turn.combat_used else [
         name for name in _ability_ids(hero.id)
-        if cooldown(hero, name) <= 0 and (not turn.stunned or name in HEALS or name in HARMLESS)]
+        if (not cooling or cooldown(hero, name) <= 0) and (not turn.stunned or name in HEALS or name in HARMLESS)]
     if not attacking and not ready:
         return []
     by, hero_id, team = hero.seat, hero.id, hero.team
@@ -438,9 +453,9 @@ def _paths(params: Params, state: State, start: Node, steps: int) -> Walk:
 
     Only the heroes standing where the hero could walk on an empty board can change the walk,
     and one standing at its last step only takes that node out (nothing walks on from it).
-    So over half of a game's walks are the empty board's walk from that node, remembered
-    per node and steps, less those nodes; only the others are searched. (The empty board's
-    walk itself is shared, read-only.)
+    So over half of a game's walks are the empty board's walk from that node, read from the
+    map's table (`_free_walk`), less those nodes; only the others are searched. (The empty
+    board's walk itself is shared, read-only.)
     """
     free = _free_walk(params.map, start, steps)
     at = free.at
@@ -469,18 +484,60 @@ class _FreeWalk(NamedTuple):
     """Per position, the steps to that end."""
 
 
-@lru_cache(maxsize=4096)
 def _free_walk(map_id: str, start: Node, steps: int) -> _FreeWalk:
-    """The walk on an empty board (read-only: it is shared). Kept apart from the walks around
-    heroes, which seldom recur: remembering those too cost more in garbage collection than
-    it saved."""
+    """The walk on an empty board (read-only: it is shared): from the map's table up to
+    `TABLED_STEPS` (every walk a hero's movement asks for), searched and remembered beyond
+    (a table's mistake: a start off the map; `attempts`, which walks with no limit). Kept
+    apart from the walks around heroes, which seldom recur: remembering those too cost more
+    in garbage collection than it saved."""
+    return _free_walks(map_id).get((start, steps)) or _searched_free_walk(map_id, start, steps)
+
+
+TABLED_STEPS = 6
+"""The longest walk the map's table holds: the most movement any hero is printed with (5)
+and Sprint's +1 (2.5's one Sprint altar); a longer walk is searched."""
+
+
+@cache
+def _free_walks(map_id: str) -> Mapping[tuple[Node, int], _FreeWalk]:
+    """Every walk on the empty board from every node of the map, of 1 to `TABLED_STEPS`
+    steps (pure geometry, built once per map, in about 20 ms: a process's short run met
+    about 800 of these walks anew in twelve games, a long one meets them all).
+
+    A walk of fewer steps is the first rings of a longer one from the same node, in the
+    same order with the same parents (each ring walks on from the one before it), so each
+    node is searched once, `TABLED_STEPS` deep, and its shorter walks are its prefixes."""
+    graph = _graph(map_id)
+    table: dict[tuple[Node, int], _FreeWalk] = {}
+    for start in graph.nodes:
+        far = _walk(map_id, start, TABLED_STEPS, ())
+        cells, parents, nodes = tuple(far.cells), tuple(far._parents), far._nodes
+        depths = _depths(parents)
+        at: dict[Node | None, int] = {}
+        ended = 0
+        for steps in range(1, TABLED_STEPS + 1):
+            begun, ended = ended, bisect_right(depths, steps)
+            at = {**at, **{nodes[cells[position]]: position for position in range(begun, ended)}}
+            walk = Walk(cells[:ended], parents[:ended], depths[ended - 1] if ended else 0, nodes)
+            table[start, steps] = _FreeWalk(walk, MappingProxyType(at), depths[:ended])
+    return MappingProxyType(table)
+
+
+def _depths(parents: Sequence[int]) -> tuple[int, ...]:
+    """Per end of a walk, its steps from the start (a parent comes before its children)."""
+    depths: list[int] = []
+    for parent in parents:
+        depths.append(depths[parent] + 1 if parent >= 0 else 1)
+    return tuple(depths)
+
+
+@lru_cache(maxsize=4096)
+def _searched_free_walk(map_id: str, start: Node, steps: int) -> _FreeWalk:
+    """A walk on the empty board that the map's table does not hold, searched."""
     walk = _walk(map_id, start, steps, ())
     cells, parents, nodes = walk.cells, walk._parents, walk._nodes
-    depths: list[int] = []
-    for parent in parents:  # a parent comes before its children
-        depths.append(depths[parent] + 1 if parent >= 0 else 1)
     return _FreeWalk(Walk(tuple(cells), tuple(parents), walk.reach, nodes),
-                     MappingProxyType({nodes[cell]: position for position, cell in enumerate(cells)}), tuple(depths))
+                     MappingProxyType({nodes[cell]: position for position, cell in enumerate(cells)}), _depths(parents))
 
 
 def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> Walk:

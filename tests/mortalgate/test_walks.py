@@ -122,3 +122,23 @@ def test_a_walk_tells_where_its_moves_end_and_how_far_the_longest_goes(version: 
                 free = moves._free_walk(r.params.map, hero.node, steps).walk
                 shapes["free" if walk is free else "less" if walk.cells is free.cells else "searched"] += 1
     assert all(shapes.values()), shapes
+
+
+@pytest.mark.parametrize("version", ["1.5", "2.0", "2.5"])
+def test_the_maps_table_of_free_walks_is_the_search_from_every_node(version: str) -> None:
+    """The empty board's walks come from a table per map (`moves._free_walks`), each shorter
+    walk a prefix of the node's longest: every one must be the breadth-first search of that
+    many steps, ends, parents, reach, depths and where each end sits, and a plain walk's paths."""
+    map_id = rules(version).params.map
+    gmap = maps.load_map(map_id)
+    table = moves._free_walks(map_id)
+    assert len(table) == gmap.width * gmap.height * moves.TABLED_STEPS
+    pick = random.Random(version)
+    for (start, steps), free in table.items():
+        searched = moves._walk(map_id, start, steps, ())
+        assert free.walk.cells == tuple(searched.cells) and free.walk._parents == tuple(searched._parents)
+        assert free.walk.reach == searched.reach
+        assert free.depths == tuple(len(path) for path in searched)
+        assert dict(free.at) == {path[-1]: position for position, path in enumerate(searched)}
+        if pick.random() < 0.05:
+            assert [(path[-1], path) for path in free.walk] == plain_walk(map_id, start, steps, set())
