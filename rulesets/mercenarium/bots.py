@@ -9,9 +9,12 @@ sees the whole state; it only ever reads its own hand and the open board.
 from __future__ import annotations
 
 import functools
+import heapq
 import math
 import random
 from collections.abc import Sequence
+from itertools import chain
+from typing import Any
 
 from events.base import Event
 from rulesets.legal import keep
@@ -123,76 +126,126 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
 def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Random) -> Event:
     """`heuristic_bot`'s choice among a turn's actions, weighed from what `legal` made them of
     (`moves.TurnEvents`): the summons by hand card and space, the steps by card, space and the
-    enemy there, the rest as events. The same tie-breaks are drawn (one per event it can play,
-    in order), the same bounds and scores worked out, so the same event is chosen; only that
-    event is made. A step's card is its piece on the board (`apply` keeps each card on it
-    once, so it is the piece the scores find by card)."""
-    summons, found, rest = turn.summons, turn.steps.found, turn.rest
-    first_rest = len(summons) + len(found)
-    kept = [j for j, event in enumerate(rest) if type(event) is not HymnSung or checkable(state, event)]
+    enemy there, the rest as events; only the event played is made. A step's card is its piece
+    on the board (`apply` keeps each card on it once, so it is the piece the scores find by card).
+
+    The same event as a max over every playable event's (score, tie-break, first), with the same
+    draws, found with little weighed: the rest and the captures are scored exactly (their
+    scores are known from the events), and the moves and summons are weighed best bound first
+    from a heap, a whole card's moves (or a hand card's summons) as one entry until it is the
+    best left (`_card_bound`, `_hand_card_bound`); a bound below the best score ends the search.
+    Every term of a bound is known before anything is weighed in full, so what the search never
+    reaches could not have won."""
+    summons, steps, rest = turn.summons, turn.steps, turn.rest
+    found = steps.found
+    first_step = len(summons)
+    first_rest = first_step + len(found)
+    if state.singularity:  # `checkable` over the rest, where the songs are
+        kept = [j for j, event in enumerate(rest) if type(event) is not HymnSung or event.hymn in _CHECKABLE]
+    else:
+        kept = [j for j, event in enumerate(rest) if type(event) is not HymnSung]
     if not kept and not first_rest:
         kept = list(range(len(rest)))  # `_playable`: every event when it would leave none
     count = first_rest + len(kept)
-    draw = rng.random
-    ties = [draw() for _ in range(count)]
+    ties = Ties(rng, count)
     if count == 1:
         return turn[0 if first_rest else kept[0]]
-    best: tuple[float, float, int] = (-math.inf, 0.0, 0)
-    for k, j in enumerate(kept):  # exact scores first: they set the mark every bound must reach
-        i = first_rest + k
-        scored = (_exact_score(state, rest[j]), ties[i], -i)
-        if scored > best:
-            best = scored
-    look = Look(params, state)
-    seat = turn.steps.seat
-    pending: list[tuple[float, int, str, tuple[int, int]]] = []  # (-bound, index, card, space) of moves and summons
+    best, at = -math.inf, -1  # the best score so far and its candidate's index
+    for i, j in enumerate(kept, first_rest):
+        score = _exact_score(state, rest[j])
+        if score > best or (score == best and ties.first(i, at)):
+            best, at = score, i
+    seat = steps.seat
+    size = params.board_size
+    near, goals, rows, enemies = _enemies(params, state, seat)
+    houses, ring = _houses_around(params, state.seats, seat)
+    where = board_by_space(state)
+    heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
     if found:
-        houses, near, rows = look.enemy_houses(seat), look.near_enemy(seat), look.rows(seat)
-        size, exposures = params.board_size, look.exposures
-        card, card_bound, i = "", 0.0, len(summons)
-        for piece, to, occupant, kind in found:
+        piece_at: Placed | None = None
+        for j, (piece, _, occupant, kind) in enumerate(found):
             if occupant is not None:  # a capture or an annihilation: its score is known from the two cards
+                i = first_step + j
                 score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
-                scored = (score, ties[i], -i)
-                if scored > best:
-                    best = scored
-            else:
-                if piece.card != card:  # a card's steps come together: its bound once per run (`Look.move_bound`, inline)
-                    card, (x, y) = piece.card, piece.space
-                    threatened = exposures[card] = piece.space in near and _threatened(params, state, look, piece)
-                    distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else look.distance(seat, piece.space)
-                    card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
-                bound = card_bound + 12.0 if to in houses else card_bound
-                pending.append((-(bound + 20.0 if to in near else bound), i, card, to))
-            i += 1
+                if score > best or (score == best and ties.first(i, at)):
+                    best, at = score, i
+            elif piece is not piece_at:  # a card's steps come together: one entry for them all
+                piece_at = piece
+                space = piece.space
+                threatened = space in near and _threatened(params, state, where, piece)
+                distance = _distance(rows, goals, size, space)
+                card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
+                loose = card_bound + 12.0 if space in ring else card_bound
+                heap.append((-(loose + 20.0 if distance <= 2 else loose), first_step + j, 0, j, piece, card_bound, 18.0 + 25.0 * threatened))
     if summons:
-        base = 40.0 if look.in_play(seat) < 2 else 24.0
-        near = look.near_enemy(seat)
-        spaces: dict[tuple[int, int], tuple[float, float]] = {}
+        base = 40.0 if len(state.board) - enemies < 2 else 24.0
+        open_spaces: dict[tuple[int, int], tuple[float, float]] = {}  # a hand's cards share their spaces: each space's part once
         i = 0
         for card, open_ in zip(summons.hand, summons.spaces, strict=True):
-            value = 0.3 * _value(card)
-            for space in open_:
-                at_space = spaces.get(space)
-                if at_space is None:  # a hand's cards share their spaces: each space's part once
-                    at_space = spaces[space] = (base + (15.0 if space in near else 0.0), 0.5 * look.distance(seat, space))
-                pending.append((-(at_space[0] + value - at_space[1] + _SLACK), i, card, space))
-                i += 1
-    first_step = len(summons)
-    for bound, i, card, space in sorted(pending):
-        if -bound < best[0]:
+            if open_:
+                value = 0.3 * _value(card)
+                heap.append((-(base + 15.0 + value + _SLACK), i, 2, card, open_, value))
+                i += len(open_)
+    heapq.heapify(heap)
+    pop, push = heapq.heappop, heapq.heappush
+    seen: list[tuple[Placed, ...]] | None = None
+    while heap:
+        entry = pop(heap)
+        bound, i, kind = -entry[0], entry[1], entry[2]
+        if bound < best:
             break  # this bound and every one after it are below the best score: none can win
-        if (-bound, ties[i], -i) < best:
+        if kind == 0:  # a card's moves, each bounded: its House and whether it ends beside an enemy
+            _, _, _, start, piece, card_bound, base_score = entry
+            for j in range(start, len(found)):
+                stepper, to, occupant, _ = found[j]
+                if stepper is not piece:
+                    break
+                if occupant is None:
+                    move_bound = card_bound + 12.0 if to in houses else card_bound
+                    if to in near:
+                        move_bound += 20.0
+                    if move_bound >= best:
+                        push(heap, (-move_bound, first_step + j, 1, piece, to, base_score))
+            continue
+        if kind == 2:  # a hand card's summons, each bounded: whether it stands beside an enemy, its distance
+            _, i, _, card, open_, value = entry
+            for space in open_:
+                at_space = open_spaces.get(space)
+                if at_space is None:
+                    at_space = open_spaces[space] = (base + (15.0 if space in near else 0.0), 0.5 * _distance(rows, goals, size, space))
+                summon_bound = at_space[0] + value - at_space[1] + _SLACK
+                if summon_bound >= best:
+                    push(heap, (-summon_bound, i, 3, card, space))
+                i += 1
+            continue
+        if bound == best and not ties.first(i, at):
             continue  # even at its bound it loses to the best on the tie-break
-        if i >= first_step:
-            score = _move_score(params, state, look, card, space, seat, best, ties[i], -i)
-        else:
-            score = _summon_score(params, state, look, card, space, seat)
-        scored = (score, ties[i], -i)
-        if scored > best:
-            best = scored
-    i = -best[2]
-    return turn[i if i < first_rest else first_rest + kept[i - first_rest]]
+        if kind == 3:
+            card, space = entry[3], entry[4]
+            score = _summon_score(params, state, where, near, base, card, space, seat, _distance(rows, goals, size, space))
+        else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
+            piece, to, score = entry[3], entry[4], entry[5]
+            if to in houses:
+                score += 12.0
+            distance = _distance(rows, goals, size, to)
+            beside = to in near
+            at_best = score + 20.0 * beside - 1.0 * distance
+            if at_best < best or (at_best == best and not ties.first(i, at)):
+                continue  # loses at its best: the enemies where it lands change nothing
+            if beside:
+                threatened, threatening = _exposure(params, state, where, Placed(piece.card, to, seat), leaving=piece.card)
+                score += 20.0 * threatening - 35.0 * threatened
+            as_is = score - 1.0 * distance
+            if as_is < best or (as_is == best and not ties.first(i, at)):
+                continue  # loses as it is: whether it repeats changes nothing
+            if seen is None:
+                seen = _seen(state, next_seat(state, seat))
+            if seen and _repeats(state.board, seen, state.board.index(piece), Placed(piece.card, to, seat)):
+                score -= 40.0
+            score -= 1.0 * distance
+        if score > best or (score == best and ties.first(i, at)):
+            best, at = score, i
+    return turn[at if at < first_rest else first_rest + kept[at - first_rest]]
 
 
 class Look:
@@ -209,7 +262,6 @@ class Look:
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
         self._near_enemy: dict[str, set[tuple[int, int]]] = {}
-        self._houses: dict[str, tuple[tuple[int, int], ...]] = {}
         self._next: dict[str, str] = {}
         self._seen: dict[str, list[tuple[Placed, ...]]] = {}
         self._index: dict[str, int] | None = None
@@ -221,7 +273,7 @@ class Look:
         """Whether a card in play is threatened where it stands (once for all of its moves)."""
         known = self.exposures.get(piece.card)
         if known is None:
-            known = piece.space in self.near_enemy(piece.owner) and _threatened(self.params, self.state, self, piece)
+            known = piece.space in self.near_enemy(piece.owner) and _threatened(self.params, self.state, self.where, piece)
             self.exposures[piece.card] = known
         return known
 
@@ -262,59 +314,20 @@ class Look:
         return rows if rows is not None else self._enemies(seat)[2]
 
     def _enemies(self, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]]]:
-        """The spaces beside the seat's enemies, its goals and their rows, in one pass over the
-        board (each enemy card's neighbours, space and row read from tables per board size)."""
-        size = self.params.board_size
-        around, steps = board.adjacent(size), _rows_by_goal(size)
-        near: set[tuple[int, int]] = set()
-        goals: list[tuple[int, int]] = []
-        rows: list[tuple[int, ...]] = []
-        owners = set()
-        for p in self.state.board:
-            owner, space = p.owner, p.space
-            if owner != seat:
-                goals.append(space)
-                beside, row = around.get(space), steps.get(space)
-                near.update(beside if beside is not None else (near_ for _, near_ in board.neighbours(space, size)))
-                rows.append(row if row is not None else _steps_from(space, size))
-            owners.add(owner)
-        for other in self.state.seats:  # an enemy with no card in play: its House is a goal
-            if other != seat and other not in owners:
-                goals.append(home := house(self.params, other))
-                rows.append(_steps_from(home, size))
-        self._near_enemy[seat], self._goals[seat], self._rows[seat] = near, tuple(goals), rows
-        return near, self._goals[seat], rows
+        near, goals, rows, _ = _enemies(self.params, self.state, seat)
+        self._near_enemy[seat], self._goals[seat], self._rows[seat] = near, goals, rows
+        return near, goals, rows
 
     def distance(self, seat: str, space: tuple[int, int]) -> int:
-        """Steps from `space` to the seat's nearest goal (0 with none): the least of each
-        goal's distance to it, read from the goal's table (`_steps_from`)."""
+        """Steps from `space` to the seat's nearest goal (0 with none, `_distance`)."""
         rows = self._rows.get(seat)
         if rows is None:
             rows = self.rows(seat)
-        if not rows:
-            return 0
-        x, y = space
-        size = self.size
-        if 0 <= x < size and 0 <= y < size:
-            at = x * size + y
-            return min([row[at] for row in rows])
-        return min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)])  # off the board: as the text counts
+        return _distance(rows, self.goals(seat), self.size, space)
 
     def enemy_houses(self, seat: str) -> tuple[tuple[int, int], ...]:
-        """The Houses of every other seat: they depend on the params and seats alone, so they
-        are remembered per params (`_enemy_houses`), not worked out per decision."""
-        found = self._houses.get(seat)
-        if found is None:
-            found = self._houses[seat] = self._enemy_houses(seat)
-        return found
-
-    def _enemy_houses(self, seat: str) -> tuple[tuple[int, int], ...]:
-        houses = _enemy_houses(self.params)
-        key = (self.state.seats, seat)
-        found = houses.get(key)
-        if found is None:
-            found = houses[key] = tuple(house(self.params, s) for s in self.state.seats if s != seat)
-        return found
+        """The Houses of every other seat (`_houses_around`)."""
+        return _houses_around(self.params, self.state.seats, seat)[0]
 
     def repeats(self, card_id: str, to: tuple[int, int], seat: str) -> bool:
         """Whether `card_id` stepping to `to` gives a position already in the history, for
@@ -325,17 +338,14 @@ class Look:
         following = self.next_seat(seat)
         seen = self._seen.get(following)
         if seen is None:
-            seen = self._seen[following] = [pieces for whose, pieces in self.state.history if whose == following]
+            seen = self._seen[following] = _seen(self.state, following)
         if not seen:
             return False
         moved = Placed(card_id, to, seat)
         pieces = self.state.board
         at = self.index_of(card_id)
         if at >= 0:
-            size = len(pieces)
-            if moved not in [old[at] for old in seen if len(old) == size]:
-                return False  # the card stood there in no position seen: this one is new
-            return (*pieces[:at], moved, *pieces[at + 1:]) in seen
+            return _repeats(pieces, seen, at, moved)
         if not any(moved in old for old in seen):
             return False
         return tuple(moved if p.card == card_id else p for p in pieces) in seen  # a card not on the board once: every piece of it
@@ -366,10 +376,78 @@ class Look:
         return self._next[seat]
 
 
+def _houses_around(params: Params, seats: tuple[str, ...], seat: str) -> tuple[tuple[tuple[int, int], ...], set[tuple[int, int]]]:
+    """The Houses of every other seat, and every space one orthogonal step from one (on the
+    board or off it: where a card stands that may step onto one). They depend on the params
+    and seats alone, so they are remembered per params (`_houses_by_seats`), not worked out
+    per decision."""
+    known = _houses_by_seats(params)
+    key = (seats, seat)
+    found = known.get(key)
+    if found is None:
+        houses = tuple(house(params, s) for s in seats if s != seat)
+        found = known[key] = houses, {(x + dx, y + dy) for x, y in houses for dx, dy in board.STEPS.values()}
+    return found
+
+
 @last_one  # rulesets/memo.py: one params object for a whole game; hashing it costs more than the answer
-def _enemy_houses(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[tuple[int, int], ...]]:
-    """Every other seat's House by (seats, seat) under one params (a cache of a pure answer)."""
+def _houses_by_seats(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[tuple[tuple[int, int], ...], set[tuple[int, int]]]]:
+    """`_houses_around`'s answers under one params, by (seats, seat) (a cache of a pure answer)."""
     return {}
+
+
+def _enemies(params: Params, state: State, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]], int]:
+    """The spaces beside the seat's enemies (only there can a card of `seat` threaten or be
+    threatened: `_exposure`), its goals (enemy cards, and the Houses of enemies with no card in
+    play: occupying an empty enemy's House puts it in Limbo), each goal's steps to every space
+    (`_steps_from`) and how many enemy cards are in play; the board read once, each enemy
+    card's neighbours and row read from tables per board size."""
+    size = params.board_size
+    around, steps = board.adjacent(size), _rows_by_goal(size)
+    pieces = state.board
+    spaces = [p.space for p in pieces if p.owner != seat]
+    try:
+        near = set(chain.from_iterable(map(around.__getitem__, spaces)))
+        rows = list(map(steps.__getitem__, spaces))
+    except KeyError:  # a card off the board (a table's mistake): its neighbours and row worked out
+        near = {beside for space in spaces for _, beside in board.neighbours(space, size)}
+        rows = [_steps_from(space, size) for space in spaces]
+    enemies = len(spaces)
+    if len(state.seats) - 1 > len({p.owner for p in pieces if p.owner != seat}):  # an enemy with no card in play: its House is a goal
+        owners = {p.owner for p in pieces}
+        for other in state.seats:
+            if other != seat and other not in owners:
+                spaces.append(home := house(params, other))
+                rows.append(_steps_from(home, size))
+    return near, tuple(spaces), rows, enemies
+
+
+def _distance(rows: list[tuple[int, ...]], goals: tuple[tuple[int, int], ...], size: int, space: tuple[int, int]) -> int:
+    """Steps from `space` to the nearest goal (0 with none): the least of each goal's distance
+    to it, read from the goal's row (`_steps_from`)."""
+    if not rows:
+        return 0
+    x, y = space
+    if 0 <= x < size and 0 <= y < size:
+        at = x * size + y
+        return min([row[at] for row in rows])
+    return min([abs(x - gx) + abs(y - gy) for gx, gy in goals])  # off the board: as the text counts
+
+
+def _seen(state: State, following: str) -> list[tuple[Placed, ...]]:
+    """The boards of the positions in the history with `following` to move (only they can
+    match a position after a move that hands the turn to it)."""
+    return [pieces for whose, pieces in state.history if whose == following]
+
+
+def _repeats(pieces: tuple[Placed, ...], seen: list[tuple[Placed, ...]], at: int, moved: Placed) -> bool:
+    """Whether the board with the card at index `at` replaced by `moved` is among `seen`: only
+    a board that holds the moved card where it lands, at the card's own index, can equal it
+    (a board equal to the one after the move holds it there), so that board is seldom built."""
+    size = len(pieces)
+    if moved not in [old[at] for old in seen if len(old) == size]:
+        return False  # the card stood there in no position seen: this one is new
+    return (*pieces[:at], moved, *pieces[at + 1:]) in seen
 
 
 @functools.cache  # pure, one table per board size
@@ -394,7 +472,9 @@ def _score(params: Params, state: State, look: Look, event: Event) -> float:
     if type(event) is CardMoved:  # the commonest candidates first
         return _move_score(params, state, look, event.card, event.to, event.by or "")
     if type(event) is CardSummoned:
-        return _summon_score(params, state, look, event.card, event.space, event.by or "")
+        seat = event.by or ""
+        return _summon_score(params, state, look.where, look.near_enemy(seat), 40.0 if look.in_play(seat) < 2 else 24.0,
+                             event.card, event.space, seat, look.distance(seat, event.space))
     return _exact_score(state, event)
 
 
@@ -421,6 +501,33 @@ def _exact_score(state: State, event: Event) -> float:
         return -sum(_value(c) for c in event.cards)
     return 0.0
 
+
+class Ties:
+    """A decision's tie-breaks, one `random()` per candidate in order, drawn at once:
+    `getrandbits(64 n)` takes the generator's next 2n 32-bit words, lowest first, as n calls of
+    `random()` take them (two words each: the high 27 bits of the first, the high 26 of the
+    second), so the generator is left exactly as they leave it, and a tie-break is read from
+    its two words only when two scores are equal (most decisions read none)."""
+
+    __slots__ = ("_bits",)
+
+    def __init__(self, rng: random.Random, count: int) -> None:
+        self._bits = rng.getrandbits(count << 6)
+
+    def __getitem__(self, i: int) -> float:
+        """The i-th candidate's tie-break: the very float the i-th `random()` would answer."""
+        bits = self._bits >> (i << 6)
+        return (((bits & 0xFFFFFFFF) >> 5) * 67108864 + ((bits >> 38) & 0x3FFFFFF)) / 9007199254740992
+
+    def first(self, i: int, j: int) -> bool:
+        """Whether candidate i comes before candidate j at an equal score: the greater
+        tie-break, then the earlier (as a `max` over (score, tie-break, -index) keeps it)."""
+        a, b = self[i], self[j]
+        return a > b or (a == b and i < j)
+
+
+_CHECKABLE = (cards.FIREYES, cards.PRIMARY)
+"""The hymns whose effect the rules can check in Singularity (`checkable`)."""
 
 _SLACK = 1e-9
 """Added to every bound: a bound sums the same terms as its score in another order, so the
@@ -472,10 +579,9 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     return out
 
 
-def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
+def _exposure(params: Params, state: State, where: dict[tuple[int, int], Placed], piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for a card standing on `piece.space`."""
     threatened = threatening = False
-    where = look.where
     around = board.adjacent(params.board_size).get(piece.space)
     for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
         other = where.get(near)
@@ -488,10 +594,9 @@ def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: 
     return threatened, threatening
 
 
-def _threatened(params: Params, state: State, look: Look, piece: Placed) -> bool:
+def _threatened(params: Params, state: State, where: dict[tuple[int, int], Placed], piece: Placed) -> bool:
     """Whether an enemy beside the card standing on `piece.space` captures it: `_exposure`'s
     first answer alone, one clash per enemy and none once one captures."""
-    where = look.where
     around = board.adjacent(params.board_size).get(piece.space)
     for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
         other = where.get(near)
@@ -500,15 +605,18 @@ def _threatened(params: Params, state: State, look: Look, piece: Placed) -> bool
     return False
 
 
-def _summon_score(params: Params, state: State, look: Look, card: str, space: tuple[int, int], seat: str) -> float:
-    """The score of `seat` summoning `card` onto `space`."""
-    if space in look.near_enemy(seat):
-        threatened, threatening = _exposure(params, state, look, Placed(card, space, seat))
+def _summon_score(params: Params, state: State, where: dict[tuple[int, int], Placed], near: set[tuple[int, int]], base: float,
+                  card: str, space: tuple[int, int], seat: str, distance: int) -> float:
+    """The score of `seat` summoning `card` onto `space`, from the spaces beside its enemies
+    (`near`), its `base` (40, or 24 with two cards in play) and the space's distance to its
+    nearest goal."""
+    if space in near:
+        threatened, threatening = _exposure(params, state, where, Placed(card, space, seat))
     else:
         threatened = threatening = False  # no enemy beside it
-    score = 40.0 if look.in_play(seat) < 2 else 24.0
+    score = base
     score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(card)
-    return score - 0.5 * look.distance(seat, space)
+    return score - 0.5 * distance
 
 
 def _move_score(params: Params, state: State, look: Look, card: str, to: tuple[int, int], seat: str,
@@ -529,7 +637,7 @@ def _move_score(params: Params, state: State, look: Look, card: str, to: tuple[i
     if best is not None and (score + 20.0 * near - 1.0 * distance, tie, order) < best:
         return score + 20.0 * near - 1.0 * distance  # loses at its best: the enemies where it lands change nothing
     if near:
-        threatened, threatening = _exposure(params, state, look, Placed(card, to, seat), leaving=card)
+        threatened, threatening = _exposure(params, state, look.where, Placed(card, to, seat), leaving=card)
         score += 20.0 * threatening - 35.0 * threatened
     if best is not None and (score - 1.0 * distance, tie, order) < best:
         return score - 1.0 * distance  # loses as it is: whether it repeats changes nothing
