@@ -14,6 +14,7 @@ import math
 import random
 from collections.abc import Sequence
 from itertools import chain
+from operator import attrgetter
 from typing import Any
 
 from events.base import Event
@@ -35,6 +36,7 @@ from rulesets.mercenarium.moves import TurnEvents
 from rulesets.mercenarium.params import Params
 from rulesets.mercenarium.state import (
     Placed,
+    Player,
     State,
     board_by_space,
     clash,
@@ -140,27 +142,27 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     found = steps.found
     first_step = len(summons)
     first_rest = first_step + len(found)
-    if state.singularity:  # `checkable` over the rest, where the songs are
-        kept = [j for j, event in enumerate(rest) if type(event) is not HymnSung or event.hymn in _CHECKABLE]
-    else:
-        kept = [j for j, event in enumerate(rest) if type(event) is not HymnSung]
+    seat = steps.seat
+    kept, best, tops = _rest_choice(rest, player(state, seat), state.singularity)
     if not kept and not first_rest:
         kept = list(range(len(rest)))  # `_playable`: every event when it would leave none
+        scores = [_exact_score(state, event) for event in rest]
+        best = max(scores)
+        tops = [k for k, score in enumerate(scores) if score == best]
     count = first_rest + len(kept)
     ties = Ties(rng, count)
     if count == 1:
         return turn[0 if first_rest else kept[0]]
-    best, at = -math.inf, -1  # the best score so far and its candidate's index
-    for i, j in enumerate(kept, first_rest):
-        score = _exact_score(state, rest[j])
-        if score > best or (score == best and ties.first(i, at)):
-            best, at = score, i
-    seat = steps.seat
+    at = -1  # the best score's candidate (the first of the best exact scores on the tie-breaks)
+    for k in tops:
+        i = first_rest + k
+        if at < 0 or ties.first(i, at):
+            at = i
     size = params.board_size
     near, goals, rows, enemies = _enemies(params, state, seat)
     houses, ring = _houses_around(params, state.seats, seat)
     where = board_by_space(state)
-    heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
+    heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 4 a card's moves unmeasured, 0 measured, 1 a move, 2 a hand card's summons, 3 a summon
     if found:
         piece_at: Placed | None = None
         for j, (piece, _, occupant, kind) in enumerate(found):
@@ -169,14 +171,13 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
                 if score > best or (score == best and ties.first(i, at)):
                     best, at = score, i
-            elif piece is not piece_at:  # a card's steps come together: one entry for them all
+            elif piece is not piece_at:  # a card's steps come together: one entry for them all, bounded as if its distance were nothing
                 piece_at = piece
-                space = piece.space
-                threatened = space in near and _threatened(params, state, where, piece)
-                distance = _distance(rows, goals, size, space)
-                card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
-                loose = card_bound + 12.0 if space in ring else card_bound
-                heap.append((-(loose + 20.0 if distance <= 2 else loose), first_step + j, 0, j, piece, card_bound, 18.0 + 25.0 * threatened))
+                beside = piece.space in near  # only there can it be threatened
+                unmeasured = 18.0 + 25.0 * beside + _SLACK
+                if piece.space in ring:
+                    unmeasured += 12.0
+                heap.append((-(unmeasured + 20.0), first_step + j, 4, j, piece, beside))
     if summons:
         base = 40.0 if len(state.board) - enemies < 2 else 24.0
         open_spaces: dict[tuple[int, int], tuple[float, float]] = {}  # a hand's cards share their spaces: each space's part once
@@ -194,6 +195,19 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         bound, i, kind = -entry[0], entry[1], entry[2]
         if bound < best:
             break  # this bound and every one after it are below the best score: none can win
+        if kind == 4:  # a card's moves, their bound once its threat and distance are known (`_card_bound`)
+            _, _, _, j, piece, beside = entry
+            space = piece.space
+            threatened = beside and _threatened(params, state, where, piece)
+            x, y = space
+            distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
+            card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
+            loose = card_bound + 12.0 if space in ring else card_bound
+            if distance <= 2:
+                loose += 20.0
+            if loose >= best:
+                push(heap, (-loose, i, 0, j, piece, card_bound, 18.0 + 25.0 * threatened))
+            continue
         if kind == 0:  # a card's moves, each bounded: its House and whether it ends beside an enemy
             _, _, _, start, piece, card_bound, base_score = entry
             for j in range(start, len(found)):
@@ -227,7 +241,8 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             piece, to, score = entry[3], entry[4], entry[5]
             if to in houses:
                 score += 12.0
-            distance = _distance(rows, goals, size, to)
+            x, y = to
+            distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, to)
             beside = to in near
             at_best = score + 20.0 * beside - 1.0 * distance
             if at_best < best or (at_best == best and not ties.first(i, at)):
@@ -404,8 +419,8 @@ def _enemies(params: Params, state: State, seat: str) -> tuple[set[tuple[int, in
     card's neighbours and row read from tables per board size."""
     size = params.board_size
     around, steps = board.adjacent(size), _rows_by_goal(size)
-    pieces = state.board
-    spaces = [p.space for p in pieces if p.owner != seat]
+    enemy = [p for p in state.board if p.owner != seat]
+    spaces = list(map(_SPACE, enemy))
     try:
         near = set(chain.from_iterable(map(around.__getitem__, spaces)))
         rows = list(map(steps.__getitem__, spaces))
@@ -413,12 +428,11 @@ def _enemies(params: Params, state: State, seat: str) -> tuple[set[tuple[int, in
         near = {beside for space in spaces for _, beside in board.neighbours(space, size)}
         rows = [_steps_from(space, size) for space in spaces]
     enemies = len(spaces)
-    if len(state.seats) - 1 > len({p.owner for p in pieces if p.owner != seat}):  # an enemy with no card in play: its House is a goal
-        owners = {p.owner for p in pieces}
-        for other in state.seats:
-            if other != seat and other not in owners:
-                spaces.append(home := house(params, other))
-                rows.append(_steps_from(home, size))
+    owners = set(map(_OWNER, enemy))
+    for other in state.seats:
+        if other != seat and other not in owners:
+            spaces.append(home := house(params, other))
+            rows.append(_steps_from(home, size))
     return near, tuple(spaces), rows, enemies
 
 
@@ -480,17 +494,24 @@ def _score(params: Params, state: State, look: Look, event: Event) -> float:
 
 def _exact_score(state: State, event: Event) -> float:
     """The score of an event that is neither a move nor a summon: known from the event (and
-    the mover's hand) alone, so its bound is the score itself. Each kind is its own type, so
-    the kinds a decision offers most (offerings, draws) are asked first."""
+    the mover's hand) alone, so its bound is the score itself."""
+    if type(event) is DrawDeclared:
+        p = player(state, event.by)
+        return _exact(event, state.singularity, len(p.hand) if p else 0)
+    return _exact(event, state.singularity, 0)
+
+
+def _exact(event: Event, singularity: bool, held: int) -> float:
+    """`_exact_score` from whether the game is in Singularity and, for a draw, how many cards
+    its drawer holds. Each kind is its own type, so the kinds a decision offers most
+    (offerings, draws) are asked first."""
     if type(event) is HymnLearned:
         return 2.0 - len(event.offering)
     if type(event) is DrawDeclared:
-        p = player(state, event.by)
-        held = len(p.hand) if p else 0
         discard = event.discard
         return (22.0 if held < 3 else 6.0) - (0.1 * _value(discard) if discard else 0)
     if type(event) is HymnSung:
-        return 50.0 if state.singularity and event.hymn == cards.FIREYES else 3.0
+        return 50.0 if singularity and event.hymn == cards.FIREYES else 3.0
     if type(event) is CardCaptured:
         return 100.0 + _value(event.target)
     if type(event) is MercenaryBought:
@@ -500,6 +521,25 @@ def _exact_score(state: State, event: Event) -> float:
     if type(event) is ExtrasReturned:
         return -sum(_value(c) for c in event.cards)
     return 0.0
+
+
+def _rest_choice(rest: Sequence[Event], mover: Player | None, singularity: bool) -> tuple[list[int], float, list[int]]:
+    """Of a turn's last part (buys, songs, offerings and draws, all the mover's own): the
+    indices of the events the heuristic may play (`checkable`), their best exact score
+    (`_exact`; -inf with none) and the positions among them that score it, in order."""
+    held = len(mover.hand) if mover is not None else 0
+    if singularity:
+        kept = [j for j, event in enumerate(rest) if type(event) is not HymnSung or event.hymn in _CHECKABLE]
+    else:
+        kept = [j for j, event in enumerate(rest) if type(event) is not HymnSung]
+    top, tops = -math.inf, []
+    for k, j in enumerate(kept):
+        score = _exact(rest[j], singularity, held)
+        if score > top:
+            top, tops = score, [k]
+        elif score == top:
+            tops.append(k)
+    return kept, top, tops
 
 
 class Ties:
@@ -522,11 +562,15 @@ class Ties:
     def first(self, i: int, j: int) -> bool:
         """Whether candidate i comes before candidate j at an equal score: the greater
         tie-break, then the earlier (as a `max` over (score, tie-break, -index) keeps it)."""
-        a, b = self[i], self[j]
+        bits = self._bits  # the tie-breaks compared as the 53-bit integers they are made from: no float made
+        a, b = bits >> (i << 6), bits >> (j << 6)
+        a = ((a & 0xFFFFFFE0) << 21) | ((a >> 38) & 0x3FFFFFF)
+        b = ((b & 0xFFFFFFE0) << 21) | ((b >> 38) & 0x3FFFFFF)
         return a > b or (a == b and i < j)
 
 
 _CHECKABLE = (cards.FIREYES, cards.PRIMARY)
+_OWNER, _SPACE = attrgetter("owner"), attrgetter("space")
 """The hymns whose effect the rules can check in Singularity (`checkable`)."""
 
 _SLACK = 1e-9
@@ -587,10 +631,12 @@ def _exposure(params: Params, state: State, where: dict[tuple[int, int], Placed]
         other = where.get(near)
         if other is None or other.owner == piece.owner or other.card == leaving:
             continue
-        if clash(params, state, other, piece).kind == "capture":
+        if not threatened and clash(params, state, other, piece).kind == "capture":
             threatened = True
-        if clash(params, state, piece, other).kind == "capture":
+        if not threatening and clash(params, state, piece, other).kind == "capture":
             threatening = True
+            if threatened:
+                break  # both known: the other enemies beside it change neither
     return threatened, threatening
 
 
