@@ -158,26 +158,30 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         i = first_rest + k
         if at < 0 or ties.first(i, at):
             at = i
+    starts: list[tuple[int, Placed]] = []  # where each card's moves start in `found`: they come together
+    piece_at: Placed | None = None
+    for j, (piece, _, occupant, kind) in enumerate(found):
+        if occupant is not None:  # a capture or an annihilation: its score is known from the two cards
+            i = first_step + j
+            score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
+            if score > best or (score == best and ties.first(i, at)):
+                best, at = score, i
+        elif piece is not piece_at:
+            piece_at = piece
+            starts.append((j, piece))
+    if best > _CEILING:  # no move or summon can reach it (a capture, a buy): nothing more to weigh
+        return turn[at if at < first_rest else first_rest + kept[at - first_rest]]
     size = params.board_size
     near, goals, rows, enemies = _enemies(params, state, seat)
     houses, ring = _houses_around(params, state.seats, seat)
     where = board_by_space(state)
     heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 4 a card's moves unmeasured, 0 measured, 1 a move, 2 a hand card's summons, 3 a summon
-    if found:
-        piece_at: Placed | None = None
-        for j, (piece, _, occupant, kind) in enumerate(found):
-            if occupant is not None:  # a capture or an annihilation: its score is known from the two cards
-                i = first_step + j
-                score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
-                if score > best or (score == best and ties.first(i, at)):
-                    best, at = score, i
-            elif piece is not piece_at:  # a card's steps come together: one entry for them all, bounded as if its distance were nothing
-                piece_at = piece
-                beside = piece.space in near  # only there can it be threatened
-                unmeasured = 18.0 + 25.0 * beside + _SLACK
-                if piece.space in ring:
-                    unmeasured += 12.0
-                heap.append((-(unmeasured + 20.0), first_step + j, 4, j, piece, beside))
+    for j, piece in starts:  # a card's moves, one entry for them all, bounded as if its distance were nothing
+        beside = piece.space in near  # only there can it be threatened
+        unmeasured = 18.0 + 25.0 * beside + _SLACK
+        if piece.space in ring:
+            unmeasured += 12.0
+        heap.append((-(unmeasured + 20.0), first_step + j, 4, j, piece, beside))
     if summons:
         base = 40.0 if len(state.board) - enemies < 2 else 24.0
         open_spaces: dict[tuple[int, int], tuple[float, float]] = {}  # a hand's cards share their spaces: each space's part once
@@ -572,6 +576,11 @@ class Ties:
 _CHECKABLE = (cards.FIREYES, cards.PRIMARY)
 _OWNER, _SPACE = attrgetter("owner"), attrgetter("space")
 """The hymns whose effect the rules can check in Singularity (`checkable`)."""
+
+_CEILING = 18.0 + 25.0 + 12.0 + 20.0
+"""What no move or summon scores above: a move threatened where it stands (+25), onto an enemy
+House (+12), threatening an enemy where it lands (+20), at no distance (`_move_score`); a
+summon at most 40 + 15 + 0.3 x 15 (`_summon_score`)."""
 
 _SLACK = 1e-9
 """Added to every bound: a bound sums the same terms as its score in another order, so the
