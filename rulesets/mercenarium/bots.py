@@ -42,6 +42,7 @@ from rulesets.mercenarium.state import (
     clash,
     house,
     in_play,
+    known_clashes,
     next_seat,
     player,
 )
@@ -635,28 +636,37 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
 def _exposure(params: Params, state: State, where: dict[tuple[int, int], Placed], piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for a card standing on `piece.space`."""
     threatened = threatening = False
+    known = known_clashes(params)  # `clash`'s own answers, read here by its key; asked of it when missing
+    card, owner, (x, y) = piece.card, piece.owner, piece.space
     around = board.adjacent(params.board_size).get(piece.space)
     for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
         other = where.get(near)
-        if other is None or other.owner == piece.owner or other.card == leaving:
+        if other is None or other.owner == owner or other.card == leaving:
             continue
-        if not threatened and clash(params, state, other, piece).kind == "capture":
-            threatened = True
-        if not threatening and clash(params, state, piece, other).kind == "capture":
-            threatening = True
-            if threatened:
-                break  # both known: the other enemies beside it change neither
+        dx, dy = x - other.space[0], y - other.space[1]
+        if not threatened:
+            met = known.get((other.card, other.owner, card, owner, dx, dy)) or clash(params, state, other, piece)
+            threatened = met.kind == "capture"
+        if not threatening:
+            met = known.get((card, owner, other.card, other.owner, -dx, -dy)) or clash(params, state, piece, other)
+            threatening = met.kind == "capture"
+        if threatened and threatening:
+            break  # both known: the other enemies beside it change neither
     return threatened, threatening
 
 
 def _threatened(params: Params, state: State, where: dict[tuple[int, int], Placed], piece: Placed) -> bool:
     """Whether an enemy beside the card standing on `piece.space` captures it: `_exposure`'s
     first answer alone, one clash per enemy and none once one captures."""
+    known = known_clashes(params)  # `clash`'s own answers, read here by its key; asked of it when missing
+    card, owner, (x, y) = piece.card, piece.owner, piece.space
     around = board.adjacent(params.board_size).get(piece.space)
     for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
         other = where.get(near)
-        if other is not None and other.owner != piece.owner and clash(params, state, other, piece).kind == "capture":
-            return True
+        if other is not None and other.owner != owner:
+            met = known.get((other.card, other.owner, card, owner, x - other.space[0], y - other.space[1])) or clash(params, state, other, piece)
+            if met.kind == "capture":
+                return True
     return False
 
 
