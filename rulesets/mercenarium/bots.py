@@ -92,7 +92,7 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     low, and never walk back into a position already seen (that way lies a stalemate).
 
     The best (score, tie-break) is found without scoring every candidate in full: each gets
-    a bound its score cannot exceed (`_bound`: what is cheap to know of it), and candidates
+    a bound its score cannot exceed (`_bounds`: what is cheap to know of it), and candidates
     are scored best bound first until no bound left reaches the best score. The tie-breaks
     are drawn first, one per candidate in order, as a `max` over every score drew them, so
     a seed still plays the same game. A turn's `TurnEvents` are weighed from what they are made
@@ -133,12 +133,16 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     on the board (`apply` keeps each card on it once, so it is the piece the scores find by card).
 
     The same event as a max over every playable event's (score, tie-break, first), with the same
-    draws, found with little weighed: the rest and the captures are scored exactly (their
-    scores are known from the events), and the moves and summons are weighed best bound first
-    from a heap, a whole card's moves (or a hand card's summons) as one entry until it is the
-    best left (`_card_bound`, `_hand_card_bound`); a bound below the best score ends the search.
-    Every term of a bound is known before anything is weighed in full, so what the search never
-    reaches could not have won."""
+    draws (`Ties`), found with little weighed. The rest and the captures are scored exactly
+    (their scores are known from the events); one above `_CEILING` ends the choice. The moves
+    and summons are weighed best bound first from a heap, each entry refined only when it is
+    the best left: a card's moves as one entry bounded before its distance is measured (+25
+    if it stands beside an enemy, +12 one step from an enemy House, +20 for a step that may
+    end beside an enemy), then once its threat and distance are known (+20 only within two
+    steps of a goal), then each move by its own House and enemies; a hand card's summons as
+    one entry (as if beside an enemy at no distance), then each space. A bound below the best
+    score ends the search: every bound is at least the score of every event under it, so what
+    the search never reaches could not have won."""
     summons, steps, rest = turn.summons, turn.steps, turn.rest
     found = steps.found
     first_step = len(summons)
@@ -200,7 +204,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         bound, i, kind = -entry[0], entry[1], entry[2]
         if bound < best:
             break  # this bound and every one after it are below the best score: none can win
-        if kind == 4:  # a card's moves, their bound once its threat and distance are known (`_card_bound`)
+        if kind == 4:  # a card's moves, their bound once its threat and distance are known
             _, _, _, j, piece, beside = entry
             space = piece.space
             threatened = beside and _threatened(params, state, where, piece)
@@ -299,7 +303,7 @@ class Look:
 
     def move_bound(self, card_id: str, seat: str) -> float:
         """What every move of the card scores at most, a House and a threat to an enemy aside
-        (`_bound`): once per card. One step changes a distance by one at most."""
+        (`_bounds`): once per card. One step changes a distance by one at most."""
         bound = self._move_bounds.get(card_id)
         if bound is None:
             piece = self.by_card.get(card_id)
