@@ -180,13 +180,13 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     near, goals, rows, enemies = _enemies(params, state, seat)
     houses, ring = _houses_around(params, state.seats, seat)
     where = board_by_space(state)
-    heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 4 a card's moves unmeasured, 0 measured, 1 a move, 2 a hand card's summons, 3 a summon
+    heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
     for j, piece in starts:  # a card's moves, one entry for them all, bounded as if its distance were nothing
         beside = piece.space in near  # only there can it be threatened
         unmeasured = 18.0 + 25.0 * beside + _SLACK
         if piece.space in ring:
             unmeasured += 12.0
-        heap.append((-(unmeasured + 20.0), first_step + j, 4, j, piece, beside))
+        heap.append((-(unmeasured + 20.0), first_step + j, 0, j, piece, beside))
     if summons:
         base = 40.0 if len(state.board) - enemies < 2 else 24.0
         open_spaces: dict[tuple[int, int], tuple[float, float]] = {}  # a hand's cards share their spaces: each space's part once
@@ -204,21 +204,14 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         bound, i, kind = -entry[0], entry[1], entry[2]
         if bound < best:
             break  # this bound and every one after it are below the best score: none can win
-        if kind == 4:  # a card's moves, their bound once its threat and distance are known
-            _, _, _, j, piece, beside = entry
+        if kind == 0:  # a card's moves, each bounded once the card's threat and distance are known: its House and whether it ends beside an enemy
+            _, _, _, start, piece, beside = entry
             space = piece.space
             threatened = beside and _threatened(params, state, where, piece)
             x, y = space
             distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
             card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
-            loose = card_bound + 12.0 if space in ring else card_bound
-            if distance <= 2:
-                loose += 20.0
-            if loose >= best:
-                push(heap, (-loose, i, 0, j, piece, card_bound, 18.0 + 25.0 * threatened))
-            continue
-        if kind == 0:  # a card's moves, each bounded: its House and whether it ends beside an enemy
-            _, _, _, start, piece, card_bound, base_score = entry
+            base_score = 18.0 + 25.0 * threatened
             for j in range(start, len(found)):
                 stepper, to, occupant, _ = found[j]
                 if stepper is not piece:
