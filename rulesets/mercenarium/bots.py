@@ -181,12 +181,17 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     houses, ring = _houses_around(params, state.seats, seat)
     where = board_by_space(state)
     heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
+    around = board.adjacent(size)
     for j, piece in starts:  # a card's moves, one entry for them all, bounded as if its distance were nothing
-        beside = piece.space in near  # only there can it be threatened
+        space = piece.space
+        beside = space in near  # only there can it be threatened
         unmeasured = 18.0 + 25.0 * beside + _SLACK
-        if piece.space in ring:
+        if space in ring:
             unmeasured += 12.0
-        heap.append((-(unmeasured + 20.0), first_step + j, 0, j, piece, beside))
+        steps_to = around.get(space)
+        if steps_to is None or not near.isdisjoint(steps_to):  # a step of it may end beside an enemy
+            unmeasured += 20.0
+        heap.append((-unmeasured, first_step + j, 0, j, piece, beside))
     if summons:
         base = 40.0 if len(state.board) - enemies < 2 else 24.0
         open_spaces: dict[tuple[int, int], tuple[float, float]] = {}  # a hand's cards share their spaces: each space's part once
