@@ -199,7 +199,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         for card, open_ in zip(summons.hand, summons.spaces, strict=True):
             if open_:
                 value = 0.3 * _value(card)
-                heap.append((-(base + 15.0 + value + _SLACK), i, 2, card, open_, value))
+                heap.append((-(base + (0.0 if near.isdisjoint(open_) else 15.0) + value + _SLACK), i, 2, card, open_, value))
                 i += len(open_)
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
