@@ -203,7 +203,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 i += len(open_)
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
-    seen: list[tuple[Placed, ...]] | None = None
+    history, following = state.history, None
     while heap:
         entry = pop(heap)
         bound, i, kind = -entry[0], entry[1], entry[2]
@@ -260,9 +260,9 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             as_is = score - 1.0 * distance
             if as_is < best or (as_is == best and not ties.first(i, at)):
                 continue  # loses as it is: whether it repeats changes nothing
-            if seen is None:
-                seen = _seen(state, next_seat(state, seat))
-            if seen and _repeats(state.board, seen, state.board.index(piece), Placed(piece.card, to, seat)):
+            if following is None:
+                following = next_seat(state, seat)
+            if history and _repeats(state, following, state.board.index(piece), Placed(piece.card, to, seat)):
                 score -= 40.0
             score -= 1.0 * distance
         if score > best or (score == best and ties.first(i, at)):
@@ -285,7 +285,6 @@ class Look:
         self._move_bounds: dict[str, float] = {}
         self._near_enemy: dict[str, set[tuple[int, int]]] = {}
         self._next: dict[str, str] = {}
-        self._seen: dict[str, list[tuple[Placed, ...]]] = {}
         self._index: dict[str, int] | None = None
         self.exposures: dict[str, bool] = {}
         """Whether a card in play is threatened where it stands, by card (asked once for
@@ -353,24 +352,16 @@ class Look:
 
     def repeats(self, card_id: str, to: tuple[int, int], seat: str) -> bool:
         """Whether `card_id` stepping to `to` gives a position already in the history, for
-        the next seat (`position_key`); only positions with that seat to move can match, and
-        only those whose board holds the moved card where it lands, at the card's own index
-        (a board equal to the one after the move holds it there), so the board after the move
-        is seldom built."""
+        the next seat (`position_key`, `_repeats`)."""
         following = self.next_seat(seat)
-        seen = self._seen.get(following)
-        if seen is None:
-            seen = self._seen[following] = _seen(self.state, following)
-        if not seen:
+        if not self.state.history:
             return False
         moved = Placed(card_id, to, seat)
-        pieces = self.state.board
         at = self.index_of(card_id)
         if at >= 0:
-            return _repeats(pieces, seen, at, moved)
-        if not any(moved in old for old in seen):
-            return False
-        return tuple(moved if p.card == card_id else p for p in pieces) in seen  # a card not on the board once: every piece of it
+            return _repeats(self.state, following, at, moved)
+        after = tuple(moved if p.card == card_id else p for p in self.state.board)  # a card not on the board once: every piece of it
+        return (following, after) in self.state.history
 
     def index_of(self, card_id: str) -> int:
         """The card's index on the board (-1 off it, -2 held more than once). With every card
@@ -455,20 +446,13 @@ def _distance(rows: list[tuple[int, ...]], goals: tuple[tuple[int, int], ...], s
     return min([abs(x - gx) + abs(y - gy) for gx, gy in goals])  # off the board: as the text counts
 
 
-def _seen(state: State, following: str) -> list[tuple[Placed, ...]]:
-    """The boards of the positions in the history with `following` to move (only they can
-    match a position after a move that hands the turn to it)."""
-    return [pieces for whose, pieces in state.history if whose == following]
-
-
-def _repeats(pieces: tuple[Placed, ...], seen: list[tuple[Placed, ...]], at: int, moved: Placed) -> bool:
-    """Whether the board with the card at index `at` replaced by `moved` is among `seen`: only
-    a board that holds the moved card where it lands, at the card's own index, can equal it
-    (a board equal to the one after the move holds it there), so that board is seldom built."""
-    size = len(pieces)
-    if moved not in [old[at] for old in seen if len(old) == size]:
-        return False  # the card stood there in no position seen: this one is new
-    return (*pieces[:at], moved, *pieces[at + 1:]) in seen
+def _repeats(state: State, following: str, at: int, moved: Placed) -> bool:
+    """Whether the board with the card at index `at` replaced by `moved`, `following` to move,
+    is a position in the history (`position_key`): the one board built, and the history's
+    positions compared with it in C, the seat first, then the pieces, most of them the very
+    objects of the board before (a filter of the history in Python cost twice as much)."""
+    pieces = state.board
+    return (following, (*pieces[:at], moved, *pieces[at + 1:])) in state.history
 
 
 @functools.cache  # pure, one table per board size
