@@ -97,7 +97,7 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     are drawn first, one per candidate in order, as a `max` over every score drew them, so
     a seed still plays the same game. A turn's `TurnEvents` are weighed from what they are made
     of (`_turn_choice`), making only the event played."""
-    if isinstance(legal, TurnEvents):
+    if type(legal) is TurnEvents:
         return _turn_choice(params, state, legal, rng)
     events = list(legal)  # every one is bounded: made once, read by index
     # the indices in `legal` of `_playable`'s events, found in the listed events at once
@@ -194,7 +194,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         heap.append((-unmeasured, first_step + j, 0, j, piece, beside))
     if summons:
         base = 40.0 if len(state.board) - enemies < 2 else 24.0
-        open_spaces: dict[tuple[int, int], tuple[float, float]] = {}  # a hand's cards share their spaces: each space's part once
+        open_spaces: dict[tuple[int, int], tuple[float, float, int]] = {}  # a hand's cards share their spaces: each space's part once
         i = 0
         for card, open_ in zip(summons.hand, summons.spaces, strict=True):
             if open_:
@@ -233,17 +233,18 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             for space in open_:
                 at_space = open_spaces.get(space)
                 if at_space is None:
-                    at_space = open_spaces[space] = (base + (15.0 if space in near else 0.0), 0.5 * _distance(rows, goals, size, space))
+                    x, y = space
+                    distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
+                    at_space = open_spaces[space] = (base + (15.0 if space in near else 0.0), 0.5 * distance, distance)
                 summon_bound = at_space[0] + value - at_space[1] + _SLACK
                 if summon_bound >= best:
-                    push(heap, (-summon_bound, i, 3, card, space))
+                    push(heap, (-summon_bound, i, 3, card, space, at_space[2]))
                 i += 1
             continue
         if bound == best and not ties.first(i, at):
             continue  # even at its bound it loses to the best on the tie-break
         if kind == 3:
-            card, space = entry[3], entry[4]
-            score = _summon_score(params, state, where, near, base, card, space, seat, _distance(rows, goals, size, space))
+            score = _summon_score(params, state, where, near, base, entry[3], entry[4], seat, entry[5])
         else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
             piece, to, score = entry[3], entry[4], entry[5]
             if to in houses:
