@@ -133,7 +133,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     on the board (`apply` keeps each card on it once, so it is the piece the scores find by card).
 
     The same event as a max over every playable event's (score, tie-break, first), with the same
-    draws (`Ties`), found with little weighed. The rest and the captures are scored exactly
+    draws (`draw_ties`), found with little weighed. The rest and the captures are scored exactly
     (their scores are known from the events); one above `_CEILING` ends the choice. The moves
     and summons are weighed best bound first from a heap, each entry refined only when it is
     the best left: a card's moves as one entry bounded before its distance is measured (+25
@@ -155,13 +155,13 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         best = max(scores)
         tops = [k for k, score in enumerate(scores) if score == best]
     count = first_rest + len(kept)
-    ties = Ties(rng, count)
+    ties = draw_ties(rng, count)
     if count == 1:
         return turn[0 if first_rest else kept[0]]
     at = -1  # the best score's candidate (the first of the best exact scores on the tie-breaks)
     for k in tops:
         i = first_rest + k
-        if at < 0 or ties.first(i, at):
+        if at < 0 or comes_first(ties, i, at):
             at = i
     starts: list[tuple[int, Placed]] = []  # where each card's moves start in `found`: they come together
     piece_at: Placed | None = None
@@ -169,7 +169,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         if occupant is not None:  # a capture or an annihilation: its score is known from the two cards
             i = first_step + j
             score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
-            if score > best or (score == best and ties.first(i, at)):
+            if score > best or (score == best and comes_first(ties, i, at)):
                 best, at = score, i
         elif piece is not piece_at:
             piece_at = piece
@@ -241,7 +241,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                     push(heap, (-summon_bound, i, 3, card, space, at_space[2]))
                 i += 1
             continue
-        if bound == best and not ties.first(i, at):
+        if bound == best and not comes_first(ties, i, at):
             continue  # even at its bound it loses to the best on the tie-break
         if kind == 3:
             score = _summon_score(params, state, where, near, base, entry[3], entry[4], seat, entry[5])
@@ -253,20 +253,20 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, to)
             beside = to in near
             at_best = score + 20.0 * beside - 1.0 * distance
-            if at_best < best or (at_best == best and not ties.first(i, at)):
+            if at_best < best or (at_best == best and not comes_first(ties, i, at)):
                 continue  # loses at its best: the enemies where it lands change nothing
             if beside:
                 threatened, threatening = _exposure(params, state, where, Placed(piece.card, to, seat), leaving=piece.card)
                 score += 20.0 * threatening - 35.0 * threatened
             as_is = score - 1.0 * distance
-            if as_is < best or (as_is == best and not ties.first(i, at)):
+            if as_is < best or (as_is == best and not comes_first(ties, i, at)):
                 continue  # loses as it is: whether it repeats changes nothing
             if following is None:
                 following = next_seat(state, seat)
             if history and _repeats(state, following, state.board.index(piece), Placed(piece.card, to, seat)):
                 score -= 40.0
             score -= 1.0 * distance
-        if score > best or (score == best and ties.first(i, at)):
+        if score > best or (score == best and comes_first(ties, i, at)):
             best, at = score, i
     return turn[at if at < first_rest else first_rest + kept[at - first_rest]]
 
@@ -534,31 +534,30 @@ def _rest_choice(rest: Sequence[Event], mover: Player | None, singularity: bool)
     return kept, top, tops
 
 
-class Ties:
-    """A decision's tie-breaks, one `random()` per candidate in order, drawn at once:
-    `getrandbits(64 n)` takes the generator's next 2n 32-bit words, lowest first, as n calls of
-    `random()` take them (two words each: the high 27 bits of the first, the high 26 of the
-    second), so the generator is left exactly as they leave it, and a tie-break is read from
-    its two words only when two scores are equal (most decisions read none)."""
+def draw_ties(rng: random.Random, count: int) -> int:
+    """A decision's tie-breaks, one `random()` per candidate in order, drawn at once as one
+    integer: `getrandbits(64 n)` takes the generator's next 2n 32-bit words, lowest first, as n
+    calls of `random()` take them (two words each: the high 27 bits of the first, the high 26
+    of the second), so the generator is left exactly as they leave it, and a tie-break is read
+    from its two words only when two scores are equal (`comes_first`; most decisions read few)."""
+    return rng.getrandbits(count << 6)
 
-    __slots__ = ("_bits",)
 
-    def __init__(self, rng: random.Random, count: int) -> None:
-        self._bits = rng.getrandbits(count << 6)
+def tie_break(ties: int, i: int) -> float:
+    """The i-th candidate's tie-break among `draw_ties`' bits: the very float the i-th
+    `random()` would have answered."""
+    bits = ties >> (i << 6)
+    return (((bits & 0xFFFFFFFF) >> 5) * 67108864 + ((bits >> 38) & 0x3FFFFFF)) / 9007199254740992
 
-    def __getitem__(self, i: int) -> float:
-        """The i-th candidate's tie-break: the very float the i-th `random()` would answer."""
-        bits = self._bits >> (i << 6)
-        return (((bits & 0xFFFFFFFF) >> 5) * 67108864 + ((bits >> 38) & 0x3FFFFFF)) / 9007199254740992
 
-    def first(self, i: int, j: int) -> bool:
-        """Whether candidate i comes before candidate j at an equal score: the greater
-        tie-break, then the earlier (as a `max` over (score, tie-break, -index) keeps it)."""
-        bits = self._bits  # the tie-breaks compared as the 53-bit integers they are made from: no float made
-        a, b = bits >> (i << 6), bits >> (j << 6)
-        a = ((a & 0xFFFFFFE0) << 21) | ((a >> 38) & 0x3FFFFFF)
-        b = ((b & 0xFFFFFFE0) << 21) | ((b >> 38) & 0x3FFFFFF)
-        return a > b or (a == b and i < j)
+def comes_first(ties: int, i: int, j: int) -> bool:
+    """Whether candidate i comes before candidate j at an equal score: the greater tie-break
+    (`tie_break`), then the earlier, as a `max` over (score, tie-break, -index) keeps it. The
+    tie-breaks are compared as the 53-bit integers they are made from: no float is made."""
+    a, b = ties >> (i << 6), ties >> (j << 6)
+    a = ((a & 0xFFFFFFE0) << 21) | ((a >> 38) & 0x3FFFFFF)
+    b = ((b & 0xFFFFFFE0) << 21) | ((b >> 38) & 0x3FFFFFF)
+    return a > b or (a == b and i < j)
 
 
 _CHECKABLE = (cards.FIREYES, cards.PRIMARY)

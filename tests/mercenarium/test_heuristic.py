@@ -155,20 +155,20 @@ def test_in_singularity_the_heuristic_chooses_what_a_plain_max_over_every_score_
 
 
 def test_tie_breaks_drawn_at_once_are_the_draws_made_one_at_a_time() -> None:
-    """`bots.Ties` takes 64 bits per candidate at once: each tie-break is the very float the
+    """`bots.draw_ties` takes 64 bits per candidate at once: each tie-break is the very float the
     candidate's own `random()` would give, the generator is left where those calls leave it,
-    and `first` orders two candidates as (tie-break, -index) does."""
+    and `comes_first` orders two candidates as (tie-break, -index) does."""
     for count in (1, 2, 3, 7, 16, 36, 200):
         for seed in range(10):
             one_by_one, at_once = random.Random(seed), random.Random(seed)
             draws = [one_by_one.random() for _ in range(count)]
-            ties = bots.Ties(at_once, count)
-            assert [ties[i] for i in range(count)] == draws
+            ties = bots.draw_ties(at_once, count)
+            assert [bots.tie_break(ties, i) for i in range(count)] == draws
             assert at_once.getstate() == one_by_one.getstate()
             for i in range(count):
                 for j in range(count):
                     if i != j:
-                        assert ties.first(i, j) == ((draws[i], -i) > (draws[j], -j))
+                        assert bots.comes_first(ties, i, j) == ((draws[i], -i) > (draws[j], -j))
 
 
 def test_no_move_or_summon_scores_above_the_ceiling() -> None:
