@@ -101,7 +101,7 @@ def decisions(players: int, seed: int, bot: str) -> list[State]:
     return out
 
 
-@pytest.mark.parametrize(("players", "seed", "bot"), [(2, 1, "heuristic"), (2, 7, "random"), (3, 2, "heuristic"), (4, 3, "heuristic")])
+@pytest.mark.parametrize(("players", "seed", "bot"), [(2, 1, "heuristic"), (2, 7, "random"), (3, 2, "heuristic"), (4, 3, "heuristic"), (2, 11, "heuristic"), (3, 5, "random")])
 def test_the_heuristic_chooses_what_a_plain_max_over_every_score_chooses(players: int, seed: int, bot: str) -> None:
     """At every decision of seeded games: the bot handed `legal`'s lazy turn (or its list) picks
     the event a max over every event's plain score picks, and draws as many tie-breaks."""
@@ -165,8 +165,8 @@ def test_tie_breaks_drawn_at_once_are_the_draws_made_one_at_a_time() -> None:
             ties = bots.draw_ties(at_once, count)
             assert [bots.tie_break(ties, i) for i in range(count)] == draws
             assert at_once.getstate() == one_by_one.getstate()
-            for i in range(count):
-                for j in range(count):
+            for i in range(min(count, 40)):
+                for j in range(min(count, 40)):
                     if i != j:
                         assert bots.comes_first(ties, i, j) == ((draws[i], -i) > (draws[j], -j))
 
