@@ -184,14 +184,14 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     around = board.adjacent(size)
     for j, piece in starts:  # a card's moves, one entry for them all, bounded as if its distance were nothing
         space = piece.space
-        beside = space in near  # only there can it be threatened
-        unmeasured = 18.0 + 25.0 * beside + _SLACK
+        threatened = space in near and _threatened(params, state, where, piece)  # only beside an enemy can it be
+        unmeasured = 18.0 + 25.0 * threatened + _SLACK
         if space in ring:
             unmeasured += 12.0
         steps_to = around.get(space)
         if steps_to is None or not near.isdisjoint(steps_to):  # a step of it may end beside an enemy
             unmeasured += 20.0
-        heap.append((-unmeasured, first_step + j, 0, j, piece, beside))
+        heap.append((-unmeasured, first_step + j, 0, j, piece, threatened))
     if summons:
         base = 40.0 if len(state.board) - enemies < 2 else 24.0
         open_spaces: dict[tuple[int, int], tuple[float, float, int]] = {}  # a hand's cards share their spaces: each space's part once
@@ -210,10 +210,8 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         if bound < best:
             break  # this bound and every one after it are below the best score: none can win
         if kind == 0:  # a card's moves, each bounded once the card's threat and distance are known: its House and whether it ends beside an enemy
-            _, _, _, start, piece, beside = entry
-            space = piece.space
-            threatened = beside and _threatened(params, state, where, piece)
-            x, y = space
+            _, _, _, start, piece, threatened = entry
+            x, y = space = piece.space
             distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
             card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
             base_score = 18.0 + 25.0 * threatened
