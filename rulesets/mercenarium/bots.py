@@ -134,15 +134,15 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
 
     The same event as a max over every playable event's (score, tie-break, first), with the same
     draws (`draw_ties`), found with little weighed. The rest and the captures are scored exactly
-    (their scores are known from the events); one above `_CEILING` ends the choice. The moves
-    and summons are weighed best bound first from a heap, each entry refined only when it is
-    the best left: a card's moves as one entry bounded before its distance is measured (+25
-    if it stands beside an enemy, +12 one step from an enemy House, +20 for a step that may
-    end beside an enemy), then once its threat and distance are known (+20 only within two
-    steps of a goal), then each move by its own House and enemies; a hand card's summons as
-    one entry (as if beside an enemy at no distance), then each space. A bound below the best
-    score ends the search: every bound is at least the score of every event under it, so what
-    the search never reaches could not have won."""
+    (their scores are known from the events); one above `_CEILING` ends the choice before the
+    enemies are read. The moves and summons are weighed best bound first from a heap, an entry
+    refined only when it is the best left: a card's moves as one entry, bounded before its
+    distance is measured (+25 if an enemy beside it captures it, +12 one step from an enemy
+    House, +20 if a step of it can end beside an enemy), then each move bounded by the card's
+    distance less one, its own House and whether it ends beside an enemy, then scored; a hand
+    card's summons as one entry (+15 if one of its spaces is beside an enemy, no distance),
+    then each space. A bound below the best score ends the search: every bound is at least the
+    score of every event under it, so what the search never reaches could not have won."""
     summons, steps, rest = turn.summons, turn.steps, turn.rest
     found = steps.found
     first_step = len(summons)
@@ -209,7 +209,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         bound, i, kind = -entry[0], entry[1], entry[2]
         if bound < best:
             break  # this bound and every one after it are below the best score: none can win
-        if kind == 0:  # a card's moves, each bounded once the card's threat and distance are known: its House and whether it ends beside an enemy
+        if kind == 0:  # a card's moves, each bounded once the card's distance is known: its House, whether it ends beside an enemy
             _, _, _, start, piece, threatened = entry
             x, y = space = piece.space
             distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
