@@ -220,11 +220,13 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 if stepper is not piece:
                     break
                 if occupant is None:
-                    move_bound = card_bound + 12.0 if to in houses else card_bound
-                    if to in near:
+                    onto_house = to in houses
+                    move_bound = card_bound + 12.0 if onto_house else card_bound
+                    beside = to in near
+                    if beside:
                         move_bound += 20.0
-                    if move_bound >= best:
-                        push(heap, (-move_bound, first_step + j, 1, piece, to, base_score))
+                    if move_bound >= best:  # what it scores before its distance and enemies, and whether it ends beside one
+                        push(heap, (-move_bound, first_step + j, 1, piece, to, base_score + 12.0 if onto_house else base_score, beside))
             continue
         if kind == 2:  # a hand card's summons, each bounded: whether it stands beside an enemy, its distance
             _, i, _, card, open_, value = entry
@@ -244,12 +246,9 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         if kind == 3:
             score = _summon_score(params, state, where, near, base, entry[3], entry[4], seat, entry[5])
         else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
-            piece, to, score = entry[3], entry[4], entry[5]
-            if to in houses:
-                score += 12.0
+            _, _, _, piece, to, score, beside = entry
             x, y = to
             distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, to)
-            beside = to in near
             at_best = score + 20.0 * beside - 1.0 * distance
             if at_best < best or (at_best == best and not comes_first(ties, i, at)):
                 continue  # loses at its best: the enemies where it lands change nothing
