@@ -517,17 +517,17 @@ def _rest_choice(rest: Sequence[Event], mover: Player | None, singularity: bool)
     indices of the events the heuristic may play (`checkable`), their best exact score
     (`_exact`; -inf with none) and the positions among them that score it, in order."""
     held = len(mover.hand) if mover is not None else 0
-    if singularity:
-        kept = [j for j, event in enumerate(rest) if type(event) is not HymnSung or event.hymn in _CHECKABLE]
-    else:
-        kept = [j for j, event in enumerate(rest) if type(event) is not HymnSung]
+    kept: list[int] = []
     top, tops = -math.inf, []
-    for k, j in enumerate(kept):
-        score = _exact(rest[j], singularity, held)
+    for j, event in enumerate(rest):
+        if type(event) is HymnSung and not (singularity and event.hymn in _CHECKABLE):
+            continue  # a song it cannot check (`checkable`)
+        score = _exact(event, singularity, held)
         if score > top:
-            top, tops = score, [k]
+            top, tops = score, [len(kept)]
         elif score == top:
-            tops.append(k)
+            tops.append(len(kept))
+        kept.append(j)
     return kept, top, tops
 
 
