@@ -9,9 +9,13 @@ sees the whole state; it only ever reads its own hand and the open board.
 from __future__ import annotations
 
 import functools
+import heapq
 import math
 import random
 from collections.abc import Sequence
+from itertools import chain
+from operator import attrgetter
+from typing import Any
 
 from events.base import Event
 from rulesets.legal import keep
@@ -32,11 +36,13 @@ from rulesets.mercenarium.moves import TurnEvents
 from rulesets.mercenarium.params import Params
 from rulesets.mercenarium.state import (
     Placed,
+    Player,
     State,
     board_by_space,
     clash,
     house,
     in_play,
+    known_clashes,
     next_seat,
     player,
 )
@@ -86,12 +92,12 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     low, and never walk back into a position already seen (that way lies a stalemate).
 
     The best (score, tie-break) is found without scoring every candidate in full: each gets
-    a bound its score cannot exceed (`_bound`: what is cheap to know of it), and candidates
+    a bound its score cannot exceed (`_bounds`: what is cheap to know of it), and candidates
     are scored best bound first until no bound left reaches the best score. The tie-breaks
     are drawn first, one per candidate in order, as a `max` over every score drew them, so
     a seed still plays the same game. A turn's `TurnEvents` are weighed from what they are made
     of (`_turn_choice`), making only the event played."""
-    if isinstance(legal, TurnEvents):
+    if type(legal) is TurnEvents:
         return _turn_choice(params, state, legal, rng)
     events = list(legal)  # every one is bounded: made once, read by index
     # the indices in `legal` of `_playable`'s events, found in the listed events at once
@@ -123,76 +129,143 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
 def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Random) -> Event:
     """`heuristic_bot`'s choice among a turn's actions, weighed from what `legal` made them of
     (`moves.TurnEvents`): the summons by hand card and space, the steps by card, space and the
-    enemy there, the rest as events. The same tie-breaks are drawn (one per event it can play,
-    in order), the same bounds and scores worked out, so the same event is chosen; only that
-    event is made. A step's card is its piece on the board (`apply` keeps each card on it
-    once, so it is the piece the scores find by card)."""
-    summons, found, rest = turn.summons, turn.steps.found, turn.rest
-    first_rest = len(summons) + len(found)
-    kept = [j for j, event in enumerate(rest) if type(event) is not HymnSung or checkable(state, event)]
+    enemy there, the rest as events; only the event played is made. A step's card is its piece
+    on the board (`apply` keeps each card on it once, so it is the piece the scores find by card).
+
+    The same event as a max over every playable event's (score, tie-break, first), with the same
+    draws (`draw_ties`), found with little weighed. The rest and the captures are scored exactly
+    (their scores are known from the events); one above `_CEILING` ends the choice before the
+    enemies are read. The moves and summons are weighed best bound first from a heap, an entry
+    refined only when it is the best left: a card's moves as one entry, bounded before its
+    distance is measured (+25 if an enemy beside it captures it, +12 one step from an enemy
+    House, +20 if a step of it can end beside an enemy), then each move bounded by the card's
+    distance less one, its own House and whether it ends beside an enemy, then scored; a hand
+    card's summons as one entry (+15 if one of its spaces is beside an enemy, no distance),
+    then each space. A bound below the best score ends the search: every bound is at least the
+    score of every event under it, so what the search never reaches could not have won."""
+    summons, steps, rest = turn.summons, turn.steps, turn.rest
+    found = steps.found
+    first_step = len(summons)
+    first_rest = first_step + len(found)
+    seat = steps.seat
+    kept, best, tops = _rest_choice(rest, player(state, seat), state.singularity)
     if not kept and not first_rest:
         kept = list(range(len(rest)))  # `_playable`: every event when it would leave none
+        scores = [_exact_score(state, event) for event in rest]
+        best = max(scores)
+        tops = [k for k, score in enumerate(scores) if score == best]
     count = first_rest + len(kept)
-    draw = rng.random
-    ties = [draw() for _ in range(count)]
+    ties = draw_ties(rng, count)
     if count == 1:
         return turn[0 if first_rest else kept[0]]
-    best: tuple[float, float, int] = (-math.inf, 0.0, 0)
-    for k, j in enumerate(kept):  # exact scores first: they set the mark every bound must reach
+    at = -1  # the best score's candidate (the first of the best exact scores on the tie-breaks)
+    for k in tops:
         i = first_rest + k
-        scored = (_exact_score(state, rest[j]), ties[i], -i)
-        if scored > best:
-            best = scored
-    look = Look(params, state)
-    seat = turn.steps.seat
-    pending: list[tuple[float, int, str, tuple[int, int]]] = []  # (-bound, index, card, space) of moves and summons
-    if found:
-        houses, near, rows = look.enemy_houses(seat), look.near_enemy(seat), look.rows(seat)
-        size, exposures = params.board_size, look.exposures
-        card, card_bound, i = "", 0.0, len(summons)
-        for piece, to, occupant, kind in found:
-            if occupant is not None:  # a capture or an annihilation: its score is known from the two cards
-                score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
-                scored = (score, ties[i], -i)
-                if scored > best:
-                    best = scored
-            else:
-                if piece.card != card:  # a card's steps come together: its bound once per run (`Look.move_bound`, inline)
-                    card, (x, y) = piece.card, piece.space
-                    threatened = exposures[card] = piece.space in near and _threatened(params, state, look, piece)
-                    distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else look.distance(seat, piece.space)
-                    card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
-                bound = card_bound + 12.0 if to in houses else card_bound
-                pending.append((-(bound + 20.0 if to in near else bound), i, card, to))
-            i += 1
+        if at < 0 or comes_first(ties, i, at):
+            at = i
+    starts: list[tuple[int, Placed]] = []  # where each card's moves start in `found`: they come together
+    piece_at: Placed | None = None
+    for j, (piece, _, occupant, kind) in enumerate(found):
+        if occupant is not None:  # a capture or an annihilation: its score is known from the two cards
+            i = first_step + j
+            score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
+            if score > best or (score == best and comes_first(ties, i, at)):
+                best, at = score, i
+        elif piece is not piece_at:
+            piece_at = piece
+            starts.append((j, piece))
+    if best > _CEILING:  # no move or summon can reach it (a capture, a buy): nothing more to weigh
+        return turn[at if at < first_rest else first_rest + kept[at - first_rest]]
+    size = params.board_size
+    near, goals, rows, enemies = _enemies(params, state, seat)
+    houses, ring = _houses_around(params, state.seats, seat)
+    where = board_by_space(state)
+    heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
+    around = board.adjacent(size)
+    for j, piece in starts:  # a card's moves, one entry for them all, bounded as if its distance were nothing
+        space = piece.space
+        threatened = space in near and _threatened(params, state, where, piece)  # only beside an enemy can it be
+        unmeasured = 18.0 + 25.0 * threatened + _SLACK
+        if space in ring:
+            unmeasured += 12.0
+        steps_to = around.get(space)
+        if steps_to is None or not near.isdisjoint(steps_to):  # a step of it may end beside an enemy
+            unmeasured += 20.0
+        heap.append((-unmeasured, first_step + j, 0, j, piece, threatened))
     if summons:
-        base = 40.0 if look.in_play(seat) < 2 else 24.0
-        near = look.near_enemy(seat)
-        spaces: dict[tuple[int, int], tuple[float, float]] = {}
+        base = 40.0 if len(state.board) - enemies < 2 else 24.0
+        open_spaces: dict[tuple[int, int], tuple[float, float, int]] = {}  # a hand's cards share their spaces: each space's part once
         i = 0
         for card, open_ in zip(summons.hand, summons.spaces, strict=True):
-            value = 0.3 * _value(card)
-            for space in open_:
-                at_space = spaces.get(space)
-                if at_space is None:  # a hand's cards share their spaces: each space's part once
-                    at_space = spaces[space] = (base + (15.0 if space in near else 0.0), 0.5 * look.distance(seat, space))
-                pending.append((-(at_space[0] + value - at_space[1] + _SLACK), i, card, space))
-                i += 1
-    first_step = len(summons)
-    for bound, i, card, space in sorted(pending):
-        if -bound < best[0]:
+            if open_:
+                value = 0.3 * _value(card)
+                heap.append((-(base + (0.0 if near.isdisjoint(open_) else 15.0) + value + _SLACK), i, 2, card, open_, value))
+                i += len(open_)
+    heapq.heapify(heap)
+    pop, push = heapq.heappop, heapq.heappush
+    history, following = state.history, None
+    while heap:
+        entry = pop(heap)
+        bound, i, kind = -entry[0], entry[1], entry[2]
+        if bound < best:
             break  # this bound and every one after it are below the best score: none can win
-        if (-bound, ties[i], -i) < best:
+        if kind == 0:  # a card's moves, each bounded once the card's distance is known: its House, whether it ends beside an enemy
+            _, _, _, start, piece, threatened = entry
+            x, y = space = piece.space
+            distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
+            card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
+            base_score = 18.0 + 25.0 * threatened
+            for j in range(start, len(found)):
+                stepper, to, occupant, _ = found[j]
+                if stepper is not piece:
+                    break
+                if occupant is None:
+                    onto_house = to in houses
+                    move_bound = card_bound + 12.0 if onto_house else card_bound
+                    beside = to in near
+                    if beside:
+                        move_bound += 20.0
+                    if move_bound >= best:  # what it scores before its distance and enemies, and whether it ends beside one
+                        push(heap, (-move_bound, first_step + j, 1, piece, to, base_score + 12.0 if onto_house else base_score, beside))
+            continue
+        if kind == 2:  # a hand card's summons, each bounded: whether it stands beside an enemy, its distance
+            _, i, _, card, open_, value = entry
+            for space in open_:
+                at_space = open_spaces.get(space)
+                if at_space is None:
+                    x, y = space
+                    distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
+                    at_space = open_spaces[space] = (base + (15.0 if space in near else 0.0), 0.5 * distance, distance)
+                summon_bound = at_space[0] + value - at_space[1] + _SLACK
+                if summon_bound >= best:
+                    push(heap, (-summon_bound, i, 3, card, space, at_space[2]))
+                i += 1
+            continue
+        if bound == best and not comes_first(ties, i, at):
             continue  # even at its bound it loses to the best on the tie-break
-        if i >= first_step:
-            score = _move_score(params, state, look, card, space, seat, best, ties[i], -i)
-        else:
-            score = _summon_score(params, state, look, card, space, seat)
-        scored = (score, ties[i], -i)
-        if scored > best:
-            best = scored
-    i = -best[2]
-    return turn[i if i < first_rest else first_rest + kept[i - first_rest]]
+        if kind == 3:
+            score = _summon_score(params, state, where, near, base, entry[3], entry[4], seat, entry[5])
+        else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
+            _, _, _, piece, to, score, beside = entry
+            x, y = to
+            distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, to)
+            at_best = score + 20.0 * beside - 1.0 * distance
+            if at_best < best or (at_best == best and not comes_first(ties, i, at)):
+                continue  # loses at its best: the enemies where it lands change nothing
+            if beside:
+                threatened, threatening = _exposure(params, state, where, Placed(piece.card, to, seat), leaving=piece.card)
+                score += 20.0 * threatening - 35.0 * threatened
+            as_is = score - 1.0 * distance
+            if as_is < best or (as_is == best and not comes_first(ties, i, at)):
+                continue  # loses as it is: whether it repeats changes nothing
+            if following is None:
+                following = next_seat(state, seat)
+            if history and _repeats(state, following, state.board.index(piece), Placed(piece.card, to, seat)):
+                score -= 40.0
+            score -= 1.0 * distance
+        if score > best or (score == best and comes_first(ties, i, at)):
+            best, at = score, i
+    return turn[at if at < first_rest else first_rest + kept[at - first_rest]]
 
 
 class Look:
@@ -209,9 +282,7 @@ class Look:
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
         self._near_enemy: dict[str, set[tuple[int, int]]] = {}
-        self._houses: dict[str, tuple[tuple[int, int], ...]] = {}
         self._next: dict[str, str] = {}
-        self._seen: dict[str, list[tuple[Placed, ...]]] = {}
         self._index: dict[str, int] | None = None
         self.exposures: dict[str, bool] = {}
         """Whether a card in play is threatened where it stands, by card (asked once for
@@ -221,13 +292,13 @@ class Look:
         """Whether a card in play is threatened where it stands (once for all of its moves)."""
         known = self.exposures.get(piece.card)
         if known is None:
-            known = piece.space in self.near_enemy(piece.owner) and _threatened(self.params, self.state, self, piece)
+            known = piece.space in self.near_enemy(piece.owner) and _threatened(self.params, self.state, self.where, piece)
             self.exposures[piece.card] = known
         return known
 
     def move_bound(self, card_id: str, seat: str) -> float:
         """What every move of the card scores at most, a House and a threat to an enemy aside
-        (`_bound`): once per card. One step changes a distance by one at most."""
+        (`_bounds`): once per card. One step changes a distance by one at most."""
         bound = self._move_bounds.get(card_id)
         if bound is None:
             piece = self.by_card.get(card_id)
@@ -262,83 +333,33 @@ class Look:
         return rows if rows is not None else self._enemies(seat)[2]
 
     def _enemies(self, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]]]:
-        """The spaces beside the seat's enemies, its goals and their rows, in one pass over the
-        board (each enemy card's neighbours, space and row read from tables per board size)."""
-        size = self.params.board_size
-        around, steps = board.adjacent(size), _rows_by_goal(size)
-        near: set[tuple[int, int]] = set()
-        goals: list[tuple[int, int]] = []
-        rows: list[tuple[int, ...]] = []
-        owners = set()
-        for p in self.state.board:
-            owner, space = p.owner, p.space
-            if owner != seat:
-                goals.append(space)
-                beside, row = around.get(space), steps.get(space)
-                near.update(beside if beside is not None else (near_ for _, near_ in board.neighbours(space, size)))
-                rows.append(row if row is not None else _steps_from(space, size))
-            owners.add(owner)
-        for other in self.state.seats:  # an enemy with no card in play: its House is a goal
-            if other != seat and other not in owners:
-                goals.append(home := house(self.params, other))
-                rows.append(_steps_from(home, size))
-        self._near_enemy[seat], self._goals[seat], self._rows[seat] = near, tuple(goals), rows
-        return near, self._goals[seat], rows
+        near, goals, rows, _ = _enemies(self.params, self.state, seat)
+        self._near_enemy[seat], self._goals[seat], self._rows[seat] = near, goals, rows
+        return near, goals, rows
 
     def distance(self, seat: str, space: tuple[int, int]) -> int:
-        """Steps from `space` to the seat's nearest goal (0 with none): the least of each
-        goal's distance to it, read from the goal's table (`_steps_from`)."""
+        """Steps from `space` to the seat's nearest goal (0 with none, `_distance`)."""
         rows = self._rows.get(seat)
         if rows is None:
             rows = self.rows(seat)
-        if not rows:
-            return 0
-        x, y = space
-        size = self.size
-        if 0 <= x < size and 0 <= y < size:
-            at = x * size + y
-            return min([row[at] for row in rows])
-        return min([abs(x - gx) + abs(y - gy) for gx, gy in self.goals(seat)])  # off the board: as the text counts
+        return _distance(rows, self.goals(seat), self.size, space)
 
     def enemy_houses(self, seat: str) -> tuple[tuple[int, int], ...]:
-        """The Houses of every other seat: they depend on the params and seats alone, so they
-        are remembered per params (`_enemy_houses`), not worked out per decision."""
-        found = self._houses.get(seat)
-        if found is None:
-            found = self._houses[seat] = self._enemy_houses(seat)
-        return found
-
-    def _enemy_houses(self, seat: str) -> tuple[tuple[int, int], ...]:
-        houses = _enemy_houses(self.params)
-        key = (self.state.seats, seat)
-        found = houses.get(key)
-        if found is None:
-            found = houses[key] = tuple(house(self.params, s) for s in self.state.seats if s != seat)
-        return found
+        """The Houses of every other seat (`_houses_around`)."""
+        return _houses_around(self.params, self.state.seats, seat)[0]
 
     def repeats(self, card_id: str, to: tuple[int, int], seat: str) -> bool:
         """Whether `card_id` stepping to `to` gives a position already in the history, for
-        the next seat (`position_key`); only positions with that seat to move can match, and
-        only those whose board holds the moved card where it lands, at the card's own index
-        (a board equal to the one after the move holds it there), so the board after the move
-        is seldom built."""
+        the next seat (`position_key`, `_repeats`)."""
         following = self.next_seat(seat)
-        seen = self._seen.get(following)
-        if seen is None:
-            seen = self._seen[following] = [pieces for whose, pieces in self.state.history if whose == following]
-        if not seen:
+        if not self.state.history:
             return False
         moved = Placed(card_id, to, seat)
-        pieces = self.state.board
         at = self.index_of(card_id)
         if at >= 0:
-            size = len(pieces)
-            if moved not in [old[at] for old in seen if len(old) == size]:
-                return False  # the card stood there in no position seen: this one is new
-            return (*pieces[:at], moved, *pieces[at + 1:]) in seen
-        if not any(moved in old for old in seen):
-            return False
-        return tuple(moved if p.card == card_id else p for p in pieces) in seen  # a card not on the board once: every piece of it
+            return _repeats(self.state, following, at, moved)
+        after = tuple(moved if p.card == card_id else p for p in self.state.board)  # a card not on the board once: every piece of it
+        return (following, after) in self.state.history
 
     def index_of(self, card_id: str) -> int:
         """The card's index on the board (-1 off it, -2 held more than once). With every card
@@ -366,10 +387,70 @@ class Look:
         return self._next[seat]
 
 
+def _houses_around(params: Params, seats: tuple[str, ...], seat: str) -> tuple[tuple[tuple[int, int], ...], set[tuple[int, int]]]:
+    """The Houses of every other seat, and every space one orthogonal step from one (on the
+    board or off it: where a card stands that may step onto one). They depend on the params
+    and seats alone, so they are remembered per params (`_houses_by_seats`), not worked out
+    per decision."""
+    known = _houses_by_seats(params)
+    key = (seats, seat)
+    found = known.get(key)
+    if found is None:
+        houses = tuple(house(params, s) for s in seats if s != seat)
+        found = known[key] = houses, {(x + dx, y + dy) for x, y in houses for dx, dy in board.STEPS.values()}
+    return found
+
+
 @last_one  # rulesets/memo.py: one params object for a whole game; hashing it costs more than the answer
-def _enemy_houses(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[tuple[int, int], ...]]:
-    """Every other seat's House by (seats, seat) under one params (a cache of a pure answer)."""
+def _houses_by_seats(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[tuple[tuple[int, int], ...], set[tuple[int, int]]]]:
+    """`_houses_around`'s answers under one params, by (seats, seat) (a cache of a pure answer)."""
     return {}
+
+
+def _enemies(params: Params, state: State, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]], int]:
+    """The spaces beside the seat's enemies (only there can a card of `seat` threaten or be
+    threatened: `_exposure`), its goals (enemy cards, and the Houses of enemies with no card in
+    play: occupying an empty enemy's House puts it in Limbo), each goal's steps to every space
+    (`_steps_from`) and how many enemy cards are in play; the board read once, each enemy
+    card's neighbours and row read from tables per board size."""
+    size = params.board_size
+    around, steps = board.adjacent(size), _rows_by_goal(size)
+    enemy = [p for p in state.board if p.owner != seat]
+    spaces = list(map(_SPACE, enemy))
+    try:
+        near = set(chain.from_iterable(map(around.__getitem__, spaces)))
+        rows = list(map(steps.__getitem__, spaces))
+    except KeyError:  # a card off the board (a table's mistake): its neighbours and row worked out
+        near = {beside for space in spaces for _, beside in board.neighbours(space, size)}
+        rows = [_steps_from(space, size) for space in spaces]
+    enemies = len(spaces)
+    owners = set(map(_OWNER, enemy))
+    for other in state.seats:
+        if other != seat and other not in owners:
+            spaces.append(home := house(params, other))
+            rows.append(_steps_from(home, size))
+    return near, tuple(spaces), rows, enemies
+
+
+def _distance(rows: list[tuple[int, ...]], goals: tuple[tuple[int, int], ...], size: int, space: tuple[int, int]) -> int:
+    """Steps from `space` to the nearest goal (0 with none): the least of each goal's distance
+    to it, read from the goal's row (`_steps_from`)."""
+    if not rows:
+        return 0
+    x, y = space
+    if 0 <= x < size and 0 <= y < size:
+        at = x * size + y
+        return min([row[at] for row in rows])
+    return min([abs(x - gx) + abs(y - gy) for gx, gy in goals])  # off the board: as the text counts
+
+
+def _repeats(state: State, following: str, at: int, moved: Placed) -> bool:
+    """Whether the board with the card at index `at` replaced by `moved`, `following` to move,
+    is a position in the history (`position_key`): the one board built, and the history's
+    positions compared with it in C, the seat first, then the pieces, most of them the very
+    objects of the board before (a filter of the history in Python cost twice as much)."""
+    pieces = state.board
+    return (following, (*pieces[:at], moved, *pieces[at + 1:])) in state.history
 
 
 @functools.cache  # pure, one table per board size
@@ -394,23 +475,32 @@ def _score(params: Params, state: State, look: Look, event: Event) -> float:
     if type(event) is CardMoved:  # the commonest candidates first
         return _move_score(params, state, look, event.card, event.to, event.by or "")
     if type(event) is CardSummoned:
-        return _summon_score(params, state, look, event.card, event.space, event.by or "")
+        seat = event.by or ""
+        return _summon_score(params, state, look.where, look.near_enemy(seat), 40.0 if look.in_play(seat) < 2 else 24.0,
+                             event.card, event.space, seat, look.distance(seat, event.space))
     return _exact_score(state, event)
 
 
 def _exact_score(state: State, event: Event) -> float:
     """The score of an event that is neither a move nor a summon: known from the event (and
-    the mover's hand) alone, so its bound is the score itself. Each kind is its own type, so
-    the kinds a decision offers most (offerings, draws) are asked first."""
+    the mover's hand) alone, so its bound is the score itself."""
+    if type(event) is DrawDeclared:
+        p = player(state, event.by)
+        return _exact(event, state.singularity, len(p.hand) if p else 0)
+    return _exact(event, state.singularity, 0)
+
+
+def _exact(event: Event, singularity: bool, held: int) -> float:
+    """`_exact_score` from whether the game is in Singularity and, for a draw, how many cards
+    its drawer holds. Each kind is its own type, so the kinds a decision offers most
+    (offerings, draws) are asked first."""
     if type(event) is HymnLearned:
         return 2.0 - len(event.offering)
     if type(event) is DrawDeclared:
-        p = player(state, event.by)
-        held = len(p.hand) if p else 0
         discard = event.discard
         return (22.0 if held < 3 else 6.0) - (0.1 * _value(discard) if discard else 0)
     if type(event) is HymnSung:
-        return 50.0 if state.singularity and event.hymn == cards.FIREYES else 3.0
+        return 50.0 if singularity and event.hymn == cards.FIREYES else 3.0
     if type(event) is CardCaptured:
         return 100.0 + _value(event.target)
     if type(event) is MercenaryBought:
@@ -421,6 +511,60 @@ def _exact_score(state: State, event: Event) -> float:
         return -sum(_value(c) for c in event.cards)
     return 0.0
 
+
+def _rest_choice(rest: Sequence[Event], mover: Player | None, singularity: bool) -> tuple[list[int], float, list[int]]:
+    """Of a turn's last part (buys, songs, offerings and draws, all the mover's own): the
+    indices of the events the heuristic may play (`checkable`), their best exact score
+    (`_exact`; -inf with none) and the positions among them that score it, in order."""
+    held = len(mover.hand) if mover is not None else 0
+    kept: list[int] = []
+    top, tops = -math.inf, []
+    for j, event in enumerate(rest):
+        if type(event) is HymnSung and not (singularity and event.hymn in _CHECKABLE):
+            continue  # a song it cannot check (`checkable`)
+        score = _exact(event, singularity, held)
+        if score > top:
+            top, tops = score, [len(kept)]
+        elif score == top:
+            tops.append(len(kept))
+        kept.append(j)
+    return kept, top, tops
+
+
+def draw_ties(rng: random.Random, count: int) -> int:
+    """A decision's tie-breaks, one `random()` per candidate in order, drawn at once as one
+    integer: `getrandbits(64 n)` takes the generator's next 2n 32-bit words, lowest first, as n
+    calls of `random()` take them (two words each: the high 27 bits of the first, the high 26
+    of the second), so the generator is left exactly as they leave it, and a tie-break is read
+    from its two words only when two scores are equal (`comes_first`; most decisions read few)."""
+    return rng.getrandbits(count << 6)
+
+
+def tie_break(ties: int, i: int) -> float:
+    """The i-th candidate's tie-break among `draw_ties`' bits: the very float the i-th
+    `random()` would have answered."""
+    bits = ties >> (i << 6)
+    return (((bits & 0xFFFFFFFF) >> 5) * 67108864 + ((bits >> 38) & 0x3FFFFFF)) / 9007199254740992
+
+
+def comes_first(ties: int, i: int, j: int) -> bool:
+    """Whether candidate i comes before candidate j at an equal score: the greater tie-break
+    (`tie_break`), then the earlier, as a `max` over (score, tie-break, -index) keeps it. The
+    tie-breaks are compared as the 53-bit integers they are made from: no float is made."""
+    a, b = ties >> (i << 6), ties >> (j << 6)
+    a = ((a & 0xFFFFFFE0) << 21) | ((a >> 38) & 0x3FFFFFF)
+    b = ((b & 0xFFFFFFE0) << 21) | ((b >> 38) & 0x3FFFFFF)
+    return a > b or (a == b and i < j)
+
+
+_CHECKABLE = (cards.FIREYES, cards.PRIMARY)
+_OWNER, _SPACE = attrgetter("owner"), attrgetter("space")
+"""The hymns whose effect the rules can check in Singularity (`checkable`)."""
+
+_CEILING = 18.0 + 25.0 + 12.0 + 20.0
+"""What no move or summon scores above: a move threatened where it stands (+25), onto an enemy
+House (+12), threatening an enemy where it lands (+20), at no distance (`_move_score`); a
+summon at most 40 + 15 + 0.3 x 15 (`_summon_score`)."""
 
 _SLACK = 1e-9
 """Added to every bound: a bound sums the same terms as its score in another order, so the
@@ -472,43 +616,55 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     return out
 
 
-def _exposure(params: Params, state: State, look: Look, piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
+def _exposure(params: Params, state: State, where: dict[tuple[int, int], Placed], piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for a card standing on `piece.space`."""
     threatened = threatening = False
-    where = look.where
+    known = known_clashes(params)  # `clash`'s own answers, read here by its key; asked of it when missing
+    card, owner, (x, y) = piece.card, piece.owner, piece.space
     around = board.adjacent(params.board_size).get(piece.space)
     for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
         other = where.get(near)
-        if other is None or other.owner == piece.owner or other.card == leaving:
+        if other is None or other.owner == owner or other.card == leaving:
             continue
-        if clash(params, state, other, piece).kind == "capture":
-            threatened = True
-        if clash(params, state, piece, other).kind == "capture":
-            threatening = True
+        dx, dy = x - other.space[0], y - other.space[1]
+        if not threatened:
+            met = known.get((other.card, other.owner, card, owner, dx, dy)) or clash(params, state, other, piece)
+            threatened = met.kind == "capture"
+        if not threatening:
+            met = known.get((card, owner, other.card, other.owner, -dx, -dy)) or clash(params, state, piece, other)
+            threatening = met.kind == "capture"
+        if threatened and threatening:
+            break  # both known: the other enemies beside it change neither
     return threatened, threatening
 
 
-def _threatened(params: Params, state: State, look: Look, piece: Placed) -> bool:
+def _threatened(params: Params, state: State, where: dict[tuple[int, int], Placed], piece: Placed) -> bool:
     """Whether an enemy beside the card standing on `piece.space` captures it: `_exposure`'s
     first answer alone, one clash per enemy and none once one captures."""
-    where = look.where
+    known = known_clashes(params)  # `clash`'s own answers, read here by its key; asked of it when missing
+    card, owner, (x, y) = piece.card, piece.owner, piece.space
     around = board.adjacent(params.board_size).get(piece.space)
     for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
         other = where.get(near)
-        if other is not None and other.owner != piece.owner and clash(params, state, other, piece).kind == "capture":
-            return True
+        if other is not None and other.owner != owner:
+            met = known.get((other.card, other.owner, card, owner, x - other.space[0], y - other.space[1])) or clash(params, state, other, piece)
+            if met.kind == "capture":
+                return True
     return False
 
 
-def _summon_score(params: Params, state: State, look: Look, card: str, space: tuple[int, int], seat: str) -> float:
-    """The score of `seat` summoning `card` onto `space`."""
-    if space in look.near_enemy(seat):
-        threatened, threatening = _exposure(params, state, look, Placed(card, space, seat))
+def _summon_score(params: Params, state: State, where: dict[tuple[int, int], Placed], near: set[tuple[int, int]], base: float,
+                  card: str, space: tuple[int, int], seat: str, distance: int) -> float:
+    """The score of `seat` summoning `card` onto `space`, from the spaces beside its enemies
+    (`near`), its `base` (40, or 24 with two cards in play) and the space's distance to its
+    nearest goal."""
+    if space in near:
+        threatened, threatening = _exposure(params, state, where, Placed(card, space, seat))
     else:
         threatened = threatening = False  # no enemy beside it
-    score = 40.0 if look.in_play(seat) < 2 else 24.0
+    score = base
     score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(card)
-    return score - 0.5 * look.distance(seat, space)
+    return score - 0.5 * distance
 
 
 def _move_score(params: Params, state: State, look: Look, card: str, to: tuple[int, int], seat: str,
@@ -529,7 +685,7 @@ def _move_score(params: Params, state: State, look: Look, card: str, to: tuple[i
     if best is not None and (score + 20.0 * near - 1.0 * distance, tie, order) < best:
         return score + 20.0 * near - 1.0 * distance  # loses at its best: the enemies where it lands change nothing
     if near:
-        threatened, threatening = _exposure(params, state, look, Placed(card, to, seat), leaving=card)
+        threatened, threatening = _exposure(params, state, look.where, Placed(card, to, seat), leaving=card)
         score += 20.0 * threatening - 35.0 * threatened
     if best is not None and (score - 1.0 * distance, tie, order) < best:
         return score - 1.0 * distance  # loses as it is: whether it repeats changes nothing

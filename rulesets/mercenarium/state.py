@@ -356,6 +356,13 @@ def clash(params: Params, state: State, attacker: Placed, defender: Placed) -> C
     return found
 
 
+def known_clashes(params: Params) -> dict[tuple[str, str, str, str, int, int], Clash]:
+    """The clashes `clash` has worked out under the params, by its key (the attacker's card and
+    owner, the defender's, the step from one to the other): for a caller that asks many, to
+    read them without a call each and ask `clash` for one missing. Read it, never change it."""
+    return _clashes(params)
+
+
 @last_one  # rulesets/memo.py: one params object for a whole game; hashing it per clash cost more than the clash
 def _clashes(params: Params) -> dict[tuple[str, str, str, str, int, int], Clash]:
     """The clashes worked out so far under one params, by the two cards, their owners and the
