@@ -143,7 +143,15 @@ def strip(edge: str, depth: float) -> Rect:
 
 def edge_distance(edge: str, p: Point) -> float:
     """Distance from p to a board edge (the edge's whole line)."""
-    return {"south": p[1], "north": HEIGHT - p[1], "west": p[0], "east": WIDTH - p[0]}[edge]
+    if edge == "south":  # (not a dict built per call: every unit's evac distance asks it)
+        return p[1]
+    if edge == "north":
+        return HEIGHT - p[1]
+    if edge == "west":
+        return p[0]
+    if edge == "east":
+        return WIDTH - p[0]
+    raise KeyError(edge)
 
 
 def edge_line(edge: str) -> tuple[Point, Point]:

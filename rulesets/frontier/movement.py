@@ -202,8 +202,9 @@ def mover_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) 
     if mover.stuck and (moved > board.EPS or path):
         return False
     there = mover.locate(to)
-    return (_ground_allows(mover, to, level, path, there, moved)
-            and _units_clear(mover.bodies, mover.unit.id, mover.radius, mover.start, to, path, mover.free)
+    near = mover.near if not path and _within(mover.near.box, to) else None
+    return (_ground_allows(mover, to, level, path, there, moved, near)
+            and _units_clear(mover.bodies if near is None else near.bodies, mover.unit.id, mover.radius, mover.start, to, path, mover.free)
             and _sight_allows(mover, to, level, there))
 
 
@@ -221,7 +222,7 @@ def ground_allowed(state: State, unit: Unit, window: Window, to: Point, level: i
     if mover.stuck and moved > board.EPS:
         return False
     there = mover.locate(to)
-    if not _ground_allows(mover, to, level, (), there, moved):
+    if not _ground_allows(mover, to, level, (), there, moved, mover.near if _within(mover.near.box, to) else None):
         return False
     return mover.aim_end is None or terrain_sight(state)(_end_at(mover, to, level, there), mover.aim_end) is None
 
@@ -276,6 +277,52 @@ class _Mover(NamedTuple):
     """The target's end of a sight line (`sighted`)."""
     sight: Callable[[board.Sighted, board.Sighted, tuple[board.Body, ...]], str | None]
     """What blocks a sight line on the table (`sees`'s question)."""
+    near: _Near
+    """What a straight move ending within `reach` of its start may meet (`_near`)."""
+
+
+class _Near(NamedTuple):
+    """`tall`, `walls` and `bodies` cut down to what a straight move that ends inside `box`
+    (the square of `reach` round the start, where every sampled end falls) may meet: each
+    test of `_climbing`, `_walls_clear` and `_units_clear` passes by a piece or a unit further
+    than its own distance from the move's bounding box, and the move's bounding box is
+    inside `box`; one inch more than those distances is kept, so no rounding decides it. A
+    tall piece is kept also when its id is that of a piece in reach (`_climbing` finds the
+    pieces at either end by id, before any box test)."""
+
+    box: tuple[float, float, float, float]
+    tall: tuple[tuple[Piece, int], ...]
+    walls: tuple[Piece, ...]
+    bodies: tuple[board.Body, ...]
+
+
+MARGIN = 1.0
+"""Inches kept round `_Near.box` beyond what each test measures."""
+
+
+def _near(terrain: tuple[Piece, ...], start: Point, reach: float, radius: float, tall: tuple[tuple[Piece, int], ...],
+          here: Piece | None, pieces: tuple[Piece, ...], standing: tuple[board.Body, ...]) -> _Near:
+    x, y = start
+    box = (x - reach, y - reach, x + reach, y + reach)
+    lo_x, lo_y, hi_x, hi_y = x - reach - MARGIN, y - reach - MARGIN, x + reach + MARGIN, y + reach + MARGIN
+
+    def meets(piece: Piece) -> bool:
+        x0, y0, x1, y1 = piece.box
+        return not (hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1)
+
+    ids = {piece.id for piece in terrain if meets(piece)} | ({here.id} if here is not None else set())
+    reached = []
+    for body in standing:
+        room = radius + body.radius
+        bx, by = body.at
+        if lo_x - room <= bx <= hi_x + room and lo_y - room <= by <= hi_y + room:
+            reached.append(body)
+    return _Near(box=box, tall=tuple(entry for entry in tall if entry[0].id in ids),
+                 walls=tuple(piece for piece in pieces if meets(piece)), bodies=tuple(reached))
+
+
+def _within(box: tuple[float, float, float, float], p: Point) -> bool:
+    return box[0] <= p[0] <= box[2] and box[1] <= p[1] <= box[3]
 
 
 Mover = _Mover
@@ -290,11 +337,14 @@ def _mover(state: State, unit: Unit, window: Window) -> _Mover:
     tall = () if free else _climbable(state, scale, has(unit, "ag_harness"))
     aim, away = find(state, window.keep_sight), find(state, window.away_from)
     aim = aim if aim is not None and aim.at is not None else None
-    return _Mover(unit=unit, window=window, start=start, stuck=cannot_move(unit), free=free, reach=allowance(unit, window),
-                  scale=scale, radius=kind(unit).base, tall=tall, here=piece_at(state, start) if tall else None, aim=aim,
+    reach, radius, here = allowance(unit, window), kind(unit).base, piece_at(state, start) if tall else None
+    pieces, standing = walls(state), bodies(state)
+    return _Mover(unit=unit, window=window, start=start, stuck=cannot_move(unit), free=free, reach=reach,
+                  scale=scale, radius=radius, tall=tall, here=here, aim=aim,
                   away=away if away is not None and away.at is not None else None,
-                  locate=locator(state), walls=walls(state), bodies=bodies(state),
-                  aim_end=sighted(state, aim) if aim is not None else None, sight=sight_lines(state))
+                  locate=locator(state), walls=pieces, bodies=standing,
+                  aim_end=sighted(state, aim) if aim is not None else None, sight=sight_lines(state),
+                  near=_near(state.terrain, start, reach, radius, tall, here, pieces, standing))
 
 
 def _breaches(state: State, mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) -> Iterator[Problem]:
@@ -329,23 +379,24 @@ def _ground_problems(state: State, mover: _Mover, to: Point, level: int, path: t
     yield from _through_walls(mover.walls, unit, start, to, path, mover.free)
 
 
-def _ground_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...], there: Piece | None, moved: float) -> bool:
+def _ground_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...], there: Piece | None, moved: float, near: _Near | None) -> bool:
     """`_ground_problems` finds nothing, as a yes or no: the same questions of the same
     numbers, without a generator per rule or a message (a move's sampled ends ask it by the
-    dozen; `tests/frontier/test_quick_refusals.py` holds the two together)."""
+    dozen; `tests/frontier/test_quick_refusals.py` holds the two together). `near`: the
+    mover's pieces in reach (`_Near`), for a straight move ending in its box."""
     if not missions.on_table(to) or (path and not all(map(missions.on_table, path))):
         return False
     unit = mover.unit
     cost = 0
     if mover.tall:
-        cost, climbed = _climbing(mover.tall, mover.scale, mover.here, mover.start, unit.level, there, to, level, path, mover.window.forced)
+        cost, climbed = _climbing(mover.tall if near is None else near.tall, mover.scale, mover.here, mover.start, unit.level, there, to, level, path, mover.window.forced)
         if climbed and has(unit, "need_for_speed"):
             return False
     if moved > mover.reach - cost + 1e-9:
         return False
     if level not in ((0,) if there is None else there.heights()):
         return False
-    return _walls_clear(mover.walls, mover.start, to, path, mover.free)
+    return _walls_clear(mover.walls if near is None else near.walls, mover.start, to, path, mover.free)
 
 
 def _table_problems(to: Point, path: tuple[Point, ...]) -> Iterator[Problem]:
@@ -683,8 +734,17 @@ def detours(state: State, unit: Unit, to: Point) -> list[tuple[Point, ...]]:
     """Paths round the first unit standing in the way of a straight move: one waypoint to
     either side of it, just clear of both bases."""
     start = position(unit)
-    blockers = [o for o in on_board(state) if o.id != unit.id
-                and board.point_segment_distance(position(o), start, to) < kind(unit).base + kind(o).base]
+    radius = kind(unit).base
+    lo_x, hi_x = (start[0], to[0]) if start[0] <= to[0] else (to[0], start[0])
+    lo_y, hi_y = (start[1], to[1]) if start[1] <= to[1] else (to[1], start[1])
+    blockers = []
+    for o in on_board(state):
+        room = radius + kind(o).base
+        ox, oy = position(o)
+        if o.id == unit.id or ox < lo_x - room - MARGIN or ox > hi_x + room + MARGIN or oy < lo_y - room - MARGIN or oy > hi_y + room + MARGIN:
+            continue  # an inch more than `room` off the segment's box: further than `room` from the segment
+        if board.point_segment_distance((ox, oy), start, to) < room:
+            blockers.append(o)
     if not blockers or board.distance(start, to) <= board.EPS:
         return []
     first = min(blockers, key=lambda o: board.distance(start, position(o)))

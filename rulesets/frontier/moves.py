@@ -10,7 +10,7 @@ a move the audit would flag. The table itself may record any point.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import product
 
@@ -85,15 +85,18 @@ from rulesets.frontier.state import (
     role_of,
     seat_of,
     sees,
+    sight_between,
 )
 from rulesets.frontier.state import piece as terrain_piece
 from rulesets.frontier.terrain import STANDARD, spots
 from rulesets.frontier.timing import chance_pending, front, reactive_seat, settled
 from rulesets.memo import last_state
+from rulesets.outcomes import Uniform
 
 
-def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
-    """At a chance step, every outcome with its probability; None at a decision."""
+def chance(params: Params, state: State) -> Sequence[tuple[Event, float]] | None:
+    """At a chance step, every outcome with its probability; None at a decision. An action's
+    roll is `Uniform`: every face of both sides' dice, each event made when read."""
     if state.stage == "roles" and state.roll_winner is None:
         die = params.role_die
         a, b = state.seats[0], state.seats[-1]
@@ -114,18 +117,23 @@ def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
     if specs is None:
         return [(ActionRolled(active=(1,), reactive=(1,)), 1.0)]
     mine, theirs = specs
-    return list(_action_rolls(mine.die, mine.number, theirs.die, theirs.number))
+    return Uniform(_action_faces(mine.die, mine.number, theirs.die, theirs.number), _rolled)
 
 
 @lru_cache(maxsize=64)
-def _action_rolls(die: int, number: int, their_die: int, their_number: int) -> tuple[tuple[Event, float], ...]:
-    """Every face of both sides' dice with its probability: they depend on the dice alone (a few
-    sizes and counts), so a game's hundred rolls share a handful of lists of frozen events
-    instead of building up to 20,000 events each."""
+def _action_faces(die: int, number: int, their_die: int, their_number: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Every face of both sides' dice, ours first: they depend on the dice alone (a few sizes
+    and counts), so a game's hundred rolls share a handful of tuples. Each face is equally
+    likely, so the step is `Uniform` (rulesets/outcomes.py): the simulator draws one outcome
+    from its running totals and makes that one event, instead of summing up to 10,000 weights
+    at every roll (`1 / n` is the weight `1 / (ours * theirs)` was, so the same draws)."""
     ours = list(product(range(1, die + 1), repeat=number))
     their = list(product(range(1, their_die + 1), repeat=their_number))
-    weight = 1 / (len(ours) * len(their))
-    return tuple((ActionRolled(active=a, reactive=r), weight) for a in ours for r in their)
+    return tuple((a, r) for a in ours for r in their)
+
+
+def _rolled(faces: tuple[tuple[int, ...], tuple[int, ...]]) -> ActionRolled:
+    return ActionRolled(active=faces[0], reactive=faces[1])
 
 
 def legal(params: Params, state: State) -> list[Event]:
@@ -667,23 +675,24 @@ def _toward_enemies(state: State, seat: str, at: Point, reach: float) -> list[Po
 
 
 def _strategic_abilities(state: State, seat: str, unit: Unit) -> Iterator[Event]:
-    friends = [u for u in on_board(state, seat) if gap(unit, u) <= NEAR]
-    foes = enemies_of(state, unit)
+    """A unit's strategic abilities; its friends within 5" and its enemies are listed only for
+    an ability that offers one of them (most units have none)."""
     if _unused(unit, "knife_missile"):
         for p in _toward_enemies(state, seat, position(unit), NEAR):
             yield AbilityUsed(by=seat, unit=unit.id, ability="knife_missile", points=(p,))
     for ability in ("experimental_nanites", "stim_packs"):
         if _unused(unit, ability):
+            friends = [u for u in on_board(state, seat) if gap(unit, u) <= NEAR]
             yield from (AbilityUsed(by=seat, unit=unit.id, ability=ability, target=f.id) for f in friends)
     for ability in ("forward_maggots", "neural_trojan", "self_destruct"):
         if _unused(unit, ability):
             yield AbilityUsed(by=seat, unit=unit.id, ability=ability)
     if has(unit, "target_designator"):
-        for foe in foes:
+        for foe in enemies_of(state, unit):
             if not designated(state, foe) and sees(state, unit, foe):
                 yield AbilityUsed(by=seat, unit=unit.id, ability="target_designator", target=foe.id)
     if _unused(unit, "focus_fire"):
-        yield from (AbilityUsed(by=seat, unit=unit.id, ability="focus_fire", target=f.id) for f in foes if designated(state, f))
+        yield from (AbilityUsed(by=seat, unit=unit.id, ability="focus_fire", target=f.id) for f in enemies_of(state, unit) if designated(state, f))
     if _unused(unit, "ambush"):
         for radius in (8.0, 14.0):
             for a in range(0, 360, 30):
@@ -728,6 +737,7 @@ def _declared(params: Params, state: State, seat: str, declaring: str | None) ->
     """`_declarations`' events; with a `declaring` seat, its open fire only where allowed
     (`declared_refused`'s questions), with none every open fire candidate."""
     engagement = params.engagement_range
+    sees_standing = sight_between(state)  # the decision's lines, asked of one closure
     for unit in on_board(state, seat):
         yield ActionDeclared(by=seat, unit=unit.id, action="advance")
         reach = _fight_through_reach(params, unit)  # the unit's alone: asked once, not per enemy
@@ -735,9 +745,9 @@ def _declared(params: Params, state: State, seat: str, declaring: str | None) ->
         firing = declaring is None or (seat == declaring and shooter is not None and shooter.side == seat and shooter.status == "board")
         for foe in enemies_of(state, unit):
             away = gap(unit, foe)
-            if away >= engagement and firing and (shooter is None or _open_fire_at(state, shooter, foe.id)):
+            if away >= engagement and firing and (shooter is None or _open_fire_at(state, shooter, foe.id, (unit, foe, away), sees_standing)):
                 yield ActionDeclared(by=seat, unit=unit.id, action="open_fire", target=foe.id)
-            if away <= reach and _can_fight_through(params, state, unit, foe, away):
+            if away <= reach and _can_fight_through(params, state, unit, foe, away, sees_standing):
                 yield ActionDeclared(by=seat, unit=unit.id, action="fight_through", target=foe.id)
         yield ActionDeclared(by=seat, unit=unit.id, action="bug_out")
         for ability in ("experimental_targeting_system", "override_safety_parameters", "jump_packs", "ghost_field"):
@@ -745,20 +755,34 @@ def _declared(params: Params, state: State, seat: str, declaring: str | None) ->
                 yield AbilityUsed(by=seat, unit=unit.id, ability=ability)
 
 
-def _open_fire_at(state: State, shooter: Unit, target_id: str) -> bool:
-    """`rules.declared_refused`'s target questions of an open fire, answered yes."""
+def _open_fire_at(state: State, shooter: Unit, target_id: str, measured: tuple[Unit, Unit, float],
+                  sees_standing: Callable[[Unit, Unit], bool]) -> bool:
+    """`rules.declared_refused`'s target questions of an open fire, answered yes. Where the
+    shooter and the target found by id are the very units whose gap the caller measured
+    (`measured`: the two and their `gap`), `abilities.open_fire_allowed`'s questions are asked
+    with that gap and the decision's lines (`sees_standing`); otherwise (a table's duplicate
+    id) as `check` asks them."""
     target = find(state, target_id)
-    return target is not None and target.status == "board" and target.side != shooter.side and abilities.open_fire_allowed(state, shooter, target)
+    if target is None or target.status != "board" or target.side == shooter.side:
+        return False
+    unit, foe, away = measured
+    if shooter is not unit or target is not foe or shooter.at is None or target.at is None:
+        return abilities.open_fire_allowed(state, shooter, target)
+    if away < 10 - board.EPS:
+        return False
+    return (shooter.type == "specialist" and designated(state, target)) or sees_standing(shooter, target)
 
 
-def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit, away: float | None = None) -> bool:
+def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit, away: float | None = None,
+                       sees_standing: Callable[[Unit, Unit], bool] | None = None) -> bool:
     """Fight Through is offered only if a first move (sampled) can bring the target within 10" and sight.
-    `away`: the two units' `gap`, when the caller has measured it."""
+    `away`: the two units' `gap`, when the caller has measured it; `sees_standing`: the
+    decision's `sees` (`state.sight_between`), when the caller has it."""
     if away is None:
         away = gap(unit, foe)
     if away > _fight_through_reach(params, unit):
         return False
-    if away <= params.engagement_range and sees(state, unit, foe):
+    if away <= params.engagement_range and (sees(state, unit, foe) if sees_standing is None else sees_standing(unit, foe)):
         return True
     window = _first_move_window(params, unit, foe)
     return any(movement.units_allow(state, unit, window, to, h) for to, h in _fight_through_grounds(params, state, unit, foe, window))

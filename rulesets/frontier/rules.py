@@ -439,20 +439,18 @@ def deploy_refused(params: Params, state: State, event: UnitDeployed) -> bool:
 
 def deploy_point_allowed(state: State, at: board.Point, level: int, ready: _Deploying) -> bool:
     """`_deploy_point_problems` finds nothing, as a yes or no: the same questions without a
-    list or a message per rule (a set-up's two dozen points per unit ask it)."""
+    list or a message per rule (a set-up's two dozen points per unit ask it), the other
+    units and the unit's kin read from `ready` (listed once per unit, not once per point)."""
     if ready.half or not ready.zone.contains(at) or not missions.on_table(at):
         return False
     found = piece_at(state, at)
     if level not in ((0,) if found is None else found.heights()) or (found is not None and found.impassable()):
         return False
-    unit = ready.unit
-    radius, (x, y) = kind(unit).base, at
-    for other in bodies(state):
-        room = radius + other.radius - movement.SLACK
-        ox, oy = other.at
-        if other.id != unit.id and abs(ox - x) < room and abs(oy - y) < room and board.distance(at, other.at) < room:
+    x, y = at
+    for ox, oy, room, other_at in ready.others:
+        if abs(ox - x) < room and abs(oy - y) < room and board.distance(at, other_at) < room:
             return False
-    return not any(u.type == unit.type and board.distance(at, position(u)) > NEAR + board.EPS for u in on_board(state, unit.side))
+    return not any(board.distance(at, kin_at) > NEAR + board.EPS for kin_at in ready.kin)
 
 
 class _Deploying(NamedTuple):
@@ -463,6 +461,11 @@ class _Deploying(NamedTuple):
     zone: missions.Zone
     half: Problems
     """The 50% limit's problem, if this unit breaks it."""
+    others: tuple[tuple[float, float, float, board.Point], ...] = ()
+    """Every other unit on the table, as `deploy_point_allowed` measures it: x, y, the room its
+    base and the unit's need (less the slack), where it stands; in `bodies`' order."""
+    kin: tuple[board.Point, ...] = ()
+    """Where the units of the unit's type on the table stand (its side's, in order)."""
 
 
 @last_args  # a decision's candidates come unit by unit (rulesets/memo.py)
@@ -490,7 +493,10 @@ def _deploying(state: State, event: UnitDeployed) -> tuple[Problems, _Deploying 
         limit = 0.5 * army_points(army_of(state, unit.side) or ())
         if placed > limit:
             half.append(_v(event, "deployment.half", f"this step sets up up to 50% of the army's points ({limit:g}); this makes {placed}"))
-    return problems, _Deploying(unit, wave, missions.zone(state.mission, wave.zone, layout(state)), half)
+    radius = kind(unit).base
+    others = tuple((other.at[0], other.at[1], radius + other.radius - movement.SLACK, other.at) for other in bodies(state) if other.id != unit.id)
+    kin = tuple(position(u) for u in on_board(state, unit.side) if u.type == unit.type)
+    return problems, _Deploying(unit, wave, missions.zone(state.mission, wave.zone, layout(state)), half, others, kin)
 
 
 def _deploy_point_problems(state: State, event: UnitDeployed, ready: _Deploying) -> Problems:

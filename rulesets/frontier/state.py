@@ -544,6 +544,18 @@ def _units_sight(params: None, terrain: tuple[Piece, ...]) -> Callable[[Unit, Un
     return between
 
 
+def sight_between(state: State) -> Callable[[Unit, Unit], bool]:
+    """`sees(state, a, b)` for units where they stand, to ask of many lines in a row (a
+    declaration's open fire and Fight Through, every unit against every enemy): the table's
+    lines and the units standing found once, not asked of two memos per line."""
+    between, standing = _units_sight(None, state.terrain), bodies(state)
+
+    def sees_standing(a: Unit, b: Unit) -> bool:
+        return a.at is not None and b.at is not None and between(a, b, standing) is None
+
+    return sees_standing
+
+
 def sees_point(state: State, a: Unit, p: Point, scale: int) -> bool:
     """Whether a unit sees a marker of some scale standing on the ground at p."""
     found = piece_at(state, p)
@@ -629,7 +641,14 @@ def current_wave(state: State) -> missions.Wave | None:
 def evac_edges(state: State, seat: str) -> tuple[str, ...]:
     """The board edges that are a seat's evac zones."""
     role = role_of(state, seat)
-    return missions.evac_edges(state.mission, role, layout(state)) if role else ()
+    return _evac_edges(state.mission, role, state.attacker_edges, state.defender_edges, state.short_edge) if role else ()
+
+
+@functools.lru_cache(maxsize=256)
+def _evac_edges(mission: str, role: str, attacker_edges: tuple[str, ...], defender_edges: tuple[str, ...], short_edge: str | None) -> tuple[str, ...]:
+    """`missions.evac_edges` by the mission and the setup choices it reads (a few per game):
+    every bug out and every move toward an evac edge asks it."""
+    return missions.evac_edges(mission, role, missions.Layout(attacker_edges=attacker_edges, defender_edges=defender_edges, short_edge=short_edge))
 
 
 def evac_distance(state: State, unit: Unit) -> float:
