@@ -9,6 +9,7 @@ union of every way it could go.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
@@ -191,8 +192,10 @@ def _union(zones: Iterable[Zone], label: str) -> Zone:
     return Zone(tuple(rects), label)
 
 
+@functools.lru_cache(maxsize=256)
 def zone(mission: str, name: str, layout: Layout) -> Zone:
-    """A named deployment area of a mission under the setup choices made so far."""
+    """A named deployment area of a mission under the setup choices made so far (a pure value
+    of a few setup choices, remembered: every unit and marker set up asks it)."""
     builder = _ZONES[name]
     return builder(layout)
 
@@ -279,8 +282,10 @@ _ZONES = {
 }
 
 
+@functools.lru_cache(maxsize=256)
 def deployment_zone(mission: str, role: str, layout: Layout) -> Zone:
-    """Everywhere a role may set up units in the mission (all its steps together)."""
+    """Everywhere a role may set up units in the mission (all its steps together; remembered
+    like `zone`: each of a set-up's sampled marker points asks it)."""
     zones = [zone(mission, w.zone, layout) for w in WAVES[mission] if w.role == role and w.scope != "none"]
     return _union(zones, f"{role}'s deployment zone")
 

@@ -189,9 +189,11 @@ def move_allowed(params: Params, state: State, unit: Unit, window: Window, to: P
 
 
 def decision_mover(state: State, unit: Unit, window: Window) -> _Mover:
-    """What every sampled end of one unit's move in this window shares (`_mover`), for a
-    caller that keeps it for the decision itself (`rules.move_refused`)."""
-    return _mover(state, unit, window)
+    """What every sampled end of one unit's move in this window shares (`_mover`), with what
+    its straight moves may meet (`_Near`), for a caller that keeps it for the decision itself
+    (`rules.decision_mover`: a move window's ends, `rules.move_refused`)."""
+    mover = _mover(state, unit, window)
+    return mover._replace(near=_near(state.terrain, mover.start, mover.reach, mover.radius, mover.tall, mover.here, mover.walls, mover.bodies))
 
 
 def mover_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) -> bool:
@@ -202,7 +204,9 @@ def mover_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) 
     if mover.stuck and (moved > board.EPS or path):
         return False
     there = mover.locate(to)
-    near = mover.near if not path and _within(mover.near.box, to) else None
+    near = mover.near
+    if near is not None and (path or not _within(near.box, to)):
+        near = None
     return (_ground_allows(mover, to, level, path, there, moved, near)
             and _units_clear(mover.bodies if near is None else near.bodies, mover.unit.id, mover.radius, mover.start, to, path, mover.free)
             and _sight_allows(mover, to, level, there))
@@ -222,7 +226,7 @@ def ground_allowed(state: State, unit: Unit, window: Window, to: Point, level: i
     if mover.stuck and moved > board.EPS:
         return False
     there = mover.locate(to)
-    if not _ground_allows(mover, to, level, (), there, moved, mover.near if _within(mover.near.box, to) else None):
+    if not _ground_allows(mover, to, level, (), there, moved, None):
         return False
     return mover.aim_end is None or terrain_sight(state)(_end_at(mover, to, level, there), mover.aim_end) is None
 
@@ -277,8 +281,9 @@ class _Mover(NamedTuple):
     """The target's end of a sight line (`sighted`)."""
     sight: Callable[[board.Sighted, board.Sighted, tuple[board.Body, ...]], str | None]
     """What blocks a sight line on the table (`sees`'s question)."""
-    near: _Near
-    """What a straight move ending within `reach` of its start may meet (`_near`)."""
+    near: _Near | None = None
+    """What a straight move ending within `reach` of its start may meet (`_near`): worked out
+    for a decision's mover (`decision_mover`), whose ends are many."""
 
 
 class _Near(NamedTuple):
@@ -337,14 +342,11 @@ def _mover(state: State, unit: Unit, window: Window) -> _Mover:
     tall = () if free else _climbable(state, scale, has(unit, "ag_harness"))
     aim, away = find(state, window.keep_sight), find(state, window.away_from)
     aim = aim if aim is not None and aim.at is not None else None
-    reach, radius, here = allowance(unit, window), kind(unit).base, piece_at(state, start) if tall else None
-    pieces, standing = walls(state), bodies(state)
-    return _Mover(unit=unit, window=window, start=start, stuck=cannot_move(unit), free=free, reach=reach,
-                  scale=scale, radius=radius, tall=tall, here=here, aim=aim,
+    return _Mover(unit=unit, window=window, start=start, stuck=cannot_move(unit), free=free, reach=allowance(unit, window),
+                  scale=scale, radius=kind(unit).base, tall=tall, here=piece_at(state, start) if tall else None, aim=aim,
                   away=away if away is not None and away.at is not None else None,
-                  locate=locator(state), walls=pieces, bodies=standing,
-                  aim_end=sighted(state, aim) if aim is not None else None, sight=sight_lines(state),
-                  near=_near(state.terrain, start, reach, radius, tall, here, pieces, standing))
+                  locate=locator(state), walls=walls(state), bodies=bodies(state),
+                  aim_end=sighted(state, aim) if aim is not None else None, sight=sight_lines(state))
 
 
 def _breaches(state: State, mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) -> Iterator[Problem]:
