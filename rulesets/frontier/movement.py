@@ -207,9 +207,10 @@ def mover_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) 
     near = mover.near
     if near is not None and (path or not _within(near.box, to)):
         near = None
+    standing = mover.bodies if near is None else near.bodies
     return (_ground_allows(mover, to, level, path, there, moved, near)
-            and _units_clear(mover.bodies if near is None else near.bodies, mover.unit.id, mover.radius, mover.start, to, path, mover.free)
-            and _sight_allows(mover, to, level, there))
+            and (not standing or _units_clear(standing, mover.unit.id, mover.radius, mover.start, to, path, mover.free))
+            and (mover.aim is None or _sight_allows(mover, to, level, there)))
 
 
 def ground_allowed(state: State, unit: Unit, window: Window, to: Point, level: int) -> bool:
@@ -390,15 +391,16 @@ def _ground_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...]
         return False
     unit = mover.unit
     cost = 0
-    if mover.tall:
-        cost, climbed = _climbing(mover.tall if near is None else near.tall, mover.scale, mover.here, mover.start, unit.level, there, to, level, path, mover.window.forced)
+    tall, pieces = (mover.tall, mover.walls) if near is None else (near.tall, near.walls)
+    if tall:  # (no piece to climb: no cost, nothing climbed)
+        cost, climbed = _climbing(tall, mover.scale, mover.here, mover.start, unit.level, there, to, level, path, mover.window.forced)
         if climbed and has(unit, "need_for_speed"):
             return False
     if moved > mover.reach - cost + 1e-9:
         return False
     if level not in ((0,) if there is None else there.heights()):
         return False
-    return _walls_clear(mover.walls if near is None else near.walls, mover.start, to, path, mover.free)
+    return not pieces or _walls_clear(pieces, mover.start, to, path, mover.free)
 
 
 def _table_problems(to: Point, path: tuple[Point, ...]) -> Iterator[Problem]:

@@ -53,8 +53,9 @@ from rulesets.frontier.rules import (
     decision_mover,
     declared_refused,
     declaring_seat,
-    deploy_point_allowed,
+    deploy_levels,
     deploy_refused,
+    deploy_units_allow,
     move_refused,
     outcome,
     still_placeable,
@@ -370,16 +371,19 @@ def _deployment_events(params: Params, state: State, accepted: bool) -> Iterator
 def _unit_points(params: Params, state: State, seat: str, unit: Unit, zone: missions.Zone, accepted: bool) -> Iterator[Event]:
     """A unit set up at each sampled point and height. With `accepted`, only where the rules
     accept it: what its set-up asks whatever the point is asked once (`rules.unit_deploying`),
-    then each point (`rules.deploy_point_allowed`): what `rules.deploy_refused` asks of each
-    event, without making the events it refuses."""
-    ready = None
-    if accepted:
-        problems, ready = unit_deploying(params, state, seat, unit.id)
-        if problems or ready is None:
-            return
+    then each point's heights that the zone and the ground allow (`rules.deploy_levels`,
+    remembered per table) and the other units there (`rules.deploy_units_allow`): what
+    `rules.deploy_refused` asks of each event, without making the events it refuses."""
+    if not accepted:
+        for p in _deploy_points(state, unit, zone):
+            yield from (UnitDeployed(by=seat, unit=unit.id, point=p, level=h) for h in heights_at(state, p))
+        return
+    problems, ready = unit_deploying(params, state, seat, unit.id)
+    if problems or ready is None or ready.half:
+        return
     for p in _deploy_points(state, unit, zone):
-        for h in heights_at(state, p):
-            if ready is None or deploy_point_allowed(state, p, h, ready):
+        for h in deploy_levels(state, ready.zone, p):  # `heights_at`'s heights that the zone and ground allow, in order
+            if deploy_units_allow(p, ready):
                 yield UnitDeployed(by=seat, unit=unit.id, point=p, level=h)
 
 

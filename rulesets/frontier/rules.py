@@ -441,16 +441,54 @@ def deploy_point_allowed(state: State, at: board.Point, level: int, ready: _Depl
     """`_deploy_point_problems` finds nothing, as a yes or no: the same questions without a
     list or a message per rule (a set-up's two dozen points per unit ask it), the other
     units and the unit's kin read from `ready` (listed once per unit, not once per point)."""
-    if ready.half or not ready.zone.contains(at) or not missions.on_table(at):
+    if ready.half or level not in deploy_levels(state, ready.zone, at):
         return False
-    found = piece_at(state, at)
-    if level not in ((0,) if found is None else found.heights()) or (found is not None and found.impassable()):
-        return False
+    return deploy_units_allow(at, ready)
+
+
+def deploy_units_allow(at: board.Point, ready: _Deploying) -> bool:
+    """`deploy_point_allowed`'s questions of the other units, at a point whose zone and ground
+    allow the unit: it stands on none of them, and within 5" of its kin."""
     x, y = at
     for ox, oy, room, other_at in ready.others:
         if abs(ox - x) < room and abs(oy - y) < room and board.distance(at, other_at) < room:
             return False
     return not any(board.distance(at, kin_at) > NEAR + board.EPS for kin_at in ready.kin)
+
+
+DEPLOY_LEVELS_KEPT = 4096
+"""Points' set-up heights kept per table (`deploy_levels`)."""
+
+
+def deploy_levels(state: State, zone: missions.Zone, at: board.Point) -> tuple[int, ...]:
+    """The heights at which a unit may be set up at `at` as far as the zone and the table go
+    (in the zone, on the table, a level of the piece there, not impassable), in `heights_at`'s
+    order: they depend on the zone, the point and the table alone, and each unit set up first
+    of its type is offered the zone's same two dozen points, so they are remembered per table
+    (by the zone object, kept beside its answer, and the point)."""
+    kept = _deploy_levels_kept(None, state.terrain)
+    found = kept.get((id(zone), at))
+    if found is not None and found[0] is zone:
+        return found[1]
+    levels = _deploy_levels(state, zone, at)
+    if len(kept) >= DEPLOY_LEVELS_KEPT:
+        kept.clear()
+    kept[(id(zone), at)] = (zone, levels)
+    return levels
+
+
+def _deploy_levels(state: State, zone: missions.Zone, at: board.Point) -> tuple[int, ...]:
+    if not zone.contains(at) or not missions.on_table(at):
+        return ()
+    found = piece_at(state, at)
+    if found is not None and found.impassable():
+        return ()
+    return (0,) if found is None else found.heights()
+
+
+@last_state  # one table per game (rulesets/memo.py)
+def _deploy_levels_kept(params: None, terrain: tuple[Piece, ...]) -> dict[tuple[int, board.Point], tuple[missions.Zone, tuple[int, ...]]]:
+    return {}
 
 
 class _Deploying(NamedTuple):
