@@ -703,15 +703,19 @@ def sample_ends(state: State, unit: Unit, window: Window, goals: tuple[Point, ..
         if d > 1.5:
             points.append(board.toward(start, goal, min(reach, d - 1.2)))
     seen: set[Point] = set()
-    ends = []
+    ends: list[tuple[Point, int]] = []
     locate = locator(state)
+    hypot = math.hypot
     for p in points:
         q = snap(p)
-        if q in seen or board.distance(q, start) <= board.EPS:
+        if q in seen or hypot(x - q[0], y - q[1]) <= board.EPS:  # (`board.distance(q, start)`, without the call)
             continue
         seen.add(q)
         there = locate(q)  # `heights_at(state, q)`, the table's locator asked once
-        ends += [(q, h) for h in ((0,) if there is None else there.heights())]
+        if there is None:
+            ends.append((q, 0))
+        else:
+            ends += [(q, h) for h in there.heights()]
     return ends
 
 

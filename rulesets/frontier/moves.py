@@ -58,6 +58,7 @@ from rulesets.frontier.rules import (
     deploy_units_allow,
     move_refused,
     outcome,
+    reaction_refused,
     still_placeable,
     unit_deploying,
 )
@@ -160,13 +161,16 @@ def _refused(params: Params, state: State, event: Event) -> bool:
     of sight of enemy units"), which `check` would refuse point by point. A sampled move
     stops at the first rule it breaks (`rules.move_refused`); a unit set up is asked what
     depends on the unit once, then each point (`rules.deploy_refused`); a declared action
-    likewise asks the decision once, then the unit and its target (`rules.declared_refused`)."""
+    likewise asks the decision once, then the unit and its target (`rules.declared_refused`),
+    and a reaction the decision once, then the unit and its requirements (`rules.reaction_refused`)."""
     if isinstance(event, UnitMoved):
         return move_refused(params, state, event)
     if isinstance(event, UnitDeployed):
         return deploy_refused(params, state, event)
     if isinstance(event, ActionDeclared):
         return declared_refused(params, state, event)
+    if isinstance(event, ReactionDeclared):
+        return reaction_refused(params, state, event)
     if isinstance(event, AbilityUsed) and event.ability == "ambush" and (
             event.unit in _ambushers_in_sight(params, state) or _ambush_point_watched(state, event)):
         return True
@@ -678,9 +682,16 @@ def _toward_enemies(state: State, seat: str, at: Point, reach: float) -> list[Po
     return [movement.snap(p) for p in points]
 
 
+STRATEGIC_ABILITIES = frozenset({"knife_missile", "experimental_nanites", "stim_packs", "forward_maggots", "neural_trojan",
+                                 "self_destruct", "target_designator", "focus_fire", "ambush", "minefield"})
+"""The abilities `_strategic_abilities` offers: a unit whose type has none of them offers none."""
+
+
 def _strategic_abilities(state: State, seat: str, unit: Unit) -> Iterator[Event]:
     """A unit's strategic abilities; its friends within 5" and its enemies are listed only for
     an ability that offers one of them (most units have none)."""
+    if STRATEGIC_ABILITIES.isdisjoint(units.ABILITY_IDS.get(unit.type, ())):
+        return
     if _unused(unit, "knife_missile"):
         for p in _toward_enemies(state, seat, position(unit), NEAR):
             yield AbilityUsed(by=seat, unit=unit.id, ability="knife_missile", points=(p,))

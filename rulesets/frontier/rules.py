@@ -808,6 +808,50 @@ def _check_reaction(params: Params, state: State, event: ReactionDeclared) -> Pr
     return problems + _reaction_requirements(params, state, event, act, unit, active)
 
 
+def reaction_refused(params: Params, state: State, event: ReactionDeclared) -> bool:
+    """Whether `check` finds anything wrong with a declared reaction, without building its
+    problems: where an action waits for its reaction and its unit stands on the table
+    (`reacting`, asked once per decision: a reaction decision offers one per unit and
+    reaction), the event's seat, unit and reaction, then the Requirements column as a yes or
+    no (`_reaction_unmet`). Anywhere else it is `check`."""
+    ready = reacting(params, state)
+    if ready is None:
+        return bool(check(params, state, event))
+    seat, act, active = ready
+    if seat is not None and event.by != seat:
+        return True
+    unit = find(state, event.unit)
+    if unit is None or (seat is not None and unit.side != seat) or unit.status != "board":
+        return True
+    return event.reaction not in REACTIONS.get(act.action, ()) or _reaction_unmet(params, state, event.reaction, act, unit, active)
+
+
+@last_state  # asked by each of a decision's reactions (rulesets/memo.py)
+def reacting(params: Params, state: State) -> tuple[str | None, Activation, Unit] | None:
+    """The reactive seat, the action waiting for its reaction and that action's unit, where
+    `_check_reaction`'s questions of the decision find nothing wrong (play under way, the game
+    not over, an action in its react phase, its unit on the table); None elsewhere."""
+    turn = state.turn
+    if state.stage != "play" or turn is None or outcome(params, state) is not None:
+        return None
+    act = turn.activation
+    if act is None or act.phase != "react":
+        return None
+    active = find(state, act.unit)
+    if active is None or active.at is None:
+        return None
+    return reactive_seat(state), act, active
+
+
+def _reaction_unmet(params: Params, state: State, reaction: str, act: Activation, unit: Unit, active: Unit) -> bool:
+    """`_reaction_requirements` finds a problem, as a yes or no (the same questions, in order)."""
+    away, reach = gap(unit, active), params.engagement_range
+    return ((reaction in ("firefight", "take_cover", "fall_back") and act.target != unit.id)
+            or (reaction in ("overwatch", "flank", "firefight", "counter_attack") and not sees(state, unit, active))
+            or (reaction in ("overwatch", "firefight") and away < reach - board.EPS)
+            or (reaction in ("flank", "counter_attack") and away > reach + board.EPS))
+
+
 def _reaction_requirements(params: Params, state: State, event: ReactionDeclared, act: Activation, unit: Unit, active: Unit) -> Problems:
     """The Requirements column of the reactions table."""
     reaction, away, reach = event.reaction, gap(unit, active), params.engagement_range

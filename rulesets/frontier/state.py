@@ -653,8 +653,12 @@ def _evac_edges(mission: str, role: str, attacker_edges: tuple[str, ...], defend
 
 def evac_distance(state: State, unit: Unit) -> float:
     """Distance from a unit to its nearest evac zone (inf if it has none yet)."""
-    edges = evac_edges(state, unit.side)
-    return min((missions.edge_distance(e, position(unit)) for e in edges), default=float("inf"))
+    at, nearest = position(unit), float("inf")
+    for edge in evac_edges(state, unit.side):  # (a loop, not `min` over a generator: every unit's bug out asks it at each declaration)
+        away = missions.edge_distance(edge, at)
+        if away < nearest:
+            nearest = away
+    return nearest
 
 
 def token(state: State, token_id: str) -> Token | None:

@@ -19,9 +19,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from projections.simulate import play
-from rulesets.frontier import abilities, board, missions, movement, moves, rules
+from rulesets.frontier import abilities, board, missions, movement, moves, rules, units
 from rulesets.frontier.board import Body, Point, Sighted, make_terrain
-from rulesets.frontier.events import AbilityUsed, ActionDeclared, UnitDeployed, UnitMoved
+from rulesets.frontier.events import (
+    AbilityUsed,
+    ActionDeclared,
+    ReactionDeclared,
+    UnitDeployed,
+    UnitMoved,
+)
 from rulesets.frontier.state import (
     State,
     Unit,
@@ -597,3 +603,48 @@ def test_open_fire_targets_are_tested_where_they_are_made() -> None:
             for variant in variants:
                 assert moves.legal(P, variant) == _accepted(variant)
     assert asked > 20, asked
+
+
+def test_a_reaction_is_refused_exactly_when_check_finds_a_problem() -> None:
+    """`rules.reaction_refused` (the decision asked once, the requirements as a yes or no)
+    against `check`, for every reaction and for wrong seats, units and reactions, at every
+    decision of seeded games (those without an action waiting for a reaction too, where it
+    asks `check`), and with the action's unit taken off the table."""
+    asked = refused = 0
+    reactions = ("overwatch", "flank", "firefight", "counter_attack", "take_cover", "fall_back", "dodge")
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            turn = state.turn
+            act = turn.activation if turn is not None else None
+            variants = [state]
+            if act is not None and (active := find(state, act.unit)) is not None:
+                variants.append(replace_unit(state, replace(active, at=None)))
+            for variant in variants:
+                for unit in state.units[::2]:
+                    for seat in state.seats:
+                        for reaction in reactions:
+                            event = ReactionDeclared(by=seat, unit=unit.id, reaction=reaction)
+                            answer = rules.reaction_refused(P, variant, event)
+                            assert answer == bool(rules.check(P, variant, event)), (event, act)
+                            asked += 1
+                            refused += answer
+    assert asked > 2000 and 0 < refused < asked
+
+
+def test_a_unit_whose_type_has_no_strategic_ability_offers_none() -> None:
+    """`moves._strategic_abilities` passes a unit by when its type has none of
+    `STRATEGIC_ABILITIES`: at every strategic decision of seeded games, every unit offers the
+    same abilities as when each ability is asked in turn (the set taken as every ability)."""
+    asked = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            turn = state.turn
+            if state.stage != "play" or turn is None or turn.step != "strategic":
+                continue
+            for unit in on_board(state):
+                quick = list(moves._strategic_abilities(state, unit.side, unit))
+                with pytest.MonkeyPatch.context() as patched:
+                    patched.setattr(moves, "STRATEGIC_ABILITIES", frozenset().union(*units.ABILITY_IDS.values()))
+                    assert quick == list(moves._strategic_abilities(state, unit.side, unit))
+                asked += 1
+    assert asked > 100
