@@ -70,6 +70,7 @@ from rulesets.frontier.state import (
     Unit,
     Window,
     army_of,
+    bodies,
     current_wave,
     designated,
     enemies_of,
@@ -88,6 +89,8 @@ from rulesets.frontier.state import (
     seat_of,
     sees,
     sight_between,
+    sight_lines,
+    sighted,
 )
 from rulesets.frontier.state import piece as terrain_piece
 from rulesets.frontier.terrain import STANDARD, spots
@@ -188,7 +191,9 @@ def _ambush_point_watched(state: State, event: AbilityUsed) -> bool:
     at = event.points[0]
     if board.distance(at, position(unit)) > 15 + board.EPS:
         return True
-    return any(sees(state, enemy, unit, b_at=at, b_level=event.level) for enemy in enemies_of(state, unit))
+    # `sees(state, enemy, unit, b_at=at, b_level=event.level)` for each enemy, the commando's end put there found once
+    there, lines, standing = sighted(state, unit, at, event.level), sight_lines(state), bodies(state)
+    return any(lines(sighted(state, enemy), there, standing) is None for enemy in enemies_of(state, unit))
 
 
 @last_state  # asked by each of a decision's two dozen Ambush points (rulesets/memo.py)
