@@ -303,6 +303,16 @@ def marker_problem(mission: str, marker: str, at: Point, layout: Layout) -> str 
     return None
 
 
+def marker_allowed(mission: str, marker: str, at: Point, layout: Layout) -> bool:
+    """`marker_problem(...) is None`, without its message: the same questions in the same order
+    (a set-up offers a mission marker at thirty sampled points, most of them refused)."""
+    if not on_table(at):
+        return False
+    if marker == "strong_point" and deployment_zone(mission, "attacker", layout).distance(at) <= 5:
+        return False
+    return not (marker in ("target", "vip") and min(edge_distance(s, at) for s in SHORT_EDGES) > 10)
+
+
 def evac_edges(mission: str, role: str, layout: Layout) -> tuple[str, ...]:
     """The board edges that are a role's evac zones (frontier.md, each mission's Evac Zones)."""
     if mission == "assault":

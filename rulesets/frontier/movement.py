@@ -198,7 +198,7 @@ def decision_mover(state: State, unit: Unit, window: Window) -> _Mover:
 
 def mover_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) -> bool:
     """`move_allowed` once the decision's mover is known."""
-    if not _window_reach_allows(mover, to):
+    if mover.bound and not _window_reach_allows(mover, to):
         return False
     moved = board.distance(mover.start, to)
     if mover.stuck and (moved > board.EPS or path):
@@ -282,6 +282,9 @@ class _Mover(NamedTuple):
     """The target's end of a sight line (`sighted`)."""
     sight: Callable[[board.Sighted, board.Sighted, tuple[board.Body, ...]], str | None]
     """What blocks a sight line on the table (`sees`'s question)."""
+    bound: bool = True
+    """Whether the window asks anything of where the move ends by distance (`_window_reach_allows`:
+    Slalom's "must move", Fall Back's enemy, Fight Through's target); most moves ask nothing."""
     near: _Near | None = None
     """What a straight move ending within `reach` of its start may meet (`_near`): worked out
     for a decision's mover (`decision_mover`), whose ends are many."""
@@ -343,11 +346,12 @@ def _mover(state: State, unit: Unit, window: Window) -> _Mover:
     tall = () if free else _climbable(state, scale, has(unit, "ag_harness"))
     aim, away = find(state, window.keep_sight), find(state, window.away_from)
     aim = aim if aim is not None and aim.at is not None else None
+    away = away if away is not None and away.at is not None else None
     return _Mover(unit=unit, window=window, start=start, stuck=cannot_move(unit), free=free, reach=allowance(unit, window),
                   scale=scale, radius=kind(unit).base, tall=tall, here=piece_at(state, start) if tall else None, aim=aim,
-                  away=away if away is not None and away.at is not None else None,
-                  locate=locator(state), walls=walls(state), bodies=bodies(state),
-                  aim_end=sighted(state, aim) if aim is not None else None, sight=sight_lines(state))
+                  away=away, locate=locator(state), walls=walls(state), bodies=bodies(state),
+                  aim_end=sighted(state, aim) if aim is not None else None, sight=sight_lines(state),
+                  bound=window.must or away is not None or aim is not None)
 
 
 def _breaches(state: State, mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) -> Iterator[Problem]:

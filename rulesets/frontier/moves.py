@@ -56,6 +56,7 @@ from rulesets.frontier.rules import (
     deploy_levels,
     deploy_refused,
     deploy_units_allow,
+    marker_refused,
     move_refused,
     outcome,
     reaction_refused,
@@ -165,7 +166,8 @@ def _refused(params: Params, state: State, event: Event) -> bool:
     stops at the first rule it breaks (`rules.move_refused`); a unit set up is asked what
     depends on the unit once, then each point (`rules.deploy_refused`); a declared action
     likewise asks the decision once, then the unit and its target (`rules.declared_refused`),
-    and a reaction the decision once, then the unit and its requirements (`rules.reaction_refused`)."""
+    a reaction the decision once, then the unit and its requirements (`rules.reaction_refused`),
+    and a mission marker set up the step once, then its point (`rules.marker_refused`)."""
     if isinstance(event, UnitMoved):
         return move_refused(params, state, event)
     if isinstance(event, UnitDeployed):
@@ -174,6 +176,8 @@ def _refused(params: Params, state: State, event: Event) -> bool:
         return declared_refused(params, state, event)
     if isinstance(event, ReactionDeclared):
         return reaction_refused(params, state, event)
+    if isinstance(event, MarkerPlaced):
+        return marker_refused(params, state, event)
     if isinstance(event, AbilityUsed) and event.ability == "ambush" and (
             event.unit in _ambushers_in_sight(params, state) or _ambush_point_watched(state, event)):
         return True

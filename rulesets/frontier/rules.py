@@ -373,17 +373,43 @@ def _check_edge(params: Params, state: State, event: EdgeChosen) -> Problems:
     return problems
 
 
+def marker_refused(params: Params, state: State, event: MarkerPlaced) -> bool:
+    """Whether `check` finds anything wrong with a mission marker placed, without building its
+    problems: before play, what `_check_marker` asks of the step, the seat and the marker is
+    asked once per decision (`_marker_step_refused`: a set-up offers thirty points), then the
+    point as a yes or no (`missions.marker_allowed`). In play it is `check`."""
+    if state.stage == "play":
+        return bool(check(params, state, event))
+    return (_marker_step_refused(params, state, event.by, event.marker)
+            or not missions.marker_allowed(state.mission, event.marker, event.point, layout(state)))
+
+
+@last_args  # a decision's marker points share the step, the seat and the marker (rulesets/memo.py)
+def _marker_step_refused(params: Params, state: State, by: str | None, kind_: str) -> bool:
+    problems, wave = _marker_step(state, MarkerPlaced(by=by, marker=kind_, point=(0.0, 0.0)))
+    return wave is None or bool(problems)
+
+
+def _marker_step(state: State, event: MarkerPlaced) -> tuple[Problems, missions.Wave | None]:
+    """What is wrong with a marker placed before play whatever its point (the step, the seat,
+    the marker), and the step (None where the point is not then measured)."""
+    problems, wave, _ = _wave_problems(state, event, "a marker")
+    if wave is None:
+        return problems, None
+    if wave.marker != event.marker or marker(state, event.marker) is not None:
+        return [*problems, _v(event, "deployment.order", f"no {event.marker} is to be placed now")], None
+    if wave.edge is not None and not (state.defender_edges if wave.role == "defender" else state.attacker_edges):
+        problems.append(_v(event, "deployment.order", f"the {wave.role} picks the edge first"))
+    return problems, wave
+
+
 def _check_marker(params: Params, state: State, event: MarkerPlaced) -> Problems:
     window = front(state.turn) if state.stage == "play" else None
     if window is not None and window.kind == "strong_point":
         return _check_new_strong_point(params, state, event, window)
-    problems, wave, _ = _wave_problems(state, event, "a marker")
+    problems, wave = _marker_step(state, event)
     if wave is None:
         return problems
-    if wave.marker != event.marker or marker(state, event.marker) is not None:
-        return [*problems, _v(event, "deployment.order", f"no {event.marker} is to be placed now")]
-    if wave.edge is not None and not (state.defender_edges if wave.role == "defender" else state.attacker_edges):
-        problems.append(_v(event, "deployment.order", f"the {wave.role} picks the edge first"))
     problem = missions.marker_problem(state.mission, event.marker, event.point, layout(state))
     if problem:
         problems.append(_v(event, f"missions.{state.mission}.marker", problem))
@@ -698,6 +724,8 @@ def declared_refused(params: Params, state: State, event: ActionDeclared) -> boo
         target = find(state, event.target)
         return (target is None or target.status != "board" or target.side == unit.side
                 or not abilities.open_fire_allowed(state, unit, target))
+    if action == "bug_out":  # `_check_bug_out`'s questions, without the message most units' bug out would get
+        return bool(event.target) or evac_distance(state, unit) > params.engagement_range + board.EPS
     checks = _ACTION_CHECKS.get(action)
     return checks is None or bool(checks(params, state, event, unit))
 

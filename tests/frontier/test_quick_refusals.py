@@ -24,6 +24,7 @@ from rulesets.frontier.board import Body, Point, Sighted, make_terrain
 from rulesets.frontier.events import (
     AbilityUsed,
     ActionDeclared,
+    MarkerPlaced,
     ReactionDeclared,
     UnitDeployed,
     UnitMoved,
@@ -120,7 +121,8 @@ def test_a_declared_action_is_refused_exactly_when_check_finds_a_problem() -> No
                 unit = find(state, event.unit)
                 friend = next((u for u in state.units if unit is not None and u.side == unit.side and u.id != unit.id), None)
                 variants = [event, replace(event, by=_other_seat(state, event.by)), replace(event, action="fly"),
-                            replace(event, action="open_fire", target=event.unit), replace(event, action="advance", target="x")]
+                            replace(event, action="open_fire", target=event.unit), replace(event, action="advance", target="x"),
+                            replace(event, action="bug_out"), replace(event, action="bug_out", target="x")]
                 if friend is not None:
                     variants += [replace(event, unit=friend.id), replace(event, action="open_fire", target=friend.id)]
                 for variant in variants:
@@ -648,3 +650,44 @@ def test_a_unit_whose_type_has_no_strategic_ability_offers_none() -> None:
                     assert quick == list(moves._strategic_abilities(state, unit.side, unit))
                 asked += 1
     assert asked > 100
+
+
+def test_a_marker_is_refused_exactly_when_check_finds_a_problem() -> None:
+    """`rules.marker_refused` (the step asked once, the point as a yes or no) against `check`,
+    for every marker offered at seeded games' decisions and for wrong seats, other markers,
+    points off the table and points round the attacker's zone and the short edges; and at
+    every other decision (in play it asks `check`)."""
+    asked = refused = 0
+    points = [(x / 2, y / 2) for x in range(-2, 92, 7) for y in range(-2, 64, 5)]
+    for bot, seed in [*GAMES, ("random", 5), ("heuristic", 6)]:
+        for state in _states(bot, seed):
+            offered = [e for e in moves.candidates(P, state) if isinstance(e, MarkerPlaced)]
+            tries = [MarkerPlaced(by=state.seats[0], marker="strong_point", point=(10.0, 10.0))] if not offered else []
+            for event in offered[:1]:
+                tries += [replace(event, by=_other_seat(state, event.by))]
+                tries += [replace(event, marker=other) for other in ("strong_point", "target", "vip") if other != event.marker]
+                tries += [replace(event, point=p) for p in points]
+            for event in [*offered, *tries]:
+                answer = rules.marker_refused(P, state, event)
+                assert answer == bool(rules.check(P, state, event)), event
+                asked += 1
+                refused += answer
+    assert asked > 1000 and 0 < refused < asked
+
+
+def test_a_marker_point_is_allowed_exactly_when_it_has_no_problem() -> None:
+    """`missions.marker_allowed` against `marker_problem`, for every mission, marker and
+    setup choice, at points over the table, off it and along the distances it measures."""
+    asked = allowed = 0
+    layouts = [missions.Layout(attacker_edges=a, defender_edges=d, short_edge=e)
+               for a in ((), ("north",), ("south", "west")) for d in ((), ("south",), ("north",)) for e in (None, "west", "east")]
+    points = [(x / 4, y / 4) for x in range(-4, 182, 5) for y in range(-4, 126, 5)]
+    for mission in missions.WAVES:
+        for layout in layouts:
+            for kind_ in ("strong_point", "target", "vip"):
+                for p in points:
+                    answer = missions.marker_allowed(mission, kind_, p, layout)
+                    assert answer == (missions.marker_problem(mission, kind_, p, layout) is None), (mission, kind_, p, layout)
+                    asked += 1
+                    allowed += answer
+    assert asked > 10000 and 0 < allowed < asked
