@@ -556,8 +556,9 @@ def _move_window(params: Params, state: State, window: Window, *, accepted: bool
     for to, h in dict.fromkeys(ends):
         if moving and (mover is None or allows(mover, to, h, ())):
             yield UnitMoved(by=seat, unit=unit.id, to=to, level=h)
+    reach = movement.allowance(unit, window)
     for goal in aims:  # a way round a unit standing between the mover and what it moves toward
-        to = movement.snap(board.toward(unit.at, goal, min(movement.allowance(unit, window) - 0.02, max(board.distance(unit.at, goal) - 1.2, 0.0))))
+        to = movement.snap(board.toward(unit.at, goal, min(reach - 0.02, max(board.distance(unit.at, goal) - 1.2, 0.0))))
         for path in movement.detours(state, unit, to):
             if moving and (mover is None or allows(mover, to, 0, path)):
                 yield UnitMoved(by=seat, unit=unit.id, to=to, path=path)
