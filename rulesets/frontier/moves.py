@@ -92,6 +92,7 @@ from rulesets.frontier.state import (
     sight_between,
     sight_lines,
     sighted,
+    units_by_id,
 )
 from rulesets.frontier.state import piece as terrain_piece
 from rulesets.frontier.terrain import STANDARD, spots
@@ -763,14 +764,15 @@ def _declared(params: Params, state: State, seat: str, declaring: str | None) ->
     (`declared_refused`'s questions), with none every open fire candidate."""
     engagement = params.engagement_range
     sees_standing = sight_between(state)  # the decision's lines, asked of one closure
+    by_id = units_by_id(state)  # `find`, the units tuple's index asked once
     for unit in on_board(state, seat):
         yield ActionDeclared(by=seat, unit=unit.id, action="advance")
         reach = _fight_through_reach(params, unit)  # the unit's alone: asked once, not per enemy
-        shooter = find(state, unit.id) if declaring is not None else None
+        shooter = by_id.get(unit.id) if declaring is not None else None
         firing = declaring is None or (seat == declaring and shooter is not None and shooter.side == seat and shooter.status == "board")
         for foe in enemies_of(state, unit):
             away = gap(unit, foe)
-            if away >= engagement and firing and (shooter is None or _open_fire_at(state, shooter, foe.id, (unit, foe, away), sees_standing)):
+            if away >= engagement and firing and (shooter is None or _open_fire_at(state, shooter, by_id.get(foe.id), (unit, foe, away), sees_standing)):
                 yield ActionDeclared(by=seat, unit=unit.id, action="open_fire", target=foe.id)
             if away <= reach and _can_fight_through(params, state, unit, foe, away, sees_standing):
                 yield ActionDeclared(by=seat, unit=unit.id, action="fight_through", target=foe.id)
@@ -780,14 +782,13 @@ def _declared(params: Params, state: State, seat: str, declaring: str | None) ->
                 yield AbilityUsed(by=seat, unit=unit.id, ability=ability)
 
 
-def _open_fire_at(state: State, shooter: Unit, target_id: str, measured: tuple[Unit, Unit, float],
+def _open_fire_at(state: State, shooter: Unit, target: Unit | None, measured: tuple[Unit, Unit, float],
                   sees_standing: Callable[[Unit, Unit], bool]) -> bool:
-    """`rules.declared_refused`'s target questions of an open fire, answered yes. Where the
-    shooter and the target found by id are the very units whose gap the caller measured
-    (`measured`: the two and their `gap`), `abilities.open_fire_allowed`'s questions are asked
-    with that gap and the decision's lines (`sees_standing`); otherwise (a table's duplicate
-    id) as `check` asks them."""
-    target = find(state, target_id)
+    """`rules.declared_refused`'s target questions of an open fire (`target`: the unit found by
+    the target's id), answered yes. Where the shooter and the target are the very units whose
+    gap the caller measured (`measured`: the two and their `gap`), `abilities.open_fire_allowed`'s
+    questions are asked with that gap and the decision's lines (`sees_standing`); otherwise (a
+    table's duplicate id) as `check` asks them."""
     if target is None or target.status != "board" or target.side == shooter.side:
         return False
     unit, foe, away = measured

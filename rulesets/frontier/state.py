@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Literal
 
 import msgspec
@@ -288,6 +288,12 @@ def find(state: State, unit_id: str | None) -> Unit | None:
     if unit_id is None:
         return None
     return _by_id(state.units).get(unit_id)
+
+
+def units_by_id(state: State) -> Mapping[str, Unit]:
+    """`find` for many ids in a row (a declaration's open fire finds every target by id): each
+    unit by its id, the first if a table's mistake gave two units one id."""
+    return _by_id(state.units)
 
 
 @last_one  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
