@@ -44,6 +44,7 @@ from rulesets.frontier.state import (
     replace_unit,
     sees,
 )
+from rulesets.frontier.timing import front
 from tests.frontier.scenario import P, R
 
 replace = msgspec.structs.replace
@@ -691,3 +692,34 @@ def test_a_marker_point_is_allowed_exactly_when_it_has_no_problem() -> None:
                     asked += 1
                     allowed += answer
     assert asked > 10000 and 0 < allowed < asked
+
+
+def test_a_moves_pieces_and_units_in_reach_give_the_answers_of_all_of_them() -> None:
+    """`movement._Near` (the pieces and units a decision's straight moves may meet) against the
+    same mover without it: at every move window of seeded games, for the window's sampled
+    ends and a grid of ends over and beyond the square of reach, at every height there, also
+    with a path (which is asked of every piece and unit)."""
+    asked = allowed = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            window = front(state.turn) if state.stage == "play" and state.turn is not None else None
+            unit = find(state, window.unit) if window is not None and window.kind == "move" else None
+            if window is None or unit is None or unit.at is None:
+                continue
+            mover = movement.decision_mover(state, unit, window)
+            assert mover.near is not None
+            plain = mover._replace(near=None)
+            x, y = unit.at
+            reach = mover.reach + 1.5
+            grid = [movement.snap((x + i * reach / 6, y + j * reach / 6)) for i in range(-6, 7) for j in range(-6, 7)]
+            x0, y0, x1, y1 = mover.near.box  # and the points of the square nearest each other unit, just inside it
+            grid += [movement.snap((min(max(u.at[0], x0 + 0.01), x1 - 0.01), min(max(u.at[1], y0 + 0.01), y1 - 0.01)))
+                     for u in on_board(state) if u.id != unit.id and u.at is not None]
+            ends = [*movement.sample_ends(state, unit, window, moves.goals(state, unit)), *((p, h) for p in grid for h in heights_at(state, p))]
+            for to, h in ends:
+                for path in ((), ((x, to[1]),)):
+                    answer = movement.mover_allows(mover, to, h, path)
+                    assert answer == movement.mover_allows(plain, to, h, path), (unit.id, to, h, path)
+                    asked += 1
+                    allowed += answer
+    assert asked > 5000 and 0 < allowed < asked
