@@ -811,7 +811,14 @@ def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit, away
     if away <= params.engagement_range and (sees(state, unit, foe) if sees_standing is None else sees_standing(unit, foe)):
         return True
     window = _first_move_window(params, unit, foe)
-    return any(movement.units_allow(state, unit, window, to, h) for to, h in _fight_through_grounds(params, state, unit, foe, window))
+    ends, grounds = _fight_through_grounds(params, state, unit, foe)
+    for i, (to, h) in enumerate(ends):  # an end the table refuses is passed by; the first the units allow too offers it
+        ground = grounds[i]
+        if ground is None:
+            ground = grounds[i] = movement.ground_allowed(state, unit, window, to, h)
+        if ground and movement.units_allow(state, unit, window, to, h):
+            return True
+    return False
 
 
 def _fight_through_reach(params: Params, unit: Unit) -> float:
@@ -820,27 +827,29 @@ def _fight_through_reach(params: Params, unit: Unit) -> float:
     return params.engagement_range + movement.allowance_of(unit, _first_move_inches(params, unit))
 
 
-_GROUNDS: dict[tuple[object, ...], tuple[Params, tuple[Piece, ...], tuple[tuple[Point, int], ...]]] = {}
+_GROUNDS: dict[tuple[object, ...], tuple[Params, tuple[Piece, ...], tuple[tuple[Point, int], ...], list[bool | None]]] = {}
 GROUNDS_KEPT = 4096
 
 
-def _fight_through_grounds(params: Params, state: State, unit: Unit, foe: Unit, window: Window) -> tuple[tuple[Point, int], ...]:
-    """Fight Through's sampled first moves that the table allows (`movement.ground_allowed`),
-    kept per table and per what they read of the two units (where they stand, their type,
-    and what the unit has primed; the window follows from these and the params): a turn's
-    declarations ask them again while the two stand still and other units move or change
-    (more than half the time); what the units standing decide (`movement.units_allow`) is
-    asked each time. Params and table by identity (frozen values, each checked on a hit),
-    the units by value; a bounded memo."""
+def _fight_through_grounds(params: Params, state: State, unit: Unit, foe: Unit) -> tuple[tuple[tuple[Point, int], ...], list[bool | None]]:
+    """Fight Through's sampled first moves, each with whether the table allows it
+    (`movement.ground_allowed`; None until asked: the offer stops at the first end the units
+    allow too, and most ends it reaches are its first), kept per table and per what they read
+    of the two units (where they stand, their type, and what the unit has primed; the window
+    follows from these and the params): a turn's declarations ask them again while the two
+    stand still and other units move or change (more than half the time); what the units
+    standing decide (`movement.units_allow`) is asked each time. Params and table by identity
+    (frozen values, each checked on a hit), the units by value; a bounded memo of pure answers."""
     key = (id(params), id(state.terrain), unit.id, unit.type, unit.at, unit.level, unit.primed, foe.id, foe.type, foe.at, foe.level)
     found = _GROUNDS.get(key)
     if found is not None and found[0] is params and found[1] is state.terrain:
-        return found[2]
-    ends = tuple((to, h) for to, h in fight_through_ends(state, unit, foe, window) if movement.ground_allowed(state, unit, window, to, h))
+        return found[2], found[3]
+    ends = tuple(fight_through_ends(state, unit, foe, _first_move_window(params, unit, foe)))
+    grounds: list[bool | None] = [None] * len(ends)
     if len(_GROUNDS) >= GROUNDS_KEPT:
         _GROUNDS.clear()
-    _GROUNDS[key] = (params, state.terrain, ends)
-    return ends
+    _GROUNDS[key] = (params, state.terrain, ends, grounds)
+    return ends, grounds
 
 
 def _first_move_window(params: Params, unit: Unit, foe: Unit) -> Window:
