@@ -700,8 +700,8 @@ def sample_ends(state: State, unit: Unit, window: Window, goals: tuple[Point, ..
     reach = max(allowance(unit, window) - 0.02, 0.0)
     points: list[Point] = []
     x, y = start
-    for radius in (reach, reach / 2):  # `board.polar(start, i * 360 / directions, radius)`, its cosines and sines kept
-        points += [(x + radius * c, y + radius * s) for c, s in _ring(directions)]
+    for radius in (reach, reach / 2):
+        points += ring(start, radius, directions)
     for goal in goals:
         d = board.distance(start, goal)
         if d > 1.5:
@@ -721,6 +721,13 @@ def sample_ends(state: State, unit: Unit, window: Window, goals: tuple[Point, ..
         else:
             ends += [(q, h) for h in there.heights()]
     return ends
+
+
+def ring(centre: Point, radius: float, directions: int) -> list[Point]:
+    """`board.polar(centre, i * 360 / directions, radius)` for each of `directions` headings
+    round a circle, from the kept cosines and sines (`_ring`: the same floats)."""
+    x, y = centre
+    return [(x + radius * c, y + radius * s) for c, s in _ring(directions)]
 
 
 @functools.lru_cache(maxsize=8)

@@ -53,7 +53,6 @@ from rulesets.frontier.rules import (
     decision_mover,
     declared_refused,
     declaring_seat,
-    deploy_levels,
     deploy_refused,
     deploy_units_allow,
     marker_refused,
@@ -62,6 +61,7 @@ from rulesets.frontier.rules import (
     reaction_refused,
     still_placeable,
     unit_deploying,
+    zone_levels,
 )
 from rulesets.frontier.state import (
     NEAR,
@@ -385,7 +385,7 @@ def _deployment_events(params: Params, state: State, accepted: bool) -> Iterator
 def _unit_points(params: Params, state: State, seat: str, unit: Unit, zone: missions.Zone, accepted: bool) -> Iterator[Event]:
     """A unit set up at each sampled point and height. With `accepted`, only where the rules
     accept it: what its set-up asks whatever the point is asked once (`rules.unit_deploying`),
-    then each point's heights that the zone and the ground allow (`rules.deploy_levels`,
+    then each point's heights that the zone and the ground allow (`rules.zone_levels`,
     remembered per table) and the other units there (`rules.deploy_units_allow`): what
     `rules.deploy_refused` asks of each event, without making the events it refuses."""
     if not accepted:
@@ -395,8 +395,9 @@ def _unit_points(params: Params, state: State, seat: str, unit: Unit, zone: miss
     problems, ready = unit_deploying(params, state, seat, unit.id)
     if problems or ready is None or ready.half:
         return
+    levels_at = zone_levels(state, ready.zone)  # `rules.deploy_levels` in the unit's zone
     for p in _deploy_points(state, unit, zone):
-        for h in deploy_levels(state, ready.zone, p):  # `heights_at`'s heights that the zone and ground allow, in order
+        for h in levels_at(p):  # `heights_at`'s heights that the zone and ground allow, in order
             if deploy_units_allow(p, ready):
                 yield UnitDeployed(by=seat, unit=unit.id, point=p, level=h)
 
@@ -450,7 +451,7 @@ def _deploy_points(state: State, unit: Unit, zone: missions.Zone) -> list[Point]
     if kin:
         cx = sum(position(u)[0] for u in kin) / len(kin)
         cy = sum(position(u)[1] for u in kin) / len(kin)
-        return [movement.snap(board.polar((cx, cy), a, r)) for r in (1.2, 2.2, 3.2, 4.2) for a in range(0, 360, 45)]
+        return [movement.snap(p) for r in (1.2, 2.2, 3.2, 4.2) for p in movement.ring((cx, cy), r, 8)]  # every 45 degrees
     return list(_zone_points(zone))
 
 
@@ -721,10 +722,10 @@ def _strategic_abilities(state: State, seat: str, unit: Unit) -> Iterator[Event]
         yield from (AbilityUsed(by=seat, unit=unit.id, ability="focus_fire", target=f.id) for f in enemies_of(state, unit) if designated(state, f))
     if _unused(unit, "ambush"):
         for radius in (8.0, 14.0):
-            for a in range(0, 360, 30):
-                yield AbilityUsed(by=seat, unit=unit.id, ability="ambush", points=(movement.snap(board.polar(position(unit), a, radius)),))
+            for p in movement.ring(position(unit), radius, 12):  # every 30 degrees
+                yield AbilityUsed(by=seat, unit=unit.id, ability="ambush", points=(movement.snap(p),))
     if _unused(unit, "minefield"):
-        ring = [movement.snap(board.polar(position(unit), a, 8)) for a in range(0, 360, 30)]
+        ring = [movement.snap(p) for p in movement.ring(position(unit), 8, 12)]
         for i in range(0, 12, 2):
             yield AbilityUsed(by=seat, unit=unit.id, ability="minefield", points=(ring[i], ring[(i + 3) % 12]))
 

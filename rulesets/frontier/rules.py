@@ -492,15 +492,24 @@ def deploy_levels(state: State, zone: missions.Zone, at: board.Point) -> tuple[i
     order: they depend on the zone, the point and the table alone, and each unit set up first
     of its type is offered the zone's same two dozen points, so they are remembered per table
     (by the zone object, kept beside its answer, and the point)."""
-    kept = _deploy_levels_kept(None, state.terrain)
-    found = kept.get((id(zone), at))
-    if found is not None and found[0] is zone:
-        return found[1]
-    levels = _deploy_levels(state, zone, at)
-    if len(kept) >= DEPLOY_LEVELS_KEPT:
-        kept.clear()
-    kept[(id(zone), at)] = (zone, levels)
-    return levels
+    return zone_levels(state, zone)(at)
+
+
+def zone_levels(state: State, zone: missions.Zone) -> Callable[[board.Point], tuple[int, ...]]:
+    """`deploy_levels` in one zone, to ask of a unit's points in a row (the table's memo found once)."""
+    kept, zone_id = _deploy_levels_kept(None, state.terrain), id(zone)
+
+    def levels_at(at: board.Point) -> tuple[int, ...]:
+        found = kept.get((zone_id, at))
+        if found is not None and found[0] is zone:
+            return found[1]
+        levels = _deploy_levels(state, zone, at)
+        if len(kept) >= DEPLOY_LEVELS_KEPT:
+            kept.clear()
+        kept[(zone_id, at)] = (zone, levels)
+        return levels
+
+    return levels_at
 
 
 def _deploy_levels(state: State, zone: missions.Zone, at: board.Point) -> tuple[int, ...]:

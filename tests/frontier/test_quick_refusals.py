@@ -506,13 +506,16 @@ def test_an_ambush_place_is_refused_exactly_when_check_finds_a_problem() -> None
 
 
 @settings(max_examples=200, deadline=None)
-@given(table, st.floats(min_value=0, max_value=20, allow_nan=False), st.sampled_from([12, 16, 7, 24]))
+@given(table, st.floats(min_value=0, max_value=20, allow_nan=False), st.sampled_from([12, 16, 7, 24, 8]))
 def test_a_sampled_ring_is_the_points_polar_gives(start: Point, radius: float, directions: int) -> None:
-    """`sample_ends`' rings from the kept cosines and sines (`movement._ring`): the very
-    floats `board.polar` gives at each heading."""
-    x, y = start
-    assert [(x + radius * c, y + radius * s) for c, s in movement._ring(directions)] == \
-        [board.polar(start, i * 360 / directions, radius) for i in range(directions)]
+    """`sample_ends`' rings from the kept cosines and sines (`movement.ring`): the very
+    floats `board.polar` gives at each heading, and at the whole degrees a set-up's kin ring
+    (every 45), an Ambush's and a Minefield's (every 30) name, at their radii."""
+    assert movement.ring(start, radius, directions) == [board.polar(start, i * 360 / directions, radius) for i in range(directions)]
+    step = 360 // directions
+    if step * directions == 360:
+        for r in (radius, 8, 8.0, 14.0, 1.2, 4.2):
+            assert movement.ring(start, r, directions) == [board.polar(start, a, r) for a in range(0, 360, step)]
 
 
 def test_a_line_between_units_where_they_stand_is_the_line_from_their_places() -> None:
