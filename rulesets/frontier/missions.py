@@ -9,6 +9,7 @@ union of every way it could go.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
 from typing import Literal, NamedTuple
 
@@ -143,7 +144,15 @@ def strip(edge: str, depth: float) -> Rect:
 
 def edge_distance(edge: str, p: Point) -> float:
     """Distance from p to a board edge (the edge's whole line)."""
-    return {"south": p[1], "north": HEIGHT - p[1], "west": p[0], "east": WIDTH - p[0]}[edge]
+    if edge == "south":  # (not a dict built per call: every unit's evac distance asks it)
+        return p[1]
+    if edge == "north":
+        return HEIGHT - p[1]
+    if edge == "west":
+        return p[0]
+    if edge == "east":
+        return WIDTH - p[0]
+    raise KeyError(edge)
 
 
 def edge_line(edge: str) -> tuple[Point, Point]:
@@ -183,8 +192,10 @@ def _union(zones: Iterable[Zone], label: str) -> Zone:
     return Zone(tuple(rects), label)
 
 
+@functools.lru_cache(maxsize=256)
 def zone(mission: str, name: str, layout: Layout) -> Zone:
-    """A named deployment area of a mission under the setup choices made so far."""
+    """A named deployment area of a mission under the setup choices made so far (a pure value
+    of a few setup choices, remembered: every unit and marker set up asks it)."""
     builder = _ZONES[name]
     return builder(layout)
 
@@ -271,8 +282,10 @@ _ZONES = {
 }
 
 
+@functools.lru_cache(maxsize=256)
 def deployment_zone(mission: str, role: str, layout: Layout) -> Zone:
-    """Everywhere a role may set up units in the mission (all its steps together)."""
+    """Everywhere a role may set up units in the mission (all its steps together; remembered
+    like `zone`: each of a set-up's sampled marker points asks it)."""
     zones = [zone(mission, w.zone, layout) for w in WAVES[mission] if w.role == role and w.scope != "none"]
     return _union(zones, f"{role}'s deployment zone")
 
@@ -288,6 +301,16 @@ def marker_problem(mission: str, marker: str, at: Point, layout: Layout) -> str 
     if marker in ("target", "vip") and min(edge_distance(s, at) for s in SHORT_EDGES) > 10:
         return f'the {marker} must be within 10" of a short board edge'
     return None
+
+
+def marker_allowed(mission: str, marker: str, at: Point, layout: Layout) -> bool:
+    """`marker_problem(...) is None`, without its message: the same questions in the same order
+    (a set-up offers a mission marker at thirty sampled points, most of them refused)."""
+    if not on_table(at):
+        return False
+    if marker == "strong_point" and deployment_zone(mission, "attacker", layout).distance(at) <= 5:
+        return False
+    return not (marker in ("target", "vip") and min(edge_distance(s, at) for s in SHORT_EDGES) > 10)
 
 
 def evac_edges(mission: str, role: str, layout: Layout) -> tuple[str, ...]:

@@ -189,22 +189,28 @@ def move_allowed(params: Params, state: State, unit: Unit, window: Window, to: P
 
 
 def decision_mover(state: State, unit: Unit, window: Window) -> _Mover:
-    """What every sampled end of one unit's move in this window shares (`_mover`), for a
-    caller that keeps it for the decision itself (`rules.move_refused`)."""
-    return _mover(state, unit, window)
+    """What every sampled end of one unit's move in this window shares (`_mover`), with what
+    its straight moves may meet (`_Near`), for a caller that keeps it for the decision itself
+    (`rules.decision_mover`: a move window's ends, `rules.move_refused`)."""
+    mover = _mover(state, unit, window)
+    return mover._replace(near=_near(state.terrain, mover.start, mover.reach, mover.radius, mover.tall, mover.here, mover.walls, mover.bodies))
 
 
 def mover_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) -> bool:
     """`move_allowed` once the decision's mover is known."""
-    if not _window_reach_allows(mover, to):
+    if mover.bound and not _window_reach_allows(mover, to):
         return False
     moved = board.distance(mover.start, to)
     if mover.stuck and (moved > board.EPS or path):
         return False
     there = mover.locate(to)
-    return (_ground_allows(mover, to, level, path, there, moved)
-            and _units_clear(mover.bodies, mover.unit.id, mover.radius, mover.start, to, path, mover.free)
-            and _sight_allows(mover, to, level, there))
+    near = mover.near
+    if near is not None and (path or not _within(near.box, to)):
+        near = None
+    standing = mover.bodies if near is None else near.bodies
+    return (_ground_allows(mover, to, level, path, there, moved, near)
+            and (not standing or _units_clear(standing, mover.unit.id, mover.radius, mover.start, to, path, mover.free))
+            and (mover.aim is None or _sight_allows(mover, to, level, there)))
 
 
 def ground_allowed(state: State, unit: Unit, window: Window, to: Point, level: int) -> bool:
@@ -221,7 +227,7 @@ def ground_allowed(state: State, unit: Unit, window: Window, to: Point, level: i
     if mover.stuck and moved > board.EPS:
         return False
     there = mover.locate(to)
-    if not _ground_allows(mover, to, level, (), there, moved):
+    if not _ground_allows(mover, to, level, (), there, moved, None):
         return False
     return mover.aim_end is None or terrain_sight(state)(_end_at(mover, to, level, there), mover.aim_end) is None
 
@@ -276,6 +282,56 @@ class _Mover(NamedTuple):
     """The target's end of a sight line (`sighted`)."""
     sight: Callable[[board.Sighted, board.Sighted, tuple[board.Body, ...]], str | None]
     """What blocks a sight line on the table (`sees`'s question)."""
+    bound: bool = True
+    """Whether the window asks anything of where the move ends by distance (`_window_reach_allows`:
+    Slalom's "must move", Fall Back's enemy, Fight Through's target); most moves ask nothing."""
+    near: _Near | None = None
+    """What a straight move ending within `reach` of its start may meet (`_near`): worked out
+    for a decision's mover (`decision_mover`), whose ends are many."""
+
+
+class _Near(NamedTuple):
+    """`tall`, `walls` and `bodies` cut down to what a straight move that ends inside `box`
+    (the square of `reach` round the start, where every sampled end falls) may meet: each
+    test of `_climbing`, `_walls_clear` and `_units_clear` passes by a piece or a unit further
+    than its own distance from the move's bounding box, and the move's bounding box is
+    inside `box`; one inch more than those distances is kept, so no rounding decides it. A
+    tall piece is kept also when its id is that of a piece in reach (`_climbing` finds the
+    pieces at either end by id, before any box test)."""
+
+    box: tuple[float, float, float, float]
+    tall: tuple[tuple[Piece, int], ...]
+    walls: tuple[Piece, ...]
+    bodies: tuple[board.Body, ...]
+
+
+MARGIN = 1.0
+"""Inches kept round `_Near.box` beyond what each test measures."""
+
+
+def _near(terrain: tuple[Piece, ...], start: Point, reach: float, radius: float, tall: tuple[tuple[Piece, int], ...],
+          here: Piece | None, pieces: tuple[Piece, ...], standing: tuple[board.Body, ...]) -> _Near:
+    x, y = start
+    box = (x - reach, y - reach, x + reach, y + reach)
+    lo_x, lo_y, hi_x, hi_y = x - reach - MARGIN, y - reach - MARGIN, x + reach + MARGIN, y + reach + MARGIN
+
+    def meets(piece: Piece) -> bool:
+        x0, y0, x1, y1 = piece.box
+        return not (hi_x < x0 or lo_x > x1 or hi_y < y0 or lo_y > y1)
+
+    ids = {piece.id for piece in terrain if meets(piece)} | ({here.id} if here is not None else set())
+    reached = []
+    for body in standing:
+        room = radius + body.radius
+        bx, by = body.at
+        if lo_x - room <= bx <= hi_x + room and lo_y - room <= by <= hi_y + room:
+            reached.append(body)
+    return _Near(box=box, tall=tuple(entry for entry in tall if entry[0].id in ids),
+                 walls=tuple(piece for piece in pieces if meets(piece)), bodies=tuple(reached))
+
+
+def _within(box: tuple[float, float, float, float], p: Point) -> bool:
+    return box[0] <= p[0] <= box[2] and box[1] <= p[1] <= box[3]
 
 
 Mover = _Mover
@@ -290,11 +346,12 @@ def _mover(state: State, unit: Unit, window: Window) -> _Mover:
     tall = () if free else _climbable(state, scale, has(unit, "ag_harness"))
     aim, away = find(state, window.keep_sight), find(state, window.away_from)
     aim = aim if aim is not None and aim.at is not None else None
+    away = away if away is not None and away.at is not None else None
     return _Mover(unit=unit, window=window, start=start, stuck=cannot_move(unit), free=free, reach=allowance(unit, window),
                   scale=scale, radius=kind(unit).base, tall=tall, here=piece_at(state, start) if tall else None, aim=aim,
-                  away=away if away is not None and away.at is not None else None,
-                  locate=locator(state), walls=walls(state), bodies=bodies(state),
-                  aim_end=sighted(state, aim) if aim is not None else None, sight=sight_lines(state))
+                  away=away, locate=locator(state), walls=walls(state), bodies=bodies(state),
+                  aim_end=sighted(state, aim) if aim is not None else None, sight=sight_lines(state),
+                  bound=window.must or away is not None or aim is not None)
 
 
 def _breaches(state: State, mover: _Mover, to: Point, level: int, path: tuple[Point, ...]) -> Iterator[Problem]:
@@ -329,23 +386,25 @@ def _ground_problems(state: State, mover: _Mover, to: Point, level: int, path: t
     yield from _through_walls(mover.walls, unit, start, to, path, mover.free)
 
 
-def _ground_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...], there: Piece | None, moved: float) -> bool:
+def _ground_allows(mover: _Mover, to: Point, level: int, path: tuple[Point, ...], there: Piece | None, moved: float, near: _Near | None) -> bool:
     """`_ground_problems` finds nothing, as a yes or no: the same questions of the same
     numbers, without a generator per rule or a message (a move's sampled ends ask it by the
-    dozen; `tests/frontier/test_quick_refusals.py` holds the two together)."""
+    dozen; `tests/frontier/test_quick_refusals.py` holds the two together). `near`: the
+    mover's pieces in reach (`_Near`), for a straight move ending in its box."""
     if not missions.on_table(to) or (path and not all(map(missions.on_table, path))):
         return False
     unit = mover.unit
     cost = 0
-    if mover.tall:
-        cost, climbed = _climbing(mover.tall, mover.scale, mover.here, mover.start, unit.level, there, to, level, path, mover.window.forced)
+    tall, pieces = (mover.tall, mover.walls) if near is None else (near.tall, near.walls)
+    if tall:  # (no piece to climb: no cost, nothing climbed)
+        cost, climbed = _climbing(tall, mover.scale, mover.here, mover.start, unit.level, there, to, level, path, mover.window.forced)
         if climbed and has(unit, "need_for_speed"):
             return False
     if moved > mover.reach - cost + 1e-9:
         return False
     if level not in ((0,) if there is None else there.heights()):
         return False
-    return _walls_clear(mover.walls, mover.start, to, path, mover.free)
+    return not pieces or _walls_clear(pieces, mover.start, to, path, mover.free)
 
 
 def _table_problems(to: Point, path: tuple[Point, ...]) -> Iterator[Problem]:
@@ -641,23 +700,34 @@ def sample_ends(state: State, unit: Unit, window: Window, goals: tuple[Point, ..
     reach = max(allowance(unit, window) - 0.02, 0.0)
     points: list[Point] = []
     x, y = start
-    for radius in (reach, reach / 2):  # `board.polar(start, i * 360 / directions, radius)`, its cosines and sines kept
-        points += [(x + radius * c, y + radius * s) for c, s in _ring(directions)]
+    for radius in (reach, reach / 2):
+        points += ring(start, radius, directions)
     for goal in goals:
         d = board.distance(start, goal)
         if d > 1.5:
             points.append(board.toward(start, goal, min(reach, d - 1.2)))
     seen: set[Point] = set()
-    ends = []
+    ends: list[tuple[Point, int]] = []
     locate = locator(state)
+    hypot = math.hypot
     for p in points:
         q = snap(p)
-        if q in seen or board.distance(q, start) <= board.EPS:
+        if q in seen or hypot(x - q[0], y - q[1]) <= board.EPS:  # (`board.distance(q, start)`, without the call)
             continue
         seen.add(q)
         there = locate(q)  # `heights_at(state, q)`, the table's locator asked once
-        ends += [(q, h) for h in ((0,) if there is None else there.heights())]
+        if there is None:
+            ends.append((q, 0))
+        else:
+            ends += [(q, h) for h in there.heights()]
     return ends
+
+
+def ring(centre: Point, radius: float, directions: int) -> list[Point]:
+    """`board.polar(centre, i * 360 / directions, radius)` for each of `directions` headings
+    round a circle, from the kept cosines and sines (`_ring`: the same floats)."""
+    x, y = centre
+    return [(x + radius * c, y + radius * s) for c, s in _ring(directions)]
 
 
 @functools.lru_cache(maxsize=8)
@@ -683,8 +753,17 @@ def detours(state: State, unit: Unit, to: Point) -> list[tuple[Point, ...]]:
     """Paths round the first unit standing in the way of a straight move: one waypoint to
     either side of it, just clear of both bases."""
     start = position(unit)
-    blockers = [o for o in on_board(state) if o.id != unit.id
-                and board.point_segment_distance(position(o), start, to) < kind(unit).base + kind(o).base]
+    radius = kind(unit).base
+    lo_x, hi_x = (start[0], to[0]) if start[0] <= to[0] else (to[0], start[0])
+    lo_y, hi_y = (start[1], to[1]) if start[1] <= to[1] else (to[1], start[1])
+    blockers = []
+    for o in on_board(state):
+        room = radius + kind(o).base
+        ox, oy = position(o)
+        if o.id == unit.id or ox < lo_x - room - MARGIN or ox > hi_x + room + MARGIN or oy < lo_y - room - MARGIN or oy > hi_y + room + MARGIN:
+            continue  # an inch more than `room` off the segment's box: further than `room` from the segment
+        if board.point_segment_distance((ox, oy), start, to) < room:
+            blockers.append(o)
     if not blockers or board.distance(start, to) <= board.EPS:
         return []
     first = min(blockers, key=lambda o: board.distance(start, position(o)))

@@ -10,7 +10,7 @@ a move the audit would flag. The table itself may record any point.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import product
 
@@ -53,12 +53,15 @@ from rulesets.frontier.rules import (
     decision_mover,
     declared_refused,
     declaring_seat,
-    deploy_point_allowed,
     deploy_refused,
+    deploy_units_allow,
+    marker_refused,
     move_refused,
     outcome,
+    reaction_refused,
     still_placeable,
     unit_deploying,
+    zone_levels,
 )
 from rulesets.frontier.state import (
     NEAR,
@@ -68,6 +71,7 @@ from rulesets.frontier.state import (
     Unit,
     Window,
     army_of,
+    bodies,
     current_wave,
     designated,
     enemies_of,
@@ -85,15 +89,21 @@ from rulesets.frontier.state import (
     role_of,
     seat_of,
     sees,
+    sight_between,
+    sight_lines,
+    sighted,
+    units_by_id,
 )
 from rulesets.frontier.state import piece as terrain_piece
 from rulesets.frontier.terrain import STANDARD, spots
 from rulesets.frontier.timing import chance_pending, front, reactive_seat, settled
 from rulesets.memo import last_state
+from rulesets.outcomes import Uniform
 
 
-def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
-    """At a chance step, every outcome with its probability; None at a decision."""
+def chance(params: Params, state: State) -> Sequence[tuple[Event, float]] | None:
+    """At a chance step, every outcome with its probability; None at a decision. An action's
+    roll is `Uniform`: every face of both sides' dice, each event made when read."""
     if state.stage == "roles" and state.roll_winner is None:
         die = params.role_die
         a, b = state.seats[0], state.seats[-1]
@@ -114,18 +124,23 @@ def chance(params: Params, state: State) -> list[tuple[Event, float]] | None:
     if specs is None:
         return [(ActionRolled(active=(1,), reactive=(1,)), 1.0)]
     mine, theirs = specs
-    return list(_action_rolls(mine.die, mine.number, theirs.die, theirs.number))
+    return Uniform(_action_faces(mine.die, mine.number, theirs.die, theirs.number), _rolled)
 
 
 @lru_cache(maxsize=64)
-def _action_rolls(die: int, number: int, their_die: int, their_number: int) -> tuple[tuple[Event, float], ...]:
-    """Every face of both sides' dice with its probability: they depend on the dice alone (a few
-    sizes and counts), so a game's hundred rolls share a handful of lists of frozen events
-    instead of building up to 20,000 events each."""
+def _action_faces(die: int, number: int, their_die: int, their_number: int) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+    """Every face of both sides' dice, ours first: they depend on the dice alone (a few sizes
+    and counts), so a game's hundred rolls share a handful of tuples. Each face is equally
+    likely, so the step is `Uniform` (rulesets/outcomes.py): the simulator draws one outcome
+    from its running totals and makes that one event, instead of summing up to 10,000 weights
+    at every roll (`1 / n` is the weight `1 / (ours * theirs)` was, so the same draws)."""
     ours = list(product(range(1, die + 1), repeat=number))
     their = list(product(range(1, their_die + 1), repeat=their_number))
-    weight = 1 / (len(ours) * len(their))
-    return tuple((ActionRolled(active=a, reactive=r), weight) for a in ours for r in their)
+    return tuple((a, r) for a in ours for r in their)
+
+
+def _rolled(faces: tuple[tuple[int, ...], tuple[int, ...]]) -> ActionRolled:
+    return ActionRolled(active=faces[0], reactive=faces[1])
 
 
 def legal(params: Params, state: State) -> list[Event]:
@@ -151,13 +166,19 @@ def _refused(params: Params, state: State, event: Event) -> bool:
     of sight of enemy units"), which `check` would refuse point by point. A sampled move
     stops at the first rule it breaks (`rules.move_refused`); a unit set up is asked what
     depends on the unit once, then each point (`rules.deploy_refused`); a declared action
-    likewise asks the decision once, then the unit and its target (`rules.declared_refused`)."""
+    likewise asks the decision once, then the unit and its target (`rules.declared_refused`),
+    a reaction the decision once, then the unit and its requirements (`rules.reaction_refused`),
+    and a mission marker set up the step once, then its point (`rules.marker_refused`)."""
     if isinstance(event, UnitMoved):
         return move_refused(params, state, event)
     if isinstance(event, UnitDeployed):
         return deploy_refused(params, state, event)
     if isinstance(event, ActionDeclared):
         return declared_refused(params, state, event)
+    if isinstance(event, ReactionDeclared):
+        return reaction_refused(params, state, event)
+    if isinstance(event, MarkerPlaced):
+        return marker_refused(params, state, event)
     if isinstance(event, AbilityUsed) and event.ability == "ambush" and (
             event.unit in _ambushers_in_sight(params, state) or _ambush_point_watched(state, event)):
         return True
@@ -175,7 +196,9 @@ def _ambush_point_watched(state: State, event: AbilityUsed) -> bool:
     at = event.points[0]
     if board.distance(at, position(unit)) > 15 + board.EPS:
         return True
-    return any(sees(state, enemy, unit, b_at=at, b_level=event.level) for enemy in enemies_of(state, unit))
+    # `sees(state, enemy, unit, b_at=at, b_level=event.level)` for each enemy, the commando's end put there found once
+    there, lines, standing = sighted(state, unit, at, event.level), sight_lines(state), bodies(state)
+    return any(lines(sighted(state, enemy), there, standing) is None for enemy in enemies_of(state, unit))
 
 
 @last_state  # asked by each of a decision's two dozen Ambush points (rulesets/memo.py)
@@ -362,16 +385,20 @@ def _deployment_events(params: Params, state: State, accepted: bool) -> Iterator
 def _unit_points(params: Params, state: State, seat: str, unit: Unit, zone: missions.Zone, accepted: bool) -> Iterator[Event]:
     """A unit set up at each sampled point and height. With `accepted`, only where the rules
     accept it: what its set-up asks whatever the point is asked once (`rules.unit_deploying`),
-    then each point (`rules.deploy_point_allowed`): what `rules.deploy_refused` asks of each
-    event, without making the events it refuses."""
-    ready = None
-    if accepted:
-        problems, ready = unit_deploying(params, state, seat, unit.id)
-        if problems or ready is None:
-            return
+    then each point's heights that the zone and the ground allow (`rules.zone_levels`,
+    remembered per table) and the other units there (`rules.deploy_units_allow`): what
+    `rules.deploy_refused` asks of each event, without making the events it refuses."""
+    if not accepted:
+        for p in _deploy_points(state, unit, zone):
+            yield from (UnitDeployed(by=seat, unit=unit.id, point=p, level=h) for h in heights_at(state, p))
+        return
+    problems, ready = unit_deploying(params, state, seat, unit.id)
+    if problems or ready is None or ready.half:
+        return
+    levels_at = zone_levels(state, ready.zone)  # `rules.deploy_levels` in the unit's zone
     for p in _deploy_points(state, unit, zone):
-        for h in heights_at(state, p):
-            if ready is None or deploy_point_allowed(state, p, h, ready):
+        for h in levels_at(p):  # `heights_at`'s heights that the zone and ground allow, in order
+            if deploy_units_allow(p, ready):
                 yield UnitDeployed(by=seat, unit=unit.id, point=p, level=h)
 
 
@@ -424,7 +451,7 @@ def _deploy_points(state: State, unit: Unit, zone: missions.Zone) -> list[Point]
     if kin:
         cx = sum(position(u)[0] for u in kin) / len(kin)
         cy = sum(position(u)[1] for u in kin) / len(kin)
-        return [movement.snap(board.polar((cx, cy), a, r)) for r in (1.2, 2.2, 3.2, 4.2) for a in range(0, 360, 45)]
+        return [movement.snap(p) for r in (1.2, 2.2, 3.2, 4.2) for p in movement.ring((cx, cy), r, 8)]  # every 45 degrees
     return list(_zone_points(zone))
 
 
@@ -531,8 +558,9 @@ def _move_window(params: Params, state: State, window: Window, *, accepted: bool
     for to, h in dict.fromkeys(ends):
         if moving and (mover is None or allows(mover, to, h, ())):
             yield UnitMoved(by=seat, unit=unit.id, to=to, level=h)
+    reach = movement.allowance(unit, window)
     for goal in aims:  # a way round a unit standing between the mover and what it moves toward
-        to = movement.snap(board.toward(unit.at, goal, min(movement.allowance(unit, window) - 0.02, max(board.distance(unit.at, goal) - 1.2, 0.0))))
+        to = movement.snap(board.toward(unit.at, goal, min(reach - 0.02, max(board.distance(unit.at, goal) - 1.2, 0.0))))
         for path in movement.detours(state, unit, to):
             if moving and (mover is None or allows(mover, to, 0, path)):
                 yield UnitMoved(by=seat, unit=unit.id, to=to, path=path)
@@ -666,30 +694,38 @@ def _toward_enemies(state: State, seat: str, at: Point, reach: float) -> list[Po
     return [movement.snap(p) for p in points]
 
 
+STRATEGIC_ABILITIES = frozenset({"knife_missile", "experimental_nanites", "stim_packs", "forward_maggots", "neural_trojan",
+                                 "self_destruct", "target_designator", "focus_fire", "ambush", "minefield"})
+"""The abilities `_strategic_abilities` offers: a unit whose type has none of them offers none."""
+
+
 def _strategic_abilities(state: State, seat: str, unit: Unit) -> Iterator[Event]:
-    friends = [u for u in on_board(state, seat) if gap(unit, u) <= NEAR]
-    foes = enemies_of(state, unit)
+    """A unit's strategic abilities; its friends within 5" and its enemies are listed only for
+    an ability that offers one of them (most units have none)."""
+    if STRATEGIC_ABILITIES.isdisjoint(units.ABILITY_IDS.get(unit.type, ())):
+        return
     if _unused(unit, "knife_missile"):
         for p in _toward_enemies(state, seat, position(unit), NEAR):
             yield AbilityUsed(by=seat, unit=unit.id, ability="knife_missile", points=(p,))
     for ability in ("experimental_nanites", "stim_packs"):
         if _unused(unit, ability):
+            friends = [u for u in on_board(state, seat) if gap(unit, u) <= NEAR]
             yield from (AbilityUsed(by=seat, unit=unit.id, ability=ability, target=f.id) for f in friends)
     for ability in ("forward_maggots", "neural_trojan", "self_destruct"):
         if _unused(unit, ability):
             yield AbilityUsed(by=seat, unit=unit.id, ability=ability)
     if has(unit, "target_designator"):
-        for foe in foes:
+        for foe in enemies_of(state, unit):
             if not designated(state, foe) and sees(state, unit, foe):
                 yield AbilityUsed(by=seat, unit=unit.id, ability="target_designator", target=foe.id)
     if _unused(unit, "focus_fire"):
-        yield from (AbilityUsed(by=seat, unit=unit.id, ability="focus_fire", target=f.id) for f in foes if designated(state, f))
+        yield from (AbilityUsed(by=seat, unit=unit.id, ability="focus_fire", target=f.id) for f in enemies_of(state, unit) if designated(state, f))
     if _unused(unit, "ambush"):
         for radius in (8.0, 14.0):
-            for a in range(0, 360, 30):
-                yield AbilityUsed(by=seat, unit=unit.id, ability="ambush", points=(movement.snap(board.polar(position(unit), a, radius)),))
+            for p in movement.ring(position(unit), radius, 12):  # every 30 degrees
+                yield AbilityUsed(by=seat, unit=unit.id, ability="ambush", points=(movement.snap(p),))
     if _unused(unit, "minefield"):
-        ring = [movement.snap(board.polar(position(unit), a, 8)) for a in range(0, 360, 30)]
+        ring = [movement.snap(p) for p in movement.ring(position(unit), 8, 12)]
         for i in range(0, 12, 2):
             yield AbilityUsed(by=seat, unit=unit.id, ability="minefield", points=(ring[i], ring[(i + 3) % 12]))
 
@@ -728,16 +764,18 @@ def _declared(params: Params, state: State, seat: str, declaring: str | None) ->
     """`_declarations`' events; with a `declaring` seat, its open fire only where allowed
     (`declared_refused`'s questions), with none every open fire candidate."""
     engagement = params.engagement_range
+    sees_standing = sight_between(state)  # the decision's lines, asked of one closure
+    by_id = units_by_id(state)  # `find`, the units tuple's index asked once
     for unit in on_board(state, seat):
         yield ActionDeclared(by=seat, unit=unit.id, action="advance")
         reach = _fight_through_reach(params, unit)  # the unit's alone: asked once, not per enemy
-        shooter = find(state, unit.id) if declaring is not None else None
+        shooter = by_id.get(unit.id) if declaring is not None else None
         firing = declaring is None or (seat == declaring and shooter is not None and shooter.side == seat and shooter.status == "board")
         for foe in enemies_of(state, unit):
             away = gap(unit, foe)
-            if away >= engagement and firing and (shooter is None or _open_fire_at(state, shooter, foe.id)):
+            if away >= engagement and firing and (shooter is None or _open_fire_at(state, shooter, by_id.get(foe.id), (unit, foe, away), sees_standing)):
                 yield ActionDeclared(by=seat, unit=unit.id, action="open_fire", target=foe.id)
-            if away <= reach and _can_fight_through(params, state, unit, foe, away):
+            if away <= reach and _can_fight_through(params, state, unit, foe, away, sees_standing):
                 yield ActionDeclared(by=seat, unit=unit.id, action="fight_through", target=foe.id)
         yield ActionDeclared(by=seat, unit=unit.id, action="bug_out")
         for ability in ("experimental_targeting_system", "override_safety_parameters", "jump_packs", "ghost_field"):
@@ -745,23 +783,43 @@ def _declared(params: Params, state: State, seat: str, declaring: str | None) ->
                 yield AbilityUsed(by=seat, unit=unit.id, ability=ability)
 
 
-def _open_fire_at(state: State, shooter: Unit, target_id: str) -> bool:
-    """`rules.declared_refused`'s target questions of an open fire, answered yes."""
-    target = find(state, target_id)
-    return target is not None and target.status == "board" and target.side != shooter.side and abilities.open_fire_allowed(state, shooter, target)
+def _open_fire_at(state: State, shooter: Unit, target: Unit | None, measured: tuple[Unit, Unit, float],
+                  sees_standing: Callable[[Unit, Unit], bool]) -> bool:
+    """`rules.declared_refused`'s target questions of an open fire (`target`: the unit found by
+    the target's id), answered yes. Where the shooter and the target are the very units whose
+    gap the caller measured (`measured`: the two and their `gap`), `abilities.open_fire_allowed`'s
+    questions are asked with that gap and the decision's lines (`sees_standing`); otherwise (a
+    table's duplicate id) as `check` asks them."""
+    if target is None or target.status != "board" or target.side == shooter.side:
+        return False
+    unit, foe, away = measured
+    if shooter is not unit or target is not foe or shooter.at is None or target.at is None:
+        return abilities.open_fire_allowed(state, shooter, target)
+    if away < 10 - board.EPS:
+        return False
+    return (shooter.type == "specialist" and designated(state, target)) or sees_standing(shooter, target)
 
 
-def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit, away: float | None = None) -> bool:
+def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit, away: float | None = None,
+                       sees_standing: Callable[[Unit, Unit], bool] | None = None) -> bool:
     """Fight Through is offered only if a first move (sampled) can bring the target within 10" and sight.
-    `away`: the two units' `gap`, when the caller has measured it."""
+    `away`: the two units' `gap`, when the caller has measured it; `sees_standing`: the
+    decision's `sees` (`state.sight_between`), when the caller has it."""
     if away is None:
         away = gap(unit, foe)
     if away > _fight_through_reach(params, unit):
         return False
-    if away <= params.engagement_range and sees(state, unit, foe):
+    if away <= params.engagement_range and (sees(state, unit, foe) if sees_standing is None else sees_standing(unit, foe)):
         return True
     window = _first_move_window(params, unit, foe)
-    return any(movement.units_allow(state, unit, window, to, h) for to, h in _fight_through_grounds(params, state, unit, foe, window))
+    ends, grounds = _fight_through_grounds(params, state, unit, foe)
+    for i, (to, h) in enumerate(ends):  # an end the table refuses is passed by; the first the units allow too offers it
+        ground = grounds[i]
+        if ground is None:
+            ground = grounds[i] = movement.ground_allowed(state, unit, window, to, h)
+        if ground and movement.units_allow(state, unit, window, to, h):
+            return True
+    return False
 
 
 def _fight_through_reach(params: Params, unit: Unit) -> float:
@@ -770,27 +828,29 @@ def _fight_through_reach(params: Params, unit: Unit) -> float:
     return params.engagement_range + movement.allowance_of(unit, _first_move_inches(params, unit))
 
 
-_GROUNDS: dict[tuple[object, ...], tuple[Params, tuple[Piece, ...], tuple[tuple[Point, int], ...]]] = {}
+_GROUNDS: dict[tuple[object, ...], tuple[Params, tuple[Piece, ...], tuple[tuple[Point, int], ...], list[bool | None]]] = {}
 GROUNDS_KEPT = 4096
 
 
-def _fight_through_grounds(params: Params, state: State, unit: Unit, foe: Unit, window: Window) -> tuple[tuple[Point, int], ...]:
-    """Fight Through's sampled first moves that the table allows (`movement.ground_allowed`),
-    kept per table and per what they read of the two units (where they stand, their type,
-    and what the unit has primed; the window follows from these and the params): a turn's
-    declarations ask them again while the two stand still and other units move or change
-    (more than half the time); what the units standing decide (`movement.units_allow`) is
-    asked each time. Params and table by identity (frozen values, each checked on a hit),
-    the units by value; a bounded memo."""
+def _fight_through_grounds(params: Params, state: State, unit: Unit, foe: Unit) -> tuple[tuple[tuple[Point, int], ...], list[bool | None]]:
+    """Fight Through's sampled first moves, each with whether the table allows it
+    (`movement.ground_allowed`; None until asked: the offer stops at the first end the units
+    allow too, and most ends it reaches are its first), kept per table and per what they read
+    of the two units (where they stand, their type, and what the unit has primed; the window
+    follows from these and the params): a turn's declarations ask them again while the two
+    stand still and other units move or change (more than half the time); what the units
+    standing decide (`movement.units_allow`) is asked each time. Params and table by identity
+    (frozen values, each checked on a hit), the units by value; a bounded memo of pure answers."""
     key = (id(params), id(state.terrain), unit.id, unit.type, unit.at, unit.level, unit.primed, foe.id, foe.type, foe.at, foe.level)
     found = _GROUNDS.get(key)
     if found is not None and found[0] is params and found[1] is state.terrain:
-        return found[2]
-    ends = tuple((to, h) for to, h in fight_through_ends(state, unit, foe, window) if movement.ground_allowed(state, unit, window, to, h))
+        return found[2], found[3]
+    ends = tuple(fight_through_ends(state, unit, foe, _first_move_window(params, unit, foe)))
+    grounds: list[bool | None] = [None] * len(ends)
     if len(_GROUNDS) >= GROUNDS_KEPT:
         _GROUNDS.clear()
-    _GROUNDS[key] = (params, state.terrain, ends)
-    return ends
+    _GROUNDS[key] = (params, state.terrain, ends, grounds)
+    return ends, grounds
 
 
 def _first_move_window(params: Params, unit: Unit, foe: Unit) -> Window:

@@ -373,17 +373,43 @@ def _check_edge(params: Params, state: State, event: EdgeChosen) -> Problems:
     return problems
 
 
+def marker_refused(params: Params, state: State, event: MarkerPlaced) -> bool:
+    """Whether `check` finds anything wrong with a mission marker placed, without building its
+    problems: before play, what `_check_marker` asks of the step, the seat and the marker is
+    asked once per decision (`_marker_step_refused`: a set-up offers thirty points), then the
+    point as a yes or no (`missions.marker_allowed`). In play it is `check`."""
+    if state.stage == "play":
+        return bool(check(params, state, event))
+    return (_marker_step_refused(params, state, event.by, event.marker)
+            or not missions.marker_allowed(state.mission, event.marker, event.point, layout(state)))
+
+
+@last_args  # a decision's marker points share the step, the seat and the marker (rulesets/memo.py)
+def _marker_step_refused(params: Params, state: State, by: str | None, kind_: str) -> bool:
+    problems, wave = _marker_step(state, MarkerPlaced(by=by, marker=kind_, point=(0.0, 0.0)))
+    return wave is None or bool(problems)
+
+
+def _marker_step(state: State, event: MarkerPlaced) -> tuple[Problems, missions.Wave | None]:
+    """What is wrong with a marker placed before play whatever its point (the step, the seat,
+    the marker), and the step (None where the point is not then measured)."""
+    problems, wave, _ = _wave_problems(state, event, "a marker")
+    if wave is None:
+        return problems, None
+    if wave.marker != event.marker or marker(state, event.marker) is not None:
+        return [*problems, _v(event, "deployment.order", f"no {event.marker} is to be placed now")], None
+    if wave.edge is not None and not (state.defender_edges if wave.role == "defender" else state.attacker_edges):
+        problems.append(_v(event, "deployment.order", f"the {wave.role} picks the edge first"))
+    return problems, wave
+
+
 def _check_marker(params: Params, state: State, event: MarkerPlaced) -> Problems:
     window = front(state.turn) if state.stage == "play" else None
     if window is not None and window.kind == "strong_point":
         return _check_new_strong_point(params, state, event, window)
-    problems, wave, _ = _wave_problems(state, event, "a marker")
+    problems, wave = _marker_step(state, event)
     if wave is None:
         return problems
-    if wave.marker != event.marker or marker(state, event.marker) is not None:
-        return [*problems, _v(event, "deployment.order", f"no {event.marker} is to be placed now")]
-    if wave.edge is not None and not (state.defender_edges if wave.role == "defender" else state.attacker_edges):
-        problems.append(_v(event, "deployment.order", f"the {wave.role} picks the edge first"))
     problem = missions.marker_problem(state.mission, event.marker, event.point, layout(state))
     if problem:
         problems.append(_v(event, f"missions.{state.mission}.marker", problem))
@@ -439,20 +465,65 @@ def deploy_refused(params: Params, state: State, event: UnitDeployed) -> bool:
 
 def deploy_point_allowed(state: State, at: board.Point, level: int, ready: _Deploying) -> bool:
     """`_deploy_point_problems` finds nothing, as a yes or no: the same questions without a
-    list or a message per rule (a set-up's two dozen points per unit ask it)."""
-    if ready.half or not ready.zone.contains(at) or not missions.on_table(at):
+    list or a message per rule (a set-up's two dozen points per unit ask it), the other
+    units and the unit's kin read from `ready` (listed once per unit, not once per point)."""
+    if ready.half or level not in deploy_levels(state, ready.zone, at):
         return False
-    found = piece_at(state, at)
-    if level not in ((0,) if found is None else found.heights()) or (found is not None and found.impassable()):
-        return False
-    unit = ready.unit
-    radius, (x, y) = kind(unit).base, at
-    for other in bodies(state):
-        room = radius + other.radius - movement.SLACK
-        ox, oy = other.at
-        if other.id != unit.id and abs(ox - x) < room and abs(oy - y) < room and board.distance(at, other.at) < room:
+    return deploy_units_allow(at, ready)
+
+
+def deploy_units_allow(at: board.Point, ready: _Deploying) -> bool:
+    """`deploy_point_allowed`'s questions of the other units, at a point whose zone and ground
+    allow the unit: it stands on none of them, and within 5" of its kin."""
+    x, y = at
+    for ox, oy, room, other_at in ready.others:
+        if abs(ox - x) < room and abs(oy - y) < room and board.distance(at, other_at) < room:
             return False
-    return not any(u.type == unit.type and board.distance(at, position(u)) > NEAR + board.EPS for u in on_board(state, unit.side))
+    return not any(board.distance(at, kin_at) > NEAR + board.EPS for kin_at in ready.kin)
+
+
+DEPLOY_LEVELS_KEPT = 4096
+"""Points' set-up heights kept per table (`deploy_levels`)."""
+
+
+def deploy_levels(state: State, zone: missions.Zone, at: board.Point) -> tuple[int, ...]:
+    """The heights at which a unit may be set up at `at` as far as the zone and the table go
+    (in the zone, on the table, a level of the piece there, not impassable), in `heights_at`'s
+    order: they depend on the zone, the point and the table alone, and each unit set up first
+    of its type is offered the zone's same two dozen points, so they are remembered per table
+    (by the zone object, kept beside its answer, and the point)."""
+    return zone_levels(state, zone)(at)
+
+
+def zone_levels(state: State, zone: missions.Zone) -> Callable[[board.Point], tuple[int, ...]]:
+    """`deploy_levels` in one zone, to ask of a unit's points in a row (the table's memo found once)."""
+    kept, zone_id = _deploy_levels_kept(None, state.terrain), id(zone)
+
+    def levels_at(at: board.Point) -> tuple[int, ...]:
+        found = kept.get((zone_id, at))
+        if found is not None and found[0] is zone:
+            return found[1]
+        levels = _deploy_levels(state, zone, at)
+        if len(kept) >= DEPLOY_LEVELS_KEPT:
+            kept.clear()
+        kept[(zone_id, at)] = (zone, levels)
+        return levels
+
+    return levels_at
+
+
+def _deploy_levels(state: State, zone: missions.Zone, at: board.Point) -> tuple[int, ...]:
+    if not zone.contains(at) or not missions.on_table(at):
+        return ()
+    found = piece_at(state, at)
+    if found is not None and found.impassable():
+        return ()
+    return (0,) if found is None else found.heights()
+
+
+@last_state  # one table per game (rulesets/memo.py)
+def _deploy_levels_kept(params: None, terrain: tuple[Piece, ...]) -> dict[tuple[int, board.Point], tuple[missions.Zone, tuple[int, ...]]]:
+    return {}
 
 
 class _Deploying(NamedTuple):
@@ -463,6 +534,11 @@ class _Deploying(NamedTuple):
     zone: missions.Zone
     half: Problems
     """The 50% limit's problem, if this unit breaks it."""
+    others: tuple[tuple[float, float, float, board.Point], ...] = ()
+    """Every other unit on the table, as `deploy_point_allowed` measures it: x, y, the room its
+    base and the unit's need (less the slack), where it stands; in `bodies`' order."""
+    kin: tuple[board.Point, ...] = ()
+    """Where the units of the unit's type on the table stand (its side's, in order)."""
 
 
 @last_args  # a decision's candidates come unit by unit (rulesets/memo.py)
@@ -490,7 +566,10 @@ def _deploying(state: State, event: UnitDeployed) -> tuple[Problems, _Deploying 
         limit = 0.5 * army_points(army_of(state, unit.side) or ())
         if placed > limit:
             half.append(_v(event, "deployment.half", f"this step sets up up to 50% of the army's points ({limit:g}); this makes {placed}"))
-    return problems, _Deploying(unit, wave, missions.zone(state.mission, wave.zone, layout(state)), half)
+    radius = kind(unit).base
+    others = tuple((other.at[0], other.at[1], radius + other.radius - movement.SLACK, other.at) for other in bodies(state) if other.id != unit.id)
+    kin = tuple(position(u) for u in on_board(state, unit.side) if u.type == unit.type)
+    return problems, _Deploying(unit, wave, missions.zone(state.mission, wave.zone, layout(state)), half, others, kin)
 
 
 def _deploy_point_problems(state: State, event: UnitDeployed, ready: _Deploying) -> Problems:
@@ -654,6 +733,8 @@ def declared_refused(params: Params, state: State, event: ActionDeclared) -> boo
         target = find(state, event.target)
         return (target is None or target.status != "board" or target.side == unit.side
                 or not abilities.open_fire_allowed(state, unit, target))
+    if action == "bug_out":  # `_check_bug_out`'s questions, without the message most units' bug out would get
+        return bool(event.target) or evac_distance(state, unit) > params.engagement_range + board.EPS
     checks = _ACTION_CHECKS.get(action)
     return checks is None or bool(checks(params, state, event, unit))
 
@@ -762,6 +843,50 @@ def _check_reaction(params: Params, state: State, event: ReactionDeclared) -> Pr
     if event.reaction not in allowed:
         return [*problems, _v(event, "reactions.allowed", f"{act.action.replace('_', ' ')} allows {' or '.join(allowed)}, not {event.reaction}")]
     return problems + _reaction_requirements(params, state, event, act, unit, active)
+
+
+def reaction_refused(params: Params, state: State, event: ReactionDeclared) -> bool:
+    """Whether `check` finds anything wrong with a declared reaction, without building its
+    problems: where an action waits for its reaction and its unit stands on the table
+    (`reacting`, asked once per decision: a reaction decision offers one per unit and
+    reaction), the event's seat, unit and reaction, then the Requirements column as a yes or
+    no (`_reaction_unmet`). Anywhere else it is `check`."""
+    ready = reacting(params, state)
+    if ready is None:
+        return bool(check(params, state, event))
+    seat, act, active = ready
+    if seat is not None and event.by != seat:
+        return True
+    unit = find(state, event.unit)
+    if unit is None or (seat is not None and unit.side != seat) or unit.status != "board":
+        return True
+    return event.reaction not in REACTIONS.get(act.action, ()) or _reaction_unmet(params, state, event.reaction, act, unit, active)
+
+
+@last_state  # asked by each of a decision's reactions (rulesets/memo.py)
+def reacting(params: Params, state: State) -> tuple[str | None, Activation, Unit] | None:
+    """The reactive seat, the action waiting for its reaction and that action's unit, where
+    `_check_reaction`'s questions of the decision find nothing wrong (play under way, the game
+    not over, an action in its react phase, its unit on the table); None elsewhere."""
+    turn = state.turn
+    if state.stage != "play" or turn is None or outcome(params, state) is not None:
+        return None
+    act = turn.activation
+    if act is None or act.phase != "react":
+        return None
+    active = find(state, act.unit)
+    if active is None or active.at is None:
+        return None
+    return reactive_seat(state), act, active
+
+
+def _reaction_unmet(params: Params, state: State, reaction: str, act: Activation, unit: Unit, active: Unit) -> bool:
+    """`_reaction_requirements` finds a problem, as a yes or no (the same questions, in order)."""
+    away, reach = gap(unit, active), params.engagement_range
+    return ((reaction in ("firefight", "take_cover", "fall_back") and act.target != unit.id)
+            or (reaction in ("overwatch", "flank", "firefight", "counter_attack") and not sees(state, unit, active))
+            or (reaction in ("overwatch", "firefight") and away < reach - board.EPS)
+            or (reaction in ("flank", "counter_attack") and away > reach + board.EPS))
 
 
 def _reaction_requirements(params: Params, state: State, event: ReactionDeclared, act: Activation, unit: Unit, active: Unit) -> Problems:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Literal
 
 import msgspec
@@ -290,6 +290,12 @@ def find(state: State, unit_id: str | None) -> Unit | None:
     return _by_id(state.units).get(unit_id)
 
 
+def units_by_id(state: State) -> Mapping[str, Unit]:
+    """`find` for many ids in a row (a declaration's open fire finds every target by id): each
+    unit by its id, the first if a table's mistake gave two units one id."""
+    return _by_id(state.units)
+
+
 @last_one  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
 def _by_id(every: tuple[Unit, ...]) -> dict[str, Unit]:
     """Each unit by its id (the first, if a table's mistake gave two units one id): `find`
@@ -544,6 +550,18 @@ def _units_sight(params: None, terrain: tuple[Piece, ...]) -> Callable[[Unit, Un
     return between
 
 
+def sight_between(state: State) -> Callable[[Unit, Unit], bool]:
+    """`sees(state, a, b)` for units where they stand, to ask of many lines in a row (a
+    declaration's open fire and Fight Through, every unit against every enemy): the table's
+    lines and the units standing found once, not asked of two memos per line."""
+    between, standing = _units_sight(None, state.terrain), bodies(state)
+
+    def sees_standing(a: Unit, b: Unit) -> bool:
+        return a.at is not None and b.at is not None and between(a, b, standing) is None
+
+    return sees_standing
+
+
 def sees_point(state: State, a: Unit, p: Point, scale: int) -> bool:
     """Whether a unit sees a marker of some scale standing on the ground at p."""
     found = piece_at(state, p)
@@ -629,13 +647,24 @@ def current_wave(state: State) -> missions.Wave | None:
 def evac_edges(state: State, seat: str) -> tuple[str, ...]:
     """The board edges that are a seat's evac zones."""
     role = role_of(state, seat)
-    return missions.evac_edges(state.mission, role, layout(state)) if role else ()
+    return _evac_edges(state.mission, role, state.attacker_edges, state.defender_edges, state.short_edge) if role else ()
+
+
+@functools.lru_cache(maxsize=256)
+def _evac_edges(mission: str, role: str, attacker_edges: tuple[str, ...], defender_edges: tuple[str, ...], short_edge: str | None) -> tuple[str, ...]:
+    """`missions.evac_edges` by the mission and the setup choices it reads (a few per game):
+    every bug out and every move toward an evac edge asks it."""
+    return missions.evac_edges(mission, role, missions.Layout(attacker_edges=attacker_edges, defender_edges=defender_edges, short_edge=short_edge))
 
 
 def evac_distance(state: State, unit: Unit) -> float:
     """Distance from a unit to its nearest evac zone (inf if it has none yet)."""
-    edges = evac_edges(state, unit.side)
-    return min((missions.edge_distance(e, position(unit)) for e in edges), default=float("inf"))
+    at, nearest = position(unit), float("inf")
+    for edge in evac_edges(state, unit.side):  # (a loop, not `min` over a generator: every unit's bug out asks it at each declaration)
+        away = missions.edge_distance(edge, at)
+        if away < nearest:
+            nearest = away
+    return nearest
 
 
 def token(state: State, token_id: str) -> Token | None:

@@ -19,9 +19,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from projections.simulate import play
-from rulesets.frontier import abilities, board, missions, movement, moves, rules
+from rulesets.frontier import abilities, board, missions, movement, moves, rules, units
 from rulesets.frontier.board import Body, Point, Sighted, make_terrain
-from rulesets.frontier.events import AbilityUsed, ActionDeclared, UnitDeployed, UnitMoved
+from rulesets.frontier.events import (
+    AbilityUsed,
+    ActionDeclared,
+    MarkerPlaced,
+    ReactionDeclared,
+    UnitDeployed,
+    UnitMoved,
+)
 from rulesets.frontier.state import (
     State,
     Unit,
@@ -37,6 +44,7 @@ from rulesets.frontier.state import (
     replace_unit,
     sees,
 )
+from rulesets.frontier.timing import front
 from tests.frontier.scenario import P, R
 
 replace = msgspec.structs.replace
@@ -114,7 +122,8 @@ def test_a_declared_action_is_refused_exactly_when_check_finds_a_problem() -> No
                 unit = find(state, event.unit)
                 friend = next((u for u in state.units if unit is not None and u.side == unit.side and u.id != unit.id), None)
                 variants = [event, replace(event, by=_other_seat(state, event.by)), replace(event, action="fly"),
-                            replace(event, action="open_fire", target=event.unit), replace(event, action="advance", target="x")]
+                            replace(event, action="open_fire", target=event.unit), replace(event, action="advance", target="x"),
+                            replace(event, action="bug_out"), replace(event, action="bug_out", target="x")]
                 if friend is not None:
                     variants += [replace(event, unit=friend.id), replace(event, action="open_fire", target=friend.id)]
                 for variant in variants:
@@ -497,13 +506,16 @@ def test_an_ambush_place_is_refused_exactly_when_check_finds_a_problem() -> None
 
 
 @settings(max_examples=200, deadline=None)
-@given(table, st.floats(min_value=0, max_value=20, allow_nan=False), st.sampled_from([12, 16, 7, 24]))
+@given(table, st.floats(min_value=0, max_value=20, allow_nan=False), st.sampled_from([12, 16, 7, 24, 8]))
 def test_a_sampled_ring_is_the_points_polar_gives(start: Point, radius: float, directions: int) -> None:
-    """`sample_ends`' rings from the kept cosines and sines (`movement._ring`): the very
-    floats `board.polar` gives at each heading."""
-    x, y = start
-    assert [(x + radius * c, y + radius * s) for c, s in movement._ring(directions)] == \
-        [board.polar(start, i * 360 / directions, radius) for i in range(directions)]
+    """`sample_ends`' rings from the kept cosines and sines (`movement.ring`): the very
+    floats `board.polar` gives at each heading, and at the whole degrees a set-up's kin ring
+    (every 45), an Ambush's and a Minefield's (every 30) name, at their radii."""
+    assert movement.ring(start, radius, directions) == [board.polar(start, i * 360 / directions, radius) for i in range(directions)]
+    step = 360 // directions
+    if step * directions == 360:
+        for r in (radius, 8, 8.0, 14.0, 1.2, 4.2):
+            assert movement.ring(start, r, directions) == [board.polar(start, a, r) for a in range(0, 360, step)]
 
 
 def test_a_line_between_units_where_they_stand_is_the_line_from_their_places() -> None:
@@ -597,3 +609,120 @@ def test_open_fire_targets_are_tested_where_they_are_made() -> None:
             for variant in variants:
                 assert moves.legal(P, variant) == _accepted(variant)
     assert asked > 20, asked
+
+
+def test_a_reaction_is_refused_exactly_when_check_finds_a_problem() -> None:
+    """`rules.reaction_refused` (the decision asked once, the requirements as a yes or no)
+    against `check`, for every reaction and for wrong seats, units and reactions, at every
+    decision of seeded games (those without an action waiting for a reaction too, where it
+    asks `check`), and with the action's unit taken off the table."""
+    asked = refused = 0
+    reactions = ("overwatch", "flank", "firefight", "counter_attack", "take_cover", "fall_back", "dodge")
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            turn = state.turn
+            act = turn.activation if turn is not None else None
+            variants = [state]
+            if act is not None and (active := find(state, act.unit)) is not None:
+                variants.append(replace_unit(state, replace(active, at=None)))
+            for variant in variants:
+                for unit in state.units[::2]:
+                    for seat in state.seats:
+                        for reaction in reactions:
+                            event = ReactionDeclared(by=seat, unit=unit.id, reaction=reaction)
+                            answer = rules.reaction_refused(P, variant, event)
+                            assert answer == bool(rules.check(P, variant, event)), (event, act)
+                            asked += 1
+                            refused += answer
+    assert asked > 2000 and 0 < refused < asked
+
+
+def test_a_unit_whose_type_has_no_strategic_ability_offers_none() -> None:
+    """`moves._strategic_abilities` passes a unit by when its type has none of
+    `STRATEGIC_ABILITIES`: at every strategic decision of seeded games, every unit offers the
+    same abilities as when each ability is asked in turn (the set taken as every ability)."""
+    asked = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            turn = state.turn
+            if state.stage != "play" or turn is None or turn.step != "strategic":
+                continue
+            for unit in on_board(state):
+                quick = list(moves._strategic_abilities(state, unit.side, unit))
+                with pytest.MonkeyPatch.context() as patched:
+                    patched.setattr(moves, "STRATEGIC_ABILITIES", frozenset().union(*units.ABILITY_IDS.values()))
+                    assert quick == list(moves._strategic_abilities(state, unit.side, unit))
+                asked += 1
+    assert asked > 100
+
+
+def test_a_marker_is_refused_exactly_when_check_finds_a_problem() -> None:
+    """`rules.marker_refused` (the step asked once, the point as a yes or no) against `check`,
+    for every marker offered at seeded games' decisions and for wrong seats, other markers,
+    points off the table and points round the attacker's zone and the short edges; and at
+    every other decision (in play it asks `check`)."""
+    asked = refused = 0
+    points = [(x / 2, y / 2) for x in range(-2, 92, 7) for y in range(-2, 64, 5)]
+    for bot, seed in [*GAMES, ("random", 5), ("heuristic", 6)]:
+        for state in _states(bot, seed):
+            offered = [e for e in moves.candidates(P, state) if isinstance(e, MarkerPlaced)]
+            tries = [MarkerPlaced(by=state.seats[0], marker="strong_point", point=(10.0, 10.0))] if not offered else []
+            for event in offered[:1]:
+                tries += [replace(event, by=_other_seat(state, event.by))]
+                tries += [replace(event, marker=other) for other in ("strong_point", "target", "vip") if other != event.marker]
+                tries += [replace(event, point=p) for p in points]
+            for event in [*offered, *tries]:
+                answer = rules.marker_refused(P, state, event)
+                assert answer == bool(rules.check(P, state, event)), event
+                asked += 1
+                refused += answer
+    assert asked > 1000 and 0 < refused < asked
+
+
+def test_a_marker_point_is_allowed_exactly_when_it_has_no_problem() -> None:
+    """`missions.marker_allowed` against `marker_problem`, for every mission, marker and
+    setup choice, at points over the table, off it and along the distances it measures."""
+    asked = allowed = 0
+    layouts = [missions.Layout(attacker_edges=a, defender_edges=d, short_edge=e)
+               for a in ((), ("north",), ("south", "west")) for d in ((), ("south",), ("north",)) for e in (None, "west", "east")]
+    points = [(x / 4, y / 4) for x in range(-4, 182, 5) for y in range(-4, 126, 5)]
+    for mission in missions.WAVES:
+        for layout in layouts:
+            for kind_ in ("strong_point", "target", "vip"):
+                for p in points:
+                    answer = missions.marker_allowed(mission, kind_, p, layout)
+                    assert answer == (missions.marker_problem(mission, kind_, p, layout) is None), (mission, kind_, p, layout)
+                    asked += 1
+                    allowed += answer
+    assert asked > 10000 and 0 < allowed < asked
+
+
+def test_a_moves_pieces_and_units_in_reach_give_the_answers_of_all_of_them() -> None:
+    """`movement._Near` (the pieces and units a decision's straight moves may meet) against the
+    same mover without it: at every move window of seeded games, for the window's sampled
+    ends and a grid of ends over and beyond the square of reach, at every height there, also
+    with a path (which is asked of every piece and unit)."""
+    asked = allowed = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            window = front(state.turn) if state.stage == "play" and state.turn is not None else None
+            unit = find(state, window.unit) if window is not None and window.kind == "move" else None
+            if window is None or unit is None or unit.at is None:
+                continue
+            mover = movement.decision_mover(state, unit, window)
+            assert mover.near is not None
+            plain = mover._replace(near=None)
+            x, y = unit.at
+            reach = mover.reach + 1.5
+            grid = [movement.snap((x + i * reach / 6, y + j * reach / 6)) for i in range(-6, 7) for j in range(-6, 7)]
+            x0, y0, x1, y1 = mover.near.box  # and the points of the square nearest each other unit, just inside it
+            grid += [movement.snap((min(max(u.at[0], x0 + 0.01), x1 - 0.01), min(max(u.at[1], y0 + 0.01), y1 - 0.01)))
+                     for u in on_board(state) if u.id != unit.id and u.at is not None]
+            ends = [*movement.sample_ends(state, unit, window, moves.goals(state, unit)), *((p, h) for p in grid for h in heights_at(state, p))]
+            for to, h in ends:
+                for path in ((), ((x, to[1]),)):
+                    answer = movement.mover_allows(mover, to, h, path)
+                    assert answer == movement.mover_allows(plain, to, h, path), (unit.id, to, h, path)
+                    asked += 1
+                    allowed += answer
+    assert asked > 5000 and 0 < allowed < asked
