@@ -212,7 +212,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         if kind == 0:  # a card's moves, each bounded once the card's distance is known: its House, whether it ends beside an enemy
             _, _, _, start, piece, threatened = entry
             x, y = space = piece.space
-            distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
+            distance = _nearest(rows, x * size + y) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
             card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
             base_score = 18.0 + 25.0 * threatened
             for j in range(start, len(found)):
@@ -234,7 +234,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 at_space = open_spaces.get(space)
                 if at_space is None:
                     x, y = space
-                    distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
+                    distance = _nearest(rows, x * size + y) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
                     at_space = open_spaces[space] = (base + (15.0 if space in near else 0.0), 0.5 * distance, distance)
                 summon_bound = at_space[0] + value - at_space[1] + _SLACK
                 if summon_bound >= best:
@@ -248,7 +248,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
             _, _, _, piece, to, score, beside = entry
             x, y = to
-            distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, to)
+            distance = _nearest(rows, x * size + y) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, to)
             at_best = score + 20.0 * beside - 1.0 * distance
             if at_best < best or (at_best == best and not comes_first(ties, i, at)):
                 continue  # loses at its best: the enemies where it lands change nothing
@@ -440,8 +440,20 @@ def _distance(rows: list[tuple[int, ...]], goals: tuple[tuple[int, int], ...], s
     x, y = space
     if 0 <= x < size and 0 <= y < size:
         at = x * size + y
-        return min([row[at] for row in rows])
+        return _nearest(rows, at)
     return min([abs(x - gx) + abs(y - gy) for gx, gy in goals])  # off the board: as the text counts
+
+
+def _nearest(rows: list[tuple[int, ...]], at: int) -> int:
+    """The least of the rows' steps at index `at` (rows not empty): a space's distance to its
+    nearest goal. A plain loop: a comprehension is a call of its own in Python 3.11, and this
+    is asked about four times a decision (twice the cost of the loop)."""
+    least = rows[0][at]
+    for row in rows:
+        steps = row[at]
+        if steps < least:
+            least = steps
+    return least
 
 
 def _repeats(state: State, following: str, at: int, moved: Placed) -> bool:

@@ -313,7 +313,7 @@ def contract_of(state: State, card: str) -> str | None:
 
 def dots(params: Params, piece: Placed, towards: int) -> int:
     """Aura dots on the piece's edge facing compass direction `towards` (its orientation counts)."""
-    found = cards.card(piece.card)
+    found = cards.CARDS.get(piece.card)  # `cards.card`, read without a call: asked for both cards of every clash worked out
     if found is None:
         return 0
     return found.aura[board.edge_towards(facing(params, piece.owner), towards)]
@@ -372,7 +372,7 @@ def _clashes(params: Params) -> dict[tuple[str, str, str, str, int, int], Clash]
 
 def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
     towards = board.direction(attacker.space, defender.space)
-    a, d = cards.card(attacker.card), cards.card(defender.card)
+    a, d = cards.CARDS.get(attacker.card), cards.CARDS.get(defender.card)  # `cards.card`, without a call each
     if towards is None or a is None or d is None:
         return Clash(kind="apart")
     mine, theirs = dots(params, attacker, towards), dots(params, defender, board.opposite(towards))
