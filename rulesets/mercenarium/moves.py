@@ -388,8 +388,8 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
     steps onto an empty space, with one card a space). The summons are made when read (a
     `Lazy` run): a random bot makes the one it picks."""
     seat, size = p.seat, params.board_size
-    home = house(params, seat)
     if not legal_only:
+        home = house(params, seat)
         spaces = {home} if home not in where else set()
         for piece in where.values():
             if piece.owner == seat:
@@ -398,7 +398,8 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
         return [CardSummoned(by=seat, card=card_id, space=space) for card_id in p.hand for space in ordered]
     hand = p.hand
     if not hand:
-        return _no_summons(seat)
+        return _no_summons(seat)  # most decisions: no House asked for
+    home = house(params, seat)
     accepted: dict[Space, int] = {home: _deck_cards(hand)} if home not in where else {}
     if steps is not None:
         base: Placed | None = None
