@@ -345,7 +345,7 @@ def clash(params: Params, state: State, attacker: Placed, defender: Placed) -> C
     edges follow its owner), so the answer is remembered by cards, owners and step: the
     same two cards side by side anywhere on the board meet as they met before (a bot weighs
     the same meetings again and again)."""
-    known = _clashes(params)
+    known = known_clashes(params)
     a, d = attacker.space, defender.space
     key = (attacker.card, attacker.owner, defender.card, defender.owner, d[0] - a[0], d[1] - a[1])
     found = known.get(key)
@@ -356,17 +356,12 @@ def clash(params: Params, state: State, attacker: Placed, defender: Placed) -> C
     return found
 
 
+@last_one  # rulesets/memo.py: one params object for a whole game; hashing it per clash cost more than the clash
 def known_clashes(params: Params) -> dict[tuple[str, str, str, str, int, int], Clash]:
     """The clashes `clash` has worked out under the params, by its key (the attacker's card and
-    owner, the defender's, the step from one to the other): for a caller that asks many, to
-    read them without a call each and ask `clash` for one missing. Read it, never change it."""
-    return _clashes(params)
-
-
-@last_one  # rulesets/memo.py: one params object for a whole game; hashing it per clash cost more than the clash
-def _clashes(params: Params) -> dict[tuple[str, str, str, str, int, int], Clash]:
-    """The clashes worked out so far under one params, by the two cards, their owners and the
-    step between them (a cache of `_clash`, a pure function of the params and those)."""
+    owner, the defender's, the step from one to the other): a cache of `_clash`, a pure
+    function of the params and those. For a caller that asks many, to read them without a
+    call each and ask `clash` for one missing. Read it, never change it."""
     return {}
 
 
