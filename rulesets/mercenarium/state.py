@@ -138,7 +138,7 @@ def player(state: State, seat: str | None) -> Player | None:
 
 def replace_player(state: State, updated: Player, **changes: object) -> State:
     """The state with one seat's hand/captures replaced (and other fields changed)."""
-    players = tuple(updated if p.seat == updated.seat else p for p in state.players)
+    players = tuple([updated if p.seat == updated.seat else p for p in state.players])
     return msgspec.structs.replace(state, players=players, **changes)
 
 
@@ -264,7 +264,7 @@ def known_by_space(pieces: tuple[Placed, ...]) -> dict[Space, Placed] | None:
 
 def in_play(state: State, seat: str) -> tuple[Placed, ...]:
     """The seat's cards in play."""
-    return tuple(p for p in state.board if p.owner == seat)
+    return tuple([p for p in state.board if p.owner == seat])
 
 
 def put_on_board(state: State, card: str, space: Space, owner: str, **changes: Any) -> State:
@@ -286,8 +286,8 @@ def _board_order(p: Placed) -> tuple[int, str]:
 
 def take_off_board(state: State, card: str) -> State:
     """The card removed from play; a contract on it ends with it."""
-    board_ = tuple(p for p in state.board if p.card != card)
-    contracts = tuple(c for c in state.contracts if c[0] != card)
+    board_ = tuple([p for p in state.board if p.card != card])  # a list made in one pass: cheaper than a generator
+    contracts = tuple([c for c in state.contracts if c[0] != card])
     return msgspec.structs.replace(state, board=board_, contracts=contracts)
 
 
