@@ -143,8 +143,17 @@ def replace_player(state: State, updated: Player, **changes: object) -> State:
 
 
 def sort_cards(pile: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """A pile in the canonical order (unknown ids last, by name)."""
-    return tuple(sorted(pile, key=lambda c: (cards.ORDER.get(c, 1_000), c)))
+    """A pile in the canonical order (unknown ids last, by name). Every card known (every pile
+    the rules and bots build): each card's place alone orders it, places being distinct, and is
+    read in C; a table's unknown card sorts the pile by (place, name)."""
+    try:
+        return tuple(sorted(pile, key=cards.ORDER.__getitem__))
+    except KeyError:
+        return tuple(sorted(pile, key=_pile_order))
+
+
+def _pile_order(card_id: str) -> tuple[int, str]:
+    return cards.ORDER.get(card_id, 1_000), card_id
 
 
 def without(pile: tuple[str, ...], card: str) -> tuple[str, ...]:

@@ -22,6 +22,7 @@ from rulesets.mercenarium.state import (
     alchemy,
     facing,
     replace_player,
+    sort_cards,
     take_off_board,
     without,
 )
@@ -107,3 +108,15 @@ def test_a_card_lifted_in_one_copy_is_the_card_lifted_place_by_place() -> None:
             summons += isinstance(event, CardSummoned)
             state = R.ruleset.apply(P, state, event)
     assert summons > 10
+
+
+def test_a_pile_sorted_by_place_alone_is_the_pile_sorted_by_place_and_name() -> None:
+    """Piles of known cards (hymns too, a card twice) and piles with ids no table knows."""
+    rng = random.Random(10)
+    known = [*cards.CARDS, *cards.HYMNS]
+    for size in range(12):
+        for _ in range(200):
+            pile = [rng.choice(known) for _ in range(size)]
+            if rng.random() < 0.3:
+                pile.insert(rng.randrange(size + 1), rng.choice(["zz", "00", "QB?", ""]))
+            assert sort_cards(pile) == tuple(sorted(pile, key=lambda c: (cards.ORDER.get(c, 1_000), c))), pile
