@@ -21,6 +21,7 @@ from rulesets.mercenarium.state import (
     State,
     alchemy,
     facing,
+    house,
     replace_player,
     sort_cards,
     take_off_board,
@@ -120,3 +121,30 @@ def test_a_pile_sorted_by_place_alone_is_the_pile_sorted_by_place_and_name() -> 
             if rng.random() < 0.3:
                 pile.insert(rng.randrange(size + 1), rng.choice(["zz", "00", "QB?", ""]))
             assert sort_cards(pile) == tuple(sorted(pile, key=lambda c: (cards.ORDER.get(c, 1_000), c))), pile
+
+
+def plain_enemies(state: State, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]], int]:
+    """The spaces beside the seat's enemies, its goals (enemy cards, then the Houses of enemies
+    with no card in play), each goal's row and how many enemy cards are in play, read plainly."""
+    enemy = [p for p in state.board if p.owner != seat]
+    near = {beside for p in enemy for _, beside in board.neighbours(p.space, P.board_size)}
+    goals = [p.space for p in enemy]
+    goals += [house(P, other) for other in state.seats if other != seat and all(p.owner != other for p in enemy)]
+    return near, tuple(goals), [bots._steps_from(goal, P.board_size) for goal in goals], len(enemy)
+
+
+def test_the_enemies_read_in_one_pass_are_the_enemies_read_plainly() -> None:
+    """At every decision of seeded games of two to four players, for every seat (a seat with no
+    card in play gives its House as a goal)."""
+    houses = 0
+    for players, seed, bot in ((2, 5, "heuristic"), (3, 8, "random"), (4, 9, "heuristic"), (4, 2, "random")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:-1]:
+            if state.stage == "play" and R.ruleset.chance(P, state) is None:
+                for seat in state.seats:
+                    expected = plain_enemies(state, seat)
+                    assert bots._enemies(P, state, seat) == expected
+                    houses += len(expected[1]) > expected[3]
+            state = R.ruleset.apply(P, state, event)
+    assert houses > 0
