@@ -486,7 +486,9 @@ def _steps_from(goal: tuple[int, int], size: int) -> tuple[int, ...]:
 
 
 def _value(card_id: str) -> int:
-    found = cards.card(card_id)
+    """The card's face value (0 for a hymn or an unknown id): `cards.card`'s table read directly,
+    as every capture, summon and discard weighed asks it."""
+    found = cards.CARDS.get(card_id)
     return found.value if found else 0
 
 
