@@ -45,10 +45,11 @@ def adjacent(size: int) -> dict[Space, tuple[Space, ...]]:
 
 def direction(a: Space, b: Space) -> int | None:
     """The direction from a to an orthogonally adjacent b; None if b is not one step away."""
-    for d, (dc, dr) in STEPS.items():
-        if (a[0] + dc, a[1] + dr) == b:
-            return d
-    return None
+    return _DIRECTIONS.get((b[0] - a[0], b[1] - a[1]))
+
+
+_DIRECTIONS: dict[tuple[int, int], int] = {step_: direction_ for direction_, step_ in STEPS.items()}
+"""Each direction by its step (`STEPS` read backwards): a step is one of four, so looked up, not searched."""
 
 
 def diagonal(a: Space, b: Space) -> bool:

@@ -14,7 +14,6 @@ import math
 import random
 from collections.abc import Sequence
 from itertools import chain
-from operator import attrgetter
 from typing import Any
 
 from events.base import Event
@@ -212,7 +211,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         if kind == 0:  # a card's moves, each bounded once the card's distance is known: its House, whether it ends beside an enemy
             _, _, _, start, piece, threatened = entry
             x, y = space = piece.space
-            distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
+            distance = _nearest(rows, x * size + y) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
             card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
             base_score = 18.0 + 25.0 * threatened
             for j in range(start, len(found)):
@@ -234,7 +233,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 at_space = open_spaces.get(space)
                 if at_space is None:
                     x, y = space
-                    distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
+                    distance = _nearest(rows, x * size + y) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
                     at_space = open_spaces[space] = (base + (15.0 if space in near else 0.0), 0.5 * distance, distance)
                 summon_bound = at_space[0] + value - at_space[1] + _SLACK
                 if summon_bound >= best:
@@ -248,7 +247,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
             _, _, _, piece, to, score, beside = entry
             x, y = to
-            distance = min([row[x * size + y] for row in rows]) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, to)
+            distance = _nearest(rows, x * size + y) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, to)
             at_best = score + 20.0 * beside - 1.0 * distance
             if at_best < best or (at_best == best and not comes_first(ties, i, at)):
                 continue  # loses at its best: the enemies where it lands change nothing
@@ -415,8 +414,7 @@ def _enemies(params: Params, state: State, seat: str) -> tuple[set[tuple[int, in
     card's neighbours and row read from tables per board size."""
     size = params.board_size
     around, steps = board.adjacent(size), _rows_by_goal(size)
-    enemy = [p for p in state.board if p.owner != seat]
-    spaces = list(map(_SPACE, enemy))
+    spaces = [p.space for p in state.board if p.owner != seat]  # read in one pass (`attrgetter` on a Struct costs more)
     try:
         near = set(chain.from_iterable(map(around.__getitem__, spaces)))
         rows = list(map(steps.__getitem__, spaces))
@@ -424,12 +422,21 @@ def _enemies(params: Params, state: State, seat: str) -> tuple[set[tuple[int, in
         near = {beside for space in spaces for _, beside in board.neighbours(space, size)}
         rows = [_steps_from(space, size) for space in spaces]
     enemies = len(spaces)
-    owners = set(map(_OWNER, enemy))
     for other in state.seats:
-        if other != seat and other not in owners:
+        if other != seat and _first_in_play(state, other) is None:
             spaces.append(home := house(params, other))
             rows.append(_steps_from(home, size))
     return near, tuple(spaces), rows, enemies
+
+
+def _first_in_play(state: State, seat: str) -> Placed | None:
+    """The seat's first card in play, if it has one: a look along the board that stops there (a
+    generator's `any` costs a call of its own in Python 3.11, about what the look does)."""
+    for p in state.board:
+        if p.owner == seat:
+            return p
+    return None
+
 
 
 def _distance(rows: list[tuple[int, ...]], goals: tuple[tuple[int, int], ...], size: int, space: tuple[int, int]) -> int:
@@ -440,8 +447,20 @@ def _distance(rows: list[tuple[int, ...]], goals: tuple[tuple[int, int], ...], s
     x, y = space
     if 0 <= x < size and 0 <= y < size:
         at = x * size + y
-        return min([row[at] for row in rows])
+        return _nearest(rows, at)
     return min([abs(x - gx) + abs(y - gy) for gx, gy in goals])  # off the board: as the text counts
+
+
+def _nearest(rows: list[tuple[int, ...]], at: int) -> int:
+    """The least of the rows' steps at index `at` (rows not empty): a space's distance to its
+    nearest goal. A plain loop: a comprehension is a call of its own in Python 3.11, and this
+    is asked about four times a decision (twice the cost of the loop)."""
+    least = rows[0][at]
+    for row in rows:
+        steps = row[at]
+        if steps < least:
+            least = steps
+    return least
 
 
 def _repeats(state: State, following: str, at: int, moved: Placed) -> bool:
@@ -467,7 +486,9 @@ def _steps_from(goal: tuple[int, int], size: int) -> tuple[int, ...]:
 
 
 def _value(card_id: str) -> int:
-    found = cards.card(card_id)
+    """The card's face value (0 for a hymn or an unknown id): `cards.card`'s table read directly,
+    as every capture, summon and discard weighed asks it."""
+    found = cards.CARDS.get(card_id)
     return found.value if found else 0
 
 
@@ -558,7 +579,6 @@ def comes_first(ties: int, i: int, j: int) -> bool:
 
 
 _CHECKABLE = (cards.FIREYES, cards.PRIMARY)
-_OWNER, _SPACE = attrgetter("owner"), attrgetter("space")
 """The hymns whose effect the rules can check in Singularity (`checkable`)."""
 
 _CEILING = 18.0 + 25.0 + 12.0 + 20.0

@@ -150,7 +150,8 @@ _SUMMON_KINDS, _STEP_KINDS, _REST_KINDS = _TURN_KINDS
 class Summons(Lazy[Event]):
     """A turn's legal summons, made when read: each hand card (`hand`) on each of its legal
     spaces (`spaces`, one list per hand card, in order). Built from each open space's
-    accepted hand cards (`accepted`: one bit per hand card), the summons are counted from the
+    accepted hand cards (`accepted`: one bit per hand card; a space none may be summoned on is
+    left out), the summons are counted from the
     bits alone, and the lists per hand card are laid out only when a summon is read (a random
     bot mostly picks a step on the board, and needs only the count)."""
 
@@ -388,8 +389,8 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
     steps onto an empty space, with one card a space). The summons are made when read (a
     `Lazy` run): a random bot makes the one it picks."""
     seat, size = p.seat, params.board_size
-    home = house(params, seat)
     if not legal_only:
+        home = house(params, seat)
         spaces = {home} if home not in where else set()
         for piece in where.values():
             if piece.owner == seat:
@@ -398,7 +399,8 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
         return [CardSummoned(by=seat, card=card_id, space=space) for card_id in p.hand for space in ordered]
     hand = p.hand
     if not hand:
-        return _no_summons(seat)
+        return _no_summons(seat)  # most decisions: no House asked for
+    home = house(params, seat)
     accepted: dict[Space, int] = {home: _deck_cards(hand)} if home not in where else {}
     if steps is not None:
         base: Placed | None = None
@@ -407,12 +409,15 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
             if occupant is None:
                 if piece is not base:  # a card's steps come together: its accepted cards once
                     base, bits = piece, _accepted_by(piece.card, hand)
-                accepted[near] = accepted.get(near, 0) | bits
+                if bits:  # a base that accepts no hand card adds no summon: its spaces are not kept
+                    accepted[near] = accepted.get(near, 0) | bits
     else:
         around = board.adjacent(size)
         for piece in where.values():
             if piece.owner == seat:
                 bits = _accepted_by(piece.card, hand)
+                if not bits:
+                    continue  # it accepts no hand card: no summon beside it
                 for near in around.get(piece.space) or _off_board(piece.space, size):
                     if near not in where:
                         accepted[near] = accepted.get(near, 0) | bits

@@ -815,14 +815,26 @@ def apply_puts(params: Params, state: State, puts: tuple[Put, ...]) -> State:
 
 
 def _lift(state: State, card_id: str) -> State:
-    """The state with the card taken from wherever it is (board, hands, captures, piles)."""
-    state = take_off_board(state, card_id)
-    for p in state.players:
-        if card_id in p.hand or card_id in p.hymns or any(c.card == card_id for c in p.captures):
-            state = replace_player(state, replace(p, hand=without(p.hand, card_id), hymns=without(p.hymns, card_id),
-                                                  face_up=without(p.face_up, card_id),
-                                                  captures=tuple(c for c in p.captures if c.card != card_id)))
-    return replace(state, deck=without(state.deck, card_id), hymnal=without(state.hymnal, card_id), discard=without(state.discard, card_id))
+    """The state with the card taken from wherever it is (board, hands, captures, piles; a
+    contract on it ends), in one copy of the state: every summon asks it, and a seat that does
+    not hold the card keeps its very Player object (what is remembered per Player stays)."""
+    players = state.players
+    if any([_holds(p, card_id) for p in players]):
+        players = tuple([_without_card(p, card_id) if _holds(p, card_id) else p for p in players])
+    return replace(state, board=tuple([p for p in state.board if p.card != card_id]),
+                   contracts=tuple([c for c in state.contracts if c[0] != card_id]), players=players,
+                   deck=without(state.deck, card_id), hymnal=without(state.hymnal, card_id), discard=without(state.discard, card_id))
+
+
+def _holds(p: Player, card_id: str) -> bool:
+    """Whether the seat holds the card: in its hand, its hymns or its captures."""
+    return card_id in p.hand or card_id in p.hymns or (bool(p.captures) and any(c.card == card_id for c in p.captures))
+
+
+def _without_card(p: Player, card_id: str) -> Player:
+    """The seat's cards less the card, wherever it holds it (hand, hymns, face up, captures)."""
+    return replace(p, hand=without(p.hand, card_id), hymns=without(p.hymns, card_id), face_up=without(p.face_up, card_id),
+                   captures=tuple([c for c in p.captures if c.card != card_id]))
 
 
 def _put(params: Params, state: State, put: Put) -> State:

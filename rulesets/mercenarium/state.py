@@ -138,13 +138,22 @@ def player(state: State, seat: str | None) -> Player | None:
 
 def replace_player(state: State, updated: Player, **changes: object) -> State:
     """The state with one seat's hand/captures replaced (and other fields changed)."""
-    players = tuple(updated if p.seat == updated.seat else p for p in state.players)
+    players = tuple([updated if p.seat == updated.seat else p for p in state.players])
     return msgspec.structs.replace(state, players=players, **changes)
 
 
 def sort_cards(pile: tuple[str, ...] | list[str]) -> tuple[str, ...]:
-    """A pile in the canonical order (unknown ids last, by name)."""
-    return tuple(sorted(pile, key=lambda c: (cards.ORDER.get(c, 1_000), c)))
+    """A pile in the canonical order (unknown ids last, by name). Every card known (every pile
+    the rules and bots build): each card's place alone orders it, places being distinct, and is
+    read in C; a table's unknown card sorts the pile by (place, name)."""
+    try:
+        return tuple(sorted(pile, key=cards.ORDER.__getitem__))
+    except KeyError:
+        return tuple(sorted(pile, key=_pile_order))
+
+
+def _pile_order(card_id: str) -> tuple[int, str]:
+    return cards.ORDER.get(card_id, 1_000), card_id
 
 
 def without(pile: tuple[str, ...], card: str) -> tuple[str, ...]:
@@ -264,7 +273,7 @@ def known_by_space(pieces: tuple[Placed, ...]) -> dict[Space, Placed] | None:
 
 def in_play(state: State, seat: str) -> tuple[Placed, ...]:
     """The seat's cards in play."""
-    return tuple(p for p in state.board if p.owner == seat)
+    return tuple([p for p in state.board if p.owner == seat])
 
 
 def put_on_board(state: State, card: str, space: Space, owner: str, **changes: Any) -> State:
@@ -286,8 +295,8 @@ def _board_order(p: Placed) -> tuple[int, str]:
 
 def take_off_board(state: State, card: str) -> State:
     """The card removed from play; a contract on it ends with it."""
-    board_ = tuple(p for p in state.board if p.card != card)
-    contracts = tuple(c for c in state.contracts if c[0] != card)
+    board_ = tuple([p for p in state.board if p.card != card])  # a list made in one pass: cheaper than a generator
+    contracts = tuple([c for c in state.contracts if c[0] != card])
     return msgspec.structs.replace(state, board=board_, contracts=contracts)
 
 
@@ -313,7 +322,7 @@ def contract_of(state: State, card: str) -> str | None:
 
 def dots(params: Params, piece: Placed, towards: int) -> int:
     """Aura dots on the piece's edge facing compass direction `towards` (its orientation counts)."""
-    found = cards.card(piece.card)
+    found = cards.CARDS.get(piece.card)  # `cards.card`, read without a call: asked for both cards of every clash worked out
     if found is None:
         return 0
     return found.aura[board.edge_towards(facing(params, piece.owner), towards)]
@@ -345,7 +354,7 @@ def clash(params: Params, state: State, attacker: Placed, defender: Placed) -> C
     edges follow its owner), so the answer is remembered by cards, owners and step: the
     same two cards side by side anywhere on the board meet as they met before (a bot weighs
     the same meetings again and again)."""
-    known = _clashes(params)
+    known = known_clashes(params)
     a, d = attacker.space, defender.space
     key = (attacker.card, attacker.owner, defender.card, defender.owner, d[0] - a[0], d[1] - a[1])
     found = known.get(key)
@@ -356,23 +365,18 @@ def clash(params: Params, state: State, attacker: Placed, defender: Placed) -> C
     return found
 
 
+@last_one  # rulesets/memo.py: one params object for a whole game; hashing it per clash cost more than the clash
 def known_clashes(params: Params) -> dict[tuple[str, str, str, str, int, int], Clash]:
     """The clashes `clash` has worked out under the params, by its key (the attacker's card and
-    owner, the defender's, the step from one to the other): for a caller that asks many, to
-    read them without a call each and ask `clash` for one missing. Read it, never change it."""
-    return _clashes(params)
-
-
-@last_one  # rulesets/memo.py: one params object for a whole game; hashing it per clash cost more than the clash
-def _clashes(params: Params) -> dict[tuple[str, str, str, str, int, int], Clash]:
-    """The clashes worked out so far under one params, by the two cards, their owners and the
-    step between them (a cache of `_clash`, a pure function of the params and those)."""
+    owner, the defender's, the step from one to the other): a cache of `_clash`, a pure
+    function of the params and those. For a caller that asks many, to read them without a
+    call each and ask `clash` for one missing. Read it, never change it."""
     return {}
 
 
 def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
     towards = board.direction(attacker.space, defender.space)
-    a, d = cards.card(attacker.card), cards.card(defender.card)
+    a, d = cards.CARDS.get(attacker.card), cards.CARDS.get(defender.card)  # `cards.card`, without a call each
     if towards is None or a is None or d is None:
         return Clash(kind="apart")
     mine, theirs = dots(params, attacker, towards), dots(params, defender, board.opposite(towards))

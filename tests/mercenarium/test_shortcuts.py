@@ -1,0 +1,150 @@
+"""Shortcuts taken for speed (issue 18) answer what the plain reading answers.
+
+A step's direction looked up rather than searched, a clash worked out with the card table read
+directly, a space's nearest goal read in a loop, and a card lifted from wherever it is in one
+copy of the state: each is held here to the plain code it replaced, over every case it can
+meet, or at every summon and hymn put of seeded games."""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+import msgspec
+
+from projections.simulate import play
+from rulesets.mercenarium import board, bots, cards, rules
+from rulesets.mercenarium.events import CardSummoned, HymnSung, ZodiacResolved
+from rulesets.mercenarium.state import (
+    Clash,
+    Placed,
+    State,
+    alchemy,
+    facing,
+    house,
+    replace_player,
+    sort_cards,
+    take_off_board,
+    without,
+)
+from tests.mercenarium.scenario import FOUR, SEATS, P, R
+
+
+def plain_direction(a: tuple[int, int], b: tuple[int, int]) -> int | None:
+    """The first direction whose step leads from a to b, searched."""
+    for d, (dc, dr) in board.STEPS.items():
+        if (a[0] + dc, a[1] + dr) == b:
+            return d
+    return None
+
+
+def test_a_direction_looked_up_is_the_direction_searched() -> None:
+    spaces = [(x, y) for x in range(-2, 9) for y in range(-2, 9)]  # on the board and off it (a table's mistake)
+    for a in spaces:
+        for b in spaces:
+            assert board.direction(a, b) == plain_direction(a, b), (a, b)
+
+
+def plain_clash(attacker: Placed, defender: Placed) -> Clash:
+    """The clash as the text reads it, every card and edge asked through `cards.card` and `facing`."""
+    towards = plain_direction(attacker.space, defender.space)
+    a, d = cards.card(attacker.card), cards.card(defender.card)
+    if towards is None or a is None or d is None:
+        return Clash(kind="apart")
+    mine = a.aura[board.edge_towards(facing(P, attacker.owner), towards)]
+    theirs = d.aura[board.edge_towards(facing(P, defender.owner), board.opposite(towards))]
+    if not (a.lord or d.lord) and mine != theirs:
+        return Clash(kind="capture" if mine > theirs else "weaker", attacker_dots=mine, defender_dots=theirs)
+    kind = {"consume": "capture", "consumed": "consumed", "annihilate": "annihilation", "deadlock": "deadlock"}[alchemy(a.suit, d.suit)]
+    return Clash(kind=kind, attacker_dots=mine, defender_dots=theirs, by_alchemy=True)  # type: ignore[arg-type]
+
+
+def test_every_clash_is_the_clash_read_plainly() -> None:
+    """Every pair of cards (and a hymn, which meets nothing), every owner, side by side every way and apart."""
+    from rulesets.mercenarium.state import _clash
+
+    ids = [*cards.CARDS, cards.FIREYES, "nothing"]
+    steps = [*board.STEPS.values(), (1, 1), (0, 2)]
+    for attacker, defender in product(ids, repeat=2):
+        for one, other in product((*FOUR, "nobody"), repeat=2):
+            for dx, dy in steps:
+                a, d = Placed(attacker, (3, 3), one), Placed(defender, (3 + dx, 3 + dy), other)
+                assert _clash(P, a, d) == plain_clash(a, d), (a, d)
+
+
+def test_the_nearest_goal_read_in_a_loop_is_the_least_of_the_rows() -> None:
+    rng = random.Random(18)
+    for _ in range(2_000):
+        rows = [tuple(rng.randrange(14) for _ in range(49)) for _ in range(rng.randrange(1, 7))]
+        at = rng.randrange(49)
+        assert bots._nearest(rows, at) == min(row[at] for row in rows)
+
+
+def plain_lift(state: State, card_id: str) -> State:
+    """The card taken from wherever it is, one place after another, as the rules read before."""
+    state = take_off_board(state, card_id)
+    for p in state.players:
+        if card_id in p.hand or card_id in p.hymns or any(c.card == card_id for c in p.captures):
+            state = replace_player(state, msgspec.structs.replace(
+                p, hand=without(p.hand, card_id), hymns=without(p.hymns, card_id), face_up=without(p.face_up, card_id),
+                captures=tuple(c for c in p.captures if c.card != card_id)))
+    return msgspec.structs.replace(state, deck=without(state.deck, card_id), hymnal=without(state.hymnal, card_id),
+                                   discard=without(state.discard, card_id))
+
+
+def test_a_card_lifted_in_one_copy_is_the_card_lifted_place_by_place() -> None:
+    """At every event of seeded games, every card the game knows lifted from the state before it
+    (held, in play, captured, in a pile or nowhere), and the summons applied as they were."""
+    summons = 0
+    for players, seed, bot in ((2, 3, "random"), (3, 4, "heuristic"), (4, 6, "random")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for index, event in enumerate(log[1:-1]):
+            if index % 7 == 0 or isinstance(event, CardSummoned | HymnSung | ZodiacResolved):
+                for card_id in (*cards.CARDS, *cards.HYMNS, "nothing"):
+                    lifted = rules._lift(state, card_id)
+                    assert lifted == plain_lift(state, card_id), (seed, index, card_id)
+                    held_before = [p for p in state.players if p == next(q for q in lifted.players if q.seat == p.seat)]
+                    assert all(any(q is p for q in lifted.players) for p in held_before)  # a seat not holding it keeps its Player
+            summons += isinstance(event, CardSummoned)
+            state = R.ruleset.apply(P, state, event)
+    assert summons > 10
+
+
+def test_a_pile_sorted_by_place_alone_is_the_pile_sorted_by_place_and_name() -> None:
+    """Piles of known cards (hymns too, a card twice) and piles with ids no table knows."""
+    rng = random.Random(10)
+    known = [*cards.CARDS, *cards.HYMNS]
+    for size in range(12):
+        for _ in range(200):
+            pile = [rng.choice(known) for _ in range(size)]
+            if rng.random() < 0.3:
+                pile.insert(rng.randrange(size + 1), rng.choice(["zz", "00", "QB?", ""]))
+            assert sort_cards(pile) == tuple(sorted(pile, key=lambda c: (cards.ORDER.get(c, 1_000), c))), pile
+
+
+def plain_enemies(state: State, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]], int]:
+    """The spaces beside the seat's enemies, its goals (enemy cards, then the Houses of enemies
+    with no card in play), each goal's row and how many enemy cards are in play, read plainly."""
+    enemy = [p for p in state.board if p.owner != seat]
+    near = {beside for p in enemy for _, beside in board.neighbours(p.space, P.board_size)}
+    goals = [p.space for p in enemy]
+    goals += [house(P, other) for other in state.seats if other != seat and all(p.owner != other for p in enemy)]
+    return near, tuple(goals), [bots._steps_from(goal, P.board_size) for goal in goals], len(enemy)
+
+
+def test_the_enemies_read_in_one_pass_are_the_enemies_read_plainly() -> None:
+    """At every decision of seeded games of two to four players, for every seat (a seat with no
+    card in play gives its House as a goal)."""
+    houses = 0
+    for players, seed, bot in ((2, 5, "heuristic"), (3, 8, "random"), (4, 9, "heuristic"), (4, 2, "random")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:-1]:
+            if state.stage == "play" and R.ruleset.chance(P, state) is None:
+                for seat in state.seats:
+                    expected = plain_enemies(state, seat)
+                    assert bots._enemies(P, state, seat) == expected
+                    houses += len(expected[1]) > expected[3]
+            state = R.ruleset.apply(P, state, event)
+    assert houses > 0
