@@ -210,8 +210,8 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             break  # this bound and every one after it are below the best score: none can win
         if kind == 0:  # a card's moves, each bounded once the card's distance is known: its House, whether it ends beside an enemy
             _, _, _, start, piece, threatened = entry
-            x, y = space = piece.space
-            distance = _nearest(rows, x * size + y) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
+            space = piece.space
+            distance = _distance(rows, goals, size, space)
             card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
             base_score = 18.0 + 25.0 * threatened
             for j in range(start, len(found)):
@@ -232,8 +232,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             for space in open_:
                 at_space = open_spaces.get(space)
                 if at_space is None:
-                    x, y = space
-                    distance = _nearest(rows, x * size + y) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, space)
+                    distance = _distance(rows, goals, size, space)
                     at_space = open_spaces[space] = (base + (15.0 if space in near else 0.0), 0.5 * distance, distance)
                 summon_bound = at_space[0] + value - at_space[1] + _SLACK
                 if summon_bound >= best:
@@ -246,8 +245,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             score = _summon_score(params, state, where, near, base, entry[3], entry[4], seat, entry[5])
         else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
             _, _, _, piece, to, score, beside = entry
-            x, y = to
-            distance = _nearest(rows, x * size + y) if rows and 0 <= x < size and 0 <= y < size else _distance(rows, goals, size, to)
+            distance = _distance(rows, goals, size, to)
             at_best = score + 20.0 * beside - 1.0 * distance
             if at_best < best or (at_best == best and not comes_first(ties, i, at)):
                 continue  # loses at its best: the enemies where it lands change nothing
