@@ -12,12 +12,15 @@ before the shortcuts, kept here as the reference.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from events.base import Event
 from projections.simulate import play
 from rulesets.frontier import abilities, board, missions, movement, moves, rules, units
 from rulesets.frontier.board import Body, Point, Sighted, make_terrain
@@ -29,6 +32,7 @@ from rulesets.frontier.events import (
     UnitDeployed,
     UnitMoved,
 )
+from rulesets.frontier.params import Params
 from rulesets.frontier.state import (
     State,
     Unit,
@@ -48,6 +52,7 @@ from rulesets.frontier.timing import front
 from tests.frontier.scenario import P, R
 
 replace = msgspec.structs.replace
+E = TypeVar("E", bound=Event)
 
 
 @functools.cache
@@ -70,6 +75,16 @@ def _other_seat(state: State, seat: str | None) -> str:
     return next(s for s in state.seats if s != seat)
 
 
+def _held_to_check(refused: Callable[[Params, State, E], bool], state: State, events: Sequence[E]) -> int:
+    """Assert a quick refusal answers as `check` does for every event; how many it refused."""
+    count = 0
+    for event in events:
+        answer = refused(P, state, event)
+        assert answer == bool(rules.check(P, state, event)), event
+        count += answer
+    return count
+
+
 def test_a_unit_set_up_is_refused_exactly_when_check_finds_a_problem() -> None:
     """`rules.deploy_refused` (the unit's step, seat, status and 50% limit asked once per
     decision) against `check`, for every point offered and for wrong seats, units and points."""
@@ -85,9 +100,8 @@ def test_a_unit_set_up_is_refused_exactly_when_check_finds_a_problem() -> None:
                     variants.append(replace(event, unit=other.id))
                 variants += [replace(event, point=position(u)) for u in on_board(state)][:3]  # on top of a unit set up
                 variants += [replace(event, point=p.outline[0]) for p in state.terrain[:4]]  # a piece's corner
-                for variant in variants:
-                    assert rules.deploy_refused(P, state, variant) == bool(rules.check(P, state, variant)), variant
-                    asked += 1
+                _held_to_check(rules.deploy_refused, state, variants)
+                asked += len(variants)
     assert asked > 500
 
 
@@ -103,9 +117,8 @@ def test_a_move_is_refused_exactly_when_check_finds_a_problem() -> None:
                 variants = [event, replace(event, by=_other_seat(state, event.by))]
                 if other is not None:
                     variants.append(replace(event, unit=other.id))
-                for variant in variants:
-                    assert rules.move_refused(P, state, variant) == bool(rules.check(P, state, variant)), variant
-                    asked += 1
+                _held_to_check(rules.move_refused, state, variants)
+                asked += len(variants)
     assert asked > 500
 
 
@@ -126,11 +139,8 @@ def test_a_declared_action_is_refused_exactly_when_check_finds_a_problem() -> No
                             replace(event, action="bug_out"), replace(event, action="bug_out", target="x")]
                 if friend is not None:
                     variants += [replace(event, unit=friend.id), replace(event, action="open_fire", target=friend.id)]
-                for variant in variants:
-                    answer = rules.declared_refused(P, state, variant)
-                    assert answer == bool(rules.check(P, state, variant)), variant
-                    asked += 1
-                    refused += answer
+                refused += _held_to_check(rules.declared_refused, state, variants)
+                asked += len(variants)
     assert asked > 2000 and 0 < refused < asked
 
 
@@ -496,12 +506,10 @@ def test_an_ambush_place_is_refused_exactly_when_check_finds_a_problem() -> None
             for event in moves.candidates(P, state):
                 if isinstance(event, AbilityUsed) and event.ability == "ambush":
                     (x, y), = event.points
-                    for variant in (event, replace(event, level=event.level + 1), replace(event, points=((x + 16.0, y),)),
-                                    replace(event, by=_other_seat(state, event.by)), replace(event, points=((x, y), (x, y)))):
-                        answer = moves._refused(P, state, variant)
-                        assert answer == bool(rules.check(P, state, variant)), variant
-                        asked += 1
-                        refused += answer
+                    variants = (event, replace(event, level=event.level + 1), replace(event, points=((x + 16.0, y),)),
+                                replace(event, by=_other_seat(state, event.by)), replace(event, points=((x, y), (x, y))))
+                    refused += _held_to_check(moves._refused, state, variants)
+                    asked += len(variants)
     assert asked > 200 and 0 < refused < asked
 
 
@@ -671,11 +679,8 @@ def test_a_marker_is_refused_exactly_when_check_finds_a_problem() -> None:
                 tries += [replace(event, by=_other_seat(state, event.by))]
                 tries += [replace(event, marker=other) for other in ("strong_point", "target", "vip") if other != event.marker]
                 tries += [replace(event, point=p) for p in points]
-            for event in [*offered, *tries]:
-                answer = rules.marker_refused(P, state, event)
-                assert answer == bool(rules.check(P, state, event)), event
-                asked += 1
-                refused += answer
+            refused += _held_to_check(rules.marker_refused, state, [*offered, *tries])
+            asked += len(offered) + len(tries)
     assert asked > 1000 and 0 < refused < asked
 
 
