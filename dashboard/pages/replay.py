@@ -133,7 +133,7 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     notes = ws.notes.list(match_id)
     note_starts = sorted({n.from_seq for n in notes})
 
-    buttons = st.columns(6)
+    buttons = st.columns([1, 1.1, 1, 1, 1.4, 1.2])  # the two jumps' labels are the longest: whole at 1024 px
     buttons[0].button("First", icon=":material/first_page:", on_click=_go, args=(0,), key="replay.first", width="stretch")
     buttons[1].button("Previous", icon=":material/chevron_left:", on_click=_go, args=(max(seq - 1, 0),), key="replay.prev", width="stretch")
     buttons[2].button("Next", icon=":material/chevron_right:", on_click=_go, args=(min(seq + 1, last),), key="replay.next", width="stretch")

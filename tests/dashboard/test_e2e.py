@@ -268,3 +268,24 @@ def test_compare_draws_where_mercenaries_die_on_mercy_frontiers_board_in_the_bro
     assert all(re.fullmatch(r"mercenary died at \d+,\d+: [\d.]+ per 100 games", t) for t in tips), tips
     _shoot(page, "4-compare-mercyfrontier")
     page.close()
+
+
+def test_replay_buttons_show_their_whole_labels_on_a_tablet_screen(server: str, browser: Any) -> None:
+    """At 1024 x 768 every stepping button of Replay reads in full: a label cut to "Next
+    violati…" leaves a designer guessing what the button does."""
+    page = browser.new_page()
+    page.set_viewport_size({"width": 1024, "height": 768})
+    page.goto(f"{server}replay?match={CAFE}")
+    _settled(page, "Replay")
+    page.get_by_role("button", name="Next violation").wait_for()
+    cut = page.evaluate("""() => [...document.querySelectorAll('[data-testid="stButton"] button')].filter(b => {
+        const label = b.querySelector('.stMarkdownEllipsis') || b;
+        const shown = label.getBoundingClientRect().width;
+        const style = label.style.cssText;
+        label.style.cssText = 'width: max-content; max-width: none; flex: none';
+        const whole = label.getBoundingClientRect().width;
+        label.style.cssText = style;
+        return whole > shown + 0.01;  // any overflow at all is drawn as an ellipsis
+    }).map(b => b.innerText.split('\\n').pop())""")
+    page.close()
+    assert cut == [], f"labels cut at 1024 px: {cut}"
