@@ -65,6 +65,8 @@ from rulesets.outcomes import Uniform
 def chance(params: Params, state: State) -> Sequence[tuple[Event, float]] | None:
     """At a chance step, every outcome with its probability; None at a decision. A draw from
     the deck or the hymnal is `Uniform`: one outcome per card, each event made when read."""
+    if not state.pending and state.stage == "play":
+        return None  # a decision (asked before every one: answered first)
     if state.stage == "deal":
         return _deal(params, state)
     if state.stage == "order":
