@@ -68,6 +68,13 @@ def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random
         rest = legal.rest
         start = len(legal) - len(rest)
         if not state.singularity:  # it sings no hymn (`checkable`): every song is left out
+            if legal.songs is not None:  # where the songs are, side by side, as `legal` laid them out
+                first, songs = legal.songs
+                if not songs:  # none to leave out: every event is playable
+                    return legal[below(rng, len(legal))]
+                if start or songs < len(rest):  # the kept indices skip that run
+                    index = below(rng, len(legal) - songs)
+                    return legal[index if index < start + first else index + songs]
             kinds = list(map(type, rest))
             songs = kinds.count(HymnSung)
             if not songs:  # none to leave out: every event is playable

@@ -238,3 +238,23 @@ def test_a_move_and_the_turn_it_passes_on_in_one_copy_are_the_move_applied_in_tw
                 moved += 1
             state = R.ruleset.apply(P, state, event)
     assert moved > 100
+
+
+def test_where_legal_says_a_turn_s_songs_are_is_where_they_are() -> None:
+    """At every decision of seeded games of two to four players (hymns held at many): the songs a
+    turn's `songs` names are exactly the songs among its last part, side by side."""
+    from rulesets.mercenarium.moves import TurnEvents
+
+    named = 0
+    for players, seed, bot in ((2, 5, "random"), (2, 11, "random"), (3, 8, "heuristic"), (4, 2, "random")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:-1]:
+            legal = R.ruleset.legal(P, state) if state.stage == "play" and R.ruleset.chance(P, state) is None else None
+            if type(legal) is TurnEvents and legal.songs is not None:
+                first, count = legal.songs
+                sung = [i for i, e in enumerate(legal.rest) if isinstance(e, HymnSung)]
+                assert sung == list(range(first, first + count)), (seed, event.seq)
+                named += count > 0
+            state = R.ruleset.apply(P, state, event)
+    assert named > 20
