@@ -13,12 +13,13 @@ import heapq
 import math
 import random
 from collections.abc import Sequence
-from itertools import chain
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from events.base import Event
 from rulesets.legal import keep
-from rulesets.memo import last_one
+from rulesets.memo import last_args_each, last_one
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.events import (
     CardCaptured,
@@ -166,7 +167,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     first_step = len(summons)
     first_rest = first_step + len(found)
     seat = steps.seat
-    kept, best, tops = _rest_choice(rest, player(state, seat), state.singularity)
+    kept, best, tops = _rest_choice(seat, rest, player(state, seat), state.singularity)
     if not kept and not first_rest:
         kept = list(range(len(rest)))  # `_playable`: every event when it would leave none
         scores = [_exact_score(state, event) for event in rest]
@@ -199,15 +200,15 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     houses, ring = _houses_around(params, state.seats, seat)
     where = board_by_space(state)
     heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
-    around = board.adjacent(size)
+    bit_of, beside_of = _bit_of(size), _beside_of(size)  # `near` is a mask of these bits
     for j, piece in starts:  # a card's moves, one entry for them all, bounded as if its distance were nothing
         space = piece.space
-        threatened = space in near and _threatened(params, state, where, piece)  # only beside an enemy can it be
+        threatened = bit_of.get(space, 0) & near != 0 and _threatened(params, state, where, piece)  # only beside an enemy can it be
         unmeasured = 18.0 + 25.0 * threatened + _SLACK
         if space in ring:
             unmeasured += 12.0
-        steps_to = around.get(space)
-        if steps_to is None or not near.isdisjoint(steps_to):  # a step of it may end beside an enemy
+        steps_to = beside_of.get(space)
+        if steps_to is None or steps_to & near:  # a step of it may end beside an enemy
             unmeasured += 20.0
         heap.append((-unmeasured, first_step + j, 0, j, piece, threatened))
     if summons:
@@ -217,7 +218,12 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         for card, open_ in zip(summons.hand, summons.spaces, strict=True):
             if open_:
                 value = 0.3 * _value(card)
-                heap.append((-(base + (0.0 if near.isdisjoint(open_) else 15.0) + value + _SLACK), i, 2, card, open_, value))
+                close = 0.0
+                for space in open_:
+                    if bit_of[space] & near:
+                        close = 15.0
+                        break
+                heap.append((-(base + close + value + _SLACK), i, 2, card, open_, value))
                 i += len(open_)
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
@@ -240,7 +246,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 if occupant is None:
                     onto_house = to in houses
                     move_bound = card_bound + 12.0 if onto_house else card_bound
-                    beside = to in near
+                    beside = bit_of[to] & near != 0
                     if beside:
                         move_bound += 20.0
                     if move_bound >= best:  # what it scores before its distance and enemies, and whether it ends beside one
@@ -252,7 +258,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 at_space = open_spaces.get(space)
                 if at_space is None:
                     distance = _distance(rows, goals, size, space)
-                    at_space = open_spaces[space] = (base + (15.0 if space in near else 0.0), 0.5 * distance, distance)
+                    at_space = open_spaces[space] = (base + (15.0 if bit_of[space] & near else 0.0), 0.5 * distance, distance)
                 summon_bound = at_space[0] + value - at_space[1] + _SLACK
                 if summon_bound >= best:
                     push(heap, (-summon_bound, i, 3, card, space, at_space[2]))
@@ -261,7 +267,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         if bound == best and not comes_first(ties, i, at):
             continue  # even at its bound it loses to the best on the tie-break
         if kind == 3:
-            score = _summon_score(params, state, where, near, base, entry[3], entry[4], seat, entry[5])
+            score = _summon_score(params, state, where, bit_of[entry[4]] & near != 0, base, entry[3], entry[4], seat, entry[5])
         else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
             _, _, _, piece, to, score, beside = entry
             distance = _distance(rows, goals, size, to)
@@ -349,7 +355,8 @@ class Look:
         return rows if rows is not None else self._enemies(seat)[2]
 
     def _enemies(self, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]]]:
-        near, goals, rows, _ = _enemies(self.params, self.state, seat)
+        mask, goals, rows, _ = _enemies(self.params, self.state, seat)
+        near = _spaces_in(mask, self.size)  # a set: this reading (a decision that is not a turn's) asks by space
         self._near_enemy[seat], self._goals[seat], self._rows[seat] = near, goals, rows
         return near, goals, rows
 
@@ -423,20 +430,23 @@ def _houses_by_seats(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[
     return {}
 
 
-def _enemies(params: Params, state: State, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]], int]:
-    """The spaces beside the seat's enemies (only there can a card of `seat` threaten or be
-    threatened: `_exposure`), its goals (enemy cards, and the Houses of enemies with no card in
-    play: occupying an empty enemy's House puts it in Limbo), each goal's steps to every space
-    (`_steps_from`) and how many enemy cards are in play; the board read once, each enemy
-    card's neighbours and row read from tables per board size."""
+def _enemies(params: Params, state: State, seat: str) -> tuple[int, tuple[tuple[int, int], ...], list[tuple[int, ...]], int]:
+    """The spaces beside the seat's enemies as a mask (`_bit_of`: only there can a card of `seat`
+    threaten or be threatened, `_exposure`), its goals (enemy cards, and the Houses of enemies
+    with no card in play: occupying an empty enemy's House puts it in Limbo), each goal's steps
+    to every space (`_steps_from`) and how many enemy cards are in play; the board read once,
+    each enemy card's neighbours (`_beside_of`) and row read from tables per board size, the
+    neighbourhood joined in C (a set of the spaces cost twice as much, and each look-up in it
+    about what a bit's does)."""
     size = params.board_size
-    around, steps = board.adjacent(size), _rows_by_goal(size)
+    beside_of, steps = _beside_of(size), _rows_by_goal(size)
     spaces = [p.space for p in state.board if p.owner != seat]  # read in one pass (`attrgetter` on a Struct costs more)
     try:
-        near = set(chain.from_iterable(map(around.__getitem__, spaces)))
+        near = reduce(or_, map(beside_of.__getitem__, spaces), 0)
         rows = list(map(steps.__getitem__, spaces))
     except KeyError:  # a card off the board (a table's mistake): its neighbours and row worked out
-        near = {beside for space in spaces for _, beside in board.neighbours(space, size)}
+        bit_of = _bit_of(size)
+        near = reduce(or_, [bit_of[beside] for space in spaces for _, beside in board.neighbours(space, size)], 0)
         rows = [_steps_from(space, size) for space in spaces]
     enemies = len(spaces)
     for other in state.seats:
@@ -485,6 +495,24 @@ def _repeats(state: State, following: str, at: int, moved: Placed) -> bool:
 
 
 @functools.cache  # pure, one table per board size
+def _bit_of(size: int) -> dict[tuple[int, int], int]:
+    """Each space of a size x size board as one bit (x * size + y): a set of spaces is an int."""
+    return {(x, y): 1 << (x * size + y) for x in range(size) for y in range(size)}
+
+
+@functools.cache  # pure, one table per board size
+def _beside_of(size: int) -> dict[tuple[int, int], int]:
+    """Each space's orthogonal neighbours on the board as a mask of `_bit_of`'s bits."""
+    bit_of = _bit_of(size)
+    return {space: reduce(or_, [bit_of[near] for near in nears], 0) for space, nears in board.adjacent(size).items()}
+
+
+def _spaces_in(mask: int, size: int) -> set[tuple[int, int]]:
+    """The spaces of a mask of `_bit_of`'s bits, as a set."""
+    return {space for space, bit in _bit_of(size).items() if bit & mask}
+
+
+@functools.cache  # pure, one table per board size
 def _rows_by_goal(size: int) -> dict[tuple[int, int], tuple[int, ...]]:
     """Each space's `_steps_from` row on a size x size board, by space (no call per goal)."""
     return {(x, y): _steps_from((x, y), size) for x in range(size) for y in range(size)}
@@ -509,7 +537,7 @@ def _score(params: Params, state: State, look: Look, event: Event) -> float:
         return _move_score(params, state, look, event.card, event.to, event.by or "")
     if type(event) is CardSummoned:
         seat = event.by or ""
-        return _summon_score(params, state, look.where, look.near_enemy(seat), 40.0 if look.in_play(seat) < 2 else 24.0,
+        return _summon_score(params, state, look.where, event.space in look.near_enemy(seat), 40.0 if look.in_play(seat) < 2 else 24.0,
                              event.card, event.space, seat, look.distance(seat, event.space))
     return _exact_score(state, event)
 
@@ -545,10 +573,13 @@ def _exact(event: Event, singularity: bool, held: int) -> float:
     return 0.0
 
 
-def _rest_choice(rest: Sequence[Event], mover: Player | None, singularity: bool) -> tuple[list[int], float, list[int]]:
+@last_args_each  # rulesets/memo.py: per seat, while its last part and its Player stay the same (read it, never change it)
+def _rest_choice(seat: str, rest: Sequence[Event], mover: Player | None, singularity: bool) -> tuple[list[int], float, list[int]]:
     """Of a turn's last part (buys, songs, offerings and draws, all the mover's own): the
     indices of the events the heuristic may play (`checkable`), their best exact score
-    (`_exact`; -inf with none) and the positions among them that score it, in order."""
+    (`_exact`; -inf with none) and the positions among them that score it, in order. The last
+    part is the very tuple `legal` remembers per seat while the seat's cards stay the same (or
+    a list of equal events, with buys), so the answer is remembered per seat."""
     held = len(mover.hand) if mover is not None else 0
     kept: list[int] = []
     top, tops = -math.inf, []
@@ -688,12 +719,12 @@ def _threatened(params: Params, state: State, where: dict[tuple[int, int], Place
     return False
 
 
-def _summon_score(params: Params, state: State, where: dict[tuple[int, int], Placed], near: set[tuple[int, int]], base: float,
+def _summon_score(params: Params, state: State, where: dict[tuple[int, int], Placed], beside: bool, base: float,
                   card: str, space: tuple[int, int], seat: str, distance: int) -> float:
-    """The score of `seat` summoning `card` onto `space`, from the spaces beside its enemies
-    (`near`), its `base` (40, or 24 with two cards in play) and the space's distance to its
-    nearest goal."""
-    if space in near:
+    """The score of `seat` summoning `card` onto `space`, from whether the space is beside an
+    enemy (`beside`), its `base` (40, or 24 with two cards in play) and the space's distance to
+    its nearest goal."""
+    if beside:
         threatened, threatening = _exposure(params, state, where, card, seat, space, None)
     else:
         threatened = threatening = False  # no enemy beside it

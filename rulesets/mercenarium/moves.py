@@ -55,6 +55,7 @@ from rulesets.mercenarium.state import (
     clash,
     contract_of,
     house,
+    known_clashes,
     over_limits,
     player,
     unspent,
@@ -476,6 +477,7 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
     around = board.adjacent(size)
     found: list[tuple[Placed, Space, Placed | None, str]] = []  # each legal step: card, space, enemy there, clash
     get = where.get
+    known = known_clashes(params)
     for piece in state.board:
         if piece.owner != seat:
             continue
@@ -483,10 +485,11 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
             occupant = get(near)
             if occupant is None:
                 found.append((piece, near, None, ""))
-            elif occupant.owner != seat:
-                kind = clash(params, state, piece, occupant).kind
-                if kind in _ONTO_ENEMY:
-                    found.append((piece, near, occupant, kind))
+            elif occupant.owner != seat:  # `clash`'s own answer read by its key, asked of it when missing
+                (x, y), (ox, oy) = piece.space, near
+                met = known.get((piece.card, seat, occupant.card, occupant.owner, ox - x, oy - y)) or clash(params, state, piece, occupant)
+                if met.kind in _ONTO_ENEMY:
+                    found.append((piece, near, occupant, met.kind))
     return Steps(seat, found)
 
 

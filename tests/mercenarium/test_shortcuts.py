@@ -33,7 +33,7 @@ from rulesets.mercenarium.state import (
     take_off_board,
     without,
 )
-from tests.mercenarium.scenario import FOUR, SEATS, P, R
+from tests.mercenarium.scenario import FOUR, SEATS, P, R, position
 
 
 def plain_direction(a: tuple[int, int], b: tuple[int, int]) -> int | None:
@@ -148,7 +148,8 @@ def plain_enemies(state: State, seat: str) -> tuple[set[tuple[int, int]], tuple[
 
 def test_the_enemies_read_in_one_pass_are_the_enemies_read_plainly() -> None:
     """At every decision of seeded games of two to four players, for every seat (a seat with no
-    card in play gives its House as a goal)."""
+    card in play gives its House as a goal); the spaces beside them as a mask of one bit per
+    space, and a card off the board (a table's mistake) among them."""
     houses = 0
     for players, seed, bot in ((2, 5, "heuristic"), (3, 8, "random"), (4, 9, "heuristic"), (4, 2, "random")):
         log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
@@ -157,10 +158,17 @@ def test_the_enemies_read_in_one_pass_are_the_enemies_read_plainly() -> None:
             if state.stage == "play" and R.ruleset.chance(P, state) is None:
                 for seat in state.seats:
                     expected = plain_enemies(state, seat)
-                    assert bots._enemies(P, state, seat) == expected
+                    near, *rest = bots._enemies(P, state, seat)
+                    assert (bots._spaces_in(near, P.board_size), *rest) == expected  # the neighbourhood as a mask of its spaces
+                    assert near == sum(bots._bit_of(P.board_size)[space] for space in expected[0])
                     houses += len(expected[1]) > expected[3]
             state = R.ruleset.apply(P, state, event)
     assert houses > 0
+    deck = list(cards.DECK)
+    for off in ((7, 3), (-1, 0), (3, 9)):  # an enemy card the table put off the board, beside cards on it
+        state = position(board={deck[0]: (off, "yellow"), deck[1]: ((6, 3), "yellow"), deck[2]: ((2, 2), "red")})
+        near, *rest = bots._enemies(P, state, "red")
+        assert (bots._spaces_in(near, P.board_size), *rest) == plain_enemies(state, "red")
 
 
 def test_a_random_index_drawn_below_n_is_randrange_s() -> None:
