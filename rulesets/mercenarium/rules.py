@@ -685,8 +685,8 @@ def _finish(params: Params, state: State, *, moved: bool = False) -> State:
 
 
 def _finish_on(params: Params, state: State, pieces: tuple[Placed, ...], last: Last | None, moved: bool) -> State:
-    """`_finish` of the state with its board `pieces` and its last action `last` (a move's), in
-    one copy of the state with the turn passed on (`_begin_turn`)."""
+    """`_finish` of the state with its board `pieces` and its last action `last` (a move's, a
+    summon's, a capture's...), in one copy of the state with the turn passed on (`_begin_turn`)."""
     if state.pending or state.stage != "play" or state.current is None:
         return state if pieces is state.board and last is state.last else replace(state, board=pieces, last=last)
     seat = state.current
@@ -705,7 +705,7 @@ def _apply_summoned(params: Params, state: State, event: CardSummoned) -> State:
     if at(state, event.space) is None and board.on_board(event.space, params.board_size):
         state = put_on_board(_lift(state, event.card), event.card, event.space, seat)  # from wherever the table took it
         state = _contract(state, event.card, seat)
-    return _finish(params, replace(state, last=Last("summon", seat, (event.space,))))
+    return _finish_on(params, state, state.board, Last("summon", seat, (event.space,)), False)
 
 
 def _contract(state: State, card_id: str, seat: str) -> State:
@@ -754,7 +754,7 @@ def _apply_captured(params: Params, state: State, event: CardCaptured) -> State:
     if p is not None:
         state = replace_player(state, replace(p, captures=(*p.captures, Capture(target.card))))
     spaces = (attacker.space, target.space) if attacker else (target.space,)
-    return _finish(params, replace(state, last=Last("capture", seat, spaces)))
+    return _finish_on(params, state, state.board, Last("capture", seat, spaces), False)
 
 
 def _apply_annihilated(params: Params, state: State, event: CardsAnnihilated) -> State:
@@ -763,7 +763,7 @@ def _apply_annihilated(params: Params, state: State, event: CardsAnnihilated) ->
     for piece in gone:
         state = take_off_board(state, piece.card)
     state = replace(state, discard=sort_cards((*state.discard, *(p.card for p in gone))))
-    return _finish(params, replace(state, last=Last("annihilation", event.by or "", tuple(p.space for p in gone))))
+    return _finish_on(params, state, state.board, Last("annihilation", event.by or "", tuple(p.space for p in gone)), False)
 
 
 def _apply_bought(params: Params, state: State, event: MercenaryBought) -> State:
@@ -777,7 +777,7 @@ def _apply_bought(params: Params, state: State, event: MercenaryBought) -> State
     target = placed(state, event.card)
     if target is not None:
         state = _contract(put_on_board(state, target.card, target.space, seat), target.card, seat)
-        state = replace(state, last=Last("buy", seat, (target.space,)))
+        return _finish_on(params, state, state.board, Last("buy", seat, (target.space,)), False)
     return _finish(params, state)
 
 

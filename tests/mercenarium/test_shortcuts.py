@@ -266,3 +266,22 @@ def test_where_legal_says_a_turn_s_songs_are_is_where_they_are() -> None:
                 named += count > 0
             state = R.ruleset.apply(P, state, event)
     assert named > 20
+
+
+def test_an_action_s_last_and_the_turn_it_passes_on_in_one_copy_are_the_two_copies() -> None:
+    """At every event of seeded games of two to four players (steps pending, Limbo, contracts
+    ending among them), the turn passed on with a last action set in the same copy
+    (`rules._finish_on`, as a summon, a capture, an annihilation and a buy ask it) is the last
+    action set, then the turn passed on."""
+    asked = 0
+    for players, seed, bot in ((2, 5, "random"), (2, 7, "heuristic"), (3, 8, "random"), (4, 2, "heuristic")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:-1]:
+            last = Last("summon", state.current or "", ((3, 3),))
+            for moved in (False, True):
+                expected = plain_finish(msgspec.structs.replace(state, last=last), moved=moved)
+                assert rules._finish_on(P, state, state.board, last, moved) == expected, (seed, event.seq)
+            asked += 1
+            state = R.ruleset.apply(P, state, event)
+    assert asked > 300
