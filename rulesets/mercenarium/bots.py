@@ -182,17 +182,13 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         i = first_rest + k
         if at < 0 or comes_first(ties, i, at):
             at = i
-    starts: list[tuple[int, Placed]] = []  # where each card's moves start in `found`: they come together
-    piece_at: Placed | None = None
-    for j, (piece, _, occupant, kind) in enumerate(found):
-        if occupant is not None:  # a capture or an annihilation: its score is known from the two cards
-            i = first_step + j
-            score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
-            if score > best or (score == best and comes_first(ties, i, at)):
-                best, at = score, i
-        elif piece is not piece_at:
-            piece_at = piece
-            starts.append((j, piece))
+    if steps.attacks:  # captures and annihilations (`legal` counts them): their scores are known from the two cards
+        for j, (piece, _, occupant, kind) in enumerate(found):
+            if occupant is not None:
+                i = first_step + j
+                score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
+                if score > best or (score == best and comes_first(ties, i, at)):
+                    best, at = score, i
     if best > _CEILING:  # no move or summon can reach it (a capture, a buy): nothing more to weigh
         return turn[at if at < first_rest else first_rest + kept[at - first_rest]]
     size = params.board_size
@@ -201,7 +197,11 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     where = board_by_space(state)
     heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
     bit_of, beside_of = _bit_of(size), _beside_of(size)  # `near` is a mask of these bits
-    for j, piece in starts:  # a card's moves, one entry for them all, bounded as if its distance were nothing
+    piece_at: Placed | None = None
+    for j, (piece, _, occupant, _) in enumerate(found):  # a card's moves, one entry for them all, bounded as if its distance were nothing
+        if occupant is not None or piece is piece_at:
+            continue  # an attack, or a card already entered: its moves come together, the entry at its first
+        piece_at = piece
         space = piece.space
         threatened = bit_of.get(space, 0) & near != 0 and _threatened(params, state, where, piece)  # only beside an enemy can it be
         unmeasured = 18.0 + 25.0 * threatened + _SLACK

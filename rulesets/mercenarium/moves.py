@@ -204,13 +204,14 @@ def _no_summons(seat: str) -> Summons:
 
 class Steps(Lazy[Event]):
     """A turn's legal steps on the board, made when read: `found` holds each step's card, the
-    space it steps to, the enemy there (None on an empty space) and their clash ("" for none)."""
+    space it steps to, the enemy there (None on an empty space) and their clash ("" for none);
+    `attacks` is how many step onto an enemy (the heuristic looks for none when there are none)."""
 
-    __slots__ = ("found", "seat")
+    __slots__ = ("attacks", "found", "seat")
 
-    def __init__(self, seat: str, found: list[tuple[Placed, Space, Placed | None, str]]) -> None:
+    def __init__(self, seat: str, found: list[tuple[Placed, Space, Placed | None, str]], attacks: int) -> None:
         self._count, self._item, self._items, self._made, self._all = len(found), None, None, {}, None
-        self.seat, self.found = seat, found
+        self.seat, self.found, self.attacks = seat, found, attacks
 
     @overload
     def __getitem__(self, index: int) -> Event: ...
@@ -478,6 +479,7 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
     found: list[tuple[Placed, Space, Placed | None, str]] = []  # each legal step: card, space, enemy there, clash
     get = where.get
     known = known_clashes(params)
+    attacks = 0
     for piece in state.board:
         if piece.owner != seat:
             continue
@@ -490,7 +492,8 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
                 met = known.get((piece.card, seat, occupant.card, occupant.owner, ox - x, oy - y)) or clash(params, state, piece, occupant)
                 if met.kind in _ONTO_ENEMY:
                     found.append((piece, near, occupant, met.kind))
-    return Steps(seat, found)
+                    attacks += 1
+    return Steps(seat, found, attacks)
 
 
 def _step(seat: str, piece: Placed, near: Space, occupant: Placed | None, kind: str) -> Event:
