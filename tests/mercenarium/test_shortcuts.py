@@ -2,8 +2,9 @@
 
 A step's direction looked up rather than searched, a clash worked out with the card table read
 directly, a space's nearest goal read in a loop, a card lifted from wherever it is in one
-copy of the state, a random index drawn without `randrange`, a seat's own actions remembered
-by equal arguments, and a move applied with its turn passed on in one copy: each is held here
+copy of the state, the enemies' neighbourhood as a mask, a random index drawn without
+`randrange`, a seat's own actions remembered by equal arguments, a move or another action
+applied with its turn passed on in one copy, and where `legal` says a turn's songs are: each is held here
 to the plain code it replaced, over every case it can meet, or at every decision, move, summon
 and hymn put of seeded games."""
 
@@ -16,8 +17,7 @@ import msgspec
 
 from projections.simulate import play
 from rulesets.mercenarium import board, bots, cards, rules
-from rulesets.mercenarium.events import CardMoved as CardMovedEvent
-from rulesets.mercenarium.events import CardSummoned, HymnSung, ZodiacResolved
+from rulesets.mercenarium.events import CardMoved, CardSummoned, HymnSung, ZodiacResolved
 from rulesets.mercenarium.state import (
     Clash,
     Last,
@@ -203,7 +203,7 @@ def test_a_seat_s_own_actions_remembered_are_the_actions_worked_out_afresh() -> 
     assert asked > 100
 
 
-def plain_moved(state: State, event: CardMovedEvent) -> State:
+def plain_moved(state: State, event: CardMoved) -> State:
     """A move as the rules applied it before: the board and the last action in one copy, then the
     turn passed on (`plain_finish`) in another."""
     index = next((i for i, p in enumerate(state.board) if p.card == event.card), -1)
@@ -238,7 +238,7 @@ def test_a_move_and_the_turn_it_passes_on_in_one_copy_are_the_move_applied_in_tw
         log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
         state = R.ruleset.setup(P, log[0])
         for event in log[1:-1]:
-            if isinstance(event, CardMovedEvent):
+            if isinstance(event, CardMoved):
                 piece = next(p for p in state.board if p.card == event.card)
                 for to in (event.to, *[(piece.space[0] + dx, piece.space[1] + dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-2, 0))]):
                     tried = msgspec.structs.replace(event, to=to)
