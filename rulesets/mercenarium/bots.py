@@ -13,12 +13,13 @@ import heapq
 import math
 import random
 from collections.abc import Sequence
-from itertools import chain
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from events.base import Event
 from rulesets.legal import keep
-from rulesets.memo import last_one
+from rulesets.memo import last_args_each, last_one
 from rulesets.mercenarium import board, cards
 from rulesets.mercenarium.events import (
     CardCaptured,
@@ -68,21 +69,40 @@ def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random
         rest = legal.rest
         start = len(legal) - len(rest)
         if not state.singularity:  # it sings no hymn (`checkable`): every song is left out
+            if legal.songs is not None:  # where the songs are, side by side, as `legal` laid them out
+                first, songs = legal.songs
+                if not songs:  # none to leave out: every event is playable
+                    return legal[below(rng, len(legal))]
+                if start or songs < len(rest):  # the kept indices skip that run
+                    index = below(rng, len(legal) - songs)
+                    return legal[index if index < start + first else index + songs]
             kinds = list(map(type, rest))
             songs = kinds.count(HymnSung)
             if not songs:  # none to leave out: every event is playable
-                return legal[rng.randrange(len(legal))]
+                return legal[below(rng, len(legal))]
             first = kinds.index(HymnSung)
             if (start or songs < len(rest)) and kinds[first:first + songs].count(HymnSung) == songs:
                 # the songs side by side (as `legal` lists them): the kept indices skip that run
-                index = rng.randrange(len(legal) - songs)
+                index = below(rng, len(legal) - songs)
                 return legal[index if index < start + first else index + songs]
         kept = [start + offset for offset, event in enumerate(rest) if not isinstance(event, HymnSung) or checkable(state, event)]
         if start or kept:  # else every event is a hymn it leaves out, and it picks among them all, as below
-            index = rng.randrange(start + len(kept))
+            index = below(rng, start + len(kept))
             return legal[index if index < start else kept[index - start]]
     options = _playable(state, legal)
     return options[rng.randrange(len(options))]
+
+
+def below(rng: random.Random, n: int) -> int:
+    """`rng.randrange(n)` for n > 0: the same draw, leaving the generator as it leaves it, without
+    `randrange`'s checks of its arguments (about a third of a random decision's bot). It is what
+    CPython's `randrange(n)` answers, `_randbelow_with_getrandbits(n)`: the fewest bits that hold
+    n, drawn again until they fall below n."""
+    bits = n.bit_length()
+    drawn = rng.getrandbits(bits)
+    while drawn >= n:
+        drawn = rng.getrandbits(bits)
+    return drawn
 
 
 def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
@@ -147,7 +167,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     first_step = len(summons)
     first_rest = first_step + len(found)
     seat = steps.seat
-    kept, best, tops = _rest_choice(rest, player(state, seat), state.singularity)
+    kept, best, tops = _rest_choice(seat, rest, player(state, seat), state.singularity)
     if not kept and not first_rest:
         kept = list(range(len(rest)))  # `_playable`: every event when it would leave none
         scores = [_exact_score(state, event) for event in rest]
@@ -162,17 +182,13 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         i = first_rest + k
         if at < 0 or comes_first(ties, i, at):
             at = i
-    starts: list[tuple[int, Placed]] = []  # where each card's moves start in `found`: they come together
-    piece_at: Placed | None = None
-    for j, (piece, _, occupant, kind) in enumerate(found):
-        if occupant is not None:  # a capture or an annihilation: its score is known from the two cards
-            i = first_step + j
-            score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
-            if score > best or (score == best and comes_first(ties, i, at)):
-                best, at = score, i
-        elif piece is not piece_at:
-            piece_at = piece
-            starts.append((j, piece))
+    if steps.attacks:  # captures and annihilations (`legal` counts them): their scores are known from the two cards
+        for j, (piece, _, occupant, kind) in enumerate(found):
+            if occupant is not None:
+                i = first_step + j
+                score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
+                if score > best or (score == best and comes_first(ties, i, at)):
+                    best, at = score, i
     if best > _CEILING:  # no move or summon can reach it (a capture, a buy): nothing more to weigh
         return turn[at if at < first_rest else first_rest + kept[at - first_rest]]
     size = params.board_size
@@ -180,15 +196,19 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     houses, ring = _houses_around(params, state.seats, seat)
     where = board_by_space(state)
     heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
-    around = board.adjacent(size)
-    for j, piece in starts:  # a card's moves, one entry for them all, bounded as if its distance were nothing
+    bit_of, beside_of = _bit_of(size), _beside_of(size)  # `near` is a mask of these bits
+    piece_at: Placed | None = None
+    for j, (piece, _, occupant, _) in enumerate(found):  # a card's moves, one entry for them all, bounded as if its distance were nothing
+        if occupant is not None or piece is piece_at:
+            continue  # an attack, or a card already entered: its moves come together, the entry at its first
+        piece_at = piece
         space = piece.space
-        threatened = space in near and _threatened(params, state, where, piece)  # only beside an enemy can it be
+        threatened = bit_of.get(space, 0) & near != 0 and _threatened(params, state, where, piece)  # only beside an enemy can it be
         unmeasured = 18.0 + 25.0 * threatened + _SLACK
         if space in ring:
             unmeasured += 12.0
-        steps_to = around.get(space)
-        if steps_to is None or not near.isdisjoint(steps_to):  # a step of it may end beside an enemy
+        steps_to = beside_of.get(space)
+        if steps_to is None or steps_to & near:  # a step of it may end beside an enemy
             unmeasured += 20.0
         heap.append((-unmeasured, first_step + j, 0, j, piece, threatened))
     if summons:
@@ -198,7 +218,12 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         for card, open_ in zip(summons.hand, summons.spaces, strict=True):
             if open_:
                 value = 0.3 * _value(card)
-                heap.append((-(base + (0.0 if near.isdisjoint(open_) else 15.0) + value + _SLACK), i, 2, card, open_, value))
+                close = 0.0
+                for space in open_:
+                    if bit_of[space] & near:
+                        close = 15.0
+                        break
+                heap.append((-(base + close + value + _SLACK), i, 2, card, open_, value))
                 i += len(open_)
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
@@ -221,7 +246,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 if occupant is None:
                     onto_house = to in houses
                     move_bound = card_bound + 12.0 if onto_house else card_bound
-                    beside = to in near
+                    beside = bit_of[to] & near != 0
                     if beside:
                         move_bound += 20.0
                     if move_bound >= best:  # what it scores before its distance and enemies, and whether it ends beside one
@@ -233,7 +258,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 at_space = open_spaces.get(space)
                 if at_space is None:
                     distance = _distance(rows, goals, size, space)
-                    at_space = open_spaces[space] = (base + (15.0 if space in near else 0.0), 0.5 * distance, distance)
+                    at_space = open_spaces[space] = (base + (15.0 if bit_of[space] & near else 0.0), 0.5 * distance, distance)
                 summon_bound = at_space[0] + value - at_space[1] + _SLACK
                 if summon_bound >= best:
                     push(heap, (-summon_bound, i, 3, card, space, at_space[2]))
@@ -242,7 +267,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         if bound == best and not comes_first(ties, i, at):
             continue  # even at its bound it loses to the best on the tie-break
         if kind == 3:
-            score = _summon_score(params, state, where, near, base, entry[3], entry[4], seat, entry[5])
+            score = _summon_score(params, state, where, bit_of[entry[4]] & near != 0, base, entry[3], entry[4], seat, entry[5])
         else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
             _, _, _, piece, to, score, beside = entry
             distance = _distance(rows, goals, size, to)
@@ -250,7 +275,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             if at_best < best or (at_best == best and not comes_first(ties, i, at)):
                 continue  # loses at its best: the enemies where it lands change nothing
             if beside:
-                threatened, threatening = _exposure(params, state, where, Placed(piece.card, to, seat), leaving=piece.card)
+                threatened, threatening = _exposure(params, state, where, piece.card, seat, to, piece.card)
                 score += 20.0 * threatening - 35.0 * threatened
             as_is = score - 1.0 * distance
             if as_is < best or (as_is == best and not comes_first(ties, i, at)):
@@ -330,7 +355,8 @@ class Look:
         return rows if rows is not None else self._enemies(seat)[2]
 
     def _enemies(self, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]]]:
-        near, goals, rows, _ = _enemies(self.params, self.state, seat)
+        mask, goals, rows, _ = _enemies(self.params, self.state, seat)
+        near = _spaces_in(mask, self.size)  # a set: this reading (a decision that is not a turn's) asks by space
         self._near_enemy[seat], self._goals[seat], self._rows[seat] = near, goals, rows
         return near, goals, rows
 
@@ -404,20 +430,23 @@ def _houses_by_seats(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[
     return {}
 
 
-def _enemies(params: Params, state: State, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]], int]:
-    """The spaces beside the seat's enemies (only there can a card of `seat` threaten or be
-    threatened: `_exposure`), its goals (enemy cards, and the Houses of enemies with no card in
-    play: occupying an empty enemy's House puts it in Limbo), each goal's steps to every space
-    (`_steps_from`) and how many enemy cards are in play; the board read once, each enemy
-    card's neighbours and row read from tables per board size."""
+def _enemies(params: Params, state: State, seat: str) -> tuple[int, tuple[tuple[int, int], ...], list[tuple[int, ...]], int]:
+    """The spaces beside the seat's enemies as a mask (`_bit_of`: only there can a card of `seat`
+    threaten or be threatened, `_exposure`), its goals (enemy cards, and the Houses of enemies
+    with no card in play: occupying an empty enemy's House puts it in Limbo), each goal's steps
+    to every space (`_steps_from`) and how many enemy cards are in play; the board read once,
+    each enemy card's neighbours (`_beside_of`) and row read from tables per board size, the
+    neighbourhood joined in C (a set of the spaces cost twice as much, and each look-up in it
+    about what a bit's does)."""
     size = params.board_size
-    around, steps = board.adjacent(size), _rows_by_goal(size)
+    beside_of, steps = _beside_of(size), _rows_by_goal(size)
     spaces = [p.space for p in state.board if p.owner != seat]  # read in one pass (`attrgetter` on a Struct costs more)
     try:
-        near = set(chain.from_iterable(map(around.__getitem__, spaces)))
+        near = reduce(or_, map(beside_of.__getitem__, spaces), 0)
         rows = list(map(steps.__getitem__, spaces))
     except KeyError:  # a card off the board (a table's mistake): its neighbours and row worked out
-        near = {beside for space in spaces for _, beside in board.neighbours(space, size)}
+        bit_of = _bit_of(size)
+        near = reduce(or_, [bit_of[beside] for space in spaces for _, beside in board.neighbours(space, size)], 0)
         rows = [_steps_from(space, size) for space in spaces]
     enemies = len(spaces)
     for other in state.seats:
@@ -439,26 +468,21 @@ def _first_in_play(state: State, seat: str) -> Placed | None:
 
 def _distance(rows: list[tuple[int, ...]], goals: tuple[tuple[int, int], ...], size: int, space: tuple[int, int]) -> int:
     """Steps from `space` to the nearest goal (0 with none): the least of each goal's distance
-    to it, read from the goal's row (`_steps_from`)."""
+    to it, read from the goal's row (`_steps_from`). A plain loop, in this one call: a
+    comprehension is a call of its own in Python 3.11, and so was a helper for the loop (this is
+    asked about four times a decision: 0.31 us against 0.45 with the helper)."""
     if not rows:
         return 0
     x, y = space
     if 0 <= x < size and 0 <= y < size:
         at = x * size + y
-        return _nearest(rows, at)
+        least = rows[0][at]
+        for row in rows:
+            steps = row[at]
+            if steps < least:
+                least = steps
+        return least
     return min([abs(x - gx) + abs(y - gy) for gx, gy in goals])  # off the board: as the text counts
-
-
-def _nearest(rows: list[tuple[int, ...]], at: int) -> int:
-    """The least of the rows' steps at index `at` (rows not empty): a space's distance to its
-    nearest goal. A plain loop: a comprehension is a call of its own in Python 3.11, and this
-    is asked about four times a decision (twice the cost of the loop)."""
-    least = rows[0][at]
-    for row in rows:
-        steps = row[at]
-        if steps < least:
-            least = steps
-    return least
 
 
 def _repeats(state: State, following: str, at: int, moved: Placed) -> bool:
@@ -468,6 +492,24 @@ def _repeats(state: State, following: str, at: int, moved: Placed) -> bool:
     objects of the board before (a filter of the history in Python cost twice as much)."""
     pieces = state.board
     return (following, (*pieces[:at], moved, *pieces[at + 1:])) in state.history
+
+
+@functools.cache  # pure, one table per board size
+def _bit_of(size: int) -> dict[tuple[int, int], int]:
+    """Each space of a size x size board as one bit (x * size + y): a set of spaces is an int."""
+    return {(x, y): 1 << (x * size + y) for x in range(size) for y in range(size)}
+
+
+@functools.cache  # pure, one table per board size
+def _beside_of(size: int) -> dict[tuple[int, int], int]:
+    """Each space's orthogonal neighbours on the board as a mask of `_bit_of`'s bits."""
+    bit_of = _bit_of(size)
+    return {space: reduce(or_, [bit_of[near] for near in nears], 0) for space, nears in board.adjacent(size).items()}
+
+
+def _spaces_in(mask: int, size: int) -> set[tuple[int, int]]:
+    """The spaces of a mask of `_bit_of`'s bits, as a set."""
+    return {space for space, bit in _bit_of(size).items() if bit & mask}
 
 
 @functools.cache  # pure, one table per board size
@@ -495,7 +537,7 @@ def _score(params: Params, state: State, look: Look, event: Event) -> float:
         return _move_score(params, state, look, event.card, event.to, event.by or "")
     if type(event) is CardSummoned:
         seat = event.by or ""
-        return _summon_score(params, state, look.where, look.near_enemy(seat), 40.0 if look.in_play(seat) < 2 else 24.0,
+        return _summon_score(params, state, look.where, event.space in look.near_enemy(seat), 40.0 if look.in_play(seat) < 2 else 24.0,
                              event.card, event.space, seat, look.distance(seat, event.space))
     return _exact_score(state, event)
 
@@ -531,10 +573,13 @@ def _exact(event: Event, singularity: bool, held: int) -> float:
     return 0.0
 
 
-def _rest_choice(rest: Sequence[Event], mover: Player | None, singularity: bool) -> tuple[list[int], float, list[int]]:
+@last_args_each  # rulesets/memo.py: per seat, while its last part and its Player stay the same (read it, never change it)
+def _rest_choice(seat: str, rest: Sequence[Event], mover: Player | None, singularity: bool) -> tuple[list[int], float, list[int]]:
     """Of a turn's last part (buys, songs, offerings and draws, all the mover's own): the
     indices of the events the heuristic may play (`checkable`), their best exact score
-    (`_exact`; -inf with none) and the positions among them that score it, in order."""
+    (`_exact`; -inf with none) and the positions among them that score it, in order. The last
+    part is the very tuple `legal` remembers per seat while the seat's cards stay the same (or
+    a list of equal events, with buys), so the answer is remembered per seat."""
     held = len(mover.hand) if mover is not None else 0
     kept: list[int] = []
     top, tops = -math.inf, []
@@ -634,22 +679,25 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     return out
 
 
-def _exposure(params: Params, state: State, where: dict[tuple[int, int], Placed], piece: Placed, leaving: str | None = None) -> tuple[bool, bool]:
-    """(threatened by an enemy, threatening an enemy) for a card standing on `piece.space`."""
+def _exposure(params: Params, state: State, where: dict[tuple[int, int], Placed], card: str, owner: str, space: tuple[int, int],
+              leaving: str | None) -> tuple[bool, bool]:
+    """(threatened by an enemy, threatening an enemy) for `owner`'s card standing on `space`
+    (`leaving` its own space, when it is a move). The card is made a piece only for a clash
+    not met before (`clash` asks of pieces); most are read from `clash`'s own answers."""
     threatened = threatening = False
     known = known_clashes(params)  # `clash`'s own answers, read here by its key; asked of it when missing
-    card, owner, (x, y) = piece.card, piece.owner, piece.space
-    around = board.adjacent(params.board_size).get(piece.space)
-    for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
+    x, y = space
+    around = board.adjacent(params.board_size).get(space)
+    for near in around if around is not None else (near for _, near in board.neighbours(space, params.board_size)):
         other = where.get(near)
         if other is None or other.owner == owner or other.card == leaving:
             continue
         dx, dy = x - other.space[0], y - other.space[1]
         if not threatened:
-            met = known.get((other.card, other.owner, card, owner, dx, dy)) or clash(params, state, other, piece)
+            met = known.get((other.card, other.owner, card, owner, dx, dy)) or clash(params, state, other, Placed(card, space, owner))
             threatened = met.kind == "capture"
         if not threatening:
-            met = known.get((card, owner, other.card, other.owner, -dx, -dy)) or clash(params, state, piece, other)
+            met = known.get((card, owner, other.card, other.owner, -dx, -dy)) or clash(params, state, Placed(card, space, owner), other)
             threatening = met.kind == "capture"
         if threatened and threatening:
             break  # both known: the other enemies beside it change neither
@@ -671,13 +719,13 @@ def _threatened(params: Params, state: State, where: dict[tuple[int, int], Place
     return False
 
 
-def _summon_score(params: Params, state: State, where: dict[tuple[int, int], Placed], near: set[tuple[int, int]], base: float,
+def _summon_score(params: Params, state: State, where: dict[tuple[int, int], Placed], beside: bool, base: float,
                   card: str, space: tuple[int, int], seat: str, distance: int) -> float:
-    """The score of `seat` summoning `card` onto `space`, from the spaces beside its enemies
-    (`near`), its `base` (40, or 24 with two cards in play) and the space's distance to its
-    nearest goal."""
-    if space in near:
-        threatened, threatening = _exposure(params, state, where, Placed(card, space, seat))
+    """The score of `seat` summoning `card` onto `space`, from whether the space is beside an
+    enemy (`beside`), its `base` (40, or 24 with two cards in play) and the space's distance to
+    its nearest goal."""
+    if beside:
+        threatened, threatening = _exposure(params, state, where, card, seat, space, None)
     else:
         threatened = threatening = False  # no enemy beside it
     score = base
@@ -703,7 +751,7 @@ def _move_score(params: Params, state: State, look: Look, card: str, to: tuple[i
     if best is not None and (score + 20.0 * near - 1.0 * distance, tie, order) < best:
         return score + 20.0 * near - 1.0 * distance  # loses at its best: the enemies where it lands change nothing
     if near:
-        threatened, threatening = _exposure(params, state, look.where, Placed(card, to, seat), leaving=card)
+        threatened, threatening = _exposure(params, state, look.where, card, seat, to, card)
         score += 20.0 * threatening - 35.0 * threatened
     if best is not None and (score - 1.0 * distance, tie, order) < best:
         return score - 1.0 * distance  # loses as it is: whether it repeats changes nothing

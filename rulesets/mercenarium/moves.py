@@ -55,6 +55,7 @@ from rulesets.mercenarium.state import (
     clash,
     contract_of,
     house,
+    known_clashes,
     over_limits,
     player,
     unspent,
@@ -65,6 +66,8 @@ from rulesets.outcomes import Uniform
 def chance(params: Params, state: State) -> Sequence[tuple[Event, float]] | None:
     """At a chance step, every outcome with its probability; None at a decision. A draw from
     the deck or the hymnal is `Uniform`: one outcome per card, each event made when read."""
+    if not state.pending and state.stage == "play":
+        return None  # a decision (asked before every one: answered first)
     if state.stage == "deal":
         return _deal(params, state)
     if state.stage == "order":
@@ -201,13 +204,14 @@ def _no_summons(seat: str) -> Summons:
 
 class Steps(Lazy[Event]):
     """A turn's legal steps on the board, made when read: `found` holds each step's card, the
-    space it steps to, the enemy there (None on an empty space) and their clash ("" for none)."""
+    space it steps to, the enemy there (None on an empty space) and their clash ("" for none);
+    `attacks` is how many step onto an enemy (the heuristic looks for none when there are none)."""
 
-    __slots__ = ("found", "seat")
+    __slots__ = ("attacks", "found", "seat")
 
-    def __init__(self, seat: str, found: list[tuple[Placed, Space, Placed | None, str]]) -> None:
+    def __init__(self, seat: str, found: list[tuple[Placed, Space, Placed | None, str]], attacks: int) -> None:
         self._count, self._item, self._items, self._made, self._all = len(found), None, None, {}, None
-        self.seat, self.found = seat, found
+        self.seat, self.found, self.attacks = seat, found, attacks
 
     @overload
     def __getitem__(self, index: int) -> Event: ...
@@ -237,11 +241,14 @@ class TurnEvents(Chain[Event]):
     """A seat's legal turn actions (when nothing comes before them): its summons and its steps
     on the board, each made only when read, then its buys, songs, offerings and draws as a
     list (`rest`). The runs keep what their events are made from (`Summons`, `Steps`), so the
-    heuristic weighs them without making them, and makes the one it plays."""
+    heuristic weighs them without making them, and makes the one it plays. `songs` is where the
+    songs are in `rest`, side by side (their first index and their number), when `legal` knows
+    it at once (a turn outside Singularity): the random bot, which sings none there, skips
+    them without looking at `rest`."""
 
-    __slots__ = ("rest", "steps", "summons")
+    __slots__ = ("rest", "songs", "steps", "summons")
 
-    def __init__(self, summons: Summons, steps: Steps, rest: Sequence[Event]) -> None:
+    def __init__(self, summons: Summons, steps: Steps, rest: Sequence[Event], songs: tuple[int, int] | None = None) -> None:
         s, t, r = summons._count, steps._count, len(rest)  # sizes known: no length asked, no part looked at in a loop
         parts: list[Sequence[Event]] = []
         starts: list[int] = []
@@ -259,7 +266,7 @@ class TurnEvents(Chain[Event]):
             starts.append(s + t)
             kinds.append(_REST_KINDS)
         self._laid(parts, kinds, starts, s + t + r)
-        self.summons, self.steps, self.rest = summons, steps, rest
+        self.summons, self.steps, self.rest, self.songs = summons, steps, rest, songs
 
     @overload
     def __getitem__(self, index: int) -> Event: ...
@@ -338,21 +345,25 @@ def _decisions(params: Params, state: State, *, legal_only: bool) -> tuple[list[
     if p is None:
         return parts, ()
     kinds = [()] * len(parts) + list(_TURN_KINDS) if parts else _TURN_KINDS
-    parts.extend(_turn(params, state, p, legal_only))
+    parts.extend(_turn(params, state, p, legal_only)[:3])
     return parts, kinds
 
 
-def _turn(params: Params, state: State, p: Player, legal_only: bool) -> tuple[Sequence[Event], Sequence[Event], Sequence[Event]]:
+def _turn(params: Params, state: State, p: Player, legal_only: bool) -> tuple[Sequence[Event], Sequence[Event], Sequence[Event], tuple[int, int] | None]:
     """A seat's turn actions (the parts `_TURN_KINDS` names): its summons, its steps on the
-    board, and its buys, songs, offerings and draws."""
+    board, and its buys, songs, offerings and draws; and where the songs are among the last
+    (`TurnEvents.songs`: their first index and their number), when that is known at once."""
     where = board_by_space(state)  # once per decision: every summon and step asks what is where
     steps = _board_moves(params, state, where, p.seat, legal_only)
     beside = steps.found if isinstance(steps, Steps) and len(where) == len(state.board) else None  # one card a space: the steps say what is empty
     summons = _summons(params, where, p, legal_only, beside)
     if legal_only and not state.singularity:  # a seat's songs, offerings and draws depend on its cards alone
-        own, can_buy = _own_actions(p.seat, params, p, not state.hymnal, not state.deck)
-        return summons, steps, [*_buys(state, p), *own] if can_buy else own
-    return summons, steps, [*_buys(state, p), *_songs(params, state, p, legal_only), *_offerings(state, p, legal_only), *_draws(params, state, p)]
+        own, can_buy, sung = _own_actions(p.seat, params, p, not state.hymnal, not state.deck)
+        if can_buy:
+            buys = _buys(state, p)
+            return summons, steps, [*buys, *own], (len(buys), sung)
+        return summons, steps, own, (0, sung)
+    return summons, steps, [*_buys(state, p), *_songs(params, state, p, legal_only), *_offerings(state, p, legal_only), *_draws(params, state, p)], None
 
 
 def _returns(params: Params, p: Player) -> Iterator[Event]:
@@ -467,6 +478,8 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
     around = board.adjacent(size)
     found: list[tuple[Placed, Space, Placed | None, str]] = []  # each legal step: card, space, enemy there, clash
     get = where.get
+    known = known_clashes(params)
+    attacks = 0
     for piece in state.board:
         if piece.owner != seat:
             continue
@@ -474,11 +487,13 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
             occupant = get(near)
             if occupant is None:
                 found.append((piece, near, None, ""))
-            elif occupant.owner != seat:
-                kind = clash(params, state, piece, occupant).kind
-                if kind in _ONTO_ENEMY:
-                    found.append((piece, near, occupant, kind))
-    return Steps(seat, found)
+            elif occupant.owner != seat:  # `clash`'s own answer read by its key, asked of it when missing
+                (x, y), (ox, oy) = piece.space, near
+                met = known.get((piece.card, seat, occupant.card, occupant.owner, ox - x, oy - y)) or clash(params, state, piece, occupant)
+                if met.kind in _ONTO_ENEMY:
+                    found.append((piece, near, occupant, met.kind))
+                    attacks += 1
+    return Steps(seat, found, attacks)
 
 
 def _step(seat: str, piece: Placed, near: Space, occupant: Placed | None, kind: str) -> Event:
@@ -513,16 +528,16 @@ def _buys(state: State, p: Player) -> list[Event]:
 
 
 @last_args_each  # rulesets/memo.py: per seat, while its cards (one Player object) stay as they are
-def _own_actions(seat: str, params: Params, p: Player, no_hymnal: bool, no_deck: bool) -> tuple[tuple[Event, ...], bool]:
+def _own_actions(seat: str, params: Params, p: Player, no_hymnal: bool, no_deck: bool) -> tuple[tuple[Event, ...], bool, int]:
     """A seat's legal songs, offerings and draws outside Singularity (`_songs`, `_offerings`,
-    `_draws`), and whether it holds a face-down capture to buy with (`_buys`): they depend on
-    its Player alone and on whether the hymnal and the deck are empty, and the Player object
-    stays the same from turn to turn until its cards change."""
+    `_draws`), whether it holds a face-down capture to buy with (`_buys`), and how many songs
+    lead them: they depend on its Player alone and on whether the hymnal and the deck are
+    empty, and the Player object stays the same from turn to turn until its cards change."""
     free = unspent(p)
     songs = [HymnSung(by=seat, hymn=hymn) for hymn in p.hymns if hymn in cards.HYMNS]
     offerings = () if no_hymnal else _acceptable(seat, p.hand, p.hymns, free[:1])
     draws = () if no_deck else _discarding(seat, p.hand) if len(p.hand) >= params.hand_limit else _drawing(seat)
-    return (*songs, *offerings, *draws), bool(free)
+    return (*songs, *offerings, *draws), bool(free), len(songs)
 
 
 def _songs(params: Params, state: State, p: Player, legal_only: bool) -> list[Event]:

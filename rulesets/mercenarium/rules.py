@@ -57,6 +57,7 @@ from rulesets.mercenarium.state import (
     in_limbo,
     in_play,
     known_by_space,
+    limbo_on,
     next_seat,
     over_limits,
     placed,
@@ -658,35 +659,44 @@ def _apply_order_rolled(params: Params, state: State, event: TurnOrderRolled) ->
     if len(tied) > 1:
         return replace(state, rollers=tied, rolls=())
     state = replace(state, stage="play", first=tied[0], rollers=(), rolls=(), history=())
-    return _begin_turn(params, state, tied[0], ())
+    return _begin_turn(params, state, tied[0], (), state.board, state.last, state.eliminated)
 
 
 # --- apply: turns --------------------------------------------------------------------------------
 
 
-def _begin_turn(params: Params, state: State, seat: str, history: tuple[Position, ...]) -> State:
+def _begin_turn(params: Params, state: State, seat: str, history: tuple[Position, ...], pieces: tuple[Placed, ...], last: Last | None,
+                eliminated: str | None) -> State:
     """A seat's turn begins: its contracts end ("until it is once again the turn of the player
     who bought or summoned the Mercenary"); note whether it starts in Limbo. The positions
-    since the last action other than a move (`history`) are set in the same copy, named
-    rather than passed as keywords (a keyword dict costs a copy of the state again)."""
+    since the last action other than a move (`history`), the board (`pieces`), the last action
+    and the eliminated seat are set in the same copy, named rather than passed as keywords (a
+    keyword dict costs a copy of the state again): a move and the turn it passes on are one copy."""
     contracts = state.contracts
     if contracts:
         contracts = tuple([c for c in contracts if c[1] != seat])
-    return replace(state, current=seat, turns=state.turns + 1, contracts=contracts,
-                   limbo_at_start=in_limbo(params, state, seat), history=history)
+    return replace(state, board=pieces, last=last, eliminated=eliminated, current=seat, turns=state.turns + 1, contracts=contracts,
+                   limbo_at_start=limbo_on(params, pieces, seat), history=history)
 
 
 def _finish(params: Params, state: State, *, moved: bool = False) -> State:
     """The action is complete: Limbo is judged, and the next seat clockwise begins its turn."""
+    return _finish_on(params, state, state.board, state.last, moved)
+
+
+def _finish_on(params: Params, state: State, pieces: tuple[Placed, ...], last: Last | None, moved: bool) -> State:
+    """`_finish` of the state with its board `pieces` and its last action `last` (a move's, a
+    summon's, a capture's...), in one copy of the state with the turn passed on (`_begin_turn`)."""
     if state.pending or state.stage != "play" or state.current is None:
-        return state
+        return state if pieces is state.board and last is state.last else replace(state, board=pieces, last=last)
     seat = state.current
-    if len(state.seats) == 2 and state.limbo_at_start and in_limbo(params, state, seat):
-        state = replace(state, eliminated=seat)  # "If a player cannot escape from Limbo on their next turn, they lose"
+    eliminated = state.eliminated
+    if len(state.seats) == 2 and state.limbo_at_start and limbo_on(params, pieces, seat):
+        eliminated = seat  # "If a player cannot escape from Limbo on their next turn, they lose"
     coming = next_seat(state, seat)
-    key = position_key(state, coming)
+    key = position_key(pieces, coming)
     history = (*state.history, key) if moved else (key,)
-    return _begin_turn(params, state, coming, history)
+    return _begin_turn(params, state, coming, history, pieces, last, eliminated)
 
 
 def _apply_summoned(params: Params, state: State, event: CardSummoned) -> State:
@@ -695,7 +705,7 @@ def _apply_summoned(params: Params, state: State, event: CardSummoned) -> State:
     if at(state, event.space) is None and board.on_board(event.space, params.board_size):
         state = put_on_board(_lift(state, event.card), event.card, event.space, seat)  # from wherever the table took it
         state = _contract(state, event.card, seat)
-    return _finish(params, replace(state, last=Last("summon", seat, (event.space,))))
+    return _finish_on(params, state, state.board, Last("summon", seat, (event.space,)), False)
 
 
 def _contract(state: State, card_id: str, seat: str) -> State:
@@ -728,8 +738,7 @@ def _apply_moved(params: Params, state: State, event: CardMoved) -> State:
         return _finish(params, state, moved=True)  # nothing on the board the table could have moved
     piece = pieces[index]
     moved = Placed(card, to, piece.owner)  # the board stays sorted by card: the card keeps its place
-    state = replace(state, board=(*pieces[:index], moved, *pieces[index + 1:]), last=Last("move", piece.owner, (piece.space, to)))
-    return _finish(params, state, moved=True)
+    return _finish_on(params, state, (*pieces[:index], moved, *pieces[index + 1:]), Last("move", piece.owner, (piece.space, to)), True)
 
 
 def _apply_captured(params: Params, state: State, event: CardCaptured) -> State:
@@ -745,7 +754,7 @@ def _apply_captured(params: Params, state: State, event: CardCaptured) -> State:
     if p is not None:
         state = replace_player(state, replace(p, captures=(*p.captures, Capture(target.card))))
     spaces = (attacker.space, target.space) if attacker else (target.space,)
-    return _finish(params, replace(state, last=Last("capture", seat, spaces)))
+    return _finish_on(params, state, state.board, Last("capture", seat, spaces), False)
 
 
 def _apply_annihilated(params: Params, state: State, event: CardsAnnihilated) -> State:
@@ -754,7 +763,7 @@ def _apply_annihilated(params: Params, state: State, event: CardsAnnihilated) ->
     for piece in gone:
         state = take_off_board(state, piece.card)
     state = replace(state, discard=sort_cards((*state.discard, *(p.card for p in gone))))
-    return _finish(params, replace(state, last=Last("annihilation", event.by or "", tuple(p.space for p in gone))))
+    return _finish_on(params, state, state.board, Last("annihilation", event.by or "", tuple(p.space for p in gone)), False)
 
 
 def _apply_bought(params: Params, state: State, event: MercenaryBought) -> State:
@@ -768,7 +777,7 @@ def _apply_bought(params: Params, state: State, event: MercenaryBought) -> State
     target = placed(state, event.card)
     if target is not None:
         state = _contract(put_on_board(state, target.card, target.space, seat), target.card, seat)
-        state = replace(state, last=Last("buy", seat, (target.space,)))
+        return _finish_on(params, state, state.board, Last("buy", seat, (target.space,)), False)
     return _finish(params, state)
 
 
@@ -1061,7 +1070,7 @@ def _elimination(params: Params, state: State) -> Outcome | None:
     if len(state.seats) == 2:
         loser = state.eliminated
         seat = state.current
-        if loser is None and seat is not None and not state.pending and in_limbo(params, state, seat) and not can_escape(params, state, seat):
+        if loser is None and seat is not None and not state.pending and limbo_on(params, state.board, seat) and not can_escape(params, state, seat):
             loser = seat  # "If they don't have a hymn ..., or if there are no available mercenaries on the board, that player is eliminated"
         if loser is None:
             return None

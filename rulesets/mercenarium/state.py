@@ -302,11 +302,20 @@ def take_off_board(state: State, card: str) -> State:
 
 def in_limbo(params: Params, state: State, seat: str) -> bool:
     """"no summoned cards in play and an enemy card ... occupy their House"."""
-    for p in state.board:
+    return limbo_on(params, state.board, seat)
+
+
+def limbo_on(params: Params, pieces: tuple[Placed, ...], seat: str) -> bool:
+    """`in_limbo` on a board (`apply` asks it of a move's board before the state holding it is
+    made: the move and the turn passed on are one copy of the state)."""
+    for p in pieces:
         if p.owner == seat:  # in play (a loop: asked at every turn's start and end)
             return False
-    occupant = at(state, house(params, seat))
-    return occupant is not None and occupant.owner != seat
+    home = house(params, seat)
+    for p in pieces:
+        if p.space == home:  # `at`: the first card on the House
+            return p.owner != seat
+    return False
 
 
 def contract_of(state: State, card: str) -> str | None:
@@ -387,10 +396,10 @@ def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
     return Clash(kind=kind, attacker_dots=mine, defender_dots=theirs, by_alchemy=True)
 
 
-def position_key(state: State, seat_to_move: str) -> Position:
+def position_key(pieces: tuple[Placed, ...], seat_to_move: str) -> Position:
     """Who moves next and the board, for counting repetitions. The board tuple itself: two
     positions are the same when their boards hold the same cards on the same spaces under the
     same owners (the board is kept sorted by card), and the cards that did not move are the
     very objects of the position before, so comparing positions mostly compares identities
     and building one costs nothing (a text key was joined from every card at every move)."""
-    return seat_to_move, state.board
+    return seat_to_move, pieces

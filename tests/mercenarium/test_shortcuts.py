@@ -1,9 +1,12 @@
 """Shortcuts taken for speed (issue 18) answer what the plain reading answers.
 
 A step's direction looked up rather than searched, a clash worked out with the card table read
-directly, a space's nearest goal read in a loop, and a card lifted from wherever it is in one
-copy of the state: each is held here to the plain code it replaced, over every case it can
-meet, or at every summon and hymn put of seeded games."""
+directly, a space's nearest goal read in a loop, a card lifted from wherever it is in one
+copy of the state, the enemies' neighbourhood as a mask, a random index drawn without
+`randrange`, a seat's own actions remembered by equal arguments, a move or another action
+applied with its turn passed on in one copy, and where `legal` says a turn's songs are: each is held here
+to the plain code it replaced, over every case it can meet, or at every decision, move, summon
+and hymn put of seeded games."""
 
 from __future__ import annotations
 
@@ -14,20 +17,23 @@ import msgspec
 
 from projections.simulate import play
 from rulesets.mercenarium import board, bots, cards, rules
-from rulesets.mercenarium.events import CardSummoned, HymnSung, ZodiacResolved
+from rulesets.mercenarium.events import CardMoved, CardSummoned, HymnSung, ZodiacResolved
 from rulesets.mercenarium.state import (
     Clash,
+    Last,
     Placed,
     State,
     alchemy,
     facing,
     house,
+    in_limbo,
+    next_seat,
     replace_player,
     sort_cards,
     take_off_board,
     without,
 )
-from tests.mercenarium.scenario import FOUR, SEATS, P, R
+from tests.mercenarium.scenario import FOUR, SEATS, P, R, position
 
 
 def plain_direction(a: tuple[int, int], b: tuple[int, int]) -> int | None:
@@ -73,11 +79,18 @@ def test_every_clash_is_the_clash_read_plainly() -> None:
 
 
 def test_the_nearest_goal_read_in_a_loop_is_the_least_of_the_rows() -> None:
+    """On the board, the least of the rows at the space's index; off it, the least of the steps
+    to each goal; with no goal, 0."""
     rng = random.Random(18)
     for _ in range(2_000):
         rows = [tuple(rng.randrange(14) for _ in range(49)) for _ in range(rng.randrange(1, 7))]
-        at = rng.randrange(49)
-        assert bots._nearest(rows, at) == min(row[at] for row in rows)
+        x, y = rng.randrange(7), rng.randrange(7)
+        assert bots._distance(rows, (), 7, (x, y)) == min(row[x * 7 + y] for row in rows)
+        goals = tuple((rng.randrange(7), rng.randrange(7)) for _ in range(rng.randrange(1, 7)))
+        off = (rng.choice((-1, 7, x)), rng.choice((-2, 8)))
+        assert bots._distance([bots._steps_from(g, 7) for g in goals], goals, 7, off) == min(
+            abs(off[0] - gx) + abs(off[1] - gy) for gx, gy in goals)
+    assert bots._distance([], (), 7, (3, 3)) == 0
 
 
 def plain_lift(state: State, card_id: str) -> State:
@@ -135,7 +148,8 @@ def plain_enemies(state: State, seat: str) -> tuple[set[tuple[int, int]], tuple[
 
 def test_the_enemies_read_in_one_pass_are_the_enemies_read_plainly() -> None:
     """At every decision of seeded games of two to four players, for every seat (a seat with no
-    card in play gives its House as a goal)."""
+    card in play gives its House as a goal); the spaces beside them as a mask of one bit per
+    space, and a card off the board (a table's mistake) among them."""
     houses = 0
     for players, seed, bot in ((2, 5, "heuristic"), (3, 8, "random"), (4, 9, "heuristic"), (4, 2, "random")):
         log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
@@ -144,7 +158,130 @@ def test_the_enemies_read_in_one_pass_are_the_enemies_read_plainly() -> None:
             if state.stage == "play" and R.ruleset.chance(P, state) is None:
                 for seat in state.seats:
                     expected = plain_enemies(state, seat)
-                    assert bots._enemies(P, state, seat) == expected
+                    near, *rest = bots._enemies(P, state, seat)
+                    assert (bots._spaces_in(near, P.board_size), *rest) == expected  # the neighbourhood as a mask of its spaces
+                    assert near == sum(bots._bit_of(P.board_size)[space] for space in expected[0])
                     houses += len(expected[1]) > expected[3]
             state = R.ruleset.apply(P, state, event)
     assert houses > 0
+    deck = list(cards.DECK)
+    for off in ((7, 3), (-1, 0), (3, 9)):  # an enemy card the table put off the board, beside cards on it
+        state = position(board={deck[0]: (off, "yellow"), deck[1]: ((6, 3), "yellow"), deck[2]: ((2, 2), "red")})
+        near, *rest = bots._enemies(P, state, "red")
+        assert (bots._spaces_in(near, P.board_size), *rest) == plain_enemies(state, "red")
+
+
+def test_a_random_index_drawn_below_n_is_randrange_s() -> None:
+    """`bots.below(rng, n)` answers `rng.randrange(n)` and leaves the generator where it does, for
+    every n from 1 to 3,000 and a few far larger, from generators at many places."""
+    for seed in range(5):
+        ours, theirs = random.Random(seed), random.Random(seed)
+        for n in (*range(1, 3_001), 2**31, 2**31 + 1, 10**12 + 7):
+            assert bots.below(ours, n) == theirs.randrange(n)
+            assert ours.getstate() == theirs.getstate()
+
+
+def test_a_seat_s_own_actions_remembered_are_the_actions_worked_out_afresh() -> None:
+    """At every decision of seeded games of two to four players, for every seat: the songs,
+    offerings and draws remembered per seat (`moves._own_actions`, asked with the seat's very
+    Player or an equal copy of it) are what the function works out afresh."""
+    from rulesets.mercenarium import moves
+
+    asked = 0
+    for players, seed, bot in ((2, 5, "random"), (3, 8, "heuristic"), (4, 2, "random")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:-1]:
+            if state.stage == "play" and R.ruleset.chance(P, state) is None and not state.singularity:
+                for p in state.players:
+                    args = (P, p, not state.hymnal, not state.deck)
+                    fresh = moves._own_actions.__wrapped__(p.seat, *args)
+                    assert moves._own_actions(p.seat, *args) == fresh
+                    assert moves._own_actions(p.seat, P, msgspec.structs.replace(p), *args[2:]) == fresh
+                    asked += 1
+            state = R.ruleset.apply(P, state, event)
+    assert asked > 100
+
+
+def plain_moved(state: State, event: CardMoved) -> State:
+    """A move as the rules applied it before: the board and the last action in one copy, then the
+    turn passed on (`plain_finish`) in another."""
+    index = next((i for i, p in enumerate(state.board) if p.card == event.card), -1)
+    taken = any(p.space == event.to for p in state.board)
+    if taken or index < 0 or not board.on_board(event.to, P.board_size):
+        return plain_finish(state, moved=True)
+    piece = state.board[index]
+    pieces = (*state.board[:index], Placed(piece.card, event.to, piece.owner), *state.board[index + 1:])
+    return plain_finish(msgspec.structs.replace(state, board=pieces, last=Last("move", piece.owner, (piece.space, event.to))), moved=True)
+
+
+def plain_finish(state: State, *, moved: bool) -> State:
+    """`rules._finish` as it read before: Limbo judged on the state, then the next seat's turn begun."""
+    if state.pending or state.stage != "play" or state.current is None:
+        return state
+    seat = state.current
+    if len(state.seats) == 2 and state.limbo_at_start and in_limbo(P, state, seat):
+        state = msgspec.structs.replace(state, eliminated=seat)
+    coming = next_seat(state, seat)
+    history = (*state.history, (coming, state.board)) if moved else ((coming, state.board),)
+    contracts = tuple(c for c in state.contracts if c[1] != coming)
+    return msgspec.structs.replace(state, current=coming, turns=state.turns + 1, contracts=contracts,
+                                   limbo_at_start=in_limbo(P, state, coming), history=history)
+
+
+def test_a_move_and_the_turn_it_passes_on_in_one_copy_are_the_move_applied_in_two() -> None:
+    """At every move of seeded games of two to four players, and at every space around each
+    moved card (taken ones, off the board: what a table may record), the move applied in one copy
+    of the state (`rules._apply_moved`) is the state the two copies gave."""
+    moved = 0
+    for players, seed, bot in ((2, 5, "random"), (2, 7, "heuristic"), (3, 8, "random"), (4, 2, "heuristic")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:-1]:
+            if isinstance(event, CardMoved):
+                piece = next(p for p in state.board if p.card == event.card)
+                for to in (event.to, *[(piece.space[0] + dx, piece.space[1] + dy) for dx, dy in ((0, -1), (1, 0), (0, 1), (-2, 0))]):
+                    tried = msgspec.structs.replace(event, to=to)
+                    assert rules._apply_moved(P, state, tried) == plain_moved(state, tried), (seed, event, to)
+                moved += 1
+            state = R.ruleset.apply(P, state, event)
+    assert moved > 100
+
+
+def test_where_legal_says_a_turn_s_songs_are_is_where_they_are() -> None:
+    """At every decision of seeded games of two to four players (hymns held at many): the songs a
+    turn's `songs` names are exactly the songs among its last part, side by side."""
+    from rulesets.mercenarium.moves import TurnEvents
+
+    named = 0
+    for players, seed, bot in ((2, 5, "random"), (2, 11, "random"), (3, 8, "heuristic"), (4, 2, "random")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:-1]:
+            legal = R.ruleset.legal(P, state) if state.stage == "play" and R.ruleset.chance(P, state) is None else None
+            if type(legal) is TurnEvents and legal.songs is not None:
+                first, count = legal.songs
+                sung = [i for i, e in enumerate(legal.rest) if isinstance(e, HymnSung)]
+                assert sung == list(range(first, first + count)), (seed, event.seq)
+                named += count > 0
+            state = R.ruleset.apply(P, state, event)
+    assert named > 20
+
+
+def test_an_action_s_last_and_the_turn_it_passes_on_in_one_copy_are_the_two_copies() -> None:
+    """At every event of seeded games of two to four players (steps pending, Limbo, contracts
+    ending among them), the turn passed on with a last action set in the same copy
+    (`rules._finish_on`, as a summon, a capture, an annihilation and a buy ask it) is the last
+    action set, then the turn passed on."""
+    asked = 0
+    for players, seed, bot in ((2, 5, "random"), (2, 7, "heuristic"), (3, 8, "random"), (4, 2, "heuristic")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:-1]:
+            last = Last("summon", state.current or "", ((3, 3),))
+            for moved in (False, True):
+                expected = plain_finish(msgspec.structs.replace(state, last=last), moved=moved)
+                assert rules._finish_on(P, state, state.board, last, moved) == expected, (seed, event.seq)
+            asked += 1
+            state = R.ruleset.apply(P, state, event)
+    assert asked > 300
