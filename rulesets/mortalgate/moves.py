@@ -49,6 +49,7 @@ from rulesets.mortalgate.state import (
     movement_allowance,
     next_hero,
     occupied,
+    sight_blockers,
 )
 from rulesets.outcomes import Uniform
 
@@ -210,7 +211,7 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[
     by, hero_id, team = hero.seat, hero.id, hero.team
     steps_to = _measure(params, hero)
     enemies = [(h, steps_to(h)) for h in state.heroes if h.team != team and h.alive]
-    seen: dict[str, bool] = {}
+    seen: dict[str, int] = {}
     events: list[Event] = []
     if attacking:
         reach = attack_range(params, hero, None)
@@ -239,11 +240,15 @@ def _ability_ids(hero_id: str) -> tuple[str, ...]:
     return tuple(ability.id for ability in heroes.HEROES[hero_id].abilities)
 
 
-def _sighted(params: Params, state: State, hero: Hero, target: Hero, seen: dict[str, bool]) -> bool:
-    """Whether the hero sees the target, traced once per decision (`seen`)."""
+def _sighted(params: Params, state: State, hero: Hero, target: Hero, seen: dict[str, int]) -> int:
+    """Whether the hero sees the target (1 or 0), traced once per decision (`seen`, which
+    also keeps the decision's `sight_blockers` under the key "", no hero's id, once asked)."""
     sight = seen.get(target.id)
     if sight is None:
-        sight = seen[target.id] = has_line_of_sight(params, state, hero, target)
+        blocked = seen.get("")
+        if blocked is None and params.line_of_sight:
+            blocked = seen[""] = sight_blockers(params, state, hero.team)
+        sight = seen[target.id] = int(has_line_of_sight(params, state, hero, target, blocked))
     return sight
 
 
