@@ -40,7 +40,6 @@ from rulesets.mortalgate.state import (
     Hero,
     State,
     Turn,
-    attack_range,
     contested,
     cooldown,
     find,
@@ -49,6 +48,7 @@ from rulesets.mortalgate.state import (
     movement_allowance,
     next_hero,
     occupied,
+    reach_of,
     sight_blockers,
 )
 from rulesets.outcomes import Uniform
@@ -198,40 +198,67 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[
     """Attacks and abilities `_combat` proposes that are in range, in sight (against an
     enemy), off cooldown, and not harmful from a stunned hero (what `_check_target` and
     `_check_ability` ask; each target's distance measured once: friends only for a heal;
-    its sight traced once, when first asked)."""
+    its sight traced once, when first asked). What a hero can do and how far is read per
+    stat set and hero (`_arsenal`), not asked of its sheet at every decision."""
     attacking = turn.attacks_left > 0 and not turn.stunned
     if turn.phase in ("capture", "done") or (not attacking and turn.combat_used):
         return []
-    cooling = hero.cooldowns  # (none, for half the heroes asked: then no ability's cooldown is looked up)
-    ready = [] if turn.combat_used else [
-        name for name in _ability_ids(hero.id)
-        if (not cooling or cooldown(hero, name) <= 0) and (not turn.stunned or name in HEALS or name in HARMLESS)]
-    if not attacking and not ready:
-        return []
+    reach, abilities = _arsenal(params.stats, hero.id)
+    if turn.combat_used:
+        ready: list[Ability] = []
+    else:
+        cooling, stunned = hero.cooldowns, turn.stunned  # (no cooldown, for half the heroes asked: none looked up)
+        ready = [a for a in abilities if (not cooling or cooldown(hero, a.name) <= 0) and (not stunned or a.stunned)]
+        if not attacking and not ready:
+            return []
     by, hero_id, team = hero.seat, hero.id, hero.team
     steps_to = _measure(params, hero)
     enemies = [(h, steps_to(h)) for h in state.heroes if h.team != team and h.alive]
     seen: dict[str, int] = {}
     events: list[Event] = []
     if attacking:
-        reach = attack_range(params, hero, None)
         for enemy, away in enemies:
             if away <= reach and _sighted(params, state, hero, enemy, seen):
                 events.append(AttackDeclared(by=by, hero=hero_id, target=enemy.id))
     friends: list[tuple[Hero, float]] | None = None
-    for name in ready:
-        if name in SELF_ABILITIES:
+    for name, kind, far, _ in ready:
+        if kind is _SELF:
             events.append(AbilityUsed(by=by, hero=hero_id, ability=name))
             continue
-        reach = attack_range(params, hero, name)
-        if name in HEALS:
+        if kind is _HEAL:
             if friends is None:
                 friends = [(h, steps_to(h)) for h in state.heroes if h.team == team and h.alive and h.id != hero_id]
-            targets = [friend for friend, away in friends if away <= reach]
+            targets = [friend for friend, away in friends if away <= far]
         else:
-            targets = [enemy for enemy, away in enemies if away <= reach and _sighted(params, state, hero, enemy, seen)]
+            targets = [enemy for enemy, away in enemies if away <= far and _sighted(params, state, hero, enemy, seen)]
         events += [AbilityUsed(by=by, hero=hero_id, ability=name, target=target.id) for target in targets]
     return events
+
+
+class Ability(NamedTuple):
+    """One of a hero's abilities as combat asks of it (`_arsenal`)."""
+
+    name: str
+    kind: str
+    """`_SELF` (no target), `_HEAL` (a friend) or `_HARM` (an enemy in sight)."""
+    reach: int
+    """Its range (`attack_range`)."""
+    stunned: bool
+    """Usable by a stunned hero: a heal, or one that attacks no one (`HARMLESS`)."""
+
+
+_SELF, _HEAL, _HARM = "self", "heal", "harm"
+
+
+@cache
+def _arsenal(stat_set: str, hero_id: str) -> tuple[int, tuple[Ability, ...]]:
+    """A hero's basic attack range and its abilities in printed order, with their kinds and
+    ranges (`attack_range`: pure per stat set and hero, and every combat decision asks)."""
+    abilities = tuple(
+        Ability(name, _SELF if name in SELF_ABILITIES else _HEAL if name in HEALS else _HARM,
+                reach_of(stat_set, hero_id, name), name in HEALS or name in HARMLESS)
+        for name in _ability_ids(hero_id))
+    return reach_of(stat_set, hero_id, None), abilities
 
 
 @cache

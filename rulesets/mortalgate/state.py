@@ -254,7 +254,12 @@ def movement_allowance(params: Params, state: State, hero: Hero, turn: Turn) -> 
 
 def attack_range(params: Params, hero: Hero, ability: str | None = None) -> int:
     """Range of a basic attack, or of an ability (Long Shot adds 3 to the base range)."""
-    base = stats(params, hero.id).range
+    return reach_of(params.stats, hero.id, ability)
+
+
+def reach_of(stat_set: str, hero_id: str, ability: str | None = None) -> int:
+    """`attack_range` of a hero by its id, in a stat set."""
+    base = heroes.stats(hero_id, stat_set).range
     if ability is None:
         return base
     if ability == "long_shot":
