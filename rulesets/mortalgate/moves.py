@@ -128,8 +128,14 @@ def _legal_turn(params: Params, state: State) -> Sequence[Event]:
     (always legal at a decision: the fixed order names it and no dice are waiting)."""
     turn = state.turn
     coming = next_hero(state)
-    hero = find(state, turn.hero) if turn else None
-    start: list[Event] = [TurnStarted(by=_seat(state, coming), hero=coming)] if coming else []
+    acting = turn.hero if turn else None
+    hero = seat = None
+    for each in state.heroes:  # (`find` of both at once: every decision asks)
+        if hero is None and each.id == acting:
+            hero = each
+        if seat is None and each.id == coming:
+            seat = each.seat
+    start: list[Event] = [TurnStarted(by=seat, hero=coming)] if coming else []
     if turn is None or hero is None or turn.phase == "done":  # a capture ended the turn
         return start
     by = hero.seat
@@ -162,20 +168,34 @@ class TurnEvents(Chain[Event]):
     __slots__ = ("paths", "rest")
 
     def __init__(self, paths: Walk, by: str | None, hero_id: str, rest: list[Event]) -> None:
-        def move(index: int) -> Event:
-            return HeroMoved(by=by, hero=hero_id, path=paths.path(index))
-
-        def every_move() -> list[Event]:
-            return [HeroMoved(by=by, hero=hero_id, path=path) for path in paths]
-
         count = len(paths)  # (never 0: `_legal_turn` lists the events when there is no move)
-        moves = Lazy(count, move, every_move)
+        moves = _Moves(count, paths, by, hero_id)
         if rest:
             self._laid([moves, rest], [_MOVES, _ANY], [0, count], count + len(rest))
         else:
             self._laid([moves], [_MOVES], [0], count)
         self.paths = paths
         self.rest = rest
+
+
+class _Moves(Lazy[Event]):
+    """A hero's moves along a walk's paths, each made when read (its fields, not closures:
+    a decision lays out one run)."""
+
+    __slots__ = ("_by", "_hero", "_paths")
+
+    def __init__(self, count: int, paths: Walk, by: str | None, hero_id: str) -> None:
+        super().__init__(count, None)
+        self._paths = paths
+        self._by = by
+        self._hero = hero_id
+
+    def _make(self, index: int) -> Event:
+        return HeroMoved(by=self._by, hero=self._hero, path=self._paths.path(index))
+
+    def _make_all(self) -> list[Event]:
+        by, hero_id = self._by, self._hero
+        return [HeroMoved(by=by, hero=hero_id, path=path) for path in self._paths]
 
 
 _MOVES: tuple[type, ...] = (HeroMoved,)
@@ -511,7 +531,8 @@ class _FreeWalk(NamedTuple):
 
     walk: Walk
     at: Mapping[Node | None, int]
-    """End -> position in the walk (asked with a hero's node: None when it is off the board)."""
+    """End -> position in the walk (asked with a hero's node: None when it is off the board;
+    a plain dict, never changed: every move decision asks it of each hero)."""
     depths: tuple[int, ...]
     """Per position, the steps to that end."""
 
@@ -551,7 +572,7 @@ def _free_walks(map_id: str) -> Mapping[tuple[Node, int], _FreeWalk]:
             begun, ended = ended, bisect_right(depths, steps)
             at = {**at, **{nodes[cells[position]]: position for position in range(begun, ended)}}
             walk = Walk(cells[:ended], parents[:ended], depths[ended - 1] if ended else 0, nodes)
-            table[start, steps] = _FreeWalk(walk, MappingProxyType(at), depths[:ended])
+            table[start, steps] = _FreeWalk(walk, at, depths[:ended])
     return MappingProxyType(table)
 
 
