@@ -40,7 +40,6 @@ from rulesets.mortalgate.state import (
     Hero,
     State,
     Turn,
-    attack_range,
     contested,
     cooldown,
     find,
@@ -49,6 +48,8 @@ from rulesets.mortalgate.state import (
     movement_allowance,
     next_hero,
     occupied,
+    reach_of,
+    sight_blockers,
 )
 from rulesets.outcomes import Uniform
 
@@ -127,8 +128,14 @@ def _legal_turn(params: Params, state: State) -> Sequence[Event]:
     (always legal at a decision: the fixed order names it and no dice are waiting)."""
     turn = state.turn
     coming = next_hero(state)
-    hero = find(state, turn.hero) if turn else None
-    start: list[Event] = [TurnStarted(by=_seat(state, coming), hero=coming)] if coming else []
+    acting = turn.hero if turn else None
+    hero = seat = None
+    for each in state.heroes:  # (`find` of both at once: every decision asks)
+        if hero is None and each.id == acting:
+            hero = each
+        if seat is None and each.id == coming:
+            seat = each.seat
+    start: list[Event] = [TurnStarted(by=seat, hero=coming)] if coming else []
     if turn is None or hero is None or turn.phase == "done":  # a capture ended the turn
         return start
     by = hero.seat
@@ -161,20 +168,34 @@ class TurnEvents(Chain[Event]):
     __slots__ = ("paths", "rest")
 
     def __init__(self, paths: Walk, by: str | None, hero_id: str, rest: list[Event]) -> None:
-        def move(index: int) -> Event:
-            return HeroMoved(by=by, hero=hero_id, path=paths.path(index))
-
-        def every_move() -> list[Event]:
-            return [HeroMoved(by=by, hero=hero_id, path=path) for path in paths]
-
         count = len(paths)  # (never 0: `_legal_turn` lists the events when there is no move)
-        moves = Lazy(count, move, every_move)
+        moves = _Moves(count, paths, by, hero_id)
         if rest:
             self._laid([moves, rest], [_MOVES, _ANY], [0, count], count + len(rest))
         else:
             self._laid([moves], [_MOVES], [0], count)
         self.paths = paths
         self.rest = rest
+
+
+class _Moves(Lazy[Event]):
+    """A hero's moves along a walk's paths, each made when read (its fields, not closures:
+    a decision lays out one run)."""
+
+    __slots__ = ("_by", "_hero", "_paths")
+
+    def __init__(self, count: int, paths: Walk, by: str | None, hero_id: str) -> None:
+        super().__init__(count, None)
+        self._paths = paths
+        self._by = by
+        self._hero = hero_id
+
+    def _make(self, index: int) -> Event:
+        return HeroMoved(by=self._by, hero=self._hero, path=self._paths.path(index))
+
+    def _make_all(self) -> list[Event]:
+        by, hero_id = self._by, self._hero
+        return [HeroMoved(by=by, hero=hero_id, path=path) for path in self._paths]
 
 
 _MOVES: tuple[type, ...] = (HeroMoved,)
@@ -197,40 +218,67 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[
     """Attacks and abilities `_combat` proposes that are in range, in sight (against an
     enemy), off cooldown, and not harmful from a stunned hero (what `_check_target` and
     `_check_ability` ask; each target's distance measured once: friends only for a heal;
-    its sight traced once, when first asked)."""
+    its sight traced once, when first asked). What a hero can do and how far is read per
+    stat set and hero (`_arsenal`), not asked of its sheet at every decision."""
     attacking = turn.attacks_left > 0 and not turn.stunned
     if turn.phase in ("capture", "done") or (not attacking and turn.combat_used):
         return []
-    cooling = hero.cooldowns  # (none, for half the heroes asked: then no ability's cooldown is looked up)
-    ready = [] if turn.combat_used else [
-        name for name in _ability_ids(hero.id)
-        if (not cooling or cooldown(hero, name) <= 0) and (not turn.stunned or name in HEALS or name in HARMLESS)]
-    if not attacking and not ready:
-        return []
+    reach, abilities = _arsenal(params.stats, hero.id)
+    if turn.combat_used:
+        ready: list[Ability] = []
+    else:
+        cooling, stunned = hero.cooldowns, turn.stunned  # (no cooldown, for half the heroes asked: none looked up)
+        ready = [a for a in abilities if (not cooling or cooldown(hero, a.name) <= 0) and (not stunned or a.stunned)]
+        if not attacking and not ready:
+            return []
     by, hero_id, team = hero.seat, hero.id, hero.team
     steps_to = _measure(params, hero)
     enemies = [(h, steps_to(h)) for h in state.heroes if h.team != team and h.alive]
-    seen: dict[str, bool] = {}
+    seen: dict[str, int] = {}
     events: list[Event] = []
     if attacking:
-        reach = attack_range(params, hero, None)
         for enemy, away in enemies:
             if away <= reach and _sighted(params, state, hero, enemy, seen):
                 events.append(AttackDeclared(by=by, hero=hero_id, target=enemy.id))
     friends: list[tuple[Hero, float]] | None = None
-    for name in ready:
-        if name in SELF_ABILITIES:
+    for name, kind, far, _ in ready:
+        if kind is _SELF:
             events.append(AbilityUsed(by=by, hero=hero_id, ability=name))
             continue
-        reach = attack_range(params, hero, name)
-        if name in HEALS:
+        if kind is _HEAL:
             if friends is None:
                 friends = [(h, steps_to(h)) for h in state.heroes if h.team == team and h.alive and h.id != hero_id]
-            targets = [friend for friend, away in friends if away <= reach]
+            targets = [friend for friend, away in friends if away <= far]
         else:
-            targets = [enemy for enemy, away in enemies if away <= reach and _sighted(params, state, hero, enemy, seen)]
+            targets = [enemy for enemy, away in enemies if away <= far and _sighted(params, state, hero, enemy, seen)]
         events += [AbilityUsed(by=by, hero=hero_id, ability=name, target=target.id) for target in targets]
     return events
+
+
+class Ability(NamedTuple):
+    """One of a hero's abilities as combat asks of it (`_arsenal`)."""
+
+    name: str
+    kind: str
+    """`_SELF` (no target), `_HEAL` (a friend) or `_HARM` (an enemy in sight)."""
+    reach: int
+    """Its range (`attack_range`)."""
+    stunned: bool
+    """Usable by a stunned hero: a heal, or one that attacks no one (`HARMLESS`)."""
+
+
+_SELF, _HEAL, _HARM = "self", "heal", "harm"
+
+
+@cache
+def _arsenal(stat_set: str, hero_id: str) -> tuple[int, tuple[Ability, ...]]:
+    """A hero's basic attack range and its abilities in printed order, with their kinds and
+    ranges (`attack_range`: pure per stat set and hero, and every combat decision asks)."""
+    abilities = tuple(
+        Ability(name, _SELF if name in SELF_ABILITIES else _HEAL if name in HEALS else _HARM,
+                reach_of(stat_set, hero_id, name), name in HEALS or name in HARMLESS)
+        for name in _ability_ids(hero_id))
+    return reach_of(stat_set, hero_id, None), abilities
 
 
 @cache
@@ -239,11 +287,15 @@ def _ability_ids(hero_id: str) -> tuple[str, ...]:
     return tuple(ability.id for ability in heroes.HEROES[hero_id].abilities)
 
 
-def _sighted(params: Params, state: State, hero: Hero, target: Hero, seen: dict[str, bool]) -> bool:
-    """Whether the hero sees the target, traced once per decision (`seen`)."""
+def _sighted(params: Params, state: State, hero: Hero, target: Hero, seen: dict[str, int]) -> int:
+    """Whether the hero sees the target (1 or 0), traced once per decision (`seen`, which
+    also keeps the decision's `sight_blockers` under the key "", no hero's id, once asked)."""
     sight = seen.get(target.id)
     if sight is None:
-        sight = seen[target.id] = has_line_of_sight(params, state, hero, target)
+        blocked = seen.get("")
+        if blocked is None and params.line_of_sight:
+            blocked = seen[""] = sight_blockers(params, state, hero.team)
+        sight = seen[target.id] = int(has_line_of_sight(params, state, hero, target, blocked))
     return sight
 
 
@@ -479,7 +531,8 @@ class _FreeWalk(NamedTuple):
 
     walk: Walk
     at: Mapping[Node | None, int]
-    """End -> position in the walk (asked with a hero's node: None when it is off the board)."""
+    """End -> position in the walk (asked with a hero's node: None when it is off the board;
+    a plain dict, never changed: every move decision asks it of each hero)."""
     depths: tuple[int, ...]
     """Per position, the steps to that end."""
 
@@ -519,7 +572,7 @@ def _free_walks(map_id: str) -> Mapping[tuple[Node, int], _FreeWalk]:
             begun, ended = ended, bisect_right(depths, steps)
             at = {**at, **{nodes[cells[position]]: position for position in range(begun, ended)}}
             walk = Walk(cells[:ended], parents[:ended], depths[ended - 1] if ended else 0, nodes)
-            table[start, steps] = _FreeWalk(walk, MappingProxyType(at), depths[:ended])
+            table[start, steps] = _FreeWalk(walk, at, depths[:ended])
     return MappingProxyType(table)
 
 

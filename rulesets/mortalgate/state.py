@@ -254,7 +254,12 @@ def movement_allowance(params: Params, state: State, hero: Hero, turn: Turn) -> 
 
 def attack_range(params: Params, hero: Hero, ability: str | None = None) -> int:
     """Range of a basic attack, or of an ability (Long Shot adds 3 to the base range)."""
-    base = stats(params, hero.id).range
+    return reach_of(params.stats, hero.id, ability)
+
+
+def reach_of(stat_set: str, hero_id: str, ability: str | None = None) -> int:
+    """`attack_range` of a hero by its id, in a stat set."""
+    base = heroes.stats(hero_id, stat_set).range
     if ability is None:
         return base
     if ability == "long_shot":
@@ -273,11 +278,41 @@ def blocking(params: Params, state: State, attacker: Hero) -> frozenset[Node]:
     return game_map(params).impassable | enemy_nodes(state, attacker.team)
 
 
-def has_line_of_sight(params: Params, state: State, attacker: Hero, target: Hero) -> bool:
-    """mortalgate.txt, Line-of-Sight (from 2.1; earlier versions need none)."""
-    if not params.line_of_sight or attacker.node is None or target.node is None:
+def has_line_of_sight(params: Params, state: State, attacker: Hero, target: Hero, blocked: int | None = None) -> bool:
+    """mortalgate.txt, Line-of-Sight (from 2.1; earlier versions need none). Between nodes of
+    the map it is asked of the blockers as a mask (`board.sight_clear`): `blocked`, when the
+    caller has `sight_blockers` for the attacker's team at hand, else worked out."""
+    a, b = attacker.node, target.node
+    if not params.line_of_sight or a is None or b is None:
         return True
-    return board.line_of_sight(attacker.node, target.node, game_map(params).impassable, enemy_nodes(state, attacker.team))
+    gmap = game_map(params)
+    width, height = gmap.width, gmap.height
+    if 0 <= a[0] < width and 0 <= a[1] < height and 0 <= b[0] < width and 0 <= b[1] < height:
+        if blocked is None:
+            blocked = sight_blockers(params, state, attacker.team)
+        return board.sight_clear(a, b, blocked, width, height)
+    return board.line_of_sight(a, b, gmap.impassable, enemy_nodes(state, attacker.team))  # (a table's mistake: off the map)
+
+
+def sight_blockers(params: Params, state: State, team: str) -> int:
+    """What blocks a `team` hero's sight on the map, as a mask of cells (`board.cell`):
+    impassable terrain and enemies (`blocking`; one off the map blocks no line on it)."""
+    gmap = game_map(params)
+    width, height = gmap.width, gmap.height
+    blocked = _impassable_cells(params.map)
+    for hero in state.heroes:
+        node = hero.node
+        if hero.team != team and node is not None and 0 <= node[0] < width and 0 <= node[1] < height:
+            blocked |= 1 << (node[0] * height + node[1])
+    return blocked
+
+
+@cache
+def _impassable_cells(map_id: str) -> int:
+    """A map's impassable nodes as a mask of cells (`board.cell`)."""
+    gmap = maps.load_map(map_id)
+    width, height = gmap.width, gmap.height
+    return sum(1 << board.cell(node, height) for node in gmap.impassable if board.on_board(node, width, height))
 
 
 def chance_to_hit(params: Params, state: State, attacker: Hero, target: Hero) -> int:

@@ -28,6 +28,7 @@ from rulesets.mortalgate.board import (
     on_board,
     ring,
     shockwave_nodes,
+    sight_clear,
     sight_lines,
     splinter_nodes,
     step,
@@ -337,3 +338,34 @@ def test_a_lines_samples_are_its_points_rounded_ends_included() -> None:
 def test_every_lines_samples_are_its_points_rounded() -> None:
     nodes = [(col, row) for col in range(WIDTH) for row in range(HEIGHT)]
     _samples_agree([(a, b) for a in nodes for b in nodes])
+
+
+def _sight_agrees(pairs: list[tuple[Node, Node]], seed: int) -> None:
+    """`sight_clear` (blockers as a mask of cells) against `line_of_sight` (blockers as a
+    set) for each pair, under blockers drawn around the pair: on its lines' nodes (so each
+    line is blocked, or not, node by node), beside them, and on the pair's own ends."""
+    pick = random.Random(seed)
+    for a, b in pairs:
+        near = [n for line_ in sight_lines(a, b) for n in line_] + [*neighbours(a), *neighbours(b)]
+        for _ in range(4):
+            blocked = frozenset(pick.sample(near, pick.randint(0, min(len(near), 4))))
+            mask = sum(1 << cell(n) for n in blocked if on_board(n))
+            assert sight_clear(a, b, mask) == line_of_sight(a, b, blocked), (a, b, sorted(blocked))
+
+
+def test_sight_read_from_a_mask_of_blockers_is_line_of_sight() -> None:
+    """`board.sight_clear` translates lines met before (their nodes as steps from the first
+    end) and tests each with one mask: it must answer as `line_of_sight` does, every pair of
+    the map in the slow run; here, every pair within 8 steps of some 60 nodes (edges and
+    corners among them, where a nudged line may leave the map)."""
+    pick = random.Random(11)
+    every = [(col, row) for col in range(WIDTH) for row in range(HEIGHT)]
+    starts = [(0, 0), (WIDTH - 1, HEIGHT - 1), (0, HEIGHT - 1), (WIDTH - 1, 0), (10, 27), (11, 27), (0, 13),
+              *pick.sample(every, 53)]
+    _sight_agrees([(a, b) for a in starts for b in every if distance(a, b) <= 8], seed=12)
+
+
+@pytest.mark.slow
+def test_sight_read_from_a_mask_of_blockers_is_line_of_sight_for_every_pair() -> None:
+    every = [(col, row) for col in range(WIDTH) for row in range(HEIGHT)]
+    _sight_agrees([(a, b) for a in every for b in every], seed=13)
