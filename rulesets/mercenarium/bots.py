@@ -682,26 +682,45 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
 def _exposure(params: Params, state: State, where: dict[tuple[int, int], Placed], card: str, owner: str, space: tuple[int, int],
               leaving: str | None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for `owner`'s card standing on `space`
-    (`leaving` its own space, when it is a move). The card is made a piece only for a clash
-    not met before (`clash` asks of pieces); most are read from `clash`'s own answers."""
+    (`leaving` its own space, when it is a move). Each enemy beside it is read once, both ways
+    at once (`_known_pairs`: one key and one look-up where the two clashes asked two); the card
+    is made a piece only for a pair not met before."""
     threatened = threatening = False
-    known = known_clashes(params)  # `clash`'s own answers, read here by its key; asked of it when missing
+    pairs = _known_pairs(params)
     x, y = space
     around = board.adjacent(params.board_size).get(space)
     for near in around if around is not None else (near for _, near in board.neighbours(space, params.board_size)):
         other = where.get(near)
         if other is None or other.owner == owner or other.card == leaving:
             continue
-        dx, dy = x - other.space[0], y - other.space[1]
-        if not threatened:
-            met = known.get((other.card, other.owner, card, owner, dx, dy)) or clash(params, state, other, Placed(card, space, owner))
-            threatened = met.kind == "capture"
-        if not threatening:
-            met = known.get((card, owner, other.card, other.owner, -dx, -dy)) or clash(params, state, Placed(card, space, owner), other)
-            threatening = met.kind == "capture"
+        key = (other.card, other.owner, card, owner, x - other.space[0], y - other.space[1])
+        pair = pairs.get(key)
+        if pair is None:
+            pair = _pair(params, state, pairs, key, other, Placed(card, space, owner))
+        if pair[0]:
+            threatened = True
+        if pair[1]:
+            threatening = True
         if threatened and threatening:
             break  # both known: the other enemies beside it change neither
     return threatened, threatening
+
+
+@last_one  # rulesets/memo.py: one params object for a whole game
+def _known_pairs(params: Params) -> dict[tuple[str, str, str, str, int, int], tuple[bool, bool]]:
+    """`_pair`'s answers under the params, by `clash`'s key of the enemy attacking the card (a
+    cache of a pure answer: read it, never change it)."""
+    return {}
+
+
+def _pair(params: Params, state: State, pairs: dict[tuple[str, str, str, str, int, int], tuple[bool, bool]],
+          key: tuple[str, str, str, str, int, int], other: Placed, piece: Placed) -> tuple[bool, bool]:
+    """Whether `other` captures `piece` beside it, and whether `piece` captures `other`: the two
+    clashes of a pair (`clash`), remembered in `pairs` under `key`."""
+    if len(pairs) >= 1 << 16:
+        pairs.clear()  # bounded: a long run of games meets new pairs forever
+    found = pairs[key] = (clash(params, state, other, piece).kind == "capture", clash(params, state, piece, other).kind == "capture")
+    return found
 
 
 def _threatened(params: Params, state: State, where: dict[tuple[int, int], Placed], piece: Placed) -> bool:
