@@ -436,34 +436,35 @@ def _enemies(params: Params, state: State, seat: str) -> tuple[int, tuple[tuple[
     with no card in play: occupying an empty enemy's House puts it in Limbo), each goal's steps
     to every space (`_steps_from`) and how many enemy cards are in play; the board read once,
     each enemy card's neighbours (`_beside_of`) and row read from tables per board size, the
-    neighbourhood joined in C (a set of the spaces cost twice as much, and each look-up in it
-    about what a bit's does)."""
+    neighbourhood joined as the board is read (a set of the spaces cost twice as much, and each
+    look-up in it about what a bit's does)."""
     size = params.board_size
     beside_of, steps = _beside_of(size), _rows_by_goal(size)
-    spaces = [p.space for p in state.board if p.owner != seat]  # read in one pass (`attrgetter` on a Struct costs more)
+    pieces = state.board
+    spaces: list[tuple[int, int]] = []
+    near = 0
     try:
-        near = reduce(or_, map(beside_of.__getitem__, spaces), 0)
+        for p in pieces:  # the spaces and their neighbourhood in one pass (a list, then a reduce over it, cost a third more)
+            if p.owner != seat:
+                space = p.space
+                spaces.append(space)
+                near |= beside_of[space]
         rows = list(map(steps.__getitem__, spaces))
     except KeyError:  # a card off the board (a table's mistake): its neighbours and row worked out
+        spaces = [p.space for p in pieces if p.owner != seat]
         bit_of = _bit_of(size)
         near = reduce(or_, [bit_of[beside] for space in spaces for _, beside in board.neighbours(space, size)], 0)
         rows = [_steps_from(space, size) for space in spaces]
     enemies = len(spaces)
     for other in state.seats:
-        if other != seat and _first_in_play(state, other) is None:
-            spaces.append(home := house(params, other))
-            rows.append(_steps_from(home, size))
+        if other != seat:
+            for p in pieces:  # its first card in play, looked for here (a call of its own cost about what the look does)
+                if p.owner == other:
+                    break
+            else:  # no card of that enemy in play: its House is a goal
+                spaces.append(home := house(params, other))
+                rows.append(_steps_from(home, size))
     return near, tuple(spaces), rows, enemies
-
-
-def _first_in_play(state: State, seat: str) -> Placed | None:
-    """The seat's first card in play, if it has one: a look along the board that stops there (a
-    generator's `any` costs a call of its own in Python 3.11, about what the look does)."""
-    for p in state.board:
-        if p.owner == seat:
-            return p
-    return None
-
 
 
 def _distance(rows: list[tuple[int, ...]], goals: tuple[tuple[int, int], ...], size: int, space: tuple[int, int]) -> int:
