@@ -436,34 +436,35 @@ def _enemies(params: Params, state: State, seat: str) -> tuple[int, tuple[tuple[
     with no card in play: occupying an empty enemy's House puts it in Limbo), each goal's steps
     to every space (`_steps_from`) and how many enemy cards are in play; the board read once,
     each enemy card's neighbours (`_beside_of`) and row read from tables per board size, the
-    neighbourhood joined in C (a set of the spaces cost twice as much, and each look-up in it
-    about what a bit's does)."""
+    neighbourhood joined as the board is read (a set of the spaces cost twice as much, and each
+    look-up in it about what a bit's does)."""
     size = params.board_size
     beside_of, steps = _beside_of(size), _rows_by_goal(size)
-    spaces = [p.space for p in state.board if p.owner != seat]  # read in one pass (`attrgetter` on a Struct costs more)
+    pieces = state.board
+    spaces: list[tuple[int, int]] = []
+    near = 0
     try:
-        near = reduce(or_, map(beside_of.__getitem__, spaces), 0)
+        for p in pieces:  # the spaces and their neighbourhood in one pass (a list, then a reduce over it, cost a third more)
+            if p.owner != seat:
+                space = p.space
+                spaces.append(space)
+                near |= beside_of[space]
         rows = list(map(steps.__getitem__, spaces))
     except KeyError:  # a card off the board (a table's mistake): its neighbours and row worked out
+        spaces = [p.space for p in pieces if p.owner != seat]
         bit_of = _bit_of(size)
         near = reduce(or_, [bit_of[beside] for space in spaces for _, beside in board.neighbours(space, size)], 0)
         rows = [_steps_from(space, size) for space in spaces]
     enemies = len(spaces)
     for other in state.seats:
-        if other != seat and _first_in_play(state, other) is None:
-            spaces.append(home := house(params, other))
-            rows.append(_steps_from(home, size))
+        if other != seat:
+            for p in pieces:  # its first card in play, looked for here (a call of its own cost about what the look does)
+                if p.owner == other:
+                    break
+            else:  # no card of that enemy in play: its House is a goal
+                spaces.append(home := house(params, other))
+                rows.append(_steps_from(home, size))
     return near, tuple(spaces), rows, enemies
-
-
-def _first_in_play(state: State, seat: str) -> Placed | None:
-    """The seat's first card in play, if it has one: a look along the board that stops there (a
-    generator's `any` costs a call of its own in Python 3.11, about what the look does)."""
-    for p in state.board:
-        if p.owner == seat:
-            return p
-    return None
-
 
 
 def _distance(rows: list[tuple[int, ...]], goals: tuple[tuple[int, int], ...], size: int, space: tuple[int, int]) -> int:
@@ -682,26 +683,45 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
 def _exposure(params: Params, state: State, where: dict[tuple[int, int], Placed], card: str, owner: str, space: tuple[int, int],
               leaving: str | None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for `owner`'s card standing on `space`
-    (`leaving` its own space, when it is a move). The card is made a piece only for a clash
-    not met before (`clash` asks of pieces); most are read from `clash`'s own answers."""
+    (`leaving` its own space, when it is a move). Each enemy beside it is read once, both ways
+    at once (`_known_pairs`: one key and one look-up where the two clashes asked two); the card
+    is made a piece only for a pair not met before."""
     threatened = threatening = False
-    known = known_clashes(params)  # `clash`'s own answers, read here by its key; asked of it when missing
+    pairs = _known_pairs(params)
     x, y = space
     around = board.adjacent(params.board_size).get(space)
     for near in around if around is not None else (near for _, near in board.neighbours(space, params.board_size)):
         other = where.get(near)
         if other is None or other.owner == owner or other.card == leaving:
             continue
-        dx, dy = x - other.space[0], y - other.space[1]
-        if not threatened:
-            met = known.get((other.card, other.owner, card, owner, dx, dy)) or clash(params, state, other, Placed(card, space, owner))
-            threatened = met.kind == "capture"
-        if not threatening:
-            met = known.get((card, owner, other.card, other.owner, -dx, -dy)) or clash(params, state, Placed(card, space, owner), other)
-            threatening = met.kind == "capture"
+        key = (other.card, other.owner, card, owner, x - other.space[0], y - other.space[1])
+        pair = pairs.get(key)
+        if pair is None:
+            pair = _pair(params, state, pairs, key, other, Placed(card, space, owner))
+        if pair[0]:
+            threatened = True
+        if pair[1]:
+            threatening = True
         if threatened and threatening:
             break  # both known: the other enemies beside it change neither
     return threatened, threatening
+
+
+@last_one  # rulesets/memo.py: one params object for a whole game
+def _known_pairs(params: Params) -> dict[tuple[str, str, str, str, int, int], tuple[bool, bool]]:
+    """`_pair`'s answers under the params, by `clash`'s key of the enemy attacking the card (a
+    cache of a pure answer: read it, never change it)."""
+    return {}
+
+
+def _pair(params: Params, state: State, pairs: dict[tuple[str, str, str, str, int, int], tuple[bool, bool]],
+          key: tuple[str, str, str, str, int, int], other: Placed, piece: Placed) -> tuple[bool, bool]:
+    """Whether `other` captures `piece` beside it, and whether `piece` captures `other`: the two
+    clashes of a pair (`clash`), remembered in `pairs` under `key`."""
+    if len(pairs) >= 1 << 16:
+        pairs.clear()  # bounded: a long run of games meets new pairs forever
+    found = pairs[key] = (clash(params, state, other, piece).kind == "capture", clash(params, state, piece, other).kind == "capture")
+    return found
 
 
 def _threatened(params: Params, state: State, where: dict[tuple[int, int], Placed], piece: Placed) -> bool:

@@ -24,6 +24,7 @@ from rulesets.mercenarium.state import (
     Placed,
     State,
     alchemy,
+    board_by_space,
     facing,
     house,
     in_limbo,
@@ -169,6 +170,44 @@ def test_the_enemies_read_in_one_pass_are_the_enemies_read_plainly() -> None:
         state = position(board={deck[0]: (off, "yellow"), deck[1]: ((6, 3), "yellow"), deck[2]: ((2, 2), "red")})
         near, *rest = bots._enemies(P, state, "red")
         assert (bots._spaces_in(near, P.board_size), *rest) == plain_enemies(state, "red")
+
+
+def plain_exposure(state: State, card: str, owner: str, space: tuple[int, int], leaving: str | None) -> tuple[bool, bool]:
+    """Whether an enemy beside `owner`'s card on `space` captures it, and whether it captures one,
+    every clash asked of `plain_clash` (the enemy `leaving` names is the card itself, moving)."""
+    piece = Placed(card, space, owner)
+    enemies = [p for p in state.board
+               if p.owner != owner and p.card != leaving and abs(p.space[0] - space[0]) + abs(p.space[1] - space[1]) == 1]
+    return (any(plain_clash(other, piece).kind == "capture" for other in enemies),
+            any(plain_clash(piece, other).kind == "capture" for other in enemies))
+
+
+def test_an_exposure_read_by_pairs_is_every_clash_asked_plainly() -> None:
+    """`bots._exposure` reads each enemy beside a card once, both ways (`_known_pairs`): at every
+    decision of seeded games of two to four players, for every card of the seat to act on every
+    space beside an enemy (and staying where it stands), it is the two clashes asked of every
+    enemy beside it; and a pair met again is read from the pairs, not worked out."""
+    met = 0
+    for players, seed, bot in ((2, 5, "heuristic"), (3, 8, "random"), (4, 9, "heuristic")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:-1]:
+            if state.stage == "play" and R.ruleset.chance(P, state) is None and state.current is not None:
+                where = board_by_space(state)
+                seat = state.current
+                near = bots._spaces_in(bots._enemies(P, state, seat)[0], P.board_size)
+                for piece in [p for p in state.board if p.owner == seat]:
+                    for space in near:
+                        for leaving in (piece.card, None):
+                            expected = plain_exposure(state, piece.card, seat, space, leaving)
+                            assert bots._exposure(P, state, where, piece.card, seat, space, leaving) == expected, (piece, space)
+                            met += any(expected)
+            state = R.ruleset.apply(P, state, event)
+    assert met > 0
+    pairs = bots._known_pairs(P)
+    key, pair = next(iter(pairs.items()))
+    other, piece = Placed(key[0], (3, 3), key[1]), Placed(key[2], (3 + key[4], 3 + key[5]), key[3])
+    assert pair == (plain_clash(other, piece).kind == "capture", plain_clash(piece, other).kind == "capture")
 
 
 def test_a_random_index_drawn_below_n_is_randrange_s() -> None:
