@@ -12,8 +12,12 @@ Directions are numbered clockwise from north: 0 N, 1 NE, 2 SE, 3 S, 4 SW, 5 NW, 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from functools import cache, lru_cache
+from typing import TypeVar
+
+T = TypeVar("T")
 
 Node = tuple[int, int]
 """(col, row) on the staggered map; col 0..21, row 0..27."""
@@ -74,10 +78,7 @@ def neighbours(node: Node, width: int = WIDTH, height: int = HEIGHT) -> tuple[No
     """On-board neighbours of a node, in direction order N, NE, SE, S, SW, NW (memoised: a map
     has a few hundred nodes, and burning, splash and adjacency ask again every turn). A node
     on the map reads the map's table (`neighbour_table`, all built at once)."""
-    col, row = node
-    if 0 <= col < width and 0 <= row < height:
-        return neighbour_table(width, height)[col * height + row]
-    return _neighbours(node, width, height)
+    return _tabled(node, width, height, neighbour_table, _neighbours)
 
 
 @lru_cache(maxsize=4)  # (one map size in play; a few more in tests)
@@ -85,6 +86,16 @@ def neighbour_table(width: int = WIDTH, height: int = HEIGHT) -> tuple[tuple[Nod
     """`neighbours` of every node of a width x height map, by cell (`cell`), built at once
     (about 4 ms): a process's first dozen games met a hundred or so anew."""
     return tuple(_neighbours(node, width, height) for node in all_nodes(width, height))
+
+
+def _tabled(node: Node, width: int, height: int, table: Callable[[int, int], tuple[T, ...]],
+            worked_out: Callable[[Node, int, int], T]) -> T:
+    """A per-node answer of a width x height map: read from the map's `table` (built at once,
+    by cell) for a node on the map, `worked_out` for one off it (a table's mistake)."""
+    col, row = node
+    if 0 <= col < width and 0 <= row < height:
+        return table(width, height)[col * height + row]
+    return worked_out(node, width, height)
 
 
 def _neighbours(node: Node, width: int, height: int) -> tuple[Node, ...]:
@@ -109,10 +120,7 @@ def distances_from(node: Node, width: int = WIDTH, height: int = HEIGHT) -> tupl
     pure geometry of a few hundred nodes; a bot measuring every move to every goal reads a
     table instead of computing cube coordinates each time). A node on the map reads the map's
     tables (`distance_tables`, all built at once); one off it (a table's mistake) is worked out."""
-    col, row = node
-    if 0 <= col < width and 0 <= row < height:
-        return distance_tables(width, height)[col * height + row]
-    return _distances(node, width, height)
+    return _tabled(node, width, height, distance_tables, _distances)
 
 
 @lru_cache(maxsize=4)  # (one map size in play; a few more in tests)
