@@ -39,6 +39,7 @@ from rulesets.mercenarium.state import (
     Player,
     State,
     board_by_space,
+    captures_both_ways,
     clash,
     house,
     in_play,
@@ -275,7 +276,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             if at_best < best or (at_best == best and not comes_first(ties, i, at)):
                 continue  # loses at its best: the enemies where it lands change nothing
             if beside:
-                threatened, threatening = _exposure(params, state, where, piece.card, seat, to, piece.card)
+                threatened, threatening = _exposure(params, where, piece.card, seat, to, piece.card)
                 score += 20.0 * threatening - 35.0 * threatened
             as_is = score - 1.0 * distance
             if as_is < best or (as_is == best and not comes_first(ties, i, at)):
@@ -680,12 +681,12 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     return out
 
 
-def _exposure(params: Params, state: State, where: dict[tuple[int, int], Placed], card: str, owner: str, space: tuple[int, int],
+def _exposure(params: Params, where: dict[tuple[int, int], Placed], card: str, owner: str, space: tuple[int, int],
               leaving: str | None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for `owner`'s card standing on `space`
     (`leaving` its own space, when it is a move). Each enemy beside it is read once, both ways
-    at once (`_known_pairs`: one key and one look-up where the two clashes asked two); the card
-    is made a piece only for a pair not met before."""
+    at once (`_known_pairs`: one key and one look-up where the two clashes asked two); a pair not
+    met before is read from the two cards' faces (`_pair`)."""
     threatened = threatening = False
     pairs = _known_pairs(params)
     x, y = space
@@ -697,7 +698,7 @@ def _exposure(params: Params, state: State, where: dict[tuple[int, int], Placed]
         key = (other.card, other.owner, card, owner, x - other.space[0], y - other.space[1])
         pair = pairs.get(key)
         if pair is None:
-            pair = _pair(params, state, pairs, key, other, Placed(card, space, owner))
+            pair = _pair(params, pairs, key)
         if pair[0]:
             threatened = True
         if pair[1]:
@@ -714,13 +715,14 @@ def _known_pairs(params: Params) -> dict[tuple[str, str, str, str, int, int], tu
     return {}
 
 
-def _pair(params: Params, state: State, pairs: dict[tuple[str, str, str, str, int, int], tuple[bool, bool]],
-          key: tuple[str, str, str, str, int, int], other: Placed, piece: Placed) -> tuple[bool, bool]:
-    """Whether `other` captures `piece` beside it, and whether `piece` captures `other`: the two
-    clashes of a pair (`clash`), remembered in `pairs` under `key`."""
+def _pair(params: Params, pairs: dict[tuple[str, str, str, str, int, int], tuple[bool, bool]],
+          key: tuple[str, str, str, str, int, int]) -> tuple[bool, bool]:
+    """Whether the enemy captures the card beside it, and whether the card captures the enemy:
+    the two clashes of a pair (`state.captures_both_ways`, from the two cards' faces), remembered
+    in `pairs` under `key`."""
     if len(pairs) >= 1 << 16:
         pairs.clear()  # bounded: a long run of games meets new pairs forever
-    found = pairs[key] = (clash(params, state, other, piece).kind == "capture", clash(params, state, piece, other).kind == "capture")
+    found = pairs[key] = captures_both_ways(params, key[0], key[1], key[2], key[3], (key[4], key[5]))
     return found
 
 
@@ -745,7 +747,7 @@ def _summon_score(params: Params, state: State, where: dict[tuple[int, int], Pla
     enemy (`beside`), its `base` (40, or 24 with two cards in play) and the space's distance to
     its nearest goal."""
     if beside:
-        threatened, threatening = _exposure(params, state, where, card, seat, space, None)
+        threatened, threatening = _exposure(params, where, card, seat, space, None)
     else:
         threatened = threatening = False  # no enemy beside it
     score = base
@@ -771,7 +773,7 @@ def _move_score(params: Params, state: State, look: Look, card: str, to: tuple[i
     if best is not None and (score + 20.0 * near - 1.0 * distance, tie, order) < best:
         return score + 20.0 * near - 1.0 * distance  # loses at its best: the enemies where it lands change nothing
     if near:
-        threatened, threatening = _exposure(params, state, look.where, card, seat, to, card)
+        threatened, threatening = _exposure(params, look.where, card, seat, to, card)
         score += 20.0 * threatening - 35.0 * threatened
     if best is not None and (score - 1.0 * distance, tie, order) < best:
         return score - 1.0 * distance  # loses as it is: whether it repeats changes nothing

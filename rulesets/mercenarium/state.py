@@ -331,7 +331,7 @@ def contract_of(state: State, card: str) -> str | None:
 
 def dots(params: Params, piece: Placed, towards: int) -> int:
     """Aura dots on the piece's edge facing compass direction `towards` (its orientation counts)."""
-    found = cards.CARDS.get(piece.card)  # `cards.card`, read without a call: asked for both cards of every clash worked out
+    found = cards.card(piece.card)
     if found is None:
         return 0
     return found.aura[board.edge_towards(facing(params, piece.owner), towards)]
@@ -384,16 +384,84 @@ def known_clashes(params: Params) -> dict[tuple[str, str, str, str, int, int], C
 
 
 def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
-    towards = board.direction(attacker.space, defender.space)
-    a, d = cards.CARDS.get(attacker.card), cards.CARDS.get(defender.card)  # `cards.card`, without a call each
-    if towards is None or a is None or d is None:
+    """The clash worked out from the two cards' faces (`face`: each card's dots by compass
+    direction as its owner turns it, its suit, whether it is a Lord), one look-up each: a clash
+    not met before is two dots and, on a tie or a Lord, the two suits on the Alchemy Wheel."""
+    (ax, ay), (dx, dy) = attacker.space, defender.space
+    towards = COMPASS_INDEX.get((dx - ax, dy - ay))
+    faces = _faces(params)
+    mine = faces.get((attacker.card, attacker.owner))
+    if mine is None:
+        mine = face(params, attacker.card, attacker.owner)
+    theirs = faces.get((defender.card, defender.owner))
+    if theirs is None:
+        theirs = face(params, defender.card, defender.owner)
+    if towards is None or not mine or not theirs:
         return Clash(kind="apart")
-    mine, theirs = dots(params, attacker, towards), dots(params, defender, board.opposite(towards))
-    if not (a.lord or d.lord) and mine != theirs:
-        return Clash(kind="capture" if mine > theirs else "weaker", attacker_dots=mine, defender_dots=theirs)
-    verdict = alchemy(a.suit, d.suit)
-    kind: ClashKind = {"consume": "capture", "consumed": "consumed", "annihilate": "annihilation", "deadlock": "deadlock"}[verdict]  # type: ignore[assignment]
-    return Clash(kind=kind, attacker_dots=mine, defender_dots=theirs, by_alchemy=True)
+    ours, their = mine[0][towards], theirs[0][towards ^ 2]  # the defender's edge facing back: the opposite direction
+    if not (mine[2] or theirs[2]) and ours != their:
+        return Clash(kind="capture" if ours > their else "weaker", attacker_dots=ours, defender_dots=their)
+    return Clash(kind=_WHEEL[mine[1], theirs[1]], attacker_dots=ours, defender_dots=their, by_alchemy=True)
+
+
+def captures_both_ways(params: Params, attacker_card: str, attacker_owner: str, defender_card: str, defender_owner: str,
+                       step: tuple[int, int]) -> tuple[bool, bool]:
+    """Whether the attacker captures the defender one `step` from it, and whether the defender
+    captures the attacker back: the two clashes' kinds (`_clash` both ways) read from the same two
+    edges (the dots compared one way are the dots compared the other), for a bot that weighs both."""
+    towards = COMPASS_INDEX.get(step)
+    faces = _faces(params)
+    mine = faces.get((attacker_card, attacker_owner))
+    if mine is None:
+        mine = face(params, attacker_card, attacker_owner)
+    theirs = faces.get((defender_card, defender_owner))
+    if theirs is None:
+        theirs = face(params, defender_card, defender_owner)
+    if towards is None or not mine or not theirs:
+        return False, False  # apart: neither captures
+    ours, their = mine[0][towards], theirs[0][towards ^ 2]
+    if not (mine[2] or theirs[2]) and ours != their:
+        return ours > their, their > ours
+    return _WHEEL[mine[1], theirs[1]] == "capture", _WHEEL[theirs[1], mine[1]] == "capture"
+
+
+COMPASS_INDEX: dict[tuple[int, int], int] = {step_: direction_ // 90 for direction_, step_ in board.STEPS.items()}
+"""A step's compass direction as an index (N 0, E 1, S 2, W 3; the opposite one is `index ^ 2`)."""
+
+Face = tuple[tuple[int, ...], str, bool]
+"""A card in play as a clash reads it: its dots facing north, east, south and west (by
+`COMPASS_INDEX`: its owner turns it), its suit, and whether it is a Lord; `()` for an id that
+is no deck card."""
+
+
+def face(params: Params, card: str, owner: str) -> Face | tuple[()]:
+    """The card's `Face` under its owner, worked out once per card and owner under the params
+    (56 deck cards a seat: a long run meets them all in its first games)."""
+    faces = _faces(params)
+    found = faces.get((card, owner))
+    if found is None:
+        deck_card = cards.CARDS.get(card)
+        if deck_card is None:
+            found = ()
+        else:
+            turned, aura = facing(params, owner), deck_card.aura
+            found = (tuple([aura[board.edge_towards(turned, towards)] for towards in (0, 90, 180, 270)]), deck_card.suit, deck_card.lord)
+        if len(faces) >= 1 << 12:
+            faces.clear()  # bounded: a run of logs with ever new seat names
+        faces[card, owner] = found
+    return found
+
+
+@last_one  # rulesets/memo.py: one params object for a whole game
+def _faces(params: Params) -> dict[tuple[str, str], Face | tuple[()]]:
+    """`face`'s answers under the params, by (card, owner): read it, never change it."""
+    return {}
+
+
+_WHEEL: dict[tuple[str, str], ClashKind] = {
+    (one, other): {"consume": "capture", "consumed": "consumed", "annihilate": "annihilation", "deadlock": "deadlock"}[alchemy(one, other)]  # type: ignore[misc]
+    for one in cards.SUITS for other in cards.SUITS}
+"""The clash of two suits tied (or a Lord's), by (attacker's suit, defender's): `alchemy` read as a kind."""
 
 
 def position_key(pieces: tuple[Placed, ...], seat_to_move: str) -> Position:

@@ -1,12 +1,12 @@
 """Shortcuts taken for speed (issue 18) answer what the plain reading answers.
 
-A step's direction looked up rather than searched, a clash worked out with the card table read
-directly, a space's nearest goal read in a loop, a card lifted from wherever it is in one
-copy of the state, the enemies' neighbourhood as a mask, a random index drawn without
-`randrange`, a seat's own actions remembered by equal arguments, a move or another action
-applied with its turn passed on in one copy, and where `legal` says a turn's songs are: each is held here
-to the plain code it replaced, over every case it can meet, or at every decision, move, summon
-and hymn put of seeded games."""
+A step's direction looked up rather than searched, a clash worked out from the two cards'
+faces (each card's dots by compass direction under its owner), a space's nearest goal read in
+a loop, a card lifted from wherever it is in one copy of the state, the enemies' neighbourhood
+as a mask, a random index drawn without `randrange`, a seat's own actions remembered by equal
+arguments, a move or another action applied with its turn passed on in one copy, and where
+`legal` says a turn's songs are: each is held here to the plain code it replaced, over every
+case it can meet, or at every decision, move, summon and hymn put of seeded games."""
 
 from __future__ import annotations
 
@@ -67,8 +67,11 @@ def plain_clash(attacker: Placed, defender: Placed) -> Clash:
 
 
 def test_every_clash_is_the_clash_read_plainly() -> None:
-    """Every pair of cards (and a hymn, which meets nothing), every owner, side by side every way and apart."""
-    from rulesets.mercenarium.state import _clash
+    """Every pair of cards (and a hymn, which meets nothing), every owner, side by side every way
+    and apart: the clash read from the two cards' faces is the plain clash, and the two captures
+    read at once (`captures_both_ways`, what the heuristic remembers of a pair) are the plain
+    clash asked both ways."""
+    from rulesets.mercenarium.state import _clash, captures_both_ways
 
     ids = [*cards.CARDS, cards.FIREYES, "nothing"]
     steps = [*board.STEPS.values(), (1, 1), (0, 2)]
@@ -76,7 +79,10 @@ def test_every_clash_is_the_clash_read_plainly() -> None:
         for one, other in product((*FOUR, "nobody"), repeat=2):
             for dx, dy in steps:
                 a, d = Placed(attacker, (3, 3), one), Placed(defender, (3 + dx, 3 + dy), other)
-                assert _clash(P, a, d) == plain_clash(a, d), (a, d)
+                forth = plain_clash(a, d)
+                assert _clash(P, a, d) == forth, (a, d)
+                both = (forth.kind == "capture", plain_clash(d, a).kind == "capture")
+                assert captures_both_ways(P, attacker, one, defender, other, (dx, dy)) == both, (a, d)
 
 
 def test_the_nearest_goal_read_in_a_loop_is_the_least_of_the_rows() -> None:
@@ -200,7 +206,7 @@ def test_an_exposure_read_by_pairs_is_every_clash_asked_plainly() -> None:
                     for space in near:
                         for leaving in (piece.card, None):
                             expected = plain_exposure(state, piece.card, seat, space, leaving)
-                            assert bots._exposure(P, state, where, piece.card, seat, space, leaving) == expected, (piece, space)
+                            assert bots._exposure(P, where, piece.card, seat, space, leaving) == expected, (piece, space)
                             met += any(expected)
             state = R.ruleset.apply(P, state, event)
     assert met > 0
