@@ -569,6 +569,13 @@ def _offerings(state: State, p: Player, legal_only: bool) -> Sequence[Event]:
 
 @functools.lru_cache(maxsize=1 << 12)  # pure over the seat's cards; the events are frozen, shared by the decisions that ask
 def _acceptable(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture: tuple[str, ...]) -> tuple[Event, ...]:
+    """The offerings `_offered` makes that are acceptable (`rules.offering_form`) and leave no hymn
+    held. A hand of deck cards with at most one hymn (every hand the rules deal) makes only
+    such offerings: two cards of 2-9, one of 10 or more, the capture, the hymn with one card or
+    with the capture; so they are kept without asking each its form. Any other hand (a table's:
+    an unknown id, a second hymn) is filtered."""
+    if len(hymns) <= 1 and all([hymn in cards.HYMNS for hymn in hymns]) and all([card_id in cards.CARDS for card_id in hand]):
+        return tuple(_offered(seat, hand, hymns, capture))
     return tuple(event for event in _offered(seat, hand, hymns, capture)
                  if offering_form(event.offering, event.captures) is not None and all(h in event.offering for h in hymns))
 

@@ -330,3 +330,39 @@ def test_an_action_s_last_and_the_turn_it_passes_on_in_one_copy_are_the_two_copi
             asked += 1
             state = R.ruleset.apply(P, state, event)
     assert asked > 300
+
+
+def plain_acceptable(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture: tuple[str, ...]) -> tuple[object, ...]:
+    """Every offering `_offered` makes, kept where `rules.offering_form` accepts it and it leaves no hymn held."""
+    from rulesets.mercenarium import moves
+
+    return tuple(event for event in moves._offered(seat, hand, hymns, capture)
+                 if rules.offering_form(event.offering, event.captures) is not None and all(h in event.offering for h in hymns))
+
+
+def test_offerings_kept_without_their_form_asked_are_the_acceptable_ones() -> None:
+    """`moves._acceptable` keeps a dealt hand's offerings without asking each its form: for random
+    hands of deck cards with no hymn, one, or two (hymns and unknown ids among the hand, as a
+    table may record), with a capture and without, and for every seat at every decision of
+    seeded games, it keeps what the plain filter keeps."""
+    from rulesets.mercenarium import moves
+
+    rng = random.Random(18)
+    pool = [*cards.CARDS, *cards.HYMNS, "nothing"]
+    for _ in range(3_000):
+        hand = tuple(rng.choice(pool if rng.random() < 0.2 else list(cards.CARDS)) for _ in range(rng.randrange(8)))
+        hymns = tuple(rng.choice(pool if rng.random() < 0.2 else list(cards.HYMNS)) for _ in range(rng.choice((0, 1, 1, 2))))
+        capture = rng.choice(((), (rng.choice(list(cards.CARDS)),)))
+        assert moves._acceptable.__wrapped__("red", hand, hymns, capture) == plain_acceptable("red", hand, hymns, capture)
+    asked = 0
+    for players, seed, bot in ((2, 5, "heuristic"), (3, 8, "random"), (4, 2, "heuristic")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:-1]:
+            if state.stage == "play" and R.ruleset.chance(P, state) is None:
+                for p in state.players:
+                    args = (p.seat, p.hand, p.hymns, tuple(c.card for c in p.captures if not c.spent)[:1])
+                    assert moves._acceptable(*args) == plain_acceptable(*args)
+                    asked += len(p.hymns) + 1
+            state = R.ruleset.apply(P, state, event)
+    assert asked > 300
