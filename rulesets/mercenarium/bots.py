@@ -35,15 +35,19 @@ from rulesets.mercenarium.events import (
 from rulesets.mercenarium.moves import TurnEvents
 from rulesets.mercenarium.params import Params
 from rulesets.mercenarium.state import (
+    COMPASS_INDEX,
+    EDGE_CLASHES,
+    EDGE_CODES,
     Placed,
     Player,
     State,
     board_by_space,
-    captures_both_ways,
     clash,
+    edge_clash,
+    face,
+    faces_of,
     house,
     in_play,
-    known_clashes,
     next_seat,
     player,
 )
@@ -685,59 +689,48 @@ def _exposure(params: Params, where: dict[tuple[int, int], Placed], card: str, o
               leaving: str | None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for `owner`'s card standing on `space`
     (`leaving` its own space, when it is a move). Each enemy beside it is read once, both ways
-    at once (`_known_pairs`: one key and one look-up where the two clashes asked two); a pair not
-    met before is read from the two cards' faces (`_pair`)."""
+    at once: the two touching edges (`state.face`'s codes) meet as `state.edge_clash` says, each
+    way, so no pair of cards is remembered (a long run would meet new pairs for hundreds of
+    games; the pairs of edges are met in its first)."""
+    faces = faces_of(params)
+    mine = faces.get((card, owner))
+    if mine is None:
+        mine = face(params, card, owner)
+    if not mine:
+        return False, False  # no deck card: it touches nothing
     threatened = threatening = False
-    pairs = _known_pairs(params)
     x, y = space
     around = board.adjacent(params.board_size).get(space)
     for near in around if around is not None else (near for _, near in board.neighbours(space, params.board_size)):
         other = where.get(near)
         if other is None or other.owner == owner or other.card == leaving:
             continue
-        key = (other.card, other.owner, card, owner, x - other.space[0], y - other.space[1])
-        pair = pairs.get(key)
-        if pair is None:
-            pair = _pair(params, pairs, key)
-        if pair[0]:
-            threatened = True
-        if pair[1]:
-            threatening = True
+        theirs = faces.get((other.card, other.owner))
+        if theirs is None:
+            theirs = face(params, other.card, other.owner)
+        towards = COMPASS_INDEX.get((x - other.space[0], y - other.space[1]))  # from the enemy to the card
+        if towards is None or not theirs:
+            continue  # apart: neither captures
+        attacking, defending = theirs[towards], mine[towards ^ 2]
+        if not threatened:
+            pair = attacking * EDGE_CODES + defending
+            threatened = (EDGE_CLASHES[pair] or edge_clash(pair)).kind == "capture"
+        if not threatening:
+            pair = defending * EDGE_CODES + attacking
+            threatening = (EDGE_CLASHES[pair] or edge_clash(pair)).kind == "capture"
         if threatened and threatening:
             break  # both known: the other enemies beside it change neither
     return threatened, threatening
 
 
-@last_one  # rulesets/memo.py: one params object for a whole game
-def _known_pairs(params: Params) -> dict[tuple[str, str, str, str, int, int], tuple[bool, bool]]:
-    """`_pair`'s answers under the params, by `clash`'s key of the enemy attacking the card (a
-    cache of a pure answer: read it, never change it)."""
-    return {}
-
-
-def _pair(params: Params, pairs: dict[tuple[str, str, str, str, int, int], tuple[bool, bool]],
-          key: tuple[str, str, str, str, int, int]) -> tuple[bool, bool]:
-    """Whether the enemy captures the card beside it, and whether the card captures the enemy:
-    the two clashes of a pair (`state.captures_both_ways`, from the two cards' faces), remembered
-    in `pairs` under `key`."""
-    if len(pairs) >= 1 << 16:
-        pairs.clear()  # bounded: a long run of games meets new pairs forever
-    found = pairs[key] = captures_both_ways(params, key[0], key[1], key[2], key[3], (key[4], key[5]))
-    return found
-
-
 def _threatened(params: Params, state: State, where: dict[tuple[int, int], Placed], piece: Placed) -> bool:
     """Whether an enemy beside the card standing on `piece.space` captures it: `_exposure`'s
     first answer alone, one clash per enemy and none once one captures."""
-    known = known_clashes(params)  # `clash`'s own answers, read here by its key; asked of it when missing
-    card, owner, (x, y) = piece.card, piece.owner, piece.space
     around = board.adjacent(params.board_size).get(piece.space)
     for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
         other = where.get(near)
-        if other is not None and other.owner != owner:
-            met = known.get((other.card, other.owner, card, owner, x - other.space[0], y - other.space[1])) or clash(params, state, other, piece)
-            if met.kind == "capture":
-                return True
+        if other is not None and other.owner != piece.owner and clash(params, state, other, piece).kind == "capture":
+            return True
     return False
 
 

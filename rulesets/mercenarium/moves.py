@@ -55,7 +55,6 @@ from rulesets.mercenarium.state import (
     clash,
     contract_of,
     house,
-    known_clashes,
     over_limits,
     player,
     unspent,
@@ -478,7 +477,6 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
     around = board.adjacent(size)
     found: list[tuple[Placed, Space, Placed | None, str]] = []  # each legal step: card, space, enemy there, clash
     get = where.get
-    known = known_clashes(params)
     attacks = 0
     for piece in state.board:
         if piece.owner != seat:
@@ -487,9 +485,8 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
             occupant = get(near)
             if occupant is None:
                 found.append((piece, near, None, ""))
-            elif occupant.owner != seat:  # `clash`'s own answer read by its key, asked of it when missing
-                (x, y), (ox, oy) = piece.space, near
-                met = known.get((piece.card, seat, occupant.card, occupant.owner, ox - x, oy - y)) or clash(params, state, piece, occupant)
+            elif occupant.owner != seat:
+                met = clash(params, state, piece, occupant)
                 if met.kind in _ONTO_ENEMY:
                     found.append((piece, near, occupant, met.kind))
                     attacks += 1

@@ -359,37 +359,14 @@ class Clash(msgspec.Struct, frozen=True, gc=False):
 def clash(params: Params, state: State, attacker: Placed, defender: Placed) -> Clash:
     """"your card is adjacent to an enemy card that has fewer aura dots along its touching
     edge"; ties (and every encounter with a Lord) go to the Alchemy Wheel. Only the two
-    cards count, and of their places only the step from one to the other (each card's
-    edges follow its owner), so the answer is remembered by cards, owners and step: the
-    same two cards side by side anywhere on the board meet as they met before (a bot weighs
-    the same meetings again and again)."""
-    known = known_clashes(params)
-    a, d = attacker.space, defender.space
-    key = (attacker.card, attacker.owner, defender.card, defender.owner, d[0] - a[0], d[1] - a[1])
-    found = known.get(key)
-    if found is None:
-        if len(known) >= 1 << 16:
-            known.clear()  # bounded: a long run of games meets new pairs forever
-        found = known[key] = _clash(params, attacker, defender)
-    return found
-
-
-@last_one  # rulesets/memo.py: one params object for a whole game; hashing it per clash cost more than the clash
-def known_clashes(params: Params) -> dict[tuple[str, str, str, str, int, int], Clash]:
-    """The clashes `clash` has worked out under the params, by its key (the attacker's card and
-    owner, the defender's, the step from one to the other): a cache of `_clash`, a pure
-    function of the params and those. For a caller that asks many, to read them without a
-    call each and ask `clash` for one missing. Read it, never change it."""
-    return {}
-
-
-def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
-    """The clash worked out from the two cards' faces (`face`: each card's dots by compass
-    direction as its owner turns it, its suit, whether it is a Lord), one look-up each: a clash
-    not met before is two dots and, on a tie or a Lord, the two suits on the Alchemy Wheel."""
+    touching edges count: each card's dots on it (its owner turns it), its suit and whether
+    it is a Lord. So a card's four edges are read once per card and owner (`face`, as edge
+    codes), and the clash of two edges once per pair of codes (`edge_clash`): a bot weighs the
+    same meetings again and again, and a long run meets every card pair in a few hundred games
+    but every pair of edges in its first one."""
     (ax, ay), (dx, dy) = attacker.space, defender.space
     towards = COMPASS_INDEX.get((dx - ax, dy - ay))
-    faces = _faces(params)
+    faces = faces_of(params)
     mine = faces.get((attacker.card, attacker.owner))
     if mine is None:
         mine = face(params, attacker.card, attacker.owner)
@@ -397,47 +374,29 @@ def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
     if theirs is None:
         theirs = face(params, defender.card, defender.owner)
     if towards is None or not mine or not theirs:
-        return Clash(kind="apart")
-    ours, their = mine[0][towards], theirs[0][towards ^ 2]  # the defender's edge facing back: the opposite direction
-    if not (mine[2] or theirs[2]) and ours != their:
-        return Clash(kind="capture" if ours > their else "weaker", attacker_dots=ours, defender_dots=their)
-    return Clash(kind=_WHEEL[mine[1], theirs[1]], attacker_dots=ours, defender_dots=their, by_alchemy=True)
+        return APART
+    pair = mine[towards] * EDGE_CODES + theirs[towards ^ 2]  # the defender's edge facing back: the opposite direction
+    return EDGE_CLASHES[pair] or edge_clash(pair)
 
 
-def captures_both_ways(params: Params, attacker_card: str, attacker_owner: str, defender_card: str, defender_owner: str,
-                       step: tuple[int, int]) -> tuple[bool, bool]:
-    """Whether the attacker captures the defender one `step` from it, and whether the defender
-    captures the attacker back: the two clashes' kinds (`_clash` both ways) read from the same two
-    edges (the dots compared one way are the dots compared the other), for a bot that weighs both."""
-    towards = COMPASS_INDEX.get(step)
-    faces = _faces(params)
-    mine = faces.get((attacker_card, attacker_owner))
-    if mine is None:
-        mine = face(params, attacker_card, attacker_owner)
-    theirs = faces.get((defender_card, defender_owner))
-    if theirs is None:
-        theirs = face(params, defender_card, defender_owner)
-    if towards is None or not mine or not theirs:
-        return False, False  # apart: neither captures
-    ours, their = mine[0][towards], theirs[0][towards ^ 2]
-    if not (mine[2] or theirs[2]) and ours != their:
-        return ours > their, their > ours
-    return _WHEEL[mine[1], theirs[1]] == "capture", _WHEEL[theirs[1], mine[1]] == "capture"
-
+APART = Clash(kind="apart")
+"""The clash of two cards that do not touch (or of an id that is no deck card)."""
 
 COMPASS_INDEX: dict[tuple[int, int], int] = {step_: direction_ // 90 for direction_, step_ in board.STEPS.items()}
 """A step's compass direction as an index (N 0, E 1, S 2, W 3; the opposite one is `index ^ 2`)."""
 
-Face = tuple[tuple[int, ...], str, bool]
-"""A card in play as a clash reads it: its dots facing north, east, south and west (by
-`COMPASS_INDEX`: its owner turns it), its suit, and whether it is a Lord; `()` for an id that
-is no deck card."""
+_KINDS_OF_EDGE = 7
+"""An edge's code per suit: 0 to 5 dots (`cards.MAX_DOTS`), or a Lord's (which has none)."""
+EDGE_CODES = len(cards.SUITS) * _KINDS_OF_EDGE
+"""How many edge codes there are: an edge is `suit index * 7 + dots`, a Lord's `suit index * 7 + 6`."""
 
 
-def face(params: Params, card: str, owner: str) -> Face | tuple[()]:
-    """The card's `Face` under its owner, worked out once per card and owner under the params
-    (56 deck cards a seat: a long run meets them all in its first games)."""
-    faces = _faces(params)
+def face(params: Params, card: str, owner: str) -> tuple[int, ...]:
+    """The card's four edges as it stands under its owner, by compass direction (`COMPASS_INDEX`),
+    each an edge code (its suit, its dots, whether it is a Lord); `()` for an id that is no deck
+    card (it touches nothing). Worked out once per card and owner under the params (56 cards a
+    seat: a long run meets them all in its first game)."""
+    faces = faces_of(params)
     found = faces.get((card, owner))
     if found is None:
         deck_card = cards.CARDS.get(card)
@@ -445,7 +404,9 @@ def face(params: Params, card: str, owner: str) -> Face | tuple[()]:
             found = ()
         else:
             turned, aura = facing(params, owner), deck_card.aura
-            found = (tuple([aura[board.edge_towards(turned, towards)] for towards in (0, 90, 180, 270)]), deck_card.suit, deck_card.lord)
+            suit = cards.SUITS.index(deck_card.suit) * _KINDS_OF_EDGE
+            found = tuple([suit + (_KINDS_OF_EDGE - 1 if deck_card.lord else aura[board.edge_towards(turned, towards)])
+                           for towards in (0, 90, 180, 270)])
         if len(faces) >= 1 << 12:
             faces.clear()  # bounded: a run of logs with ever new seat names
         faces[card, owner] = found
@@ -453,15 +414,35 @@ def face(params: Params, card: str, owner: str) -> Face | tuple[()]:
 
 
 @last_one  # rulesets/memo.py: one params object for a whole game
-def _faces(params: Params) -> dict[tuple[str, str], Face | tuple[()]]:
-    """`face`'s answers under the params, by (card, owner): read it, never change it."""
+def faces_of(params: Params) -> dict[tuple[str, str], tuple[int, ...]]:
+    """`face`'s answers under the params, by (card, owner), for a caller that reads many (a
+    missing one asked of `face`): read it, never change it."""
     return {}
 
 
-_WHEEL: dict[tuple[str, str], ClashKind] = {
-    (one, other): {"consume": "capture", "consumed": "consumed", "annihilate": "annihilation", "deadlock": "deadlock"}[alchemy(one, other)]  # type: ignore[misc]
-    for one in cards.SUITS for other in cards.SUITS}
-"""The clash of two suits tied (or a Lord's), by (attacker's suit, defender's): `alchemy` read as a kind."""
+def edge_clash(pair: int) -> Clash:
+    """The clash of an attacker's edge against the defender's edge it touches, by the pair of
+    their codes (`attacker code * EDGE_CODES + defender code`): fewer dots are captured, and a tie
+    or a Lord goes to the Alchemy Wheel. Worked out once per pair (28 x 28 at most) and kept in
+    `EDGE_CLASHES`, which callers read first (`EDGE_CLASHES[pair] or edge_clash(pair)`)."""
+    found = EDGE_CLASHES[pair]
+    if found is None:
+        mine, theirs = divmod(pair, EDGE_CODES)
+        (suit, ours), (their_suit, their) = divmod(mine, _KINDS_OF_EDGE), divmod(theirs, _KINDS_OF_EDGE)
+        lords = ours == _KINDS_OF_EDGE - 1 or their == _KINDS_OF_EDGE - 1
+        ours, their = ours % (_KINDS_OF_EDGE - 1), their % (_KINDS_OF_EDGE - 1)  # a Lord shows no dots
+        if not lords and ours != their:
+            found = Clash(kind="capture" if ours > their else "weaker", attacker_dots=ours, defender_dots=their)
+        else:
+            verdict = alchemy(cards.SUITS[suit], cards.SUITS[their_suit])
+            kind: ClashKind = {"consume": "capture", "consumed": "consumed", "annihilate": "annihilation", "deadlock": "deadlock"}[verdict]  # type: ignore[assignment]
+            found = Clash(kind=kind, attacker_dots=ours, defender_dots=their, by_alchemy=True)
+        EDGE_CLASHES[pair] = found
+    return found
+
+
+EDGE_CLASHES: list[Clash | None] = [None] * (EDGE_CODES * EDGE_CODES)
+"""`edge_clash`'s answers by pair of edge codes (None until met): pure, and the same for every game."""
 
 
 def position_key(pieces: tuple[Placed, ...], seat_to_move: str) -> Position:

@@ -25,6 +25,7 @@ from rulesets.mercenarium.state import (
     State,
     alchemy,
     board_by_space,
+    clash,
     facing,
     house,
     in_limbo,
@@ -68,21 +69,16 @@ def plain_clash(attacker: Placed, defender: Placed) -> Clash:
 
 def test_every_clash_is_the_clash_read_plainly() -> None:
     """Every pair of cards (and a hymn, which meets nothing), every owner, side by side every way
-    and apart: the clash read from the two cards' faces is the plain clash, and the two captures
-    read at once (`captures_both_ways`, what the heuristic remembers of a pair) are the plain
-    clash asked both ways."""
-    from rulesets.mercenarium.state import _clash, captures_both_ways
-
+    and apart: the clash read from the two cards' edge codes (`face`, `edge_clash`) is the plain
+    clash."""
+    state = position()
     ids = [*cards.CARDS, cards.FIREYES, "nothing"]
     steps = [*board.STEPS.values(), (1, 1), (0, 2)]
     for attacker, defender in product(ids, repeat=2):
         for one, other in product((*FOUR, "nobody"), repeat=2):
             for dx, dy in steps:
                 a, d = Placed(attacker, (3, 3), one), Placed(defender, (3 + dx, 3 + dy), other)
-                forth = plain_clash(a, d)
-                assert _clash(P, a, d) == forth, (a, d)
-                both = (forth.kind == "capture", plain_clash(d, a).kind == "capture")
-                assert captures_both_ways(P, attacker, one, defender, other, (dx, dy)) == both, (a, d)
+                assert clash(P, state, a, d) == plain_clash(a, d), (a, d)
 
 
 def test_the_nearest_goal_read_in_a_loop_is_the_least_of_the_rows() -> None:
@@ -188,11 +184,12 @@ def plain_exposure(state: State, card: str, owner: str, space: tuple[int, int], 
             any(plain_clash(piece, other).kind == "capture" for other in enemies))
 
 
-def test_an_exposure_read_by_pairs_is_every_clash_asked_plainly() -> None:
-    """`bots._exposure` reads each enemy beside a card once, both ways (`_known_pairs`): at every
-    decision of seeded games of two to four players, for every card of the seat to act on every
-    space beside an enemy (and staying where it stands), it is the two clashes asked of every
-    enemy beside it; and a pair met again is read from the pairs, not worked out."""
+def test_an_exposure_read_from_edge_codes_is_every_clash_asked_plainly() -> None:
+    """`bots._exposure` reads each enemy beside a card once, both ways, from the two touching
+    edges' codes: at every decision of seeded games of two to four players, for every card of
+    the seat to act on every space beside an enemy (and staying where it stands), it is the two
+    clashes asked of every enemy beside it; and whether each card is threatened where it stands
+    (`bots._threatened`) is the first of them."""
     met = 0
     for players, seed, bot in ((2, 5, "heuristic"), (3, 8, "random"), (4, 9, "heuristic")):
         log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
@@ -203,6 +200,7 @@ def test_an_exposure_read_by_pairs_is_every_clash_asked_plainly() -> None:
                 seat = state.current
                 near = bots._spaces_in(bots._enemies(P, state, seat)[0], P.board_size)
                 for piece in [p for p in state.board if p.owner == seat]:
+                    assert bots._threatened(P, state, where, piece) == plain_exposure(state, piece.card, seat, piece.space, piece.card)[0]
                     for space in near:
                         for leaving in (piece.card, None):
                             expected = plain_exposure(state, piece.card, seat, space, leaving)
@@ -210,10 +208,6 @@ def test_an_exposure_read_by_pairs_is_every_clash_asked_plainly() -> None:
                             met += any(expected)
             state = R.ruleset.apply(P, state, event)
     assert met > 0
-    pairs = bots._known_pairs(P)
-    key, pair = next(iter(pairs.items()))
-    other, piece = Placed(key[0], (3, 3), key[1]), Placed(key[2], (3 + key[4], 3 + key[5]), key[3])
-    assert pair == (plain_clash(other, piece).kind == "capture", plain_clash(piece, other).kind == "capture")
 
 
 def test_a_random_index_drawn_below_n_is_randrange_s() -> None:
