@@ -437,16 +437,24 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
 @functools.lru_cache(maxsize=1 << 12)  # pure; a hand and the cards in play change slowly
 def _accepted_by(base_id: str, hand: tuple[str, ...]) -> int:
     """The hand cards (bit i: hand[i]) that may be summoned beside the base: deck cards of its
-    suit or of a face value no lower (any deck card beside a card that is not one)."""
-    base = cards.card(base_id)
-    if base is None:
-        return _deck_cards(hand)
+    suit or of a face value no lower (any deck card beside a card that is not one), read from
+    the base's own set (`_accepts`: a new hand costs a look-up per card)."""
+    accepts = _accepts(base_id)
     bits = 0
     for i, card_id in enumerate(hand):
-        incoming = cards.card(card_id)
-        if incoming is not None and (incoming.suit == base.suit or incoming.value >= base.value):
+        if card_id in accepts:
             bits |= 1 << i
     return bits
+
+
+@functools.lru_cache(maxsize=1 << 8)  # pure: one set per base (the 56 deck cards, met in a run's first games)
+def _accepts(base_id: str) -> frozenset[str]:
+    """The deck cards that may be summoned beside the base: of its suit or of a face value no
+    lower; every deck card beside a card that is not one."""
+    base = cards.card(base_id)
+    if base is None:
+        return frozenset(cards.CARDS)
+    return frozenset([card.id for card in cards.CARDS.values() if card.suit == base.suit or card.value >= base.value])
 
 
 @functools.lru_cache(maxsize=1 << 10)

@@ -360,3 +360,29 @@ def test_offerings_kept_without_their_form_asked_are_the_acceptable_ones() -> No
                     asked += len(p.hymns) + 1
             state = R.ruleset.apply(P, state, event)
     assert asked > 300
+
+
+def plain_accepted_by(base_id: str, hand: tuple[str, ...]) -> int:
+    """The hand cards (bit i) a base accepts, each asked as the text reads it: a deck card of its
+    suit or of a face value no lower (any deck card beside a card that is not one)."""
+    base = cards.card(base_id)
+    bits = 0
+    for i, card_id in enumerate(hand):
+        incoming = cards.card(card_id)
+        if incoming is not None and (base is None or incoming.suit == base.suit or incoming.value >= base.value):
+            bits |= 1 << i
+    return bits
+
+
+def test_the_hand_cards_a_base_accepts_read_from_its_set_are_those_asked_plainly() -> None:
+    """`moves._accepted_by` reads each hand card in the base's set of accepted cards: for every
+    base (every deck card, a hymn, an unknown id) and random hands (hymns and unknown ids among
+    them, as a table may record), it is each card asked plainly."""
+    from rulesets.mercenarium import moves
+
+    rng = random.Random(18)
+    pool = [*cards.CARDS, *cards.HYMNS, "nothing"]
+    for base in pool:
+        for _ in range(60):
+            hand = tuple(rng.choice(pool) for _ in range(rng.randrange(8)))
+            assert moves._accepted_by.__wrapped__(base, hand) == plain_accepted_by(base, hand), (base, hand)
