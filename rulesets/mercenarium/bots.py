@@ -42,7 +42,6 @@ from rulesets.mercenarium.state import (
     Player,
     State,
     board_by_space,
-    clash,
     edge_clash,
     face,
     faces_of,
@@ -208,7 +207,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             continue  # an attack, or a card already entered: its moves come together, the entry at its first
         piece_at = piece
         space = piece.space
-        threatened = bit_of.get(space, 0) & near != 0 and _threatened(params, state, where, piece)  # only beside an enemy can it be
+        threatened = bit_of.get(space, 0) & near != 0 and _threatened(params, where, piece)  # only beside an enemy can it be
         unmeasured = 18.0 + 25.0 * threatened + _SLACK
         if space in ring:
             unmeasured += 12.0
@@ -319,7 +318,7 @@ class Look:
         """Whether a card in play is threatened where it stands (once for all of its moves)."""
         known = self.exposures.get(piece.card)
         if known is None:
-            known = piece.space in self.near_enemy(piece.owner) and _threatened(self.params, self.state, self.where, piece)
+            known = piece.space in self.near_enemy(piece.owner) and _threatened(self.params, self.where, piece)
             self.exposures[piece.card] = known
         return known
 
@@ -723,14 +722,28 @@ def _exposure(params: Params, where: dict[tuple[int, int], Placed], card: str, o
     return threatened, threatening
 
 
-def _threatened(params: Params, state: State, where: dict[tuple[int, int], Placed], piece: Placed) -> bool:
+def _threatened(params: Params, where: dict[tuple[int, int], Placed], piece: Placed) -> bool:
     """Whether an enemy beside the card standing on `piece.space` captures it: `_exposure`'s
-    first answer alone, one clash per enemy and none once one captures."""
+    first answer alone, read from the same edge codes, none once one captures."""
+    faces = faces_of(params)
+    card, owner, (x, y) = piece.card, piece.owner, piece.space
+    mine = faces.get((card, owner))
+    if mine is None:
+        mine = face(params, card, owner)
+    if not mine:
+        return False  # no deck card: it touches nothing
     around = board.adjacent(params.board_size).get(piece.space)
     for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
         other = where.get(near)
-        if other is not None and other.owner != piece.owner and clash(params, state, other, piece).kind == "capture":
-            return True
+        if other is not None and other.owner != owner:
+            theirs = faces.get((other.card, other.owner))
+            if theirs is None:
+                theirs = face(params, other.card, other.owner)
+            towards = COMPASS_INDEX.get((x - other.space[0], y - other.space[1]))  # from the enemy to the card
+            if towards is not None and theirs:
+                pair = theirs[towards] * EDGE_CODES + mine[towards ^ 2]
+                if (EDGE_CLASHES[pair] or edge_clash(pair)).kind == "capture":
+                    return True
     return False
 
 

@@ -200,7 +200,7 @@ def test_an_exposure_read_from_edge_codes_is_every_clash_asked_plainly() -> None
                 seat = state.current
                 near = bots._spaces_in(bots._enemies(P, state, seat)[0], P.board_size)
                 for piece in [p for p in state.board if p.owner == seat]:
-                    assert bots._threatened(P, state, where, piece) == plain_exposure(state, piece.card, seat, piece.space, piece.card)[0]
+                    assert bots._threatened(P, where, piece) == plain_exposure(state, piece.card, seat, piece.space, piece.card)[0]
                     for space in near:
                         for leaving in (piece.card, None):
                             expected = plain_exposure(state, piece.card, seat, space, leaving)
