@@ -35,9 +35,9 @@ from rulesets.mercenarium.events import (
 from rulesets.mercenarium.moves import TurnEvents
 from rulesets.mercenarium.params import Params
 from rulesets.mercenarium.state import (
-    COMPASS_INDEX,
     EDGE_CLASHES,
     EDGE_CODES,
+    Faces,
     Placed,
     Player,
     State,
@@ -199,6 +199,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     near, goals, rows, enemies = _enemies(params, state, seat)
     houses, ring = _houses_around(params, state.seats, seat)
     where = board_by_space(state)
+    faces = faces_of(params)
     heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
     bit_of, beside_of = _bit_of(size), _beside_of(size)  # `near` is a mask of these bits
     piece_at: Placed | None = None
@@ -207,7 +208,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             continue  # an attack, or a card already entered: its moves come together, the entry at its first
         piece_at = piece
         space = piece.space
-        threatened = bit_of.get(space, 0) & near != 0 and _threatened(params, where, piece)  # only beside an enemy can it be
+        threatened = bit_of.get(space, 0) & near != 0 and _threatened(params, faces, where, piece)  # only beside an enemy can it be
         unmeasured = 18.0 + 25.0 * threatened + _SLACK
         if space in ring:
             unmeasured += 12.0
@@ -271,7 +272,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         if bound == best and not comes_first(ties, i, at):
             continue  # even at its bound it loses to the best on the tie-break
         if kind == 3:
-            score = _summon_score(params, state, where, bit_of[entry[4]] & near != 0, base, entry[3], entry[4], seat, entry[5])
+            score = _summon_score(params, state, faces, where, bit_of[entry[4]] & near != 0, base, entry[3], entry[4], seat, entry[5])
         else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
             _, _, _, piece, to, score, beside = entry
             distance = _distance(rows, goals, size, to)
@@ -279,7 +280,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             if at_best < best or (at_best == best and not comes_first(ties, i, at)):
                 continue  # loses at its best: the enemies where it lands change nothing
             if beside:
-                threatened, threatening = _exposure(params, where, piece.card, seat, to, piece.card)
+                threatened, threatening = _exposure(params, faces, where, piece.card, seat, to, piece.card)
                 score += 20.0 * threatening - 35.0 * threatened
             as_is = score - 1.0 * distance
             if as_is < best or (as_is == best and not comes_first(ties, i, at)):
@@ -302,6 +303,7 @@ class Look:
     def __init__(self, params: Params, state: State) -> None:
         self.params, self.state, self.size = params, state, params.board_size
         self.where = board_by_space(state)
+        self.faces = faces_of(params)
         self.by_card = {p.card: p for p in state.board}
         self._goals: dict[str, tuple[tuple[int, int], ...]] = {}
         self._rows: dict[str, list[tuple[int, ...]]] = {}
@@ -318,7 +320,7 @@ class Look:
         """Whether a card in play is threatened where it stands (once for all of its moves)."""
         known = self.exposures.get(piece.card)
         if known is None:
-            known = piece.space in self.near_enemy(piece.owner) and _threatened(self.params, self.where, piece)
+            known = piece.space in self.near_enemy(piece.owner) and _threatened(self.params, self.faces, self.where, piece)
             self.exposures[piece.card] = known
         return known
 
@@ -542,7 +544,7 @@ def _score(params: Params, state: State, look: Look, event: Event) -> float:
         return _move_score(params, state, look, event.card, event.to, event.by or "")
     if type(event) is CardSummoned:
         seat = event.by or ""
-        return _summon_score(params, state, look.where, event.space in look.near_enemy(seat), 40.0 if look.in_play(seat) < 2 else 24.0,
+        return _summon_score(params, state, look.faces, look.where, event.space in look.near_enemy(seat), 40.0 if look.in_play(seat) < 2 else 24.0,
                              event.card, event.space, seat, look.distance(seat, event.space))
     return _exact_score(state, event)
 
@@ -684,33 +686,32 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     return out
 
 
-def _exposure(params: Params, where: dict[tuple[int, int], Placed], card: str, owner: str, space: tuple[int, int],
+def _exposure(params: Params, faces: Faces, where: dict[tuple[int, int], Placed], card: str, owner: str, space: tuple[int, int],
               leaving: str | None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for `owner`'s card standing on `space`
     (`leaving` its own space, when it is a move). Each enemy beside it is read once, both ways
     at once: the two touching edges (`state.face`'s codes) meet as `state.edge_clash` says, each
     way, so no pair of cards is remembered (a long run would meet new pairs for hundreds of
     games; the pairs of edges are met in its first)."""
-    faces = faces_of(params)
-    mine = faces.get((card, owner))
+    owned = faces.get(owner)
+    mine = owned.get(card) if owned is not None else None
     if mine is None:
         mine = face(params, card, owner)
     if not mine:
         return False, False  # no deck card: it touches nothing
     threatened = threatening = False
-    x, y = space
-    around = board.adjacent(params.board_size).get(space)
-    for near in around if around is not None else (near for _, near in board.neighbours(space, params.board_size)):
+    around = board.adjacent_from(params.board_size).get(space)
+    for towards, near in around if around is not None else _off_board_from(space, params.board_size):
         other = where.get(near)
         if other is None or other.owner == owner or other.card == leaving:
             continue
-        theirs = faces.get((other.card, other.owner))
+        owned = faces.get(other.owner)
+        theirs = owned.get(other.card) if owned is not None else None
         if theirs is None:
             theirs = face(params, other.card, other.owner)
-        towards = COMPASS_INDEX.get((x - other.space[0], y - other.space[1]))  # from the enemy to the card
-        if towards is None or not theirs:
-            continue  # apart: neither captures
-        attacking, defending = theirs[towards], mine[towards ^ 2]
+        if not theirs:
+            continue  # no deck card: neither captures
+        attacking, defending = theirs[towards], mine[towards ^ 2]  # `towards`: from the enemy to the card
         if not threatened:
             pair = attacking * EDGE_CODES + defending
             threatened = (EDGE_CLASHES[pair] or edge_clash(pair)).kind == "capture"
@@ -722,38 +723,44 @@ def _exposure(params: Params, where: dict[tuple[int, int], Placed], card: str, o
     return threatened, threatening
 
 
-def _threatened(params: Params, where: dict[tuple[int, int], Placed], piece: Placed) -> bool:
+def _threatened(params: Params, faces: Faces, where: dict[tuple[int, int], Placed], piece: Placed) -> bool:
     """Whether an enemy beside the card standing on `piece.space` captures it: `_exposure`'s
     first answer alone, read from the same edge codes, none once one captures."""
-    faces = faces_of(params)
-    card, owner, (x, y) = piece.card, piece.owner, piece.space
-    mine = faces.get((card, owner))
+    card, owner = piece.card, piece.owner
+    owned = faces.get(owner)
+    mine = owned.get(card) if owned is not None else None
     if mine is None:
         mine = face(params, card, owner)
     if not mine:
         return False  # no deck card: it touches nothing
-    around = board.adjacent(params.board_size).get(piece.space)
-    for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
+    around = board.adjacent_from(params.board_size).get(piece.space)
+    for towards, near in around if around is not None else _off_board_from(piece.space, params.board_size):
         other = where.get(near)
         if other is not None and other.owner != owner:
-            theirs = faces.get((other.card, other.owner))
+            owned = faces.get(other.owner)
+            theirs = owned.get(other.card) if owned is not None else None
             if theirs is None:
                 theirs = face(params, other.card, other.owner)
-            towards = COMPASS_INDEX.get((x - other.space[0], y - other.space[1]))  # from the enemy to the card
-            if towards is not None and theirs:
+            if theirs:
                 pair = theirs[towards] * EDGE_CODES + mine[towards ^ 2]
                 if (EDGE_CLASHES[pair] or edge_clash(pair)).kind == "capture":
                     return True
     return False
 
 
-def _summon_score(params: Params, state: State, where: dict[tuple[int, int], Placed], beside: bool, base: float,
+def _off_board_from(space: tuple[int, int], size: int) -> list[tuple[int, tuple[int, int]]]:
+    """`board.adjacent_from` for a space off the board (a table's mistake): its neighbours on
+    the board, each with the compass index of the step from it back to the space."""
+    return [((direction + 180) % 360 // 90, near) for direction, near in board.neighbours(space, size)]
+
+
+def _summon_score(params: Params, state: State, faces: Faces, where: dict[tuple[int, int], Placed], beside: bool, base: float,
                   card: str, space: tuple[int, int], seat: str, distance: int) -> float:
     """The score of `seat` summoning `card` onto `space`, from whether the space is beside an
     enemy (`beside`), its `base` (40, or 24 with two cards in play) and the space's distance to
     its nearest goal."""
     if beside:
-        threatened, threatening = _exposure(params, where, card, seat, space, None)
+        threatened, threatening = _exposure(params, faces, where, card, seat, space, None)
     else:
         threatened = threatening = False  # no enemy beside it
     score = base
@@ -779,7 +786,7 @@ def _move_score(params: Params, state: State, look: Look, card: str, to: tuple[i
     if best is not None and (score + 20.0 * near - 1.0 * distance, tie, order) < best:
         return score + 20.0 * near - 1.0 * distance  # loses at its best: the enemies where it lands change nothing
     if near:
-        threatened, threatening = _exposure(params, look.where, card, seat, to, card)
+        threatened, threatening = _exposure(params, look.faces, look.where, card, seat, to, card)
         score += 20.0 * threatening - 35.0 * threatened
     if best is not None and (score - 1.0 * distance, tie, order) < best:
         return score - 1.0 * distance  # loses as it is: whether it repeats changes nothing

@@ -367,10 +367,12 @@ def clash(params: Params, state: State, attacker: Placed, defender: Placed) -> C
     (ax, ay), (dx, dy) = attacker.space, defender.space
     towards = COMPASS_INDEX.get((dx - ax, dy - ay))
     faces = faces_of(params)
-    mine = faces.get((attacker.card, attacker.owner))
+    owned = faces.get(attacker.owner)
+    mine = owned.get(attacker.card) if owned is not None else None
     if mine is None:
         mine = face(params, attacker.card, attacker.owner)
-    theirs = faces.get((defender.card, defender.owner))
+    owned = faces.get(defender.owner)
+    theirs = owned.get(defender.card) if owned is not None else None
     if theirs is None:
         theirs = face(params, defender.card, defender.owner)
     if towards is None or not mine or not theirs:
@@ -397,7 +399,12 @@ def face(params: Params, card: str, owner: str) -> tuple[int, ...]:
     card (it touches nothing). Worked out once per card and owner under the params (56 cards a
     seat: a long run meets them all in its first game)."""
     faces = faces_of(params)
-    found = faces.get((card, owner))
+    owned = faces.get(owner)
+    if owned is None:
+        if len(faces) >= 1 << 8:
+            faces.clear()  # bounded: a run of logs with ever new seat names
+        owned = faces[owner] = {}
+    found = owned.get(card)
     if found is None:
         deck_card = cards.CARDS.get(card)
         if deck_card is None:
@@ -407,16 +414,21 @@ def face(params: Params, card: str, owner: str) -> tuple[int, ...]:
             suit = cards.SUITS.index(deck_card.suit) * _KINDS_OF_EDGE
             found = tuple([suit + (_KINDS_OF_EDGE - 1 if deck_card.lord else aura[board.edge_towards(turned, towards)])
                            for towards in (0, 90, 180, 270)])
-        if len(faces) >= 1 << 12:
-            faces.clear()  # bounded: a run of logs with ever new seat names
-        faces[card, owner] = found
+        if len(owned) >= 1 << 8:
+            owned.clear()  # bounded: a run of logs with ever new card ids (a table's)
+        owned[card] = found
     return found
 
 
+Faces = dict[str, dict[str, tuple[int, ...]]]
+"""Each card's edge codes (`face`) by owner and card."""
+
+
 @last_one  # rulesets/memo.py: one params object for a whole game
-def faces_of(params: Params) -> dict[tuple[str, str], tuple[int, ...]]:
-    """`face`'s answers under the params, by (card, owner), for a caller that reads many (a
-    missing one asked of `face`): read it, never change it."""
+def faces_of(params: Params) -> Faces:
+    """`face`'s answers under the params, by owner and card (two look-ups by text, whose hashes
+    are kept, cost less than one by a pair of them), for a caller that reads many (a missing
+    one asked of `face`): read it, never change it."""
     return {}
 
 

@@ -26,6 +26,7 @@ from rulesets.mercenarium.state import (
     alchemy,
     board_by_space,
     clash,
+    faces_of,
     facing,
     house,
     in_limbo,
@@ -51,6 +52,19 @@ def test_a_direction_looked_up_is_the_direction_searched() -> None:
     for a in spaces:
         for b in spaces:
             assert board.direction(a, b) == plain_direction(a, b), (a, b)
+
+
+def test_each_neighbour_s_step_back_is_the_direction_searched() -> None:
+    """`board.adjacent_from` (and `bots._off_board_from` for a space off the board) lists each
+    space's neighbours on the board as `adjacent` does, each with the compass index of the
+    step from it back to the space, for boards of 3 to 9."""
+    for size in range(3, 10):
+        table = board.adjacent_from(size)
+        for x in range(-1, size + 1):
+            for y in range(-1, size + 1):
+                found = table.get((x, y)) or bots._off_board_from((x, y), size)
+                assert [near for _, near in found] == [near for _, near in board.neighbours((x, y), size)]
+                assert [towards * 90 for towards, _ in found] == [plain_direction(near, (x, y)) for _, near in found]
 
 
 def plain_clash(attacker: Placed, defender: Placed) -> Clash:
@@ -200,11 +214,11 @@ def test_an_exposure_read_from_edge_codes_is_every_clash_asked_plainly() -> None
                 seat = state.current
                 near = bots._spaces_in(bots._enemies(P, state, seat)[0], P.board_size)
                 for piece in [p for p in state.board if p.owner == seat]:
-                    assert bots._threatened(P, where, piece) == plain_exposure(state, piece.card, seat, piece.space, piece.card)[0]
+                    assert bots._threatened(P, faces_of(P), where, piece) == plain_exposure(state, piece.card, seat, piece.space, piece.card)[0]
                     for space in near:
                         for leaving in (piece.card, None):
                             expected = plain_exposure(state, piece.card, seat, space, leaving)
-                            assert bots._exposure(P, where, piece.card, seat, space, leaving) == expected, (piece, space)
+                            assert bots._exposure(P, faces_of(P), where, piece.card, seat, space, leaving) == expected, (piece, space)
                             met += any(expected)
             state = R.ruleset.apply(P, state, event)
     assert met > 0
