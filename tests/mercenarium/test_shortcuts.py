@@ -1,12 +1,15 @@
 """Shortcuts taken for speed (issue 18) answer what the plain reading answers.
 
-A step's direction looked up rather than searched, a clash worked out from the two cards'
-faces (each card's dots by compass direction under its owner), a space's nearest goal read in
-a loop, a card lifted from wherever it is in one copy of the state, the enemies' neighbourhood
-as a mask, a random index drawn without `randrange`, a seat's own actions remembered by equal
-arguments, a move or another action applied with its turn passed on in one copy, and where
-`legal` says a turn's songs are: each is held here to the plain code it replaced, over every
-case it can meet, or at every decision, move, summon and hymn put of seeded games."""
+A step's direction looked up rather than searched (and each neighbour's step back), a clash
+read from the two touching edges' codes (each card's edges by compass direction under its
+owner, each pair of edges' clash once), a space's nearest goal read in a loop, a card lifted
+from wherever it is in one copy of the state, the enemies' neighbourhood as a mask, an exposure
+read both ways from the edge codes, a random index drawn without `randrange`, a seat's own
+actions remembered by equal arguments, a dealt hand's offerings kept without asking each its
+form, the hand cards a base accepts read from its set, a move or another action applied with
+its turn passed on in one copy, and where `legal` says a turn's songs are: each is held here to
+the plain code it replaced, over every case it can meet, or at every decision, move, summon and
+hymn put of seeded games."""
 
 from __future__ import annotations
 
