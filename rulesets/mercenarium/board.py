@@ -43,6 +43,15 @@ def adjacent(size: int) -> dict[Space, tuple[Space, ...]]:
     return {(x, y): tuple(near for _, near in neighbours((x, y), size)) for x in range(size) for y in range(size)}
 
 
+@functools.cache  # pure geometry, one table per board size
+def adjacent_from(size: int) -> dict[Space, tuple[tuple[int, Space], ...]]:
+    """Every space's orthogonal neighbours on the board (as `adjacent` lists them), each with
+    the compass index (N 0, E 1, S 2, W 3: `STEPS`' direction // 90) of the step from that
+    neighbour back to the space: for a reader that asks how each neighbour meets it."""
+    return {space: tuple(((direction_ + 180) % 360 // 90, near) for direction_, near in neighbours(space, size))
+            for space in adjacent(size)}
+
+
 def direction(a: Space, b: Space) -> int | None:
     """The direction from a to an orthogonally adjacent b; None if b is not one step away."""
     return _DIRECTIONS.get((b[0] - a[0], b[1] - a[1]))

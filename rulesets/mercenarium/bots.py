@@ -35,14 +35,18 @@ from rulesets.mercenarium.events import (
 from rulesets.mercenarium.moves import TurnEvents
 from rulesets.mercenarium.params import Params
 from rulesets.mercenarium.state import (
+    EDGE_CLASHES,
+    EDGE_CODES,
+    Faces,
     Placed,
     Player,
     State,
     board_by_space,
-    clash,
+    edge_clash,
+    face,
+    faces_of,
     house,
     in_play,
-    known_clashes,
     next_seat,
     player,
 )
@@ -195,6 +199,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     near, goals, rows, enemies = _enemies(params, state, seat)
     houses, ring = _houses_around(params, state.seats, seat)
     where = board_by_space(state)
+    faces = faces_of(params)
     heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
     bit_of, beside_of = _bit_of(size), _beside_of(size)  # `near` is a mask of these bits
     piece_at: Placed | None = None
@@ -203,7 +208,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             continue  # an attack, or a card already entered: its moves come together, the entry at its first
         piece_at = piece
         space = piece.space
-        threatened = bit_of.get(space, 0) & near != 0 and _threatened(params, state, where, piece)  # only beside an enemy can it be
+        threatened = bit_of.get(space, 0) & near != 0 and _threatened(params, faces, where, piece)  # only beside an enemy can it be
         unmeasured = 18.0 + 25.0 * threatened + _SLACK
         if space in ring:
             unmeasured += 12.0
@@ -235,9 +240,16 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             break  # this bound and every one after it are below the best score: none can win
         if kind == 0:  # a card's moves, each bounded once the card's distance is known: its House, whether it ends beside an enemy
             _, _, _, start, piece, threatened = entry
-            space = piece.space
-            distance = _distance(rows, goals, size, space)
-            card_bound = 18.0 + 25.0 * threatened - max(distance - 1, 0) + _SLACK
+            x, y = piece.space
+            if rows and 0 <= x < size and 0 <= y < size:  # `_distance` read inline: a call at each pop cost about 0.1 us
+                at_space_ = x * size + y
+                distance = rows[0][at_space_]
+                for row in rows:
+                    if row[at_space_] < distance:
+                        distance = row[at_space_]
+            else:
+                distance = _distance(rows, goals, size, piece.space)
+            card_bound = 18.0 + 25.0 * threatened - (distance - 1 if distance > 1 else 0) + _SLACK
             base_score = 18.0 + 25.0 * threatened
             for j in range(start, len(found)):
                 stepper, to, occupant, _ = found[j]
@@ -267,15 +279,23 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         if bound == best and not comes_first(ties, i, at):
             continue  # even at its bound it loses to the best on the tie-break
         if kind == 3:
-            score = _summon_score(params, state, where, bit_of[entry[4]] & near != 0, base, entry[3], entry[4], seat, entry[5])
+            score = _summon_score(params, state, faces, where, bit_of[entry[4]] & near != 0, base, entry[3], entry[4], seat, entry[5])
         else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
             _, _, _, piece, to, score, beside = entry
-            distance = _distance(rows, goals, size, to)
+            x, y = to
+            if rows and 0 <= x < size and 0 <= y < size:  # `_distance` read inline, as above
+                at_space_ = x * size + y
+                distance = rows[0][at_space_]
+                for row in rows:
+                    if row[at_space_] < distance:
+                        distance = row[at_space_]
+            else:
+                distance = _distance(rows, goals, size, to)
             at_best = score + 20.0 * beside - 1.0 * distance
             if at_best < best or (at_best == best and not comes_first(ties, i, at)):
                 continue  # loses at its best: the enemies where it lands change nothing
             if beside:
-                threatened, threatening = _exposure(params, state, where, piece.card, seat, to, piece.card)
+                threatened, threatening = _exposure(params, faces, where, piece.card, seat, to, piece.card)
                 score += 20.0 * threatening - 35.0 * threatened
             as_is = score - 1.0 * distance
             if as_is < best or (as_is == best and not comes_first(ties, i, at)):
@@ -298,6 +318,7 @@ class Look:
     def __init__(self, params: Params, state: State) -> None:
         self.params, self.state, self.size = params, state, params.board_size
         self.where = board_by_space(state)
+        self.faces = faces_of(params)
         self.by_card = {p.card: p for p in state.board}
         self._goals: dict[str, tuple[tuple[int, int], ...]] = {}
         self._rows: dict[str, list[tuple[int, ...]]] = {}
@@ -314,7 +335,7 @@ class Look:
         """Whether a card in play is threatened where it stands (once for all of its moves)."""
         known = self.exposures.get(piece.card)
         if known is None:
-            known = piece.space in self.near_enemy(piece.owner) and _threatened(self.params, self.state, self.where, piece)
+            known = piece.space in self.near_enemy(piece.owner) and _threatened(self.params, self.faces, self.where, piece)
             self.exposures[piece.card] = known
         return known
 
@@ -538,7 +559,7 @@ def _score(params: Params, state: State, look: Look, event: Event) -> float:
         return _move_score(params, state, look, event.card, event.to, event.by or "")
     if type(event) is CardSummoned:
         seat = event.by or ""
-        return _summon_score(params, state, look.where, event.space in look.near_enemy(seat), 40.0 if look.in_play(seat) < 2 else 24.0,
+        return _summon_score(params, state, look.faces, look.where, event.space in look.near_enemy(seat), 40.0 if look.in_play(seat) < 2 else 24.0,
                              event.card, event.space, seat, look.distance(seat, event.space))
     return _exact_score(state, event)
 
@@ -680,72 +701,81 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
     return out
 
 
-def _exposure(params: Params, state: State, where: dict[tuple[int, int], Placed], card: str, owner: str, space: tuple[int, int],
+def _exposure(params: Params, faces: Faces, where: dict[tuple[int, int], Placed], card: str, owner: str, space: tuple[int, int],
               leaving: str | None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for `owner`'s card standing on `space`
     (`leaving` its own space, when it is a move). Each enemy beside it is read once, both ways
-    at once (`_known_pairs`: one key and one look-up where the two clashes asked two); the card
-    is made a piece only for a pair not met before."""
+    at once: the two touching edges (`state.face`'s codes) meet as `state.edge_clash` says, each
+    way, so no pair of cards is remembered (a long run would meet new pairs for hundreds of
+    games; the pairs of edges are met in its first)."""
+    owned = faces.get(owner)
+    mine = owned.get(card) if owned is not None else None
+    if mine is None:
+        mine = face(params, card, owner)
+    if not mine:
+        return False, False  # no deck card: it touches nothing
     threatened = threatening = False
-    pairs = _known_pairs(params)
-    x, y = space
-    around = board.adjacent(params.board_size).get(space)
-    for near in around if around is not None else (near for _, near in board.neighbours(space, params.board_size)):
+    around = board.adjacent_from(params.board_size).get(space)
+    for towards, near in around if around is not None else _off_board_from(space, params.board_size):
         other = where.get(near)
         if other is None or other.owner == owner or other.card == leaving:
             continue
-        key = (other.card, other.owner, card, owner, x - other.space[0], y - other.space[1])
-        pair = pairs.get(key)
-        if pair is None:
-            pair = _pair(params, state, pairs, key, other, Placed(card, space, owner))
-        if pair[0]:
-            threatened = True
-        if pair[1]:
-            threatening = True
+        owned = faces.get(other.owner)
+        theirs = owned.get(other.card) if owned is not None else None
+        if theirs is None:
+            theirs = face(params, other.card, other.owner)
+        if not theirs:
+            continue  # no deck card: neither captures
+        attacking, defending = theirs[towards], mine[towards ^ 2]  # `towards`: from the enemy to the card
+        if not threatened:
+            pair = attacking * EDGE_CODES + defending
+            threatened = (EDGE_CLASHES[pair] or edge_clash(pair)).kind == "capture"
+        if not threatening:
+            pair = defending * EDGE_CODES + attacking
+            threatening = (EDGE_CLASHES[pair] or edge_clash(pair)).kind == "capture"
         if threatened and threatening:
             break  # both known: the other enemies beside it change neither
     return threatened, threatening
 
 
-@last_one  # rulesets/memo.py: one params object for a whole game
-def _known_pairs(params: Params) -> dict[tuple[str, str, str, str, int, int], tuple[bool, bool]]:
-    """`_pair`'s answers under the params, by `clash`'s key of the enemy attacking the card (a
-    cache of a pure answer: read it, never change it)."""
-    return {}
-
-
-def _pair(params: Params, state: State, pairs: dict[tuple[str, str, str, str, int, int], tuple[bool, bool]],
-          key: tuple[str, str, str, str, int, int], other: Placed, piece: Placed) -> tuple[bool, bool]:
-    """Whether `other` captures `piece` beside it, and whether `piece` captures `other`: the two
-    clashes of a pair (`clash`), remembered in `pairs` under `key`."""
-    if len(pairs) >= 1 << 16:
-        pairs.clear()  # bounded: a long run of games meets new pairs forever
-    found = pairs[key] = (clash(params, state, other, piece).kind == "capture", clash(params, state, piece, other).kind == "capture")
-    return found
-
-
-def _threatened(params: Params, state: State, where: dict[tuple[int, int], Placed], piece: Placed) -> bool:
+def _threatened(params: Params, faces: Faces, where: dict[tuple[int, int], Placed], piece: Placed) -> bool:
     """Whether an enemy beside the card standing on `piece.space` captures it: `_exposure`'s
-    first answer alone, one clash per enemy and none once one captures."""
-    known = known_clashes(params)  # `clash`'s own answers, read here by its key; asked of it when missing
-    card, owner, (x, y) = piece.card, piece.owner, piece.space
-    around = board.adjacent(params.board_size).get(piece.space)
-    for near in around if around is not None else (near for _, near in board.neighbours(piece.space, params.board_size)):
+    first answer alone, read from the same edge codes, none once one captures."""
+    card, owner = piece.card, piece.owner
+    owned = faces.get(owner)
+    mine = owned.get(card) if owned is not None else None
+    if mine is None:
+        mine = face(params, card, owner)
+    if not mine:
+        return False  # no deck card: it touches nothing
+    around = board.adjacent_from(params.board_size).get(piece.space)
+    for towards, near in around if around is not None else _off_board_from(piece.space, params.board_size):
         other = where.get(near)
         if other is not None and other.owner != owner:
-            met = known.get((other.card, other.owner, card, owner, x - other.space[0], y - other.space[1])) or clash(params, state, other, piece)
-            if met.kind == "capture":
-                return True
+            owned = faces.get(other.owner)
+            theirs = owned.get(other.card) if owned is not None else None
+            if theirs is None:
+                theirs = face(params, other.card, other.owner)
+            if theirs:
+                pair = theirs[towards] * EDGE_CODES + mine[towards ^ 2]
+                if (EDGE_CLASHES[pair] or edge_clash(pair)).kind == "capture":
+                    return True
     return False
 
 
-def _summon_score(params: Params, state: State, where: dict[tuple[int, int], Placed], beside: bool, base: float,
+def _off_board_from(space: tuple[int, int], size: int) -> list[tuple[int, tuple[int, int]]]:
+    """`board.adjacent_from` for a space off the board (a table's mistake): its neighbours on
+    the board, each with the compass index of the step from it back to the space."""
+    return [((direction + 180) % 360 // 90, near) for direction, near in board.neighbours(space, size)]
+
+
+def _summon_score(params: Params, state: State, faces: Faces, where: dict[tuple[int, int], Placed], beside: bool, base: float,
                   card: str, space: tuple[int, int], seat: str, distance: int) -> float:
     """The score of `seat` summoning `card` onto `space`, from whether the space is beside an
     enemy (`beside`), its `base` (40, or 24 with two cards in play) and the space's distance to
     its nearest goal."""
     if beside:
-        threatened, threatening = _exposure(params, state, where, card, seat, space, None)
+        threatened, threatening = _exposure(params, faces, where, card, seat, space, None)
     else:
         threatened = threatening = False  # no enemy beside it
     score = base
@@ -771,7 +801,7 @@ def _move_score(params: Params, state: State, look: Look, card: str, to: tuple[i
     if best is not None and (score + 20.0 * near - 1.0 * distance, tie, order) < best:
         return score + 20.0 * near - 1.0 * distance  # loses at its best: the enemies where it lands change nothing
     if near:
-        threatened, threatening = _exposure(params, state, look.where, card, seat, to, card)
+        threatened, threatening = _exposure(params, look.faces, look.where, card, seat, to, card)
         score += 20.0 * threatening - 35.0 * threatened
     if best is not None and (score - 1.0 * distance, tie, order) < best:
         return score - 1.0 * distance  # loses as it is: whether it repeats changes nothing

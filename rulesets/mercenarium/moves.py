@@ -55,7 +55,6 @@ from rulesets.mercenarium.state import (
     clash,
     contract_of,
     house,
-    known_clashes,
     over_limits,
     player,
     unspent,
@@ -438,16 +437,24 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
 @functools.lru_cache(maxsize=1 << 12)  # pure; a hand and the cards in play change slowly
 def _accepted_by(base_id: str, hand: tuple[str, ...]) -> int:
     """The hand cards (bit i: hand[i]) that may be summoned beside the base: deck cards of its
-    suit or of a face value no lower (any deck card beside a card that is not one)."""
-    base = cards.card(base_id)
-    if base is None:
-        return _deck_cards(hand)
+    suit or of a face value no lower (any deck card beside a card that is not one), read from
+    the base's own set (`_accepts`: a new hand costs a look-up per card)."""
+    accepts = _accepts(base_id)
     bits = 0
     for i, card_id in enumerate(hand):
-        incoming = cards.card(card_id)
-        if incoming is not None and (incoming.suit == base.suit or incoming.value >= base.value):
+        if card_id in accepts:
             bits |= 1 << i
     return bits
+
+
+@functools.lru_cache(maxsize=1 << 8)  # pure: one set per base (the 56 deck cards, met in a run's first games)
+def _accepts(base_id: str) -> frozenset[str]:
+    """The deck cards that may be summoned beside the base: of its suit or of a face value no
+    lower; every deck card beside a card that is not one."""
+    base = cards.card(base_id)
+    if base is None:
+        return frozenset(cards.CARDS)
+    return frozenset([card.id for card in cards.CARDS.values() if card.suit == base.suit or card.value >= base.value])
 
 
 @functools.lru_cache(maxsize=1 << 10)
@@ -478,7 +485,6 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
     around = board.adjacent(size)
     found: list[tuple[Placed, Space, Placed | None, str]] = []  # each legal step: card, space, enemy there, clash
     get = where.get
-    known = known_clashes(params)
     attacks = 0
     for piece in state.board:
         if piece.owner != seat:
@@ -487,9 +493,8 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
             occupant = get(near)
             if occupant is None:
                 found.append((piece, near, None, ""))
-            elif occupant.owner != seat:  # `clash`'s own answer read by its key, asked of it when missing
-                (x, y), (ox, oy) = piece.space, near
-                met = known.get((piece.card, seat, occupant.card, occupant.owner, ox - x, oy - y)) or clash(params, state, piece, occupant)
+            elif occupant.owner != seat:
+                met = clash(params, state, piece, occupant)
                 if met.kind in _ONTO_ENEMY:
                     found.append((piece, near, occupant, met.kind))
                     attacks += 1
@@ -569,6 +574,13 @@ def _offerings(state: State, p: Player, legal_only: bool) -> Sequence[Event]:
 
 @functools.lru_cache(maxsize=1 << 12)  # pure over the seat's cards; the events are frozen, shared by the decisions that ask
 def _acceptable(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture: tuple[str, ...]) -> tuple[Event, ...]:
+    """The offerings `_offered` makes that are acceptable (`rules.offering_form`) and leave no hymn
+    held. A hand of deck cards with at most one hymn (every hand the rules deal) makes only
+    such offerings: two cards of 2-9, one of 10 or more, the capture, the hymn with one card or
+    with the capture; so they are kept without asking each its form. Any other hand (a table's:
+    an unknown id, a second hymn) is filtered."""
+    if len(hymns) <= 1 and all([hymn in cards.HYMNS for hymn in hymns]) and all([card_id in cards.CARDS for card_id in hand]):
+        return tuple(_offered(seat, hand, hymns, capture))
     return tuple(event for event in _offered(seat, hand, hymns, capture)
                  if offering_form(event.offering, event.captures) is not None and all(h in event.offering for h in hymns))
 

@@ -331,7 +331,7 @@ def contract_of(state: State, card: str) -> str | None:
 
 def dots(params: Params, piece: Placed, towards: int) -> int:
     """Aura dots on the piece's edge facing compass direction `towards` (its orientation counts)."""
-    found = cards.CARDS.get(piece.card)  # `cards.card`, read without a call: asked for both cards of every clash worked out
+    found = cards.card(piece.card)
     if found is None:
         return 0
     return found.aura[board.edge_towards(facing(params, piece.owner), towards)]
@@ -359,41 +359,102 @@ class Clash(msgspec.Struct, frozen=True, gc=False):
 def clash(params: Params, state: State, attacker: Placed, defender: Placed) -> Clash:
     """"your card is adjacent to an enemy card that has fewer aura dots along its touching
     edge"; ties (and every encounter with a Lord) go to the Alchemy Wheel. Only the two
-    cards count, and of their places only the step from one to the other (each card's
-    edges follow its owner), so the answer is remembered by cards, owners and step: the
-    same two cards side by side anywhere on the board meet as they met before (a bot weighs
-    the same meetings again and again)."""
-    known = known_clashes(params)
-    a, d = attacker.space, defender.space
-    key = (attacker.card, attacker.owner, defender.card, defender.owner, d[0] - a[0], d[1] - a[1])
-    found = known.get(key)
+    touching edges count: each card's dots on it (its owner turns it), its suit and whether
+    it is a Lord. So a card's four edges are read once per card and owner (`face`, as edge
+    codes), and the clash of two edges once per pair of codes (`edge_clash`): a bot weighs the
+    same meetings again and again, and a long run meets every card pair in a few hundred games
+    but every pair of edges in its first one."""
+    (ax, ay), (dx, dy) = attacker.space, defender.space
+    towards = COMPASS_INDEX.get((dx - ax, dy - ay))
+    faces = faces_of(params)
+    owned = faces.get(attacker.owner)
+    mine = owned.get(attacker.card) if owned is not None else None
+    if mine is None:
+        mine = face(params, attacker.card, attacker.owner)
+    owned = faces.get(defender.owner)
+    theirs = owned.get(defender.card) if owned is not None else None
+    if theirs is None:
+        theirs = face(params, defender.card, defender.owner)
+    if towards is None or not mine or not theirs:
+        return APART
+    pair = mine[towards] * EDGE_CODES + theirs[towards ^ 2]  # the defender's edge facing back: the opposite direction
+    return EDGE_CLASHES[pair] or edge_clash(pair)
+
+
+APART = Clash(kind="apart")
+"""The clash of two cards that do not touch (or of an id that is no deck card)."""
+
+COMPASS_INDEX: dict[tuple[int, int], int] = {step_: direction_ // 90 for direction_, step_ in board.STEPS.items()}
+"""A step's compass direction as an index (N 0, E 1, S 2, W 3; the opposite one is `index ^ 2`)."""
+
+_KINDS_OF_EDGE = 7
+"""An edge's code per suit: 0 to 5 dots (`cards.MAX_DOTS`), or a Lord's (which has none)."""
+EDGE_CODES = len(cards.SUITS) * _KINDS_OF_EDGE
+"""How many edge codes there are: an edge is `suit index * 7 + dots`, a Lord's `suit index * 7 + 6`."""
+
+
+def face(params: Params, card: str, owner: str) -> tuple[int, ...]:
+    """The card's four edges as it stands under its owner, by compass direction (`COMPASS_INDEX`),
+    each an edge code (its suit, its dots, whether it is a Lord); `()` for an id that is no deck
+    card (it touches nothing). Worked out once per card and owner under the params (56 cards a
+    seat: a long run meets them all in its first game)."""
+    faces = faces_of(params)
+    owned = faces.get(owner)
+    if owned is None:
+        if len(faces) >= 1 << 8:
+            faces.clear()  # bounded: a run of logs with ever new seat names
+        owned = faces[owner] = {}
+    found = owned.get(card)
     if found is None:
-        if len(known) >= 1 << 16:
-            known.clear()  # bounded: a long run of games meets new pairs forever
-        found = known[key] = _clash(params, attacker, defender)
+        deck_card = cards.CARDS.get(card)
+        if deck_card is None:
+            found = ()
+        else:
+            turned, aura = facing(params, owner), deck_card.aura
+            suit = cards.SUITS.index(deck_card.suit) * _KINDS_OF_EDGE
+            found = tuple([suit + (_KINDS_OF_EDGE - 1 if deck_card.lord else aura[board.edge_towards(turned, towards)])
+                           for towards in (0, 90, 180, 270)])
+        if len(owned) >= 1 << 8:
+            owned.clear()  # bounded: a run of logs with ever new card ids (a table's)
+        owned[card] = found
     return found
 
 
-@last_one  # rulesets/memo.py: one params object for a whole game; hashing it per clash cost more than the clash
-def known_clashes(params: Params) -> dict[tuple[str, str, str, str, int, int], Clash]:
-    """The clashes `clash` has worked out under the params, by its key (the attacker's card and
-    owner, the defender's, the step from one to the other): a cache of `_clash`, a pure
-    function of the params and those. For a caller that asks many, to read them without a
-    call each and ask `clash` for one missing. Read it, never change it."""
+Faces = dict[str, dict[str, tuple[int, ...]]]
+"""Each card's edge codes (`face`) by owner and card."""
+
+
+@last_one  # rulesets/memo.py: one params object for a whole game
+def faces_of(params: Params) -> Faces:
+    """`face`'s answers under the params, by owner and card (two look-ups by text, whose hashes
+    are kept, cost less than one by a pair of them), for a caller that reads many (a missing
+    one asked of `face`): read it, never change it."""
     return {}
 
 
-def _clash(params: Params, attacker: Placed, defender: Placed) -> Clash:
-    towards = board.direction(attacker.space, defender.space)
-    a, d = cards.CARDS.get(attacker.card), cards.CARDS.get(defender.card)  # `cards.card`, without a call each
-    if towards is None or a is None or d is None:
-        return Clash(kind="apart")
-    mine, theirs = dots(params, attacker, towards), dots(params, defender, board.opposite(towards))
-    if not (a.lord or d.lord) and mine != theirs:
-        return Clash(kind="capture" if mine > theirs else "weaker", attacker_dots=mine, defender_dots=theirs)
-    verdict = alchemy(a.suit, d.suit)
-    kind: ClashKind = {"consume": "capture", "consumed": "consumed", "annihilate": "annihilation", "deadlock": "deadlock"}[verdict]  # type: ignore[assignment]
-    return Clash(kind=kind, attacker_dots=mine, defender_dots=theirs, by_alchemy=True)
+def edge_clash(pair: int) -> Clash:
+    """The clash of an attacker's edge against the defender's edge it touches, by the pair of
+    their codes (`attacker code * EDGE_CODES + defender code`): fewer dots are captured, and a tie
+    or a Lord goes to the Alchemy Wheel. Worked out once per pair (28 x 28 at most) and kept in
+    `EDGE_CLASHES`, which callers read first (`EDGE_CLASHES[pair] or edge_clash(pair)`)."""
+    found = EDGE_CLASHES[pair]
+    if found is None:
+        mine, theirs = divmod(pair, EDGE_CODES)
+        (suit, ours), (their_suit, their) = divmod(mine, _KINDS_OF_EDGE), divmod(theirs, _KINDS_OF_EDGE)
+        lords = ours == _KINDS_OF_EDGE - 1 or their == _KINDS_OF_EDGE - 1
+        ours, their = ours % (_KINDS_OF_EDGE - 1), their % (_KINDS_OF_EDGE - 1)  # a Lord shows no dots
+        if not lords and ours != their:
+            found = Clash(kind="capture" if ours > their else "weaker", attacker_dots=ours, defender_dots=their)
+        else:
+            verdict = alchemy(cards.SUITS[suit], cards.SUITS[their_suit])
+            kind: ClashKind = {"consume": "capture", "consumed": "consumed", "annihilate": "annihilation", "deadlock": "deadlock"}[verdict]  # type: ignore[assignment]
+            found = Clash(kind=kind, attacker_dots=ours, defender_dots=their, by_alchemy=True)
+        EDGE_CLASHES[pair] = found
+    return found
+
+
+EDGE_CLASHES: list[Clash | None] = [None] * (EDGE_CODES * EDGE_CODES)
+"""`edge_clash`'s answers by pair of edge codes (None until met): pure, and the same for every game."""
 
 
 def position_key(pieces: tuple[Placed, ...], seat_to_move: str) -> Position:

@@ -1,12 +1,15 @@
 """Shortcuts taken for speed (issue 18) answer what the plain reading answers.
 
-A step's direction looked up rather than searched, a clash worked out with the card table read
-directly, a space's nearest goal read in a loop, a card lifted from wherever it is in one
-copy of the state, the enemies' neighbourhood as a mask, a random index drawn without
-`randrange`, a seat's own actions remembered by equal arguments, a move or another action
-applied with its turn passed on in one copy, and where `legal` says a turn's songs are: each is held here
-to the plain code it replaced, over every case it can meet, or at every decision, move, summon
-and hymn put of seeded games."""
+A step's direction looked up rather than searched (and each neighbour's step back), a clash
+read from the two touching edges' codes (each card's edges by compass direction under its
+owner, each pair of edges' clash once), a space's nearest goal read in a loop, a card lifted
+from wherever it is in one copy of the state, the enemies' neighbourhood as a mask, an exposure
+read both ways from the edge codes, a random index drawn without `randrange`, a seat's own
+actions remembered by equal arguments, a dealt hand's offerings kept without asking each its
+form, the hand cards a base accepts read from its set, a move or another action applied with
+its turn passed on in one copy, and where `legal` says a turn's songs are: each is held here to
+the plain code it replaced, over every case it can meet, or at every decision, move, summon and
+hymn put of seeded games."""
 
 from __future__ import annotations
 
@@ -25,6 +28,8 @@ from rulesets.mercenarium.state import (
     State,
     alchemy,
     board_by_space,
+    clash,
+    faces_of,
     facing,
     house,
     in_limbo,
@@ -52,6 +57,19 @@ def test_a_direction_looked_up_is_the_direction_searched() -> None:
             assert board.direction(a, b) == plain_direction(a, b), (a, b)
 
 
+def test_each_neighbour_s_step_back_is_the_direction_searched() -> None:
+    """`board.adjacent_from` (and `bots._off_board_from` for a space off the board) lists each
+    space's neighbours on the board as `adjacent` does, each with the compass index of the
+    step from it back to the space, for boards of 3 to 9."""
+    for size in range(3, 10):
+        table = board.adjacent_from(size)
+        for x in range(-1, size + 1):
+            for y in range(-1, size + 1):
+                found = table.get((x, y)) or bots._off_board_from((x, y), size)
+                assert [near for _, near in found] == [near for _, near in board.neighbours((x, y), size)]
+                assert [towards * 90 for towards, _ in found] == [plain_direction(near, (x, y)) for _, near in found]
+
+
 def plain_clash(attacker: Placed, defender: Placed) -> Clash:
     """The clash as the text reads it, every card and edge asked through `cards.card` and `facing`."""
     towards = plain_direction(attacker.space, defender.space)
@@ -67,16 +85,17 @@ def plain_clash(attacker: Placed, defender: Placed) -> Clash:
 
 
 def test_every_clash_is_the_clash_read_plainly() -> None:
-    """Every pair of cards (and a hymn, which meets nothing), every owner, side by side every way and apart."""
-    from rulesets.mercenarium.state import _clash
-
+    """Every pair of cards (and a hymn, which meets nothing), every owner, side by side every way
+    and apart: the clash read from the two cards' edge codes (`face`, `edge_clash`) is the plain
+    clash."""
+    state = position()
     ids = [*cards.CARDS, cards.FIREYES, "nothing"]
     steps = [*board.STEPS.values(), (1, 1), (0, 2)]
     for attacker, defender in product(ids, repeat=2):
         for one, other in product((*FOUR, "nobody"), repeat=2):
             for dx, dy in steps:
                 a, d = Placed(attacker, (3, 3), one), Placed(defender, (3 + dx, 3 + dy), other)
-                assert _clash(P, a, d) == plain_clash(a, d), (a, d)
+                assert clash(P, state, a, d) == plain_clash(a, d), (a, d)
 
 
 def test_the_nearest_goal_read_in_a_loop_is_the_least_of_the_rows() -> None:
@@ -182,11 +201,12 @@ def plain_exposure(state: State, card: str, owner: str, space: tuple[int, int], 
             any(plain_clash(piece, other).kind == "capture" for other in enemies))
 
 
-def test_an_exposure_read_by_pairs_is_every_clash_asked_plainly() -> None:
-    """`bots._exposure` reads each enemy beside a card once, both ways (`_known_pairs`): at every
-    decision of seeded games of two to four players, for every card of the seat to act on every
-    space beside an enemy (and staying where it stands), it is the two clashes asked of every
-    enemy beside it; and a pair met again is read from the pairs, not worked out."""
+def test_an_exposure_read_from_edge_codes_is_every_clash_asked_plainly() -> None:
+    """`bots._exposure` reads each enemy beside a card once, both ways, from the two touching
+    edges' codes: at every decision of seeded games of two to four players, for every card of
+    the seat to act on every space beside an enemy (and staying where it stands), it is the two
+    clashes asked of every enemy beside it; and whether each card is threatened where it stands
+    (`bots._threatened`) is the first of them."""
     met = 0
     for players, seed, bot in ((2, 5, "heuristic"), (3, 8, "random"), (4, 9, "heuristic")):
         log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
@@ -197,17 +217,14 @@ def test_an_exposure_read_by_pairs_is_every_clash_asked_plainly() -> None:
                 seat = state.current
                 near = bots._spaces_in(bots._enemies(P, state, seat)[0], P.board_size)
                 for piece in [p for p in state.board if p.owner == seat]:
+                    assert bots._threatened(P, faces_of(P), where, piece) == plain_exposure(state, piece.card, seat, piece.space, piece.card)[0]
                     for space in near:
                         for leaving in (piece.card, None):
                             expected = plain_exposure(state, piece.card, seat, space, leaving)
-                            assert bots._exposure(P, state, where, piece.card, seat, space, leaving) == expected, (piece, space)
+                            assert bots._exposure(P, faces_of(P), where, piece.card, seat, space, leaving) == expected, (piece, space)
                             met += any(expected)
             state = R.ruleset.apply(P, state, event)
     assert met > 0
-    pairs = bots._known_pairs(P)
-    key, pair = next(iter(pairs.items()))
-    other, piece = Placed(key[0], (3, 3), key[1]), Placed(key[2], (3 + key[4], 3 + key[5]), key[3])
-    assert pair == (plain_clash(other, piece).kind == "capture", plain_clash(piece, other).kind == "capture")
 
 
 def test_a_random_index_drawn_below_n_is_randrange_s() -> None:
@@ -324,3 +341,65 @@ def test_an_action_s_last_and_the_turn_it_passes_on_in_one_copy_are_the_two_copi
             asked += 1
             state = R.ruleset.apply(P, state, event)
     assert asked > 300
+
+
+def plain_acceptable(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture: tuple[str, ...]) -> tuple[object, ...]:
+    """Every offering `_offered` makes, kept where `rules.offering_form` accepts it and it leaves no hymn held."""
+    from rulesets.mercenarium import moves
+
+    return tuple(event for event in moves._offered(seat, hand, hymns, capture)
+                 if rules.offering_form(event.offering, event.captures) is not None and all(h in event.offering for h in hymns))
+
+
+def test_offerings_kept_without_their_form_asked_are_the_acceptable_ones() -> None:
+    """`moves._acceptable` keeps a dealt hand's offerings without asking each its form: for random
+    hands of deck cards with no hymn, one, or two (hymns and unknown ids among the hand, as a
+    table may record), with a capture and without, and for every seat at every decision of
+    seeded games, it keeps what the plain filter keeps."""
+    from rulesets.mercenarium import moves
+
+    rng = random.Random(18)
+    pool = [*cards.CARDS, *cards.HYMNS, "nothing"]
+    for _ in range(3_000):
+        hand = tuple(rng.choice(pool if rng.random() < 0.2 else list(cards.CARDS)) for _ in range(rng.randrange(8)))
+        hymns = tuple(rng.choice(pool if rng.random() < 0.2 else list(cards.HYMNS)) for _ in range(rng.choice((0, 1, 1, 2))))
+        capture = rng.choice(((), (rng.choice(list(cards.CARDS)),)))
+        assert moves._acceptable.__wrapped__("red", hand, hymns, capture) == plain_acceptable("red", hand, hymns, capture)
+    asked = 0
+    for players, seed, bot in ((2, 5, "heuristic"), (3, 8, "random"), (4, 2, "heuristic")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:-1]:
+            if state.stage == "play" and R.ruleset.chance(P, state) is None:
+                for p in state.players:
+                    args = (p.seat, p.hand, p.hymns, tuple(c.card for c in p.captures if not c.spent)[:1])
+                    assert moves._acceptable(*args) == plain_acceptable(*args)
+                    asked += len(p.hymns) + 1
+            state = R.ruleset.apply(P, state, event)
+    assert asked > 300
+
+
+def plain_accepted_by(base_id: str, hand: tuple[str, ...]) -> int:
+    """The hand cards (bit i) a base accepts, each asked as the text reads it: a deck card of its
+    suit or of a face value no lower (any deck card beside a card that is not one)."""
+    base = cards.card(base_id)
+    bits = 0
+    for i, card_id in enumerate(hand):
+        incoming = cards.card(card_id)
+        if incoming is not None and (base is None or incoming.suit == base.suit or incoming.value >= base.value):
+            bits |= 1 << i
+    return bits
+
+
+def test_the_hand_cards_a_base_accepts_read_from_its_set_are_those_asked_plainly() -> None:
+    """`moves._accepted_by` reads each hand card in the base's set of accepted cards: for every
+    base (every deck card, a hymn, an unknown id) and random hands (hymns and unknown ids among
+    them, as a table may record), it is each card asked plainly."""
+    from rulesets.mercenarium import moves
+
+    rng = random.Random(18)
+    pool = [*cards.CARDS, *cards.HYMNS, "nothing"]
+    for base in pool:
+        for _ in range(60):
+            hand = tuple(rng.choice(pool) for _ in range(rng.randrange(8)))
+            assert moves._accepted_by.__wrapped__(base, hand) == plain_accepted_by(base, hand), (base, hand)
