@@ -16,7 +16,7 @@ from events.base import Event
 from projections.simulate import play
 from rulesets.legal import Chain, keep
 from rulesets.mortalgate import board, bots, moves
-from rulesets.mortalgate.events import HeroMoved
+from rulesets.mortalgate.events import AbilityUsed, AttackDeclared, HeroMoved
 from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.state import State, find, game_map
 
@@ -94,8 +94,8 @@ def test_moves_are_read_only_as_far_as_they_can_reach_the_best_score() -> None:
         if not moved:
             continue
         ends, reach = [board.cell(path[-1]) for path in moved], max(map(len, moved))
-        assert bots._best_moves(params, state, ends, reach, 51.0)[0] <= 50.0
-        score, reached = bots._best_moves(params, state, ends, reach, 21.0)
+        assert bots._best_moves(params, state, bots._acting(state), ends, reach, 51.0)[0] <= 50.0
+        score, reached = bots._best_moves(params, state, bots._acting(state), ends, reach, 21.0)
         assert score in (50.0, -math.inf) and (score == 50.0) == bool(reached)
 
 
@@ -171,3 +171,25 @@ def test_turn_events_laid_out_by_hand_are_the_chain_of_their_parts() -> None:
         short = keep(legal, lambda event: len(event.path) > 1, (HeroMoved,))
         assert list(short) == [e for e in plain if not isinstance(e, HeroMoved) or len(e.path) > 1]
     assert laid
+
+
+@pytest.mark.parametrize(("version", "seed"), [("1.5", 4), ("2.0", 5), ("2.5", 6)])
+def test_events_scored_by_their_type_are_the_best_each_score_gives(version: str, seed: int) -> None:
+    """Where no event is scored by what it does (the draft, placement, a respawn, a lone turn
+    start), the heuristic scores the events per type (`bots._by_kind`): the positions it
+    gives are those of the best `_score` of every event; where some event is scored by what
+    it does, it gives none."""
+    params = rules(version).params
+    alike = 0
+    for state, legal in decisions(version, seed):
+        if isinstance(legal, moves.TurnEvents):
+            continue
+        events = list(legal)
+        found = bots._by_kind(list(map(type, events)))
+        if any(isinstance(event, (HeroMoved, AbilityUsed, AttackDeclared)) for event in events):
+            assert found is None
+            continue
+        scores = [bots._score(params, state, event) for event in events]
+        assert found == [i for i, score in enumerate(scores) if score == max(scores)]
+        alike += len(events) > 1
+    assert alike
