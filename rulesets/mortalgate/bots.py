@@ -88,7 +88,7 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     moves: Sequence[int]
     turn = legal if type(legal) is TurnEvents else None  # (not `isinstance`: an ABC's check is a Python call)
     if turn is not None:  # moves first, where they end read without making them
-        moves = range(len(turn.paths))
+        moves = range(turn.paths.size)
         scores = {i: _score(params, state, event) for i, event in enumerate(turn.rest, len(moves))}
     else:
         kinds = list(map(type, legal))

@@ -158,7 +158,7 @@ def _legal_turn(params: Params, state: State) -> Sequence[Event]:
         if state.altars[index] != hero.team and not contested(params, state, altar.id, hero.team):
             kept.append(AltarCaptured(by=by, hero=hero.id, altar=altar.id))
     kept += start
-    return TurnEvents(paths, hero, kept) if paths is not _NO_WALK and paths else kept
+    return TurnEvents(paths, hero, kept) if paths.size else kept
 
 
 class TurnEvents(Chain[Event]):
@@ -171,7 +171,7 @@ class TurnEvents(Chain[Event]):
     __slots__ = ("hero", "paths", "rest")
 
     def __init__(self, paths: Walk, hero: Hero, rest: list[Event]) -> None:
-        count = len(paths)  # (never 0: `_legal_turn` lists the events when there is no move)
+        count = paths.size  # (never 0: `_legal_turn` lists the events when there is no move)
         moves = _Moves(count, paths, hero.seat, hero.id)
         if rest:
             self._laid([moves, rest], [_MOVES, _ANY], [0, count], count + len(rest))
@@ -461,7 +461,7 @@ class Walk(Sequence[tuple[Node, ...]]):
     it came from, so a bot reads where the moves end (`ends`) and how far the farthest goes
     (`reach`) without making a path, and one path is a few steps back along its parents."""
 
-    __slots__ = ("_kept", "_nodes", "_parents", "cells", "reach")
+    __slots__ = ("_kept", "_nodes", "_parents", "cells", "reach", "size")
 
     def __init__(self, cells: Sequence[int], parents: Sequence[int], reach: int, nodes: Sequence[Node],
                  kept: list[int] | None = None) -> None:
@@ -475,6 +475,9 @@ class Walk(Sequence[tuple[Node, ...]]):
         """Cell -> node, for the map."""
         self._kept = kept
         """The positions in `cells` that are moves, when some are not (heroes stand there)."""
+        self.size = len(cells) if kept is None else len(kept)
+        """How many moves (`len`, read as a field where every move decision asks: `__len__`
+        is a Python call)."""
 
     @property
     def ends(self) -> Sequence[int]:
@@ -485,7 +488,7 @@ class Walk(Sequence[tuple[Node, ...]]):
         return [self.cells[position] for position in kept]
 
     def __len__(self) -> int:
-        return len(self.cells) if self._kept is None else len(self._kept)
+        return self.size
 
     def path(self, index: int) -> tuple[Node, ...]:
         """The index-th move's path, start left out, as `reachable` gives it."""
@@ -538,7 +541,7 @@ def _paths(params: Params, state: State, start: Node, steps: int) -> Walk:
         if depths[at[node]] < steps:
             return _walk(params.map, start, steps, standing)
     walk = free.walk
-    kept = list(range(len(walk)))
+    kept = list(range(walk.size))
     for position in sorted({at[node] for node in standing}, reverse=True):  # (two heroes on one node: a table's mistake)
         del kept[position]
     return Walk(walk.cells, walk._parents, walk.reach, walk._nodes, kept)
