@@ -306,9 +306,9 @@ def _sighted(params: Params, state: State, hero: Hero, target: Hero, seen: dict[
 
 
 def _measured(params: Params, state: State, hero: Hero, friends: bool) -> tuple[list[tuple[Hero, float]], list[tuple[Hero, float]]]:
-    """The standing enemies and (when `friends`: a heal is ready) the hero's standing friends,
-    in the heroes' order, each with its hex steps from the hero, in one pass of the heroes.
-    Read from the hero's node's `board.distances_from` table; none for a target off the board
+    """The standing enemies and (when `friends`: the hero has a heal and some ability is
+    ready) the hero's standing friends, in the heroes' order, each with its hex steps from
+    the hero, in one pass of the heroes. Read from the hero's node's `board.distances_from` table; none for a target off the board
     (never in range), none from an attacker off it (the check measures nothing then), and a
     target on a node off the map (a table's mistake) is measured."""
     here, team = hero.node, hero.team
