@@ -202,25 +202,28 @@ def _nearest(params: Params, goals: list[tuple[int, ...]], ends: Sequence[int], 
 
     Best bound first: every move of a decision starts at `start`, where its hero stands, and
     is at most `reach` steps long, so a goal `away` steps from the hero is at least
-    `away - reach` steps from every end. Goals are read nearest to the hero first, and
-    reading stops at the first goal that can no longer be as near as the best found.
+    `away - reach` steps from every end. The goal nearest the hero is read first, then only
+    the goals no farther from the hero than the steps it is from the nearest end plus
+    `reach` (a pass over the goals' distances from the hero, not a sort of them).
     """
     read = itemgetter(*ends) if len(ends) > 1 else _one(ends[0])
     if start is None:  # (not in play: moves start where the hero stands)
-        order = [(0, goal) for goal in range(len(goals))]
+        aways = [0] * len(goals)
     else:
         here = board.cell(start, game_map(params).height)
-        order = sorted([(table[here], goal) for goal, table in enumerate(goals)])
-    nearest, lows = math.inf, []
-    for away, goal in order:
-        if away - reach > nearest:
-            break
-        steps = read(goals[goal])
-        low = min(steps)
-        if low < nearest:
-            nearest, lows = low, [steps]
-        elif low == nearest:
-            lows.append(steps)
+        aways = [table[here] for table in goals]
+    first = aways.index(min(aways))
+    steps = read(goals[first])
+    nearest, lows = min(steps), [steps]
+    bound = nearest + reach  # (a goal farther than this from the hero is farther than `nearest` from every end)
+    for goal, away in enumerate(aways):
+        if away <= bound and goal != first:
+            steps = read(goals[goal])
+            low = min(steps)
+            if low < nearest:
+                nearest, lows = low, [steps]
+            elif low == nearest:
+                lows.append(steps)
     if len(lows) == 1:  # (one goal nearest, most of the time: its ends are in order already)
         return int(nearest), _where(lows[0], nearest)
     reached = {j for steps in lows for j in _where(steps, nearest)}

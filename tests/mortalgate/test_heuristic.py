@@ -193,3 +193,28 @@ def test_events_scored_by_their_type_are_the_best_each_score_gives(version: str,
         assert found == [i for i, score in enumerate(scores) if score == max(scores)]
         alike += len(events) > 1
     assert alike
+
+
+@pytest.mark.parametrize(("version", "seed"), [("2.0", 5), ("2.5", 6), ("2.5", 7)])
+def test_the_nearest_goal_read_by_its_bound_is_the_nearest_of_every_goal(version: str, seed: int) -> None:
+    """`bots._nearest` reads only the goals that can still be as near as the one nearest the
+    hero: at every move decision of seeded games, with the open altars and the enemies as
+    goals, it gives the fewest steps from any end to any goal and every end that far."""
+    params = rules(version).params
+    gmap = game_map(params)
+    read = 0
+    for state, legal in decisions(version, seed):
+        if not isinstance(legal, moves.TurnEvents):
+            continue
+        hero, paths = legal.hero, legal.paths
+        open_altars = [a.node for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != hero.team]
+        enemies = [h.node for h in state.heroes if h.team != hero.team and h.node is not None]
+        goals = [board.distances_from(node, gmap.width, gmap.height) for node in open_altars + enemies]
+        if not goals:
+            continue
+        ends = list(paths.ends)
+        plain = min(goal[end] for goal in goals for end in ends)
+        where = [j for j, end in enumerate(ends) if min(goal[end] for goal in goals) == plain]
+        assert bots._nearest(params, goals, ends, hero.node, paths.reach) == (plain, where)
+        read += 1
+    assert read
