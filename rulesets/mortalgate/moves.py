@@ -168,7 +168,7 @@ class TurnEvents(Chain[Event]):
     heuristic reads where the moves end without making them, `rest` the other events, and
     `hero` the hero who acts (as the state has it: the bot need not look it up again)."""
 
-    __slots__ = ("hero", "paths", "rest")
+    __slots__ = ("_moves", "hero", "paths", "rest")
 
     def __init__(self, paths: Walk, hero: Hero, rest: list[Event]) -> None:
         count = paths.size  # (never 0: `_legal_turn` lists the events when there is no move)
@@ -177,9 +177,24 @@ class TurnEvents(Chain[Event]):
             self._laid([moves, rest], [_MOVES, _ANY], [0, count], count + len(rest))
         else:
             self._laid([moves], [_MOVES], [0], count)
+        self._moves = moves
         self.paths = paths
         self.rest = rest
         self.hero = hero
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Event]: ...
+    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
+        """`Chain`'s i-th event, read from the moves or the rest by the moves' number (no
+        search over the parts' starts): the bot's pick, at every decision with moves."""
+        if type(index) is not int or not 0 <= index < self._count:
+            return super().__getitem__(index)
+        moved = self.paths.size
+        event = self._moves[index] if index < moved else self.rest[index - moved]
+        self._last = event
+        return event
 
 
 class _Moves(Lazy[Event]):
