@@ -107,8 +107,8 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
             ends, reach = _cells(params, paths), max(map(len, paths))
         hero = turn.hero if turn is not None else _acting(state)
         move_score, reached = _best_moves(params, state, hero, ends, reach, top)
-        if move_score >= top:
-            top, best_moves = move_score, [moves[j] for j in reached]
+        if move_score >= top:  # (a `TurnEvents`' moves are its first events: their positions are the ends')
+            top, best_moves = move_score, reached if turn is not None else [moves[j] for j in reached]
     chosen = [i for i, score in scores.items() if score == top]
     return sorted(chosen + best_moves) if best_moves and chosen else best_moves or chosen
 
