@@ -27,7 +27,7 @@ from rulesets.mortalgate.events import (
 from rulesets.mortalgate.moves import TurnEvents
 from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.rules import HEALS
-from rulesets.mortalgate.state import State, find, game_map, stats
+from rulesets.mortalgate.state import Hero, State, find, game_map, stats
 
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
@@ -88,10 +88,14 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     moves: Sequence[int]
     turn = legal if type(legal) is TurnEvents else None  # (not `isinstance`: an ABC's check is a Python call)
     if turn is not None:  # moves first, where they end read without making them
-        moves = range(len(turn.paths))
+        moves = range(turn.paths.size)
         scores = {i: _score(params, state, event) for i, event in enumerate(turn.rest, len(moves))}
     else:
-        moves, others = _split(legal)
+        kinds = list(map(type, legal))
+        alike = _by_kind(kinds)
+        if alike is not None:
+            return alike
+        moves, others = _split(kinds)
         scores = {i: _score(params, state, legal[i]) for i in others}
     top = max(scores.values(), default=-math.inf)
     best_moves: list[int] = []
@@ -101,9 +105,10 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
         else:
             paths = list(map(_path, _at(legal, moves)))
             ends, reach = _cells(params, paths), max(map(len, paths))
-        move_score, reached = _best_moves(params, state, ends, reach, top)
-        if move_score >= top:
-            top, best_moves = move_score, [moves[j] for j in reached]
+        hero = turn.hero if turn is not None else _acting(state)
+        move_score, reached = _best_moves(params, state, hero, ends, reach, top)
+        if move_score >= top:  # (a `TurnEvents`' moves are its first events: their positions are the ends')
+            top, best_moves = move_score, reached if turn is not None else [moves[j] for j in reached]
     chosen = [i for i, score in scores.items() if score == top]
     return sorted(chosen + best_moves) if best_moves and chosen else best_moves or chosen
 
@@ -130,10 +135,29 @@ NEAR_SCORE = 20.0
 """A move that ends on a goal; half a point less per step from the nearest goal."""
 
 
-def _split(legal: Sequence[Event]) -> tuple[Sequence[int], Sequence[int]]:
-    """The positions of the moves in `legal` and of the other events. `legal` offers a hero's
-    moves first, so the common case is answered by counting, not by a loop over every event."""
-    kinds = list(map(type, legal))
+def _by_kind(kinds: list[type]) -> list[int] | None:
+    """The positions of the best events where every event's score is its type's (`kinds`, the
+    events' types in order: the draft's picks, placement's spots and orders, some hundred
+    events alike a decision), worked out per type, not per event; None where some event is
+    scored by what it does (a move, an attack, an ability)."""
+    found = set(kinds)
+    if not kinds or any(issubclass(kind, _SCORED) for kind in found):
+        return None
+    score_of = {kind: _FIXED_SCORES.get(kind, 1.0) for kind in found}
+    top = max(score_of.values())
+    if min(score_of.values()) == top:
+        return list(range(len(kinds)))
+    return [i for i, kind in enumerate(kinds) if score_of[kind] == top]
+
+
+_SCORED = (AbilityUsed, AttackDeclared, HeroMoved)
+"""The event types `_score` and `_best_moves` score by what each event does."""
+
+
+def _split(kinds: list[type]) -> tuple[Sequence[int], Sequence[int]]:
+    """The positions of the moves among the events of types `kinds` and of the other events.
+    `legal` offers a hero's moves first, so the common case is answered by counting, not by a
+    loop over every event."""
     count = kinds.count(HeroMoved)
     if kinds[:count].count(HeroMoved) == count:
         return range(count), range(count, len(kinds))
@@ -141,15 +165,21 @@ def _split(legal: Sequence[Event]) -> tuple[Sequence[int], Sequence[int]]:
             [i for i, kind in enumerate(kinds) if kind is not HeroMoved])
 
 
-def _best_moves(params: Params, state: State, ends: Sequence[int], reach: int, rival: float) -> tuple[float, list[int]]:
+def _acting(state: State) -> Hero | None:
+    """The hero whose turn it is, if any."""
+    turn = state.turn
+    return find(state, turn.hero) if turn else None
+
+
+def _best_moves(params: Params, state: State, hero: Hero | None, ends: Sequence[int], reach: int,
+                rival: float) -> tuple[float, list[int]]:
     """The best score of the moves ending at `ends` (cells, `board.cell`; the longest move
     `reach` steps) and which of them (positions in `ends`) reach it, worked out only as far
     as it can reach `rival` (the best other event's score): standing in a zone we can
     capture (50) is best, then closer to a goal (20 less half the steps to the nearest
     goal). A score below `rival` comes back as minus infinity.
+    `hero` is the hero who acts (`legal`'s `TurnEvents` hands it over).
     """
-    turn = state.turn
-    hero = find(state, turn.hero) if turn else None
     team = hero.team if hero else None
     altars, zone = _open_altars(params.map, team, state.altars)
     if not zone.isdisjoint(ends):
@@ -157,7 +187,7 @@ def _best_moves(params: Params, state: State, ends: Sequence[int], reach: int, r
     if rival > NEAR_SCORE:
         return -math.inf, []
     gmap = game_map(params)
-    enemies = [board.distances_from(h.node, gmap.width, gmap.height) for h in state.heroes if h.team != team and h.node is not None]
+    enemies = board.distances_from_each([h.node for h in state.heroes if h.team != team and h.node is not None], gmap.width, gmap.height)
     if not altars and not enemies:  # no altar left to take and no enemy standing
         return 0.5, list(range(len(ends)))
     start = hero.node if hero else None  # where every move starts, at most `reach` away
@@ -172,25 +202,28 @@ def _nearest(params: Params, goals: list[tuple[int, ...]], ends: Sequence[int], 
 
     Best bound first: every move of a decision starts at `start`, where its hero stands, and
     is at most `reach` steps long, so a goal `away` steps from the hero is at least
-    `away - reach` steps from every end. Goals are read nearest to the hero first, and
-    reading stops at the first goal that can no longer be as near as the best found.
+    `away - reach` steps from every end. The goal nearest the hero is read first, then only
+    the goals no farther from the hero than the steps it is from the nearest end plus
+    `reach` (a pass over the goals' distances from the hero, not a sort of them).
     """
     read = itemgetter(*ends) if len(ends) > 1 else _one(ends[0])
     if start is None:  # (not in play: moves start where the hero stands)
-        order = [(0, goal) for goal in range(len(goals))]
+        aways = [0] * len(goals)
     else:
         here = board.cell(start, game_map(params).height)
-        order = sorted([(table[here], goal) for goal, table in enumerate(goals)])
-    nearest, lows = math.inf, []
-    for away, goal in order:
-        if away - reach > nearest:
-            break
-        steps = read(goals[goal])
-        low = min(steps)
-        if low < nearest:
-            nearest, lows = low, [steps]
-        elif low == nearest:
-            lows.append(steps)
+        aways = [table[here] for table in goals]
+    first = aways.index(min(aways))
+    steps = read(goals[first])
+    nearest, lows = min(steps), [steps]
+    bound = nearest + reach  # (a goal farther than this from the hero is farther than `nearest` from every end)
+    for goal, away in enumerate(aways):
+        if away <= bound and goal != first:
+            steps = read(goals[goal])
+            low = min(steps)
+            if low < nearest:
+                nearest, lows = low, [steps]
+            elif low == nearest:
+                lows.append(steps)
     if len(lows) == 1:  # (one goal nearest, most of the time: its ends are in order already)
         return int(nearest), _where(lows[0], nearest)
     reached = {j for steps in lows for j in _where(steps, nearest)}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import cache, lru_cache
 from itertools import permutations
 from types import MappingProxyType
@@ -93,6 +93,8 @@ def legal(params: Params, state: State) -> Sequence[Event]:
     (`_legal_draft`). The contract suite (`check_legal_is_what_check_accepts`) holds them
     all to the same events in the same order.
     """
+    if state.stage == "play" and (state.turn is None or not state.turn.pending):  # (no dice waiting: what `chance` asks in play)
+        return _legal_turn(params, state) if outcome(params, state) is None else []
     outcomes = chance(params, state)
     if outcomes is not None:
         return [event for event, _ in outcomes]
@@ -156,26 +158,43 @@ def _legal_turn(params: Params, state: State) -> Sequence[Event]:
         if state.altars[index] != hero.team and not contested(params, state, altar.id, hero.team):
             kept.append(AltarCaptured(by=by, hero=hero.id, altar=altar.id))
     kept += start
-    return TurnEvents(paths, by, hero.id, kept) if paths else kept
+    return TurnEvents(paths, hero, kept) if paths.size else kept
 
 
 class TurnEvents(Chain[Event]):
     """A hero's legal events where it may move: its moves first, each made only when read (a
     `Lazy` run: a bot plays one of some thirty, and the play loop finds the one it played by
     identity), then the other events as a list. `paths` is the moves' `Walk`, so the
-    heuristic reads where the moves end without making them, and `rest` the other events."""
+    heuristic reads where the moves end without making them, `rest` the other events, and
+    `hero` the hero who acts (as the state has it: the bot need not look it up again)."""
 
-    __slots__ = ("paths", "rest")
+    __slots__ = ("_moves", "hero", "paths", "rest")
 
-    def __init__(self, paths: Walk, by: str | None, hero_id: str, rest: list[Event]) -> None:
-        count = len(paths)  # (never 0: `_legal_turn` lists the events when there is no move)
-        moves = _Moves(count, paths, by, hero_id)
+    def __init__(self, paths: Walk, hero: Hero, rest: list[Event]) -> None:
+        count = paths.size  # (never 0: `_legal_turn` lists the events when there is no move)
+        moves = _Moves(count, paths, hero.seat, hero.id)
         if rest:
             self._laid([moves, rest], [_MOVES, _ANY], [0, count], count + len(rest))
         else:
             self._laid([moves], [_MOVES], [0], count)
+        self._moves = moves
         self.paths = paths
         self.rest = rest
+        self.hero = hero
+
+    @overload
+    def __getitem__(self, index: int) -> Event: ...
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Event]: ...
+    def __getitem__(self, index: int | slice) -> Event | Sequence[Event]:
+        """`Chain`'s i-th event, read from the moves or the rest by the moves' number (no
+        search over the parts' starts): the bot's pick, at every decision with moves."""
+        if type(index) is not int or not 0 <= index < self._count:
+            return super().__getitem__(index)
+        moved = self.paths.size
+        event = self._moves[index] if index < moved else self.rest[index - moved]
+        self._last = event
+        return event
 
 
 class _Moves(Lazy[Event]):
@@ -231,23 +250,19 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[
         ready = [a for a in abilities if (not cooling or cooldown(hero, a.name) <= 0) and (not stunned or a.stunned)]
         if not attacking and not ready:
             return []
-    by, hero_id, team = hero.seat, hero.id, hero.team
-    steps_to = _measure(params, hero)
-    enemies = [(h, steps_to(h)) for h in state.heroes if h.team != team and h.alive]
+    by, hero_id = hero.seat, hero.id
+    enemies, friends = _measured(params, state, hero, bool(ready) and _heals(hero_id))
     seen: dict[str, int] = {}
     events: list[Event] = []
     if attacking:
         for enemy, away in enemies:
             if away <= reach and _sighted(params, state, hero, enemy, seen):
                 events.append(AttackDeclared(by=by, hero=hero_id, target=enemy.id))
-    friends: list[tuple[Hero, float]] | None = None
     for name, kind, far, _ in ready:
         if kind is _SELF:
             events.append(AbilityUsed(by=by, hero=hero_id, ability=name))
             continue
         if kind is _HEAL:
-            if friends is None:
-                friends = [(h, steps_to(h)) for h in state.heroes if h.team == team and h.alive and h.id != hero_id]
             targets = [friend for friend, away in friends if away <= far]
         else:
             targets = [enemy for enemy, away in enemies if away <= far and _sighted(params, state, hero, enemy, seen)]
@@ -282,6 +297,12 @@ def _arsenal(stat_set: str, hero_id: str) -> tuple[int, tuple[Ability, ...]]:
 
 
 @cache
+def _heals(hero_id: str) -> bool:
+    """Whether the hero has a heal (its friends are measured only then)."""
+    return any(name in HEALS for name in _ability_ids(hero_id))
+
+
+@cache
 def _ability_ids(hero_id: str) -> tuple[str, ...]:
     """A hero's abilities in printed order."""
     return tuple(ability.id for ability in heroes.HEROES[hero_id].abilities)
@@ -299,26 +320,33 @@ def _sighted(params: Params, state: State, hero: Hero, target: Hero, seen: dict[
     return sight
 
 
-def _measure(params: Params, hero: Hero) -> Callable[[Hero], float]:
-    """Hex steps from the hero to a target: none for a target off the board (never in
-    range), none from an attacker off it (the check measures nothing then). Read from the
-    hero's node's `board.distances_from` table (a target on a node off the map, a table's
-    mistake, is measured)."""
-    here = hero.node
-    if here is None:
-        return lambda target: math.inf if target.node is None else 0
+def _measured(params: Params, state: State, hero: Hero, friends: bool) -> tuple[list[tuple[Hero, float]], list[tuple[Hero, float]]]:
+    """The standing enemies and (when `friends`: the hero has a heal and some ability is
+    ready) the hero's standing friends, in the heroes' order, each with its hex steps from
+    the hero, in one pass of the heroes. Read from the hero's node's `board.distances_from` table; none for a target off the board
+    (never in range), none from an attacker off it (the check measures nothing then), and a
+    target on a node off the map (a table's mistake) is measured."""
+    here, team = hero.node, hero.team
+    enemies: list[tuple[Hero, float]] = []
+    near: list[tuple[Hero, float]] = []
     gmap = game_map(params)
     width, height = gmap.width, gmap.height
-    steps = board.distances_from(here, width, height)
-
-    def away(target: Hero) -> float:
-        node = target.node
+    steps = board.distances_from(here, width, height) if here is not None else ()
+    for each in state.heroes:
+        if not each.alive:
+            continue
+        if each.team == team and (not friends or each.id == hero.id):
+            continue
+        node = each.node
         if node is None:
-            return math.inf
-        col, row = node
-        return steps[col * height + row] if 0 <= col < width and 0 <= row < height else board.distance(here, node)
-
-    return away
+            away: float = math.inf
+        elif here is None:
+            away = 0
+        else:
+            col, row = node
+            away = steps[col * height + row] if 0 <= col < width and 0 <= row < height else board.distance(here, node)
+        (near if each.team == team else enemies).append((each, away))
+    return enemies, near
 
 
 def candidates(params: Params, state: State) -> Iterator[Event]:
@@ -366,10 +394,15 @@ def _placement(params: Params, state: State) -> Iterator[Event]:
                     yield HeroPlaced(by=hero.seat, hero=hero.id, node=node)
     for index, team in enumerate(("red", "blue")):
         if not state.order[index]:
-            mine = [h.id for h in state.heroes if h.team == team]
-            seat = _first_seat(state, team)  # (once: a team of four has 24 orders)
-            for order in permutations(mine):
-                yield TurnOrderSet(by=seat, team=team, heroes=order)  # type: ignore[arg-type]
+            yield from _orders(_first_seat(state, team), team, tuple([h.id for h in state.heroes if h.team == team]))
+
+
+@lru_cache(maxsize=64)
+def _orders(seat: str, team: str, mine: tuple[str, ...]) -> tuple[Event, ...]:
+    """Every order of a team's heroes, set by its first seat: the same frozen events at each
+    placement decision until the team sets one (a team of four has 24, offered at every
+    hero placed before)."""
+    return tuple(TurnOrderSet(by=seat, team=team, heroes=order) for order in permutations(mine))  # type: ignore[arg-type]
 
 
 def _turn(params: Params, state: State) -> Iterator[Event]:
@@ -443,7 +476,7 @@ class Walk(Sequence[tuple[Node, ...]]):
     it came from, so a bot reads where the moves end (`ends`) and how far the farthest goes
     (`reach`) without making a path, and one path is a few steps back along its parents."""
 
-    __slots__ = ("_kept", "_nodes", "_parents", "cells", "reach")
+    __slots__ = ("_kept", "_nodes", "_parents", "cells", "reach", "size")
 
     def __init__(self, cells: Sequence[int], parents: Sequence[int], reach: int, nodes: Sequence[Node],
                  kept: list[int] | None = None) -> None:
@@ -457,6 +490,9 @@ class Walk(Sequence[tuple[Node, ...]]):
         """Cell -> node, for the map."""
         self._kept = kept
         """The positions in `cells` that are moves, when some are not (heroes stand there)."""
+        self.size = len(cells) if kept is None else len(kept)
+        """How many moves (`len`, read as a field where every move decision asks: `__len__`
+        is a Python call)."""
 
     @property
     def ends(self) -> Sequence[int]:
@@ -467,7 +503,7 @@ class Walk(Sequence[tuple[Node, ...]]):
         return [self.cells[position] for position in kept]
 
     def __len__(self) -> int:
-        return len(self.cells) if self._kept is None else len(self._kept)
+        return self.size
 
     def path(self, index: int) -> tuple[Node, ...]:
         """The index-th move's path, start left out, as `reachable` gives it."""
@@ -520,7 +556,7 @@ def _paths(params: Params, state: State, start: Node, steps: int) -> Walk:
         if depths[at[node]] < steps:
             return _walk(params.map, start, steps, standing)
     walk = free.walk
-    kept = list(range(len(walk)))
+    kept = list(range(walk.size))
     for position in sorted({at[node] for node in standing}, reverse=True):  # (two heroes on one node: a table's mistake)
         del kept[position]
     return Walk(walk.cells, walk._parents, walk.reach, walk._nodes, kept)

@@ -195,9 +195,9 @@ def picking_team(state: State) -> str | None:
     first = state.draft.first_pick
     if first is None:
         return None
-    firsts = sum(1 for _, seat in state.draft.picks if seat_team(seat) == first)
-    seconds = sum(1 for _, seat in state.draft.picks if seat_team(seat) == other(first))
-    return first if firsts <= seconds else other(first)
+    second = other(first)
+    teams = [seat_team(seat) for _, seat in state.draft.picks]  # (one pass: every draft decision asks, twice)
+    return first if teams.count(first) <= teams.count(second) else second
 
 
 def _check_hero_picked(params: Params, state: State, event: HeroPicked) -> Problems:

@@ -135,6 +135,7 @@ def other(team: str) -> str:
     return "blue" if team == "red" else "red"
 
 
+@lru_cache(maxsize=1024)  # a game has a few seats, and the draft asks of every pick at every decision
 def seat_team(seat: str) -> str | None:
     """A seat's team from its id: `red`, `red2`, `blue-ana` -> red/blue; None if neither."""
     for team in TEAMS:

@@ -16,7 +16,7 @@ from events.base import Event
 from projections.simulate import play
 from rulesets.legal import Chain, keep
 from rulesets.mortalgate import board, bots, moves
-from rulesets.mortalgate.events import HeroMoved
+from rulesets.mortalgate.events import AbilityUsed, AttackDeclared, HeroMoved
 from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.state import State, find, game_map
 
@@ -94,8 +94,8 @@ def test_moves_are_read_only_as_far_as_they_can_reach_the_best_score() -> None:
         if not moved:
             continue
         ends, reach = [board.cell(path[-1]) for path in moved], max(map(len, moved))
-        assert bots._best_moves(params, state, ends, reach, 51.0)[0] <= 50.0
-        score, reached = bots._best_moves(params, state, ends, reach, 21.0)
+        assert bots._best_moves(params, state, bots._acting(state), ends, reach, 51.0)[0] <= 50.0
+        score, reached = bots._best_moves(params, state, bots._acting(state), ends, reach, 21.0)
         assert score in (50.0, -math.inf) and (score == 50.0) == bool(reached)
 
 
@@ -171,3 +171,50 @@ def test_turn_events_laid_out_by_hand_are_the_chain_of_their_parts() -> None:
         short = keep(legal, lambda event: len(event.path) > 1, (HeroMoved,))
         assert list(short) == [e for e in plain if not isinstance(e, HeroMoved) or len(e.path) > 1]
     assert laid
+
+
+@pytest.mark.parametrize(("version", "seed"), [("1.5", 4), ("2.0", 5), ("2.5", 6)])
+def test_events_scored_by_their_type_are_the_best_each_score_gives(version: str, seed: int) -> None:
+    """Where no event is scored by what it does (the draft, placement, a respawn, a lone turn
+    start), the heuristic scores the events per type (`bots._by_kind`): the positions it
+    gives are those of the best `_score` of every event; where some event is scored by what
+    it does, it gives none."""
+    params = rules(version).params
+    alike = 0
+    for state, legal in decisions(version, seed):
+        if isinstance(legal, moves.TurnEvents):
+            continue
+        events = list(legal)
+        found = bots._by_kind(list(map(type, events)))
+        if any(isinstance(event, (HeroMoved, AbilityUsed, AttackDeclared)) for event in events):
+            assert found is None
+            continue
+        scores = [bots._score(params, state, event) for event in events]
+        assert found == [i for i, score in enumerate(scores) if score == max(scores)]
+        alike += len(events) > 1
+    assert alike
+
+
+@pytest.mark.parametrize(("version", "seed"), [("2.0", 5), ("2.5", 6), ("2.5", 7)])
+def test_the_nearest_goal_read_by_its_bound_is_the_nearest_of_every_goal(version: str, seed: int) -> None:
+    """`bots._nearest` reads only the goals that can still be as near as the one nearest the
+    hero: at every move decision of seeded games, with the open altars and the enemies as
+    goals, it gives the fewest steps from any end to any goal and every end that far."""
+    params = rules(version).params
+    gmap = game_map(params)
+    read = 0
+    for state, legal in decisions(version, seed):
+        if not isinstance(legal, moves.TurnEvents):
+            continue
+        hero, paths = legal.hero, legal.paths
+        open_altars = [a.node for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != hero.team]
+        enemies = [h.node for h in state.heroes if h.team != hero.team and h.node is not None]
+        goals = [board.distances_from(node, gmap.width, gmap.height) for node in open_altars + enemies]
+        if not goals:
+            continue
+        ends = list(paths.ends)
+        plain = min(goal[end] for goal in goals for end in ends)
+        where = [j for j, end in enumerate(ends) if min(goal[end] for goal in goals) == plain]
+        assert bots._nearest(params, goals, ends, hero.node, paths.reach) == (plain, where)
+        read += 1
+    assert read
