@@ -45,8 +45,20 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     best = _best(params, state, legal)
     """Scoring draws nothing, so the tie-breaking draws, one per event in the order of
     `legal` (as a `max` over (score, draw) takes them), may be taken after it."""
-    draw = draws(rng, count, len(best))
-    return legal[best[0] if len(best) == 1 else max(best, key=draw)]  # (one best event, two thirds of the time: no tie to break)
+    if len(best) == 1:  # (one best event, two thirds of the time: no tie to break, the draws only taken)
+        _pass_draws(rng, count)
+        return legal[best[0]]
+    return legal[max(best, key=draws(rng, count, len(best)))]
+
+
+def _pass_draws(rng: random.Random, count: int) -> None:
+    """Takes the `count` numbers `rng.random()` would give, none read: as `draws` does, in
+    one call of the generator's bits (`draws` says why it takes the same outputs)."""
+    if type(rng) is random.Random:
+        rng.getrandbits(64 * count)
+    else:
+        for _ in range(count):
+            rng.random()
 
 
 def draws(rng: random.Random, count: int, read: int) -> Callable[[int], float]:
@@ -224,7 +236,7 @@ def _nearest(params: Params, goals: list[tuple[int, ...]], ends: Sequence[int], 
     if start is None:  # (not in play: moves start where the hero stands)
         aways = [0] * len(goals)
     else:
-        here = board.cell(start, game_map(params).height)
+        here = start[0] * game_map(params).height + start[1]  # (`board.cell`, inline)
         aways = [table[here] for table in goals]
     first = aways.index(min(aways))
     steps = read(goals[first])
