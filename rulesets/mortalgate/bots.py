@@ -272,18 +272,10 @@ def _one(cell: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
 
 @lru_cache(maxsize=256)
 def _open_altars(map_id: str, team: str | None, owners: tuple[str | None, ...]) -> tuple[tuple[tuple[int, ...], ...], frozenset[int]]:
-    """The steps from each cell to the nearest altar a team does not hold, as one distance
-    table (none when it holds them all), and the cells (`board.cell`) of their zones
-    (remembered per owners: altars change hands a few dozen times a game).
-
-    One table for them all, not one per altar: the bot asks only how near the nearest goal
-    is and which ends are that near, so each move's end reads one altar table, not some five
-    (a goal's steps from the hero, the bound `_nearest` prunes by, is then the nearest
-    altar's, and a table farther than the bound has every altar farther)."""
+    """The distance tables of the altars a team does not hold, and the cells (`board.cell`)
+    of their zones (remembered per owners: altars change hands a few dozen times a game)."""
     open_altars = [altar for altar, owner in zip(_altars(map_id), owners, strict=True) if owner != team]
-    tables = [table for table, _ in open_altars]
-    nearest = (tuple(map(min, *tables)) if len(tables) > 1 else tables[0],) if tables else ()
-    return nearest, frozenset[int]().union(*(zone for _, zone in open_altars))
+    return tuple(table for table, _ in open_altars), frozenset[int]().union(*(zone for _, zone in open_altars))
 
 
 @cache

@@ -239,26 +239,3 @@ def test_the_nearest_goal_read_by_its_bound_is_the_nearest_of_every_goal(version
         read += 1
     assert read
 
-
-@pytest.mark.parametrize(("version", "seed"), [("2.0", 5), ("2.5", 6)])
-def test_the_open_altars_read_as_one_table_are_each_cells_nearest_altar(version: str, seed: int) -> None:
-    """`bots._open_altars` hands the bot one distance table for every altar the team does not
-    hold: at every move decision of seeded games, each cell of it is the fewest steps to any
-    such altar, and its zone cells are those of their zones (none and no table when the team
-    holds every altar)."""
-    params = rules(version).params
-    gmap = game_map(params)
-    cells = range(gmap.width * gmap.height)
-    met = set()
-    for state, legal in decisions(version, seed):
-        if not isinstance(legal, moves.TurnEvents):
-            continue
-        team = legal.hero.team
-        tables, zone = bots._open_altars(params.map, team, state.altars)
-        open_altars = [a for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != team]
-        each = [board.distances_from(altar.node, gmap.width, gmap.height) for altar in open_altars]
-        assert tables == ((tuple(min(table[cell] for table in each) for cell in cells),) if each else ())
-        assert zone == {board.cell(node, gmap.height) for altar in open_altars for node in altar.zone
-                        if board.on_board(node, gmap.width, gmap.height)}
-        met.add(len(open_altars))
-    assert len(met) > 1  # (some decisions with more open altars than others)
