@@ -45,8 +45,20 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     best = _best(params, state, legal)
     """Scoring draws nothing, so the tie-breaking draws, one per event in the order of
     `legal` (as a `max` over (score, draw) takes them), may be taken after it."""
-    draw = draws(rng, count, len(best))
-    return legal[best[0] if len(best) == 1 else max(best, key=draw)]  # (one best event, two thirds of the time: no tie to break)
+    if len(best) == 1:  # (one best event, two thirds of the time: no tie to break, the draws only taken)
+        _pass_draws(rng, count)
+        return legal[best[0]]
+    return legal[max(best, key=draws(rng, count, len(best)))]
+
+
+def _pass_draws(rng: random.Random, count: int) -> None:
+    """Takes the `count` numbers `rng.random()` would give, none read: as `draws` does, in
+    one call of the generator's bits (`draws` says why it takes the same outputs)."""
+    if type(rng) is random.Random:
+        rng.getrandbits(64 * count)
+    else:
+        for _ in range(count):
+            rng.random()
 
 
 def draws(rng: random.Random, count: int, read: int) -> Callable[[int], float]:
@@ -85,32 +97,46 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     are read only as far as they can still reach the best score, and then as a kind: only
     their best score is worked out exactly, and which moves reach it.
     """
-    moves: Sequence[int]
-    turn = legal if type(legal) is TurnEvents else None  # (not `isinstance`: an ABC's check is a Python call)
-    if turn is not None:  # moves first, where they end read without making them
-        moves = range(turn.paths.size)
-        scores = {i: _score(params, state, event) for i, event in enumerate(turn.rest, len(moves))}
-    else:
-        kinds = list(map(type, legal))
-        alike = _by_kind(kinds)
-        if alike is not None:
-            return alike
-        moves, others = _split(kinds)
-        scores = {i: _score(params, state, legal[i]) for i in others}
+    if type(legal) is TurnEvents:  # (not `isinstance`: an ABC's check is a Python call)
+        return _best_of_turn(params, state, legal)
+    kinds = list(map(type, legal))
+    alike = _by_kind(kinds)
+    if alike is not None:
+        return alike
+    moves, others = _split(kinds)
+    scores = {i: _score(params, state, legal[i]) for i in others}
     top = max(scores.values(), default=-math.inf)
     best_moves: list[int] = []
     if moves and top <= ZONE_SCORE:
-        if turn is not None:
-            ends, reach = turn.paths.ends, turn.paths.reach
-        else:
-            paths = list(map(_path, _at(legal, moves)))
-            ends, reach = _cells(params, paths), max(map(len, paths))
-        hero = turn.hero if turn is not None else _acting(state)
-        move_score, reached = _best_moves(params, state, hero, ends, reach, top)
-        if move_score >= top:  # (a `TurnEvents`' moves are its first events: their positions are the ends')
-            top, best_moves = move_score, reached if turn is not None else [moves[j] for j in reached]
+        paths = list(map(_path, _at(legal, moves)))
+        move_score, reached = _best_moves(params, state, _acting(state), _cells(params, paths), max(map(len, paths)), top)
+        if move_score >= top:
+            top, best_moves = move_score, [moves[j] for j in reached]
     chosen = [i for i, score in scores.items() if score == top]
     return sorted(chosen + best_moves) if best_moves and chosen else best_moves or chosen
+
+
+def _best_of_turn(params: Params, state: State, turn: TurnEvents) -> list[int]:
+    """`_best` where a hero may move (`legal`'s `TurnEvents`, two fifths of the decisions): its
+    moves come first, where they end read without making them, then the few other events
+    (`rest`), scored one by one and kept as the best so far; as the moves' positions all come
+    before the others', the best of both are in order as they are joined."""
+    paths = turn.paths
+    top, chosen = -math.inf, []
+    for i, event in enumerate(turn.rest, paths.size):
+        score = _FIXED_SCORES.get(type(event))
+        if score is None:
+            score = _score(params, state, event)
+        if score > top:
+            top, chosen = score, [i]
+        elif score == top:
+            chosen.append(i)
+    if top > ZONE_SCORE:  # (no move scores above a zone's 50)
+        return chosen
+    move_score, reached = _best_moves(params, state, turn.hero, paths.ends, paths.reach, top)
+    if move_score < top:
+        return chosen
+    return reached + chosen if move_score == top else reached
 
 
 _path = attrgetter("path")
@@ -210,7 +236,7 @@ def _nearest(params: Params, goals: list[tuple[int, ...]], ends: Sequence[int], 
     if start is None:  # (not in play: moves start where the hero stands)
         aways = [0] * len(goals)
     else:
-        here = board.cell(start, game_map(params).height)
+        here = start[0] * game_map(params).height + start[1]  # (`board.cell`, inline)
         aways = [table[here] for table in goals]
     first = aways.index(min(aways))
     steps = read(goals[first])

@@ -152,6 +152,26 @@ def test_the_draws_taken_at_once_are_those_random_gives_one_by_one(count: int) -
                 assert taken.random() == plain.random()
 
 
+@pytest.mark.parametrize("count", [1, 2, 30, 257])
+def test_draws_passed_unread_leave_the_generator_where_random_would(count: int) -> None:
+    """Where one event is best, the heuristic takes its decision's draws without reading any
+    (`bots._pass_draws`): the generator must be left where `count` calls of `random()` leave
+    it, for `random.Random` (one call of its bits) and for any other generator class."""
+
+    class Halved(random.Random):
+        def random(self) -> float:
+            return super().random() / 2
+
+    for seed in range(40):
+        for kind in (random.Random, Halved):
+            taken, plain = kind(seed), kind(seed)
+            bots._pass_draws(taken, count)
+            for _ in range(count):
+                plain.random()
+            assert taken.random() == plain.random()
+            assert taken.getstate() == plain.getstate()
+
+
 def test_turn_events_laid_out_by_hand_are_the_chain_of_their_parts() -> None:
     """`moves.TurnEvents` sets its parts itself (`Chain._laid`) instead of `Chain.__init__`'s
     loop: read by length, index, iteration, search and filter it must be the plain `Chain` of
@@ -218,3 +238,4 @@ def test_the_nearest_goal_read_by_its_bound_is_the_nearest_of_every_goal(version
         assert bots._nearest(params, goals, ends, hero.node, paths.reach) == (plain, where)
         read += 1
     assert read
+
