@@ -578,11 +578,32 @@ def _acceptable(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], captur
     held. A hand of deck cards with at most one hymn (every hand the rules deal) makes only
     such offerings: two cards of 2-9, one of 10 or more, the capture, the hymn with one card or
     with the capture; so they are kept without asking each its form. Any other hand (a table's:
-    an unknown id, a second hymn) is filtered."""
+    an unknown id, a second hymn) is filtered. A one-hymn hand's offerings are the hymn with
+    each card (`_learning`: kept per seat, hymn and card) and with the capture."""
     if len(hymns) <= 1 and all([hymn in cards.HYMNS for hymn in hymns]) and all([card_id in cards.CARDS for card_id in hand]):
+        if hymns:
+            hymn = hymns[0]
+            learning = _learning(seat, hymn)
+            events: list[Event] = []
+            for card_id in hand:
+                event = learning.get(card_id)
+                if event is None:
+                    event = learning[card_id] = HymnLearned(by=seat, offering=(hymn, card_id))
+                events.append(event)
+            if capture:
+                events.append(HymnLearned(by=seat, offering=(hymn,), captures=capture))
+            return tuple(events)
         return tuple(_offered(seat, hand, hymns, capture))
     return tuple(event for event in _offered(seat, hand, hymns, capture)
                  if offering_form(event.offering, event.captures) is not None and all(h in event.offering for h in hymns))
+
+
+@functools.lru_cache(maxsize=1 << 8)  # pure: the events are frozen; a seat's few hymns in a run
+def _learning(seat: str, hymn: str) -> dict[str, Event]:
+    """The seat's offering of `hymn` with each deck card, by card, filled as hands meet them
+    (`_acceptable`): a new hand is mostly cards its seat held before with the same hymn (a
+    hand changes a card at a time), so its offerings are read, not made (at most 56 a hymn)."""
+    return {}
 
 
 def _offered(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture: tuple[str, ...]) -> Iterator[HymnLearned]:

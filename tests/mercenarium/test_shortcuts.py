@@ -355,7 +355,8 @@ def test_offerings_kept_without_their_form_asked_are_the_acceptable_ones() -> No
     """`moves._acceptable` keeps a dealt hand's offerings without asking each its form: for random
     hands of deck cards with no hymn, one, or two (hymns and unknown ids among the hand, as a
     table may record), with a capture and without, and for every seat at every decision of
-    seeded games, it keeps what the plain filter keeps."""
+    seeded games, it keeps what the plain filter keeps (a one-hymn hand's offerings read from
+    the events kept per seat, hymn and card, `moves._learning`, as the hands before met them)."""
     from rulesets.mercenarium import moves
 
     rng = random.Random(18)
