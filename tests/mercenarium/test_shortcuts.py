@@ -5,11 +5,12 @@ read from the two touching edges' codes (each card's edges by compass direction 
 owner, each pair of edges' clash once), a space's nearest goal read in a loop, a card lifted
 from wherever it is in one copy of the state, the enemies' neighbourhood as a mask, an exposure
 read both ways from the edge codes, a random index drawn without `randrange`, a seat's own
-actions remembered by equal arguments, a dealt hand's offerings kept without asking each its
-form, the hand cards a base accepts read from its set, a move or another action applied with
-its turn passed on in one copy, and where `legal` says a turn's songs are: each is held here to
-the plain code it replaced, over every case it can meet, or at every decision, move, summon and
-hymn put of seeded games."""
+actions remembered by equal arguments (its songs made once per hymns held), a dealt hand's
+offerings kept without asking each its form (read from events kept per seat, hymn and card),
+the hand cards a base accepts read from its set, a move or another action applied with its turn
+passed on in one copy, and where `legal` says a turn's songs are: each is held here to the plain
+code it replaced, over every case it can meet, or at every decision, move, summon and hymn put
+of seeded games."""
 
 from __future__ import annotations
 
@@ -254,6 +255,35 @@ def test_a_seat_s_own_actions_remembered_are_the_actions_worked_out_afresh() -> 
                     fresh = moves._own_actions.__wrapped__(p.seat, *args)
                     assert moves._own_actions(p.seat, *args) == fresh
                     assert moves._own_actions(p.seat, P, msgspec.structs.replace(p), *args[2:]) == fresh
+                    asked += 1
+            state = R.ruleset.apply(P, state, event)
+    assert asked > 100
+
+
+def test_a_seat_s_own_actions_are_its_songs_offerings_and_draws_asked_plainly() -> None:
+    """The songs made once per seat and hymns held (`moves._songs_held`) are each held hymn's
+    song, for random hymns held (unknown ids among them); and at every decision of seeded games
+    of two to four players, for every seat, a seat's own actions (`moves._own_actions`, worked
+    out afresh) are its songs (`moves._songs`), the offerings the plain filter keeps and its
+    draws (`moves._draws`), in that order."""
+    from rulesets.mercenarium import moves
+
+    rng = random.Random(18)
+    pool = [*cards.HYMNS, "nothing", next(iter(cards.CARDS))]
+    for _ in range(500):
+        hymns = tuple(rng.choice(pool) for _ in range(rng.randrange(4)))
+        assert moves._songs_held("red", hymns) == tuple(HymnSung(by="red", hymn=h) for h in hymns if h in cards.HYMNS)
+    asked = 0
+    for players, seed, bot in ((2, 5, "random"), (3, 8, "heuristic"), (4, 2, "random")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:-1]:
+            if state.stage == "play" and R.ruleset.chance(P, state) is None and not state.singularity:
+                for p in state.players:
+                    capture = tuple(c.card for c in p.captures if not c.spent)[:1]
+                    offerings = plain_acceptable(p.seat, p.hand, p.hymns, capture) if state.hymnal else ()
+                    plain = (*moves._songs(P, state, p, True), *offerings, *moves._draws(P, state, p))
+                    assert moves._own_actions.__wrapped__(p.seat, P, p, not state.hymnal, not state.deck)[0] == plain, (seed, event.seq)
                     asked += 1
             state = R.ruleset.apply(P, state, event)
     assert asked > 100
