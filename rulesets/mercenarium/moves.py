@@ -527,9 +527,9 @@ def _buys(state: State, p: Player) -> list[Event]:
     free = unspent(p)
     if not free:
         return []
-    return [MercenaryBought(by=p.seat, card=piece.card, capture=free[0]) for piece in state.board
-            if piece.owner != p.seat and (found := cards.card(piece.card)) is not None and found.mercenary
-            and contract_of(state, piece.card) is None]
+    seat = p.seat
+    return [MercenaryBought(by=seat, card=piece.card, capture=free[0]) for piece in state.board
+            if piece.owner != seat and piece.card in cards.MERCENARIES and contract_of(state, piece.card) is None]
 
 
 @last_args_each  # rulesets/memo.py: per seat, while its cards (one Player object) stay as they are

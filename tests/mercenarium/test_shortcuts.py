@@ -7,10 +7,10 @@ from wherever it is in one copy of the state, the enemies' neighbourhood as a ma
 read both ways from the edge codes, a random index drawn without `randrange`, a seat's own
 actions remembered by equal arguments (its songs made once per hymns held), a dealt hand's
 offerings kept without asking each its form (read from events kept per seat, hymn and card),
-the hand cards a base accepts read from its set, a move or another action applied with its turn
-passed on in one copy, and where `legal` says a turn's songs are: each is held here to the plain
-code it replaced, over every case it can meet, or at every decision, move, summon and hymn put
-of seeded games."""
+the hand cards a base accepts read from its set, the Mercenaries asked by id, a move or another
+action applied with its turn passed on in one copy, and where `legal` says a turn's songs are:
+each is held here to the plain code it replaced, over every case it can meet, or at every
+decision, move, summon and hymn put of seeded games."""
 
 from __future__ import annotations
 
@@ -434,3 +434,12 @@ def test_the_hand_cards_a_base_accepts_read_from_its_set_are_those_asked_plainly
         for _ in range(60):
             hand = tuple(rng.choice(pool) for _ in range(rng.randrange(8)))
             assert moves._accepted_by.__wrapped__(base, hand) == plain_accepted_by(base, hand), (base, hand)
+
+
+def test_the_mercenaries_by_id_are_the_cards_whose_rank_makes_them_mercenaries() -> None:
+    """`cards.MERCENARIES` (a buy's and a contract's test by id) holds every deck card that is a
+    Mercenary and nothing else: no other deck card, no hymn, no unknown id."""
+    for card_id in (*cards.CARDS, *cards.HYMNS, "nothing", ""):
+        found = cards.card(card_id)
+        assert (card_id in cards.MERCENARIES) == (found is not None and found.mercenary), card_id
+    assert len(cards.MERCENARIES) == 16
