@@ -178,6 +178,8 @@ HYMNS: Mapping[str, Hymn] = parse_hymns((DATA / "hymns.toml").read_text(encoding
 DECK: tuple[str, ...] = tuple(CARDS)
 """The 56 deck cards in their canonical order (the deck is kept sorted this way)."""
 HYMNAL: tuple[str, ...] = tuple(HYMNS)
+MERCENARIES: frozenset[str] = frozenset(card_id for card_id, found in CARDS.items() if found.mercenary)
+"""The deck cards that are Mercenaries (`Card.mercenary`), by id: a buy or a contract asks by id."""
 ORDER: Mapping[str, int] = {card: i for i, card in enumerate((*DECK, *HYMNAL))}
 """Canonical position of every card, to keep piles sorted (a shuffled pile has no order)."""
 

@@ -527,9 +527,9 @@ def _buys(state: State, p: Player) -> list[Event]:
     free = unspent(p)
     if not free:
         return []
-    return [MercenaryBought(by=p.seat, card=piece.card, capture=free[0]) for piece in state.board
-            if piece.owner != p.seat and (found := cards.card(piece.card)) is not None and found.mercenary
-            and contract_of(state, piece.card) is None]
+    seat = p.seat
+    return [MercenaryBought(by=seat, card=piece.card, capture=free[0]) for piece in state.board
+            if piece.owner != seat and piece.card in cards.MERCENARIES and contract_of(state, piece.card) is None]
 
 
 @last_args_each  # rulesets/memo.py: per seat, while its cards (one Player object) stay as they are
@@ -539,10 +539,17 @@ def _own_actions(seat: str, params: Params, p: Player, no_hymnal: bool, no_deck:
     lead them: they depend on its Player alone and on whether the hymnal and the deck are
     empty, and the Player object stays the same from turn to turn until its cards change."""
     free = unspent(p)
-    songs = [HymnSung(by=seat, hymn=hymn) for hymn in p.hymns if hymn in cards.HYMNS]
+    songs = _songs_held(seat, p.hymns)
     offerings = () if no_hymnal else _acceptable(seat, p.hand, p.hymns, free[:1])
     draws = () if no_deck else _discarding(seat, p.hand) if len(p.hand) >= params.hand_limit else _drawing(seat)
     return (*songs, *offerings, *draws), bool(free), len(songs)
+
+
+@functools.lru_cache(maxsize=1 << 10)  # pure; a seat's hymns change far less often than its hand
+def _songs_held(seat: str, hymns: tuple[str, ...]) -> tuple[Event, ...]:
+    """A seat's legal songs outside Singularity: each held hymn (`_songs`' events, made once
+    per seat and hymns held rather than at every change of the seat's cards)."""
+    return tuple([HymnSung(by=seat, hymn=hymn) for hymn in hymns if hymn in cards.HYMNS])
 
 
 def _songs(params: Params, state: State, p: Player, legal_only: bool) -> list[Event]:
@@ -578,11 +585,38 @@ def _acceptable(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], captur
     held. A hand of deck cards with at most one hymn (every hand the rules deal) makes only
     such offerings: two cards of 2-9, one of 10 or more, the capture, the hymn with one card or
     with the capture; so they are kept without asking each its form. Any other hand (a table's:
-    an unknown id, a second hymn) is filtered."""
-    if len(hymns) <= 1 and all([hymn in cards.HYMNS for hymn in hymns]) and all([card_id in cards.CARDS for card_id in hand]):
+    an unknown id, a second hymn) is filtered. A one-hymn hand's offerings are the hymn with
+    each card (`_learning`: kept per seat, hymn and card) and with the capture."""
+    if len(hymns) == 1 and (hymn := hymns[0]) in cards.HYMNS:
+        learning = _learning(seat, hymn)  # deck cards only: a card found there is one
+        events: list[Event] = []
+        for card_id in hand:
+            event = learning.get(card_id)
+            if event is None:
+                if card_id not in cards.CARDS:
+                    return _filtered(seat, hand, hymns, capture)
+                event = learning[card_id] = HymnLearned(by=seat, offering=(hymn, card_id))
+            events.append(event)
+        if capture:
+            events.append(HymnLearned(by=seat, offering=(hymn,), captures=capture))
+        return tuple(events)
+    if not hymns and all([card_id in cards.CARDS for card_id in hand]):
         return tuple(_offered(seat, hand, hymns, capture))
+    return _filtered(seat, hand, hymns, capture)
+
+
+def _filtered(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture: tuple[str, ...]) -> tuple[Event, ...]:
+    """The offerings `_offered` makes that `rules.offering_form` accepts and that leave no hymn held."""
     return tuple(event for event in _offered(seat, hand, hymns, capture)
                  if offering_form(event.offering, event.captures) is not None and all(h in event.offering for h in hymns))
+
+
+@functools.lru_cache(maxsize=1 << 8)  # pure: the events are frozen; a seat's few hymns in a run
+def _learning(seat: str, hymn: str) -> dict[str, Event]:
+    """The seat's offering of `hymn` with each deck card, by card, filled as hands meet them
+    (`_acceptable`): a new hand is mostly cards its seat held before with the same hymn (a
+    hand changes a card at a time), so its offerings are read, not made (at most 56 a hymn)."""
+    return {}
 
 
 def _offered(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture: tuple[str, ...]) -> Iterator[HymnLearned]:

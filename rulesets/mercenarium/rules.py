@@ -710,8 +710,7 @@ def _apply_summoned(params: Params, state: State, event: CardSummoned) -> State:
 
 def _contract(state: State, card_id: str, seat: str) -> State:
     """"A bought or summoned Mercenary is considered 'Under Contract'"."""
-    found = cards.card(card_id)
-    if found is None or not found.mercenary:
+    if card_id not in cards.MERCENARIES:
         return state
     contracts = (*(c for c in state.contracts if c[0] != card_id), (card_id, seat))
     return replace(state, contracts=contracts)

@@ -5,11 +5,12 @@ read from the two touching edges' codes (each card's edges by compass direction 
 owner, each pair of edges' clash once), a space's nearest goal read in a loop, a card lifted
 from wherever it is in one copy of the state, the enemies' neighbourhood as a mask, an exposure
 read both ways from the edge codes, a random index drawn without `randrange`, a seat's own
-actions remembered by equal arguments, a dealt hand's offerings kept without asking each its
-form, the hand cards a base accepts read from its set, a move or another action applied with
-its turn passed on in one copy, and where `legal` says a turn's songs are: each is held here to
-the plain code it replaced, over every case it can meet, or at every decision, move, summon and
-hymn put of seeded games."""
+actions remembered by equal arguments (its songs made once per hymns held), a dealt hand's
+offerings kept without asking each its form (read from events kept per seat, hymn and card),
+the hand cards a base accepts read from its set, the Mercenaries asked by id, a move or another
+action applied with its turn passed on in one copy, and where `legal` says a turn's songs are:
+each is held here to the plain code it replaced, over every case it can meet, or at every
+decision, move, summon and hymn put of seeded games."""
 
 from __future__ import annotations
 
@@ -259,6 +260,35 @@ def test_a_seat_s_own_actions_remembered_are_the_actions_worked_out_afresh() -> 
     assert asked > 100
 
 
+def test_a_seat_s_own_actions_are_its_songs_offerings_and_draws_asked_plainly() -> None:
+    """The songs made once per seat and hymns held (`moves._songs_held`) are each held hymn's
+    song, for random hymns held (unknown ids among them); and at every decision of seeded games
+    of two to four players, for every seat, a seat's own actions (`moves._own_actions`, worked
+    out afresh) are its songs (`moves._songs`), the offerings the plain filter keeps and its
+    draws (`moves._draws`), in that order."""
+    from rulesets.mercenarium import moves
+
+    rng = random.Random(18)
+    pool = [*cards.HYMNS, "nothing", next(iter(cards.CARDS))]
+    for _ in range(500):
+        hymns = tuple(rng.choice(pool) for _ in range(rng.randrange(4)))
+        assert moves._songs_held("red", hymns) == tuple(HymnSung(by="red", hymn=h) for h in hymns if h in cards.HYMNS)
+    asked = 0
+    for players, seed, bot in ((2, 5, "random"), (3, 8, "heuristic"), (4, 2, "random")):
+        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
+        state = R.ruleset.setup(P, log[0])
+        for event in log[1:-1]:
+            if state.stage == "play" and R.ruleset.chance(P, state) is None and not state.singularity:
+                for p in state.players:
+                    capture = tuple(c.card for c in p.captures if not c.spent)[:1]
+                    offerings = plain_acceptable(p.seat, p.hand, p.hymns, capture) if state.hymnal else ()
+                    plain = (*moves._songs(P, state, p, True), *offerings, *moves._draws(P, state, p))
+                    assert moves._own_actions.__wrapped__(p.seat, P, p, not state.hymnal, not state.deck)[0] == plain, (seed, event.seq)
+                    asked += 1
+            state = R.ruleset.apply(P, state, event)
+    assert asked > 100
+
+
 def plain_moved(state: State, event: CardMoved) -> State:
     """A move as the rules applied it before: the board and the last action in one copy, then the
     turn passed on (`plain_finish`) in another."""
@@ -355,7 +385,8 @@ def test_offerings_kept_without_their_form_asked_are_the_acceptable_ones() -> No
     """`moves._acceptable` keeps a dealt hand's offerings without asking each its form: for random
     hands of deck cards with no hymn, one, or two (hymns and unknown ids among the hand, as a
     table may record), with a capture and without, and for every seat at every decision of
-    seeded games, it keeps what the plain filter keeps."""
+    seeded games, it keeps what the plain filter keeps (a one-hymn hand's offerings read from
+    the events kept per seat, hymn and card, `moves._learning`, as the hands before met them)."""
     from rulesets.mercenarium import moves
 
     rng = random.Random(18)
@@ -403,3 +434,12 @@ def test_the_hand_cards_a_base_accepts_read_from_its_set_are_those_asked_plainly
         for _ in range(60):
             hand = tuple(rng.choice(pool) for _ in range(rng.randrange(8)))
             assert moves._accepted_by.__wrapped__(base, hand) == plain_accepted_by(base, hand), (base, hand)
+
+
+def test_the_mercenaries_by_id_are_the_cards_whose_rank_makes_them_mercenaries() -> None:
+    """`cards.MERCENARIES` (a buy's and a contract's test by id) holds every deck card that is a
+    Mercenary and nothing else: no other deck card, no hymn, no unknown id."""
+    for card_id in (*cards.CARDS, *cards.HYMNS, "nothing", ""):
+        found = cards.card(card_id)
+        assert (card_id in cards.MERCENARIES) == (found is not None and found.mercenary), card_id
+    assert len(cards.MERCENARIES) == 16
