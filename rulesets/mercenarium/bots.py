@@ -238,17 +238,19 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         bound, i, kind = -entry[0], entry[1], entry[2]
         if bound < best:
             break  # this bound and every one after it are below the best score: none can win
+        if kind < 2:  # a card's moves (bounded by its space's distance) or one move (scored by where it lands)
+            space = entry[4].space if kind == 0 else entry[4]
+            x, y = space
+            if rows and 0 <= x < size and 0 <= y < size:  # `_distance` read inline: a call at each pop cost about 0.1 us
+                cell = x * size + y
+                distance = rows[0][cell]
+                for row in rows:
+                    if row[cell] < distance:
+                        distance = row[cell]
+            else:
+                distance = _distance(rows, goals, size, space)
         if kind == 0:  # a card's moves, each bounded once the card's distance is known: its House, whether it ends beside an enemy
             _, _, _, start, piece, threatened = entry
-            x, y = piece.space
-            if rows and 0 <= x < size and 0 <= y < size:  # `_distance` read inline: a call at each pop cost about 0.1 us
-                at_space_ = x * size + y
-                distance = rows[0][at_space_]
-                for row in rows:
-                    if row[at_space_] < distance:
-                        distance = row[at_space_]
-            else:
-                distance = _distance(rows, goals, size, piece.space)
             card_bound = 18.0 + 25.0 * threatened - (distance - 1 if distance > 1 else 0) + _SLACK
             base_score = 18.0 + 25.0 * threatened
             for j in range(start, len(found)):
@@ -281,16 +283,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         if kind == 3:
             score = _summon_score(params, state, faces, where, bit_of[entry[4]] & near != 0, base, entry[3], entry[4], seat, entry[5])
         else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
-            _, _, _, piece, to, score, beside = entry
-            x, y = to
-            if rows and 0 <= x < size and 0 <= y < size:  # `_distance` read inline, as above
-                at_space_ = x * size + y
-                distance = rows[0][at_space_]
-                for row in rows:
-                    if row[at_space_] < distance:
-                        distance = row[at_space_]
-            else:
-                distance = _distance(rows, goals, size, to)
+            _, _, _, piece, to, score, beside = entry  # its distance read above
             at_best = score + 20.0 * beside - 1.0 * distance
             if at_best < best or (at_best == best and not comes_first(ties, i, at)):
                 continue  # loses at its best: the enemies where it lands change nothing

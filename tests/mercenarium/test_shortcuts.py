@@ -15,6 +15,7 @@ decision, move, summon and hymn put of seeded games."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from itertools import product
 
 import msgspec
@@ -26,6 +27,7 @@ from rulesets.mercenarium.state import (
     Clash,
     Last,
     Placed,
+    Player,
     State,
     alchemy,
     board_by_space,
@@ -245,19 +247,26 @@ def test_a_seat_s_own_actions_remembered_are_the_actions_worked_out_afresh() -> 
     from rulesets.mercenarium import moves
 
     asked = 0
+    for state, p in seats_at_turn_decisions():
+        args = (P, p, not state.hymnal, not state.deck)
+        fresh = moves._own_actions.__wrapped__(p.seat, *args)
+        assert moves._own_actions(p.seat, *args) == fresh
+        assert moves._own_actions(p.seat, P, msgspec.structs.replace(p), *args[2:]) == fresh
+        asked += 1
+    assert asked > 100
+
+
+def seats_at_turn_decisions() -> Iterator[tuple[State, Player]]:
+    """Every seat at every turn decision (play, no chance step, no Singularity) of three
+    seeded games of two, three and four players."""
     for players, seed, bot in ((2, 5, "random"), (3, 8, "heuristic"), (4, 2, "random")):
         log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
         state = R.ruleset.setup(P, log[0])
         for event in log[1:-1]:
             if state.stage == "play" and R.ruleset.chance(P, state) is None and not state.singularity:
                 for p in state.players:
-                    args = (P, p, not state.hymnal, not state.deck)
-                    fresh = moves._own_actions.__wrapped__(p.seat, *args)
-                    assert moves._own_actions(p.seat, *args) == fresh
-                    assert moves._own_actions(p.seat, P, msgspec.structs.replace(p), *args[2:]) == fresh
-                    asked += 1
+                    yield state, p
             state = R.ruleset.apply(P, state, event)
-    assert asked > 100
 
 
 def test_a_seat_s_own_actions_are_its_songs_offerings_and_draws_asked_plainly() -> None:
@@ -274,18 +283,12 @@ def test_a_seat_s_own_actions_are_its_songs_offerings_and_draws_asked_plainly() 
         hymns = tuple(rng.choice(pool) for _ in range(rng.randrange(4)))
         assert moves._songs_held("red", hymns) == tuple(HymnSung(by="red", hymn=h) for h in hymns if h in cards.HYMNS)
     asked = 0
-    for players, seed, bot in ((2, 5, "random"), (3, 8, "heuristic"), (4, 2, "random")):
-        log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
-        state = R.ruleset.setup(P, log[0])
-        for event in log[1:-1]:
-            if state.stage == "play" and R.ruleset.chance(P, state) is None and not state.singularity:
-                for p in state.players:
-                    capture = tuple(c.card for c in p.captures if not c.spent)[:1]
-                    offerings = plain_acceptable(p.seat, p.hand, p.hymns, capture) if state.hymnal else ()
-                    plain = (*moves._songs(P, state, p, True), *offerings, *moves._draws(P, state, p))
-                    assert moves._own_actions.__wrapped__(p.seat, P, p, not state.hymnal, not state.deck)[0] == plain, (seed, event.seq)
-                    asked += 1
-            state = R.ruleset.apply(P, state, event)
+    for state, p in seats_at_turn_decisions():
+        capture = tuple(c.card for c in p.captures if not c.spent)[:1]
+        offerings = plain_acceptable(p.seat, p.hand, p.hymns, capture) if state.hymnal else ()
+        plain = (*moves._songs(P, state, p, True), *offerings, *moves._draws(P, state, p))
+        assert moves._own_actions.__wrapped__(p.seat, P, p, not state.hymnal, not state.deck)[0] == plain, p.seat
+        asked += 1
     assert asked > 100
 
 
