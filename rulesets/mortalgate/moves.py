@@ -335,8 +335,12 @@ def _measured(params: Params, state: State, hero: Hero, friends: bool) -> tuple[
     for each in state.heroes:
         if not each.alive:
             continue
-        if each.team == team and (not friends or each.id == hero.id):
+        if each.team != team:
+            into = enemies
+        elif not friends or each.id == hero.id:
             continue
+        else:
+            into = near
         node = each.node
         if node is None:
             away: float = math.inf
@@ -345,7 +349,7 @@ def _measured(params: Params, state: State, hero: Hero, friends: bool) -> tuple[
         else:
             col, row = node
             away = steps[col * height + row] if 0 <= col < width and 0 <= row < height else board.distance(here, node)
-        (near if each.team == team else enemies).append((each, away))
+        into.append((each, away))
     return enemies, near
 
 
@@ -653,7 +657,6 @@ def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> Walk:
             closed[near] = True
             cells.append(near)
             parents.append(-1)
-    add, came = cells.append, parents.append
     begun, reach = 0, 1 if cells else 0
     for _ in range(steps - 1):  # each ring walks on from the one before it
         ended = len(cells)
@@ -661,8 +664,8 @@ def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> Walk:
             for near in around[cells[position]]:
                 if not closed[near]:
                     closed[near] = True
-                    add(near)
-                    came(position)
+                    cells.append(near)  # (not a bound `append` kept aside: Python 3.11 specialises
+                    parents.append(position)  # `list.append` called as a method into no call at all)
         if len(cells) == ended:
             break
         begun, reach = ended, reach + 1
