@@ -357,7 +357,7 @@ def _turn(params: Params, state: State, p: Player, legal_only: bool) -> tuple[Se
     (`TurnEvents.songs`: their first index and their number), when that is known at once."""
     where = board_by_space(state)  # once per decision: every summon and step asks what is where
     steps = _board_moves(params, state, where, p.seat, legal_only)
-    beside = steps if isinstance(steps, Steps) and len(where) == len(state.board) else None  # one card a space: the steps say what is empty
+    beside = steps.found if isinstance(steps, Steps) and len(where) == len(state.board) else None  # one card a space: the steps say what is empty
     summons = _summons(params, where, p, legal_only, beside)
     if legal_only and not state.singularity:  # a seat's songs, offerings and draws depend on its cards alone
         own, can_buy, sung = _own_actions(p.seat, params, p, not state.hymnal, not state.deck)
@@ -389,7 +389,8 @@ def _zodiac_effects(state: State) -> Iterator[Event]:
         yield ZodiacResolved(by=pending.seat, hymn=pending.hymn)
 
 
-def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool, steps: Steps | None = None) -> Sequence[Event]:
+def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: bool,
+             steps: list[tuple[Placed, Space, Placed | None, str]] | None = None) -> Sequence[Event]:
     """Each hand card on the empty House or an empty space beside an own card; legal where
     the card is a deck card and the space is the House or beside a base it may be summoned
     on (same suit, or a face value no lower: `rules._check_base`).
@@ -398,8 +399,7 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
     (`_accepted_by`), so each space's accepted cards are the union of its bases' (one bit
     per hand card), and only the accepted pairs are visited. The empty spaces beside own
     cards are read from the turn's legal `steps` when given (`Steps.found`: each own card's
-    steps onto an empty space, with one card a space), a card's run of them (`Steps.runs`)
-    read only when the card accepts a hand card (most accept none). The summons are made when read (a
+    steps onto an empty space, with one card a space). The summons are made when read (a
     `Lazy` run): a random bot makes the one it picks."""
     seat, size = p.seat, params.board_size
     if not legal_only:
@@ -416,18 +416,14 @@ def _summons(params: Params, where: dict[Space, Placed], p: Player, legal_only: 
     home = house(params, seat)
     accepted: dict[Space, int] = {home: _deck_cards(hand)} if home not in where else {}
     if steps is not None:
-        found = steps.found
-        runs = steps.runs
-        for k, start in enumerate(runs):  # a card's steps come together (`Steps.runs`): its accepted cards once
-            end = runs[k + 1] if k + 1 < len(runs) else len(found)
-            if start == end:
-                continue  # a card with no step
-            bits = _accepted_by(found[start][0].card, hand)
-            if bits:  # a base that accepts no hand card adds no summon: its steps are not read
-                for j in range(start, end):
-                    _, near, occupant, _ = found[j]
-                    if occupant is None:
-                        accepted[near] = accepted.get(near, 0) | bits
+        base: Placed | None = None
+        bits = 0
+        for piece, near, occupant, _ in steps:
+            if occupant is None:
+                if piece is not base:  # a card's steps come together: its accepted cards once
+                    base, bits = piece, _accepted_by(piece.card, hand)
+                if bits:  # a base that accepts no hand card adds no summon: its spaces are not kept
+                    accepted[near] = accepted.get(near, 0) | bits
     else:
         around = board.adjacent(size)
         for piece in where.values():

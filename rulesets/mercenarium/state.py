@@ -188,15 +188,9 @@ def any_over_limits(params: Params, state: State) -> bool:
 
 
 def next_seat(state: State, seat: str) -> str:
-    """The seat after `seat`, clockwise (the first seat after one not seated: a table's mistake).
-    Asked at every turn passed on: the seats looked through once (`index`), not first for
-    whether the seat is among them."""
-    seats = state.seats
-    try:
-        index = seats.index(seat)
-    except ValueError:
-        index = -1
-    return seats[(index + 1) % len(seats)]
+    """The seat after `seat`, clockwise."""
+    index = state.seats.index(seat) if seat in state.seats else -1
+    return state.seats[(index + 1) % len(state.seats)]
 
 
 def clockwise(params: Params, seats: list[str] | tuple[str, ...]) -> tuple[str, ...]:

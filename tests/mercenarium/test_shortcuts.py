@@ -467,33 +467,3 @@ def test_where_each_card_s_steps_begin_is_the_count_of_the_steps_before_it() -> 
         assert [step[0] for step in steps.found] == [piece for piece in state.board if piece.owner == p.seat for step in steps.found if step[0] is piece]
         asked += 1
     assert asked > 100
-
-
-def test_summons_read_from_each_card_s_run_of_steps_are_the_summons_beside_every_own_card() -> None:
-    """At every seat of every turn decision of seeded games of two to four players (hands of
-    one card and more), the summons read from the turn's steps (each card's run, `Steps.runs`,
-    read only when the card accepts a hand card) are the summons found from the board around
-    every own card (`moves._summons` without the steps), event for event and in order."""
-    from rulesets.mercenarium import moves
-
-    asked = 0
-    for state, p in seats_at_turn_decisions():
-        where = board_by_space(state)
-        if not p.hand or len(where) != len(state.board):
-            continue
-        steps = moves._board_moves(P, state, where, p.seat, True)
-        assert isinstance(steps, moves.Steps)
-        assert list(moves._summons(P, where, p, True, steps)) == list(moves._summons(P, where, p, True)), p.seat
-        asked += 1
-    assert asked > 100
-
-
-def test_the_seat_after_a_seat_looked_up_once_is_the_seat_after_it_clockwise() -> None:
-    """`next_seat` (the seats looked through once) is the seat after the given one in the
-    seats' order, the last followed by the first, and the first seat after one not seated."""
-    for players in (2, 3, 4):
-        seats = tuple(SEATS[players])
-        state = msgspec.structs.replace(position(), seats=seats)
-        for k, seat in enumerate(seats):
-            assert next_seat(state, seat) == seats[(k + 1) % len(seats)]
-        assert next_seat(state, "nobody") == seats[0]
