@@ -203,21 +203,10 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
     bit_of, beside_of = _bit_of(size), _beside_of(size)  # `near` is a mask of these bits
     piece_at: Placed | None = None
-    stepped = len(found)
-    for j in steps.runs:  # a card's moves, one entry for them all at its first, bounded as if its distance were nothing
-        if j == stepped:
-            break  # the cards left have no step
-        piece, _, occupant, _ = found[j]
-        if piece is piece_at:
-            continue  # a card with no step begins where the next card does: that card is entered
+    for j, (piece, _, occupant, _) in enumerate(found):  # a card's moves, one entry for them all, bounded as if its distance were nothing
+        if occupant is not None or piece is piece_at:
+            continue  # an attack, or a card already entered: its moves come together, the entry at its first
         piece_at = piece
-        while occupant is not None:  # an attack: the card's moves come after its attacks
-            j += 1
-            if j == stepped or found[j][0] is not piece:
-                break
-            occupant = found[j][2]
-        if occupant is not None:
-            continue  # every step of the card is an attack: no move to enter
         space = piece.space
         threatened = bit_of.get(space, 0) & near != 0 and _threatened(params, faces, where, piece)  # only beside an enemy can it be
         unmeasured = 18.0 + 25.0 * threatened + _SLACK

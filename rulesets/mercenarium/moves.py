@@ -204,16 +204,13 @@ def _no_summons(seat: str) -> Summons:
 class Steps(Lazy[Event]):
     """A turn's legal steps on the board, made when read: `found` holds each step's card, the
     space it steps to, the enemy there (None on an empty space) and their clash ("" for none);
-    `attacks` is how many step onto an enemy (the heuristic looks for none when there are none);
-    `runs` is where each own card's steps begin in `found`, in order (a card with no step begins
-    where the next card does, or at the end): the heuristic enters each card's moves at its run
-    instead of reading every step to find where a card changes."""
+    `attacks` is how many step onto an enemy (the heuristic looks for none when there are none)."""
 
-    __slots__ = ("attacks", "found", "runs", "seat")
+    __slots__ = ("attacks", "found", "seat")
 
-    def __init__(self, seat: str, found: list[tuple[Placed, Space, Placed | None, str]], attacks: int, runs: list[int]) -> None:
+    def __init__(self, seat: str, found: list[tuple[Placed, Space, Placed | None, str]], attacks: int) -> None:
         self._count, self._item, self._items, self._made, self._all = len(found), None, None, {}, None
-        self.seat, self.found, self.attacks, self.runs = seat, found, attacks, runs
+        self.seat, self.found, self.attacks = seat, found, attacks
 
     @overload
     def __getitem__(self, index: int) -> Event: ...
@@ -487,13 +484,11 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
         return out
     around = board.adjacent(size)
     found: list[tuple[Placed, Space, Placed | None, str]] = []  # each legal step: card, space, enemy there, clash
-    runs: list[int] = []  # where each own card's steps begin
     get = where.get
     attacks = 0
     for piece in state.board:
         if piece.owner != seat:
             continue
-        runs.append(len(found))
         for near in around.get(piece.space) or _off_board(piece.space, size):
             occupant = get(near)
             if occupant is None:
@@ -503,7 +498,7 @@ def _board_moves(params: Params, state: State, where: dict[Space, Placed], seat:
                 if met.kind in _ONTO_ENEMY:
                     found.append((piece, near, occupant, met.kind))
                     attacks += 1
-    return Steps(seat, found, attacks, runs)
+    return Steps(seat, found, attacks)
 
 
 def _step(seat: str, piece: Placed, near: Space, occupant: Placed | None, kind: str) -> Event:

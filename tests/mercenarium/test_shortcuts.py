@@ -446,24 +446,3 @@ def test_the_mercenaries_by_id_are_the_cards_whose_rank_makes_them_mercenaries()
         found = cards.card(card_id)
         assert (card_id in cards.MERCENARIES) == (found is not None and found.mercenary), card_id
     assert len(cards.MERCENARIES) == 16
-
-
-def test_where_each_card_s_steps_begin_is_the_count_of_the_steps_before_it() -> None:
-    """At every seat of every turn decision of seeded games of two to four players, a turn's
-    steps (`moves.Steps.runs`) say where each own card's steps begin among them: one entry per own
-    card in board order, the count of the steps of the own cards before it (so a card with no step
-    begins where the next card does, and one at the end begins at the end)."""
-    from rulesets.mercenarium import moves
-
-    asked = 0
-    for state, p in seats_at_turn_decisions():
-        steps = moves._board_moves(P, state, board_by_space(state), p.seat, True)
-        assert isinstance(steps, moves.Steps)
-        plain = []
-        for piece in state.board:
-            if piece.owner == p.seat:
-                plain.append(sum(1 for step in steps.found if step[0].owner == p.seat and state.board.index(step[0]) < state.board.index(piece)))
-        assert steps.runs == plain, p.seat
-        assert [step[0] for step in steps.found] == [piece for piece in state.board if piece.owner == p.seat for step in steps.found if step[0] is piece]
-        asked += 1
-    assert asked > 100
