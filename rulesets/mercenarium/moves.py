@@ -585,22 +585,8 @@ def _acceptable(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], captur
     held. A hand of deck cards with at most one hymn (every hand the rules deal) makes only
     such offerings: two cards of 2-9, one of 10 or more, the capture, the hymn with one card or
     with the capture; so they are kept without asking each its form. Any other hand (a table's:
-    an unknown id, a second hymn) is filtered. A one-hymn hand's offerings are the hymn with
-    each card (`_learning`: kept per seat, hymn and card) and with the capture."""
-    if len(hymns) == 1 and (hymn := hymns[0]) in cards.HYMNS:
-        learning = _learning(seat, hymn)  # deck cards only: a card found there is one
-        events: list[Event] = []
-        for card_id in hand:
-            event = learning.get(card_id)
-            if event is None:
-                if card_id not in cards.CARDS:
-                    return _filtered(seat, hand, hymns, capture)
-                event = learning[card_id] = HymnLearned(by=seat, offering=(hymn, card_id))
-            events.append(event)
-        if capture:
-            events.append(HymnLearned(by=seat, offering=(hymn,), captures=capture))
-        return tuple(events)
-    if not hymns and all([card_id in cards.CARDS for card_id in hand]):
+    an unknown id, a second hymn) is filtered."""
+    if len(hymns) <= 1 and all([card_id in cards.CARDS for card_id in hand]) and (not hymns or hymns[0] in cards.HYMNS):
         return tuple(_offered(seat, hand, hymns, capture))
     return _filtered(seat, hand, hymns, capture)
 
@@ -614,7 +600,7 @@ def _filtered(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture:
 @functools.lru_cache(maxsize=1 << 8)  # pure: the events are frozen; a seat's few hymns in a run
 def _learning(seat: str, hymn: str) -> dict[str, Event]:
     """The seat's offering of `hymn` with each deck card, by card, filled as hands meet them
-    (`_acceptable`): a new hand is mostly cards its seat held before with the same hymn (a
+    (`_offered`): a new hand is mostly cards its seat held before with the same hymn (a
     hand changes a card at a time), so its offerings are read, not made (at most 56 a hymn)."""
     return {}
 
@@ -622,8 +608,14 @@ def _learning(seat: str, hymn: str) -> dict[str, Event]:
 def _offered(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture: tuple[str, ...]) -> Iterator[HymnLearned]:
     if hymns:
         for hymn in hymns:
+            learning = _learning(seat, hymn)
             for card_id in hand:
-                yield HymnLearned(by=seat, offering=(hymn, card_id))
+                event = learning.get(card_id)
+                if event is None:
+                    event = HymnLearned(by=seat, offering=(hymn, card_id))
+                    if card_id in cards.CARDS:  # kept for deck cards alone (at most 56 a hymn), not a table's ids
+                        learning[card_id] = event
+                yield event
             if capture:
                 yield HymnLearned(by=seat, offering=(hymn,), captures=capture)
         return
