@@ -598,7 +598,7 @@ def _filtered(seat: str, hand: tuple[str, ...], hymns: tuple[str, ...], capture:
 
 
 @functools.lru_cache(maxsize=1 << 8)  # pure: the events are frozen; a seat's few hymns in a run
-def _learning(seat: str, hymn: str) -> dict[str, Event]:
+def _learning(seat: str, hymn: str) -> dict[str, HymnLearned]:
     """The seat's offering of `hymn` with each deck card, by card, filled as hands meet them
     (`_offered`): a new hand is mostly cards its seat held before with the same hymn (a
     hand changes a card at a time), so its offerings are read, not made (at most 56 a hymn)."""
