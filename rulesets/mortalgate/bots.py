@@ -27,7 +27,7 @@ from rulesets.mortalgate.events import (
 from rulesets.mortalgate.moves import TurnEvents
 from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.rules import HEALS
-from rulesets.mortalgate.state import Hero, State, find, game_map, stats
+from rulesets.mortalgate.state import Hero, State, acting_hero, find, game_map, stats
 
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
@@ -109,7 +109,7 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     best_moves: list[int] = []
     if moves and top <= ZONE_SCORE:
         paths = list(map(_path, _at(legal, moves)))
-        move_score, reached = _best_moves(params, state, _acting(state), _cells(params, paths), max(map(len, paths)), top)
+        move_score, reached = _best_moves(params, state, acting_hero(state), _cells(params, paths), max(map(len, paths)), top)
         if move_score >= top:
             top, best_moves = move_score, [moves[j] for j in reached]
     chosen = [i for i, score in scores.items() if score == top]
@@ -189,12 +189,6 @@ def _split(kinds: list[type]) -> tuple[Sequence[int], Sequence[int]]:
         return range(count), range(count, len(kinds))
     return ([i for i, kind in enumerate(kinds) if kind is HeroMoved],
             [i for i, kind in enumerate(kinds) if kind is not HeroMoved])
-
-
-def _acting(state: State) -> Hero | None:
-    """The hero whose turn it is, if any."""
-    turn = state.turn
-    return find(state, turn.hero) if turn else None
 
 
 def _best_moves(params: Params, state: State, hero: Hero | None, ends: Sequence[int], reach: int,

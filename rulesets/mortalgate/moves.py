@@ -40,6 +40,7 @@ from rulesets.mortalgate.state import (
     Hero,
     State,
     Turn,
+    acting_hero,
     contested,
     cooldown,
     find,
@@ -412,7 +413,7 @@ def _orders(seat: str, team: str, mine: tuple[str, ...]) -> tuple[Event, ...]:
 def _turn(params: Params, state: State) -> Iterator[Event]:
     turn = state.turn
     coming = next_hero(state)
-    hero = find(state, turn.hero) if turn else None
+    hero = acting_hero(state)
     if turn is None or hero is None:
         if coming:
             yield TurnStarted(by=_seat(state, coming), hero=coming)
@@ -458,7 +459,7 @@ def attempts(params: Params, state: State) -> Iterator[Event]:
     with no limit, along a shortest path. The commonest movement mistake at a table; the
     recorder offers these so a tap on one is shown refused (`movement.points`)."""
     turn = state.turn
-    hero = find(state, turn.hero) if turn else None
+    hero = acting_hero(state)
     if (turn is None or hero is None or not hero.alive or hero.node is None or turn.phase not in ("upkeep", "movement")
             or chance(params, state) is not None or outcome(params, state) is not None):
         return

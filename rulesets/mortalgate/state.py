@@ -152,6 +152,12 @@ def find(state: State, hero_id: str) -> Hero | None:
     return None
 
 
+def acting_hero(state: State) -> Hero | None:
+    """The hero whose turn it is, if any."""
+    turn = state.turn
+    return find(state, turn.hero) if turn else None
+
+
 def heroes_with(state: State, old: Hero, new: Hero) -> tuple[Hero, ...]:
     """`state.heroes` with `old` (the hero as `find` gave it from this state) replaced by `new`.
 

@@ -18,7 +18,7 @@ from rulesets.legal import Chain, keep
 from rulesets.mortalgate import board, bots, moves
 from rulesets.mortalgate.events import AbilityUsed, AttackDeclared, HeroMoved
 from rulesets.mortalgate.params import Params
-from rulesets.mortalgate.state import State, find, game_map
+from rulesets.mortalgate.state import State, acting_hero, find, game_map
 
 from .scenario import rules
 
@@ -94,8 +94,8 @@ def test_moves_are_read_only_as_far_as_they_can_reach_the_best_score() -> None:
         if not moved:
             continue
         ends, reach = [board.cell(path[-1]) for path in moved], max(map(len, moved))
-        assert bots._best_moves(params, state, bots._acting(state), ends, reach, 51.0)[0] <= 50.0
-        score, reached = bots._best_moves(params, state, bots._acting(state), ends, reach, 21.0)
+        assert bots._best_moves(params, state, acting_hero(state), ends, reach, 51.0)[0] <= 50.0
+        score, reached = bots._best_moves(params, state, acting_hero(state), ends, reach, 21.0)
         assert score in (50.0, -math.inf) and (score == 50.0) == bool(reached)
 
 
