@@ -48,8 +48,13 @@ def adjacent_from(size: int) -> dict[Space, tuple[tuple[int, Space], ...]]:
     """Every space's orthogonal neighbours on the board (as `adjacent` lists them), each with
     the compass index (N 0, E 1, S 2, W 3: `STEPS`' direction // 90) of the step from that
     neighbour back to the space: for a reader that asks how each neighbour meets it."""
-    return {space: tuple(((direction_ + 180) % 360 // 90, near) for direction_, near in neighbours(space, size))
-            for space in adjacent(size)}
+    return {space: tuple(neighbours_from(space, size)) for space in adjacent(size)}
+
+
+def neighbours_from(space: Space, size: int) -> list[tuple[int, Space]]:
+    """The space's orthogonal neighbours on the board, each with the compass index of the step
+    from it back to the space (`adjacent_from`'s entry, for any space, one off the board too)."""
+    return [((direction_ + 180) % 360 // 90, near) for direction_, near in neighbours(space, size)]
 
 
 def direction(a: Space, b: Space) -> int | None:

@@ -709,7 +709,7 @@ def _exposure(params: Params, faces: Faces, where: dict[tuple[int, int], Placed]
         return False, False  # no deck card: it touches nothing
     threatened = threatening = False
     around = board.adjacent_from(params.board_size).get(space)
-    for towards, near in around if around is not None else _off_board_from(space, params.board_size):
+    for towards, near in around if around is not None else board.neighbours_from(space, params.board_size):
         other = where.get(near)
         if other is None or other.owner == owner or other.card == leaving:
             continue
@@ -742,7 +742,7 @@ def _threatened(params: Params, faces: Faces, where: dict[tuple[int, int], Place
     if not mine:
         return False  # no deck card: it touches nothing
     around = board.adjacent_from(params.board_size).get(piece.space)
-    for towards, near in around if around is not None else _off_board_from(piece.space, params.board_size):
+    for towards, near in around if around is not None else board.neighbours_from(piece.space, params.board_size):
         other = where.get(near)
         if other is not None and other.owner != owner:
             owned = faces.get(other.owner)
@@ -754,12 +754,6 @@ def _threatened(params: Params, faces: Faces, where: dict[tuple[int, int], Place
                 if (EDGE_CLASHES[pair] or edge_clash(pair)).kind == "capture":
                     return True
     return False
-
-
-def _off_board_from(space: tuple[int, int], size: int) -> list[tuple[int, tuple[int, int]]]:
-    """`board.adjacent_from` for a space off the board (a table's mistake): its neighbours on
-    the board, each with the compass index of the step from it back to the space."""
-    return [((direction + 180) % 360 // 90, near) for direction, near in board.neighbours(space, size)]
 
 
 def _summon_score(params: Params, state: State, faces: Faces, where: dict[tuple[int, int], Placed], beside: bool, base: float,

@@ -61,14 +61,14 @@ def test_a_direction_looked_up_is_the_direction_searched() -> None:
 
 
 def test_each_neighbour_s_step_back_is_the_direction_searched() -> None:
-    """`board.adjacent_from` (and `bots._off_board_from` for a space off the board) lists each
+    """`board.adjacent_from` (and `board.neighbours_from` for a space off the board) lists each
     space's neighbours on the board as `adjacent` does, each with the compass index of the
     step from it back to the space, for boards of 3 to 9."""
     for size in range(3, 10):
         table = board.adjacent_from(size)
         for x in range(-1, size + 1):
             for y in range(-1, size + 1):
-                found = table.get((x, y)) or bots._off_board_from((x, y), size)
+                found = table.get((x, y)) or board.neighbours_from((x, y), size)
                 assert [near for _, near in found] == [near for _, near in board.neighbours((x, y), size)]
                 assert [towards * 90 for towards, _ in found] == [plain_direction(near, (x, y)) for _, near in found]
 
