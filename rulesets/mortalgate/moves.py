@@ -243,16 +243,20 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[
     attacking = turn.attacks_left > 0 and not turn.stunned
     if turn.phase in ("capture", "done") or (not attacking and turn.combat_used):
         return []
-    reach, abilities = _arsenal(params.stats, hero.id)
+    reach, abilities, heals = _arsenal(params.stats, hero.id)
+    ready: Sequence[Ability]
     if turn.combat_used:
-        ready: list[Ability] = []
+        ready = ()
     else:
-        cooling, stunned = hero.cooldowns, turn.stunned  # (no cooldown, for half the heroes asked: none looked up)
-        ready = [a for a in abilities if (not cooling or cooldown(hero, a.name) <= 0) and (not stunned or a.stunned)]
+        cooling, stunned = hero.cooldowns, turn.stunned
+        if not cooling and not stunned:  # (every ability ready, for half the heroes asked: none looked up)
+            ready = abilities
+        else:
+            ready = [a for a in abilities if (not cooling or cooldown(hero, a.name) <= 0) and (not stunned or a.stunned)]
         if not attacking and not ready:
             return []
     by, hero_id = hero.seat, hero.id
-    enemies, friends = _measured(params, state, hero, bool(ready) and _heals(hero_id))
+    enemies, friends = _measured(params, state, hero, heals and bool(ready))
     seen: dict[str, int] = {}
     events: list[Event] = []
     if attacking:
@@ -263,11 +267,9 @@ def _legal_combat(params: Params, state: State, hero: Hero, turn: Turn) -> list[
         if kind is _SELF:
             events.append(AbilityUsed(by=by, hero=hero_id, ability=name))
             continue
-        if kind is _HEAL:
-            targets = [friend for friend, away in friends if away <= far]
-        else:
-            targets = [enemy for enemy, away in enemies if away <= far and _sighted(params, state, hero, enemy, seen)]
-        events += [AbilityUsed(by=by, hero=hero_id, ability=name, target=target.id) for target in targets]
+        for target, away in friends if kind is _HEAL else enemies:  # (loops, not two comprehensions an ability: each is a call)
+            if away <= far and (kind is _HEAL or _sighted(params, state, hero, target, seen)):
+                events.append(AbilityUsed(by=by, hero=hero_id, ability=name, target=target.id))
     return events
 
 
@@ -287,20 +289,15 @@ _SELF, _HEAL, _HARM = "self", "heal", "harm"
 
 
 @cache
-def _arsenal(stat_set: str, hero_id: str) -> tuple[int, tuple[Ability, ...]]:
-    """A hero's basic attack range and its abilities in printed order, with their kinds and
-    ranges (`attack_range`: pure per stat set and hero, and every combat decision asks)."""
+def _arsenal(stat_set: str, hero_id: str) -> tuple[int, tuple[Ability, ...], bool]:
+    """A hero's basic attack range, its abilities in printed order, with their kinds and
+    ranges (`attack_range`: pure per stat set and hero, and every combat decision asks), and
+    whether it has a heal (its friends are measured only then)."""
     abilities = tuple(
         Ability(name, _SELF if name in SELF_ABILITIES else _HEAL if name in HEALS else _HARM,
                 reach_of(stat_set, hero_id, name), name in HEALS or name in HARMLESS)
         for name in _ability_ids(hero_id))
-    return reach_of(stat_set, hero_id, None), abilities
-
-
-@cache
-def _heals(hero_id: str) -> bool:
-    """Whether the hero has a heal (its friends are measured only then)."""
-    return any(name in HEALS for name in _ability_ids(hero_id))
+    return reach_of(stat_set, hero_id, None), abilities, any(a.kind is _HEAL for a in abilities)
 
 
 @cache
