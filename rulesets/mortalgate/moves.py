@@ -327,9 +327,14 @@ def _measured(params: Params, state: State, hero: Hero, friends: bool) -> tuple[
     here, team = hero.node, hero.team
     enemies: list[tuple[Hero, float]] = []
     near: list[tuple[Hero, float]] = []
-    gmap = game_map(params)
-    width, height = gmap.width, gmap.height
-    steps = board.distances_from(here, width, height) if here is not None else ()
+    graph = _graph(params.map)
+    width, height = graph.width, graph.height
+    if here is None:
+        steps: tuple[int, ...] = ()
+    elif 0 <= here[0] < width and 0 <= here[1] < height:  # (the map's table, by cell: `board.distances_from`'s)
+        steps = graph.distances[here[0] * height + here[1]]
+    else:
+        steps = board.distances_from(here, width, height)
     for each in state.heroes:
         if not each.alive:
             continue
@@ -681,6 +686,9 @@ class _Graph(NamedTuple):
     """Per cell, its node."""
     empty: tuple[bool, ...]
     """One False flag per cell: a walk's closed nodes start as a copy (a list)."""
+    distances: tuple[tuple[int, ...], ...]
+    """Per cell, `board.distances_from` that node (the map's `board.distance_tables`): combat
+    measures from the acting hero's node at every decision."""
 
 
 @cache
@@ -691,7 +699,7 @@ def _graph(map_id: str) -> _Graph:
     ways = passable_neighbours(map_id)
     nodes = board.all_nodes(gmap.width, height)
     around = tuple(tuple(col * height + row for col, row in ways[node]) for node in nodes)
-    return _Graph(gmap.width, height, around, nodes, (False,) * (gmap.width * height))
+    return _Graph(gmap.width, height, around, nodes, (False,) * (gmap.width * height), board.distance_tables(gmap.width, height))
 
 
 @cache
