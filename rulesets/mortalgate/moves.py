@@ -174,10 +174,12 @@ class TurnEvents(Chain[Event]):
     def __init__(self, paths: Walk, hero: Hero, rest: list[Event]) -> None:
         count = paths.size  # (never 0: `_legal_turn` lists the events when there is no move)
         moves = _Moves(count, paths, hero.seat, hero.id)
+        # `Chain._laid`'s fields, set here (a call fewer at every decision with moves)
         if rest:
-            self._laid([moves, rest], [_MOVES, _ANY], [0, count], count + len(rest))
+            self._parts, self._kinds, self._starts, self._count = [moves, rest], _MOVES_ANY, [0, count], count + len(rest)
         else:
-            self._laid([moves], [_MOVES], [0], count)
+            self._parts, self._kinds, self._starts, self._count = [moves], _MOVES_ONLY, [0], count
+        self._last = _UNREAD
         self._moves = moves
         self.paths = paths
         self.rest = rest
@@ -205,7 +207,10 @@ class _Moves(Lazy[Event]):
     __slots__ = ("_by", "_hero", "_paths")
 
     def __init__(self, count: int, paths: Walk, by: str | None, hero_id: str) -> None:
-        super().__init__(count, None)
+        # `Lazy.__init__`'s fields with no item maker, set here (a call fewer at every decision with moves)
+        self._count = count
+        self._item = self._items = self._all = None
+        self._made = {}
         self._paths = paths
         self._by = by
         self._hero = hero_id
@@ -220,7 +225,11 @@ class _Moves(Lazy[Event]):
 
 _MOVES: tuple[type, ...] = (HeroMoved,)
 _ANY: tuple[type, ...] = ()
-"""What each part of `TurnEvents` holds: moves, then any event."""
+_MOVES_ANY: list[tuple[type, ...]] = [_MOVES, _ANY]
+_MOVES_ONLY: list[tuple[type, ...]] = [_MOVES]
+"""What each part of `TurnEvents` holds: moves, then any event (shared, never changed)."""
+_UNREAD = object()
+"""`Chain`'s last event handed out before any is: no event."""
 
 
 @cache
