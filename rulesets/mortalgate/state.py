@@ -217,13 +217,22 @@ def blessings(params: Params, state: State, hero: Hero) -> Mapping[str, int]:
     map stack; assumed); in 2.0 a hero holds the enchantment it took; in 1.5 nothing.
     """
     if params.bonuses == "altars":
-        return _altar_blessings(params.map, state.altars)[0 if hero.team == "red" else 1]
+        owners = state.altars
+        map_id, seen, held = _last_blessed[0]  # (one tuple, read and replaced whole)
+        if seen is not owners or map_id != params.map:
+            held = _altar_blessings(params.map, owners)
+            _last_blessed[0] = (params.map, owners, held)
+        return held[0 if hero.team == "red" else 1]
     if params.bonuses == "enchantments" and hero.enchantment:
         return {hero.enchantment: 1}
     return _NONE
 
 
 _NONE: Mapping[str, int] = MappingProxyType({})
+_last_blessed: list[tuple[str | None, tuple[str | None, ...] | None, tuple[Mapping[str, int], Mapping[str, int]]]] = [(None, None, (_NONE, _NONE))]
+"""The last altars asked about (the very tuple, which the states after it share until an
+altar changes hands) and their blessings: every move decision asks the movement allowance,
+and hashing the owners for `_altar_blessings` cost about a third of it."""
 
 
 @lru_cache(maxsize=4096)
@@ -253,7 +262,7 @@ def movement_allowance(params: Params, state: State, hero: Hero, turn: Turn) -> 
     """Movement points this turn: attribute + Sprint, -2 poisoned, none when stunned."""
     if turn.stunned:
         return 0
-    points = stats(params, hero.id).movement + blessings(params, state, hero).get("sprint", 0)
+    points = heroes.stats(hero.id, params.stats).movement + blessings(params, state, hero).get("sprint", 0)
     if turn.poisoned:
         points -= 2
     return max(points, 0)
