@@ -50,6 +50,7 @@ from rulesets.mortalgate.state import (
     next_hero,
     occupied,
     reach_of,
+    sequence,
     sight_blockers,
 )
 from rulesets.outcomes import Uniform
@@ -130,7 +131,8 @@ def _legal_turn(params: Params, state: State) -> Sequence[Event]:
     """The acting hero's legal events, in `_turn`'s order, then the next hero's turn start
     (always legal at a decision: the fixed order names it and no dice are waiting)."""
     turn = state.turn
-    coming = next_hero(state)
+    order = state.play_order or sequence(state)  # (`next_hero`, inline: every decision asks)
+    coming = order[state.cursor % len(order)] if order else None
     acting = turn.hero if turn else None
     hero = seat = None
     for each in state.heroes:  # (`find` of both at once: every decision asks)
@@ -562,15 +564,22 @@ def _paths(params: Params, state: State, start: Node, steps: int) -> Walk:
     board's walk itself is shared, read-only.)
     """
     free = _free_walk(params.map, start, steps)
-    at = free.at
-    standing: list[Node] = [hero.node for hero in state.heroes if hero.node in at]  # type: ignore[misc]  # (`at` holds no None)
+    at, depths = free.at, free.depths
+    standing: list[Node] = []
     """The nodes heroes stand on in the free walk."""
+    nearer = False
+    """Whether one stands nearer than the last step (one pass of the heroes, no comprehension:
+    every move decision asks)."""
+    for hero in state.heroes:
+        position = at.get(hero.node)  # (None, off the board: not in `at`)
+        if position is not None:
+            standing.append(hero.node)  # type: ignore[arg-type]  # (in `at`: not None)
+            if depths[position] < steps:
+                nearer = True
     if not standing:
         return free.walk
-    depths = free.depths
-    for node in standing:  # (a loop, not `any` over a generator: every move decision asks)
-        if depths[at[node]] < steps:
-            return _walk(params.map, start, steps, standing)
+    if nearer:
+        return _walk(params.map, start, steps, standing)
     walk = free.walk
     kept = list(range(walk.size))
     for position in sorted({at[node] for node in standing}, reverse=True):  # (two heroes on one node: a table's mistake)
@@ -653,7 +662,7 @@ def _walk(map_id: str, start: Node, steps: int, taken: Iterable[Node]) -> Walk:
     one: 0.7 us of a walk's 6.9), and an end is its cell and the position of the end it came from."""
     graph = _graph(map_id)
     height, around = graph.height, graph.around
-    closed = list(graph.empty)
+    closed = [False] * len(around)  # (a repeated False: a third cheaper than copying a tuple of them)
     for col, row in taken:
         if 0 <= col < graph.width and 0 <= row < height:
             closed[col * height + row] = True
@@ -693,8 +702,6 @@ class _Graph(NamedTuple):
     """Per cell (`board.cell`), its passable neighbours' cells, in direction order."""
     nodes: tuple[Node, ...]
     """Per cell, its node."""
-    empty: tuple[bool, ...]
-    """One False flag per cell: a walk's closed nodes start as a copy (a list)."""
     distances: tuple[tuple[int, ...], ...]
     """Per cell, `board.distances_from` that node (the map's `board.distance_tables`): combat
     measures from the acting hero's node at every decision."""
@@ -708,7 +715,7 @@ def _graph(map_id: str) -> _Graph:
     ways = passable_neighbours(map_id)
     nodes = board.all_nodes(gmap.width, height)
     around = tuple(tuple(col * height + row for col, row in ways[node]) for node in nodes)
-    return _Graph(gmap.width, height, around, nodes, (False,) * (gmap.width * height), board.distance_tables(gmap.width, height))
+    return _Graph(gmap.width, height, around, nodes, board.distance_tables(gmap.width, height))
 
 
 @cache
