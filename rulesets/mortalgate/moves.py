@@ -339,13 +339,10 @@ def _measured(params: Params, state: State, hero: Hero, friends: bool) -> tuple[
     enemies: list[tuple[Hero, float]] = []
     near: list[tuple[Hero, float]] = []
     graph = _graph(params.map)
-    width, height = graph.width, graph.height
-    if here is None:
-        steps: tuple[int, ...] = ()
-    elif 0 <= here[0] < width and 0 <= here[1] < height:  # (the map's table, by cell: `board.distances_from`'s)
-        steps = graph.distances[here[0] * height + here[1]]
-    else:
-        steps = board.distances_from(here, width, height)
+    cells = graph.cells
+    start = cells.get(here)
+    steps = graph.distances[start] if start is not None else None
+    """The hero's node's `board.distances_from` table, by cell; None off the map."""
     for each in state.heroes:
         if not each.alive:
             continue
@@ -356,13 +353,15 @@ def _measured(params: Params, state: State, hero: Hero, friends: bool) -> tuple[
         else:
             into = near
         node = each.node
-        if node is None:
-            away: float = math.inf
+        cell = cells.get(node)  # (a node's cell by a dict, no bounds compared: every move decision measures)
+        if steps is not None and cell is not None:
+            away: float = steps[cell]
+        elif node is None:
+            away = math.inf
         elif here is None:
             away = 0
         else:
-            col, row = node
-            away = steps[col * height + row] if 0 <= col < width and 0 <= row < height else board.distance(here, node)
+            away = board.distance(here, node)
         into.append((each, away))
     return enemies, near
 
@@ -702,6 +701,9 @@ class _Graph(NamedTuple):
     """Per cell (`board.cell`), its passable neighbours' cells, in direction order."""
     nodes: tuple[Node, ...]
     """Per cell, its node."""
+    cells: Mapping[Node | None, int]
+    """Node -> its cell, for the nodes of the map (a plain dict, asked with a hero's node,
+    None when it is off the board)."""
     distances: tuple[tuple[int, ...], ...]
     """Per cell, `board.distances_from` that node (the map's `board.distance_tables`): combat
     measures from the acting hero's node at every decision."""
@@ -715,7 +717,8 @@ def _graph(map_id: str) -> _Graph:
     ways = passable_neighbours(map_id)
     nodes = board.all_nodes(gmap.width, height)
     around = tuple(tuple(col * height + row for col, row in ways[node]) for node in nodes)
-    return _Graph(gmap.width, height, around, nodes, board.distance_tables(gmap.width, height))
+    return _Graph(gmap.width, height, around, nodes, {node: cell for cell, node in enumerate(nodes)},
+                  board.distance_tables(gmap.width, height))
 
 
 @cache
