@@ -313,22 +313,21 @@ def has_line_of_sight(params: Params, state: State, attacker: Hero, target: Hero
 def sight_blockers(params: Params, state: State, team: str) -> int:
     """What blocks a `team` hero's sight on the map, as a mask of cells (`board.cell`):
     impassable terrain and enemies (`blocking`; one off the map blocks no line on it)."""
-    gmap = game_map(params)
-    width, height = gmap.width, gmap.height
-    blocked = _impassable_cells(params.map)
+    blocked, bits = _sight_cells(params.map)
     for hero in state.heroes:
-        node = hero.node
-        if hero.team != team and node is not None and 0 <= node[0] < width and 0 <= node[1] < height:
-            blocked |= 1 << (node[0] * height + node[1])
+        if hero.team != team:
+            blocked |= bits.get(hero.node, 0)  # type: ignore[arg-type]  # (None, or off the map: no bit)
     return blocked
 
 
 @cache
-def _impassable_cells(map_id: str) -> int:
-    """A map's impassable nodes as a mask of cells (`board.cell`)."""
+def _sight_cells(map_id: str) -> tuple[int, Mapping[Node, int]]:
+    """A map's impassable nodes as a mask of cells (`board.cell`), and each node of the map's
+    own bit (a plain dict: combat asks it of every enemy when one is in reach)."""
     gmap = maps.load_map(map_id)
     width, height = gmap.width, gmap.height
-    return sum(1 << board.cell(node, height) for node in gmap.impassable if board.on_board(node, width, height))
+    impassable = sum(1 << board.cell(node, height) for node in gmap.impassable if board.on_board(node, width, height))
+    return impassable, {node: 1 << board.cell(node, height) for node in board.all_nodes(width, height)}
 
 
 def chance_to_hit(params: Params, state: State, attacker: Hero, target: Hero) -> int:
