@@ -168,7 +168,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     score of every event under it, so what the search never reaches could not have won."""
     summons, steps, rest = turn.summons, turn.steps, turn.rest
     found = steps.found
-    first_step = len(summons)
+    first_step = summons._count  # `len(summons)` without the call of `Lazy.__len__`
     first_rest = first_step + len(found)
     seat = steps.seat
     kept, best, tops = _rest_choice(seat, rest, player(state, seat), state.singularity)
@@ -178,7 +178,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         best = max(scores)
         tops = [k for k, score in enumerate(scores) if score == best]
     count = first_rest + len(kept)
-    ties = draw_ties(rng, count)
+    ties = rng.getrandbits(count << 6)  # `draw_ties`, without its call
     if count == 1:
         return turn[0 if first_rest else kept[0]]
     at = -1  # the best score's candidate (the first of the best exact scores on the tie-breaks)
@@ -197,26 +197,27 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         return turn[at if at < first_rest else first_rest + kept[at - first_rest]]
     size = params.board_size
     near, goals, mask, enemies = _enemies(params, state, seat)
-    houses, ring = _houses_around(params, state.seats, seat)
+    _, ring, house_bits, ring_bits = _houses_around(params, state.seats, seat)
     where = board_by_space(state)
     faces = faces_of(params)
     heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
-    bit_of, beside_of, rings_of = _bit_of(size), _beside_of(size), _rings_of(size)  # `near` and `mask` are masks of these bits
+    bit_of, beside_of, rings_of = _tables(size)  # `near`, `mask`, `house_bits` and `ring_bits` are masks of these bits
     piece_at: Placed | None = None
     for j, (piece, _, occupant, _) in enumerate(found):  # a card's moves, one entry for them all, bounded as if its distance were nothing
         if occupant is not None or piece is piece_at:
             continue  # an attack, or a card already entered: its moves come together, the entry at its first
         piece_at = piece
         space = piece.space
-        threatened = bit_of.get(space, 0) & near != 0 and _threatened(params, faces, where, piece)  # only beside an enemy can it be
+        bit = bit_of.get(space, 0)
+        threatened = bit & near != 0 and _threatened(params, faces, where, piece)  # only beside an enemy can it be
         unmeasured = 18.0 + 25.0 * threatened + _SLACK
-        if space in ring:
+        if bit & ring_bits if bit else space in ring:  # off the board (a table's mistake), a step may still reach a House
             unmeasured += 12.0
         steps_to = beside_of.get(space)
         if steps_to is None or steps_to & near:  # a step of it may end beside an enemy
             unmeasured += 20.0
         heap.append((-unmeasured, first_step + j, 0, j, piece, threatened))
-    if summons:
+    if first_step:  # some summon
         base = 40.0 if len(state.board) - enemies < 2 else 24.0
         open_spaces: dict[tuple[int, int], tuple[float, float, int]] = {}  # a hand's cards share their spaces: each space's part once
         i = 0
@@ -255,10 +256,11 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 stepper, to, occupant, _ = found[j]
                 if stepper is not piece:
                     break
-                if occupant is None:
-                    onto_house = to in houses
+                if occupant is None:  # a step onto the board
+                    bit = bit_of[to]
+                    onto_house = bit & house_bits
                     move_bound = card_bound + 12.0 if onto_house else card_bound
-                    beside = bit_of[to] & near != 0
+                    beside = bit & near != 0
                     if beside:
                         move_bound += 20.0
                     if move_bound >= best:  # what it scores before its distance and enemies, and whether it ends beside one
@@ -422,22 +424,24 @@ class Look:
         return self._next[seat]
 
 
-def _houses_around(params: Params, seats: tuple[str, ...], seat: str) -> tuple[tuple[tuple[int, int], ...], set[tuple[int, int]]]:
+def _houses_around(params: Params, seats: tuple[str, ...], seat: str) -> tuple[tuple[tuple[int, int], ...], set[tuple[int, int]], int, int]:
     """The Houses of every other seat, and every space one orthogonal step from one (on the
-    board or off it: where a card stands that may step onto one). They depend on the params
-    and seats alone, so they are remembered per params (`_houses_by_seats`), not worked out
-    per decision."""
+    board or off it: where a card stands that may step onto one), then both as masks of
+    `_bit_of`'s bits (the spaces on the board). They depend on the params and seats alone, so
+    they are remembered per params (`_houses_by_seats`), not worked out per decision."""
     known = _houses_by_seats(params)
     key = (seats, seat)
     found = known.get(key)
     if found is None:
         houses = tuple(house(params, s) for s in seats if s != seat)
-        found = known[key] = houses, {(x + dx, y + dy) for x, y in houses for dx, dy in board.STEPS.values()}
+        ring = {(x + dx, y + dy) for x, y in houses for dx, dy in board.STEPS.values()}
+        bit_of = _bit_of(params.board_size)
+        found = known[key] = houses, ring, sum({bit_of.get(h, 0) for h in houses}), sum({bit_of.get(r, 0) for r in ring})
     return found
 
 
 @last_one  # rulesets/memo.py: one params object for a whole game; hashing it costs more than the answer
-def _houses_by_seats(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[tuple[tuple[int, int], ...], set[tuple[int, int]]]]:
+def _houses_by_seats(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[tuple[tuple[int, int], ...], set[tuple[int, int]], int, int]]:
     """`_houses_around`'s answers under one params, by (seats, seat) (a cache of a pure answer)."""
     return {}
 
@@ -522,6 +526,12 @@ def _beside_of(size: int) -> dict[tuple[int, int], int]:
 def _spaces_in(mask: int, size: int) -> set[tuple[int, int]]:
     """The spaces of a mask of `_bit_of`'s bits, as a set."""
     return {space for space, bit in _bit_of(size).items() if bit & mask}
+
+
+@functools.cache  # pure, one call per decision for the three tables
+def _tables(size: int) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int], dict[tuple[int, int], tuple[int, ...]]]:
+    """`_bit_of`, `_beside_of` and `_rings_of` of a board size, in one look-up."""
+    return _bit_of(size), _beside_of(size), _rings_of(size)
 
 
 @functools.cache  # pure, one table per board size
