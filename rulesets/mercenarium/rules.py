@@ -58,11 +58,9 @@ from rulesets.mercenarium.state import (
     in_play,
     known_by_space,
     limbo_on,
-    next_seat,
     over_limits,
     placed,
     player,
-    position_key,
     put_on_board,
     replace_player,
     side,
@@ -689,12 +687,15 @@ def _finish_on(params: Params, state: State, pieces: tuple[Placed, ...], last: L
     summon's, a capture's...), in one copy of the state with the turn passed on (`_begin_turn`)."""
     if state.pending or state.stage != "play" or state.current is None:
         return state if pieces is state.board and last is state.last else replace(state, board=pieces, last=last)
-    seat = state.current
+    seat, seats = state.current, state.seats
     eliminated = state.eliminated
-    if len(state.seats) == 2 and state.limbo_at_start and limbo_on(params, pieces, seat):
+    if len(seats) == 2 and state.limbo_at_start and limbo_on(params, pieces, seat):
         eliminated = seat  # "If a player cannot escape from Limbo on their next turn, they lose"
-    coming = next_seat(state, seat)
-    key = position_key(pieces, coming)
+    try:  # `next_seat`, read here: one look along the seats, no call (asked at every action)
+        coming = seats[(seats.index(seat) + 1) % len(seats)]
+    except ValueError:
+        coming = seats[0]
+    key = (coming, pieces)  # `position_key(pieces, coming)`
     history = (*state.history, key) if moved else (key,)
     return _begin_turn(params, state, coming, history, pieces, last, eliminated)
 
@@ -733,7 +734,8 @@ def _apply_moved(params: Params, state: State, event: CardMoved) -> State:
                 return _finish(params, state, moved=True)  # the space is taken: nothing moved
             if p.card == card and index < 0:
                 index = i
-    if index < 0 or not board.on_board(to, params.board_size):
+    size = params.board_size
+    if index < 0 or not (0 <= to[0] < size and 0 <= to[1] < size):  # `board.on_board`
         return _finish(params, state, moved=True)  # nothing on the board the table could have moved
     piece = pieces[index]
     moved = Placed(card, to, piece.owner)  # the board stays sorted by card: the card keeps its place
@@ -1048,17 +1050,23 @@ def _enter_singularity(state: State) -> State:
 
 @last_state  # every candidate's check asks it again of the same state (rulesets/memo.py)
 def outcome(params: Params, state: State) -> Outcome | None:
-    """The first end condition met, or None while the game goes on."""
+    """The first end condition met, or None while the game goes on. Asked after every event: in
+    a 2-player game Limbo is looked at (`_elimination`) only when a seat was eliminated or the
+    seat to act may be in it (`limbo_on`, read here: most turns one own card in play is found
+    at once)."""
     if state.stage != "play":
         return None
     for p in state.players:
         if len(p.captures) >= params.captures_to_win:  # "Spent captures ... still count"
             return Outcome(winner=p.seat, reason=f"{p.seat} reached {params.captures_to_win} captures", rule="mercenarium/victory.captures")
-    if (ended := _elimination(params, state)) is not None:
+    may_end = len(state.seats) != 2 or state.eliminated is not None or (
+        state.current is not None and not state.pending and limbo_on(params, state.board, state.current))
+    if may_end and (ended := _elimination(params, state)) is not None:
         return ended
     if state.singularity and not state.deck:
         return Outcome(winner=None, draw=True, reason="the Singularity deck ran out: universal stalemate", rule="mercenarium/singularity.stalemate")
-    if state.history and len(state.history) >= params.repetitions and state.history.count(state.history[-1]) >= params.repetitions:
+    history = state.history
+    if history and len(history) >= params.repetitions and history.count(history[-1]) >= params.repetitions:
         return Outcome(winner=None, draw=True, reason=f"the same position came up {params.repetitions} times: stalemate", rule="mercenarium/stalemate.repetition")
     return None
 
