@@ -220,17 +220,15 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     if first_step:  # some summon
         base = 40.0 if len(state.board) - enemies < 2 else 24.0
         open_spaces: dict[tuple[int, int], tuple[float, float, int]] = {}  # a hand's cards share their spaces: each space's part once
-        i = 0
-        for card, open_ in zip(summons.hand, summons.spaces, strict=True):
-            if open_:
+        some = close = 0  # the hand cards (one bit each) with a legal space, and with one beside an enemy
+        for space, bits in summons.accepted.items():  # each space's accepted cards: no list of spaces per card laid out yet
+            some |= bits
+            if bit_of[space] & near:
+                close |= bits
+        for k, card in enumerate(summons.hand):
+            if some >> k & 1:  # its spaces are laid out only if its entry is popped
                 value = 0.3 * _value(card)
-                close = 0.0
-                for space in open_:
-                    if bit_of[space] & near:
-                        close = 15.0
-                        break
-                heap.append((-(base + close + value + _SLACK), i, 2, card, open_, value))
-                i += len(open_)
+                heap.append((-(base + (15.0 if close >> k & 1 else 0.0) + value + _SLACK), k, 2, card, k, value))
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
     history, following = state.history, None
@@ -267,8 +265,12 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                         push(heap, (-move_bound, first_step + j, 1, piece, to, base_score + 12.0 if onto_house else base_score, beside))
             continue
         if kind == 2:  # a hand card's summons, each bounded: whether it stands beside an enemy, its distance
-            _, i, _, card, open_, value = entry
-            for space in open_:
+            _, _, _, card, k, value = entry  # (the entry is ordered by its card's place in the hand, its summons by their own index)
+            per_card = summons.spaces
+            i = 0
+            for m in range(k):
+                i += len(per_card[m])
+            for space in per_card[k]:
                 at_space = open_spaces.get(space)
                 if at_space is None:
                     distance = _distance(mask, goals, size, space)
