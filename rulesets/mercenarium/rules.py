@@ -56,6 +56,7 @@ from rulesets.mercenarium.state import (
     house,
     in_limbo,
     in_play,
+    inserted,
     known_by_space,
     limbo_on,
     over_limits,
@@ -704,7 +705,7 @@ def _apply_summoned(params: Params, state: State, event: CardSummoned) -> State:
     """The card leaves the hand for the board, oriented to its summoner; a Mercenary is under contract."""
     seat = event.by or state.current or ""
     if at(state, event.space) is None and board.on_board(event.space, params.board_size):
-        state = put_on_board(_lift(state, event.card), event.card, event.space, seat)  # from wherever the table took it
+        state = _lift(state, event.card, Placed(event.card, event.space, seat))  # from wherever the table took it, onto the space
         state = _contract(state, event.card, seat)
     return _finish_on(params, state, state.board, Last("summon", seat, (event.space,)), False)
 
@@ -824,15 +825,19 @@ def apply_puts(params: Params, state: State, puts: tuple[Put, ...]) -> State:
     return state
 
 
-def _lift(state: State, card_id: str) -> State:
+def _lift(state: State, card_id: str, onto: Placed | None = None) -> State:
     """The state with the card taken from wherever it is (board, hands, captures, piles; a
     contract on it ends), in one copy of the state: every summon asks it, and a seat that does
-    not hold the card keeps its very Player object (what is remembered per Player stays)."""
+    not hold the card keeps its very Player object (what is remembered per Player stays). With
+    `onto`, the card is put on the board there in the same copy (`put_on_board` of the state
+    lifted: a summon)."""
     players = state.players
-    if any([_holds(p, card_id) for p in players]):
-        players = tuple([_without_card(p, card_id) if _holds(p, card_id) else p for p in players])
-    return replace(state, board=tuple([p for p in state.board if p.card != card_id]),
-                   contracts=tuple([c for c in state.contracts if c[0] != card_id]), players=players,
+    held = [_holds(p, card_id) for p in players]  # asked once per seat
+    if True in held:
+        players = tuple([_without_card(p, card_id) if holds else p for p, holds in zip(players, held, strict=True)])
+    pieces = [p for p in state.board if p.card != card_id]
+    return replace(state, board=tuple(pieces) if onto is None else inserted(pieces, onto),
+                   contracts=tuple([c for c in state.contracts if c[0] != card_id]) if state.contracts else (), players=players,
                    deck=without(state.deck, card_id), hymnal=without(state.hymnal, card_id), discard=without(state.discard, card_id))
 
 

@@ -37,6 +37,7 @@ from rulesets.mercenarium.state import (
     house,
     in_limbo,
     next_seat,
+    put_on_board,
     replace_player,
     sort_cards,
     take_off_board,
@@ -135,7 +136,8 @@ def plain_lift(state: State, card_id: str) -> State:
 
 def test_a_card_lifted_in_one_copy_is_the_card_lifted_place_by_place() -> None:
     """At every event of seeded games, every card the game knows lifted from the state before it
-    (held, in play, captured, in a pile or nowhere), and the summons applied as they were."""
+    (held, in play, captured, in a pile or nowhere), and put on the board in the same copy (a
+    summon) as `put_on_board` puts it on the state lifted; and the summons applied as they were."""
     summons = 0
     for players, seed, bot in ((2, 3, "random"), (3, 4, "heuristic"), (4, 6, "random")):
         log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
@@ -145,6 +147,9 @@ def test_a_card_lifted_in_one_copy_is_the_card_lifted_place_by_place() -> None:
                 for card_id in (*cards.CARDS, *cards.HYMNS, "nothing"):
                     lifted = rules._lift(state, card_id)
                     assert lifted == plain_lift(state, card_id), (seed, index, card_id)
+                    for space, owner in (((0, 0), "red"), ((3, 4), state.current or "yellow")):
+                        onto = rules._lift(state, card_id, Placed(card_id, space, owner))
+                        assert onto == put_on_board(plain_lift(state, card_id), card_id, space, owner), (seed, index, card_id)
                     held_before = [p for p in state.players if p == next(q for q in lifted.players if q.seat == p.seat)]
                     assert all(any(q is p for q in lifted.players) for p in held_before)  # a seat not holding it keeps its Player
             summons += isinstance(event, CardSummoned)
