@@ -207,6 +207,21 @@ def test_the_enemies_read_in_one_pass_are_the_enemies_read_plainly() -> None:
         assert (bots._spaces_in(near, P.board_size), *rest) == plain_enemies(state, "red")
 
 
+def test_the_enemy_houses_and_the_spaces_beside_them_as_masks_are_their_spaces_on_the_board() -> None:
+    """`bots._houses_around`'s masks (what the heuristic asks of a step and a card) hold exactly
+    the enemy Houses and the spaces one step from one that lie on the board, for every seat of
+    two to four players (an unknown seat among them)."""
+    bit_of = bots._bit_of(P.board_size)
+    for players in (2, 3, 4):
+        seats = tuple(SEATS[players])
+        for seat in (*seats, "nobody"):
+            houses, ring, house_bits, ring_bits = bots._houses_around(P, seats, seat)
+            assert houses == tuple(house(P, s) for s in seats if s != seat)
+            assert bots._spaces_in(house_bits, P.board_size) == {h for h in houses if h in bit_of}
+            assert bots._spaces_in(ring_bits, P.board_size) == {r for r in ring if r in bit_of}
+            assert ring == {board.step(h, d) for h in houses for d in board.STEPS}
+
+
 def plain_exposure(state: State, card: str, owner: str, space: tuple[int, int], leaving: str | None) -> tuple[bool, bool]:
     """Whether an enemy beside `owner`'s card on `space` captures it, and whether it captures one,
     every clash asked of `plain_clash` (the enemy `leaving` names is the card itself, moving)."""
