@@ -216,7 +216,8 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         steps_to = beside_of.get(space)
         if steps_to is None or steps_to & near:  # a step of it may end beside an enemy
             unmeasured += 20.0
-        heap.append((-unmeasured, first_step + j, 0, j, piece, threatened))
+        if unmeasured >= best:  # else none of its moves can reach the best so far (the rest's, a capture's)
+            heap.append((-unmeasured, first_step + j, 0, j, piece, threatened))
     if first_step:  # some summon
         base = 40.0 if len(state.board) - enemies < 2 else 24.0
         open_spaces: dict[tuple[int, int], tuple[float, float, int]] = {}  # a hand's cards share their spaces: each space's part once
@@ -228,7 +229,9 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         for k, card in enumerate(summons.hand):
             if some >> k & 1:  # its spaces are laid out only if its entry is popped
                 value = 0.3 * _value(card)
-                heap.append((-(base + (15.0 if close >> k & 1 else 0.0) + value + _SLACK), k, 2, card, k, value))
+                bound = base + (15.0 if close >> k & 1 else 0.0) + value + _SLACK
+                if bound >= best:  # else none of its summons can reach the best so far
+                    heap.append((-bound, k, 2, card, k, value))
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
     history, following = state.history, None
