@@ -168,7 +168,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     score of every event under it, so what the search never reaches could not have won."""
     summons, steps, rest = turn.summons, turn.steps, turn.rest
     found = steps.found
-    first_step = len(summons)
+    first_step = summons._count  # `len(summons)` without the call of `Lazy.__len__`
     first_rest = first_step + len(found)
     seat = steps.seat
     kept, best, tops = _rest_choice(seat, rest, player(state, seat), state.singularity)
@@ -178,7 +178,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         best = max(scores)
         tops = [k for k, score in enumerate(scores) if score == best]
     count = first_rest + len(kept)
-    ties = draw_ties(rng, count)
+    ties = rng.getrandbits(count << 6)  # `draw_ties`, without its call
     if count == 1:
         return turn[0 if first_rest else kept[0]]
     at = -1  # the best score's candidate (the first of the best exact scores on the tie-breaks)
@@ -196,40 +196,42 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
     if best > _CEILING:  # no move or summon can reach it (a capture, a buy): nothing more to weigh
         return turn[at if at < first_rest else first_rest + kept[at - first_rest]]
     size = params.board_size
-    near, goals, rows, enemies = _enemies(params, state, seat)
-    houses, ring = _houses_around(params, state.seats, seat)
+    near, goals, mask, enemies = _enemies(params, state, seat)
+    _, ring, house_bits, ring_bits = _houses_around(params, state.seats, seat)
     where = board_by_space(state)
     faces = faces_of(params)
     heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
-    bit_of, beside_of = _bit_of(size), _beside_of(size)  # `near` is a mask of these bits
+    bit_of, beside_of, rings_of = _tables(size)  # `near`, `mask`, `house_bits` and `ring_bits` are masks of these bits
     piece_at: Placed | None = None
     for j, (piece, _, occupant, _) in enumerate(found):  # a card's moves, one entry for them all, bounded as if its distance were nothing
         if occupant is not None or piece is piece_at:
             continue  # an attack, or a card already entered: its moves come together, the entry at its first
         piece_at = piece
         space = piece.space
-        threatened = bit_of.get(space, 0) & near != 0 and _threatened(params, faces, where, piece)  # only beside an enemy can it be
+        bit = bit_of.get(space, 0)
+        threatened = bit & near != 0 and _threatened(params, faces, where, piece)  # only beside an enemy can it be
         unmeasured = 18.0 + 25.0 * threatened + _SLACK
-        if space in ring:
+        if bit & ring_bits if bit else space in ring:  # off the board (a table's mistake), a step may still reach a House
             unmeasured += 12.0
         steps_to = beside_of.get(space)
         if steps_to is None or steps_to & near:  # a step of it may end beside an enemy
             unmeasured += 20.0
-        heap.append((-unmeasured, first_step + j, 0, j, piece, threatened))
-    if summons:
+        if unmeasured >= best:  # else none of its moves can reach the best so far (the rest's, a capture's)
+            heap.append((-unmeasured, first_step + j, 0, j, piece, threatened))
+    if first_step:  # some summon
         base = 40.0 if len(state.board) - enemies < 2 else 24.0
         open_spaces: dict[tuple[int, int], tuple[float, float, int]] = {}  # a hand's cards share their spaces: each space's part once
-        i = 0
-        for card, open_ in zip(summons.hand, summons.spaces, strict=True):
-            if open_:
+        some = close = 0  # the hand cards (one bit each) with a legal space, and with one beside an enemy
+        for space, bits in summons.accepted.items():  # each space's accepted cards: no list of spaces per card laid out yet
+            some |= bits
+            if bit_of[space] & near:
+                close |= bits
+        for k, card in enumerate(summons.hand):
+            if some >> k & 1:  # its spaces are laid out only if its entry is popped
                 value = 0.3 * _value(card)
-                close = 0.0
-                for space in open_:
-                    if bit_of[space] & near:
-                        close = 15.0
-                        break
-                heap.append((-(base + close + value + _SLACK), i, 2, card, open_, value))
-                i += len(open_)
+                bound = base + (15.0 if close >> k & 1 else 0.0) + value + _SLACK
+                if bound >= best:  # else none of its summons can reach the best so far
+                    heap.append((-bound, k, 2, card, k, value))
     heapq.heapify(heap)
     pop, push = heapq.heappop, heapq.heappush
     history, following = state.history, None
@@ -240,15 +242,13 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             break  # this bound and every one after it are below the best score: none can win
         if kind < 2:  # a card's moves (bounded by its space's distance) or one move (scored by where it lands)
             space = entry[4].space if kind == 0 else entry[4]
-            x, y = space
-            if rows and 0 <= x < size and 0 <= y < size:  # `_distance` read inline: a call at each pop cost about 0.1 us
-                cell = x * size + y
-                distance = rows[0][cell]
-                for row in rows:
-                    if row[cell] < distance:
-                        distance = row[cell]
+            rings = rings_of.get(space)
+            if rings is not None and mask > 0:  # `_distance` read inline: a call at each pop cost about 0.1 us
+                distance = 0
+                while not rings[distance] & mask:  # a goal is on the board: some ring holds it
+                    distance += 1
             else:
-                distance = _distance(rows, goals, size, space)
+                distance = _distance(mask, goals, size, space)
         if kind == 0:  # a card's moves, each bounded once the card's distance is known: its House, whether it ends beside an enemy
             _, _, _, start, piece, threatened = entry
             card_bound = 18.0 + 25.0 * threatened - (distance - 1 if distance > 1 else 0) + _SLACK
@@ -257,21 +257,26 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 stepper, to, occupant, _ = found[j]
                 if stepper is not piece:
                     break
-                if occupant is None:
-                    onto_house = to in houses
+                if occupant is None:  # a step onto the board
+                    bit = bit_of[to]
+                    onto_house = bit & house_bits
                     move_bound = card_bound + 12.0 if onto_house else card_bound
-                    beside = bit_of[to] & near != 0
+                    beside = bit & near != 0
                     if beside:
                         move_bound += 20.0
                     if move_bound >= best:  # what it scores before its distance and enemies, and whether it ends beside one
                         push(heap, (-move_bound, first_step + j, 1, piece, to, base_score + 12.0 if onto_house else base_score, beside))
             continue
         if kind == 2:  # a hand card's summons, each bounded: whether it stands beside an enemy, its distance
-            _, i, _, card, open_, value = entry
-            for space in open_:
+            _, _, _, card, k, value = entry  # (the entry is ordered by its card's place in the hand, its summons by their own index)
+            per_card = summons.spaces
+            i = 0
+            for m in range(k):
+                i += len(per_card[m])
+            for space in per_card[k]:
                 at_space = open_spaces.get(space)
                 if at_space is None:
-                    distance = _distance(rows, goals, size, space)
+                    distance = _distance(mask, goals, size, space)
                     at_space = open_spaces[space] = (base + (15.0 if bit_of[space] & near else 0.0), 0.5 * distance, distance)
                 summon_bound = at_space[0] + value - at_space[1] + _SLACK
                 if summon_bound >= best:
@@ -314,7 +319,7 @@ class Look:
         self.faces = faces_of(params)
         self.by_card = {p.card: p for p in state.board}
         self._goals: dict[str, tuple[tuple[int, int], ...]] = {}
-        self._rows: dict[str, list[tuple[int, ...]]] = {}
+        self._masks: dict[str, int] = {}
         self._in_play: dict[str, int] = {}
         self._move_bounds: dict[str, float] = {}
         self._near_enemy: dict[str, set[tuple[int, int]]] = {}
@@ -363,23 +368,23 @@ class Look:
         goals = self._goals.get(seat)
         return goals if goals is not None else self._enemies(seat)[1]
 
-    def rows(self, seat: str) -> list[tuple[int, ...]]:
-        """Each of the seat's goals' steps to every space (`_steps_from`): once per seat."""
-        rows = self._rows.get(seat)
-        return rows if rows is not None else self._enemies(seat)[2]
+    def goal_mask(self, seat: str) -> int:
+        """The seat's goals as a mask of `_bit_of`'s bits (-1 with one off the board): once per seat."""
+        mask = self._masks.get(seat)
+        return mask if mask is not None else self._enemies(seat)[2]
 
-    def _enemies(self, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]]]:
-        mask, goals, rows, _ = _enemies(self.params, self.state, seat)
-        near = _spaces_in(mask, self.size)  # a set: this reading (a decision that is not a turn's) asks by space
-        self._near_enemy[seat], self._goals[seat], self._rows[seat] = near, goals, rows
-        return near, goals, rows
+    def _enemies(self, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], int]:
+        beside, goals, mask, _ = _enemies(self.params, self.state, seat)
+        near = _spaces_in(beside, self.size)  # a set: this reading (a decision that is not a turn's) asks by space
+        self._near_enemy[seat], self._goals[seat], self._masks[seat] = near, goals, mask
+        return near, goals, mask
 
     def distance(self, seat: str, space: tuple[int, int]) -> int:
         """Steps from `space` to the seat's nearest goal (0 with none, `_distance`)."""
-        rows = self._rows.get(seat)
-        if rows is None:
-            rows = self.rows(seat)
-        return _distance(rows, self.goals(seat), self.size, space)
+        mask = self._masks.get(seat)
+        if mask is None:
+            mask = self.goal_mask(seat)
+        return _distance(mask, self.goals(seat), self.size, space)
 
     def enemy_houses(self, seat: str) -> tuple[tuple[int, int], ...]:
         """The Houses of every other seat (`_houses_around`)."""
@@ -424,51 +429,52 @@ class Look:
         return self._next[seat]
 
 
-def _houses_around(params: Params, seats: tuple[str, ...], seat: str) -> tuple[tuple[tuple[int, int], ...], set[tuple[int, int]]]:
+def _houses_around(params: Params, seats: tuple[str, ...], seat: str) -> tuple[tuple[tuple[int, int], ...], set[tuple[int, int]], int, int]:
     """The Houses of every other seat, and every space one orthogonal step from one (on the
-    board or off it: where a card stands that may step onto one). They depend on the params
-    and seats alone, so they are remembered per params (`_houses_by_seats`), not worked out
-    per decision."""
+    board or off it: where a card stands that may step onto one), then both as masks of
+    `_bit_of`'s bits (the spaces on the board). They depend on the params and seats alone, so
+    they are remembered per params (`_houses_by_seats`), not worked out per decision."""
     known = _houses_by_seats(params)
     key = (seats, seat)
     found = known.get(key)
     if found is None:
         houses = tuple(house(params, s) for s in seats if s != seat)
-        found = known[key] = houses, {(x + dx, y + dy) for x, y in houses for dx, dy in board.STEPS.values()}
+        ring = {(x + dx, y + dy) for x, y in houses for dx, dy in board.STEPS.values()}
+        bit_of = _bit_of(params.board_size)
+        found = known[key] = houses, ring, sum({bit_of.get(h, 0) for h in houses}), sum({bit_of.get(r, 0) for r in ring})
     return found
 
 
 @last_one  # rulesets/memo.py: one params object for a whole game; hashing it costs more than the answer
-def _houses_by_seats(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[tuple[tuple[int, int], ...], set[tuple[int, int]]]]:
+def _houses_by_seats(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[tuple[tuple[int, int], ...], set[tuple[int, int]], int, int]]:
     """`_houses_around`'s answers under one params, by (seats, seat) (a cache of a pure answer)."""
     return {}
 
 
-def _enemies(params: Params, state: State, seat: str) -> tuple[int, tuple[tuple[int, int], ...], list[tuple[int, ...]], int]:
+def _enemies(params: Params, state: State, seat: str) -> tuple[int, tuple[tuple[int, int], ...], int, int]:
     """The spaces beside the seat's enemies as a mask (`_bit_of`: only there can a card of `seat`
     threaten or be threatened, `_exposure`), its goals (enemy cards, and the Houses of enemies
-    with no card in play: occupying an empty enemy's House puts it in Limbo), each goal's steps
-    to every space (`_steps_from`) and how many enemy cards are in play; the board read once,
-    each enemy card's neighbours (`_beside_of`) and row read from tables per board size, the
-    neighbourhood joined as the board is read (a set of the spaces cost twice as much, and each
-    look-up in it about what a bit's does)."""
+    with no card in play: occupying an empty enemy's House puts it in Limbo), the goals as a mask
+    of the same bits (-1 when one is off the board: a table's mistake) for `_distance`, and how
+    many enemy cards are in play; the board read once, each enemy card's bit and neighbours
+    (`_beside_of`) read from tables per board size, both masks joined as the board is read (a set
+    of the spaces cost twice as much, and each look-up in it about what a bit's does)."""
     size = params.board_size
-    beside_of, steps = _beside_of(size), _rows_by_goal(size)
+    bit_of, beside_of = _bit_of(size), _beside_of(size)
     pieces = state.board
     spaces: list[tuple[int, int]] = []
-    near = 0
+    near = mask = 0
     try:
         for p in pieces:  # the spaces and their neighbourhood in one pass (a list, then a reduce over it, cost a third more)
             if p.owner != seat:
                 space = p.space
                 spaces.append(space)
                 near |= beside_of[space]
-        rows = list(map(steps.__getitem__, spaces))
-    except KeyError:  # a card off the board (a table's mistake): its neighbours and row worked out
+                mask |= bit_of[space]
+    except KeyError:  # a card off the board (a table's mistake): its neighbours worked out, its distance counted from the goals
         spaces = [p.space for p in pieces if p.owner != seat]
-        bit_of = _bit_of(size)
         near = reduce(or_, [bit_of[beside] for space in spaces for _, beside in board.neighbours(space, size)], 0)
-        rows = [_steps_from(space, size) for space in spaces]
+        mask = -1
     enemies = len(spaces)
     for other in state.seats:
         if other != seat:
@@ -477,27 +483,27 @@ def _enemies(params: Params, state: State, seat: str) -> tuple[int, tuple[tuple[
                     break
             else:  # no card of that enemy in play: its House is a goal
                 spaces.append(home := house(params, other))
-                rows.append(_steps_from(home, size))
-    return near, tuple(spaces), rows, enemies
+                bit = bit_of.get(home)
+                mask = mask | bit if bit is not None and mask >= 0 else -1
+    return near, tuple(spaces), mask, enemies
 
 
-def _distance(rows: list[tuple[int, ...]], goals: tuple[tuple[int, int], ...], size: int, space: tuple[int, int]) -> int:
-    """Steps from `space` to the nearest goal (0 with none): the least of each goal's distance
-    to it, read from the goal's row (`_steps_from`). A plain loop, in this one call: a
-    comprehension is a call of its own in Python 3.11, and so was a helper for the loop (this is
-    asked about four times a decision: 0.31 us against 0.45 with the helper)."""
-    if not rows:
+def _distance(mask: int, goals: tuple[tuple[int, int], ...], size: int, space: tuple[int, int]) -> int:
+    """Steps from `space` to the nearest goal (0 with none): on the board, the first of the
+    space's rings (`_rings_of`: the spaces 0, 1, 2... steps from it) that holds a goal of the
+    goals' mask (`_enemies`), a few integer tests where the least of each goal's distance read
+    from a row per goal was a look-up per goal; off the board, or a goal off it (`mask` -1),
+    the least of each goal's steps, as the text counts. A plain loop, in this one call."""
+    if not goals:
         return 0
-    x, y = space
-    if 0 <= x < size and 0 <= y < size:
-        at = x * size + y
-        least = rows[0][at]
-        for row in rows:
-            steps = row[at]
-            if steps < least:
-                least = steps
-        return least
-    return min([abs(x - gx) + abs(y - gy) for gx, gy in goals])  # off the board: as the text counts
+    rings = _rings_of(size).get(space)
+    if rings is None or mask < 0:
+        x, y = space
+        return min([abs(x - gx) + abs(y - gy) for gx, gy in goals])
+    distance = 0
+    while not rings[distance] & mask:  # a goal is on the board: some ring holds it
+        distance += 1
+    return distance
 
 
 def _repeats(state: State, following: str, at: int, moved: Placed) -> bool:
@@ -527,17 +533,24 @@ def _spaces_in(mask: int, size: int) -> set[tuple[int, int]]:
     return {space for space, bit in _bit_of(size).items() if bit & mask}
 
 
+@functools.cache  # pure, one call per decision for the three tables
+def _tables(size: int) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int], dict[tuple[int, int], tuple[int, ...]]]:
+    """`_bit_of`, `_beside_of` and `_rings_of` of a board size, in one look-up."""
+    return _bit_of(size), _beside_of(size), _rings_of(size)
+
+
 @functools.cache  # pure, one table per board size
-def _rows_by_goal(size: int) -> dict[tuple[int, int], tuple[int, ...]]:
-    """Each space's `_steps_from` row on a size x size board, by space (no call per goal)."""
-    return {(x, y): _steps_from((x, y), size) for x in range(size) for y in range(size)}
-
-
-@functools.lru_cache(maxsize=1 << 12)
-def _steps_from(goal: tuple[int, int], size: int) -> tuple[int, ...]:
-    """Orthogonal steps from a goal to every space of the board, by x * size + y (pure, per goal)."""
-    gx, gy = goal
-    return tuple(abs(x - gx) + abs(y - gy) for x in range(size) for y in range(size))
+def _rings_of(size: int) -> dict[tuple[int, int], tuple[int, ...]]:
+    """Each space's rings on a size x size board: the spaces 0, 1, 2... orthogonal steps from it,
+    each a mask of `_bit_of`'s bits, to the farthest (a goal's distance is the first ring holding it)."""
+    bit_of = _bit_of(size)
+    out: dict[tuple[int, int], tuple[int, ...]] = {}
+    for x, y in bit_of:
+        rings = [0] * (2 * size - 1)
+        for (gx, gy), bit in bit_of.items():
+            rings[abs(x - gx) + abs(y - gy)] |= bit
+        out[x, y] = tuple(ring for ring in rings if ring)  # every distance from 0 to the farthest holds a space
+    return out
 
 
 def _value(card_id: str) -> int:

@@ -56,13 +56,12 @@ from rulesets.mercenarium.state import (
     house,
     in_limbo,
     in_play,
+    inserted,
     known_by_space,
     limbo_on,
-    next_seat,
     over_limits,
     placed,
     player,
-    position_key,
     put_on_board,
     replace_player,
     side,
@@ -689,12 +688,15 @@ def _finish_on(params: Params, state: State, pieces: tuple[Placed, ...], last: L
     summon's, a capture's...), in one copy of the state with the turn passed on (`_begin_turn`)."""
     if state.pending or state.stage != "play" or state.current is None:
         return state if pieces is state.board and last is state.last else replace(state, board=pieces, last=last)
-    seat = state.current
+    seat, seats = state.current, state.seats
     eliminated = state.eliminated
-    if len(state.seats) == 2 and state.limbo_at_start and limbo_on(params, pieces, seat):
+    if len(seats) == 2 and state.limbo_at_start and limbo_on(params, pieces, seat):
         eliminated = seat  # "If a player cannot escape from Limbo on their next turn, they lose"
-    coming = next_seat(state, seat)
-    key = position_key(pieces, coming)
+    try:  # `next_seat`, read here: one look along the seats, no call (asked at every action)
+        coming = seats[(seats.index(seat) + 1) % len(seats)]
+    except ValueError:
+        coming = seats[0]
+    key = (coming, pieces)  # `position_key(pieces, coming)`
     history = (*state.history, key) if moved else (key,)
     return _begin_turn(params, state, coming, history, pieces, last, eliminated)
 
@@ -703,7 +705,7 @@ def _apply_summoned(params: Params, state: State, event: CardSummoned) -> State:
     """The card leaves the hand for the board, oriented to its summoner; a Mercenary is under contract."""
     seat = event.by or state.current or ""
     if at(state, event.space) is None and board.on_board(event.space, params.board_size):
-        state = put_on_board(_lift(state, event.card), event.card, event.space, seat)  # from wherever the table took it
+        state = _lift(state, event.card, Placed(event.card, event.space, seat))  # from wherever the table took it, onto the space
         state = _contract(state, event.card, seat)
     return _finish_on(params, state, state.board, Last("summon", seat, (event.space,)), False)
 
@@ -733,7 +735,8 @@ def _apply_moved(params: Params, state: State, event: CardMoved) -> State:
                 return _finish(params, state, moved=True)  # the space is taken: nothing moved
             if p.card == card and index < 0:
                 index = i
-    if index < 0 or not board.on_board(to, params.board_size):
+    size = params.board_size
+    if index < 0 or not (0 <= to[0] < size and 0 <= to[1] < size):  # `board.on_board`
         return _finish(params, state, moved=True)  # nothing on the board the table could have moved
     piece = pieces[index]
     moved = Placed(card, to, piece.owner)  # the board stays sorted by card: the card keeps its place
@@ -822,15 +825,19 @@ def apply_puts(params: Params, state: State, puts: tuple[Put, ...]) -> State:
     return state
 
 
-def _lift(state: State, card_id: str) -> State:
+def _lift(state: State, card_id: str, onto: Placed | None = None) -> State:
     """The state with the card taken from wherever it is (board, hands, captures, piles; a
     contract on it ends), in one copy of the state: every summon asks it, and a seat that does
-    not hold the card keeps its very Player object (what is remembered per Player stays)."""
+    not hold the card keeps its very Player object (what is remembered per Player stays). With
+    `onto`, the card is put on the board there in the same copy (`put_on_board` of the state
+    lifted: a summon)."""
     players = state.players
-    if any([_holds(p, card_id) for p in players]):
-        players = tuple([_without_card(p, card_id) if _holds(p, card_id) else p for p in players])
-    return replace(state, board=tuple([p for p in state.board if p.card != card_id]),
-                   contracts=tuple([c for c in state.contracts if c[0] != card_id]), players=players,
+    held = [_holds(p, card_id) for p in players]  # asked once per seat
+    if True in held:
+        players = tuple([_without_card(p, card_id) if holds else p for p, holds in zip(players, held, strict=True)])
+    pieces = [p for p in state.board if p.card != card_id]
+    return replace(state, board=tuple(pieces) if onto is None else inserted(pieces, onto),
+                   contracts=tuple([c for c in state.contracts if c[0] != card_id]) if state.contracts else (), players=players,
                    deck=without(state.deck, card_id), hymnal=without(state.hymnal, card_id), discard=without(state.discard, card_id))
 
 
@@ -1048,17 +1055,23 @@ def _enter_singularity(state: State) -> State:
 
 @last_state  # every candidate's check asks it again of the same state (rulesets/memo.py)
 def outcome(params: Params, state: State) -> Outcome | None:
-    """The first end condition met, or None while the game goes on."""
+    """The first end condition met, or None while the game goes on. Asked after every event: in
+    a 2-player game Limbo is looked at (`_elimination`) only when a seat was eliminated or the
+    seat to act may be in it (`limbo_on`, read here: most turns one own card in play is found
+    at once)."""
     if state.stage != "play":
         return None
     for p in state.players:
         if len(p.captures) >= params.captures_to_win:  # "Spent captures ... still count"
             return Outcome(winner=p.seat, reason=f"{p.seat} reached {params.captures_to_win} captures", rule="mercenarium/victory.captures")
-    if (ended := _elimination(params, state)) is not None:
+    may_end = len(state.seats) != 2 or state.eliminated is not None or (
+        state.current is not None and not state.pending and limbo_on(params, state.board, state.current))
+    if may_end and (ended := _elimination(params, state)) is not None:
         return ended
     if state.singularity and not state.deck:
         return Outcome(winner=None, draw=True, reason="the Singularity deck ran out: universal stalemate", rule="mercenarium/singularity.stalemate")
-    if state.history and len(state.history) >= params.repetitions and state.history.count(state.history[-1]) >= params.repetitions:
+    history = state.history
+    if history and len(history) >= params.repetitions and history.count(history[-1]) >= params.repetitions:
         return Outcome(winner=None, draw=True, reason=f"the same position came up {params.repetitions} times: stalemate", rule="mercenarium/stalemate.repetition")
     return None
 

@@ -284,9 +284,13 @@ def put_on_board(state: State, card: str, space: Space, owner: str, **changes: A
     for i, p in enumerate(pieces):
         if p.card == card:
             return msgspec.structs.replace(state, board=(*pieces[:i], Placed(card, space, owner), *pieces[i + 1:]), **changes)
-    rest = list(pieces)
-    bisect.insort(rest, Placed(card, space, owner), key=_board_order)  # the rest stays in order: one insertion sorts it
-    return msgspec.structs.replace(state, board=tuple(rest), **changes)
+    return msgspec.structs.replace(state, board=inserted(list(pieces), Placed(card, space, owner)), **changes)
+
+
+def inserted(pieces: list[Placed], piece: Placed) -> tuple[Placed, ...]:
+    """A board (sorted by card, without the piece's card) with the piece put in its place."""
+    bisect.insort(pieces, piece, key=_board_order)  # the rest stays in order: one insertion sorts it
+    return tuple(pieces)
 
 
 def _board_order(p: Placed) -> tuple[int, str]:

@@ -2,7 +2,7 @@
 
 A step's direction looked up rather than searched (and each neighbour's step back), a clash
 read from the two touching edges' codes (each card's edges by compass direction under its
-owner, each pair of edges' clash once), a space's nearest goal read in a loop, a card lifted
+owner, each pair of edges' clash once), a space's nearest goal read from its rings, a card lifted
 from wherever it is in one copy of the state, the enemies' neighbourhood as a mask, an exposure
 read both ways from the edge codes, a random index drawn without `randrange`, a seat's own
 actions remembered by equal arguments (its songs made once per hymns held), a dealt hand's
@@ -37,6 +37,7 @@ from rulesets.mercenarium.state import (
     house,
     in_limbo,
     next_seat,
+    put_on_board,
     replace_player,
     sort_cards,
     take_off_board,
@@ -101,19 +102,24 @@ def test_every_clash_is_the_clash_read_plainly() -> None:
                 assert clash(P, state, a, d) == plain_clash(a, d), (a, d)
 
 
-def test_the_nearest_goal_read_in_a_loop_is_the_least_of_the_rows() -> None:
-    """On the board, the least of the rows at the space's index; off it, the least of the steps
-    to each goal; with no goal, 0."""
+def test_the_nearest_goal_read_from_rings_is_the_least_of_the_steps_to_each_goal() -> None:
+    """On the board, the first of the space's rings holding a goal of the goals' mask; off it, or
+    with a goal off it (a mask of -1), the least of the steps to each goal; with no goal, 0: each
+    the least of the plain steps to every goal, on boards of 3 to 9."""
     rng = random.Random(18)
-    for _ in range(2_000):
-        rows = [tuple(rng.randrange(14) for _ in range(49)) for _ in range(rng.randrange(1, 7))]
-        x, y = rng.randrange(7), rng.randrange(7)
-        assert bots._distance(rows, (), 7, (x, y)) == min(row[x * 7 + y] for row in rows)
-        goals = tuple((rng.randrange(7), rng.randrange(7)) for _ in range(rng.randrange(1, 7)))
-        off = (rng.choice((-1, 7, x)), rng.choice((-2, 8)))
-        assert bots._distance([bots._steps_from(g, 7) for g in goals], goals, 7, off) == min(
-            abs(off[0] - gx) + abs(off[1] - gy) for gx, gy in goals)
-    assert bots._distance([], (), 7, (3, 3)) == 0
+    for size in range(3, 10):
+        bit_of = bots._bit_of(size)
+        for _ in range(1_000):
+            goals = tuple((rng.randrange(size), rng.randrange(size)) for _ in range(rng.randrange(1, 7)))
+            mask = sum({bit_of[g] for g in goals})
+            off_goals = (*goals, (rng.choice((-1, size)), rng.randrange(size)))
+            x, y = rng.randrange(size), rng.randrange(size)
+            off = (rng.choice((-1, size, x)), rng.choice((-2, size + 1)))
+            for space, at, mask_ in (((x, y), goals, mask), (off, goals, mask), ((x, y), off_goals, -1), (off, off_goals, -1)):
+                assert bots._distance(mask_, at, size, space) == min(abs(space[0] - gx) + abs(space[1] - gy) for gx, gy in at)
+        assert bots._distance(0, (), size, (1, 1)) == 0
+        for rings in bots._rings_of(size).values():  # every space of the board in exactly one ring
+            assert sum(rings) == (1 << size * size) - 1 and all(not a & b for a, b in product(rings, rings) if a is not b)
 
 
 def plain_lift(state: State, card_id: str) -> State:
@@ -130,7 +136,8 @@ def plain_lift(state: State, card_id: str) -> State:
 
 def test_a_card_lifted_in_one_copy_is_the_card_lifted_place_by_place() -> None:
     """At every event of seeded games, every card the game knows lifted from the state before it
-    (held, in play, captured, in a pile or nowhere), and the summons applied as they were."""
+    (held, in play, captured, in a pile or nowhere), and put on the board in the same copy (a
+    summon) as `put_on_board` puts it on the state lifted; and the summons applied as they were."""
     summons = 0
     for players, seed, bot in ((2, 3, "random"), (3, 4, "heuristic"), (4, 6, "random")):
         log = play(R, {s: s for s in SEATS[players]}, seed=seed, bot=bot)
@@ -140,6 +147,9 @@ def test_a_card_lifted_in_one_copy_is_the_card_lifted_place_by_place() -> None:
                 for card_id in (*cards.CARDS, *cards.HYMNS, "nothing"):
                     lifted = rules._lift(state, card_id)
                     assert lifted == plain_lift(state, card_id), (seed, index, card_id)
+                    for space, owner in (((0, 0), "red"), ((3, 4), state.current or "yellow")):
+                        onto = rules._lift(state, card_id, Placed(card_id, space, owner))
+                        assert onto == put_on_board(plain_lift(state, card_id), card_id, space, owner), (seed, index, card_id)
                     held_before = [p for p in state.players if p == next(q for q in lifted.players if q.seat == p.seat)]
                     assert all(any(q is p for q in lifted.players) for p in held_before)  # a seat not holding it keeps its Player
             summons += isinstance(event, CardSummoned)
@@ -159,14 +169,17 @@ def test_a_pile_sorted_by_place_alone_is_the_pile_sorted_by_place_and_name() -> 
             assert sort_cards(pile) == tuple(sorted(pile, key=lambda c: (cards.ORDER.get(c, 1_000), c))), pile
 
 
-def plain_enemies(state: State, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], list[tuple[int, ...]], int]:
+def plain_enemies(state: State, seat: str) -> tuple[set[tuple[int, int]], tuple[tuple[int, int], ...], int, int]:
     """The spaces beside the seat's enemies, its goals (enemy cards, then the Houses of enemies
-    with no card in play), each goal's row and how many enemy cards are in play, read plainly."""
+    with no card in play), the goals as a mask of one bit per space (-1 with one off the board)
+    and how many enemy cards are in play, read plainly."""
     enemy = [p for p in state.board if p.owner != seat]
     near = {beside for p in enemy for _, beside in board.neighbours(p.space, P.board_size)}
     goals = [p.space for p in enemy]
     goals += [house(P, other) for other in state.seats if other != seat and all(p.owner != other for p in enemy)]
-    return near, tuple(goals), [bots._steps_from(goal, P.board_size) for goal in goals], len(enemy)
+    bit_of = bots._bit_of(P.board_size)
+    mask = -1 if any(goal not in bit_of for goal in goals) else sum({bit_of[goal] for goal in goals})
+    return near, tuple(goals), mask, len(enemy)
 
 
 def test_the_enemies_read_in_one_pass_are_the_enemies_read_plainly() -> None:
@@ -192,6 +205,21 @@ def test_the_enemies_read_in_one_pass_are_the_enemies_read_plainly() -> None:
         state = position(board={deck[0]: (off, "yellow"), deck[1]: ((6, 3), "yellow"), deck[2]: ((2, 2), "red")})
         near, *rest = bots._enemies(P, state, "red")
         assert (bots._spaces_in(near, P.board_size), *rest) == plain_enemies(state, "red")
+
+
+def test_the_enemy_houses_and_the_spaces_beside_them_as_masks_are_their_spaces_on_the_board() -> None:
+    """`bots._houses_around`'s masks (what the heuristic asks of a step and a card) hold exactly
+    the enemy Houses and the spaces one step from one that lie on the board, for every seat of
+    two to four players (an unknown seat among them)."""
+    bit_of = bots._bit_of(P.board_size)
+    for players in (2, 3, 4):
+        seats = tuple(SEATS[players])
+        for seat in (*seats, "nobody"):
+            houses, ring, house_bits, ring_bits = bots._houses_around(P, seats, seat)
+            assert houses == tuple(house(P, s) for s in seats if s != seat)
+            assert bots._spaces_in(house_bits, P.board_size) == {h for h in houses if h in bit_of}
+            assert bots._spaces_in(ring_bits, P.board_size) == {r for r in ring if r in bit_of}
+            assert ring == {board.step(h, d) for h in houses for d in board.STEPS}
 
 
 def plain_exposure(state: State, card: str, owner: str, space: tuple[int, int], leaving: str | None) -> tuple[bool, bool]:
