@@ -11,6 +11,7 @@ from typing import Any
 import msgspec
 
 from events.base import Event
+from projections.simulate import play as play_game
 from rulesets import registry
 from rulesets.mortalgate import board
 from rulesets.mortalgate.state import Draft, Hero, State, Turn, game_map, stats
@@ -98,3 +99,16 @@ def play(r: Rules, state: State, *events: Event) -> State:
     for event in events:
         state = r.ruleset.apply(r.params, state, event)
     return state
+
+
+def positions(version: str, seed: int) -> list[State]:
+    """Every position in play of a heuristic game of `version` from `seed`: the states a
+    shortcut is held to the plain rule at."""
+    r = rules(version)
+    log = play_game(r, r.ruleset.example_seats, seed=seed, bot="heuristic")
+    state, out = r.ruleset.setup(r.params, log[0]), []
+    for event in log[1:-1]:
+        state = r.ruleset.apply(r.params, state, event)
+        if state.stage == "play":
+            out.append(state)
+    return out

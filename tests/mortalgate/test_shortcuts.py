@@ -16,7 +16,6 @@ from collections import Counter
 
 import msgspec
 
-from projections.simulate import play
 from rulesets.mortalgate import board, heroes, maps, moves
 from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.state import (
@@ -29,7 +28,7 @@ from rulesets.mortalgate.state import (
     sight_blockers,
 )
 
-from .scenario import rules
+from .scenario import positions, rules
 
 
 def plain_blessings(params: Params, state: State, hero: Hero) -> dict[str, int]:
@@ -48,18 +47,6 @@ def plain_allowance(params: Params, state: State, hero: Hero, turn: Turn) -> int
         return 0
     points = heroes.stats(hero.id, params.stats).movement + plain_blessings(params, state, hero).get("sprint", 0)
     return max(points - 2 if turn.poisoned else points, 0)
-
-
-def positions(version: str, seed: int) -> list[State]:
-    """Every position of a heuristic game in play."""
-    r = rules(version)
-    log = play(r, r.ruleset.example_seats, seed=seed, bot="heuristic")
-    state, out = r.ruleset.setup(r.params, log[0]), []
-    for event in log[1:-1]:
-        state = r.ruleset.apply(r.params, state, event)
-        if state.stage == "play":
-            out.append(state)
-    return out
 
 
 def test_blessings_read_for_the_last_altars_asked_are_the_plain_count_whatever_was_asked_before() -> None:

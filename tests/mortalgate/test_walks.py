@@ -11,13 +11,12 @@ from collections.abc import Set as AbstractSet
 import msgspec
 import pytest
 
-from projections.simulate import play
 from rulesets.mortalgate import board, maps, moves
 from rulesets.mortalgate.events import Node
 from rulesets.mortalgate.moves import reachable
-from rulesets.mortalgate.state import State, occupied
+from rulesets.mortalgate.state import occupied
 
-from .scenario import rules
+from .scenario import positions, rules
 
 
 def plain_walk(map_id: str, start: Node, steps: int, taken: AbstractSet[Node]) -> list[tuple[Node, tuple[Node, ...]]]:
@@ -35,18 +34,6 @@ def plain_walk(map_id: str, start: Node, steps: int, taken: AbstractSet[Node]) -
                 queue.append(near)
     del paths[start]
     return list(paths.items())
-
-
-def positions(version: str, seed: int) -> list[State]:
-    """Every position of a heuristic game in play."""
-    r = rules(version)
-    log = play(r, r.ruleset.example_seats, seed=seed, bot="heuristic")
-    state, out = r.ruleset.setup(r.params, log[0]), []
-    for event in log[1:-1]:
-        state = r.ruleset.apply(r.params, state, event)
-        if state.stage == "play":
-            out.append(state)
-    return out
 
 
 @pytest.mark.parametrize("version", ["2.0", "2.5"])
