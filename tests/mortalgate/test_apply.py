@@ -1,0 +1,85 @@
+"""`apply`'s shortcuts held to the plain reducer: at every event of seeded games of both bots
+in three versions (and at turn starts a table could write: a hero not in the order, one not
+picked, one slain), the state after it is the state the plain code gives."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import msgspec
+import pytest
+
+from events.base import Event
+from projections.simulate import play
+from rulesets.mortalgate import board
+from rulesets.mortalgate import rules as mortal_rules
+from rulesets.mortalgate.events import TurnStarted
+from rulesets.mortalgate.params import Params
+from rulesets.mortalgate.state import Hero, State, Timed, Turn, find, heroes_with, sequence
+
+from .scenario import rules
+
+replace = msgspec.structs.replace
+
+
+def plain_turn_started(params: Params, state: State, event: TurnStarted) -> State:
+    """The turn start as the rules read plainly: the cursor after the hero's first place in
+    the order, every cooldown and effect ticked by a comprehension, then burn and poison."""
+    hero_id = event.hero
+    order = sequence(state)
+    cursor = order.index(hero_id) + 1 if hero_id in order else state.cursor + 1
+    hero = find(state, hero_id)
+    if hero is None or not hero.alive:
+        return replace(state, turns=state.turns + 1, cursor=cursor, turn=Turn(hero=hero_id, attacks_left=1, returning=True))
+    kinds = {e.kind for e in hero.effects}
+    turn = Turn(hero=hero.id, attacks_left=1, stunned="stunned" in kinds, poisoned="poisoned" in kinds,
+                precision="precision" in kinds)
+    ticked = replace(hero, cooldowns=tuple((name, left - 1) for name, left in hero.cooldowns if left > 1), shield_wall=False,
+                     effects=tuple(Timed(e.kind, e.turns - 1) for e in hero.effects if e.turns > 1))
+    state = replace(state, heroes=heroes_with(state, hero, ticked), turns=state.turns + 1, cursor=cursor, turn=turn)
+    if "burning" in kinds and ticked.node is not None:
+        near = board.neighbours(ticked.node)
+        for burnt in (ticked, *[h for h in state.heroes if h.team == ticked.team and h.node in near]):
+            state = mortal_rules.hurt(params, state, burnt, 1)
+    if "poisoned" in kinds and (current := find(state, hero.id)) is not None:
+        state = mortal_rules.hurt(params, state, current, 1)
+    return state
+
+
+def played(version: str, bot: str, seed: int) -> Iterator[tuple[State, Event]]:
+    """Each event of a seeded game with the state it was applied to."""
+    r = rules(version)
+    log = play(r, r.ruleset.example_seats, seed=seed, bot=bot)
+    state = r.ruleset.setup(r.params, log[0])
+    for event in log[1:]:
+        yield state, event
+        state = r.ruleset.apply(r.params, state, event)
+
+
+def slain(hero: Hero) -> Hero:
+    return replace(hero, node=None, health=0, alive=False, cooldowns=(), effects=())
+
+
+@pytest.mark.parametrize("version", ["1.5", "2.0", "2.5"])
+@pytest.mark.parametrize("bot", ["heuristic", "random"])
+def test_turn_starts_fold_as_the_plain_upkeep_folds_them(version: str, bot: str) -> None:
+    """A turn start reads the hero and its place in the order in one pass each and keeps its
+    cooldowns a turn later per cooldowns tuple (`rules._ticked`): the state after every turn
+    start of seeded games is the plain upkeep's, and so is the state after a turn start of a
+    hero not in the order, of a hero not picked and of a slain hero, at those positions."""
+    params = rules(version).params
+    started = 0
+    for seed in range(3):
+        for state, event in played(version, bot, seed):
+            if not isinstance(event, TurnStarted):
+                continue
+            started += 1
+            assert mortal_rules.apply(params, state, event) == plain_turn_started(params, state, event)
+            hero = find(state, event.hero)
+            if hero is None or started % 5:
+                continue
+            shuffled = replace(state, play_order=tuple(h for h in state.play_order if h != hero.id))
+            dead = replace(state, heroes=heroes_with(state, hero, slain(hero)))
+            for at, what in ((shuffled, event), (state, replace(event, hero="nobody")), (dead, event)):
+                assert mortal_rules.apply(params, at, what) == plain_turn_started(params, at, what)
+    assert started
