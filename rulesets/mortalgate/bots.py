@@ -52,6 +52,9 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     if len(best) == 1:  # (one best event, two thirds of the time: no tie to break, the draws only taken)
         _pass_draws(rng, count)
         return legal[best[0]]
+    if len(best) == count:  # (every event alike, as in placement: the first of the highest draws, found in C)
+        drawn = list(starmap(rng.random, repeat((), count)))
+        return legal[drawn.index(max(drawn))]
     return legal[max(best, key=draws(rng, count, len(best)))]
 
 
