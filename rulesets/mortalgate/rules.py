@@ -719,8 +719,7 @@ def _apply_ability(params: Params, state: State, event: AbilityUsed) -> State:
     turn = state.turn
     if hero is None or ability is None or turn is None:
         return state
-    cooldowns = (*[(n, t) for n, t in hero.cooldowns if n != ability.id], (ability.id, ability.cooldown))
-    used = replace(hero, cooldowns=cooldowns)
+    used = replace(hero, cooldowns=_cooling(hero.cooldowns, ability.id, ability.cooldown))
     if (on_self := _ON_SELF.get(ability.id)) is not None:
         used = on_self(used)
     attacks_left = 2 if ability.id == "quick_blade" else 0  # Quick Blade: "Zadita may attack twice this turn"
@@ -729,6 +728,12 @@ def _apply_ability(params: Params, state: State, event: AbilityUsed) -> State:
                     last_attack=state.last_attack if event.target is None else _aim(state, hero, event.target))
     effect = _ABILITY_EFFECTS.get(event.ability)
     return effect(params, state, hero, event.target) if effect else state
+
+
+@lru_cache(maxsize=1024)
+def _cooling(cooldowns: tuple[tuple[str, int], ...], ability: str, turns: int) -> tuple[tuple[str, int], ...]:
+    """Cooldowns with `ability` put on cooldown for `turns` (last; remembered, as `_ticked`)."""
+    return (*[(name, left) for name, left in cooldowns if name != ability], (ability, turns))
 
 
 def _base(params: Params, hero: Hero) -> int:

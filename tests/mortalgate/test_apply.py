@@ -1,6 +1,6 @@
-"""`apply`'s shortcuts held to the plain reducer: at every event of seeded games of both bots
-in three versions (and at turn starts a table could write: a hero not in the order, one not
-picked, one slain), the state after it is the state the plain code gives."""
+"""`apply`'s shortcuts held to the plain reducer: at every turn start and ability of seeded
+games of both bots in three versions (and at turn starts a table could write: a hero not in
+the order, one not picked, one slain), the state after it is the state the plain code gives."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ import pytest
 
 from events.base import Event
 from projections.simulate import play
-from rulesets.mortalgate import board
+from rulesets.mortalgate import board, heroes
 from rulesets.mortalgate import rules as mortal_rules
-from rulesets.mortalgate.events import TurnStarted
+from rulesets.mortalgate.events import AbilityUsed, TurnStarted
 from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.state import Hero, State, Timed, Turn, find, heroes_with, sequence
 
@@ -44,6 +44,24 @@ def plain_turn_started(params: Params, state: State, event: TurnStarted) -> Stat
     if "poisoned" in kinds and (current := find(state, hero.id)) is not None:
         state = mortal_rules.hurt(params, state, current, 1)
     return state
+
+
+def plain_ability(params: Params, state: State, event: AbilityUsed) -> State:
+    """An ability as the rules read plainly: its cooldown put after the others by a
+    comprehension, then its effect."""
+    hero = find(state, event.hero)
+    ability = heroes.ABILITIES.get(event.ability)
+    turn = state.turn
+    if hero is None or ability is None or turn is None:
+        return state
+    used = replace(hero, cooldowns=(*[(n, t) for n, t in hero.cooldowns if n != ability.id], (ability.id, ability.cooldown)))
+    if (on_self := mortal_rules._ON_SELF.get(ability.id)) is not None:
+        used = on_self(used)
+    state = replace(state, heroes=heroes_with(state, hero, used),
+                    turn=replace(turn, phase="combat", combat_used=True, attacks_left=2 if ability.id == "quick_blade" else 0),
+                    last_attack=state.last_attack if event.target is None else mortal_rules._aim(state, hero, event.target))
+    effect = mortal_rules._ABILITY_EFFECTS.get(event.ability)
+    return effect(params, state, hero, event.target) if effect else state
 
 
 def played(version: str, bot: str, seed: int) -> Iterator[tuple[State, Event]]:
@@ -83,3 +101,23 @@ def test_turn_starts_fold_as_the_plain_upkeep_folds_them(version: str, bot: str)
             for at, what in ((shuffled, event), (state, replace(event, hero="nobody")), (dead, event)):
                 assert mortal_rules.apply(params, at, what) == plain_turn_started(params, at, what)
     assert started
+
+
+@pytest.mark.parametrize("version", ["1.5", "2.0", "2.5"])
+@pytest.mark.parametrize("bot", ["heuristic", "random"])
+def test_abilities_fold_as_the_plain_reducer_folds_them(version: str, bot: str) -> None:
+    """An ability's cooldowns are remembered per cooldowns tuple, ability and turns
+    (`rules._cooling`): the state after every ability of seeded games is the plain
+    reducer's, and so is the state after it used again at once (its cooldown restarted)."""
+    params = rules(version).params
+    used = 0
+    for seed in range(3):
+        for state, event in played(version, bot, seed):
+            if not isinstance(event, AbilityUsed):
+                continue
+            used += 1
+            after = mortal_rules.apply(params, state, event)
+            assert after == plain_ability(params, state, event)
+            again = replace(after, turn=state.turn)
+            assert mortal_rules.apply(params, again, event) == plain_ability(params, again, event)
+    assert used
