@@ -132,26 +132,6 @@ def test_placement_offers_exactly_what_check_accepts(version: str) -> None:
         assert r.ruleset.legal(r.params, state) == accepted
 
 
-@pytest.mark.parametrize("count", [1, 2, 3, 30, 257])
-def test_the_draws_taken_at_once_are_those_random_gives_one_by_one(count: int) -> None:
-    """The heuristic takes a decision's tie-breaking draws in one call (`bots.draws`) when it
-    reads few of them: each must be the number `random()` gives at its turn, and the
-    generator left where it is after that many `random()` calls, whichever way they are taken
-    (another generator class, or many read, one number at a time)."""
-
-    class Halved(random.Random):
-        def random(self) -> float:
-            return super().random() / 2
-
-    for seed in range(40):
-        for kind in (random.Random, Halved):
-            for read in (1, count):  # rebuilt from bits, or (many read) drawn one by one
-                taken, plain = kind(seed), kind(seed)
-                draw = bots.draws(taken, count, read)
-                assert [draw(index) for index in range(count)] == [plain.random() for _ in range(count)]
-                assert taken.random() == plain.random()
-
-
 @pytest.mark.parametrize("count", [1, 2, 30, 257])
 def test_draws_passed_unread_leave_the_generator_where_random_would(count: int) -> None:
     """Where one event is best, the heuristic takes its decision's draws without reading any
