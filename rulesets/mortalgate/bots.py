@@ -37,10 +37,31 @@ def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random
 
 def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
     """Capture uncontested altars, heal the wounded, focus fire on the weakest enemy, then
-    move toward the nearest altar the team does not hold or the nearest enemy."""
+    move toward the nearest altar the team does not hold or the nearest enemy.
+
+    Where the hero may move (`legal`'s `TurnEvents`, two fifths of the decisions) its moves
+    come first, where they end read without making them, then the few other events (`rest`),
+    scored one by one and kept as the best so far (as `_top` does); no move scores above a
+    zone's 50, so a better other event leaves the moves unread, and as the moves' positions all
+    come before the others', the best of both are in order as they are joined. (That decision
+    is worked out here, not in helpers as `_best` does the others: a Python call is some 800
+    instructions, and this is the bot's most frequent decision.)"""
     if type(legal) is TurnEvents:  # (not `isinstance`: an ABC's check is a Python call)
-        count = legal.paths.size + len(legal.rest)  # (`len` of a `Chain` is a Python call)
-        best = _best_of_turn(params, state, legal)
+        paths = legal.paths
+        count = paths.size + len(legal.rest)  # (`len` of a `Chain` is a Python call)
+        top, best = -math.inf, []
+        for i, event in enumerate(legal.rest, paths.size):
+            score = _FIXED_SCORES.get(type(event))
+            if score is None:
+                score = _score(params, state, event)
+            if score > top:
+                top, best = score, [i]
+            elif score == top:
+                best.append(i)
+        if top <= ZONE_SCORE:
+            move_score, reached = _best_moves(params, state, legal.hero, paths.ends, paths.reach, top)
+            if move_score >= top:
+                best = reached + best if move_score == top else reached
     else:
         count = len(legal)
         if count == 1:  # a third of decisions: only the next turn start, nothing to score
@@ -50,7 +71,10 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     """Scoring draws nothing, so the tie-breaking draws, one per event in the order of
     `legal` (as a `max` over (score, draw) takes them), may be taken after it."""
     if len(best) == 1:  # (one best event, two thirds of the time: no tie to break, the draws only taken)
-        _pass_draws(rng, count)
+        if type(rng) is random.Random:  # (`_pass_draws`, inline)
+            rng.getrandbits(64 * count)
+        else:
+            _pass_draws(rng, count)
         return legal[best[0]]
     drawn = list(starmap(rng.random, repeat((), count)))  # (a tie: every draw taken, the best events' read)
     if len(best) == count:  # (every event alike, as in placement: the first of the highest draws, found in C)
@@ -75,16 +99,14 @@ def _pass_draws(rng: random.Random, count: int) -> None:
 
 
 def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
-    """The positions in `legal` of the events with the best score, in order.
+    """The positions in `legal` of the events with the best score, in order (a decision
+    other than `legal`'s `TurnEvents`, which `heuristic_bot` scores itself the same way).
 
-    Best bound first: the few other events are scored first (`legal`'s `TurnEvents` says
-    where its moves are and where they end, so no move is made to be read); moves (most of the
-    events offered) score at most 50 (ending in a zone to capture) and otherwise at most 20, so they
-    are read only as far as they can still reach the best score, and then as a kind: only
-    their best score is worked out exactly, and which moves reach it.
+    Best bound first: the few other events are scored first; moves score at most 50 (ending
+    in a zone to capture) and otherwise at most 20, so they are read only as far as they can
+    still reach the best score, and then as a kind: only their best score is worked out
+    exactly, and which moves reach it.
     """
-    if type(legal) is TurnEvents:
-        return _best_of_turn(params, state, legal)
     kinds = list(map(type, legal))
     alike = _by_kind(kinds)
     if alike is not None:
@@ -102,21 +124,6 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
             top, best_moves = move_score, [moves[j] for j in reached]
     chosen = [i for i, score in scores.items() if score == top]
     return sorted(chosen + best_moves) if best_moves and chosen else best_moves or chosen
-
-
-def _best_of_turn(params: Params, state: State, turn: TurnEvents) -> list[int]:
-    """`_best` where a hero may move (`legal`'s `TurnEvents`, two fifths of the decisions): its
-    moves come first, where they end read without making them, then the few other events
-    (`rest`), scored one by one and kept as the best so far; as the moves' positions all come
-    before the others', the best of both are in order as they are joined."""
-    paths = turn.paths
-    top, chosen = _top(params, state, turn.rest, paths.size)
-    if top > ZONE_SCORE:  # (no move scores above a zone's 50)
-        return chosen
-    move_score, reached = _best_moves(params, state, turn.hero, paths.ends, paths.reach, top)
-    if move_score < top:
-        return chosen
-    return reached + chosen if move_score == top else reached
 
 
 def _top(params: Params, state: State, events: Sequence[Event], first: int) -> tuple[float, list[int]]:
