@@ -1,6 +1,7 @@
 """`apply`'s shortcuts held to the plain reducer: at every turn start and ability of seeded
-games of both bots in three versions (and at turn starts a table could write: a hero not in
-the order, one not picked, one slain), the state after it is the state the plain code gives."""
+games of both bots in three versions, and at every move (and at turn starts and moves a table
+could write: a hero not in the order, one not picked, one slain, an empty path), the state
+after it is the state the plain code gives."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from events.base import Event
 from projections.simulate import play
 from rulesets.mortalgate import board, heroes
 from rulesets.mortalgate import rules as mortal_rules
-from rulesets.mortalgate.events import AbilityUsed, TurnStarted
+from rulesets.mortalgate.events import AbilityUsed, HeroMoved, TurnStarted
 from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.state import Hero, State, Timed, Turn, find, heroes_with, sequence
 
@@ -62,6 +63,18 @@ def plain_ability(params: Params, state: State, event: AbilityUsed) -> State:
                     last_attack=state.last_attack if event.target is None else mortal_rules._aim(state, hero, event.target))
     effect = mortal_rules._ABILITY_EFFECTS.get(event.ability)
     return effect(params, state, hero, event.target) if effect else state
+
+
+def plain_moved(params: Params, state: State, event: HeroMoved) -> State:
+    """A move as the rules read plainly: the hero found, then put in its place on the path's end."""
+    hero = find(state, event.hero)
+    path = event.path
+    if hero is None or not path:
+        return state
+    heroes = heroes_with(state, hero, replace(hero, node=path[-1]))
+    if state.turn is None:
+        return replace(state, heroes=heroes)
+    return replace(state, heroes=heroes, turn=replace(state.turn, phase="movement", moved=state.turn.moved + len(path)))
 
 
 def played(version: str, bot: str, seed: int) -> Iterator[tuple[State, Event]]:
@@ -121,3 +134,25 @@ def test_abilities_fold_as_the_plain_reducer_folds_them(version: str, bot: str) 
             again = replace(after, turn=state.turn)
             assert mortal_rules.apply(params, again, event) == plain_ability(params, again, event)
     assert used
+
+
+@pytest.mark.parametrize("version", ["1.5", "2.0", "2.5"])
+@pytest.mark.parametrize("bot", ["heuristic", "random"])
+def test_moves_fold_as_the_plain_reducer_folds_them(version: str, bot: str) -> None:
+    """A move finds its hero and puts it in its place in one pass: the state after every move
+    of seeded games is the plain reducer's, and so is the state after a move of a hero not
+    picked, an empty path, and a move with no turn under way (a table's mistakes)."""
+    params = rules(version).params
+    moved = 0
+    for seed in range(3):
+        for state, event in played(version, bot, seed):
+            if not isinstance(event, HeroMoved):
+                continue
+            moved += 1
+            assert mortal_rules.apply(params, state, event) == plain_moved(params, state, event)
+            if moved % 7:
+                continue
+            for at, what in ((state, replace(event, hero="nobody")), (state, replace(event, path=())),
+                             (replace(state, turn=None), event)):
+                assert mortal_rules.apply(params, at, what) == plain_moved(params, at, what)
+    assert moved
