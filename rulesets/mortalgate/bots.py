@@ -37,23 +37,60 @@ def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random
 
 def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
     """Capture uncontested altars, heal the wounded, focus fire on the weakest enemy, then
-    move toward the nearest altar the team does not hold or the nearest enemy."""
-    count = len(legal)
-    if count == 1:  # a third of decisions: only the next turn start, nothing to score
-        rng.random()  # its one tie-breaking draw, taken all the same
-        return legal[0]
-    best = _best(params, state, legal)
+    move toward the nearest altar the team does not hold or the nearest enemy.
+
+    Where the hero may move (`legal`'s `TurnEvents`, two fifths of the decisions) its moves
+    come first, where they end read without making them, then the few other events (`rest`),
+    scored one by one and kept as the best so far (as `_top` does); no move scores above a
+    zone's 50, so a better other event leaves the moves unread, and as the moves' positions all
+    come before the others', the best of both are in order as they are joined. (That decision
+    is worked out here, not in helpers as `_best` does the others: a Python call is some 800
+    instructions, and this is the bot's most frequent decision.)"""
+    if type(legal) is TurnEvents:  # (not `isinstance`: an ABC's check is a Python call)
+        paths = legal.paths
+        count = paths.size + len(legal.rest)  # (`len` of a `Chain` is a Python call)
+        top, best = -math.inf, []
+        for i, event in enumerate(legal.rest, paths.size):
+            score = _FIXED_SCORES.get(type(event))
+            if score is None:
+                score = _score(params, state, event)
+            if score > top:
+                top, best = score, [i]
+            elif score == top:
+                best.append(i)
+        if top <= ZONE_SCORE:
+            move_score, reached = _best_moves(params, state, legal.hero, paths.ends, paths.reach, top)
+            if move_score >= top:
+                best = reached + best if move_score == top else reached
+    else:
+        count = len(legal)
+        if count == 1:  # a third of decisions: only the next turn start, nothing to score
+            rng.random()  # its one tie-breaking draw, taken all the same
+            return legal[0]
+        best = _best(params, state, legal)
     """Scoring draws nothing, so the tie-breaking draws, one per event in the order of
     `legal` (as a `max` over (score, draw) takes them), may be taken after it."""
     if len(best) == 1:  # (one best event, two thirds of the time: no tie to break, the draws only taken)
-        _pass_draws(rng, count)
+        if type(rng) is random.Random:  # (`_pass_draws`, inline)
+            rng.getrandbits(64 * count)
+        else:
+            _pass_draws(rng, count)
         return legal[best[0]]
-    return legal[max(best, key=draws(rng, count, len(best)))]
+    drawn = list(starmap(rng.random, repeat((), count)))  # (a tie: every draw taken, the best events' read)
+    if len(best) == count:  # (every event alike, as in placement: the first of the highest draws, found in C)
+        return legal[drawn.index(max(drawn))]
+    return legal[max(best, key=drawn.__getitem__)]
 
 
 def _pass_draws(rng: random.Random, count: int) -> None:
-    """Takes the `count` numbers `rng.random()` would give, none read: as `draws` does, in
-    one call of the generator's bits (`draws` says why it takes the same outputs)."""
+    """Takes the `count` numbers `rng.random()` would give, none read, in one call of the
+    generator's bits: `random()` makes each number of two 32-bit outputs of the generator,
+    and `getrandbits(64 * count)` takes the same 2 * count outputs. Any other generator
+    class (one that may draw otherwise) draws them one by one.
+
+    Where the draws are read (a tie), they are drawn one by one: rebuilding the few read
+    from one call's bits (sessions 8 to 12) took more instructions than drawing them all
+    (big-int shifts), 760.1M against 759.2M over the benchmark's twelve games."""
     if type(rng) is random.Random:
         rng.getrandbits(64 * count)
     else:
@@ -61,48 +98,21 @@ def _pass_draws(rng: random.Random, count: int) -> None:
             rng.random()
 
 
-def draws(rng: random.Random, count: int, read: int) -> Callable[[int], float]:
-    """The `count` numbers `rng.random()` would give one after another, as a function of
-    their position, of which `read` will be read: a decision draws one per event and reads
-    only the draws of its best events (mostly one or two of some thirty).
-
-    `random()` makes each number of two 32-bit outputs of the generator, a = first >> 5 and
-    b = second >> 6, as (a * 2**26 + b) / 2**53; `getrandbits(64 * count)` takes the same
-    2 * count outputs, the first in the lowest 32 bits, so number i is rebuilt from bits
-    64 i to 64 i + 63, exactly (every step of it is exact in a float). Rebuilding one costs
-    more than drawing it, so when many are read (a placement, where every event ties) they
-    are drawn one by one, as is any other generator class (one that may draw otherwise).
-    """
-    if type(rng) is not random.Random or read > _FEW:
-        return list(starmap(rng.random, repeat((), count))).__getitem__
-    bits = rng.getrandbits(64 * count)
-
-    def draw(index: int) -> float:
-        pair = bits >> (64 * index)
-        return (((pair & 0xFFFFFFFF) >> 5) * 67108864.0 + ((pair >> 38) & 0x3FFFFFF)) * (1.0 / 9007199254740992.0)
-
-    return draw
-
-
-_FEW = 3
-"""Draws read, at most, for which rebuilding them from one call's bits beats drawing every one."""
-
-
 def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
-    """The positions in `legal` of the events with the best score, in order.
+    """The positions in `legal` of the events with the best score, in order (a decision
+    other than `legal`'s `TurnEvents`, which `heuristic_bot` scores itself the same way).
 
-    Best bound first: the few other events are scored first (`legal`'s `TurnEvents` says
-    where its moves are and where they end, so no move is made to be read); moves (most of the
-    events offered) score at most 50 (ending in a zone to capture) and otherwise at most 20, so they
-    are read only as far as they can still reach the best score, and then as a kind: only
-    their best score is worked out exactly, and which moves reach it.
+    Best bound first: the few other events are scored first; moves score at most 50 (ending
+    in a zone to capture) and otherwise at most 20, so they are read only as far as they can
+    still reach the best score, and then as a kind: only their best score is worked out
+    exactly, and which moves reach it.
     """
-    if type(legal) is TurnEvents:  # (not `isinstance`: an ABC's check is a Python call)
-        return _best_of_turn(params, state, legal)
     kinds = list(map(type, legal))
     alike = _by_kind(kinds)
     if alike is not None:
         return alike
+    if HeroMoved not in kinds:  # (combat after a move, a respawn's spots: every event scored in one pass)
+        return _top(params, state, legal, 0)[1]
     moves, others = _split(kinds)
     scores = {i: _score(params, state, legal[i]) for i in others}
     top = max(scores.values(), default=-math.inf)
@@ -116,14 +126,12 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     return sorted(chosen + best_moves) if best_moves and chosen else best_moves or chosen
 
 
-def _best_of_turn(params: Params, state: State, turn: TurnEvents) -> list[int]:
-    """`_best` where a hero may move (`legal`'s `TurnEvents`, two fifths of the decisions): its
-    moves come first, where they end read without making them, then the few other events
-    (`rest`), scored one by one and kept as the best so far; as the moves' positions all come
-    before the others', the best of both are in order as they are joined."""
-    paths = turn.paths
+def _top(params: Params, state: State, events: Sequence[Event], first: int) -> tuple[float, list[int]]:
+    """The best score of `events` (no move among them) and the positions of the events that
+    score it, counted from `first`, in order: each event scored and kept as the best so far
+    (a type whose events all score alike read from `_FIXED_SCORES` first)."""
     top, chosen = -math.inf, []
-    for i, event in enumerate(turn.rest, paths.size):
+    for i, event in enumerate(events, first):
         score = _FIXED_SCORES.get(type(event))
         if score is None:
             score = _score(params, state, event)
@@ -131,12 +139,7 @@ def _best_of_turn(params: Params, state: State, turn: TurnEvents) -> list[int]:
             top, chosen = score, [i]
         elif score == top:
             chosen.append(i)
-    if top > ZONE_SCORE:  # (no move scores above a zone's 50)
-        return chosen
-    move_score, reached = _best_moves(params, state, turn.hero, paths.ends, paths.reach, top)
-    if move_score < top:
-        return chosen
-    return reached + chosen if move_score == top else reached
+    return top, chosen
 
 
 _path = attrgetter("path")
@@ -199,49 +202,82 @@ def _best_moves(params: Params, state: State, hero: Hero | None, ends: Sequence[
     capture (50) is best, then closer to a goal (20 less half the steps to the nearest
     goal). A score below `rival` comes back as minus infinity.
     `hero` is the hero who acts (`legal`'s `TurnEvents` hands it over).
+
+    The goals (open altars, enemies) are their cells, each goal's steps from the hero read
+    from the hero's own distance table (steps are the same both ways), so only the goals
+    `_nearest` reads have their tables looked up; a node off the map (a table's mistake) has
+    no cell, and then every goal's table is worked out (`_goal_tables`).
     """
     team = hero.team if hero else None
-    altars, zone = _open_altars(params.map, team, state.altars)
-    if not zone.isdisjoint(ends):
+    altars, zone, within = _open_altars(params.map, team, state.altars)
+    cells, tables = _board_of(params.map)
+    here = cells.get(hero.node) if hero else None
+    mine = None if here is None else tables[here]
+    aways = [] if mine is None else [mine[altar] for altar in altars]
+    """Each open altar's steps from the hero: an end in its zone is at most `reach` steps from
+    the hero and `within` from the altar, so no altar that near, no zone is reached."""
+    if (mine is None or (aways and min(aways) <= reach + within)) and not zone.isdisjoint(ends):
         return ZONE_SCORE, [j for j, end in enumerate(ends) if end in zone]
     if rival > NEAR_SCORE:
         return -math.inf, []
-    gmap = game_map(params)
-    enemies = board.distances_from_each([h.node for h in state.heroes if h.team != team and h.node is not None], gmap.width, gmap.height)
-    if not altars and not enemies:  # no altar left to take and no enemy standing
+    if mine is None:  # (not in play, or a hero off the map)
+        return _goal_tables(params, state, team, altars, ends, hero, reach)
+    goals = list(altars)
+    for other in state.heroes:
+        if other.team != team and (node := other.node) is not None:
+            cell = cells.get(node)
+            if cell is None:
+                return _goal_tables(params, state, team, altars, ends, hero, reach)
+            goals.append(cell)
+            aways.append(mine[cell])
+    if not goals:  # no altar left to take and no enemy standing
         return 0.5, list(range(len(ends)))
-    start = hero.node if hero else None  # where every move starts, at most `reach` away
-    nearest, reached = _nearest(params, [*altars, *enemies], ends, start, reach)
+    nearest, reached = _nearest(tables, goals, aways, ends, reach)
     return NEAR_SCORE - nearest * 0.5, reached
 
 
-def _nearest(params: Params, goals: list[tuple[int, ...]], ends: Sequence[int], start: Node | None,
-             reach: int) -> tuple[int, list[int]]:
-    """The fewest steps from any end (a cell) to any goal (each goal a `board.distances_from`
-    table), and the positions of the ends that far from some goal.
+def _goal_tables(params: Params, state: State, team: str | None, altars: Sequence[int], ends: Sequence[int],
+                 hero: Hero | None, reach: int) -> tuple[float, list[int]]:
+    """`_best_moves`' nearest goal where a node is off the map or the hero stands nowhere:
+    each goal's table by its node (`board.distances_from_each` works out one off the map),
+    its steps from the hero measured (every goal read where the hero stands nowhere)."""
+    gmap = game_map(params)
+    height = gmap.height
+    nodes = [(cell // height, cell % height) for cell in altars]
+    nodes += [h.node for h in state.heroes if h.team != team and h.node is not None]
+    if not nodes:
+        return 0.5, list(range(len(ends)))
+    start = hero.node if hero else None
+    aways = [0] * len(nodes) if start is None else [board.distance(start, node) for node in nodes]
+    tables = board.distances_from_each(nodes, gmap.width, height)
+    nearest, reached = _nearest(tables, range(len(tables)), aways, ends, reach)
+    return NEAR_SCORE - nearest * 0.5, reached
 
-    Best bound first: every move of a decision starts at `start`, where its hero stands, and
-    is at most `reach` steps long, so a goal `away` steps from the hero is at least
-    `away - reach` steps from every end. The goal nearest the hero is read first, then only
-    the goals no farther from the hero than the steps it is from the nearest end plus
-    `reach` (a pass over the goals' distances from the hero, not a sort of them).
+
+def _nearest(tables: Sequence[tuple[int, ...]], goals: Sequence[int], aways: list[int], ends: Sequence[int],
+             reach: int) -> tuple[int, list[int]]:
+    """The fewest steps from any end (a cell) to any goal (`tables[goal]`, a
+    `board.distances_from` table), and the positions of the ends that far from some goal;
+    `aways` are the goals' steps from the hero, in order.
+
+    Best bound first: every move of a decision starts where its hero stands and is at most
+    `reach` steps long, so a goal `away` steps from the hero is at least `away - reach` steps
+    from every end. The goal nearest the hero is read first, then only the goals no farther
+    from the hero than the steps it is from the nearest end found so far plus `reach` (a pass
+    over the goals' distances from the hero, not a sort of them).
     """
     read = itemgetter(*ends) if len(ends) > 1 else _one(ends[0])
-    if start is None:  # (not in play: moves start where the hero stands)
-        aways = [0] * len(goals)
-    else:
-        here = start[0] * game_map(params).height + start[1]  # (`board.cell`, inline)
-        aways = [table[here] for table in goals]
-    first = aways.index(min(aways))
-    steps = read(goals[first])
+    at = aways.index(min(aways))
+    first = goals[at]
+    steps = read(tables[first])
     nearest, lows = min(steps), [steps]
     bound = nearest + reach  # (a goal farther than this from the hero is farther than `nearest` from every end)
-    for goal, away in enumerate(aways):
+    for goal, away in zip(goals, aways, strict=True):
         if away <= bound and goal != first:
-            steps = read(goals[goal])
+            steps = read(tables[goal])
             low = min(steps)
             if low < nearest:
-                nearest, lows = low, [steps]
+                nearest, lows, bound = low, [steps], low + reach
             elif low == nearest:
                 lows.append(steps)
     if len(lows) == 1:  # (one goal nearest, most of the time: its ends are in order already)
@@ -264,21 +300,35 @@ def _one(cell: int) -> Callable[[tuple[int, ...]], tuple[int, ...]]:
     return lambda table: (table[cell],)
 
 
+@cache
+def _board_of(map_id: str) -> tuple[dict[Node | None, int], tuple[tuple[int, ...], ...]]:
+    """A map's cell of each node on it (`board.cell`; a node off the map, or None, has none)
+    and its distance tables by cell (`board.distance_tables`)."""
+    gmap = maps.load_map(map_id)
+    cells: dict[Node | None, int] = {node: board.cell(node, gmap.height) for node in board.all_nodes(gmap.width, gmap.height)}
+    return cells, board.distance_tables(gmap.width, gmap.height)
+
+
 @lru_cache(maxsize=256)
-def _open_altars(map_id: str, team: str | None, owners: tuple[str | None, ...]) -> tuple[tuple[tuple[int, ...], ...], frozenset[int]]:
-    """The distance tables of the altars a team does not hold, and the cells (`board.cell`)
-    of their zones (remembered per owners: altars change hands a few dozen times a game)."""
+def _open_altars(map_id: str, team: str | None, owners: tuple[str | None, ...]) -> tuple[tuple[int, ...], frozenset[int], int]:
+    """The cells (`board.cell`) of the altars a team does not hold, the cells of their zones,
+    and the most steps a zone's cell lies from its altar (remembered per owners: altars change
+    hands a few dozen times a game)."""
     open_altars = [altar for altar, owner in zip(_altars(map_id), owners, strict=True) if owner != team]
-    return tuple(table for table, _ in open_altars), frozenset[int]().union(*(zone for _, zone in open_altars))
+    return (tuple(cell for cell, _, _ in open_altars), frozenset[int]().union(*(zone for _, zone, _ in open_altars)),
+            max((within for _, _, within in open_altars), default=0))
 
 
 @cache
-def _altars(map_id: str) -> tuple[tuple[tuple[int, ...], frozenset[int]], ...]:
-    """Each altar of a map, in map order: its distance table and its zone's cells."""
+def _altars(map_id: str) -> tuple[tuple[int, frozenset[int], int], ...]:
+    """Each altar of a map, in map order: its cell, its zone's cells and the most steps one
+    of them lies from the altar (an altar stands in its zone, which is on the map: `maps`
+    checks it)."""
     gmap = maps.load_map(map_id)
     width, height = gmap.width, gmap.height
-    return tuple((board.distances_from(altar.node, width, height),
-                  frozenset(board.cell(node, height) for node in altar.zone if board.on_board(node, width, height)))
+    return tuple((board.cell(altar.node, height),
+                  frozenset(board.cell(node, height) for node in altar.zone if board.on_board(node, width, height)),
+                  max((board.distance(altar.node, node) for node in altar.zone), default=0))
                  for altar in gmap.altars)
 
 

@@ -132,26 +132,6 @@ def test_placement_offers_exactly_what_check_accepts(version: str) -> None:
         assert r.ruleset.legal(r.params, state) == accepted
 
 
-@pytest.mark.parametrize("count", [1, 2, 3, 30, 257])
-def test_the_draws_taken_at_once_are_those_random_gives_one_by_one(count: int) -> None:
-    """The heuristic takes a decision's tie-breaking draws in one call (`bots.draws`) when it
-    reads few of them: each must be the number `random()` gives at its turn, and the
-    generator left where it is after that many `random()` calls, whichever way they are taken
-    (another generator class, or many read, one number at a time)."""
-
-    class Halved(random.Random):
-        def random(self) -> float:
-            return super().random() / 2
-
-    for seed in range(40):
-        for kind in (random.Random, Halved):
-            for read in (1, count):  # rebuilt from bits, or (many read) drawn one by one
-                taken, plain = kind(seed), kind(seed)
-                draw = bots.draws(taken, count, read)
-                assert [draw(index) for index in range(count)] == [plain.random() for _ in range(count)]
-                assert taken.random() == plain.random()
-
-
 @pytest.mark.parametrize("count", [1, 2, 30, 257])
 def test_draws_passed_unread_leave_the_generator_where_random_would(count: int) -> None:
     """Where one event is best, the heuristic takes its decision's draws without reading any
@@ -219,23 +199,57 @@ def test_events_scored_by_their_type_are_the_best_each_score_gives(version: str,
 def test_the_nearest_goal_read_by_its_bound_is_the_nearest_of_every_goal(version: str, seed: int) -> None:
     """`bots._nearest` reads only the goals that can still be as near as the one nearest the
     hero: at every move decision of seeded games, with the open altars and the enemies as
-    goals, it gives the fewest steps from any end to any goal and every end that far."""
+    goals, it gives the fewest steps from any end to any goal and every end that far, whether
+    the goals are cells of the map's tables (as `_best_moves` asks) or tables of their own
+    (as `_goal_tables` asks)."""
     params = rules(version).params
     gmap = game_map(params)
+    every = board.distance_tables(gmap.width, gmap.height)
     read = 0
     for state, legal in decisions(version, seed):
         if not isinstance(legal, moves.TurnEvents):
             continue
         hero, paths = legal.hero, legal.paths
+        assert hero.node is not None
         open_altars = [a.node for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != hero.team]
         enemies = [h.node for h in state.heroes if h.team != hero.team and h.node is not None]
-        goals = [board.distances_from(node, gmap.width, gmap.height) for node in open_altars + enemies]
-        if not goals:
+        nodes = open_altars + enemies
+        if not nodes:
             continue
+        goals = [board.distances_from(node, gmap.width, gmap.height) for node in nodes]
         ends = list(paths.ends)
         plain = min(goal[end] for goal in goals for end in ends)
         where = [j for j, end in enumerate(ends) if min(goal[end] for goal in goals) == plain]
-        assert bots._nearest(params, goals, ends, hero.node, paths.reach) == (plain, where)
+        aways = [board.distance(hero.node, node) for node in nodes]
+        cells = [board.cell(node, gmap.height) for node in nodes]
+        assert bots._nearest(every, cells, aways, ends, paths.reach) == (plain, where)
+        assert bots._nearest(goals, range(len(goals)), aways, ends, paths.reach) == (plain, where)
         read += 1
     assert read
 
+
+@pytest.mark.parametrize("version", ["2.0", "2.5"])
+def test_moves_are_scored_alike_with_a_hero_off_the_map(version: str) -> None:
+    """A table's mistake may leave a hero off the map (or the acting hero nowhere), where a
+    node has no cell: `_best_moves` then works out every goal's table (`_goal_tables`) and
+    must give the plain best score of the moves and every move that reaches it."""
+    params = rules(version).params
+    checked = 0
+    for index, (state, legal) in enumerate(decisions(version, 5)):
+        if not isinstance(legal, moves.TurnEvents) or index % 3:
+            continue
+        hero = legal.hero
+        enemy = next((h for h in state.heroes if h.team != hero.team and h.node is not None), None)
+        if enemy is None:
+            continue
+        ends = list(legal.paths.ends)
+        made = list(legal)[:legal.paths.size]
+        for changed, acting in ((enemy, hero), (hero, msgspec.structs.replace(hero, node=None))):
+            moved = msgspec.structs.replace(changed, node=(-3, 40) if changed is enemy else None)
+            at = msgspec.structs.replace(state, heroes=tuple(moved if h is changed else h for h in state.heroes))
+            scores = [every_score(params, at, event) for event in made]
+            best = max(scores)
+            expected = (best, [j for j, score in enumerate(scores) if score == best])
+            assert bots._best_moves(params, at, acting, ends, legal.paths.reach, -math.inf) == expected
+            checked += 1
+    assert checked
