@@ -399,8 +399,9 @@ def _unit_points(params: Params, state: State, seat: str, unit: Unit, zone: miss
         return
     levels_at = zone_levels(state, ready.zone)  # `rules.deploy_levels` in the unit's zone
     for p in _deploy_points(state, unit, zone):
-        for h in levels_at(p):  # `heights_at`'s heights that the zone and ground allow, in order
-            if deploy_units_allow(p, ready):
+        levels = levels_at(p)  # `heights_at`'s heights that the zone and ground allow, in order
+        if levels and deploy_units_allow(p, ready):  # (the other units' answer reads the point alone: asked once, not per height)
+            for h in levels:
                 yield UnitDeployed(by=seat, unit=unit.id, point=p, level=h)
 
 
