@@ -237,7 +237,7 @@ def units_allow(state: State, unit: Unit, window: Window, to: Point, level: int)
     on and passes through none, and none blocks the line of sight its action asks for
     (`board.body_blocker`, the units part of a sight line)."""
     standing = bodies(state)  # (not the decision's `_mover`: Fight Through's offers ask this of a new window each time)
-    if next(_through_units(standing, unit, kind(unit).base, position(unit), to, (), ignores_terrain(unit)), None) is not None:
+    if not _units_clear(standing, unit.id, kind(unit).base, position(unit), to, (), ignores_terrain(unit)):  # `_through_units` as a yes or no
         return False
     aim = find(state, window.keep_sight)
     return aim is None or aim.at is None or board.body_blocker(sighted(state, unit, to, level), sighted(state, aim), standing) is None

@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import lru_cache
 from itertools import product
+from typing import Any
 
 import msgspec
 
@@ -75,6 +76,7 @@ from rulesets.frontier.state import (
     current_wave,
     designated,
     enemies_of,
+    evac_distance,
     evac_edges,
     faction_of,
     find,
@@ -169,20 +171,20 @@ def _refused(params: Params, state: State, event: Event) -> bool:
     likewise asks the decision once, then the unit and its target (`rules.declared_refused`),
     a reaction the decision once, then the unit and its requirements (`rules.reaction_refused`),
     and a mission marker set up the step once, then its point (`rules.marker_refused`)."""
-    if isinstance(event, UnitMoved):
-        return move_refused(params, state, event)
-    if isinstance(event, UnitDeployed):
-        return deploy_refused(params, state, event)
-    if isinstance(event, ActionDeclared):
-        return declared_refused(params, state, event)
-    if isinstance(event, ReactionDeclared):
-        return reaction_refused(params, state, event)
-    if isinstance(event, MarkerPlaced):
-        return marker_refused(params, state, event)
+    kind_ = type(event)
+    refused = _REFUSED.get(kind_)  # (by the event's very type: no event class is subclassed)
+    if refused is not None:
+        return refused(params, state, event)
     if isinstance(event, AbilityUsed) and event.ability == "ambush" and (
             event.unit in _ambushers_in_sight(params, state) or _ambush_point_watched(state, event)):
         return True
     return bool(check(params, state, event))
+
+
+_REFUSED: dict[type, Callable[[Params, State, Any], bool]] = {
+    UnitMoved: move_refused, UnitDeployed: deploy_refused, ActionDeclared: declared_refused,
+    ReactionDeclared: reaction_refused, MarkerPlaced: marker_refused}
+"""`_refused`'s yes or no per event type, where one is kept apart from `check`."""
 
 
 def _ambush_point_watched(state: State, event: AbilityUsed) -> bool:
@@ -397,8 +399,9 @@ def _unit_points(params: Params, state: State, seat: str, unit: Unit, zone: miss
         return
     levels_at = zone_levels(state, ready.zone)  # `rules.deploy_levels` in the unit's zone
     for p in _deploy_points(state, unit, zone):
-        for h in levels_at(p):  # `heights_at`'s heights that the zone and ground allow, in order
-            if deploy_units_allow(p, ready):
+        levels = levels_at(p)  # `heights_at`'s heights that the zone and ground allow, in order
+        if levels and deploy_units_allow(p, ready):  # (the other units' answer reads the point alone: asked once, not per height)
+            for h in levels:
                 yield UnitDeployed(by=seat, unit=unit.id, point=p, level=h)
 
 
@@ -628,8 +631,11 @@ def _unused(unit: Unit, ability: str) -> bool:
 
 
 def _at_any_point(state: State, seat: str) -> Iterator[Event]:
-    """Abilities the text lets a unit use "at any point" (offered at the seat's own decisions)."""
+    """Abilities the text lets a unit use "at any point" (offered at the seat's own decisions);
+    a unit whose type has none of them (`AT_ANY_POINT`, most types) is passed by."""
     for unit in on_board(state, seat):
+        if AT_ANY_POINT.isdisjoint(units.ABILITY_IDS.get(unit.type, ())):
+            continue
         if _unused(unit, "flame_units"):
             for enemy in enemies_of(state, unit):
                 if gap(unit, enemy) <= NEAR:
@@ -638,6 +644,10 @@ def _at_any_point(state: State, seat: str) -> Iterator[Event]:
             yield AbilityUsed(by=seat, unit=unit.id, ability="repulsor_field")
         if _unused(unit, "freedom_fighters") and unit.shaken:
             yield AbilityUsed(by=seat, unit=unit.id, ability="freedom_fighters")
+
+
+AT_ANY_POINT = frozenset({"flame_units", "repulsor_field", "freedom_fighters"})
+"""The abilities `_at_any_point` offers: a unit whose type has none of them offers none."""
 
 
 def _strategic(params: Params, state: State, seat: str) -> Iterator[Event]:
@@ -757,30 +767,48 @@ def _declarations(params: Params, state: State, seat: str, *, accepted: bool = F
     if not accepted:
         return events
     return (event for event in events
-            if (declaring is not None and type(event) is ActionDeclared and event.action == "open_fire") or not _refused(params, state, event))
+            if (declaring is not None and type(event) is ActionDeclared and event.action in _TESTED_IN_PLACE) or not _refused(params, state, event))
+
+
+_TESTED_IN_PLACE = frozenset({"open_fire", "advance", "bug_out"})
+"""The actions `_declared` tests where it makes them when it has a declaring seat (it yields only
+those `declared_refused` lets through), so `_declarations` does not ask `_refused` of them."""
 
 
 def _declared(params: Params, state: State, seat: str, declaring: str | None) -> Iterator[ActionDeclared | AbilityUsed]:
-    """`_declarations`' events; with a `declaring` seat, its open fire only where allowed
-    (`declared_refused`'s questions), with none every open fire candidate."""
+    """`_declarations`' events; with a `declaring` seat, its open fire, advance and bug out only
+    where allowed (`declared_refused`'s questions: the seat, the unit found by id on the table
+    and the seat's, then open fire's target, range and sight, advance's nothing more (it has no
+    target), bug out's evac distance), with none every candidate. A unit's declared abilities
+    are looked for only among those its type has (`_DECLARED_ABILITIES`)."""
     engagement = params.engagement_range
     sees_standing = sight_between(state)  # the decision's lines, asked of one closure
     by_id = units_by_id(state)  # `find`, the units tuple's index asked once
     for unit in on_board(state, seat):
-        yield ActionDeclared(by=seat, unit=unit.id, action="advance")
         reach = _fight_through_reach(params, unit)  # the unit's alone: asked once, not per enemy
         shooter = by_id.get(unit.id) if declaring is not None else None
         firing = declaring is None or (seat == declaring and shooter is not None and shooter.side == seat and shooter.status == "board")
+        if firing:  # (`declared_refused` of an advance: the seat and the unit, no target to refuse)
+            yield ActionDeclared(by=seat, unit=unit.id, action="advance")
         for foe in enemies_of(state, unit):
             away = gap(unit, foe)
             if away >= engagement and firing and (shooter is None or _open_fire_at(state, shooter, by_id.get(foe.id), (unit, foe, away), sees_standing)):
                 yield ActionDeclared(by=seat, unit=unit.id, action="open_fire", target=foe.id)
             if away <= reach and _can_fight_through(params, state, unit, foe, away, sees_standing):
                 yield ActionDeclared(by=seat, unit=unit.id, action="fight_through", target=foe.id)
-        yield ActionDeclared(by=seat, unit=unit.id, action="bug_out")
-        for ability in ("experimental_targeting_system", "override_safety_parameters", "jump_packs", "ghost_field"):
-            if _unused(unit, ability):
+        if firing and (shooter is None or not evac_distance(state, shooter) > engagement + board.EPS):  # (`declared_refused` of a bug out)
+            yield ActionDeclared(by=seat, unit=unit.id, action="bug_out")
+        used = unit.used
+        for ability in _DECLARED_ABILITIES.get(unit.type, ()):  # `_unused(unit, ability)` of the four, by the type's own
+            if ability not in used:
                 yield AbilityUsed(by=seat, unit=unit.id, ability=ability)
+
+
+_DECLARED_ABILITIES: dict[str, tuple[str, ...]] = {
+    type_: tuple(a for a in ("experimental_targeting_system", "override_safety_parameters", "jump_packs", "ghost_field") if a in ids)
+    for type_, ids in units.ABILITY_IDS.items()}
+"""The abilities a unit may declare at its action (in that order) that each unit type has (`has`):
+most types have none, so a declaration asks no `has` of them."""
 
 
 def _open_fire_at(state: State, shooter: Unit, target: Unit | None, measured: tuple[Unit, Unit, float],

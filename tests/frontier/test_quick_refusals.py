@@ -731,3 +731,57 @@ def test_a_moves_pieces_and_units_in_reach_give_the_answers_of_all_of_them() -> 
                     asked += 1
                     allowed += answer
     assert asked > 5000 and 0 < allowed < asked
+
+
+def test_advance_and_bug_out_are_tested_where_they_are_made() -> None:
+    """`legal` at a settled turn offers a unit's advance and bug out only where
+    `declared_refused` would let them through (the seat, the unit found by id on the table
+    and the seat's; a bug out within 10" of an evac zone), made in place instead of asked of
+    `_refused`: the same events in the same order as `check`'s filter of the candidates, at
+    every such decision of seeded games, with a unit's id taken by a reserve copy or by a copy
+    on the other side listed first (a table's mistake, which `check` finds by id), and with
+    the turn's units moved to an evac edge (more bug outs allowed). Both answers occur."""
+    offered = refused = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            turn = state.turn
+            if state.stage != "play" or turn is None or turn.windows or turn.activation is not None:
+                continue
+            mine = on_board(state, turn.seat)
+            if not mine:
+                continue
+            edge = [replace(u, at=(u.at[0], 1.0)) for u in mine if u.at is not None]
+            variants = [state, replace(state, units=(replace(mine[0], status="reserve"), *state.units)),
+                        replace(state, units=(replace(mine[0], side=_other_seat(state, turn.seat)), *state.units)),
+                        replace(state, units=(*edge, *state.units))]
+            for variant in variants:
+                legal = moves.legal(P, variant)
+                assert legal == _accepted(variant)
+                for unit in on_board(variant, turn.seat):
+                    out = ActionDeclared(by=turn.seat, unit=unit.id, action="bug_out")
+                    if out in legal:
+                        offered += 1
+                    else:
+                        refused += 1
+    assert offered > 20 and refused > 20, (offered, refused)
+
+
+def test_a_units_declared_and_at_any_point_abilities_are_those_its_type_has() -> None:
+    """`moves._DECLARED_ABILITIES` is, for every unit type, the four abilities a unit may
+    declare at its action that `has` finds, in their order; and `_at_any_point` passes a unit
+    by when its type has none of `AT_ANY_POINT`: at every decision of seeded games, every
+    seat's abilities are those offered with the set taken as every ability."""
+    order = ("experimental_targeting_system", "override_safety_parameters", "jump_packs", "ghost_field")
+    for type_ in units.UNITS:
+        unit = Unit(id="u", type=type_, side="a")
+        assert moves._DECLARED_ABILITIES[type_] == tuple(a for a in order if has(unit, a))
+    asked = 0
+    for bot, seed in GAMES:
+        for state in _states(bot, seed):
+            for seat in state.seats:
+                quick = list(moves._at_any_point(state, seat))
+                with pytest.MonkeyPatch.context() as patched:
+                    patched.setattr(moves, "AT_ANY_POINT", frozenset().union(*units.ABILITY_IDS.values()))
+                    assert quick == list(moves._at_any_point(state, seat))
+                asked += 1
+    assert asked > 100
