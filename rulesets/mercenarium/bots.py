@@ -288,20 +288,24 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
             _, _, _, piece, to, score, beside = entry  # its distance read above
             at_best = score + 20.0 * beside - 1.0 * distance
-            if at_best < best or (at_best == best and not comes_first(ties, i, at)):
+            first = None  # whether it comes before the best at an equal score: asked once per move (the best stays the same)
+            if at_best < best or (at_best == best and not (first := comes_first(ties, i, at))):
                 continue  # loses at its best: the enemies where it lands change nothing
             if beside:
                 threatened, threatening = _exposure(params, faces, where, piece.card, seat, to, piece.card, adjacent)
                 score += 20.0 * threatening - 35.0 * threatened
             as_is = score - 1.0 * distance
-            if as_is < best or (as_is == best and not comes_first(ties, i, at)):
+            if as_is < best or (as_is == best and not (first if first is not None else (first := comes_first(ties, i, at)))):
                 continue  # loses as it is: whether it repeats changes nothing
             if following is None:
                 following = next_seat(state, seat)
             if history and _repeats(state, following, state.board.index(piece), Placed(piece.card, to, seat)):
                 score -= 40.0
             score -= 1.0 * distance
-        if score > best or (score == best and comes_first(ties, i, at)):
+            if score > best or (score == best and (first if first is not None else comes_first(ties, i, at))):
+                best, at = score, i
+            continue
+        if score > best or (score == best and comes_first(ties, i, at)):  # a summon
             best, at = score, i
     return turn[at if at < first_rest else first_rest + kept[at - first_rest]]
 
