@@ -274,7 +274,13 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             for space in per_card[k]:
                 at_space = open_spaces.get(space)
                 if at_space is None:
-                    distance = _distance(mask, goals, size, space)
+                    rings = rings_of.get(space)
+                    if rings is not None and mask > 0:  # `_distance` read inline, as a move's above
+                        distance = 0
+                        while not rings[distance] & mask:
+                            distance += 1
+                    else:
+                        distance = _distance(mask, goals, size, space)
                     at_space = open_spaces[space] = (base + (15.0 if bit_of[space] & near else 0.0), 0.5 * distance, distance)
                 summon_bound = at_space[0] + value - at_space[1] + _SLACK
                 if summon_bound >= best:
