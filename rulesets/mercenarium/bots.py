@@ -195,13 +195,11 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                     best, at = score, i
     if best > _CEILING:  # no move or summon can reach it (a capture, a buy): nothing more to weigh
         return turn[at if at < first_rest else first_rest + kept[at - first_rest]]
-    size = params.board_size
-    near, goals, mask, enemies = _enemies(params, state, seat)
-    _, ring, house_bits, ring_bits = _houses_around(params, state.seats, seat)
+    size, faces, bit_of, beside_of, rings_of, houses, adjacent = _game_tables(params)  # `near`, `mask`, `house_bits` and `ring_bits` are masks of these bits
+    near, goals, mask, enemies = _enemies_on(bit_of, beside_of, params, state, seat)
+    _, ring, house_bits, ring_bits = houses.get((state.seats, seat)) or _houses_around(params, state.seats, seat)
     where = board_by_space(state)
-    faces = faces_of(params)
     heap: list[tuple[Any, ...]] = []  # (-bound, index, kind, ...): 0 a card's moves, 1 a move, 2 a hand card's summons, 3 a summon
-    bit_of, beside_of, rings_of = _tables(size)  # `near`, `mask`, `house_bits` and `ring_bits` are masks of these bits
     piece_at: Placed | None = None
     for j, (piece, _, occupant, _) in enumerate(found):  # a card's moves, one entry for them all, bounded as if its distance were nothing
         if occupant is not None or piece is piece_at:
@@ -209,7 +207,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         piece_at = piece
         space = piece.space
         bit = bit_of.get(space, 0)
-        threatened = bit & near != 0 and _threatened(params, faces, where, piece)  # only beside an enemy can it be
+        threatened = bit & near != 0 and _threatened(params, faces, where, piece, adjacent)  # only beside an enemy can it be
         unmeasured = 18.0 + 25.0 * threatened + _SLACK
         if bit & ring_bits if bit else space in ring:  # off the board (a table's mistake), a step may still reach a House
             unmeasured += 12.0
@@ -276,7 +274,13 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             for space in per_card[k]:
                 at_space = open_spaces.get(space)
                 if at_space is None:
-                    distance = _distance(mask, goals, size, space)
+                    rings = rings_of.get(space)
+                    if rings is not None and mask > 0:  # `_distance` read inline, as a move's above
+                        distance = 0
+                        while not rings[distance] & mask:
+                            distance += 1
+                    else:
+                        distance = _distance(mask, goals, size, space)
                     at_space = open_spaces[space] = (base + (15.0 if bit_of[space] & near else 0.0), 0.5 * distance, distance)
                 summon_bound = at_space[0] + value - at_space[1] + _SLACK
                 if summon_bound >= best:
@@ -290,20 +294,24 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
             _, _, _, piece, to, score, beside = entry  # its distance read above
             at_best = score + 20.0 * beside - 1.0 * distance
-            if at_best < best or (at_best == best and not comes_first(ties, i, at)):
+            first = None  # whether it comes before the best at an equal score: asked once per move (the best stays the same)
+            if at_best < best or (at_best == best and not (first := comes_first(ties, i, at))):
                 continue  # loses at its best: the enemies where it lands change nothing
             if beside:
-                threatened, threatening = _exposure(params, faces, where, piece.card, seat, to, piece.card)
+                threatened, threatening = _exposure(params, faces, where, piece.card, seat, to, piece.card, adjacent)
                 score += 20.0 * threatening - 35.0 * threatened
             as_is = score - 1.0 * distance
-            if as_is < best or (as_is == best and not comes_first(ties, i, at)):
+            if as_is < best or (as_is == best and not (first if first is not None else (first := comes_first(ties, i, at)))):
                 continue  # loses as it is: whether it repeats changes nothing
             if following is None:
                 following = next_seat(state, seat)
             if history and _repeats(state, following, state.board.index(piece), Placed(piece.card, to, seat)):
                 score -= 40.0
             score -= 1.0 * distance
-        if score > best or (score == best and comes_first(ties, i, at)):
+            if score > best or (score == best and (first if first is not None else comes_first(ties, i, at))):
+                best, at = score, i
+            continue
+        if score > best or (score == best and comes_first(ties, i, at)):  # a summon
             best, at = score, i
     return turn[at if at < first_rest else first_rest + kept[at - first_rest]]
 
@@ -452,6 +460,13 @@ def _houses_by_seats(params: Params) -> dict[tuple[tuple[str, ...], str], tuple[
 
 
 def _enemies(params: Params, state: State, seat: str) -> tuple[int, tuple[tuple[int, int], ...], int, int]:
+    """`_enemies_on` with the board size's tables looked up."""
+    size = params.board_size
+    return _enemies_on(_bit_of(size), _beside_of(size), params, state, seat)
+
+
+def _enemies_on(bit_of: dict[tuple[int, int], int], beside_of: dict[tuple[int, int], int], params: Params, state: State,
+                seat: str) -> tuple[int, tuple[tuple[int, int], ...], int, int]:
     """The spaces beside the seat's enemies as a mask (`_bit_of`: only there can a card of `seat`
     threaten or be threatened, `_exposure`), its goals (enemy cards, and the Houses of enemies
     with no card in play: occupying an empty enemy's House puts it in Limbo), the goals as a mask
@@ -459,8 +474,6 @@ def _enemies(params: Params, state: State, seat: str) -> tuple[int, tuple[tuple[
     many enemy cards are in play; the board read once, each enemy card's bit and neighbours
     (`_beside_of`) read from tables per board size, both masks joined as the board is read (a set
     of the spaces cost twice as much, and each look-up in it about what a bit's does)."""
-    size = params.board_size
-    bit_of, beside_of = _bit_of(size), _beside_of(size)
     pieces = state.board
     spaces: list[tuple[int, int]] = []
     near = mask = 0
@@ -473,7 +486,7 @@ def _enemies(params: Params, state: State, seat: str) -> tuple[int, tuple[tuple[
                 mask |= bit_of[space]
     except KeyError:  # a card off the board (a table's mistake): its neighbours worked out, its distance counted from the goals
         spaces = [p.space for p in pieces if p.owner != seat]
-        near = reduce(or_, [bit_of[beside] for space in spaces for _, beside in board.neighbours(space, size)], 0)
+        near = reduce(or_, [bit_of[beside] for space in spaces for _, beside in board.neighbours(space, params.board_size)], 0)
         mask = -1
     enemies = len(spaces)
     for other in state.seats:
@@ -533,10 +546,17 @@ def _spaces_in(mask: int, size: int) -> set[tuple[int, int]]:
     return {space for space, bit in _bit_of(size).items() if bit & mask}
 
 
-@functools.cache  # pure, one call per decision for the three tables
-def _tables(size: int) -> tuple[dict[tuple[int, int], int], dict[tuple[int, int], int], dict[tuple[int, int], tuple[int, ...]]]:
-    """`_bit_of`, `_beside_of` and `_rings_of` of a board size, in one look-up."""
-    return _bit_of(size), _beside_of(size), _rings_of(size)
+@last_one  # rulesets/memo.py: one params object for a whole game
+def _game_tables(params: Params) -> tuple[int, Faces, dict[tuple[int, int], int], dict[tuple[int, int], int],
+                                          dict[tuple[int, int], tuple[int, ...]], dict[tuple[tuple[str, ...], str], tuple[Any, ...]],
+                                          dict[tuple[int, int], tuple[tuple[int, tuple[int, int]], ...]]]:
+    """What a turn's choice reads of the params, in one call per decision: the board size, the
+    faces kept under them (`faces_of`), its size's `_bit_of`, `_beside_of` and `_rings_of`,
+    `_houses_around`'s answers kept under them (`_houses_by_seats`; asked of `_houses_around` when
+    a (seats, seat) is not there yet) and `board.adjacent_from` (for `_exposure`, `_threatened`).
+    Each is the very object its own call answers."""
+    size = params.board_size
+    return size, faces_of(params), _bit_of(size), _beside_of(size), _rings_of(size), _houses_by_seats(params), board.adjacent_from(size)
 
 
 @functools.cache  # pure, one table per board size
@@ -708,12 +728,13 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
 
 
 def _exposure(params: Params, faces: Faces, where: dict[tuple[int, int], Placed], card: str, owner: str, space: tuple[int, int],
-              leaving: str | None) -> tuple[bool, bool]:
+              leaving: str | None, adjacent: dict[tuple[int, int], tuple[tuple[int, tuple[int, int]], ...]] | None = None) -> tuple[bool, bool]:
     """(threatened by an enemy, threatening an enemy) for `owner`'s card standing on `space`
     (`leaving` its own space, when it is a move). Each enemy beside it is read once, both ways
     at once: the two touching edges (`state.face`'s codes) meet as `state.edge_clash` says, each
     way, so no pair of cards is remembered (a long run would meet new pairs for hundreds of
-    games; the pairs of edges are met in its first)."""
+    games; the pairs of edges are met in its first). `adjacent`: `board.adjacent_from` of the
+    board's size, when the caller holds it (`_game_tables`)."""
     owned = faces.get(owner)
     mine = owned.get(card) if owned is not None else None
     if mine is None:
@@ -721,7 +742,7 @@ def _exposure(params: Params, faces: Faces, where: dict[tuple[int, int], Placed]
     if not mine:
         return False, False  # no deck card: it touches nothing
     threatened = threatening = False
-    around = board.adjacent_from(params.board_size).get(space)
+    around = (adjacent or board.adjacent_from(params.board_size)).get(space)
     for towards, near in around if around is not None else board.neighbours_from(space, params.board_size):
         other = where.get(near)
         if other is None or other.owner == owner or other.card == leaving:
@@ -744,9 +765,11 @@ def _exposure(params: Params, faces: Faces, where: dict[tuple[int, int], Placed]
     return threatened, threatening
 
 
-def _threatened(params: Params, faces: Faces, where: dict[tuple[int, int], Placed], piece: Placed) -> bool:
+def _threatened(params: Params, faces: Faces, where: dict[tuple[int, int], Placed], piece: Placed,
+                adjacent: dict[tuple[int, int], tuple[tuple[int, tuple[int, int]], ...]] | None = None) -> bool:
     """Whether an enemy beside the card standing on `piece.space` captures it: `_exposure`'s
-    first answer alone, read from the same edge codes, none once one captures."""
+    first answer alone, read from the same edge codes, none once one captures (`adjacent` as
+    `_exposure`'s)."""
     card, owner = piece.card, piece.owner
     owned = faces.get(owner)
     mine = owned.get(card) if owned is not None else None
@@ -754,7 +777,7 @@ def _threatened(params: Params, faces: Faces, where: dict[tuple[int, int], Place
         mine = face(params, card, owner)
     if not mine:
         return False  # no deck card: it touches nothing
-    around = board.adjacent_from(params.board_size).get(piece.space)
+    around = (adjacent or board.adjacent_from(params.board_size)).get(piece.space)
     for towards, near in around if around is not None else board.neighbours_from(piece.space, params.board_size):
         other = where.get(near)
         if other is not None and other.owner != owner:
