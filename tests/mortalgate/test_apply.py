@@ -6,6 +6,7 @@ after it is the state the plain code gives."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TypeVar
 
 import msgspec
 import pytest
@@ -19,6 +20,8 @@ from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.state import Hero, State, Timed, Turn, find, heroes_with, sequence
 
 from .scenario import rules
+
+E = TypeVar("E", bound=Event)
 
 replace = msgspec.structs.replace
 
@@ -77,14 +80,19 @@ def plain_moved(params: Params, state: State, event: HeroMoved) -> State:
     return replace(state, heroes=heroes, turn=replace(state.turn, phase="movement", moved=state.turn.moved + len(path)))
 
 
-def played(version: str, bot: str, seed: int) -> Iterator[tuple[State, Event]]:
-    """Each event of a seeded game with the state it was applied to."""
+def played(version: str, bot: str, kind: type[E]) -> Iterator[tuple[int, State, E]]:
+    """Each event of type `kind` in three seeded games, counted from 1, with the state it was
+    applied to."""
     r = rules(version)
-    log = play(r, r.ruleset.example_seats, seed=seed, bot=bot)
-    state = r.ruleset.setup(r.params, log[0])
-    for event in log[1:]:
-        yield state, event
-        state = r.ruleset.apply(r.params, state, event)
+    count = 0
+    for seed in range(3):
+        log = play(r, r.ruleset.example_seats, seed=seed, bot=bot)
+        state = r.ruleset.setup(r.params, log[0])
+        for event in log[1:]:
+            if isinstance(event, kind):
+                count += 1
+                yield count, state, event
+            state = r.ruleset.apply(r.params, state, event)
 
 
 def slain(hero: Hero) -> Hero:
@@ -100,19 +108,15 @@ def test_turn_starts_fold_as_the_plain_upkeep_folds_them(version: str, bot: str)
     hero not in the order, of a hero not picked and of a slain hero, at those positions."""
     params = rules(version).params
     started = 0
-    for seed in range(3):
-        for state, event in played(version, bot, seed):
-            if not isinstance(event, TurnStarted):
-                continue
-            started += 1
-            assert mortal_rules.apply(params, state, event) == plain_turn_started(params, state, event)
-            hero = find(state, event.hero)
-            if hero is None or started % 5:
-                continue
-            shuffled = replace(state, play_order=tuple(h for h in state.play_order if h != hero.id))
-            dead = replace(state, heroes=heroes_with(state, hero, slain(hero)))
-            for at, what in ((shuffled, event), (state, replace(event, hero="nobody")), (dead, event)):
-                assert mortal_rules.apply(params, at, what) == plain_turn_started(params, at, what)
+    for started, state, event in played(version, bot, TurnStarted):
+        assert mortal_rules.apply(params, state, event) == plain_turn_started(params, state, event)
+        hero = find(state, event.hero)
+        if hero is None or started % 5:
+            continue
+        shuffled = replace(state, play_order=tuple(h for h in state.play_order if h != hero.id))
+        dead = replace(state, heroes=heroes_with(state, hero, slain(hero)))
+        for at, what in ((shuffled, event), (state, replace(event, hero="nobody")), (dead, event)):
+            assert mortal_rules.apply(params, at, what) == plain_turn_started(params, at, what)
     assert started
 
 
@@ -124,15 +128,11 @@ def test_abilities_fold_as_the_plain_reducer_folds_them(version: str, bot: str) 
     reducer's, and so is the state after it used again at once (its cooldown restarted)."""
     params = rules(version).params
     used = 0
-    for seed in range(3):
-        for state, event in played(version, bot, seed):
-            if not isinstance(event, AbilityUsed):
-                continue
-            used += 1
-            after = mortal_rules.apply(params, state, event)
-            assert after == plain_ability(params, state, event)
-            again = replace(after, turn=state.turn)
-            assert mortal_rules.apply(params, again, event) == plain_ability(params, again, event)
+    for used, state, event in played(version, bot, AbilityUsed):  # noqa: B007  (the count is asserted after the loop)
+        after = mortal_rules.apply(params, state, event)
+        assert after == plain_ability(params, state, event)
+        again = replace(after, turn=state.turn)
+        assert mortal_rules.apply(params, again, event) == plain_ability(params, again, event)
     assert used
 
 
@@ -144,15 +144,11 @@ def test_moves_fold_as_the_plain_reducer_folds_them(version: str, bot: str) -> N
     picked, an empty path, and a move with no turn under way (a table's mistakes)."""
     params = rules(version).params
     moved = 0
-    for seed in range(3):
-        for state, event in played(version, bot, seed):
-            if not isinstance(event, HeroMoved):
-                continue
-            moved += 1
-            assert mortal_rules.apply(params, state, event) == plain_moved(params, state, event)
-            if moved % 7:
-                continue
-            for at, what in ((state, replace(event, hero="nobody")), (state, replace(event, path=())),
-                             (replace(state, turn=None), event)):
-                assert mortal_rules.apply(params, at, what) == plain_moved(params, at, what)
+    for moved, state, event in played(version, bot, HeroMoved):
+        assert mortal_rules.apply(params, state, event) == plain_moved(params, state, event)
+        if moved % 7:
+            continue
+        for at, what in ((state, replace(event, hero="nobody")), (state, replace(event, path=())),
+                         (replace(state, turn=None), event)):
+            assert mortal_rules.apply(params, at, what) == plain_moved(params, at, what)
     assert moved
