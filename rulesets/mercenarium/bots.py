@@ -178,7 +178,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         best = max(scores)
         tops = [k for k, score in enumerate(scores) if score == best]
     count = first_rest + len(kept)
-    ties = rng.getrandbits(count << 6)  # `draw_ties`, without its call
+    ties = draw_ties(rng, count)
     if count == 1:
         return turn[0 if first_rest else kept[0]]
     at = -1  # the best score's candidate (the first of the best exact scores on the tie-breaks)
@@ -274,13 +274,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             for space in per_card[k]:
                 at_space = open_spaces.get(space)
                 if at_space is None:
-                    rings = rings_of.get(space)
-                    if rings is not None and mask > 0:  # `_distance` read inline, as a move's above
-                        distance = 0
-                        while not rings[distance] & mask:
-                            distance += 1
-                    else:
-                        distance = _distance(mask, goals, size, space)
+                    distance = _distance(mask, goals, size, space)
                     at_space = open_spaces[space] = (base + (15.0 if bit_of[space] & near else 0.0), 0.5 * distance, distance)
                 summon_bound = at_space[0] + value - at_space[1] + _SLACK
                 if summon_bound >= best:
