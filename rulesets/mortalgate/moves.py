@@ -50,7 +50,6 @@ from rulesets.mortalgate.state import (
     next_hero,
     occupied,
     reach_of,
-    sequence,
     sight_blockers,
 )
 from rulesets.outcomes import Uniform
@@ -131,8 +130,7 @@ def _legal_turn(params: Params, state: State) -> Sequence[Event]:
     """The acting hero's legal events, in `_turn`'s order, then the next hero's turn start
     (always legal at a decision: the fixed order names it and no dice are waiting)."""
     turn = state.turn
-    order = state.play_order or sequence(state)  # (`next_hero`, inline: every decision asks)
-    coming = order[state.cursor % len(order)] if order else None
+    coming = next_hero(state)
     acting = turn.hero if turn else None
     hero = seat = None
     for each in state.heroes:  # (`find` of both at once: every decision asks)
@@ -176,12 +174,10 @@ class TurnEvents(Chain[Event]):
     def __init__(self, paths: Walk, hero: Hero, rest: list[Event]) -> None:
         count = paths.size  # (never 0: `_legal_turn` lists the events when there is no move)
         moves = _Moves(count, paths, hero.seat, hero.id)
-        # `Chain._laid`'s fields, set here (a call fewer at every decision with moves)
         if rest:
-            self._parts, self._kinds, self._starts, self._count = [moves, rest], _MOVES_ANY, [0, count], count + len(rest)
+            self._laid([moves, rest], _MOVES_ANY, [0, count], count + len(rest))
         else:
-            self._parts, self._kinds, self._starts, self._count = [moves], _MOVES_ONLY, [0], count
-        self._last = _UNREAD
+            self._laid([moves], _MOVES_ONLY, [0], count)
         self._moves = moves
         self.paths = paths
         self.rest = rest
@@ -209,10 +205,7 @@ class _Moves(Lazy[Event]):
     __slots__ = ("_by", "_hero", "_paths")
 
     def __init__(self, count: int, paths: Walk, by: str | None, hero_id: str) -> None:
-        # `Lazy.__init__`'s fields with no item maker, set here (a call fewer at every decision with moves)
-        self._count = count
-        self._item = self._items = self._all = None
-        self._made = {}
+        super().__init__(count, None)
         self._paths = paths
         self._by = by
         self._hero = hero_id
@@ -230,8 +223,6 @@ _ANY: tuple[type, ...] = ()
 _MOVES_ANY: list[tuple[type, ...]] = [_MOVES, _ANY]
 _MOVES_ONLY: list[tuple[type, ...]] = [_MOVES]
 """What each part of `TurnEvents` holds: moves, then any event (shared, never changed)."""
-_UNREAD = object()
-"""`Chain`'s last event handed out before any is: no event."""
 
 
 @cache
