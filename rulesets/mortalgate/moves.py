@@ -50,6 +50,7 @@ from rulesets.mortalgate.state import (
     next_hero,
     occupied,
     reach_of,
+    sequence,
     sight_blockers,
 )
 from rulesets.outcomes import Uniform
@@ -130,7 +131,8 @@ def _legal_turn(params: Params, state: State) -> Sequence[Event]:
     """The acting hero's legal events, in `_turn`'s order, then the next hero's turn start
     (always legal at a decision: the fixed order names it and no dice are waiting)."""
     turn = state.turn
-    coming = next_hero(state)
+    order = state.play_order or sequence(state)  # (`next_hero`, inline: every decision asks)
+    coming = order[state.cursor % len(order)] if order else None
     acting = turn.hero if turn else None
     hero = seat = None
     for each in state.heroes:  # (`find` of both at once: every decision asks)
