@@ -41,13 +41,23 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
 
     Where the hero may move (`legal`'s `TurnEvents`, two fifths of the decisions) its moves
     come first, where they end read without making them, then the few other events (`rest`),
-    scored one by one and kept as the best so far (`_top`); no move scores above a
+    scored one by one and kept as the best so far (as `_top` does); no move scores above a
     zone's 50, so a better other event leaves the moves unread, and as the moves' positions all
-    come before the others', the best of both are in order as they are joined."""
+    come before the others', the best of both are in order as they are joined. (That decision
+    is worked out here, not in helpers as `_best` does the others: a Python call is some 800
+    instructions, and this is the bot's most frequent decision.)"""
     if type(legal) is TurnEvents:  # (not `isinstance`: an ABC's check is a Python call)
         paths = legal.paths
         count = paths.size + len(legal.rest)  # (`len` of a `Chain` is a Python call)
-        top, best = _top(params, state, legal.rest, paths.size)
+        top, best = -math.inf, []
+        for i, event in enumerate(legal.rest, paths.size):
+            score = _FIXED_SCORES.get(type(event))
+            if score is None:
+                score = _score(params, state, event)
+            if score > top:
+                top, best = score, [i]
+            elif score == top:
+                best.append(i)
         if top <= ZONE_SCORE:
             move_score, reached = _best_moves(params, state, legal.hero, paths.ends, paths.reach, top)
             if move_score >= top:
@@ -61,7 +71,10 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     """Scoring draws nothing, so the tie-breaking draws, one per event in the order of
     `legal` (as a `max` over (score, draw) takes them), may be taken after it."""
     if len(best) == 1:  # (one best event, two thirds of the time: no tie to break, the draws only taken)
-        _pass_draws(rng, count)
+        if type(rng) is random.Random:  # (`_pass_draws`, inline)
+            rng.getrandbits(64 * count)
+        else:
+            _pass_draws(rng, count)
         return legal[best[0]]
     drawn = list(starmap(rng.random, repeat((), count)))  # (a tie: every draw taken, the best events' read)
     if len(best) == count:  # (every event alike, as in placement: the first of the highest draws, found in C)
