@@ -1,4 +1,4 @@
-"""Where designers wait (issue 18): bot games per core, Frontier's audited replay, and
+"""Where designers wait: bot games per core, Frontier's audited replay, and
 corpus work (sync, re-audit) on every core, each against a baseline of the same run.
 
     python -m benchmarks.speed                 # the figures for BENCHMARKS.md
@@ -8,7 +8,7 @@ corpus work (sync, re-audit) on every core, each against a baseline of the same 
     python -m benchmarks.speed --sync-only     # corpus work and sync before/after alone, printed (BENCHMARKS.md untouched)
 
 Bot games and Frontier's replay are measured twice in the same run: by this code and by
-the code before issue 18 (`--baseline`, a commit extracted with `git archive` into
+the baseline commit (`--baseline`, `283b883` unless told, extracted with `git archive` into
 .bench/, run in its own process on the same seeds). Each pair is timed in CPU seconds
 of its process, so the ratio holds on a machine shared with other work. Both must give
 the same logs, byte for byte (the rules fingerprint in line 0 aside: it hashes the code).
@@ -42,13 +42,14 @@ ROOT = Path(__file__).resolve().parent.parent
 BENCH = ROOT / ".bench"
 REPORT = ROOT / "BENCHMARKS.md"
 BASELINE = "283b883"
-"""The last commit before issue 18's speed work."""
+"""The baseline commit: the code before any of the techniques of docs/architecture.md, "How replay
+and the bots are fast" (`legal` filtered by `check`, every event made)."""
 SYNC_BASELINE = "f9b011d"
 """The code before sync's per-event projection was cut down (one loop, rows column by column,
 the line's own bytes as the detail): one-process sync is compared with it in the same run."""
 DOCUMENTED = {("mortalgate", "random"): 0.66, ("mortalgate", "heuristic"): 6.38, ("mercenarium", "random"): 16.38,
               ("mercenarium", "heuristic"): 23.11, ("frontier", "random"): 7.07, ("frontier", "heuristic"): 5.40}
-"""games/s per core in BENCHMARKS.md's simulation table (issue 5), where it has them."""
+"""games/s per core in BENCHMARKS.md's Simulation section, where it has them."""
 GAMES = {("mortalgate", "random"): 4, ("mercyfrontier", "random"): 4}
 """Games per bot for the slow pairs; every other pair plays `--games`."""
 
@@ -371,7 +372,7 @@ BOT_TABLE = "### Bot games per core"
 def bot_table(here: dict[str, object], base: dict[str, object], baseline: str, note: str = "") -> list[str]:
     """The bot games table: heading, columns and a row per game and bot."""
     lines = [f"{BOT_TABLE} (baseline: the code at `{baseline}`, same seeds, run in the same run{note})", "",
-             "| game / bot | games | games/s per core | baseline games/s | ratio | BENCHMARKS.md (issue 5) | ratio to it | same logs |",
+             "| game / bot | games | games/s per core | baseline games/s | ratio | BENCHMARKS.md (Simulation) | ratio to it | same logs |",
              "|---|---|---|---|---|---|---|---|"]
     mine: dict[str, dict[str, float]] = here["bots"]  # type: ignore[assignment]
     theirs: dict[str, dict[str, float]] = base["bots"]  # type: ignore[assignment]
@@ -403,7 +404,7 @@ BOT_READING = [
     "  built, a map's walks: one-off set-up), and the timed games run with the cycle collector paused, as",
     "  `simulate`'s workers now run them (its full scans of duckdb's import-time objects were about 70 ms of a",
     "  process's first games, a quarter of Frontier's random figure). Both codes are measured alike.",
-    "- Bot games: the time went where issue 18's profile said, `legal` checking every candidate and the",
+    "- Bot games: the time went where a profile of the baseline says, `legal` checking every candidate and the",
     "  heuristic bots scoring them. What was done: MortalGate, Warcraft: Frontline, Mercenarium and Mercy",
     "  Frontier build their legal moves from the rules instead of a `check` per candidate (held to `check` by",
     "  the contract suite at seeded positions and along the golden games); Mercenarium's is a lazy sequence",
@@ -416,25 +417,25 @@ BOT_READING = [
     "  Mercy Frontier's trampling walks); the play loop checks only events the rules did not offer themselves",
     "  and asks whether the game is over once per step; the heuristic bots of MortalGate and Mercenarium score",
     "  best bound first (every tie-break drawn first, so the same choices), and every heuristic works out per",
-    "  decision what it reads of the board. Session 8: MortalGate's and Mercenarium's `legal` hand a turn over",
+    "  decision what it reads of the board. MortalGate's and Mercenarium's `legal` hand a turn over",
     "  as a chain that keeps what its events are made from (a move's path, a step's card, space and enemy), so",
     "  the heuristics weigh them unmade and make only the event they play; Frontier's exact geometry reads",
     "  each outline's sides as flat numbers once and keeps a sight line's terrain part by where its ends stand",
     "  (the same floats), and refuses a sampled move or a declared action as a yes or no (the same tests,",
     "  no problem lists; held to `check`); Mercenarium's deals and draws are equally likely outcomes made",
     "  when read (`rulesets/outcomes.Uniform`: `simulate.draw` makes the one drawn, from the same running",
-    "  totals `rng.choices` adds). Session 9: Mercenarium's turn is laid out at once, a move applied with",
+    "  totals `rng.choices` adds). Mercenarium's turn is laid out at once, a move applied with",
     "  the board's index `legal` built, and its random bot skips a turn's songs as one run (same draw);",
     "  Frontier's `legal` tests each candidate where it is made, with what a decision's mover or unit asks",
-    "  asked once, and makes an event only for those the rules accept. Sessions 10-12: per-map tables for",
+    "  asked once, and makes an event only for those the rules accept. Per-map tables for",
     "  MortalGate (walks, distances, sight as masks), its draft, placement and a turn's first decision scored",
     "  per kind; Mercenarium's heuristic weighed from a heap, its clashes read from the two touching edges and a",
-    "  new hand's offerings kept, so a long run's first meetings cost little. Session 13: MortalGate's `legal`",
+    "  new hand's offerings kept, so a long run's first meetings cost little. MortalGate's `legal`",
     "  with fewer calls per decision (combat read by cell, blessings for the last altars asked), its bot's goals",
     "  as cells and its turn starts' cooldowns per tuple; Mercenarium's heuristic leaves unweighed what the",
     "  best known score rules out, its distances read from rings; Frontier's declarations tested where they are",
     "  made. What is left is spread over the whole loop",
-    "  (docs/architecture.md, issue 18's session 7-13 subsections, per game).",
+    "  (docs/architecture.md, 'How replay and the bots are fast').",
     "  MortalGate's heuristic logs are not those of the baseline because a rules change after it (2f31b7b:",
     "  a hero slain in its own upkeep returns only at its next turn) changed those games; they equal, seed",
     "  for seed, the logs of 2f31b7b itself (checked when that change was made).",
@@ -456,7 +457,7 @@ def replace_bot_reading(text: str) -> str:
 def report(here: dict[str, object], base: dict[str, object], work: list[Work], args: argparse.Namespace,
            seconds: float, load: tuple[float, float]) -> str:
     """The section for BENCHMARKS.md."""
-    lines = ["## Speed where designers wait (issue 18)", "",
+    lines = ["## Speed where designers wait", "",
              f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python -m benchmarks.speed"
              f"{' --quick' if args.quick else ''}` (part of `make bench-all`) in {seconds / 60:.1f} min on {os.cpu_count()} cores "
              f"({'quiet' if max(load) < 1.5 else 'shared with other work'}: load average {load[0]:.2f} before, {load[1]:.2f} after). "
@@ -475,13 +476,13 @@ def report(here: dict[str, object], base: dict[str, object], work: list[Work], a
               "games differ since the rules change 2f31b7b (see below), so its row compares two sets of games of about the same length."]
     lines += corpus_table(work, args)
     lines += ["", "### Reading the figures", "",
-              "- Same logs: every bot game above gives, seed for seed, the log the code before issue 18 gives.",
+              "- Same logs: every bot game above gives, seed for seed, the log the baseline commit gives.",
               *BOT_READING,
               "- Sync: in CPU against one core's audited replay (1), it folds every event as that replay does (0.94), asks",
               "  the game where it stands, what its metrics are and where on the board the event fell after each event",
               "  (about 0.23, the game's own code), keeps the rows (0.1), makes them Arrow (0.1) and DuckDB inserts them",
               "  (0.11, no longer each line's text again: the logs hold it) with the writer's open, checkpoint and copy",
-              "  (0.05): about 1.7 in all, from about 1.85 in session 6. 0.8 x 2 would need the whole sync within 1.25",
+              "  (0.05): about 1.7 in all. 0.8 x 2 would need the whole sync within 1.25",
               "  replays, which the fold plus the game's own per-event answers nearly take already (docs/architecture.md,",
               "  'Sync's own cost').",
               "- Re-audit: workers return counts only; its efficiency is that of replay itself.",
@@ -523,7 +524,7 @@ def corpus_table(work: list[Work], args: argparse.Namespace) -> list[str]:
     if both["only_after"]:
         same += " (" + ", ".join(both["only_after"]) + ": this code's only)"
     if "places" in differs:
-        same += " (MortalGate reports places since session 7: where heroes fall and altars change hands)"
+        same += " (this code's MortalGate reports places: where heroes fall and altars change hands)"
     if differs and both["rules"][0] != both["rules"][1]:
         same += (f" - but MortalGate's rules differ between the two codes (fingerprint {both['rules'][0]} and "
                  f"{both['rules'][1]}), so their audits may: compare with a commit of the same rules")

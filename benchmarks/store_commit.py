@@ -1,8 +1,8 @@
-"""What the end anchor costs (issue 14): appends and reads, against the bare disk.
+"""What the end anchor costs: appends and reads, against the bare disk.
 
     python -m benchmarks.store_commit [--singles 200] [--batch 1000] [--batches 50]
 
-An append now writes its lines, fsyncs, then rewrites the 96-byte end anchor in place
+An append writes its lines, fsyncs, then rewrites the 96-byte end anchor in place
 and fsyncs it (the commit). Measured here in one fresh store under `.bench/`, each store
 call alternating with its floor timed in the same folder: `os.write` + `fsync` of the
 same bytes (appends), and `os.pread` of the same file's last line (reads). Writes the
@@ -81,12 +81,12 @@ def main() -> None:
     table = ["| measure | value | against the baseline of the same run |", "|---|---|---|"]
     table += [f"| {name} | {value} | {ratio} |" for name, value, ratio in rows]
     write_section("store-commit", "\n".join([
-        "## The end anchor: what a committed append costs (issue 14)",
+        "## The end anchor: what a committed append costs",
         "",
         f"Command: `python -m benchmarks.store_commit --singles {args.singles} --batch {args.batch} --batches {args.batches}` "
         f"(took {time.perf_counter() - started:.0f} s). An append writes its lines and fsyncs, then rewrites the 96-byte "
         "end anchor in place and fsyncs it: two fsyncs where there was one, which is the price of all-or-nothing "
-        "across SIGKILL. The issue-2 section above measured 1.56x bare for single appends before the anchor. "
+        "across SIGKILL. The replay section above (`make bench`) measured 1.56x bare for single appends when the store had no anchor. "
         "The disk of this shared VM is often loaded by other jobs: compare the ratios, not the times.",
         "",
         *table,
