@@ -660,15 +660,13 @@ def apply(params: Params, state: State, event: Event) -> State:
 
 @last_args  # the tokens stay put through most steps (rulesets/memo.py): asked once per tokens
 def _far_side(params: Params, priority: str, seats: tuple[str, ...], mercs: tuple[Merc, ...]) -> Outcome | None:
-    """The first seat in turn order (`turn_order`: priority first) with a token on the other
-    side of the board."""
+    """The first seat in turn order (`turn_order`: priority first) with a token that moved to
+    the other side of the board and stands there (a token placed there, out of the zone of
+    control, is a placement mistake, named at the placement, and wins nothing)."""
     for seat in (priority, next((s for s in seats if s != priority), priority)):
-        far = board.far_row(params, seat)
         for m in mercs:
-            if m.owner == seat and m.at is not None:  # `placed_mercs`
-                top = m.at[1]
-                if top <= far < top + card_of(m.card).size:  # a row of its footprint is the far row
-                    return Outcome(winner=seat, reason=f"{seat}'s {m.card} reached the other side of the board", rule="mercyfrontier/victory.far-side")
+            if m.owner == seat and m.arrived and m.at is not None and board.on_far_row(params, seat, m.at, card_of(m.card).size):
+                return Outcome(winner=seat, reason=f"{seat}'s {m.card} reached the other side of the board", rule="mercyfrontier/victory.far-side")
     return None
 
 
