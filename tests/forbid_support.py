@@ -22,9 +22,10 @@ from projections.simulate import SIM_EPOCH, SIM_STEP, draw
 from rulesets.legal import sequence_of
 from rulesets.registry import Rules
 
-Breaker = Callable[[Rules, Any, Sequence[Event] | None], "Event | None"]
+Breaker = Callable[[Rules, Any, Sequence[Event] | None], "Event | tuple[Event, ...] | None"]
 """Given the state and the legal events (None at a chance step), the table's event that
-breaks the rule here, or None to let the game go on as the bots and dice play it."""
+breaks the rule here (or the events it writes, the first breaking it), or None to let the
+game go on as the bots and dice play it."""
 
 
 def broken(rules: Rules, breaker: Breaker, *, prefer: Callable[[Event], bool] | None = None, seeds: range = range(6),
@@ -44,10 +45,15 @@ def broken(rules: Rules, breaker: Breaker, *, prefer: Callable[[Event], bool] | 
         while ruleset.outcome(params, state) is None and len(events) < limit and (at is None or len(events) <= at + then):
             outcomes = ruleset.chance(params, state)
             moves = None if outcomes is not None else sequence_of(ruleset.legal(params, state))
-            event = breaker(rules, state, moves) if at is None else None
-            if event is not None:
+            made = breaker(rules, state, moves) if at is None else None
+            if made is not None:
                 at = len(events)
-            elif outcomes is not None:
+                for event in made if isinstance(made, tuple) else (made,):
+                    event = replace(event, seq=len(events), at=SIM_EPOCH + SIM_STEP * len(events))
+                    events.append(event)
+                    state = ruleset.apply(params, state, event)
+                continue
+            if outcomes is not None:
                 event = draw(outcomes, rng)
             elif moves:
                 liked = next((m for m in moves if prefer(m)), None) if prefer is not None and at is None else None

@@ -204,8 +204,11 @@ def check_move(params: Params, state: State, event: MercenaryMoved) -> Problems:
     if m is None or m.owner != event.by or m.at is None or not known(event.card):
         return [_v(event, "action.card", f"{event.card!r} is not a mercenary {event.by} has on the board")]
     problems = untriggered(params, state, event)
-    problems += _check_again(params, state, event)
+    again = _check_again(params, state, event)
+    problems += again
     limit = budget(params, state, event.card)
+    if any(p.rule == "mercyfrontier/action.once" for p in again):
+        limit = allowance(params, event.card)  # moving at all is the mistake, named once: judge the rest as a first move
     if not 1 <= event.spaces <= limit:
         rarity = card_of(event.card).rarity
         problems.append(_v(event, "action.rarity", f"{event.card} ({rarity}) may move 1 to {limit} spaces now, not {event.spaces}"))

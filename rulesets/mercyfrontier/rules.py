@@ -197,12 +197,14 @@ def _check_workers_placed(params: Params, state: State, event: WorkersPlaced) ->
     p = player(state, event.by)
     if p is None:
         return problems
-    if "placed" in state.done:
+    fresh = p.workers < len(event.spaces) <= p.workers + p.fresh  # Worker Purchase 3.a: "they may only be used next turn"
+    if fresh:  # (a placement again after buying, to use the new workers, is that one mistake)
+        problems.append(_v(event, "workers.next-turn", f"{event.by} places {len(event.spaces)} workers but has {p.workers} to place "
+                                                       f"(the {p.fresh} bought this turn may only be used next turn)"))
+    elif "placed" in state.done:
         problems.append(_v(event, "workers.placement", f"{event.by} already placed its workers this turn"))
-    if len(event.spaces) > p.workers:
-        bought = " (workers bought this turn may only be used next turn)" if len(event.spaces) <= p.workers + p.fresh else ""
-        rule = "workers.next-turn" if bought else "workers.placement"
-        problems.append(_v(event, rule, f"{event.by} places {len(event.spaces)} workers but has {p.workers} to place{bought}"))
+    if len(event.spaces) > p.workers + p.fresh:
+        problems.append(_v(event, "workers.placement", f"{event.by} places {len(event.spaces)} workers but has {p.workers} to place"))
     if len(set(event.spaces)) != len(event.spaces):
         problems.append(_v(event, "workers.placement", "two workers on one space: each worker die stands on its own space"))
     for space in event.spaces:
