@@ -199,6 +199,35 @@ def moved_before_mending(rules_: Rules, state: State, moves: Sequence[Event] | N
     return move, AbilityUsed(by=state.actor, card=medic.card, ability=noncombat(medic.card)[0])
 
 
+def through_enemy(rules_: Rules, state: State, moves: Sequence[Event] | None) -> Made:
+    """Combat 3.a: contact with an enemy stops the move there (read: action.no-overlap)."""
+    return _blocked(rules_, state, moves, "enemy")
+
+
+def _after_combat(rules_: Rules, state: State, moves: Sequence[Event] | None, turn: bool) -> Made:
+    """The victor moves on one space, in its own direction or (`turn`) another one."""
+    if not deciding(state, "action", moves):
+        return None
+    for record in state.moves:
+        m = next((m for m in placed_mercs(state, state.actor or "") if m.card == record.card), None)
+        if m is None or not record.fought or record.left <= 0:
+            continue
+        for direction in board.DIRECTIONS:
+            if (direction != record.direction) == turn and not walks(rules_.params, state, m, direction, 1, ())[-1].blocked:
+                return MercenaryMoved(by=m.owner, card=m.card, direction=direction, spaces=1)  # type: ignore[arg-type]
+    return None
+
+
+def victor_moves_on(rules_: Rules, state: State, moves: Sequence[Event] | None) -> Made:
+    """Before the 6th play test the victor stops after its combat."""
+    return _after_combat(rules_, state, moves, turn=False)
+
+
+def victor_turns(rules_: Rules, state: State, moves: Sequence[Event] | None) -> Made:
+    """"they may finish moving": on in the one orthogonal direction of its move."""
+    return _after_combat(rules_, state, moves, turn=True)
+
+
 def hiring(card: str) -> Callable[[Event], bool]:
     return lambda e: (isinstance(e, MercenaryHired) and e.card.startswith(card)) or isinstance(e, AbilityUsed)
 
@@ -221,6 +250,10 @@ CASES = {
     "a common moves past its rarity": (past_rarity, None, "mercyfrontier/action.rarity"),
     "a token moves through its own": (through_own, None, "mercyfrontier/action.no-overlap"),
     "a token moves twice": (moved_twice, None, "mercyfrontier/action.once"),
+    "a token moves on through an enemy": (through_enemy, None, "mercyfrontier/action.no-overlap"),
+    # Combat 3.c: "if the attacking mercenary or mercenaries have any remaining movement left, they may finish moving"
+    "a victor turns after its combat": (victor_turns, None, "mercyfrontier/action.direction"),
+    "a victor moves on before the 6th play test": (victor_moves_on, None, "mercyfrontier/combat.victor-continues"),
     # Action Phase 1.b, the Field Medic's mend
     "an ability triggers twice": (mended_twice, hiring("medic"), "mercyfrontier/action.ability"),
     "a token moves before its owner's ability": (moved_before_mending, hiring("medic"), "mercyfrontier/action.abilities-first"),
@@ -230,8 +263,9 @@ CASES = {
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_a_forbidden_action_is_named_once_by_its_own_rule_where_it_is_made(case: str) -> None:
     breaker, prefer, rule = CASES[case]
-    events, seq = broken(R, breaker, prefer=prefer)
-    assert findings(events, R) == [(seq, rule)]
+    r = rules("playtest-4") if "6th play test" in case else R
+    events, seq = broken(r, breaker, prefer=prefer)
+    assert findings(events, r) == [(seq, rule)]
 
 
 def test_a_token_placed_on_the_far_row_wins_nothing() -> None:
