@@ -28,11 +28,11 @@ breaks the rule here (or the events it writes, the first breaking it), or None t
 game go on as the bots and dice play it."""
 
 
-def broken(rules: Rules, breaker: Breaker, *, prefer: Callable[[Event], bool] | None = None, seeds: range = range(6),
+def broken(rules: Rules, breaker: Breaker, *, prefer: Callable[[Any, Event], bool] | None = None, seeds: range = range(6),
            bot: str = "heuristic", then: int = 40, limit: int = 4000) -> tuple[list[Event], int]:
     """The first seeded game (of `seeds`) where `breaker` strikes: its log up to there, the
     breaker's event, then `then` events the bots play on; with the breaking event's seq.
-    Until then the table plays the first legal event `prefer` likes where there is one (to
+    Until then the table plays the first legal event `prefer` likes in the state where there is one (to
     bring the situation about: cast the stun, capture the altar), else the bot's."""
     ruleset, params = rules.ruleset, rules.params
     for seed in seeds:
@@ -56,7 +56,7 @@ def broken(rules: Rules, breaker: Breaker, *, prefer: Callable[[Event], bool] | 
             if outcomes is not None:
                 event = draw(outcomes, rng)
             elif moves:
-                liked = next((m for m in moves if prefer(m)), None) if prefer is not None and at is None else None
+                liked = next((m for m in moves if prefer(state, m)), None) if prefer is not None and at is None else None
                 event = liked or ruleset.bots[bot](params, state, moves, rng)
             else:
                 break

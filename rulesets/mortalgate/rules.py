@@ -370,10 +370,10 @@ def _check_target(params: Params, state: State, event: Event, attacker: Hero, ta
         return [_v(event, "combat.target", f"{target_id} is not a hero on the board")]
     if attacker.node is None:
         return []
-    if friendly and target.team != attacker.team:
-        return [_v(event, "combat.target", f"{ability} targets a teammate; {target.id} is an enemy")]
+    if friendly and target.team != attacker.team:  # Full Draw, Life Ward: "heals target teammate"
+        return [_v(event, "abilities.heals", f"{ability} targets a teammate; {target.id} is an enemy")]
     if friendly and target.id == attacker.id:
-        return [_v(event, "combat.target", f"{ability} targets a teammate, not the caster itself")]
+        return [_v(event, "abilities.heals", f"{ability} targets a teammate, not the caster itself")]
     if not friendly and target.team == attacker.team:
         return [_v(event, "combat.target", f"{target.id} is not an enemy")]
     problems = []

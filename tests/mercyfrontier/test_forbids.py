@@ -228,11 +228,11 @@ def victor_turns(rules_: Rules, state: State, moves: Sequence[Event] | None) -> 
     return _after_combat(rules_, state, moves, turn=True)
 
 
-def hiring(card: str) -> Callable[[Event], bool]:
-    return lambda e: (isinstance(e, MercenaryHired) and e.card.startswith(card)) or isinstance(e, AbilityUsed)
+def hiring(card: str) -> Callable[[State, Event], bool]:
+    return lambda state, e: (isinstance(e, MercenaryHired) and e.card.startswith(card)) or isinstance(e, AbilityUsed)
 
 
-def buying_workers(event: Event) -> bool:
+def buying_workers(state: State, event: Event) -> bool:
     return isinstance(event, WorkersBought)
 
 

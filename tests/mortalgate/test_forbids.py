@@ -27,6 +27,7 @@ from rulesets.mortalgate.rules import HARMLESS, HEALS
 from rulesets.mortalgate.state import (
     State,
     Turn,
+    attack_range,
     contested,
     find,
     game_map,
@@ -158,15 +159,69 @@ def damages_shield_wall(rules_: Rules, state: State, moves: Sequence[Event] | No
     return AttackRolled(target=target.id, tens=9, ones=9, hit=True, damage=stats(rules_.params, turn.pending[0].attacker).damage)
 
 
-def casting(ability: str) -> Callable[[Event], bool]:
-    return lambda event: isinstance(event, AbilityUsed) and event.ability == ability
+def _healing(rules_: Rules, state: State, pick: Callable[[Any, Any], bool]) -> Event | None:
+    hero = acting(state)
+    if hero is None or now(state).combat_used or now(state).stunned:
+        return None
+    for ability in heroes.ABILITIES_OF[hero.id]:
+        if ability in HEALS and dict(hero.cooldowns).get(ability, 0) <= 0:
+            reach = attack_range(rules_.params, hero, ability)
+            for other in state.heroes:
+                if other.node is not None and pick(hero, other) and board.distance(hero.node, other.node) <= reach:
+                    return AbilityUsed(by=hero.seat, hero=hero.id, ability=ability, target=other.id)
+    return None
 
 
-def attacking(event: Event) -> bool:
+def heals_an_enemy(rules_: Rules, state: State, moves: Sequence[Event] | None) -> Event | None:
+    """Full Draw, Life Ward: "heals target teammate"."""
+    return _healing(rules_, state, lambda hero, other: other.team != hero.team)
+
+
+def heals_itself(rules_: Rules, state: State, moves: Sequence[Event] | None) -> Event | None:
+    return _healing(rules_, state, lambda hero, other: other.id == hero.id)
+
+
+def moves_after_combat(rules_: Rules, state: State, moves: Sequence[Event] | None) -> Event | None:
+    """"Once a phase has been completed or exited, the player may not return back to it"."""
+    hero = acting(state, ("combat",))
+    if hero is None or now(state).stunned or now(state).moved >= movement_allowance(rules_.params, state, hero, now(state)):
+        return None
+    return open_step(rules_, state, hero)
+
+
+def attacks_again(rules_: Rules, state: State, moves: Sequence[Event] | None) -> Event | None:
+    """"Each hero is allowed one combat action per turn" (Quick Blade: "may attack twice")."""
+    hero = acting(state, ("combat",))
+    if hero is None or now(state).stunned or now(state).attacks_left > 0 or not now(state).combat_used:
+        return None
+    return next((e for e in lifted(rules_, state, attacks_left=1) if isinstance(e, AttackDeclared)), None)
+
+
+def attacks_thrice(rules_: Rules, state: State, moves: Sequence[Event] | None) -> Event | None:
+    """Quick Blade: "Zadita may attack twice this turn", and no more."""
+    hero = acting(state, ("combat",))
+    blade = heroes.ABILITIES["quick_blade"].cooldown
+    if hero is None or hero.id != "zadita" or dict(hero.cooldowns).get("quick_blade") != blade or now(state).pending:
+        return None
+    return attacks_again(rules_, state, moves)
+
+
+def zadita_blades(state: State, event: Event) -> bool:
+    """Zadita casts Quick Blade when she could attack instead, then attacks."""
+    if isinstance(event, AttackDeclared):
+        return event.hero == "zadita" and now(state).combat_used
+    return casting("quick_blade")(state, event) and any(isinstance(e, AttackDeclared) for e in R.ruleset.legal(R.params, state))
+
+
+def casting(ability: str) -> Callable[[State, Event], bool]:
+    return lambda state, event: isinstance(event, AbilityUsed) and event.ability == ability
+
+
+def attacking(state: State, event: Event) -> bool:
     return isinstance(event, AttackDeclared)
 
 
-def capturing(event: Event) -> bool:
+def capturing(state: State, event: Event) -> bool:
     return isinstance(event, AltarCaptured)
 
 
@@ -182,6 +237,13 @@ CASES = {
     # Death: "Upon death, a player must remove his or her hero figure from the board"
     "a slain hero captures": (slain_captures, attacking, "mortalgate/movement.slain"),
     "a slain hero attacks": (slain_attacks, attacking, "mortalgate/movement.slain"),
+    # Full Draw, Life Ward: "heals target teammate"
+    "a heal on an enemy": (heals_an_enemy, None, "mortalgate/abilities.heals"),
+    "a heal on the caster": (heals_itself, None, "mortalgate/abilities.heals"),
+    # Turn Sequence and Combat Phase
+    "a hero moves after its combat action": (moves_after_combat, attacking, "mortalgate/turn.phase-order"),
+    "a second combat action": (attacks_again, attacking, "mortalgate/combat.one-action"),
+    "a third attack after Quick Blade": (attacks_thrice, zadita_blades, "mortalgate/combat.one-action"),
     # Altars: "Capturing an altar immediately ends a player's turn"; "A contested altar may not be captured"
     "a hero moves after capturing": (moves_after_capture, capturing, "mortalgate/altars.capture-ends-turn"),
     "a contested altar is captured": (captures_contested, None, "mortalgate/altars.contested"),
@@ -203,7 +265,7 @@ def on_cooldown(ability: str) -> Callable[[Rules, State, Sequence[Event] | None]
             return None
         ready = replace(hero, cooldowns=())
         cooled = replace(state, heroes=tuple(ready if h.id == hero.id else h for h in state.heroes))
-        return next((e for e in rules_.ruleset.legal(rules_.params, cooled) if casting(ability)(e)), None)
+        return next((e for e in rules_.ruleset.legal(rules_.params, cooled) if casting(ability)(cooled, e)), None)
     return breaker
 
 
