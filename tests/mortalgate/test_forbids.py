@@ -21,6 +21,7 @@ from rulesets.mortalgate.events import (
     AltarCaptured,
     AttackDeclared,
     AttackRolled,
+    EnchantmentTaken,
     HeroMoved,
 )
 from rulesets.mortalgate.rules import HARMLESS, HEALS
@@ -213,6 +214,18 @@ def zadita_blades(state: State, event: Event) -> bool:
     return casting("quick_blade")(state, event) and any(isinstance(e, AttackDeclared) for e in R.ruleset.legal(R.params, state))
 
 
+def takes_a_second_enchantment(rules_: Rules, state: State, moves: Sequence[Event] | None) -> Event | None:
+    """Version 2.00: "not every hero will be able to have one" (one enchantment per hero)."""
+    hero = acting(state, ("upkeep", "movement", "combat", "capture"))
+    if hero is None or hero.enchantment is None or not any(node == hero.node for node, _ in state.enchantments):
+        return None
+    return EnchantmentTaken(by=hero.seat, hero=hero.id)
+
+
+def enchanting(state: State, event: Event) -> bool:
+    return isinstance(event, EnchantmentTaken)
+
+
 def casting(ability: str) -> Callable[[State, Event], bool]:
     return lambda state, event: isinstance(event, AbilityUsed) and event.ability == ability
 
@@ -248,6 +261,12 @@ CASES = {
     "a hero moves after capturing": (moves_after_capture, capturing, "mortalgate/altars.capture-ends-turn"),
     "a contested altar is captured": (captures_contested, None, "mortalgate/altars.contested"),
 }
+
+
+def test_a_second_enchantment_is_named_once_where_it_is_taken() -> None:
+    r = rules("2.0")
+    events, seq = broken(r, takes_a_second_enchantment, prefer=enchanting, bot="random", seeds=range(20))
+    assert findings(events, r) == [(seq, "mortalgate/enchantments.take")]
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
