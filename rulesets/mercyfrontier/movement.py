@@ -255,7 +255,7 @@ def apply_move(params: Params, state: State, event: MercenaryMoved) -> State:
     for card in path.trampled:
         state = remove_merc(state, card)
     state = _trample_ground(params, state, m.owner, path.entered)
-    moved = replace(m, at=path.end, arrived=_arrives(params, m, path.end))
+    moved = replace(m, at=path.end, arrived=_arrives(params, m, m.at, path.end))
     state = replace(state, mercs=tuple(moved if x.card == m.card else x for x in state.mercs))
     defenders = contact(params, state, moved, path.end, event.direction)
     record = MoveRecord(event.card, event.direction, max(limit - path.steps, 0), fought=bool(defenders))
@@ -271,13 +271,13 @@ def apply_move(params: Params, state: State, event: MercenaryMoved) -> State:
     return replace(state, moves=moves, pending=(*state.pending, *steps), done=done)
 
 
-def _arrives(params: Params, mover: Merc, end: Space) -> bool:
+def _arrives(params: Params, mover: Merc, start: Space, end: Space) -> bool:
     """The move leaves the token on the far row, having come from off it (or having reached
     it by an earlier move): a token the table placed there has not reached it."""
     size = card_of(mover.card).size
     if not board.on_far_row(params, mover.owner, end, size):
         return False
-    return mover.arrived or mover.at is None or not board.on_far_row(params, mover.owner, mover.at, size)
+    return mover.arrived or not board.on_far_row(params, mover.owner, start, size)
 
 
 def _trample_ground(params: Params, state: State, mover: str, entered: tuple[Space, ...]) -> State:
