@@ -83,6 +83,11 @@ def not_a_mercenary(state: State, seat: str, card_id: str) -> bool:
     return not mercenary(card_id)
 
 
+def a_lord(state: State, seat: str, card_id: str) -> bool:
+    found = cards.card(card_id)
+    return found is not None and found.lord
+
+
 def free_mercenary(state: State, seat: str, card_id: str) -> bool:
     return mercenary(card_id) and contract_of(state, card_id) is None
 
@@ -148,6 +153,7 @@ CASES = {
     "a mercenary under contract is bought": (buying(under_contract), "mercenarium/buy.contract"),
     # BUYING MERCENARIES: "10s and Lords are NOT considered mercenaries"; "Lords cannot be 'bought'"
     "a card that is no mercenary is bought": (buying(not_a_mercenary), "mercenarium/buy.mercenary"),
+    "a Lord is bought": (buying(a_lord), "mercenarium/buy.mercenary"),
     # "Once a capture is flipped face-up, it has been 'spent' and cannot be used to buy anything else"
     "a spent capture buys": (buying(free_mercenary, spent=True), "mercenarium/buy.capture"),
     # House Summoning; Limbo: "This prevents that player from being able to summon new cards"
