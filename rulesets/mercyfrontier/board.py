@@ -70,6 +70,11 @@ def far_row(params: Params, seat: str) -> int:
     return height(params) - 1 if seat == "yellow" else 0
 
 
+def on_far_row(params: Params, seat: str, at: Space, size: int) -> bool:
+    """Does a token of `size` at `at` cover a space of the seat's far row?"""
+    return at[1] <= far_row(params, seat) < at[1] + size
+
+
 def home_tiles(params: Params, seat: str) -> dict[str, TilePos]:
     """The seat's home tiles by place (left, base, right) as the seat sees them."""
     row = home_row(params, seat)

@@ -204,8 +204,11 @@ def check_move(params: Params, state: State, event: MercenaryMoved) -> Problems:
     if m is None or m.owner != event.by or m.at is None or not known(event.card):
         return [_v(event, "action.card", f"{event.card!r} is not a mercenary {event.by} has on the board")]
     problems = untriggered(params, state, event)
-    problems += _check_again(params, state, event)
+    again = _check_again(params, state, event)
+    problems += again
     limit = budget(params, state, event.card)
+    if any(p.rule == "mercyfrontier/action.once" for p in again):
+        limit = allowance(params, event.card)  # moving at all is the mistake, named once: judge the rest as a first move
     if not 1 <= event.spaces <= limit:
         rarity = card_of(event.card).rarity
         problems.append(_v(event, "action.rarity", f"{event.card} ({rarity}) may move 1 to {limit} spaces now, not {event.spaces}"))
@@ -252,7 +255,7 @@ def apply_move(params: Params, state: State, event: MercenaryMoved) -> State:
     for card in path.trampled:
         state = remove_merc(state, card)
     state = _trample_ground(params, state, m.owner, path.entered)
-    moved = replace(m, at=path.end)
+    moved = replace(m, at=path.end, arrived=_arrives(params, m, m.at, path.end))
     state = replace(state, mercs=tuple(moved if x.card == m.card else x for x in state.mercs))
     defenders = contact(params, state, moved, path.end, event.direction)
     record = MoveRecord(event.card, event.direction, max(limit - path.steps, 0), fought=bool(defenders))
@@ -266,6 +269,15 @@ def apply_move(params: Params, state: State, event: MercenaryMoved) -> State:
         steps.append(Pending("combat", seat=m.owner, attacker=m.card, defenders=defenders))
     done = state.done if "moved" in state.done else (*state.done, "moved")
     return replace(state, moves=moves, pending=(*state.pending, *steps), done=done)
+
+
+def _arrives(params: Params, mover: Merc, start: Space, end: Space) -> bool:
+    """The move leaves the token on the far row, having come from off it (or having reached
+    it by an earlier move): a token the table placed there has not reached it."""
+    size = card_of(mover.card).size
+    if not board.on_far_row(params, mover.owner, end, size):
+        return False
+    return mover.arrived or not board.on_far_row(params, mover.owner, start, size)
 
 
 def _trample_ground(params: Params, state: State, mover: str, entered: tuple[Space, ...]) -> State:

@@ -120,8 +120,10 @@ READINGS: tuple[Reading, ...] = (
     ),
     Reading(
         rule="mercyfrontier/victory.far-side", kind="ambiguity",
-        passage='Objective: "Get one merc to the other side of the board"',
-        reading="A mercenary wins the moment its token covers a space of the board's far edge row (the edge of the opponent's home row).",
+        passage='Objective: "Get one merc to the other side of the board"; Abstract: "have one minion reach the other side of the board"; Mercenary Placement 2.a: "as long as the token overlaps at least one grid space on a tile within the player\'s zone of control".',
+        reading="A mercenary wins the moment a move leaves its token covering a space of the board's far edge row (the edge of the "
+                "opponent's home row), having started off it. Reaching the other side is a move: a token the table placed on the far row "
+                "(out of its zone of control, named mercenaries.zone-of-control at the placement) has not reached it and wins nothing.",
     ),
     Reading(
         rule="mercyfrontier/turn.lanes", kind="contradiction",

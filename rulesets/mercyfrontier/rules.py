@@ -197,12 +197,14 @@ def _check_workers_placed(params: Params, state: State, event: WorkersPlaced) ->
     p = player(state, event.by)
     if p is None:
         return problems
-    if "placed" in state.done:
+    fresh = p.workers < len(event.spaces) <= p.workers + p.fresh  # Worker Purchase 3.a: "they may only be used next turn"
+    if fresh:  # (a placement again after buying, to use the new workers, is that one mistake)
+        problems.append(_v(event, "workers.next-turn", f"{event.by} places {len(event.spaces)} workers but has {p.workers} to place "
+                                                       f"(the {p.fresh} bought this turn may only be used next turn)"))
+    elif "placed" in state.done:
         problems.append(_v(event, "workers.placement", f"{event.by} already placed its workers this turn"))
-    if len(event.spaces) > p.workers:
-        bought = " (workers bought this turn may only be used next turn)" if len(event.spaces) <= p.workers + p.fresh else ""
-        rule = "workers.next-turn" if bought else "workers.placement"
-        problems.append(_v(event, rule, f"{event.by} places {len(event.spaces)} workers but has {p.workers} to place{bought}"))
+    if len(event.spaces) > p.workers + p.fresh:
+        problems.append(_v(event, "workers.placement", f"{event.by} places {len(event.spaces)} workers but has {p.workers} to place"))
     if len(set(event.spaces)) != len(event.spaces):
         problems.append(_v(event, "workers.placement", "two workers on one space: each worker die stands on its own space"))
     for space in event.spaces:
@@ -660,15 +662,13 @@ def apply(params: Params, state: State, event: Event) -> State:
 
 @last_args  # the tokens stay put through most steps (rulesets/memo.py): asked once per tokens
 def _far_side(params: Params, priority: str, seats: tuple[str, ...], mercs: tuple[Merc, ...]) -> Outcome | None:
-    """The first seat in turn order (`turn_order`: priority first) with a token on the other
-    side of the board."""
+    """The first seat in turn order (`turn_order`: priority first) with a token that moved to
+    the other side of the board and stands there (a token placed there, out of the zone of
+    control, is a placement mistake, named at the placement, and wins nothing)."""
     for seat in (priority, next((s for s in seats if s != priority), priority)):
-        far = board.far_row(params, seat)
         for m in mercs:
-            if m.owner == seat and m.at is not None:  # `placed_mercs`
-                top = m.at[1]
-                if top <= far < top + card_of(m.card).size:  # a row of its footprint is the far row
-                    return Outcome(winner=seat, reason=f"{seat}'s {m.card} reached the other side of the board", rule="mercyfrontier/victory.far-side")
+            if m.owner == seat and m.arrived and m.at is not None and board.on_far_row(params, seat, m.at, card_of(m.card).size):
+                return Outcome(winner=seat, reason=f"{seat}'s {m.card} reached the other side of the board", rule="mercyfrontier/victory.far-side")
     return None
 
 

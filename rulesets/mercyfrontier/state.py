@@ -59,6 +59,9 @@ class Merc(msgspec.Struct, frozen=True, gc=False):
     health: int
     at: Space | None = None
     """Top-left space of the token; None until it is placed."""
+    arrived: bool = False
+    """A move took the token onto the far row of the board (Objective: "Get one merc to the
+    other side of the board"): reaching it is a move, never a placement."""
 
 
 class Player(msgspec.Struct, frozen=True, gc=False):

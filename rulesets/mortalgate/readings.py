@@ -51,6 +51,18 @@ READINGS: tuple[Reading, ...] = (
         reading="A stunned hero may not move, make a basic attack or use an ability on an enemy; it may heal, use a self ability and capture.",
     ),
     Reading(
+        rule="mortalgate/status.poison", kind="ambiguity",
+        passage='Status Effects: "Poison: poisoned heroes suffers 1 damage at the beginning of their turn and mobility is reduced by 2 for the duration of the poison."',
+        reading="'Mobility' is the Movement attribute: a poisoned hero has 2 fewer movement points (never below 0) in each turn it begins poisoned. "
+                "A move that only those 2 points forbid is named by the poison; a move past the full movement, by movement.points.",
+    ),
+    Reading(
+        rule="mortalgate/movement.slain", kind="ambiguity",
+        passage='Death: "Upon death, a player must remove his or her hero figure from the board ... At the beginning of that hero\'s next turn, his or her hero may return".',
+        reading="Until it returns, a slain hero takes no action: a move, attack, ability or capture by it is named by its death, not by the range, "
+                "zone or path it would have had.",
+    ),
+    Reading(
         rule="mortalgate/status.duration", kind="ambiguity",
         passage='Upkeep Phase: resolve each status, "After doing so the player will reduce the counter"; Status Effects: "The time remaining ... will be reduced at each beginning of the sufferer\'s turn."',
         reading="An effect 'for N turns' resolves at the sufferer's next N upkeeps (burning for 2 turns deals damage twice; stun for one turn costs one turn). Precision Targeting's '3 turns' likewise covers Seiren's next 3 turns.",

@@ -308,8 +308,17 @@ def _check_moved(params: Params, state: State, event: HeroMoved) -> Problems:
         problems.append(_v(event, "status.stun", f"{event.hero} is stunned: stunned heroes are unable to move"))
     allowance = movement_allowance(params, state, hero, turn)
     if not turn.stunned and turn.moved + len(event.path) > allowance:
-        problems.append(_v(event, "movement.points", f"{event.hero} moves {turn.moved + len(event.path)} nodes this turn but has {allowance} movement"))
+        problems.append(_over_allowance(params, state, event, hero, turn, allowance))
     return problems + _check_path(params, state, event, hero.node)
+
+
+def _over_allowance(params: Params, state: State, event: HeroMoved, hero: Hero, turn: Turn, allowance: int) -> Violation:
+    """A move past the hero's movement: named by the poison when only the poison's 2 points
+    forbid it ("Poison: ... mobility is reduced by 2 for the duration of the poison")."""
+    walked = turn.moved + len(event.path)
+    if turn.poisoned and walked <= movement_allowance(params, state, hero, replace(turn, poisoned=False)):
+        return _v(event, "status.poison", f"{event.hero} moves {walked} nodes this turn but is poisoned: its movement is reduced by 2, to {allowance}")
+    return _v(event, "movement.points", f"{event.hero} moves {walked} nodes this turn but has {allowance} movement")
 
 
 def _check_path(params: Params, state: State, event: HeroMoved, start: Node) -> Problems:
@@ -361,10 +370,10 @@ def _check_target(params: Params, state: State, event: Event, attacker: Hero, ta
         return [_v(event, "combat.target", f"{target_id} is not a hero on the board")]
     if attacker.node is None:
         return []
-    if friendly and target.team != attacker.team:
-        return [_v(event, "combat.target", f"{ability} targets a teammate; {target.id} is an enemy")]
+    if friendly and target.team != attacker.team:  # Full Draw, Life Ward: "heals target teammate"
+        return [_v(event, "abilities.heals", f"{ability} targets a teammate; {target.id} is an enemy")]
     if friendly and target.id == attacker.id:
-        return [_v(event, "combat.target", f"{ability} targets a teammate, not the caster itself")]
+        return [_v(event, "abilities.heals", f"{ability} targets a teammate, not the caster itself")]
     if not friendly and target.team == attacker.team:
         return [_v(event, "combat.target", f"{target.id} is not an enemy")]
     problems = []
@@ -436,7 +445,10 @@ def _check_rolled(params: Params, state: State, event: AttackRolled) -> Problems
         problems.append(_v(event, "combat.hit", f"the table called {said}, but {roll} {'>=' if hit else '<'} {100 - chance} (chance {chance}) is a {'hit' if hit else 'miss'}"))
     if event.damage is not None and (event.hit if event.hit is not None else hit):
         rules_damage = attack_damage(params, state, attacker, target, turn)
-        if event.damage != rules_damage:
+        if target.shield_wall and event.damage > 0:  # Shield Wall: "Drexir blocks all attacks, taking no damage until his next turn"
+            problems.append(_v(event, "abilities.shield_wall", f"the table dealt {event.damage} damage to {target.id}, "
+                                                               "whose Shield Wall blocks all attacks until his next turn"))
+        elif event.damage != rules_damage:
             problems.append(_v(event, "combat.damage", f"the table dealt {event.damage} damage; the rules give {rules_damage}"))
     return problems
 
@@ -455,7 +467,9 @@ def _check_captured(params: Params, state: State, event: AltarCaptured) -> Probl
     index = altar_index(params, event.altar)
     if index is None:
         return [*problems, _v(event, "altars.unknown", f"there is no altar {event.altar!r}")]
-    if not hero.alive or hero.node not in zone_of(params, event.altar):
+    if not hero.alive:  # "Upon death, a player must remove his or her hero figure from the board"
+        return [*problems, _v(event, "movement.slain", f"{event.hero} is slain and not on the board")]
+    if hero.node not in zone_of(params, event.altar):
         problems.append(_v(event, "altars.zone", f"{event.hero} is not in {event.altar}'s altar zone"))
     if contested(params, state, event.altar, hero.team):
         problems.append(_v(event, "altars.contested", f"{event.altar} is contested: an enemy is in its zone"))

@@ -6,7 +6,13 @@ from __future__ import annotations
 
 import msgspec
 
-from rulesets.mercyfrontier.events import MarketSwept, MercenaryHired, MercenaryPlaced, StepFinished
+from rulesets.mercyfrontier.events import (
+    MarketSwept,
+    MercenaryHired,
+    MercenaryMoved,
+    MercenaryPlaced,
+    StepFinished,
+)
 from rulesets.mercyfrontier.resources import Resources
 from rulesets.mercyfrontier.state import Building
 from tests.mercyfrontier.scenario import MARKET, legal, play, position, rules, violations
@@ -96,13 +102,32 @@ def test_a_mercenary_waits_when_no_uncovered_tile_has_room_for_it() -> None:
     assert [e for e in legal(state) if isinstance(e, MercenaryPlaced)] == []
 
 
-def test_one_merc_on_the_far_side_wins() -> None:
+def test_one_merc_moved_to_the_far_side_wins() -> None:
     r = rules()
-    assert r.ruleset.outcome(r.params, position(mercs={"raider-1": ("orange", (4, 1))})) is None
-    result = r.ruleset.outcome(r.params, position(mercs={"raider-1": ("orange", (4, 0))}))
+    near = position(mercs={"raider-1": ("orange", (4, 1))})
+    assert r.ruleset.outcome(r.params, near) is None
+    arrived = play(near, MercenaryMoved(seq=60, by="orange", card="raider-1", direction="north", spaces=1))
+    result = r.ruleset.outcome(r.params, arrived)
     assert result is not None and (result.winner, result.rule) == ("orange", "mercyfrontier/victory.far-side")
-    yellow = r.ruleset.outcome(r.params, position(mercs={"warden-1": ("yellow", (0, 12))}))
+    yellow_near = position(actor="yellow", mercs={"warden-1": ("yellow", (0, 11))})
+    yellow = r.ruleset.outcome(r.params, play(yellow_near, MercenaryMoved(seq=60, by="yellow", card="warden-1", direction="south", spaces=1)))
     assert yellow is not None and yellow.winner == "yellow"
+
+
+def test_a_merc_placed_on_the_far_side_has_not_reached_it() -> None:
+    """Reaching the other side is a move (Objective); a placement there is out of the zone of
+    control, and moving along the far row does not make it a move to it."""
+    r = rules()
+    placed = position(phase="placement", mercs={"raider-1": ("orange", None)})
+    assert violations(placed, MercenaryPlaced(seq=60, by="orange", card="raider-1", space=(4, 0))) == ["mercyfrontier/mercenaries.zone-of-control"]
+    there = play(placed, MercenaryPlaced(seq=60, by="orange", card="raider-1", space=(4, 0)))
+    assert r.ruleset.outcome(r.params, there) is None
+    along = play(msgspec.structs.replace(there, phase="action"), MercenaryMoved(seq=61, by="orange", card="raider-1", direction="east", spaces=1))
+    assert r.ruleset.outcome(r.params, along) is None
+    back = play(along, MercenaryMoved(seq=62, by="orange", card="raider-1", direction="south", spaces=1))
+    again = play(msgspec.structs.replace(back, moves=()), MercenaryMoved(seq=63, by="orange", card="raider-1", direction="north", spaces=1))
+    result = r.ruleset.outcome(r.params, again)
+    assert result is not None and result.rule == "mercyfrontier/victory.far-side"
 
 
 def test_three_enemy_buildings_destroyed_win() -> None:

@@ -77,7 +77,7 @@ def test_heals_restore_4_health_capped_at_maximum(caster: str, ability: str, rea
 
 def test_a_heal_cannot_target_an_enemy() -> None:
     state = near("seiren", "sabea", distance=2)
-    assert "mortalgate/combat.target" in violations(R, state, AbilityUsed(seq=1, by="red", hero="seiren", ability="full_draw", target="sabea"))
+    assert violations(R, state, AbilityUsed(seq=1, by="red", hero="seiren", ability="full_draw", target="sabea")) == ["mortalgate/abilities.heals"]
 
 
 def test_precision_targeting_adds_1_damage_for_her_next_3_turns() -> None:
