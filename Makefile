@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: setup test test-slow lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-all
+.PHONY: setup test test-slow test-attacks lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-all
 setup: $(STAMP)
 
 lint: $(STAMP)
@@ -25,6 +25,10 @@ test: lint
 # The long fault-injection runs (hundreds of SIGKILLs); `make test` runs a sample of each.
 test-slow: $(STAMP)
 	$(BIN)/pytest -p no:xdist -m slow -s
+
+# Every attack on the store and the service (part of `make test` too; seconds, loopback only).
+test-attacks: $(STAMP)
+	$(BIN)/pytest -p no:xdist tests/test_store_attacks.py tests/test_service_attacks.py
 
 # Sets up, fills an empty store with demo matches, prints the URL and serves the dashboard.
 run: $(STAMP)

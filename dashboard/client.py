@@ -126,7 +126,8 @@ class Client:
 
     def follow(self, match_id: str, *, after: int | None = None, seat: str | None = None) -> Iterator[Appended | SeatView]:
         """Follow a match live: each batch of new events (with findings) as it lands, or
-        with a seat, that seat's view after each change. Runs until the caller stops."""
+        with a seat, that seat's view after each change. Runs until the caller stops;
+        ServiceError if the token is revoked meanwhile."""
         request = self._request("GET", f"/matches/{_q(match_id)}/stream" + _query(after=after, seat=seat))
         with self._open(request, timeout=None) as response:
             for kind, data in _sse(response):
@@ -134,6 +135,9 @@ class Client:
                     yield self._appended(match_id, msgspec.json.decode(data, type=_RawAppended))
                 elif kind == "view":
                     yield msgspec.json.decode(data, type=SeatView)
+                elif kind == "error":  # the token stopped working while the stream ran
+                    refusal = json.loads(data)
+                    raise ServiceError(int(refusal.get("status", 401)), str(refusal.get("error", "the stream was closed")))
 
     # --- reading and checking --------------------------------------------------------
 

@@ -11,9 +11,14 @@ from typing import Annotated, Any
 import msgspec
 
 from events.errors import LogFormatError
+from events.values import INT_MAX
 
 MAX_BATCH = 1000
 """Most events one append may carry."""
+
+Seq = Annotated[int, msgspec.Meta(ge=0, le=INT_MAX)]
+"""A seq as a request names it: a whole number a log can hold (the service reads request
+bodies strictly, so `5.0` and `"5"` are refused, not read as 5)."""
 
 
 class NewMatch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
@@ -33,7 +38,7 @@ class AppendEvents(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
     """One `event` or a batch of `events` (draft lines: type, by and the event's fields),
     appended only if the match's last seq is still `expected_seq`."""
 
-    expected_seq: int
+    expected_seq: Seq
     event: dict[str, Any] | None = None
     events: Drafts | None = None
 
@@ -47,10 +52,10 @@ class AppendEvents(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
 class NewNote(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A note on event `from_seq` (to `to_seq` for a range)."""
 
-    from_seq: int
+    from_seq: Seq
     author: str
     text: str
-    to_seq: int | None = None
+    to_seq: Seq | None = None
     tags: list[str] = []
     rule: str | None = None
 

@@ -145,6 +145,16 @@ class Tokens:
                 return grant
         raise TokenError("unknown token")
 
+    def current(self, token_id: str) -> Grant:
+        """The grant of a token already presented, as the journal says now: TokenError once
+        it is revoked, so a request that runs on (a live stream) stops with it."""
+        grant = self._grants().get(token_id)
+        if grant is None:
+            raise TokenError("unknown token")
+        if grant.revoked:
+            raise TokenError(f"token {grant.token_id} was revoked")
+        return grant
+
     def _append(self, event: TokenEvent) -> None:
         """Append under the journal's lock; a concurrent issuer makes us retry once."""
         try:

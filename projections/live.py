@@ -109,10 +109,12 @@ class LiveMatches:
                         last_seq=written[-1].seq if written else expected_seq)
 
     def since(self, match_id: str, after_seq: int) -> Appended:
-        """Events after `after_seq` and their live findings: what a follower has not seen."""
+        """Events after `after_seq` and their live findings: what a follower has not seen,
+        and the log's last seq (never `after_seq` echoed: a follower ahead of the log is told
+        where it is)."""
         events = self.ws.tail(match_id, after_seq)
         if not events:
-            return Appended(match_id=match_id, events=[], findings=[], last_seq=max(after_seq, self.ws.store.last(match_id)[0]))
+            return Appended(match_id=match_id, events=[], findings=[], last_seq=self.ws.store.last(match_id)[0])
         findings = self._findings(match_id, events[-1].seq)
         return Appended(match_id=match_id, events=events,
                         findings=[v for event in events for v in findings.get(event.seq, ())],

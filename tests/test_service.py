@@ -6,11 +6,7 @@ One server for the whole module keeps it quick."""
 from __future__ import annotations
 
 import json
-import socket
-import subprocess
-import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 import zlib
@@ -31,6 +27,7 @@ from projections.simulate import play
 from projections.workspace import Workspace
 from rulesets import registry
 from tests.cli_support import run
+from tests.service_support import cli_server, start, stop
 
 SEATS = {"red": "ana", "blue": "ben"}
 
@@ -52,45 +49,19 @@ class Service:
         return Client(self.url, self.token(*args))
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture(scope="module")
 def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Service]:
     home = tmp_path_factory.mktemp("service-store")
-    port = _free_port()
     log = home.parent / "server.log"
-    with open(log, "wb") as output:
-        server = subprocess.Popen(
-            [sys.executable, "-c", "from dashboard.cli import main; main()", "--home", str(home), "serve", "--port", str(port)],
-            stdout=output, stderr=subprocess.STDOUT,
-        )
-    url = f"http://127.0.0.1:{port}"
+    url, server = start(cli_server(home), log)
     try:
-        _wait_up(url, server, log)
         probe = Service(url=url, home=home, writer=Client(url), reader=Client(url))
         probe.writer = probe.client("--scope", "write", "--label", "studio")
         probe.reader = probe.client("--scope", "read", "--label", "designer")
         yield probe
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        stop(server)
     assert "Traceback" not in log.read_text(errors="replace"), log.read_text(errors="replace")
-
-
-def _wait_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        assert server.poll() is None, log.read_text(errors="replace")
-        try:
-            with urllib.request.urlopen(url + "/health", timeout=1):
-                return
-        except OSError:
-            time.sleep(0.1)
-    raise AssertionError("the service did not come up in 30 s")
 
 
 def _raw(service: Service, method: str, path: str, body: bytes | None = None, token: str | None = None) -> tuple[int, Any]:
@@ -152,9 +123,18 @@ def test_health_needs_no_token_and_every_other_route_does(service: Service) -> N
     assert status == 401 and "not a tabletape token" in body["error"]
 
 
-def test_a_token_may_come_as_a_query_parameter_for_browsers_event_source(service: Service) -> None:
-    with urllib.request.urlopen(f"{service.url}/matches?token={service.reader.token}", timeout=10) as response:
-        assert response.status == 200
+def test_a_token_may_come_as_a_query_parameter_only_on_the_event_stream(service: Service) -> None:
+    match_id = _started(service, "query-token-1")
+    with urllib.request.urlopen(f"{service.url}/matches/{match_id}/stream?token={service.reader.token}", timeout=10) as response:
+        assert response.status == 200 and response.readline() == b"event: ready\r\n"
+    for path in ("/matches", f"/matches/{match_id}", f"/matches/{match_id}/events", "/rulesets"):
+        try:
+            urllib.request.urlopen(f"{service.url}{path}?token={service.reader.token}", timeout=10)
+        except urllib.error.HTTPError as error:
+            body = json.loads(error.read())
+            assert error.code == 401 and "Authorization: Bearer" in body["error"] and "\n" not in body["error"], path
+        else:
+            raise AssertionError(f"{path} accepted ?token=")
 
 
 def test_read_only_token_reads_but_cannot_write(service: Service) -> None:
@@ -293,9 +273,9 @@ def test_a_stale_expected_seq_is_409_with_the_last_seq_and_writes_nothing(servic
     (b'{"expected_seq": 0, "event": {"type": "DraftRolled"', 400, "body", "not valid JSON"),
     (b'{"expected_seq": 0, "event": {"type": "CastleBuilt"}}', 422, "type", "unknown event type 'CastleBuilt'"),
     (b'{"expected_seq": 0, "event": {"type": "DraftRolled", "red": "six", "blue": 1}}', 422, "red", "Expected `int`, got `str`"),
-    (b'{"expected_seq": "zero", "event": {"type": "DraftRolled", "red": 1, "blue": 1}}', 400, "expected_seq", "Expected `int`"),
-    (b'{"event": {"type": "DraftRolled", "red": 1, "blue": 1}}', 400, "expected_seq", "missing required field"),
-    (b'{"expected_seq": 0, "evnt": {}}', 400, "evnt", "unknown field"),
+    (b'{"expected_seq": "zero", "event": {"type": "DraftRolled", "red": 1, "blue": 1}}', 422, "expected_seq", "Expected `int`"),
+    (b'{"event": {"type": "DraftRolled", "red": 1, "blue": 1}}', 422, "expected_seq", "missing required field"),
+    (b'{"expected_seq": 0, "evnt": {}}', 422, "evnt", "unknown field"),
     (b'{"expected_seq": 0}', 422, "events", "either `event`"),
     (b'{"expected_seq": 0, "event": {"type": "CardDealt", "seat": "red", "card": "9C"}}', 422, "type", "unknown event type 'CardDealt'"),
 ])
@@ -314,7 +294,7 @@ def test_oversized_bodies_and_batches_are_refused(service: Service) -> None:
     assert status == 413 and answer["error"]
     batch = {"expected_seq": 0, "events": [{"type": "DraftRolled", "red": 1, "blue": 1}] * (MAX_BATCH + 1)}
     status, answer = _raw(service, "POST", f"/matches/{match_id}/events", json.dumps(batch).encode(), service.writer.token)
-    assert status == 400 and answer["field"] == "events" and f"<= {MAX_BATCH}" in answer["error"]
+    assert status == 422 and answer["field"] == "events" and f"<= {MAX_BATCH}" in answer["error"]
     assert service.reader.match(match_id).last_seq == 0
 
 
@@ -366,9 +346,9 @@ def test_another_games_version_and_unknown_matches_are_refused(service: Service)
 def test_a_query_parameter_of_the_wrong_type_is_named(service: Service) -> None:
     match_id = _started(service, "params-1")
     status, body = _raw(service, "GET", f"/matches/{match_id}/state?at=last", token=service.reader.token)
-    assert status == 400 and body["field"] == "at" and "\n" not in body["error"]
+    assert status == 422 and body["field"] == "at" and "\n" not in body["error"]
     status, body = _raw(service, "GET", f"/matches/{match_id}/compare?a=mortalgate@2.1", token=service.reader.token)
-    assert status == 400 and body["field"] == "b"
+    assert status == 422 and body["field"] == "b"
 
 
 def test_notes_add_reply_edit_remove_and_list(service: Service) -> None:
