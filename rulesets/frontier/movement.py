@@ -68,6 +68,20 @@ def cannot_move(unit: Unit) -> bool:
     return has(unit, "kill_zone")
 
 
+DECLARED_MOVES = frozenset({"advance", "flank", "fall_back"})
+"""Moves that are the effect of the action or reaction declared for the unit itself (Advance:
+"Move the unit up to 10""; Flank, Fall Back: "Move the reactive unit up to 5""). A unit that
+cannot move may not declare them, and Kill Zone is named at that declaration; where the table
+declared one anyway, its move follows the table and is not named again (readings.py,
+abilities.kill_zone)."""
+
+
+def stuck(unit: Unit, window: Window) -> bool:
+    """Whether Kill Zone is named at a move of this unit in this window: any move it makes,
+    but that of an action or reaction already refused for Kill Zone (`DECLARED_MOVES`)."""
+    return cannot_move(unit) and window.purpose not in DECLARED_MOVES
+
+
 def allowance(unit: Unit, window: Window) -> float:
     """The maximum move distance of a move window for this unit, before climbing.
 
@@ -257,7 +271,7 @@ class _Mover(NamedTuple):
     window: Window
     start: Point
     stuck: bool
-    """Kill Zone (`cannot_move`)."""
+    """Kill Zone (`stuck`)."""
     free: bool
     """Flying or Jump Packs (`ignores_terrain`)."""
     reach: float
@@ -347,7 +361,7 @@ def _mover(state: State, unit: Unit, window: Window) -> _Mover:
     aim, away = find(state, window.keep_sight), find(state, window.away_from)
     aim = aim if aim is not None and aim.at is not None else None
     away = away if away is not None and away.at is not None else None
-    return _Mover(unit=unit, window=window, start=start, stuck=cannot_move(unit), free=free, reach=allowance(unit, window),
+    return _Mover(unit=unit, window=window, start=start, stuck=stuck(unit, window), free=free, reach=allowance(unit, window),
                   scale=scale, radius=kind(unit).base, tall=tall, here=piece_at(state, start) if tall else None, aim=aim,
                   away=away, locate=locator(state), walls=walls(state), bodies=bodies(state),
                   aim_end=sighted(state, aim) if aim is not None else None, sight=sight_lines(state),

@@ -60,8 +60,11 @@ READINGS: tuple[Reading, ...] = (
        "An attacker who achieved the objective with fewer losses plays on (e.g. bugs out its units); the victory table is read when the game ends. The winner in the log is the attacker if the objective was achieved (Pyrrhic or Decisive Victory), else the defender."),
     _a("actions.hazardous", 'Hazardous: "Units that are activated while in hazardous terrain become shaken."',
        "A unit is activated when it is chosen in step 2 (not by Focus Fire or Autoguns). A unit this destroys does not act, and the turn passes."),
-    _a("actions.advance", 'Advance: "Move the unit up to 10"".',
-       "Up to includes not moving. A unit that cannot move (Kill Zone) may still declare an advance (and roll), but never moves."),
+    _a("actions.advance", 'Advance: "Move the unit up to 10""; Kill Zone: "This unit cannot move."',
+       "Up to includes not moving, but an advance is a move: a unit that cannot move (Kill Zone) may not declare one (abilities.kill_zone)."),
+    _a("turn.no-action", 'Turn Sequence: "2. Active player chooses a unit and action".',
+       "A player none of whose units may take an action passes step 2 (Passed step=action) and the turn passes. Only units that cannot move "
+       "(Kill Zone) can be left with none: no enemy to open fire on, none within line of sight and 10\" to fight through to, no evac zone within 10\"."),
     _a("reactions.bug-out", 'Bug Out allows "Overwatch (Firepower) or Counter Attack (Assault)", whose requirements speak of "a unit making an advance action" and "the active unit that is making a fight through action".',
        "Against Bug Out the same requirements apply to the unit bugging out: Overwatch needs line of sight and at least 10\", Counter Attack line of sight and within 10\". A won Overwatch moves the unit up to 5\" instead of its leaving; a won Counter Attack shakes it and it stays."),
     _a("reactions.effect", '"The player with the highest result wins and resolves the result of their action or reaction."',
@@ -114,7 +117,11 @@ READINGS: tuple[Reading, ...] = (
     _a("abilities.move-bonus", 'Indigenous: "Add 2" to the maximum move distance whenever this unit moves"; Need for Speed: "Add 5" ..."',
        "Every move window of the unit, including moves its opponent makes it take (Overwatch); not Repulsor Field's fixed 5\" push. Need for Speed's 'may not climb' forbids any move that climbs."),
     _a("abilities.kill_zone", 'Kill Zone: "This unit cannot move."',
-       "It never moves: no move is opened for it (advance, flank, overwatch, fall back, stim packs), and Repulsor Field does not push it."),
+       "It never moves, and it may not declare what moves it: Advance (\"Move the unit up to 10\"\"), Flank and Fall Back (\"Move the reactive "
+       "unit up to 5\"\"), nor Fight Through unless its target is already within line of sight and 10\" (its 5\" moves are then no moves). "
+       "Kill Zone is named at that declaration; where the table declared one anyway, the move that follows it is the same mistake and is not "
+       "named again. Any other move of it is named where it is made. No move is opened for it by others (overwatch, stim packs, forward "
+       "maggots, fight through's additional move), and Repulsor Field does not push it."),
     _a("abilities.shock_tactics", 'Shock Tactics: "advantage on actions that use the assault attributes when targeting an enemy within 5"".',
        "Any roll on assault aimed at an enemy within 5\": fight through against its target and counter attack against the active unit."),
     _a("abilities.inspiring", 'Inspiring: "may use this unit\'s discipline instead of their own".',

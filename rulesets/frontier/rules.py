@@ -656,6 +656,11 @@ def _check_passed(params: Params, state: State, event: Passed) -> Problems:
         if act is None or act.phase != "react":
             return [_v(event, "turn.sequence", "no action is waiting for a reaction")]
         return _by(state, event, reactive_seat(state), "the reaction")
+    if event.step == "action":
+        if not settled(turn):
+            return [_v(event, "turn.sequence", f"no step 2 to pass: {pending_text(turn)}")]
+        able = action_open(params, state, turn.seat)
+        return _by(state, event, turn.seat, "step 2") + ([] if able is None else [_v(event, "turn.no-action", f"{able}: step 2 is passed only when no unit may take an action")])
     window = _window_for(turn, event.unit, ("move",)) if event.step == "move" else front(turn)
     if event.step == "follow_up" and (window is None or window.kind not in ("autoguns", "demolition", "focus_fire")):
         return [_v(event, "turn.sequence", "no follow-up is open")]
@@ -668,12 +673,32 @@ def _check_passed(params: Params, state: State, event: Passed) -> Problems:
     return problems + _by(state, event, window.seat if window else None, "this decision")
 
 
+def action_open(params: Params, state: State, seat: str) -> str | None:
+    """A unit of `seat` and an action it may declare in step 2, in words; None if none may
+    (readings.py, turn.no-action: then the player passes step 2). A unit that can move may
+    advance; one that cannot (Kill Zone) may only bug out, open fire, or fight through to an
+    enemy already within line of sight and 10" (`_check_fight_through`)."""
+    for unit in on_board(state, seat):
+        if not movement.cannot_move(unit):
+            return f"{unit.id} may advance"
+        if evac_distance(state, unit) <= params.engagement_range + board.EPS:
+            return f"{unit.id} may bug out"
+        for foe in on_board(state):
+            if foe.side != seat and abilities.open_fire_allowed(state, unit, foe):
+                return f"{unit.id} may open fire on {foe.id}"
+            if foe.side != seat and gap(unit, foe) <= params.engagement_range + board.EPS and sees(state, unit, foe):
+                return f"{unit.id} may fight through to {foe.id}"
+    return None
+
+
 def _pass_move(params: Params, state: State, event: Passed, window: Window) -> Problems:
     unit = find(state, window.unit)
     if unit is None or unit.at is None:
         return []
     if window.must and movement.any_move(params, state, unit, window):
         return [_v(event, "abilities.slalom", f"{unit.id} must move 5\" after taking cover (Slalom)")]
+    if movement.cannot_move(unit):  # Kill Zone was named where the fight through was declared (`_check_fight_through`)
+        return []
     aim = find(state, window.keep_sight)
     if aim is not None and aim.at is not None and (gap(unit, aim) > 10 + board.EPS or not sees(state, unit, aim)):
         return [_v(event, "actions.fight_through", f'fight through moves {unit.id} so that {aim.id} is within line of sight and within 10"; where it stands it is not')]
@@ -773,7 +798,16 @@ def _follow_up_declared(state: State, event: ActionDeclared, window: Window) -> 
 
 
 def _check_advance(params: Params, state: State, event: ActionDeclared, unit: Unit) -> Problems:
-    return [_v(event, "actions.advance", "advance has no target")] if event.target else []
+    """Advance: "Move the unit up to 10"" (a unit that cannot move may not declare it: readings.py)."""
+    problems = [_v(event, "actions.advance", "advance has no target")] if event.target else []
+    if movement.cannot_move(unit):
+        problems += _kill_zone(event, unit, 'an advance moves the unit up to 10"')
+    return problems
+
+
+def _kill_zone(event: Event, unit: Unit, why: str) -> Problems:
+    """Kill Zone: "This unit cannot move", named where the action or reaction that moves it is declared."""
+    return [_v(event, "abilities.kill_zone", f'{unit.id} cannot move (Kill Zone: "This unit cannot move"): {why}')]
 
 
 def _check_open_fire(params: Params, state: State, event: ActionDeclared, unit: Unit) -> Problems:
@@ -793,6 +827,10 @@ def _check_fight_through(params: Params, state: State, event: ActionDeclared, un
     target = find(state, event.target)
     if target is None or target.status != "board" or target.side == unit.side:
         return [_v(event, "fight-through.target", f"{event.target} is not an enemy unit on the table")]
+    if movement.cannot_move(unit):  # its "up to 5"" move is no move: the target must be within 10" and sight already
+        if gap(unit, target) > params.engagement_range + board.EPS or not sees(state, unit, target):
+            return _kill_zone(event, unit, f'fight through needs {target.id} within line of sight and 10" where {unit.id} stands')
+        return []
     reach = 10 + movement.allowance(unit, _first_move(params, unit, target, state.turn.seat if state.turn else unit.side))
     if gap(unit, target) > reach + board.EPS:
         return [_v(event, "fight-through.range", f'{target.id} is {gap(unit, target):.1f}" away: after a {reach - 10:g}" move it cannot be within 10"')]
@@ -883,16 +921,24 @@ def reacting(params: Params, state: State) -> tuple[str | None, Activation, Unit
 def _reaction_unmet(params: Params, state: State, reaction: str, act: Activation, unit: Unit, active: Unit) -> bool:
     """`_reaction_requirements` finds a problem, as a yes or no (the same questions, in order)."""
     away, reach = gap(unit, active), params.engagement_range
-    return ((reaction in ("firefight", "take_cover", "fall_back") and act.target != unit.id)
+    return ((reaction in _MOVING_REACTIONS and movement.cannot_move(unit))
+            or (reaction in ("firefight", "take_cover", "fall_back") and act.target != unit.id)
             or (reaction in ("overwatch", "flank", "firefight", "counter_attack") and not sees(state, unit, active))
             or (reaction in ("overwatch", "firefight") and away < reach - board.EPS)
             or (reaction in ("flank", "counter_attack") and away > reach + board.EPS))
+
+
+_MOVING_REACTIONS = frozenset({"flank", "fall_back"})
+"""Reactions whose effect is moving the reactive unit (Flank: "Move the reactive unit up to 5"";
+Fall Back: "Move the reactive unit up to 5" such that it ends up further from the active unit")."""
 
 
 def _reaction_requirements(params: Params, state: State, event: ReactionDeclared, act: Activation, unit: Unit, active: Unit) -> Problems:
     """The Requirements column of the reactions table."""
     reaction, away, reach = event.reaction, gap(unit, active), params.engagement_range
     rule = f"reactions.{reaction}"
+    if reaction in _MOVING_REACTIONS and movement.cannot_move(unit):
+        return _kill_zone(event, unit, f'{reaction.replace("_", " ")} moves the reactive unit up to 5"')
     if reaction in ("firefight", "take_cover", "fall_back") and act.target != unit.id:
         return [_v(event, rule, f"{reaction.replace('_', ' ')} is made by the target of the action, {act.target}")]
     if reaction in ("overwatch", "flank", "firefight", "counter_attack") and not sees(state, unit, active):
@@ -1003,6 +1049,9 @@ def _mover(params: Params, state: State, event: UnitMoved) -> tuple[Problems, tu
         return problems, None
     window = _window_for(turn, event.unit, ("move",))
     if window is None:
+        unit = find(state, event.unit)
+        if unit is not None and unit.at is not None and movement.cannot_move(unit) and (event.path or board.distance(unit.at, event.to) > board.EPS):
+            return _kill_zone(event, unit, "no move of it is open"), None
         return [_v(event, "movement.when", f"{event.unit} has no move to make now ({pending_text(turn)})")], None
     problems += _by(state, event, window.seat, f"{event.unit}'s move")
     unit = find(state, event.unit)
@@ -1298,6 +1347,8 @@ def _apply_passed(params: Params, state: State, event: Passed) -> State:
         return _settle(params, _with_turn(state, step="action"))
     if event.step == "reaction":
         return _settle(params, _resolve(params, state, "active"))
+    if event.step == "action":  # no unit may act (readings.py, turn.no-action): the turn passes
+        return _next_turn(state) if settled(turn) else state
     if event.step == "move":
         window = _window_for(turn, event.unit, ("move",))
         if window is None:
@@ -1403,8 +1454,11 @@ def _resolve(params: Params, state: State, won: str) -> State:
 
 
 def _move_window(params: Params, state: State, seat: str, unit: Unit, purpose: str, inches: float, **extra: Any) -> State:
-    if movement.cannot_move(unit):
-        return state  # Kill Zone: "This unit cannot move"
+    """A move the rules open; none for a unit that cannot move (Kill Zone: "This unit cannot
+    move"), but for the move of an advance, flank or fall back the table declared for it anyway
+    (named at that declaration: its move follows the table, `movement.DECLARED_MOVES`)."""
+    if movement.cannot_move(unit) and purpose not in movement.DECLARED_MOVES:
+        return state
     window = Window(kind="move", seat=seat, unit=unit.id, purpose=purpose, allowance=inches, **extra)
     return _with_turn(state, windows=(*state.turn.windows, window)) if state.turn else state
 
@@ -1643,8 +1697,14 @@ def _end_activation(state: State, act: Activation) -> State:
     state = replace(state, last_action=act)
     if act.focus:
         return replace(state, turn=replace(turn, activation=None))
-    nxt = other_seat(state, turn.seat)
-    return replace(state, turn=Turn(seat=nxt, number=turn.number + 1), turns=state.turns + 1)
+    return _next_turn(state)
+
+
+def _next_turn(state: State) -> State:
+    """"6. Reactive player becomes active player"."""
+    turn = state.turn
+    assert turn is not None
+    return replace(state, turn=Turn(seat=other_seat(state, turn.seat), number=turn.number + 1), turns=state.turns + 1)
 
 
 # --- ending (frontier.md, Ending the Game) -----------------------------------------------------------------
