@@ -111,7 +111,8 @@ READINGS: tuple[Reading, ...] = (
     _a("abilities.tokens", 'Knife Missile: "If at any point this token is within 5" of an enemy unit"; Minefield: "Any time an enemy unit is within 5" of a marker".',
        "Checked whenever a unit moves or is placed (along its path) and whenever a token is placed or moved (along its path): the first enemy it reaches is shaken and the token removed. A move that ignores tokens (Flying, Jump Packs) sets none off, even where it ends."),
     _a("abilities.slalom", 'Slalom: "When this unit successfully completes a take cover reaction it must move 5"".',
-       "It must make a move of up to 5\"; it may decline only if no move is possible."),
+       "It must make a move of up to 5\"; it may decline only if no move is possible. Passing it, or going on to the next turn without it, "
+       "is named abilities.slalom; the turn then goes on without the move."),
     _a("abilities.escape_plan", 'Escape Plan: "if successful may move an additional 5"".',
        "The fall back move may go up to 10\" (5\" + 5\")."),
     _a("abilities.move-bonus", 'Indigenous: "Add 2" to the maximum move distance whenever this unit moves"; Need for Speed: "Add 5" ..."',

@@ -1209,7 +1209,39 @@ _CHECKS: dict[type, Callable[[Params, State, Any], Problems]] = {
 def check(params: Params, state: State, event: Event) -> list[Violation]:
     """Every rule the event breaks in this state (empty when it is legal)."""
     handler = _CHECKS.get(type(event))
-    return handler(params, state, event) if handler else []
+    if handler is None:
+        return []
+    turn = state.turn
+    skipped = _must_move_skipped(params, state, event) if turn is not None and turn.windows and turn.windows[0].must else None
+    if skipped is not None:
+        unit, state = skipped
+        slalom = _v(event, "abilities.slalom", f'{unit} must move 5" after taking cover (Slalom); the table went on without its move')
+        return [slalom, *handler(params, state, event)]
+    return handler(params, state, event)
+
+
+_NEW_STEP: frozenset[type] = frozenset({ActionDeclared, StrongPointSeized, ChargePlaced, ChargesDetonated, ChargeDefused, VipEscorted, TokenMoved})
+"""Events that begin a step of a turn (a strategic action, an action): never taken while a move
+of the turn before is still open."""
+
+
+def _must_move_skipped(params: Params, state: State, event: Event) -> tuple[str, State] | None:
+    """Where the table went on to a new step while a unit still had to move (Slalom: "it must
+    move 5""), the unit and the state with that move left out: the one mistake is Slalom's,
+    named there, and the event itself is judged (and applied) as the table played it, after
+    the move it left out. None elsewhere (the common case: no move that must be made is open)."""
+    turn = state.turn
+    if turn is None or not turn.windows or not turn.windows[0].must:
+        return None
+    kind_ = type(event)
+    if not (kind_ in _NEW_STEP or (kind_ is Passed and event.step in ("strategic", "action"))  # type: ignore[attr-defined]
+            or (kind_ is AbilityUsed and event.ability in abilities.STRATEGIC)):  # type: ignore[attr-defined]
+        return None
+    window = turn.windows[0]
+    unit = find(state, window.unit)
+    if unit is None or unit.at is None or not movement.any_move(params, state, unit, window):
+        return None
+    return unit.id, _settle(params, _with_turn(state, windows=turn.windows[1:]))
 
 
 # --- apply: setup ---------------------------------------------------------------------------------------
@@ -1647,9 +1679,16 @@ _APPLY: dict[type, Callable[[Params, State, Any], State]] = {
 
 
 def apply(params: Params, state: State, event: Event) -> State:
-    """The state after the event, as the table played it (legal or not)."""
+    """The state after the event, as the table played it (legal or not): after a move it left
+    out that had to be made (`_must_move_skipped`), the turn goes on without it."""
     handler = _APPLY.get(type(event))
-    return handler(params, state, event) if handler else state
+    if handler is None:
+        return state
+    turn = state.turn
+    skipped = _must_move_skipped(params, state, event) if turn is not None and turn.windows and turn.windows[0].must else None
+    if skipped is not None:
+        state = skipped[1]
+    return handler(params, state, event)
 
 
 def _settle(params: Params, state: State) -> State:

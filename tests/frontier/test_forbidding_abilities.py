@@ -116,6 +116,9 @@ CASES = [
          UnitMoved(by="p2", unit=BIKER, to=(20.0, 6.0)), [], "frontier/abilities.need_for_speed"),
     Case("slalom", "pass of the move", opening({"mk1_combat_synths": (20.0, 25.0)}, {"recon_biker": (20.0, 13.0)}), TAKE_COVER,
          Passed(by="p2", step="move", unit=BIKER), [], "frontier/abilities.slalom"),
+    Case("slalom", "next action without the move", opening({"mk1_combat_synths": (20.0, 25.0)}, {"recon_biker": (20.0, 13.0)}), TAKE_COVER,
+         ActionDeclared(by="p2", unit=BIKER, action="advance"), [Passed(by="p1", step="reaction"), UnitMoved(by="p2", unit=BIKER, to=(20.0, 5.0))],
+         "frontier/abilities.slalom"),
 ]
 
 
