@@ -68,18 +68,19 @@ def cannot_move(unit: Unit) -> bool:
     return has(unit, "kill_zone")
 
 
-DECLARED_MOVES = frozenset({"advance", "flank", "fall_back"})
-"""Moves that are the effect of the action or reaction declared for the unit itself (Advance:
-"Move the unit up to 10""; Flank, Fall Back: "Move the reactive unit up to 5""). A unit that
-cannot move may not declare them, and Kill Zone is named at that declaration; where the table
-declared one anyway, its move follows the table and is not named again (readings.py,
-abilities.kill_zone)."""
+FOLLOWED_MOVES = frozenset({"advance", "flank", "fall_back", "overwatch"})
+"""Moves that follow from an action or reaction declared for the unit itself (Advance: "Move
+the unit up to 10""; Flank, Fall Back: "Move the reactive unit up to 5""; an Overwatch won
+against that advance). A unit that cannot move may not declare them, and Kill Zone is named
+at that declaration; where the table declared one anyway, the move follows the table and is
+not named again (readings.py, abilities.kill_zone). The rules open these windows for such a
+unit only then (`rules._move_window`)."""
 
 
 def stuck(unit: Unit, window: Window) -> bool:
     """Whether Kill Zone is named at a move of this unit in this window: any move it makes,
-    but that of an action or reaction already refused for Kill Zone (`DECLARED_MOVES`)."""
-    return cannot_move(unit) and window.purpose not in DECLARED_MOVES
+    but that of an action or reaction already refused for Kill Zone (`FOLLOWED_MOVES`)."""
+    return cannot_move(unit) and window.purpose not in FOLLOWED_MOVES
 
 
 def allowance(unit: Unit, window: Window) -> float:

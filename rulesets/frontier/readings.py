@@ -120,9 +120,10 @@ READINGS: tuple[Reading, ...] = (
     _a("abilities.kill_zone", 'Kill Zone: "This unit cannot move."',
        "It never moves, and it may not declare what moves it: Advance (\"Move the unit up to 10\"\"), Flank and Fall Back (\"Move the reactive "
        "unit up to 5\"\"), nor Fight Through unless its target is already within line of sight and 10\" (its 5\" moves are then no moves). "
-       "Kill Zone is named at that declaration; where the table declared one anyway, the move that follows it is the same mistake and is not "
-       "named again. Any other move of it is named where it is made. No move is opened for it by others (overwatch, stim packs, forward "
-       "maggots, fight through's additional move), and Repulsor Field does not push it."),
+       "Kill Zone is named at that declaration; where the table declared one anyway, the move that follows it (its own, or an overwatch's "
+       "against that advance) is the same mistake and is not named again. Any other move of it is named where it is made. No move is opened "
+       "for it otherwise (an overwatch won against its bug out, stim packs, forward maggots, fight through's additional move), and Repulsor "
+       "Field does not push it."),
     _a("abilities.shock_tactics", 'Shock Tactics: "advantage on actions that use the assault attributes when targeting an enemy within 5"".',
        "Any roll on assault aimed at an enemy within 5\": fight through against its target and counter attack against the active unit."),
     _a("abilities.inspiring", 'Inspiring: "may use this unit\'s discipline instead of their own".',

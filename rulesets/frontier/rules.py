@@ -1487,10 +1487,13 @@ def _resolve(params: Params, state: State, won: str) -> State:
 
 def _move_window(params: Params, state: State, seat: str, unit: Unit, purpose: str, inches: float, **extra: Any) -> State:
     """A move the rules open; none for a unit that cannot move (Kill Zone: "This unit cannot
-    move"), but for the move of an advance, flank or fall back the table declared for it anyway
-    (named at that declaration: its move follows the table, `movement.DECLARED_MOVES`)."""
-    if movement.cannot_move(unit) and purpose not in movement.DECLARED_MOVES:
-        return state
+    move"), but for the move of an advance, flank or fall back the table declared for it anyway,
+    or of an overwatch against that advance (named at the declaration: the move follows the
+    table, `movement.FOLLOWED_MOVES`)."""
+    if movement.cannot_move(unit):
+        act = state.turn.activation if state.turn else None
+        if purpose not in movement.FOLLOWED_MOVES or (purpose == "overwatch" and (act is None or act.action != "advance")):
+            return state
     window = Window(kind="move", seat=seat, unit=unit.id, purpose=purpose, allowance=inches, **extra)
     return _with_turn(state, windows=(*state.turn.windows, window)) if state.turn else state
 

@@ -95,6 +95,9 @@ TAKE_COVER = [ActionDeclared(by="p1", unit=SYNTHS, action="open_fire", target=BI
 CASES = [
     Case("kill_zone", "advance", SENTRY_FAR, [], ActionDeclared(by="p1", unit=SENTRY, action="advance"),
          [Passed(by="p2", step="reaction"), UnitMoved(by="p1", unit=SENTRY, to=(20.0, 28.0))], "frontier/abilities.kill_zone"),
+    Case("kill_zone", "advance, then an overwatch moves it", SENTRY_FAR, [], ActionDeclared(by="p1", unit=SENTRY, action="advance"),
+         [ReactionDeclared(by="p2", unit=BIKER, reaction="overwatch"), ActionRolled(active=(1,), reactive=(6,)),
+          UnitMoved(by="p2", unit=SENTRY, to=(20.0, 28.0))], "frontier/abilities.kill_zone"),
     Case("kill_zone", "flank", SENTRY_AND_BIKER, [ActionDeclared(by="p1", unit=SYNTHS, action="advance"), Passed(by="p2", step="reaction"),
                                         Passed(by="p1", step="move", unit=SYNTHS), ActionDeclared(by="p2", unit=BIKER, action="advance")],
          ReactionDeclared(by="p1", unit=SENTRY, reaction="flank"),
