@@ -137,7 +137,9 @@ READINGS: tuple[Reading, ...] = (
     _a("abilities.holtzmann", 'Experimental Holtzmann Field: "Activate when this unit is targeted by an open fire action or overwatch reaction."',
        "Used while that action or reaction waits for its roll; it gives advantage on that roll only."),
     _a("abilities.autoguns", 'Autoguns: "it may immediately make another open fire action against another unit within 5" of its original target".',
-       "The second open fire needs open fire's own requirements (line of sight, at least 10\") and gets its own reaction and roll; it cannot trigger Autoguns again."),
+       "The second open fire needs open fire's own requirements (line of sight, at least 10\") and gets its own reaction and roll; it cannot trigger Autoguns again. "
+       "Its resolution ends the turn: the same unit opening fire once more before the next player does anything breaks abilities.autoguns, "
+       "and that open fire is followed as part of the activation it repeats."),
     _a("abilities.focus_fire", 'Focus Fire: "immediately make an open fire action against that unit with another unit of your choice".',
        "Another unit than the field commander; open fire's requirements apply; it is resolved in step 1 and step 2 follows. If no unit can fire, the follow-up is passed."),
     _a("abilities.orbital_drop", 'Orbital Drop: "This unit gains disadvantage on all actions until the end of the controlling players turn."',

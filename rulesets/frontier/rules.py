@@ -720,6 +720,12 @@ def _check_declared(params: Params, state: State, event: ActionDeclared) -> Prob
     turn = state.turn
     if problems or turn is None:
         return problems
+    fired = _autoguns_again(state, event)
+    if fired is not None:
+        unit = find(state, event.unit)
+        limit = _v(event, "abilities.autoguns", f"{event.unit} already made Autoguns' open fire this activation: \"Only the first open fire "
+                                                 "action in an activation triggers this ability\"")
+        return [limit, *(_check_open_fire(params, state, event, unit) if unit is not None and unit.at is not None else [])]
     window = front(turn)
     follow = window is not None and window.kind in ("autoguns", "focus_fire")
     if follow and window is not None:
@@ -738,6 +744,28 @@ def _check_declared(params: Params, state: State, event: ActionDeclared) -> Prob
     if event.action not in ACTIONS:
         return [*problems, _v(event, "actions.unknown", f"{event.action!r} is not an action: {', '.join(ACTIONS)}")]
     return problems + _ACTION_CHECKS[event.action](params, state, event, unit)
+
+
+def _autoguns_again(state: State, event: ActionDeclared) -> Activation | None:
+    """Autoguns' open fire, which ended the turn, where the table then has the same unit open
+    fire once more before the next player did anything (Autoguns: "Only the first open fire
+    action in an activation triggers this ability"): that activation; None elsewhere."""
+    last, turn = state.last_action, state.turn
+    if (last is None or last.shots != 2 or turn is None or event.action != "open_fire" or event.unit != last.unit
+            or event.by == turn.seat or turn.step != "strategic" or not settled(turn)):
+        return None
+    return last
+
+
+def _reopened(state: State, last: Activation) -> State:
+    """The turn in which Autoguns fired, its activation open to one more open fire (the
+    table's; `_autoguns_again`): after it the turn passes again as it did."""
+    turn = state.turn
+    unit = find(state, last.unit)
+    if turn is None or unit is None:
+        return state
+    again = Window(kind="autoguns", seat=unit.side, unit=unit.id, target=last.target)
+    return replace(state, turn=Turn(seat=unit.side, number=turn.number - 1, step="action", windows=(again,)), turns=state.turns - 1)
 
 
 def declared_refused(params: Params, state: State, event: ActionDeclared) -> bool:
@@ -1400,6 +1428,9 @@ def _react_phase(state: State) -> State:
 
 
 def _apply_declared(params: Params, state: State, event: ActionDeclared) -> State:
+    fired = _autoguns_again(state, event)
+    if fired is not None:  # the table's third open fire: made in the activation it follows
+        state = _reopened(state, fired)
     turn = state.turn
     unit = find(state, event.unit)
     if turn is None or unit is None or unit.at is None:

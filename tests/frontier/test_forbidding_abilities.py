@@ -88,6 +88,10 @@ SENTRY_AND_BIKER = opening({"sentry_gun": (20.0, 21.0), "mk1_combat_synths": (35
 """The sentry gun 8" north of the biker, which sees it."""
 SENTRY_FAR = opening({"sentry_gun": (20.0, 25.0), "mk1_combat_synths": (35.0, 25.0)}, {"recon_biker": (20.0, 13.0)})
 """The sentry gun 12" from the biker: in open fire's range, out of fight through's 10"."""
+SPECIALIST, SABOTEUR = "p1/specialist-1", "p2/saboteur-1"
+AUTOGUNS = opening({"specialist": (20.0, 25.0)}, {"insurgent": (20.0, 13.0), "saboteur": (23.0, 13.0)},
+                   factions=("central_systems_marine_corp", "rebels"))
+"""A specialist 12" from an insurgent, a saboteur 3" beside it: Autoguns fires at the second."""
 TAKE_COVER = [ActionDeclared(by="p1", unit=SYNTHS, action="open_fire", target=BIKER), ReactionDeclared(by="p2", unit=BIKER, reaction="take_cover"),
               ActionRolled(active=(1,), reactive=(5,))]
 """The synths open fire on the biker, who takes cover and wins: Slalom's move is open."""
@@ -113,6 +117,13 @@ CASES = [
          UnitMoved(by="p1", unit=SENTRY, to=(20.0, 19.0)), [], "frontier/abilities.kill_zone"),
     Case("kill_zone", "move with none open", SENTRY_FAR, [ActionDeclared(by="p1", unit=SENTRY, action="open_fire", target=BIKER), Passed(by="p2", step="reaction")],
          UnitMoved(by="p1", unit=SENTRY, to=(20.0, 28.0)), [], "frontier/abilities.kill_zone"),
+    Case("autoguns", "a third open fire", AUTOGUNS, [ActionDeclared(by="p1", unit=SPECIALIST, action="open_fire", target=INSURGENT),
+                                                   Passed(by="p2", step="reaction"),
+                                                   ActionDeclared(by="p1", unit=SPECIALIST, action="open_fire", target=SABOTEUR),
+                                                   Passed(by="p2", step="reaction")],
+         ActionDeclared(by="p1", unit=SPECIALIST, action="open_fire", target=INSURGENT),
+         [Passed(by="p2", step="reaction"), ActionDeclared(by="p2", unit=SABOTEUR, action="advance"), Passed(by="p1", step="reaction"),
+          Passed(by="p2", step="move", unit=SABOTEUR)], "frontier/abilities.autoguns"),
     Case("need_for_speed", "move that climbs", opening({"mk1_combat_synths": (35.0, 25.0)}, {"recon_biker": (20.0, 1.5)}, WALL),
          [ActionDeclared(by="p1", unit=SYNTHS, action="advance"), Passed(by="p2", step="reaction"), Passed(by="p1", step="move", unit=SYNTHS),
           ActionDeclared(by="p2", unit=BIKER, action="advance"), Passed(by="p1", step="reaction")],
