@@ -103,7 +103,9 @@ READINGS: tuple[Reading, ...] = (
     _c("abilities.repulsor_field", 'Repulsor Field: "Activate this ability at any point"; Falling: "the repulsor field strategic action".',
        "Its own text wins: at any point. Pushes are worked out together from where units stood; a unit stops where it would collide with terrain it cannot stand in at its height or a unit of its scale or more, and is shaken; the table edge stops it without shaking. Only enemy units fall (an opponent's activity)."),
     _a("abilities.once-per-game", '"Active: An active ability may be used by a unit once per game"',
-       "Per unit. Orbital Drop and Infiltration are used by holding the unit in reserve; deploying it later completes the same use. Knife Missile is used by placing the token; moving it is a strategic action any later turn."),
+       "Per unit. Orbital Drop and Infiltration are used by holding the unit in reserve; deploying it later completes the same use. "
+       "A unit in reserve that acts, reacts, moves or uses another ability before it is deployed breaks the ability that holds it. "
+       "Knife Missile is used by placing the token; moving it is a strategic action any later turn."),
     _a("abilities.prior-to", '"Use prior to making an action of reaction" (Experimental Targeting System), "Use prior to making an open fire action" (Override Safety Parameters), "Use prior to moving the unit" (Jump Packs).',
        "'action of reaction' reads 'action or reaction'. Used ahead, the ability waits on the unit and changes its next firepower roll, open fire action, or move."),
     _a("abilities.self", '"choose a friendly unit within 5"" (Stim Packs, Experimental Nanites); "move all friendly units within 10"" (Forward Maggots); "a friendly unit within 10"" (Countermeasures).',

@@ -740,7 +740,7 @@ def _check_declared(params: Params, state: State, event: ActionDeclared) -> Prob
     if unit is None:
         return problems
     if unit.status != "board":
-        return [*problems, _v(event, "actions.unit", f"{unit.id} is not on the table")]
+        return [*problems, abilities.absent(event, unit, "actions.unit")]
     if event.action not in ACTIONS:
         return [*problems, _v(event, "actions.unknown", f"{event.action!r} is not an action: {', '.join(ACTIONS)}")]
     return problems + _ACTION_CHECKS[event.action](params, state, event, unit)
@@ -904,7 +904,7 @@ def _check_reaction(params: Params, state: State, event: ReactionDeclared) -> Pr
         return problems + owned
     problems += owned
     if unit.status != "board":
-        return [*problems, _v(event, "reactions.unit", f"{unit.id} is not on the table")]
+        return [*problems, abilities.absent(event, unit, "reactions.unit")]
     allowed = REACTIONS.get(act.action, ())
     if event.reaction not in allowed:
         return [*problems, _v(event, "reactions.allowed", f"{act.action.replace('_', ' ')} allows {' or '.join(allowed)}, not {event.reaction}")]
@@ -1084,7 +1084,7 @@ def _mover(params: Params, state: State, event: UnitMoved) -> tuple[Problems, tu
     problems += _by(state, event, window.seat, f"{event.unit}'s move")
     unit = find(state, event.unit)
     if unit is None or unit.status != "board":
-        return [*problems, _v(event, "units.unknown", f"{event.unit} is not on the table")], None
+        return [*problems, abilities.absent(event, unit, "units.unknown") if unit is not None else _v(event, "units.unknown", f"{event.unit} is not on the table")], None
     return problems, (unit, window)
 
 

@@ -20,6 +20,7 @@ from projections.audit import audit
 from rulesets import registry
 from rulesets.frontier.board import Point, rectangle
 from rulesets.frontier.events import (
+    AbilityUsed,
     ActionDeclared,
     ActionRolled,
     ArmySelected,
@@ -35,6 +36,7 @@ from rulesets.frontier.events import (
     TerrainPlaced,
     UnitDeployed,
     UnitMoved,
+    UnitReserved,
 )
 
 R = registry.resolve("frontier")
@@ -46,18 +48,20 @@ WALL = TerrainPlaced(piece="wall", outline=rectangle(10, 3, 30, 4), scale=1, lev
 
 
 def opening(p1: dict[str, Point], p2: dict[str, Point], *terrain: TerrainPlaced,
-            factions: tuple[str, str] = ("colonial_government", "rebels")) -> list[Event]:
+            factions: tuple[str, str] = ("colonial_government", "rebels"), reserved: tuple[str, ...] = ()) -> list[Event]:
     """A clean log up to p1's first turn of an assault: the table (a scale 0 and a scale 3
     piece in the corners, and `terrain`), p1 attacking with `p1`'s units (type: where, within
-    10" of the north edge), p2 defending in the south half with `p2`'s."""
+    10" of the north edge) and holding the `reserved` types in reserve (Orbital Drop), p2
+    defending in the south half with `p2`'s."""
     started = MatchStarted(seq=0, match_id="forbidding", ruleset="frontier", version=R.version, seats={"p1": "ana", "p2": "ben"},
                            options={"mission": "assault"}, fingerprint=R.ruleset.fingerprint)
     events: list[Event] = [started, SCALE_0, SCALE_3, *terrain, TerrainAgreed(by="p1"), RolesRolled(rolls={"p1": 6, "p2": 1}),
                            RoleChosen(by="p1", role="attacker"), FactionChosen(by="p1", faction=factions[0]),
-                           FactionChosen(by="p2", faction=factions[1]), ArmySelected(by="p1", units=tuple(p1)),
+                           FactionChosen(by="p2", faction=factions[1]), ArmySelected(by="p1", units=(*p1, *reserved)),
                            ArmySelected(by="p2", units=tuple(p2)), EdgeChosen(by="p2", edges=("south",))]
     events += [UnitDeployed(by="p2", unit=f"p2/{kind}-1", point=at) for kind, at in p2.items()]
     events += [UnitDeployed(by="p1", unit=f"p1/{kind}-1", point=at) for kind, at in p1.items()]
+    events += [UnitReserved(by="p1", unit=f"p1/{kind}-1") for kind in reserved]
     events.append(MarkerPlaced(by="p1", marker="strong_point", point=(40.0, 5.0)))
     return events
 
@@ -124,6 +128,13 @@ CASES = [
          ActionDeclared(by="p1", unit=SPECIALIST, action="open_fire", target=INSURGENT),
          [Passed(by="p2", step="reaction"), ActionDeclared(by="p2", unit=SABOTEUR, action="advance"), Passed(by="p1", step="reaction"),
           Passed(by="p2", step="move", unit=SABOTEUR)], "frontier/abilities.autoguns"),
+    Case("orbital_drop", "an action before it drops", opening({"specialist": (20.0, 25.0)}, {"insurgent": (20.0, 13.0)},
+                                                              factions=("central_systems_marine_corp", "rebels"), reserved=("cap_trooper",)),
+         [], ActionDeclared(by="p1", unit="p1/cap_trooper-1", action="advance"),
+         [Passed(by="p2", step="reaction"), UnitMoved(by="p1", unit="p1/cap_trooper-1", to=(20.0, 20.0))], "frontier/abilities.orbital_drop"),
+    Case("flame_units", "a second use (once per game)", opening({"colonial_exploration_team": (20.0, 20.0)}, {"recon_biker": (20.0, 15.0)}),
+         [AbilityUsed(by="p1", unit="p1/colonial_exploration_team-1", ability="flame_units", target=BIKER)],
+         AbilityUsed(by="p1", unit="p1/colonial_exploration_team-1", ability="flame_units", target=BIKER), [], "frontier/abilities.once-per-game"),
     Case("need_for_speed", "move that climbs", opening({"mk1_combat_synths": (35.0, 25.0)}, {"recon_biker": (20.0, 1.5)}, WALL),
          [ActionDeclared(by="p1", unit=SYNTHS, action="advance"), Passed(by="p2", step="reaction"), Passed(by="p1", step="move", unit=SYNTHS),
           ActionDeclared(by="p2", unit=BIKER, action="advance"), Passed(by="p1", step="reaction")],
