@@ -135,7 +135,9 @@ READINGS: tuple[Reading, ...] = (
     _a("abilities.neural_trojan", 'Neural Trojan: "must roll 4 or higher using their discipline".',
        "The unit's discipline die (or an Inspiring unit's) with every advantage and disadvantage on discipline (Com Jammer, Crowd Suppression, Technological Horror): one DisciplineTested event per enemy within 20\", in unit order."),
     _a("abilities.holofield", 'Holofield: "make this unit the target. If this results in the action being invalid (e.g. no line of sight) then the open fire action is nullified."',
-       "Used before the reaction; the AEGIS unit is then the target (it reacts, if anyone does). Invalid means no line of sight (unless Smart Mortars on a designated target) or less than 10\" away."),
+       "Used before the reaction; the AEGIS unit is then the target (it reacts, if anyone does). Invalid means no line of sight (unless Smart Mortars on a designated target) or less than 10\" away. "
+       "A nullified open fire ends the turn: a reaction to it (or passing one) before the next player does anything breaks "
+       "abilities.holofield, and the open fire is then followed as the table played it out."),
     _a("abilities.holtzmann", 'Experimental Holtzmann Field: "Activate when this unit is targeted by an open fire action or overwatch reaction."',
        "Used while that action or reaction waits for its roll; it gives advantage on that roll only."),
     _a("abilities.autoguns", 'Autoguns: "it may immediately make another open fire action against another unit within 5" of its original target".',

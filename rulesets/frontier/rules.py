@@ -653,6 +653,8 @@ def _check_passed(params: Params, state: State, event: Passed) -> Problems:
                                                           [_v(event, "turn.sequence", f"no strategic step to pass: {pending_text(turn) if not settled(turn) else 'step 1 is over'}")])
     if event.step == "reaction":
         act = turn.activation
+        if act is None and _nullified(state, event.by) is not None:
+            return [_nullified_problem(event)]
         if act is None or act.phase != "react":
             return [_v(event, "turn.sequence", "no action is waiting for a reaction")]
         return _by(state, event, reactive_seat(state), "the reaction")
@@ -746,6 +748,25 @@ def _check_declared(params: Params, state: State, event: ActionDeclared) -> Prob
     return problems + _ACTION_CHECKS[event.action](params, state, event, unit)
 
 
+def _nullified(state: State, by: str | None) -> Activation | None:
+    """The open fire Holofield nullified (it ended the turn), where the table then reacts to it
+    before the next player did anything (Holofield: "If this results in the action being
+    invalid (e.g. no line of sight) then the open fire action is nullified"): that
+    activation; None elsewhere."""
+    last, turn = state.last_action, state.turn
+    if last is None or last.action != "open_fire" or last.won is not None or last.reaction is not None or turn is None:
+        return None
+    target = find(state, last.target)
+    if target is None or "holofield" not in target.used or by != turn.seat or turn.step != "strategic" or not settled(turn):
+        return None
+    active = find(state, last.unit)
+    return last if active is not None and active.status == "board" and active.side != turn.seat else None
+
+
+def _nullified_problem(event: Event) -> Violation:
+    return _v(event, "abilities.holofield", "Holofield made the open fire invalid and it was nullified: there is nothing to react to")
+
+
 def _autoguns_again(state: State, event: ActionDeclared) -> Activation | None:
     """Autoguns' open fire, which ended the turn, where the table then has the same unit open
     fire once more before the next player did anything (Autoguns: "Only the first open fire
@@ -757,15 +778,16 @@ def _autoguns_again(state: State, event: ActionDeclared) -> Activation | None:
     return last
 
 
-def _reopened(state: State, last: Activation) -> State:
-    """The turn in which Autoguns fired, its activation open to one more open fire (the
-    table's; `_autoguns_again`): after it the turn passes again as it did."""
+def _reopened(state: State, last: Activation, *windows: Window, activation: Activation | None = None) -> State:
+    """The turn of an activation that ended, open again as the table went on with it (one more
+    open fire after Autoguns', `_autoguns_again`; a reaction to an open fire Holofield
+    nullified, `_nullified`): after it the turn passes again as it did."""
     turn = state.turn
     unit = find(state, last.unit)
     if turn is None or unit is None:
         return state
-    again = Window(kind="autoguns", seat=unit.side, unit=unit.id, target=last.target)
-    return replace(state, turn=Turn(seat=unit.side, number=turn.number - 1, step="action", windows=(again,)), turns=state.turns - 1)
+    reopened = Turn(seat=unit.side, number=turn.number - 1, step="action", windows=windows, activation=activation)
+    return replace(state, turn=reopened, turns=state.turns - 1)
 
 
 def declared_refused(params: Params, state: State, event: ActionDeclared) -> bool:
@@ -894,6 +916,8 @@ def _check_reaction(params: Params, state: State, event: ReactionDeclared) -> Pr
     if problems or turn is None:
         return problems
     act = turn.activation
+    if act is None and _nullified(state, event.by) is not None:
+        return [_nullified_problem(event)]
     if act is None or act.phase != "react":
         return [_v(event, "turn.sequence", "no action is waiting for a reaction" if act is None or act.phase != "move" else "counter attack and fall back come after fight through's first move")]
     seat = reactive_seat(state)
@@ -1406,6 +1430,9 @@ def _apply_passed(params: Params, state: State, event: Passed) -> State:
     if event.step == "strategic":
         return _settle(params, _with_turn(state, step="action"))
     if event.step == "reaction":
+        nullified = _nullified(state, event.by) if turn.activation is None else None
+        if nullified is not None:  # the table went on with the open fire Holofield nullified: it is followed
+            state = _reopened(state, nullified, activation=replace(nullified, phase="react"))
         return _settle(params, _resolve(params, state, "active"))
     if event.step == "action":  # no unit may act (readings.py, turn.no-action): the turn passes
         return _next_turn(state) if settled(turn) else state
@@ -1430,7 +1457,8 @@ def _react_phase(state: State) -> State:
 def _apply_declared(params: Params, state: State, event: ActionDeclared) -> State:
     fired = _autoguns_again(state, event)
     if fired is not None:  # the table's third open fire: made in the activation it follows
-        state = _reopened(state, fired)
+        shooter = find(state, fired.unit)
+        state = _reopened(state, fired, Window(kind="autoguns", seat=shooter.side if shooter else "", unit=fired.unit, target=fired.target))
     turn = state.turn
     unit = find(state, event.unit)
     if turn is None or unit is None or unit.at is None:
@@ -1456,6 +1484,9 @@ def _apply_declared(params: Params, state: State, event: ActionDeclared) -> Stat
 
 
 def _apply_reaction(params: Params, state: State, event: ReactionDeclared) -> State:
+    nullified = _nullified(state, event.by) if state.turn is not None and state.turn.activation is None else None
+    if nullified is not None:  # the table reacted to the open fire Holofield nullified: it is followed
+        state = _reopened(state, nullified, activation=replace(nullified, phase="react"))
     act = state.turn.activation if state.turn else None
     if act is None:
         return state

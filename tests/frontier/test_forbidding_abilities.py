@@ -96,6 +96,10 @@ SPECIALIST, SABOTEUR = "p1/specialist-1", "p2/saboteur-1"
 AUTOGUNS = opening({"specialist": (20.0, 25.0)}, {"insurgent": (20.0, 13.0), "saboteur": (23.0, 13.0)},
                    factions=("central_systems_marine_corp", "rebels"))
 """A specialist 12" from an insurgent, a saboteur 3" beside it: Autoguns fires at the second."""
+HOLOFIELD = opening({"insurgent": (20.0, 21.0)}, {"rifleman": (20.0, 9.0), "aegis_unit": (22.0, 13.0)},
+                    factions=("rebels", "central_systems_marine_corp"))
+"""An insurgent 12" from a rifleman, the AEGIS unit 4.5" from it and 8.2" from the insurgent:
+Holofield makes the AEGIS unit the target, too close for open fire."""
 TAKE_COVER = [ActionDeclared(by="p1", unit=SYNTHS, action="open_fire", target=BIKER), ReactionDeclared(by="p2", unit=BIKER, reaction="take_cover"),
               ActionRolled(active=(1,), reactive=(5,))]
 """The synths open fire on the biker, who takes cover and wins: Slalom's move is open."""
@@ -135,6 +139,11 @@ CASES = [
     Case("flame_units", "a second use (once per game)", opening({"colonial_exploration_team": (20.0, 20.0)}, {"recon_biker": (20.0, 15.0)}),
          [AbilityUsed(by="p1", unit="p1/colonial_exploration_team-1", ability="flame_units", target=BIKER)],
          AbilityUsed(by="p1", unit="p1/colonial_exploration_team-1", ability="flame_units", target=BIKER), [], "frontier/abilities.once-per-game"),
+    Case("holofield", "a reaction to the open fire it nullified", HOLOFIELD,
+         [ActionDeclared(by="p1", unit="p1/insurgent-1", action="open_fire", target="p2/rifleman-1"),
+          AbilityUsed(by="p2", unit="p2/aegis_unit-1", ability="holofield")],
+         ReactionDeclared(by="p2", unit="p2/aegis_unit-1", reaction="take_cover"), [ActionRolled(active=(1,), reactive=(2,))],
+         "frontier/abilities.holofield"),
     Case("need_for_speed", "move that climbs", opening({"mk1_combat_synths": (35.0, 25.0)}, {"recon_biker": (20.0, 1.5)}, WALL),
          [ActionDeclared(by="p1", unit=SYNTHS, action="advance"), Passed(by="p2", step="reaction"), Passed(by="p1", step="move", unit=SYNTHS),
           ActionDeclared(by="p2", unit=BIKER, action="advance"), Passed(by="p1", step="reaction")],
