@@ -64,6 +64,7 @@ from rulesets.frontier.state import (
     bodies,
     current_wave,
     defender,
+    enemies_of,
     evac_distance,
     evac_edges,
     faction_of,
@@ -685,10 +686,10 @@ def action_open(params: Params, state: State, seat: str) -> str | None:
             return f"{unit.id} may advance"
         if evac_distance(state, unit) <= params.engagement_range + board.EPS:
             return f"{unit.id} may bug out"
-        for foe in on_board(state):
-            if foe.side != seat and abilities.open_fire_allowed(state, unit, foe):
+        for foe in enemies_of(state, unit):
+            if abilities.open_fire_allowed(state, unit, foe):
                 return f"{unit.id} may open fire on {foe.id}"
-            if foe.side != seat and gap(unit, foe) <= params.engagement_range + board.EPS and sees(state, unit, foe):
+            if gap(unit, foe) <= params.engagement_range + board.EPS and sees(state, unit, foe):
                 return f"{unit.id} may fight through to {foe.id}"
     return None
 
