@@ -791,7 +791,7 @@ def _declared(params: Params, state: State, seat: str, declaring: str | None) ->
         reach = _fight_through_reach(params, unit)  # the unit's alone: asked once, not per enemy
         shooter = by_id.get(unit.id) if declaring is not None else None
         firing = declaring is None or (seat == declaring and shooter is not None and shooter.side == seat and shooter.status == "board")
-        if firing and (declaring is None or not movement.cannot_move(unit)):  # (`declared_refused` of an advance: the seat, the unit, Kill Zone)
+        if firing and (shooter is None or not movement.cannot_move(shooter)):  # (`declared_refused` of an advance: the seat, the unit, Kill Zone)
             yield ActionDeclared(by=seat, unit=unit.id, action="advance")
         for foe in enemies_of(state, unit):
             away = gap(unit, foe)
