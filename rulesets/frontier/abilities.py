@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import msgspec
 
+from events.base import Event
 from rulesets.frontier import board, effects, missions, movement, units
 from rulesets.frontier.events import AbilityUsed
 from rulesets.frontier.params import Params
@@ -36,6 +37,7 @@ from rulesets.frontier.state import (
 )
 from rulesets.frontier.timing import Problems, front, strategic_problems, violation
 from rulesets.memo import last_args
+from rulesets.protocol import Violation
 
 replace = msgspec.structs.replace
 
@@ -48,6 +50,16 @@ PRIMED = frozenset({"experimental_targeting_system", "override_safety_parameters
 """Used "prior to" an action, reaction or move: they wait on the unit for it."""
 RESERVES = frozenset({"orbital_drop", "infiltration"})
 """Held in reserve at deployment ("Instead of deploying this unit as normal"), deployed later."""
+
+
+def absent(event: Event, unit: Unit, rule: str) -> Violation:
+    """`rule` broken by a unit that is not on the table; one held in reserve breaks the ability
+    that holds it (Orbital Drop, Infiltration: "Instead of deploying this unit as normal you may
+    hold it in reserve. As a strategic action you may deploy it")."""
+    if unit.status == "reserve":
+        ability = "infiltration" if "infiltration" in unit.used else "orbital_drop"
+        return violation(event, f"abilities.{ability}", f"{unit.id} is held in reserve ({ability.replace('_', ' ').title()}): it comes onto the table only as a strategic action")
+    return violation(event, rule, f"{unit.id} is not on the table")
 
 
 def _v(event: AbilityUsed, ability: str, message: str) -> Problems:
@@ -75,7 +87,7 @@ def check(params: Params, state: State, event: AbilityUsed) -> Problems:
             problems.append(violation(event, "abilities.reserve", f"{unit.id} was not held in reserve by {printed.name}"))
     else:
         if unit.status != "board":
-            return [*problems, violation(event, "abilities.unit", f"{unit.id} is not on the table")]
+            return [*problems, absent(event, unit, "abilities.unit")]
         if printed.kind == "active" and event.ability in unit.used:
             problems.append(violation(event, "abilities.once-per-game", f"{unit.id} already used {printed.name}: an active ability is used once per game"))
     if event.ability in STRATEGIC:

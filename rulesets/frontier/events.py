@@ -139,8 +139,9 @@ class DeploymentDone(FrontierEvent, frozen=True, kw_only=True, gc=False):
 class Passed(FrontierEvent, frozen=True, kw_only=True, gc=False):
     """A player let an optional step go by.
 
-    `strategic`: no strategic action this turn; `reaction`: no reaction (the action
-    "automatically succeeds"); `move`: the unit does not take a move it may make;
+    `strategic`: no strategic action this turn; `action`: no unit of the active player may
+    take an action (readings.py, turn.no-action), so the turn passes; `reaction`: no reaction
+    (the action "automatically succeeds"); `move`: the unit does not take a move it may make;
     `follow_up`: an optional follow-up is not taken (Autoguns, Focus Fire, Unscheduled
     Demolition).
     """

@@ -68,6 +68,21 @@ def cannot_move(unit: Unit) -> bool:
     return has(unit, "kill_zone")
 
 
+FOLLOWED_MOVES = frozenset({"advance", "flank", "fall_back", "overwatch"})
+"""Moves that follow from an action or reaction declared for the unit itself (Advance: "Move
+the unit up to 10""; Flank, Fall Back: "Move the reactive unit up to 5""; an Overwatch won
+against that advance). A unit that cannot move may not declare them, and Kill Zone is named
+at that declaration; where the table declared one anyway, the move follows the table and is
+not named again (readings.py, abilities.kill_zone). The rules open these windows for such a
+unit only then (`rules._move_window`)."""
+
+
+def stuck(unit: Unit, window: Window) -> bool:
+    """Whether Kill Zone is named at a move of this unit in this window: any move it makes,
+    but that of an action or reaction already refused for Kill Zone (`FOLLOWED_MOVES`)."""
+    return cannot_move(unit) and window.purpose not in FOLLOWED_MOVES
+
+
 def allowance(unit: Unit, window: Window) -> float:
     """The maximum move distance of a move window for this unit, before climbing.
 
@@ -257,7 +272,7 @@ class _Mover(NamedTuple):
     window: Window
     start: Point
     stuck: bool
-    """Kill Zone (`cannot_move`)."""
+    """Kill Zone (`stuck`)."""
     free: bool
     """Flying or Jump Packs (`ignores_terrain`)."""
     reach: float
@@ -347,7 +362,7 @@ def _mover(state: State, unit: Unit, window: Window) -> _Mover:
     aim, away = find(state, window.keep_sight), find(state, window.away_from)
     aim = aim if aim is not None and aim.at is not None else None
     away = away if away is not None and away.at is not None else None
-    return _Mover(unit=unit, window=window, start=start, stuck=cannot_move(unit), free=free, reach=allowance(unit, window),
+    return _Mover(unit=unit, window=window, start=start, stuck=stuck(unit, window), free=free, reach=allowance(unit, window),
                   scale=scale, radius=kind(unit).base, tall=tall, here=piece_at(state, start) if tall else None, aim=aim,
                   away=away, locate=locator(state), walls=walls(state), bodies=bodies(state),
                   aim_end=sighted(state, aim) if aim is not None else None, sight=sight_lines(state),

@@ -513,6 +513,9 @@ def _play(params: Params, state: State, *, accepted: bool = False) -> Iterator[E
             yield from _kept(params, state, (Passed(by=seat, step="strategic"),), accepted)
     yield from _declarations(params, state, seat, accepted=accepted)
     yield from _kept(params, state, _at_any_point(state, seat), accepted)
+    standing = on_board(state, seat)
+    if standing and all(movement.cannot_move(unit) for unit in standing):  # a unit that can move may advance (readings.py, turn.no-action)
+        yield from _kept(params, state, (Passed(by=seat, step="action"),), accepted)
 
 
 def _kept(params: Params, state: State, events: Iterable[Event], accepted: bool) -> Iterable[Event]:
@@ -778,7 +781,7 @@ those `declared_refused` lets through), so `_declarations` does not ask `_refuse
 def _declared(params: Params, state: State, seat: str, declaring: str | None) -> Iterator[ActionDeclared | AbilityUsed]:
     """`_declarations`' events; with a `declaring` seat, its open fire, advance and bug out only
     where allowed (`declared_refused`'s questions: the seat, the unit found by id on the table
-    and the seat's, then open fire's target, range and sight, advance's nothing more (it has no
+    and the seat's, then open fire's target, range and sight, advance's Kill Zone (it has no
     target), bug out's evac distance), with none every candidate. A unit's declared abilities
     are looked for only among those its type has (`_DECLARED_ABILITIES`)."""
     engagement = params.engagement_range
@@ -788,7 +791,7 @@ def _declared(params: Params, state: State, seat: str, declaring: str | None) ->
         reach = _fight_through_reach(params, unit)  # the unit's alone: asked once, not per enemy
         shooter = by_id.get(unit.id) if declaring is not None else None
         firing = declaring is None or (seat == declaring and shooter is not None and shooter.side == seat and shooter.status == "board")
-        if firing:  # (`declared_refused` of an advance: the seat and the unit, no target to refuse)
+        if firing and (shooter is None or not movement.cannot_move(shooter)):  # (`declared_refused` of an advance: the seat, the unit, Kill Zone)
             yield ActionDeclared(by=seat, unit=unit.id, action="advance")
         for foe in enemies_of(state, unit):
             away = gap(unit, foe)
@@ -839,6 +842,8 @@ def _can_fight_through(params: Params, state: State, unit: Unit, foe: Unit, away
         return False
     if away <= params.engagement_range and (sees(state, unit, foe) if sees_standing is None else sees_standing(unit, foe)):
         return True
+    if movement.cannot_move(unit):  # Kill Zone: no first move brings the target in
+        return False
     window = _first_move_window(params, unit, foe)
     ends, grounds = _fight_through_grounds(params, state, unit, foe)
     for i, (to, h) in enumerate(ends):  # an end the table refuses is passed by; the first the units allow too offers it

@@ -60,8 +60,11 @@ READINGS: tuple[Reading, ...] = (
        "An attacker who achieved the objective with fewer losses plays on (e.g. bugs out its units); the victory table is read when the game ends. The winner in the log is the attacker if the objective was achieved (Pyrrhic or Decisive Victory), else the defender."),
     _a("actions.hazardous", 'Hazardous: "Units that are activated while in hazardous terrain become shaken."',
        "A unit is activated when it is chosen in step 2 (not by Focus Fire or Autoguns). A unit this destroys does not act, and the turn passes."),
-    _a("actions.advance", 'Advance: "Move the unit up to 10"".',
-       "Up to includes not moving. A unit that cannot move (Kill Zone) may still declare an advance (and roll), but never moves."),
+    _a("actions.advance", 'Advance: "Move the unit up to 10""; Kill Zone: "This unit cannot move."',
+       "Up to includes not moving, but an advance is a move: a unit that cannot move (Kill Zone) may not declare one (abilities.kill_zone)."),
+    _a("turn.no-action", 'Turn Sequence: "2. Active player chooses a unit and action".',
+       "A player none of whose units may take an action passes step 2 (Passed step=action) and the turn passes. Only units that cannot move "
+       "(Kill Zone) can be left with none: no enemy to open fire on, none within line of sight and 10\" to fight through to, no evac zone within 10\"."),
     _a("reactions.bug-out", 'Bug Out allows "Overwatch (Firepower) or Counter Attack (Assault)", whose requirements speak of "a unit making an advance action" and "the active unit that is making a fight through action".',
        "Against Bug Out the same requirements apply to the unit bugging out: Overwatch needs line of sight and at least 10\", Counter Attack line of sight and within 10\". A won Overwatch moves the unit up to 5\" instead of its leaving; a won Counter Attack shakes it and it stays."),
     _a("reactions.effect", '"The player with the highest result wins and resolves the result of their action or reaction."',
@@ -100,7 +103,9 @@ READINGS: tuple[Reading, ...] = (
     _c("abilities.repulsor_field", 'Repulsor Field: "Activate this ability at any point"; Falling: "the repulsor field strategic action".',
        "Its own text wins: at any point. Pushes are worked out together from where units stood; a unit stops where it would collide with terrain it cannot stand in at its height or a unit of its scale or more, and is shaken; the table edge stops it without shaking. Only enemy units fall (an opponent's activity)."),
     _a("abilities.once-per-game", '"Active: An active ability may be used by a unit once per game"',
-       "Per unit. Orbital Drop and Infiltration are used by holding the unit in reserve; deploying it later completes the same use. Knife Missile is used by placing the token; moving it is a strategic action any later turn."),
+       "Per unit. Orbital Drop and Infiltration are used by holding the unit in reserve; deploying it later completes the same use. "
+       "A unit in reserve that acts, reacts, moves or uses another ability before it is deployed breaks the ability that holds it. "
+       "Knife Missile is used by placing the token; moving it is a strategic action any later turn."),
     _a("abilities.prior-to", '"Use prior to making an action of reaction" (Experimental Targeting System), "Use prior to making an open fire action" (Override Safety Parameters), "Use prior to moving the unit" (Jump Packs).',
        "'action of reaction' reads 'action or reaction'. Used ahead, the ability waits on the unit and changes its next firepower roll, open fire action, or move."),
     _a("abilities.self", '"choose a friendly unit within 5"" (Stim Packs, Experimental Nanites); "move all friendly units within 10"" (Forward Maggots); "a friendly unit within 10"" (Countermeasures).',
@@ -108,13 +113,19 @@ READINGS: tuple[Reading, ...] = (
     _a("abilities.tokens", 'Knife Missile: "If at any point this token is within 5" of an enemy unit"; Minefield: "Any time an enemy unit is within 5" of a marker".',
        "Checked whenever a unit moves or is placed (along its path) and whenever a token is placed or moved (along its path): the first enemy it reaches is shaken and the token removed. A move that ignores tokens (Flying, Jump Packs) sets none off, even where it ends."),
     _a("abilities.slalom", 'Slalom: "When this unit successfully completes a take cover reaction it must move 5"".',
-       "It must make a move of up to 5\"; it may decline only if no move is possible."),
+       "It must make a move of up to 5\"; it may decline only if no move is possible. Passing it, or going on to the next turn without it, "
+       "is named abilities.slalom; the turn then goes on without the move."),
     _a("abilities.escape_plan", 'Escape Plan: "if successful may move an additional 5"".',
        "The fall back move may go up to 10\" (5\" + 5\")."),
     _a("abilities.move-bonus", 'Indigenous: "Add 2" to the maximum move distance whenever this unit moves"; Need for Speed: "Add 5" ..."',
        "Every move window of the unit, including moves its opponent makes it take (Overwatch); not Repulsor Field's fixed 5\" push. Need for Speed's 'may not climb' forbids any move that climbs."),
     _a("abilities.kill_zone", 'Kill Zone: "This unit cannot move."',
-       "It never moves: no move is opened for it (advance, flank, overwatch, fall back, stim packs), and Repulsor Field does not push it."),
+       "It never moves, and it may not declare what moves it: Advance (\"Move the unit up to 10\"\"), Flank and Fall Back (\"Move the reactive "
+       "unit up to 5\"\"), nor Fight Through unless its target is already within line of sight and 10\" (its 5\" moves are then no moves). "
+       "Kill Zone is named at that declaration; where the table declared one anyway, the move that follows it (its own, or an overwatch's "
+       "against that advance) is the same mistake and is not named again. Any other move of it is named where it is made. No move is opened "
+       "for it otherwise (an overwatch won against its bug out, stim packs, forward maggots, fight through's additional move), and Repulsor "
+       "Field does not push it."),
     _a("abilities.shock_tactics", 'Shock Tactics: "advantage on actions that use the assault attributes when targeting an enemy within 5"".',
        "Any roll on assault aimed at an enemy within 5\": fight through against its target and counter attack against the active unit."),
     _a("abilities.inspiring", 'Inspiring: "may use this unit\'s discipline instead of their own".',
@@ -124,11 +135,15 @@ READINGS: tuple[Reading, ...] = (
     _a("abilities.neural_trojan", 'Neural Trojan: "must roll 4 or higher using their discipline".',
        "The unit's discipline die (or an Inspiring unit's) with every advantage and disadvantage on discipline (Com Jammer, Crowd Suppression, Technological Horror): one DisciplineTested event per enemy within 20\", in unit order."),
     _a("abilities.holofield", 'Holofield: "make this unit the target. If this results in the action being invalid (e.g. no line of sight) then the open fire action is nullified."',
-       "Used before the reaction; the AEGIS unit is then the target (it reacts, if anyone does). Invalid means no line of sight (unless Smart Mortars on a designated target) or less than 10\" away."),
+       "Used before the reaction; the AEGIS unit is then the target (it reacts, if anyone does). Invalid means no line of sight (unless Smart Mortars on a designated target) or less than 10\" away. "
+       "A nullified open fire ends the turn: a reaction to it (or passing one) before the next player does anything breaks "
+       "abilities.holofield, and the open fire is then followed as the table played it out."),
     _a("abilities.holtzmann", 'Experimental Holtzmann Field: "Activate when this unit is targeted by an open fire action or overwatch reaction."',
        "Used while that action or reaction waits for its roll; it gives advantage on that roll only."),
     _a("abilities.autoguns", 'Autoguns: "it may immediately make another open fire action against another unit within 5" of its original target".',
-       "The second open fire needs open fire's own requirements (line of sight, at least 10\") and gets its own reaction and roll; it cannot trigger Autoguns again."),
+       "The second open fire needs open fire's own requirements (line of sight, at least 10\") and gets its own reaction and roll; it cannot trigger Autoguns again. "
+       "Its resolution ends the turn: the same unit opening fire once more before the next player does anything breaks abilities.autoguns, "
+       "and that open fire is followed as part of the activation it repeats."),
     _a("abilities.focus_fire", 'Focus Fire: "immediately make an open fire action against that unit with another unit of your choice".',
        "Another unit than the field commander; open fire's requirements apply; it is resolved in step 1 and step 2 follows. If no unit can fire, the follow-up is passed."),
     _a("abilities.orbital_drop", 'Orbital Drop: "This unit gains disadvantage on all actions until the end of the controlling players turn."',

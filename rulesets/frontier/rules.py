@@ -64,6 +64,7 @@ from rulesets.frontier.state import (
     bodies,
     current_wave,
     defender,
+    enemies_of,
     evac_distance,
     evac_edges,
     faction_of,
@@ -653,9 +654,16 @@ def _check_passed(params: Params, state: State, event: Passed) -> Problems:
                                                           [_v(event, "turn.sequence", f"no strategic step to pass: {pending_text(turn) if not settled(turn) else 'step 1 is over'}")])
     if event.step == "reaction":
         act = turn.activation
+        if act is None and _nullified(state, event.by) is not None:
+            return [_nullified_problem(event)]
         if act is None or act.phase != "react":
             return [_v(event, "turn.sequence", "no action is waiting for a reaction")]
         return _by(state, event, reactive_seat(state), "the reaction")
+    if event.step == "action":
+        if not settled(turn):
+            return [_v(event, "turn.sequence", f"no step 2 to pass: {pending_text(turn)}")]
+        able = action_open(params, state, turn.seat)
+        return _by(state, event, turn.seat, "step 2") + ([] if able is None else [_v(event, "turn.no-action", f"{able}: step 2 is passed only when no unit may take an action")])
     window = _window_for(turn, event.unit, ("move",)) if event.step == "move" else front(turn)
     if event.step == "follow_up" and (window is None or window.kind not in ("autoguns", "demolition", "focus_fire")):
         return [_v(event, "turn.sequence", "no follow-up is open")]
@@ -668,12 +676,32 @@ def _check_passed(params: Params, state: State, event: Passed) -> Problems:
     return problems + _by(state, event, window.seat if window else None, "this decision")
 
 
+def action_open(params: Params, state: State, seat: str) -> str | None:
+    """A unit of `seat` and an action it may declare in step 2, in words; None if none may
+    (readings.py, turn.no-action: then the player passes step 2). A unit that can move may
+    advance; one that cannot (Kill Zone) may only bug out, open fire, or fight through to an
+    enemy already within line of sight and 10" (`_check_fight_through`)."""
+    for unit in on_board(state, seat):
+        if not movement.cannot_move(unit):
+            return f"{unit.id} may advance"
+        if evac_distance(state, unit) <= params.engagement_range + board.EPS:
+            return f"{unit.id} may bug out"
+        for foe in enemies_of(state, unit):
+            if abilities.open_fire_allowed(state, unit, foe):
+                return f"{unit.id} may open fire on {foe.id}"
+            if gap(unit, foe) <= params.engagement_range + board.EPS and sees(state, unit, foe):
+                return f"{unit.id} may fight through to {foe.id}"
+    return None
+
+
 def _pass_move(params: Params, state: State, event: Passed, window: Window) -> Problems:
     unit = find(state, window.unit)
     if unit is None or unit.at is None:
         return []
     if window.must and movement.any_move(params, state, unit, window):
         return [_v(event, "abilities.slalom", f"{unit.id} must move 5\" after taking cover (Slalom)")]
+    if movement.cannot_move(unit):  # Kill Zone was named where the fight through was declared (`_check_fight_through`)
+        return []
     aim = find(state, window.keep_sight)
     if aim is not None and aim.at is not None and (gap(unit, aim) > 10 + board.EPS or not sees(state, unit, aim)):
         return [_v(event, "actions.fight_through", f'fight through moves {unit.id} so that {aim.id} is within line of sight and within 10"; where it stands it is not')]
@@ -695,6 +723,12 @@ def _check_declared(params: Params, state: State, event: ActionDeclared) -> Prob
     turn = state.turn
     if problems or turn is None:
         return problems
+    fired = _autoguns_again(state, event)
+    if fired is not None:
+        unit = find(state, event.unit)
+        limit = _v(event, "abilities.autoguns", f"{event.unit} already made Autoguns' open fire this activation: \"Only the first open fire "
+                                                 "action in an activation triggers this ability\"")
+        return [limit, *(_check_open_fire(params, state, event, unit) if unit is not None and unit.at is not None else [])]
     window = front(turn)
     follow = window is not None and window.kind in ("autoguns", "focus_fire")
     if follow and window is not None:
@@ -709,10 +743,52 @@ def _check_declared(params: Params, state: State, event: ActionDeclared) -> Prob
     if unit is None:
         return problems
     if unit.status != "board":
-        return [*problems, _v(event, "actions.unit", f"{unit.id} is not on the table")]
+        return [*problems, abilities.absent(event, unit, "actions.unit")]
     if event.action not in ACTIONS:
         return [*problems, _v(event, "actions.unknown", f"{event.action!r} is not an action: {', '.join(ACTIONS)}")]
     return problems + _ACTION_CHECKS[event.action](params, state, event, unit)
+
+
+def _nullified(state: State, by: str | None) -> Activation | None:
+    """The open fire Holofield nullified (it ended the turn), where the table then reacts to it
+    before the next player did anything (Holofield: "If this results in the action being
+    invalid (e.g. no line of sight) then the open fire action is nullified"): that
+    activation; None elsewhere."""
+    last, turn = state.last_action, state.turn
+    if last is None or last.action != "open_fire" or last.won is not None or last.reaction is not None or turn is None:
+        return None
+    target = find(state, last.target)
+    if target is None or "holofield" not in target.used or by != turn.seat or turn.step != "strategic" or not settled(turn):
+        return None
+    active = find(state, last.unit)
+    return last if active is not None and active.status == "board" and active.side != turn.seat else None
+
+
+def _nullified_problem(event: Event) -> Violation:
+    return _v(event, "abilities.holofield", "Holofield made the open fire invalid and it was nullified: there is nothing to react to")
+
+
+def _autoguns_again(state: State, event: ActionDeclared) -> Activation | None:
+    """Autoguns' open fire, which ended the turn, where the table then has the same unit open
+    fire once more before the next player did anything (Autoguns: "Only the first open fire
+    action in an activation triggers this ability"): that activation; None elsewhere."""
+    last, turn = state.last_action, state.turn
+    if (last is None or last.shots != 2 or turn is None or event.action != "open_fire" or event.unit != last.unit
+            or event.by == turn.seat or turn.step != "strategic" or not settled(turn)):
+        return None
+    return last
+
+
+def _reopened(state: State, last: Activation, *windows: Window, activation: Activation | None = None) -> State:
+    """The turn of an activation that ended, open again as the table went on with it (one more
+    open fire after Autoguns', `_autoguns_again`; a reaction to an open fire Holofield
+    nullified, `_nullified`): after it the turn passes again as it did."""
+    turn = state.turn
+    unit = find(state, last.unit)
+    if turn is None or unit is None:
+        return state
+    reopened = Turn(seat=unit.side, number=turn.number - 1, step="action", windows=windows, activation=activation)
+    return replace(state, turn=reopened, turns=state.turns - 1)
 
 
 def declared_refused(params: Params, state: State, event: ActionDeclared) -> bool:
@@ -773,7 +849,16 @@ def _follow_up_declared(state: State, event: ActionDeclared, window: Window) -> 
 
 
 def _check_advance(params: Params, state: State, event: ActionDeclared, unit: Unit) -> Problems:
-    return [_v(event, "actions.advance", "advance has no target")] if event.target else []
+    """Advance: "Move the unit up to 10"" (a unit that cannot move may not declare it: readings.py)."""
+    problems = [_v(event, "actions.advance", "advance has no target")] if event.target else []
+    if movement.cannot_move(unit):
+        problems += _kill_zone(event, unit, 'an advance moves the unit up to 10"')
+    return problems
+
+
+def _kill_zone(event: Event, unit: Unit, why: str) -> Problems:
+    """Kill Zone: "This unit cannot move", named where the action or reaction that moves it is declared."""
+    return [_v(event, "abilities.kill_zone", f'{unit.id} cannot move (Kill Zone: "This unit cannot move"): {why}')]
 
 
 def _check_open_fire(params: Params, state: State, event: ActionDeclared, unit: Unit) -> Problems:
@@ -793,6 +878,10 @@ def _check_fight_through(params: Params, state: State, event: ActionDeclared, un
     target = find(state, event.target)
     if target is None or target.status != "board" or target.side == unit.side:
         return [_v(event, "fight-through.target", f"{event.target} is not an enemy unit on the table")]
+    if movement.cannot_move(unit):  # its "up to 5"" move is no move: the target must be within 10" and sight already
+        if gap(unit, target) > params.engagement_range + board.EPS or not sees(state, unit, target):
+            return _kill_zone(event, unit, f'fight through needs {target.id} within line of sight and 10" where {unit.id} stands')
+        return []
     reach = 10 + movement.allowance(unit, _first_move(params, unit, target, state.turn.seat if state.turn else unit.side))
     if gap(unit, target) > reach + board.EPS:
         return [_v(event, "fight-through.range", f'{target.id} is {gap(unit, target):.1f}" away: after a {reach - 10:g}" move it cannot be within 10"')]
@@ -828,6 +917,8 @@ def _check_reaction(params: Params, state: State, event: ReactionDeclared) -> Pr
     if problems or turn is None:
         return problems
     act = turn.activation
+    if act is None and _nullified(state, event.by) is not None:
+        return [_nullified_problem(event)]
     if act is None or act.phase != "react":
         return [_v(event, "turn.sequence", "no action is waiting for a reaction" if act is None or act.phase != "move" else "counter attack and fall back come after fight through's first move")]
     seat = reactive_seat(state)
@@ -838,7 +929,7 @@ def _check_reaction(params: Params, state: State, event: ReactionDeclared) -> Pr
         return problems + owned
     problems += owned
     if unit.status != "board":
-        return [*problems, _v(event, "reactions.unit", f"{unit.id} is not on the table")]
+        return [*problems, abilities.absent(event, unit, "reactions.unit")]
     allowed = REACTIONS.get(act.action, ())
     if event.reaction not in allowed:
         return [*problems, _v(event, "reactions.allowed", f"{act.action.replace('_', ' ')} allows {' or '.join(allowed)}, not {event.reaction}")]
@@ -883,16 +974,24 @@ def reacting(params: Params, state: State) -> tuple[str | None, Activation, Unit
 def _reaction_unmet(params: Params, state: State, reaction: str, act: Activation, unit: Unit, active: Unit) -> bool:
     """`_reaction_requirements` finds a problem, as a yes or no (the same questions, in order)."""
     away, reach = gap(unit, active), params.engagement_range
-    return ((reaction in ("firefight", "take_cover", "fall_back") and act.target != unit.id)
+    return ((reaction in _MOVING_REACTIONS and movement.cannot_move(unit))
+            or (reaction in ("firefight", "take_cover", "fall_back") and act.target != unit.id)
             or (reaction in ("overwatch", "flank", "firefight", "counter_attack") and not sees(state, unit, active))
             or (reaction in ("overwatch", "firefight") and away < reach - board.EPS)
             or (reaction in ("flank", "counter_attack") and away > reach + board.EPS))
+
+
+_MOVING_REACTIONS = frozenset({"flank", "fall_back"})
+"""Reactions whose effect is moving the reactive unit (Flank: "Move the reactive unit up to 5"";
+Fall Back: "Move the reactive unit up to 5" such that it ends up further from the active unit")."""
 
 
 def _reaction_requirements(params: Params, state: State, event: ReactionDeclared, act: Activation, unit: Unit, active: Unit) -> Problems:
     """The Requirements column of the reactions table."""
     reaction, away, reach = event.reaction, gap(unit, active), params.engagement_range
     rule = f"reactions.{reaction}"
+    if reaction in _MOVING_REACTIONS and movement.cannot_move(unit):
+        return _kill_zone(event, unit, f'{reaction.replace("_", " ")} moves the reactive unit up to 5"')
     if reaction in ("firefight", "take_cover", "fall_back") and act.target != unit.id:
         return [_v(event, rule, f"{reaction.replace('_', ' ')} is made by the target of the action, {act.target}")]
     if reaction in ("overwatch", "flank", "firefight", "counter_attack") and not sees(state, unit, active):
@@ -1003,11 +1102,14 @@ def _mover(params: Params, state: State, event: UnitMoved) -> tuple[Problems, tu
         return problems, None
     window = _window_for(turn, event.unit, ("move",))
     if window is None:
+        unit = find(state, event.unit)
+        if unit is not None and unit.at is not None and movement.cannot_move(unit) and (event.path or board.distance(unit.at, event.to) > board.EPS):
+            return _kill_zone(event, unit, "no move of it is open"), None
         return [_v(event, "movement.when", f"{event.unit} has no move to make now ({pending_text(turn)})")], None
     problems += _by(state, event, window.seat, f"{event.unit}'s move")
     unit = find(state, event.unit)
     if unit is None or unit.status != "board":
-        return [*problems, _v(event, "units.unknown", f"{event.unit} is not on the table")], None
+        return [*problems, abilities.absent(event, unit, "units.unknown") if unit is not None else _v(event, "units.unknown", f"{event.unit} is not on the table")], None
     return problems, (unit, window)
 
 
@@ -1160,7 +1262,39 @@ _CHECKS: dict[type, Callable[[Params, State, Any], Problems]] = {
 def check(params: Params, state: State, event: Event) -> list[Violation]:
     """Every rule the event breaks in this state (empty when it is legal)."""
     handler = _CHECKS.get(type(event))
-    return handler(params, state, event) if handler else []
+    if handler is None:
+        return []
+    turn = state.turn
+    skipped = _must_move_skipped(params, state, event) if turn is not None and turn.windows and turn.windows[0].must else None
+    if skipped is not None:
+        unit, state = skipped
+        slalom = _v(event, "abilities.slalom", f'{unit} must move 5" after taking cover (Slalom); the table went on without its move')
+        return [slalom, *handler(params, state, event)]
+    return handler(params, state, event)
+
+
+_NEW_STEP: frozenset[type] = frozenset({ActionDeclared, StrongPointSeized, ChargePlaced, ChargesDetonated, ChargeDefused, VipEscorted, TokenMoved})
+"""Events that begin a step of a turn (a strategic action, an action): never taken while a move
+of the turn before is still open."""
+
+
+def _must_move_skipped(params: Params, state: State, event: Event) -> tuple[str, State] | None:
+    """Where the table went on to a new step while a unit still had to move (Slalom: "it must
+    move 5""), the unit and the state with that move left out: the one mistake is Slalom's,
+    named there, and the event itself is judged (and applied) as the table played it, after
+    the move it left out. None elsewhere (the common case: no move that must be made is open)."""
+    turn = state.turn
+    if turn is None or not turn.windows or not turn.windows[0].must:
+        return None
+    kind_ = type(event)
+    if not (kind_ in _NEW_STEP or (kind_ is Passed and event.step in ("strategic", "action"))  # type: ignore[attr-defined]
+            or (kind_ is AbilityUsed and event.ability in abilities.STRATEGIC)):  # type: ignore[attr-defined]
+        return None
+    window = turn.windows[0]
+    unit = find(state, window.unit)
+    if unit is None or unit.at is None or not movement.any_move(params, state, unit, window):
+        return None
+    return unit.id, _settle(params, _with_turn(state, windows=turn.windows[1:]))
 
 
 # --- apply: setup ---------------------------------------------------------------------------------------
@@ -1297,7 +1431,12 @@ def _apply_passed(params: Params, state: State, event: Passed) -> State:
     if event.step == "strategic":
         return _settle(params, _with_turn(state, step="action"))
     if event.step == "reaction":
+        nullified = _nullified(state, event.by) if turn.activation is None else None
+        if nullified is not None:  # the table went on with the open fire Holofield nullified: it is followed
+            state = _reopened(state, nullified, activation=replace(nullified, phase="react"))
         return _settle(params, _resolve(params, state, "active"))
+    if event.step == "action":  # no unit may act (readings.py, turn.no-action): the turn passes
+        return _next_turn(state) if settled(turn) else state
     if event.step == "move":
         window = _window_for(turn, event.unit, ("move",))
         if window is None:
@@ -1317,6 +1456,10 @@ def _react_phase(state: State) -> State:
 
 
 def _apply_declared(params: Params, state: State, event: ActionDeclared) -> State:
+    fired = _autoguns_again(state, event)
+    if fired is not None:  # the table's third open fire: made in the activation it follows
+        shooter = find(state, fired.unit)
+        state = _reopened(state, fired, Window(kind="autoguns", seat=shooter.side if shooter else "", unit=fired.unit, target=fired.target))
     turn = state.turn
     unit = find(state, event.unit)
     if turn is None or unit is None or unit.at is None:
@@ -1342,6 +1485,9 @@ def _apply_declared(params: Params, state: State, event: ActionDeclared) -> Stat
 
 
 def _apply_reaction(params: Params, state: State, event: ReactionDeclared) -> State:
+    nullified = _nullified(state, event.by) if state.turn is not None and state.turn.activation is None else None
+    if nullified is not None:  # the table reacted to the open fire Holofield nullified: it is followed
+        state = _reopened(state, nullified, activation=replace(nullified, phase="react"))
     act = state.turn.activation if state.turn else None
     if act is None:
         return state
@@ -1403,8 +1549,14 @@ def _resolve(params: Params, state: State, won: str) -> State:
 
 
 def _move_window(params: Params, state: State, seat: str, unit: Unit, purpose: str, inches: float, **extra: Any) -> State:
+    """A move the rules open; none for a unit that cannot move (Kill Zone: "This unit cannot
+    move"), but for the move of an advance, flank or fall back the table declared for it anyway,
+    or of an overwatch against that advance (named at the declaration: the move follows the
+    table, `movement.FOLLOWED_MOVES`)."""
     if movement.cannot_move(unit):
-        return state  # Kill Zone: "This unit cannot move"
+        act = state.turn.activation if state.turn else None
+        if purpose not in movement.FOLLOWED_MOVES or (purpose == "overwatch" and (act is None or act.action != "advance")):
+            return state
     window = Window(kind="move", seat=seat, unit=unit.id, purpose=purpose, allowance=inches, **extra)
     return _with_turn(state, windows=(*state.turn.windows, window)) if state.turn else state
 
@@ -1593,9 +1745,16 @@ _APPLY: dict[type, Callable[[Params, State, Any], State]] = {
 
 
 def apply(params: Params, state: State, event: Event) -> State:
-    """The state after the event, as the table played it (legal or not)."""
+    """The state after the event, as the table played it (legal or not): after a move it left
+    out that had to be made (`_must_move_skipped`), the turn goes on without it."""
     handler = _APPLY.get(type(event))
-    return handler(params, state, event) if handler else state
+    if handler is None:
+        return state
+    turn = state.turn
+    skipped = _must_move_skipped(params, state, event) if turn is not None and turn.windows and turn.windows[0].must else None
+    if skipped is not None:
+        state = skipped[1]
+    return handler(params, state, event)
 
 
 def _settle(params: Params, state: State) -> State:
@@ -1643,8 +1802,14 @@ def _end_activation(state: State, act: Activation) -> State:
     state = replace(state, last_action=act)
     if act.focus:
         return replace(state, turn=replace(turn, activation=None))
-    nxt = other_seat(state, turn.seat)
-    return replace(state, turn=Turn(seat=nxt, number=turn.number + 1), turns=state.turns + 1)
+    return _next_turn(state)
+
+
+def _next_turn(state: State) -> State:
+    """"6. Reactive player becomes active player"."""
+    turn = state.turn
+    assert turn is not None
+    return replace(state, turn=Turn(seat=other_seat(state, turn.seat), number=turn.number + 1), turns=state.turns + 1)
 
 
 # --- ending (frontier.md, Ending the Game) -----------------------------------------------------------------

@@ -245,6 +245,8 @@ def _passed(state: State, by: str, step: str, unit_id: str | None) -> str:
         return f"{by} takes no strategic action"
     if step == "reaction":
         return f"{by} does not react: the action succeeds"
+    if step == "action":
+        return f"{by} passes step 2: no unit of theirs may take an action"
     if step == "move":
         return f"{whose(state, unit_id)} does not move" if unit_id else f"{by} does not move"
     return f"{by} takes no follow-up"
@@ -439,7 +441,7 @@ def touch(params: Params, state: State, event: Event) -> Touch:
             key = unit_key(state, unit_id)
             return Touch(source=key, target=key, words="stay (no move)")
         case Passed(step=step):
-            return Touch(words={"strategic": "no strategic action", "reaction": "no reaction"}.get(step, "no follow-up"))
+            return Touch(words={"strategic": "no strategic action", "reaction": "no reaction", "action": "no action (none may act)"}.get(step, "no follow-up"))
         case ActionDeclared(unit=unit_id, action=action, target=target):
             source = unit_key(state, unit_id)
             if target is not None:

@@ -55,7 +55,9 @@ READINGS: tuple[Reading, ...] = (
        "The action destroys one of the player's own buildings (freeing its site), with no refund; enemy buildings fall only to the frontline."),
     _a("build.time", '"### Building cards:" (lost). "The round marker are simply there to keep track of the units that are being trained by the structure."',
        "A building is paid when placed and stands after its build time (assumed per card) in its owner's action rounds; it needs no worker. "
-       "It gives capacity, defense, training or research only once it stands, but can be destroyed while going up."),
+       "It gives capacity, defense, training or research only once it stands, but can be destroyed while going up. Training in it, or workers "
+       "entering it (a burrow), before then breaks frontline/build.time; research there breaks research.war-mill (\"when warmill or "
+       "blacksmith is built\")."),
     _a("train.time", 'Base: "Each worker cost 1 gold, take 1 population and takes 1 round to produce."',
        "A unit is paid and takes its population when training starts; a worker started in round r waits idle at the base from the start of its "
        "owner's round r+1; a combat unit joins the force then. A building trains or researches one thing at a time."),
@@ -65,10 +67,11 @@ READINGS: tuple[Reading, ...] = (
        "are read as showing the free population (capacity less population used); the board shows that number."),
     _a("militia.return", 'Human research: "all workers can turn into militia, each contributes 1 military force, but takes one extra round before going back to work."',
        "After Call to Arms, any number of workers may become militia (WorkersMoved to `militia`). Sent back to work, they give no force and "
-       "collect nothing at the start of their player's next round, and arrive at the place named one round later."),
+       "collect nothing at the start of their player's next round, and arrive at the place named one round later. Moving them on from "
+       "there before they arrive breaks frontline/militia.return; the replay follows the table and moves them on at once."),
     _a("burrow.room", 'Orc research: "workers can enter burrow, each worker in burrow increase defense power by 1. Can go back to work at anytime".',
        "After Battle Stations, workers may enter a standing burrow (at most 4 a burrow, assumed) and leave it in any own action round; in a "
-       "burrow they collect nothing."),
+       "burrow they collect nothing. Workers of a burrow that was destroyed are dead: moving them breaks frontline/burrow.destroyed."),
     _a("victory.points", 'Winning condition 3: "a. Researched techs. b. The total frontline pushed. Each grid pushed gives the player 2 points."',
        "Each finished research counts 1 point (params points_per_tech, assumed; the cards' values are lost). 'The total frontline pushed' is where "
        "the frontline stands after bout 15: 2 points a grid into the other half, for the player who pushed it there. Equal points are a draw."),

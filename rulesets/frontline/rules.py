@@ -193,6 +193,12 @@ def _kind_of_race(event: Event, s: Side, table: Mapping[str, Any], kind: str, it
     return [_v(event, f"{section}.race", f"{card.name} is {race_text(card.race)}; {s.seat} plays {race_text(s.race)} ({known})")]
 
 
+def _not_built(event: Event, s: Side, b: Building) -> Violation:
+    """A building going up does nothing yet (readings.py, build.time: "It gives capacity,
+    defense, training or research only once it stands")."""
+    return _v(event, "build.time", f"{b.id} is still being built (it stands from {s.seat}'s round {b.ready})")
+
+
 def _free(event: Event, s: Side, building_id: str) -> Problems:
     """"each building can only do one task at the same time"."""
     b = find_building(s, building_id)
@@ -261,6 +267,9 @@ def raze(s: Side, ids: set[str]) -> Side:
 def _check_workers(params: Params, state: State, event: WorkersMoved, s: Side) -> Problems:
     if event.count < 1:
         return [_v(event, "workers.count", f"{event.count} workers: a move takes at least one")]
+    if razed_burrow(s, event.origin):
+        # Orc research: "if the burrow is destroyed, workers in the burrow will die with it".
+        return [_v(event, "burrow.destroyed", f"{event.origin} was destroyed and the workers in it died with it: {s.seat} has none there to move")]
     for place in (event.origin, event.to):
         if place not in PLACES and burrow_of(s, place) is None:
             return [_v(event, "workers.place", f"{place!r} is not a place for {s.seat}'s workers: {', '.join(PLACES)} or one of its burrows")]
@@ -269,7 +278,13 @@ def _check_workers(params: Params, state: State, event: WorkersMoved, s: Side) -
     problems = []
     there = count(s.workers, event.origin)
     if there < event.count:
-        problems.append(_v(event, "workers.count", f"{s.seat} has {there} worker(s) in {event.origin}, not {event.count}"))
+        coming = [r for r in s.returning if r.to == event.origin] if event.origin != "militia" else []
+        if coming and there + sum(r.count for r in coming) >= event.count:
+            # Human research: militia "takes one extra round before going back to work".
+            problems.append(_v(event, "militia.return", f"{sum(r.count for r in coming)} of {s.seat}'s workers for {event.origin} are militia still going back to work "
+                                                        f"(there from {s.seat}'s round {min(r.ready for r in coming)}): {s.seat} has {there} there, not {event.count}"))
+        else:
+            problems.append(_v(event, "workers.count", f"{s.seat} has {there} worker(s) in {event.origin}, not {event.count}"))
     if event.to == "militia" and not effect_total(s, "militia"):
         # "For humans, all workers can turn into militia" - the human unique research.
         problems.append(_v(event, "militia.research", f"workers become militia only after the human research {RESEARCH['call_to_arms'].name}; {s.seat} ({s.race}) has not researched it"))
@@ -277,6 +292,15 @@ def _check_workers(params: Params, state: State, event: WorkersMoved, s: Side) -
     if burrow is not None:
         problems += _check_burrow(params, event, s, burrow)
     return problems
+
+
+def razed_burrow(s: Side, place: str) -> bool:
+    """Whether `place` names a burrow the side built that is destroyed (`<kind>-<n>`, n no
+    more than it ever built of that kind)."""
+    kind, _, number = place.rpartition("-")
+    card = BUILDINGS.get(kind)
+    return (card is not None and card.room > 0 and number.isdigit() and 1 <= int(number) <= count(s.built, kind)
+            and find_building(s, place) is None)
 
 
 def burrow_of(s: Side, place: str) -> Building | None:
@@ -291,7 +315,7 @@ def _check_burrow(params: Params, event: WorkersMoved, s: Side, burrow: Building
     if not effect_total(s, "burrow"):
         problems.append(_v(event, "burrow.research", f"workers enter burrows only after the orc research {RESEARCH['battle_stations'].name}; {s.seat} has not researched it"))
     if not standing(s, burrow):
-        problems.append(_v(event, "burrow.room", f"{burrow.id} is still being built"))
+        problems.append(_not_built(event, s, burrow))
     room = BUILDINGS[burrow.kind].room
     if count(s.workers, burrow.id) + event.count > room:
         problems.append(_v(event, "burrow.room", f"{burrow.id} holds {room} workers; {count(s.workers, burrow.id)} are inside"))
@@ -300,13 +324,31 @@ def _check_burrow(params: Params, event: WorkersMoved, s: Side, burrow: Building
 
 def _apply_workers(params: Params, state: State, event: WorkersMoved, s: Side) -> State:
     moved = min(max(event.count, 0), count(s.workers, event.origin))
-    if moved == 0 or event.origin == event.to:
+    if event.origin == event.to:
+        return state
+    if moved < event.count and event.origin != "militia" and any(r.to == event.origin for r in s.returning):
+        # the table moved militia still going back to work there: followed, they are moved on now
+        s, early = _early(s, event.origin, event.count - moved)
+        return with_side(state, replace(s, workers=bump(s.workers, event.origin, -moved, (event.to, moved + early))))
+    if moved == 0:
         return state
     if event.origin == "militia":
         # "takes one extra round before going back to work": no collection at the next round.
         back = Returning(count=moved, to=event.to, ready=s.rounds + 1 + params.militia_return)
         return with_side(state, replace(s, workers=bump(s.workers, event.origin, -moved), returning=(*s.returning, back)))
     return with_side(state, replace(s, workers=bump(s.workers, event.origin, -moved, (event.to, moved))))
+
+
+def _early(s: Side, place: str, wanted: int) -> tuple[Side, int]:
+    """The side with up to `wanted` of the militia going back to `place` taken off their way
+    (earliest first), and how many."""
+    taken, kept = 0, []
+    for back in sorted(s.returning, key=lambda r: r.ready):
+        n = min(back.count, wanted - taken) if back.to == place else 0
+        taken += n
+        if back.count > n:
+            kept.append(replace(back, count=back.count - n))
+    return replace(s, returning=tuple(kept)), taken
 
 
 # --- d. Train units -------------------------------------------------------------------------------------
@@ -322,7 +364,7 @@ def _check_train(params: Params, state: State, event: TrainingStarted, s: Side) 
         where = f"{b.id} is a {b.kind}" if b is not None else f"{s.seat} has no building {event.building!r}"
         return [_v(event, "train.building", f"{where}; a {unit.name} is trained at a {BUILDINGS[unit.at].name}")]
     if not standing(s, b):
-        return [_v(event, "train.building", f"{b.id} is still being built (ready at {s.seat}'s round {b.ready})")]
+        return [_not_built(event, s, b)]
     problems += _free(event, s, b.id)
     problems += _afford(event, s, f"a {unit.name}", unit.gold, unit.lumber)
     used, cap = population(s), capacity(params, s)

@@ -126,8 +126,8 @@ def test_shock_tactics_give_advantage_on_assault_against_an_enemy_within_5_inche
 def test_kill_zone_the_sentry_gun_never_moves_and_has_advantage_on_overwatch() -> None:
     sentry = "p1/sentry_gun-1"
     state = position(put("sentry_gun", (5, 15)), put("captain", (20, 15), side="p2"))
-    advanced = legally(state, act(sentry, "advance"), passes("p2", "reaction"))
-    assert advanced.turn is not None and advanced.turn.seat == "p2"  # no move was opened for it
+    assert violations(state, act(sentry, "advance")) == ["frontier/abilities.kill_zone"]
+    assert act(sentry, "advance") not in R.ruleset.legal(P, state)
     watch = position(put("sentry_gun", (5, 15)), put("captain", (20, 15), side="p2"), active="p2")
     watch = legally(watch, act(CAP, "advance"), react(sentry, "overwatch"))
     assert dice(watch)[2:] == (2, 10)

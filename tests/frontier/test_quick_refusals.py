@@ -68,7 +68,7 @@ def _states(bot: str, seed: int) -> tuple[State, ...]:
     return tuple(out)
 
 
-GAMES = [("random", 3), ("heuristic", 4)]
+GAMES = [("random", 3), ("heuristic", 5)]
 
 
 def _other_seat(state: State, seat: str | None) -> str:
@@ -165,7 +165,7 @@ def _old_move_problems(state: State, unit: Unit, window: Window, to: Point, leve
     reference): every question asked of the state, the unit and the window at each end."""
     start = position(unit)
     moved = board.distance(start, to)
-    if movement.cannot_move(unit) and (moved > board.EPS or path):
+    if movement.stuck(unit, window) and (moved > board.EPS or path):
         return [f"{unit.id} cannot move (Kill Zone)"]
     out = [f"{p} is off the table" for p in [q for q in (*path, to) if not missions.on_table(q)][:1]]
     free = movement.ignores_terrain(unit)

@@ -195,7 +195,7 @@ def test_units_are_of_the_players_race_and_trained_where_they_are_trained() -> N
     assert rules_broken(state, TrainingStarted(by="a", unit="grunt", building="base-1")) == ["frontline/train.building"]
     assert rules_broken(state, TrainingStarted(by="a", unit="dragon", building="barracks-1")) == ["frontline/train.unknown"]
     going_up = change(add_buildings(fresh(), "a", building("barracks", "A3", ready=3)), "a", gold=20)
-    assert rules_broken(going_up, TrainingStarted(by="a", unit="grunt", building="barracks-1")) == ["frontline/train.building"]
+    assert rules_broken(going_up, TrainingStarted(by="a", unit="grunt", building="barracks-1")) == ["frontline/build.time"]
 
 
 def test_training_needs_population_capacity() -> None:
