@@ -51,7 +51,7 @@ bench-dashboard: $(STAMP)
 bench-service: $(STAMP)
 	$(BIN)/python -m benchmarks.service
 
-# Bot games per core and Frontier's replay against the code before issue 18 (same run), sync and re-audit on every core.
+# Bot games per core and Frontier's replay against the baseline commit 283b883 (same run), sync and re-audit on every core.
 bench-speed: $(STAMP)
 	$(BIN)/python -m benchmarks.speed
 

@@ -1,4 +1,4 @@
-"""The benchmark suite of issue 2: `make bench` measures and rewrites BENCHMARKS.md.
+"""The benchmark suite: `make bench` measures and rewrites BENCHMARKS.md.
 
 Speed is checked here, never with timed assertions in tests: every figure is measured in
 one run next to a baseline measured in the same run, so it reads as a ratio that holds

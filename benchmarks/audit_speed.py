@@ -30,7 +30,7 @@ from benchmarks.speed import code_tree, measured_in
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINES = ("f9b011d",)
-"""The code before the resync readings of 2026-11-24 (issue 15, second round)."""
+"""The code before the resync readings of 2026-11-24 (the resync's baseline)."""
 
 
 def clean_logs(games: int) -> list[tuple[str, list]]:

@@ -1,6 +1,6 @@
 """The outside baseline: the Python `eventsourcing` library rebuilding one aggregate.
 
-Issue 2 sets tabletape's replay against what a general event-sourcing library does with
+tabletape's replay is set against what a general event-sourcing library does with
 the same number of events: read them from its store, turn each stored record back into
 a domain event and apply it. The aggregate here is as cheap as the library allows (one
 `@event` method that sets two attributes), so the figure is the library's own cost per

@@ -131,7 +131,7 @@ def report(m: Measured) -> str:
         paired = share([f[2] for f in found]) if kind.startswith("disjoint, same") else "-"
         rows.append(f"| {len(found)} {kind} | {share([f[0] for f in found])} | {share([f[1] for f in found])} | {paired} |")
     return "\n".join([
-        "## A designer variant of known bias (`python -m benchmarks.bias`, issue 16)", "",
+        "## A designer variant of known bias (`python -m benchmarks.bias`)", "",
         f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, one run. `red3.toml` extends MortalGate 2.5 with"
         " `starting_grace = [3, 0]` (red's Grace meter starts at 3). Heuristic bots played "
         f"{m.pool:,} games of each from the same seeds ({m.how}).",

@@ -104,7 +104,7 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=10_000)
     parser.add_argument("--moves", type=int, default=200)
     args = parser.parse_args()
-    lines = ["## Dashboard scrubbing (issue 6)", "",
+    lines = ["## Dashboard scrubbing (`make bench-dashboard`)", "",
              f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python -m benchmarks.dashboard"
              f" --events {args.events} --moves {args.moves}`.", ""]
     with tempfile.TemporaryDirectory() as folder:

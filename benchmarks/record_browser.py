@@ -410,7 +410,7 @@ def main() -> None:
         return f"{_p(a, .5) / max(_p(b, .5), 1e-9):.2f}x at p50, {_p(a, .95) / max(_p(b, .95), 1e-9):.2f}x at p95"
 
     lines = [
-        "## Recording by taps and stepping on Replay, in the real browser (issue 13)", "",
+        "## Recording by taps and stepping on Replay, in the real browser (`make bench-record`)", "",
         f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `{command}` (also `make bench-record`) in "
         f"{minutes:.1f} min: Debian's Chromium driven by Playwright records each game's golden bot game again on the "
         "Record page by taps and dice-pad presses alone (the log must come out equal, event for event), at a laptop's "

@@ -204,7 +204,7 @@ def main() -> None:
     command = f"python -m benchmarks.service --clients {args.clients} --matches {args.matches} --seconds {args.seconds:g}"
     other = {code: n for code, n in refusals.items() if code != 409}
     lines = [
-        "## HTTP service under load (`make bench-service`, issue 17)", "",
+        "## HTTP service under load (`make bench-service`)", "",
         f"Measured {when} by `{command}`: a real `tabletape serve` process (uvicorn, one worker,",
         f"on the same 2 shared cores as the {args.clients} client threads), {args.clients} clients appending one event at a",
         f"time to {args.matches} matches (MortalGate, every append audited live) for {elapsed:.1f} s; a loser retries from the",

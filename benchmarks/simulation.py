@@ -38,7 +38,7 @@ def main() -> int:
     args = parser.parse_args()
     per_core = 10 if args.quick else 60
     scaling = 40 if args.quick else 240
-    rows = ["## Simulation (issue 5)", "",
+    rows = ["## Simulation (`make bench-simulation`)", "",
             f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python -m benchmarks.simulation"
             f"{' --quick' if args.quick else ''}` on {os.cpu_count()} cores, seed 1.", "",
             "| figure | games | value | ratio (same run) |", "|---|---|---|---|"]

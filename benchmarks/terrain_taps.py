@@ -53,7 +53,7 @@ def main() -> None:
         base += [_cost(rules, s) for s in played]
     load = os.getloadavg()[0]
     text = "\n".join([
-        "## Frontier's terrain set-up on the Record page (issue 13, set-up)", "",
+        "## Frontier's terrain set-up on the Record page", "",
         f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python -m benchmarks.terrain_taps` (load average "
         f"{load:.2f}): one position's legal events, refused events and tap map, as the Record page builds them, over the "
         f"{len(terrain)} set-up positions of the heuristic bot game of seed {SEED} (the empty table to all 13 pieces) against "

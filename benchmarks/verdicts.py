@@ -43,7 +43,7 @@ def main() -> None:
         with mock.patch.object(verdicts, "_median_only", lambda t, f: verdicts.median_length(t, f).value):
             slow = _seconds(lambda la=la, lb=lb: verdicts.length_verdict(la, lb))
         rows.append(f"| {n:,} | {every:.2f} s | {fast:.2f} s | {slow:.2f} s | {slow / fast:.0f}x faster |")
-    body = "\n".join(["## Balance verdicts (`python -m benchmarks.verdicts`, issue 16)", "",
+    body = "\n".join(["## Balance verdicts (`python -m benchmarks.verdicts`)", "",
                       f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} on synthetic cohorts (no censoring), one run;"
                       " 400 bootstrap resamples for the length interval.", "", *rows])
     write_section("verdicts", body)

@@ -127,7 +127,7 @@ def main() -> int:
     db = warehouse.path.stat().st_size
     sync_rows = rows / full_s
     lines = [
-        "## Warehouse (issue 4)",
+        "## Warehouse (`make bench-warehouse`)",
         "",
         f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python -m benchmarks.warehouse --games {args.games}`"
         f" on {os.cpu_count()} cores: {full.matches} bot games of {SPEC} (heuristic bots, one simulation batch),"

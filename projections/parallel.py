@@ -309,7 +309,7 @@ def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: 
         matches = ws.matches()
         jobs = []
         for match_id in matches:
-            try:  # one bad match is listed, never stops the sync (issue 14)
+            try:  # one bad match is listed, never stops the sync
                 plan, why = warehouse._plan(match_id, checkpoints.get(match_id), verify)
                 if ws.store.batches.get(match_id) is None:
                     with suppress(TabletapeError):  # an unreadable log fails in its projection, with the line named

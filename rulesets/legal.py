@@ -1,4 +1,4 @@
-"""Legal events as a sequence built on demand (issue 18).
+"""Legal events as a sequence built on demand.
 
 A random bot picks one index of the legal events (`options[rng.randrange(len(options))]`),
 so building every event of a decision to hand one over is mostly wasted. A game's `legal`

@@ -1,4 +1,4 @@
-"""Equally likely chance outcomes, each made when read (issue 18).
+"""Equally likely chance outcomes, each made when read.
 
 A chance step answers every outcome with its weight; a deck's draw in Mercenarium is one
 outcome per card the deck holds, about forty events made and weighed to play one of them.

@@ -1,4 +1,4 @@
-"""Issue 15: one table mistake gives one finding, and the verdicts around an audit say what they mean."""
+"""One table mistake gives one finding, and the verdicts around an audit say what they mean."""
 
 from __future__ import annotations
 

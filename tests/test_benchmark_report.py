@@ -7,7 +7,7 @@ from benchmarks.speed import BOT_READING, replace_bot_reading
 
 SECTION = """### Reading the figures
 
-- Same logs: every bot game above gives, seed for seed, the log the code before issue 18 gives.
+- Same logs: every bot game above gives, seed for seed, the log the baseline commit gives.
 - Bot games are timed as an older run wrote.
 - Bot games: an older reading,
   over two lines.

@@ -78,7 +78,7 @@ def test_the_mistakes_offered_to_the_recorder_are_ones_the_rules_refuse(spec: st
 
 
 BUILT_LEGAL = ["mortalgate", "frontline", "mercyfrontier", "mercenarium"]
-"""Games whose `legal` is built from the rules (wholly or for their common kinds) rather than filtered by `check` (issue 18):
+"""Games whose `legal` is built from the rules (wholly or for their common kinds) rather than filtered by `check`:
 held to `check` on many more seeded positions in the slow run."""
 
 

@@ -1,4 +1,4 @@
-"""Issue 14's attacks on the store, each through the command line (or the Python API), as a
+"""Attacks on the store, each through the command line (or the Python API), as a
 hostile user or a crashing machine would make them: out-of-range values, links, torn
 tails, cut and edited ends, one bad file among many, deep JSON, runaway SQL."""
 

@@ -89,7 +89,7 @@ def _pass_draws(rng: random.Random, count: int) -> None:
     class (one that may draw otherwise) draws them one by one.
 
     Where the draws are read (a tie), they are drawn one by one: rebuilding the few read
-    from one call's bits (sessions 8 to 12) took more instructions than drawing them all
+    from one call's bits took more instructions than drawing them all
     (big-int shifts), 760.1M against 759.2M over the benchmark's twelve games."""
     if type(rng) is random.Random:
         rng.getrandbits(64 * count)

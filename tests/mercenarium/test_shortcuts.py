@@ -1,4 +1,4 @@
-"""Shortcuts taken for speed (issue 18) answer what the plain reading answers.
+"""Shortcuts taken for speed answer what the plain reading answers.
 
 A step's direction looked up rather than searched (and each neighbour's step back), a clash
 read from the two touching edges' codes (each card's edges by compass direction under its

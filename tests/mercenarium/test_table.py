@@ -1,5 +1,5 @@
 """Mercenarium at the table: every event in words, and recorded by taps on the board and its
-card rows (issue 13): a hand card tapped only in its own seat's view, a capture flipped to
+card rows: a hand card tapped only in its own seat's view, a capture flipped to
 buy, the draw piles, the turn-order dice read as who goes first."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Mercy Frontier at the table: every event in words, and recorded by taps (issue 13): a token
+"""Mercy Frontier at the table: every event in words, and recorded by taps: a token
 then where it ends, a card of the mercenary row with the payment picked in resources, a
 contract card then its space, a worker then what it builds, the phase's end as a button."""
 
