@@ -1,6 +1,6 @@
 """Balance verdicts: the numbers are the libraries' on the same counts, a bias of known size
 is found at the sample size the verdict states, and the 95% intervals cover the truth about
-95% of the time over repeated cohorts (cheap synthetic draws; docs/architecture.md has the
+95% of the time over repeated cohorts (cheap synthetic draws; BENCHMARKS.md, "Interval coverage", has the
 measured figures)."""
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def test_a_grace_head_start_is_detected_at_the_games_the_verdict_asks_for(tmp_pa
     20-game comparison how many games a 30-point change needs, runs that many from other
     seeds, and seat balance is called (after Holm) in the right direction, with the numbers
     side_win_rates gives on the same games. benchmarks/bias.py measures the detection rate
-    and interval coverage of a 3-Grace head start over many cohorts (docs/architecture.md)."""
+    and interval coverage of a 3-Grace head start over many cohorts (BENCHMARKS.md)."""
     from tests.cli_support import run
 
     home, trial = tmp_path / "store", tmp_path / "trial"  # the trial's games kept out of side_win_rates below
