@@ -109,7 +109,17 @@ class LogCodec:
             known = ", ".join(self.known_types)
             return LogFormatError(where, line_no, f"unknown event type {kind!r}; known types: {known}", field="type")
         message, field = _split_field(str(error))
+        if message.startswith("Object missing required field") and field is None:
+            missing = [name for name in self.required(kind) if name not in raw]
+            if len(missing) > 1:
+                named = ", ".join(f"`{name}`" for name in missing)
+                return LogFormatError(where, line_no, f"{kind}: missing required fields {named}")
         return LogFormatError(where, line_no, f"{kind}: {message}", field=field)
+
+    def required(self, kind: str) -> list[str]:
+        """The fields an event of type `kind` must give (the rest have defaults), so an
+        error can name every one a line left out at once, not one per try."""
+        return [field.encode_name for field in msgspec.structs.fields(self.by_name[kind]) if field.required]
 
     def schema(self) -> dict[str, Any]:
         """JSON Schema of every line this codec accepts, so other tools can write logs."""
