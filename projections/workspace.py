@@ -196,7 +196,7 @@ class Workspace:
         has one), since renaming changes line 0 and so every hash after it."""
         validate_match_id(match_id)
         lines = [line for line in data.split(b"\n") if line.strip()]
-        events = list(decode_log(lines, registry.game(header.ruleset).codec, where=where))
+        events = list(decode_log(lines, registry.game(header.ruleset).codec, where=where, exact=True))
         if any(event.prev for event in events):
             report = verify_lines(lines)
             if not report.ok:
