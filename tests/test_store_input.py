@@ -1,6 +1,7 @@
 """What a user sends the store is kept as sent or refused whole, never silently changed:
 a field an event does not have, a key given twice, through `tabletape import` and
-`append` and the Python API; a draft missing several fields names them all."""
+`append` and the Python API; an import answers with its audit; a draft missing several
+fields names them all."""
 
 from __future__ import annotations
 
@@ -231,3 +232,31 @@ def test_append_names_every_missing_field_in_one_line(home: Path) -> None:
     code, _, err = run(home, "append", "m1", "--event", json.dumps({"type": "AttackRolled", "target": "kyra", "tens": 1}))
     assert code == 2 and "AttackRolled: Object missing required field `ones`" in err  # one missing: as before
     assert snapshot(home) == before
+
+
+# -- an import answers with its audit -----------------------------------------------------------
+
+
+def test_import_answers_with_the_audit_of_what_it_stored(tmp_path: Path) -> None:
+    code, out, err = run(tmp_path, "import", str(written(cafe(), tmp_path / "cafe.jsonl")))
+    assert code == 0 and out.strip() == "playtest-2026-03-05-cafe"
+    assert ("imported cafe.jsonl as playtest-2026-03-05-cafe: 387 events under mortalgate@2.5: "
+            "4 rule violations, 0 warnings, 2 rulings or infos") in err
+    assert "most of these events" not in err
+
+
+def mostly_broken(tmp_path: Path) -> Path:
+    """Line 0 of the café match, then one hero picked over and over: the rules refuse all but one."""
+    lines = cafe()
+    return written([lines[0], *({**lines[5], "seq": seq} for seq in range(1, 200))], tmp_path / "picks.jsonl")
+
+
+def test_an_import_that_mostly_breaks_the_rules_says_so_plainly(tmp_path: Path) -> None:
+    code, out, err = run(tmp_path, "import", str(mostly_broken(tmp_path)))
+    assert code == 0 and out.strip() == "playtest-2026-03-05-cafe"
+    assert "200 events under mortalgate@2.5: 199 rule violations" in err
+    assert ("warning: most of these events break the rules of mortalgate@2.5: was this recorded under another game "
+            "or version? (199 of 200 events break a rule;") in err
+    ws = Workspace(tmp_path / "again")
+    imported = ws.imported(ws.import_log(mostly_broken(tmp_path).read_bytes()))
+    assert imported.mostly_broken and imported.broken == 199 and imported.report.tally.violations == 199
