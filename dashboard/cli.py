@@ -306,9 +306,17 @@ def import_(ws: Workspace, path: Path, match_id: str | None) -> None:
     """Import a whole JSON-lines log; nothing is stored unless every line checks.
 
     A chained log must verify. To import a log edited by hand, blank every prev
-    ("prev":"") first: an unchained log is chained on the way in."""
+    ("prev":"") first: an unchained log is chained on the way in. A line with a key
+    twice or a field its event does not have is refused: keep extra data in notes.
+
+    Prints the match id; on stderr, the log's audit under its rules, and a warning when
+    most of its events break them."""
     started = ws.import_log(path.read_bytes(), match_id=match_id, where=str(path))
-    click.echo(match_id or started.match_id)
+    click.echo(started.match_id)  # stored: said before the audit, which takes longer
+    imported = ws.imported(started)
+    click.echo(f"imported {path.name} as {imported.summary()}", err=True)
+    if (warning := imported.warning()) is not None:
+        click.echo(f"warning: {warning}", err=True)
 
 
 @cli.command()

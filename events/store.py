@@ -235,7 +235,9 @@ def import_log(
 ) -> MatchStarted:
     """Import a whole log: check the header, every line, seq order and chain, then write.
 
-    Nothing is written unless everything checks, and then all at once. A chained log
+    Nothing is written unless everything checks, and then all at once. Every line must
+    say exactly what its event holds (no key twice, no field the event lacks): the log is
+    stored as its events read, so what was sent is kept or refused whole. A chained log
     (some `prev` filled in) must verify and is kept byte for byte; an unchained one
     (every `prev` empty, e.g. written by another tool) is chained on the way in.
     """
@@ -244,7 +246,7 @@ def import_log(
     header = read_header(lines[0], where=where)
     if header.match_id != match_id:
         raise LogFormatError(where, 1, f"match_id is {header.match_id!r}, but the import is for {match_id!r}", field="match_id")
-    events = list(decode_log(lines, codec_for(header), where=where))
+    events = list(decode_log(lines, codec_for(header), where=where, exact=True))
     for line_no, event in enumerate(events, start=1):
         check_values(event, where=where, line_no=line_no)
     if any(event.prev for event in events):

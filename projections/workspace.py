@@ -39,6 +39,38 @@ from rulesets.variants import Variant, read_variant
 HOME_ENV = "TABLETAPE_HOME"
 
 
+class Imported(msgspec.Struct, frozen=True, kw_only=True):
+    """A log just stored and its audit under the rules it names: said when it comes in, so
+    a log recorded under other rules is noticed there, not later as a jump in a page's
+    count of violations."""
+
+    started: MatchStarted
+    """Line 0 as stored (its match id is the one the log is stored under)."""
+    report: AuditReport
+
+    @property
+    def broken(self) -> int:
+        """Events that break a rule (an event breaking two is counted once)."""
+        return len({violation.seq for violation in self.report.errors})
+
+    @property
+    def mostly_broken(self) -> bool:
+        """More than half of the log's events break a rule: likely read under the wrong rules."""
+        return self.broken * 2 > self.report.events
+
+    def summary(self) -> str:
+        """`m1: 387 events under mortalgate@2.5: 4 rule violations, 0 warnings, 2 rulings or infos`."""
+        return f"{self.started.match_id}: {self.report.events:,} events under {self.report.rules}: {self.report.tally.text()}"
+
+    def warning(self) -> str | None:
+        """The plain question when most events break the rules, else None."""
+        if not self.mostly_broken:
+            return None
+        return (f"most of these events break the rules of {self.report.rules}: was this recorded under another game "
+                f"or version? ({self.broken:,} of {self.report.events:,} events break a rule; "
+                f"`tabletape audit {self.started.match_id} --against {self.started.ruleset}@VERSION` reads it under another version)")
+
+
 def default_home() -> Path:
     """`$TABLETAPE_HOME`, else `./data`."""
     return Path(os.environ.get(HOME_ENV) or "data")
@@ -191,12 +223,17 @@ class Workspace:
         return import_log(self.store, match_id or header.match_id, data,
                           lambda h: registry.game(h.ruleset).codec, where=where)
 
+    def imported(self, started: MatchStarted) -> Imported:
+        """A log `import_log` just stored, audited under the rules it names: what a person
+        importing it is told (the command line and the Matches page)."""
+        return Imported(started=started, report=self.audit(started.match_id))
+
     def _renamed(self, data: bytes, header: MatchStarted, match_id: str, where: str) -> bytes:
         """The log with line 0 naming `match_id`, re-chained: its chain is checked first (when it
         has one), since renaming changes line 0 and so every hash after it."""
         validate_match_id(match_id)
         lines = [line for line in data.split(b"\n") if line.strip()]
-        events = list(decode_log(lines, registry.game(header.ruleset).codec, where=where))
+        events = list(decode_log(lines, registry.game(header.ruleset).codec, where=where, exact=True))
         if any(event.prev for event in events):
             report = verify_lines(lines)
             if not report.ok:

@@ -2,7 +2,8 @@
 
 The list comes from the warehouse through `projections.catalog` (synced first when the
 store changed); an import goes through `Workspace.import_log`, which stores nothing
-unless every line checks; an export is the log exactly as stored.
+unless every line checks, and is answered with the log's audit (`Workspace.imported`);
+an export is the log exactly as stored.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import streamlit as st
 
 from dashboard import state
 from events.errors import TabletapeError
+from events.shared import MatchStarted
 from projections import catalog
 from projections.catalog import MatchFilter
 from projections.workspace import Workspace
@@ -111,7 +113,8 @@ def _open_and_export(ws: Workspace, match_ids: list[str]) -> None:
 
 
 def _import(ws: Workspace) -> None:
-    """Upload a JSON-lines log; it is stored only if every line checks."""
+    """Upload a JSON-lines log; it is stored only if every line checks, and then its audit
+    is said at once (with a warning when most of its events break its rules)."""
     with st.expander("Import a JSON-lines log", expanded=not ws.matches()):
         with st.form("matches.import", clear_on_submit=True):
             upload = st.file_uploader("Log file (.jsonl)", type=["jsonl", "json", "txt", "log"], key="matches.upload")
@@ -123,15 +126,26 @@ def _import(ws: Workspace) -> None:
                 try:
                     started = ws.import_log(upload.getvalue(), where=upload.name)
                 except TabletapeError as error:
-                    st.session_state[MESSAGE] = ("error", f"Refused, nothing was stored: {error}")
+                    st.session_state[MESSAGE] = [("error", f"Refused, nothing was stored: {error}")]
                 else:
                     state.select_match(started.match_id)
-                    st.session_state[MESSAGE] = ("success", f"Imported {upload.name} as {started.match_id} "
-                                                 f"({started.ruleset}@{started.version}, {started.source}).")
-        message = st.session_state.pop(MESSAGE, None)
-        if message:
-            kind, text = message
-            (st.error if kind == "error" else st.success)(text)
+                    st.session_state[MESSAGE] = _imported(ws, started, upload.name)
+        for kind, text in st.session_state.pop(MESSAGE, ()):
+            {"error": st.error, "warning": st.warning}.get(kind, st.success)(text)
+
+
+def _imported(ws: Workspace, started: MatchStarted, name: str) -> list[tuple[str, str]]:
+    """What the upload of a stored log says: where it went and its audit, with a warning
+    when most of its events break its rules."""
+    stored = f"Imported {name} as {started.match_id} ({started.ruleset}@{started.version}, {started.source})."
+    try:
+        imported = ws.imported(started)
+    except TabletapeError as error:
+        return [("success", stored), ("error", f"Its audit failed: {error}")]
+    said = [("success", f"{stored} Audit: {imported.report.tally.text()}.")]
+    if (warning := imported.warning()) is not None:
+        said.append(("warning", warning[0].upper() + warning[1:]))
+    return said
 
 
 main()

@@ -97,6 +97,33 @@ def test_a_bad_log_is_refused_with_line_and_reason_and_nothing_is_stored(app: Ap
     assert snapshot(home) == before
 
 
+def test_an_upload_answers_with_its_audit_and_says_when_most_events_break_the_rules(app: AppTest, home: Path) -> None:
+    lines = another_tool_wrote(home, "picks")
+    picks = [lines[0], *({**lines[5], "seq": seq} for seq in range(1, 200))]  # one hero picked over and over
+    app.file_uploader[0].set_value(("picks.jsonl", encode(picks), "application/x-ndjson"))
+    by_label(app.button, "Import").click()
+    run_ok(app)
+    [success] = [e.value for e in app.success]
+    assert success.startswith("Imported picks.jsonl as picks (mortalgate@2.5, playtest). Audit: 199 rule violations, 0 warnings")
+    [warning] = [w.value for w in app.warning]
+    assert warning.startswith("Most of these events break the rules of mortalgate@2.5: was this recorded under "
+                              "another game or version? (199 of 200 events break a rule;")
+    assert "picks" in listed(app)
+
+
+def test_an_upload_with_a_field_its_events_lack_is_refused_and_nothing_is_stored(app: AppTest, home: Path) -> None:
+    lines = another_tool_wrote(home, "moody")
+    lines[5]["mood"] = "grim"
+    before = snapshot(home)
+    app.file_uploader[0].set_value(("moody.jsonl", encode(lines), "application/x-ndjson"))
+    by_label(app.button, "Import").click()
+    run_ok(app)
+    [refused] = [e.value for e in app.error]
+    assert refused.startswith("Refused, nothing was stored: moody.jsonl:6: HeroPicked has no field 'mood'")
+    assert "a note on the event" in refused and not app.success
+    assert snapshot(home) == before
+
+
 def test_export_downloads_the_log_exactly_as_stored(app: AppTest, home: Path) -> None:
     by_label(app.selectbox, "Match").set_value(CAFE)
     run_ok(app)
