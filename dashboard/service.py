@@ -55,6 +55,7 @@ from dashboard.wire import (
     NoteEdit,
     Verified,
 )
+from events.codec import repeated_key
 from events.errors import (
     ConflictError,
     InvalidMatchIdError,
@@ -166,6 +167,8 @@ def _strict_body(body: bytes, into: Any) -> None:
         raise _unreadable(f"the request body is not valid JSON: {error}") from None
     if problem := first_problem(value):
         raise _refused(problem[0] or "body", problem[1])
+    if twice := repeated_key(body):
+        raise _refused(twice, f"`{twice}` is given twice: send each key once")
     try:
         msgspec.convert(value, type=into, strict=True)
     except msgspec.ValidationError as error:

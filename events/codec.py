@@ -295,6 +295,13 @@ def inexact_key(codec: LogCodec, line: bytes, event: Event, *, where: str, line_
     return next(((key, False) for key in codec._upcast(codec._raw.decode(line)) if key not in held), None)
 
 
+def repeated_key(data: bytes) -> str | None:
+    """The path of the first key a JSON text gives twice (`seats.red`), or None: JSON
+    parsers keep the last value of a repeated key, so what was sent and what was read
+    would differ without a word."""
+    return found[0] if (found := _first_inexact(json.loads(data, object_pairs_hook=_Pairs), _UNKNOWN, "")) else None
+
+
 def _is_old_shape(codec: LogCodec, line: bytes) -> bool:
     """Whether an upcaster made the line's event (the typed decoder refuses the line)."""
     if not codec.upcasters:

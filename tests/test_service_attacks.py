@@ -345,6 +345,8 @@ DEEP_FIELD = b'{"expected_seq": 0, "event": {"type": "Recruited", "by": "red", "
     (b"null", 422, "body"),
     (b'{"expected_seq": 0, "events": [1, 2]}', 422, "events"),
     (b'{"expected_seq": 0, "event": {"type": "Recruited", "by": "red", "card": 18446744073709551616}}', 422, "event.card"),
+    (b'{"expected_seq": 12, "expected_seq": 12, "event": {"type": "Passed", "by": "red"}}', 422, "expected_seq"),
+    (b'{"expected_seq": 12, "event": {"type": "Passed", "by": "red", "by": "blue"}}', 422, "event.by"),
 ])
 def test_a_malformed_body_is_a_one_line_4xx(table: Table, body: bytes, status: int, field: str) -> None:
     got, answer, _ = _ask(table.url, "POST", "/matches/hands/events", body, token=table.writer)
