@@ -42,13 +42,14 @@ PARTS: tuple[Part, ...] = (
 )
 """Every optional part; level 1 is `setup` and `apply`, which every game has."""
 
-NEEDS: dict[str, tuple[int, str]] = {
-    "audit": (2, "check"),
-    "board": (3, "view"),
-    "simulate": (4, "legal"),
-    "compare-versions": (4, "legal"),
+NEEDS: dict[str, tuple[int, str, str]] = {
+    "audit": (2, "check", "audit needs"),
+    "board": (3, "view", "a board needs"),
+    "pickers": (4, "legal", "pickers need"),
+    "simulate": (4, "legal", "simulate needs"),
+    "compare-versions": (4, "legal", "compare-versions needs"),
 }
-"""A feature -> the level it comes with and the part it cannot do without."""
+"""A feature -> the level it comes with, the part it cannot do without, and its words."""
 
 
 class Level(msgspec.Struct, frozen=True, kw_only=True):
@@ -81,8 +82,7 @@ def level_of(ruleset: Ruleset[Any]) -> Level:
 
 def lacks(ruleset: Ruleset[Any], feature: str) -> str | None:
     """Why a game cannot do `feature` yet, in one line; None if it can."""
-    level, part = NEEDS[feature]
+    level, part, needs = NEEDS[feature]
     if ruleset.gives(part):
         return None
-    return (f"{ruleset.name} is a level {level_of(ruleset).level} game: {feature} needs level {level} "
-            f"(its `{part}` function)")
+    return f"{ruleset.name} is a level {level_of(ruleset).level} game: {needs} level {level} (its `{part}` function)"

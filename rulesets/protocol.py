@@ -310,12 +310,14 @@ _DEFAULTS: dict[str, object] = {
 }
 """The neutral default of each optional function, to tell it from the game's own."""
 
-_CODECS: dict[str, LogCodec] = {}
+_CODECS: dict[tuple[str, tuple[type[Event], ...]], LogCodec] = {}
 
 
 def _codec_for(ruleset: Ruleset[Any]) -> LogCodec:
-    """One codec per game, built once (decoders are costly to build, cheap to use)."""
-    codec = _CODECS.get(ruleset.name)
+    """One codec per game, built once (decoders are costly to build, cheap to use); a game
+    loaded again (its module reimported) gets one of its new event classes."""
+    key = (ruleset.name, ruleset.events)
+    codec = _CODECS.get(key)
     if codec is None:
-        codec = _CODECS[ruleset.name] = LogCodec(ruleset.events, ruleset.upcasters)
+        codec = _CODECS[key] = LogCodec(ruleset.events, ruleset.upcasters)
     return codec

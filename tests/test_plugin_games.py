@@ -5,61 +5,18 @@ tests/plugin_games/pig)."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from rulesets import registry
 from tests.cli_support import lines, run
+from tests.plugin_support import GAMES, forget_pig, install, pig, site
 
-PIG = Path(__file__).parent / "plugin_games" / "pig"
-GAMES = {"pig-replay": "pig:REPLAY", "pig": "pig:RULESET", "pig-bots": "pig:PLAYABLE"}
-
-
-def install(site: Path, games: dict[str, str], *, name: str = "pig", version: str = "0.2") -> Path:
-    """The package `name` installed into `site` as pip would: its code and a dist-info
-    declaring its games as `tabletape.games` entry points."""
-    if not (site / "pig").exists():
-        shutil.copytree(PIG, site / "pig", ignore=shutil.ignore_patterns("__pycache__"))
-    dist = site / f"{name}-{version}.dist-info"
-    dist.mkdir(parents=True)
-    (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
-    (dist / "entry_points.txt").write_text("[tabletape.games]\n" + "".join(f"{g} = {target}\n" for g, target in games.items()))
-    return site
-
-
-def _forget_pig() -> None:
-    for module in [m for m in sys.modules if m == "pig" or m.startswith("pig.")]:
-        del sys.modules[module]
-    importlib.invalidate_caches()
-    registry.refresh()
-
-
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[Path]:
-    """A folder on sys.path where packages are installed for this test only."""
-    where = tmp_path / "site"
-    where.mkdir()
-    sys.path.insert(0, str(where))
-    _forget_pig()
-    yield where
-    sys.path.remove(str(where))
-    _forget_pig()
-
-
-@pytest.fixture
-def pig(site: Path) -> Path:
-    install(site, GAMES)
-    registry.refresh()
-    return site
-
+__all__ = ["pig", "site"]  # fixtures
 
 ROLL, HOLD = {"type": "Rolled", "by": "a"}, {"type": "Held", "by": "a"}
 
@@ -155,7 +112,7 @@ def test_a_log_whose_game_is_not_installed_is_listed_exported_and_skipped(site: 
     run(home, "new", "--ruleset", "frontline", "--seats", "a=ana,b=ben", "--id", "f1")
     stored = (home / "logs" / "p1.jsonl").read_text()
     shutil.rmtree(site / "pig-0.2.dist-info")  # uninstalled
-    _forget_pig()
+    forget_pig()
 
     code, out, _ = run(home, "list")
     assert code == 0
