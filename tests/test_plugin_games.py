@@ -151,3 +151,39 @@ def test_the_demo_plays_every_game_with_legal_moves_with_its_default_bot(pig: Pa
     assert "demo-pig-bots-1-1" in made  # random, the only bot it has
     assert "demo-mortalgate-2_5-1" in made
     assert not any(m.startswith(("demo-pig-1", "demo-pig-replay")) for m in made)  # no legal moves, no bot
+
+
+def test_the_service_process_records_and_audits_an_installed_game(pig: Path, tmp_path: Path) -> None:
+    from dashboard.client import Client
+    from tests.test_service import _free_port, _wait_up
+
+    home, port = tmp_path / "store", _free_port()
+    code, token, err = run(home, "token", "issue", "--scope", "write")
+    assert code == 0, err
+    log = tmp_path / "server.log"
+    with open(log, "wb") as output:
+        server = subprocess.Popen([sys.executable, "-m", "dashboard.cli", "--home", str(home), "serve", "--port", str(port)],
+                                  stdout=output, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(pig)})
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_up(url, server, log)
+        client = Client(url, token.strip())
+        assert {"pig", "pig-replay", "pig-bots"} <= {g["name"] for g in client.rulesets()}
+        started = client.start("pig", {"a": "ana", "b": "ben"})
+        appended = client.append(started.match_id, [{"type": "Rolled", "by": "b"}], expected_seq=0)
+        assert [v.rule for v in appended.findings] == ["pig/turn.actor"]
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+def test_a_log_that_names_no_package_says_which_game_it_needs(site: Path, tmp_path: Path) -> None:
+    install(site, GAMES)
+    registry.refresh()
+    home = tmp_path / "store"
+    run(home, "new", "--ruleset", "pig", "--seats", "a=ana,b=ben", "--id", "p1")
+    log = home / "logs" / "p1.jsonl"
+    log.write_bytes(log.read_bytes().replace(b',"package":"pig 0.2"', b""))  # as a log from before the field
+    shutil.rmtree(site / "pig-0.2.dist-info")
+    forget_pig()
+    assert "p1  pig@1  playtest    (needs the game pig (not installed))" in run(home, "list")[1].splitlines()
