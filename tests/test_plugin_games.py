@@ -59,14 +59,19 @@ def test_a_level_two_game_audits_what_the_table_wrote(pig: Path, tmp_path: Path)
     assert "audited 1 of 1 matches" in out and "pig/turn.actor" in out
 
 
-def test_a_level_four_game_simulates_with_only_a_random_bot(pig: Path, tmp_path: Path) -> None:
+def test_a_level_four_game_simulates_and_compares_versions_with_only_a_random_bot(pig: Path, tmp_path: Path) -> None:
     home = tmp_path / "store"
     code, out, err = run(home, "simulate", "pig-bots", "--games", "3", "--workers", "2")
     assert code == 0, err
-    assert "3 games of pig-bots@1 (3 finished)" in out
+    assert "3 games of pig-bots@100 (3 finished)" in out
     assert "random bots" in run(home, "list")[1]
     code, out, _ = run(home, "audit", "--all", "--workers", "2")
     assert code == 0 and "3 clean" in out
+
+    code, out, err = run(home, "compare-versions", "pig-bots@short", "pig-bots@100", "--games", "6", "--workers", "2")
+    assert code == 0, err
+    assert "pig-bots@short (A) vs pig-bots@100 (B), bot games: 6 and 6 games" in out
+    assert "batches sim-pig-bots-short-random-s1-n6, sim-pig-bots-100-random-s1-n6" in out
 
     code, _, err = run(home, "simulate", "pig", "--games", "3")
     assert code == 2
@@ -77,7 +82,7 @@ def test_rulesets_says_each_games_level_and_what_comes_next(pig: Path, tmp_path:
     out = run(tmp_path / "store", "rulesets")[1]
     assert "pig-replay  (pig-replay; bare name = 1; level 1; next: check (audit:" in out
     assert "pig  (Pig; bare name = 1; level 2; next: view (a board" in out
-    assert "pig-bots  (Pig; bare name = 1; level 4; next: describe, touch, candidates, metrics, readings)" in out
+    assert "pig-bots  (Pig; bare name = 100; level 4; next: describe, touch, candidates, metrics, readings)" in out
     assert "mortalgate  (MortalGate; bare name = 2.5; level 5)" in out
 
 
@@ -148,7 +153,7 @@ def test_the_demo_plays_every_game_with_legal_moves_with_its_default_bot(pig: Pa
     from projections.workspace import Workspace
 
     made = ensure_demo(Workspace(tmp_path / "store"), games_per_version=1, playtests=None)
-    assert "demo-pig-bots-1-1" in made  # random, the only bot it has
+    assert {"demo-pig-bots-short-1", "demo-pig-bots-100-1"} <= set(made)  # random, the only bot it has
     assert "demo-mortalgate-2_5-1" in made
     assert not any(m.startswith(("demo-pig-1", "demo-pig-replay")) for m in made)  # no legal moves, no bot
 

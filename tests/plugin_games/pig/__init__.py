@@ -10,8 +10,8 @@ dist-info), it shows what each level of the protocol switches on:
 
 from __future__ import annotations
 
-from pig.rules import EVENTS, apply, chance, check, legal, outcome, setup, view
-from rulesets.protocol import Ruleset
+from pig.rules import EVENTS, Params, apply, chance, check, legal, outcome, setup, view
+from rulesets.protocol import Ruleset, Version
 
 REPLAY = Ruleset(name="pig-replay", events=EVENTS, setup=setup, apply=apply)
 """Level 1: a log replays, its state shown as a table."""
@@ -21,5 +21,8 @@ RULESET = Ruleset(name="pig", title="Pig", events=EVENTS, setup=setup, apply=app
 """Level 2: every event checked, the result known."""
 
 PLAYABLE = Ruleset(name="pig-bots", title="Pig", events=EVENTS, setup=setup, apply=apply, check=check,
-                   outcome=outcome, view=view, legal=legal, chance=chance, example_seats={"a": "ana", "b": "ben"})
-"""Level 4: a board of scores, legal moves and the die, so the random bot plays it."""
+                   outcome=outcome, view=view, legal=legal, chance=chance, example_seats={"a": "ana", "b": "ben"},
+                   versions={"short": Version(id="short", params=Params(goal=50), title="first to 50"),
+                             "100": Version(id="100", params=Params(), title="first to 100, as written")})
+"""Level 4: a board of scores, legal moves and the die, so the random bot plays it; two
+versions, so it can be compared with itself."""

@@ -11,8 +11,17 @@ from events.shared import MatchStarted
 from rulesets.protocol import Outcome, Violation
 from rulesets.view import BoardView, Panel
 
-GOAL = 100
-"""'The first to 100 wins.'"""
+
+class Params(msgspec.Struct, frozen=True, kw_only=True):
+    """What a version of Pig may change: the score that wins."""
+
+    goal: int = 100
+    """'The first to 100 wins.'"""
+
+
+def goal(params: object) -> int:
+    """The winning score: a version's, else the text's 100 (a game without versions)."""
+    return params.goal if isinstance(params, Params) else Params().goal
 
 
 class Rolled(Event, frozen=True, kw_only=True, gc=False):
@@ -72,7 +81,7 @@ def _next_turn(state: State, scores: tuple[int, ...]) -> State:
 def check(params: object, state: State, event: Event) -> list[Violation]:
     """Only the player to act rolls or holds; a die shows 1 to 6, and only after a roll."""
     if outcome(params, state) is not None and isinstance(event, (Rolled, Landed, Held)):
-        return [Violation(seq=event.seq, rule="pig/game-over", message="the game is over: someone reached 100")]
+        return [Violation(seq=event.seq, rule="pig/game-over", message="the game is over: someone reached the goal")]
     if isinstance(event, Landed):
         if not state.rolling:
             return [Violation(seq=event.seq, rule="pig/roll.first", message="the die landed, but no roll was chosen")]
@@ -88,9 +97,9 @@ def check(params: object, state: State, event: Event) -> list[Violation]:
 
 
 def outcome(params: object, state: State) -> Outcome | None:
-    """The first to reach 100 wins."""
+    """The first to reach the goal wins."""
     for seat, score in zip(state.seats, state.scores, strict=True):
-        if score >= GOAL:
+        if score >= goal(params):
             return Outcome(winner=seat, reason=f"{seat} reached {score}", rule="pig/goal")
     return None
 
