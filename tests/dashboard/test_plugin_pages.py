@@ -51,3 +51,15 @@ def test_record_starts_a_game_without_legal_moves(home: Path) -> None:
     assert "**Playtest** · pig-replay@1 · a: ana, b: ben" in texts(at)
     assert ("pig-replay is a level 1 game: pickers need level 4 (its `legal` function). "
             "Record what the table did under Any event") in texts(at)
+
+
+def test_record_offers_a_level_four_games_moves_and_its_dice_pad(home: Path) -> None:
+    at = AppTest.from_file(RECORD, default_timeout=60).run()
+    box = next(w for w in at.selectbox if w.label == "Game")
+    box.select_index(box.options.index("Pig with bots"))
+    at.run()
+    at.button(key="rec_start").click().run()
+    assert [b.label for b in at.button if b.key.startswith("rec_button_")] == ["Rolled", "Held"]
+    at.button(key="rec_button_0_0").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert "Tap one face per die (6 outcomes still possible)." in texts(at)

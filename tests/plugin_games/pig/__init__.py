@@ -20,7 +20,7 @@ RULESET = Ruleset(name="pig", title="Pig", events=EVENTS, setup=setup, apply=app
                   example_seats={"a": "ana", "b": "ben"})
 """Level 2: every event checked, the result known."""
 
-PLAYABLE = Ruleset(name="pig-bots", title="Pig", events=EVENTS, setup=setup, apply=apply, check=check,
+PLAYABLE = Ruleset(name="pig-bots", title="Pig with bots", events=EVENTS, setup=setup, apply=apply, check=check,
                    outcome=outcome, view=view, legal=legal, chance=chance, example_seats={"a": "ana", "b": "ben"},
                    versions={"short": Version(id="short", params=Params(goal=50), title="first to 50"),
                              "100": Version(id="100", params=Params(), title="first to 100, as written")})
