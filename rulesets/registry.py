@@ -130,9 +130,10 @@ def _package(entry: importlib.metadata.EntryPoint) -> str | None:
     """`pig 0.2`: the distribution and version a game comes from, for a log to name what it
     needs; None for tabletape's own games (and a game not installed from a distribution)."""
     dist = entry.dist
-    if dist is None or dist.metadata["Name"] in (None, HOST):
+    name = dist.name if dist is not None else None  # None where the dist-info has no METADATA
+    if dist is None or name in (None, HOST):
         return None
-    return f"{dist.metadata['Name']} {dist.version}"
+    return f"{name} {dist.version}"
 
 
 def game_of_log(header: MatchStarted) -> Ruleset[Any]:

@@ -10,6 +10,7 @@ import os
 import shutil
 import subprocess
 import sys
+from hashlib import blake2b
 from pathlib import Path
 
 from rulesets import registry
@@ -192,3 +193,25 @@ def test_a_log_that_names_no_package_says_which_game_it_needs(site: Path, tmp_pa
     shutil.rmtree(site / "pig-0.2.dist-info")
     forget_pig()
     assert "p1  pig@1  playtest    (needs the game pig (not installed))" in run(home, "list")[1].splitlines()
+
+
+def test_a_games_fingerprint_follows_its_code_when_it_gives_none(pig: Path, tmp_path: Path) -> None:
+    home = tmp_path / "store"
+    run(home, "new", "--ruleset", "pig", "--seats", "a=ana,b=ben", "--id", "p1")
+    assert "core/rules-changed" not in run(home, "audit", "p1")[1]
+    with open(pig / "pig" / "rules.py", "a") as rules:
+        rules.write("\nCHANGED = True\n")  # the designer edits the rules
+    forget_pig()
+    assert "core/rules-changed" in run(home, "audit", "p1")[1]
+
+
+def test_a_game_that_is_one_module_is_fingerprinted_by_its_file(site: Path, tmp_path: Path) -> None:
+    (site / "solo.py").write_text("from pig import REPLAY as PIG\nfrom dataclasses import replace\n"
+                                  "RULESET = replace(PIG, name='solo', title='solo', fingerprint='')\n")
+    install(site, {"solo": "solo:RULESET"}, name="solo", version="1.0")
+    registry.refresh()
+    home = tmp_path / "store"
+    assert run(home, "new", "--ruleset", "solo", "--seats", "a=ana,b=ben", "--id", "s1")[0] == 0
+    header = json.loads((home / "logs" / "s1.jsonl").read_text().splitlines()[0])
+    assert header["package"] == "solo 1.0"
+    assert header["fingerprint"] == blake2b((site / "solo.py").read_bytes(), digest_size=8).hexdigest()
