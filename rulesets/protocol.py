@@ -266,13 +266,14 @@ class Ruleset(Generic[P]):
     package: str = ""
     """`pig 0.2`: the distribution the registry loaded the game from, recorded in the logs
     it starts; empty for tabletape's own games."""
-    own_bots: tuple[str, ...] = field(default=(), compare=False)
-    """The bots the game itself brought (set from `bots` when it is made)."""
+    own_bots: tuple[str, ...] | None = field(default=None, compare=False)
+    """The bots the game itself brought, set from `bots` when it is made (kept by
+    `dataclasses.replace`, so the random bot added below never counts as the game's own)."""
 
     def __post_init__(self) -> None:
         if not self.title:
             object.__setattr__(self, "title", self.name)
-        if not self.own_bots:
+        if self.own_bots is None:
             object.__setattr__(self, "own_bots", tuple(self.bots))
         if self.legal is not no_moves and "random" not in self.bots:
             object.__setattr__(self, "bots", {"random": random_bot, **self.bots})
