@@ -40,7 +40,7 @@ def clean_logs(games: int) -> list[tuple[str, list]]:
     from rulesets import registry
 
     out = []
-    for name in registry.GAMES:
+    for name in registry.names():
         ruleset = registry.game(name)
         rules = registry.resolve(name)
         for bot in ruleset.bots:

@@ -19,6 +19,7 @@ from dashboard import render
 from events.errors import ConflictError, TabletapeError
 from events.values import first_problem
 from projections.workspace import Workspace, to_builtins
+from rulesets.levels import lacks
 
 pass_ws = click.make_pass_decorator(Workspace)
 
@@ -179,6 +180,12 @@ def _live_audit(ws: Workspace, match_id: str, written: list[Any]) -> None:
 @pass_ws
 def replay(ws: Workspace, match_id: str, seq: int | None, against: str | None, fmt: str, seat: str | None) -> None:
     """Show the state at an event (the whole table, or one seat's view with --seat)."""
+    missing = ws.missing_game(ws.header(match_id))
+    if missing is not None:
+        click.echo(f"{match_id} {missing}: no state to show; its events as written:")
+        for line in ws.store.lines(match_id):
+            click.echo(f"  {render.raw_event_line(msgspec.json.decode(line))}")
+        sys.exit(1)
     last, seats = ws.store.last(match_id)[0], list(ws.header(match_id).seats)
     if seat is not None and seat not in seats:
         raise TabletapeError(f"--seat {seat!r} is not a seat of {match_id}: {', '.join(seats)}")
@@ -214,6 +221,9 @@ def audit(ws: Workspace, match_id: str | None, against: str | None, everything: 
     if fmt == "json":
         _emit(report)
     else:
+        unchecked = lacks(ws.rules_of(match_id, against).ruleset, "audit")
+        if unchecked is not None:
+            click.echo(f"note: {unchecked}: no event is checked")
         click.echo(render.audit_text(match_id, report, notes=len(ws.notes.list(match_id))))
     sys.exit(0 if report.clean else 1)
 
@@ -269,13 +279,16 @@ def schema(ws: Workspace, game: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @pass_ws
 def rulesets(ws: Workspace, fmt: str) -> None:
-    """List games, their versions and this store's variants."""
-    games = ws.rulesets()
+    """List installed games (and any that cannot load), their versions and this store's variants."""
+    games, broken = ws.rulesets(), ws.unloadable()
     if fmt == "json":
-        _emit(games)
+        _emit([*games, *({"name": name, "error": error} for name, error in broken.items())])
         return
-    for game in games:
-        click.echo(f"{game['name']}  ({game['title']}; bare name = {game['newest']})")
+    for game in sorted([*games, *({"name": name, "error": error} for name, error in broken.items())], key=lambda g: g["name"]):
+        if "error" in game:
+            click.echo(f"{game['name']}  {game['error']}")
+            continue
+        click.echo(f"{game['name']}  ({game['title']}; bare name = {game['newest']}; {game['level']})")
         for version in game["versions"]:
             click.echo(f"  {game['name']}@{version['id']:<8} {version['title']}")
         for variant in game["variants"]:
@@ -294,7 +307,9 @@ def list_matches(ws: Workspace) -> None:
             bad += 1
             click.echo(f"error: {match_id}: {error}", err=True)
             continue
-        click.echo(f"{match_id}  {header.ruleset}@{header.version}  {header.source}  {header.title}")
+        missing = ws.missing_game(header)
+        click.echo(f"{match_id}  {header.ruleset}@{header.version}  {header.source}  {header.title}"
+                   + (f"  ({missing})" if missing else ""))
     sys.exit(1 if bad else 0)
 
 
@@ -457,6 +472,8 @@ def sync(ws: Workspace, verify: bool, workers: int | None, scheduler: str | None
         click.echo(f"  rebuilt {match_id}: {why}")
     for match_id in report.removed_ids:
         click.echo(f"  removed {match_id}: its log is gone, so are its rows")
+    for match_id, needs in report.missing:
+        click.echo(f"  skipped {match_id}: {needs}")
     for match_id, error in report.failed:
         click.echo(f"  unreadable {match_id}: {error}", err=True)
     sys.exit(1 if report.failed else 0)
@@ -521,12 +538,12 @@ def _progress_bar(label: str) -> Any:
 @click.argument("spec")
 @click.option("--games", type=int, default=100, show_default=True)
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--bot", default="heuristic", show_default=True)
+@click.option("--bot", default=None, help="A bot of the game (default: its strongest; `tabletape rulesets` lists them).")
 @click.option("--workers", type=int, default=None, help="Local worker processes (default: all cores).")
 @click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786.")
 @click.option("--option", "options", multiple=True, help="Match option name=value, e.g. mission=sabotage (repeatable).")
 @pass_ws
-def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str, workers: int | None, scheduler: str | None,
+def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str | None, workers: int | None, scheduler: str | None,
              options: tuple[str, ...]) -> None:
     """Play seeded bot games and land them in the store and the warehouse."""
     from projections.batch import simulate as run
@@ -541,7 +558,7 @@ def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str, workers:
 @click.argument("b")
 @click.option("--games", type=int, default=500, show_default=True, help="Games per version (per round with --until-decided).")
 @click.option("--seed", type=int, default=1, show_default=True)
-@click.option("--bot", default="heuristic", show_default=True)
+@click.option("--bot", default=None, help="A bot of the game (default: its strongest; `tabletape rulesets` lists them).")
 @click.option("--workers", type=int, default=None)
 @click.option("--scheduler", default=None)
 @click.option("--until-decided", is_flag=True, help="Simulate in rounds of --games until the --measure verdicts are decided.")
@@ -554,7 +571,7 @@ def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str, workers:
               help="The change in a rate (0.05 = 5 points) the games-needed advice is about.")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
 @pass_ws
-def compare_versions(ws: Workspace, a: str, b: str, games: int, seed: int, bot: str, workers: int | None,
+def compare_versions(ws: Workspace, a: str, b: str, games: int, seed: int, bot: str | None, workers: int | None,
                      scheduler: str | None, until_decided: bool, measures: tuple[str, ...], max_games: int, margin: float,
                      detect: float, fmt: str) -> None:
     """Simulate two versions (same seeds, same bots) and give every balance verdict: both
@@ -604,6 +621,8 @@ def _worth_trying(ws: Workspace) -> list[str]:
     (an audit and a comparison under one version alone would show nothing)."""
     for match_id in ws.matches():
         header = ws.header(match_id)
+        if ws.missing_game(header) is not None:
+            continue
         ruleset = ws.rules_of_header(header).ruleset
         older = next((v for v in ruleset.versions if v != ruleset.newest), None)
         if older is not None:

@@ -12,9 +12,11 @@ from typing import Any
 import click
 import msgspec
 
+from events.base import ENVELOPE
 from projections.audit import AuditReport
 from projections.compare import Comparison
 from projections.replay import Step
+from projections.words import label
 from rulesets.protocol import Violation
 from rulesets.registry import Rules
 from rulesets.view import space_name
@@ -68,6 +70,13 @@ def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int, said: S
         lines += [f"  {n}. {said[n]}" for n in range(max(seq - RECENT + 1, 1), seq + 1)]
     lines += [violation_line(v) for v in step.violations]
     return "\n".join(lines)
+
+
+def raw_event_line(line: dict[str, Any]) -> str:
+    """A log line read without its game: `3. HeroMoved: by red · hero drexir`."""
+    shown = [f"by {line['by']}"] if line.get("by") else []
+    shown += [f"{name} {label(value)}" for name, value in line.items() if name not in ENVELOPE and name != "type" and value is not None]
+    return f"{line.get('seq')}. {line.get('type')}: {' · '.join(shown)}"
 
 
 def audit_text(match_id: str, report: AuditReport, notes: int | None = None) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+import msgspec
+
 from events.base import Event
 
 Source = Literal["playtest", "simulation", "import"]
@@ -30,6 +32,10 @@ class MatchStarted(Event, frozen=True, kw_only=True, gc=False):
     fingerprint: str = ""
     """Hash of the rules code and data that recorded the log: replaying under changed
     rules is detected and said, never silently shown as a game that did not happen."""
+    package: str | msgspec.UnsetType = msgspec.UNSET
+    """`pig 0.2`: the distribution a designer's game was installed from, so a store without
+    it can say what to install. Unset, and then absent from the line, for tabletape's own
+    games: their logs read as they always did."""
 
 
 class Retracted(Event, frozen=True, kw_only=True, gc=False):

@@ -26,7 +26,7 @@ from events.store import validate_match_id
 from projections.balance import BalanceReport, check_detect, compare_cohorts
 from projections.parallel import without_cycle_collector
 from projections.pool import ordered_map
-from projections.simulate import BotError, play
+from projections.simulate import BotError, bot_name, play
 from projections.workspace import Workspace
 from rulesets import registry
 
@@ -121,7 +121,7 @@ def simulate(
     *,
     games: int,
     seed: int,
-    bot: str = "heuristic",
+    bot: str | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Progress | None = None,
@@ -129,10 +129,13 @@ def simulate(
     max_events: int = 20_000,
     sync: bool = True,
 ) -> BatchReport:
-    """Play `games` seeded bot games of `spec` and land them in the store (and warehouse)."""
+    """Play `games` seeded bot games of `spec` and land them in the store (and warehouse);
+    `bot` None: the game's default bot."""
     rules = ws.rules(spec)
-    if bot not in rules.ruleset.bots:
-        raise SimulationError(f"unknown bot {bot!r} for {rules.ruleset.name}; bots: {', '.join(rules.ruleset.bots)}")
+    try:
+        bot = bot_name(rules.ruleset, bot)
+    except TabletapeError as error:
+        raise SimulationError(str(error)) from None
     if games < 1:
         raise SimulationError("--games must be at least 1")
     workers = workers or os.cpu_count() or 1
@@ -190,7 +193,7 @@ def compare_versions(
     *,
     games: int,
     seed: int,
-    bot: str = "heuristic",
+    bot: str | None = None,
     workers: int | None = None,
     scheduler: str | None = None,
     progress: Progress | None = None,
@@ -212,7 +215,7 @@ def compare_versions(
                            stored=stored_where(ws, reports), detect=detect)
 
 
-def simulate_pair(ws: Workspace, specs: tuple[str, str], *, games: int, seed: int, bot: str, workers: int | None,
+def simulate_pair(ws: Workspace, specs: tuple[str, str], *, games: int, seed: int, bot: str | None, workers: int | None,
                   scheduler: str | None, progress: Progress | None, done: int = 0, total: int | None = None) -> list[BatchReport]:
     """One batch of each spec from the same seed (game i of both plays from the same seed);
     progress counts both, starting at `done` of `total`."""

@@ -34,17 +34,20 @@ def save_events(ws: Workspace, events: list) -> str:
 
 
 def ensure_demo(ws: Workspace, *, games_per_version: int = 2, playtests: Path | None = DEMO_DIR) -> list[str]:
-    """Fill an empty store with seeded bot games of every game and version and the shipped
-    playtests with their notes; a store that has any match is left alone."""
+    """Fill an empty store with seeded bot games of every game and version that has bots
+    (each game's default bot) and the shipped playtests with their notes; a store that has
+    any match is left alone."""
     if ws.matches():
         return []
     made = []
-    for name in registry.GAMES:
-        ruleset = registry.game(name)
+    for ruleset in registry.games():
+        if ruleset.default_bot is None:  # a game without legal moves has no bot to play it
+            continue
+        name = ruleset.name
         for version in ruleset.versions:
             rules = registry.resolve(f"{name}@{version}")
             for seed in range(1, games_per_version + 1):
-                events = play(rules, ruleset.example_seats, seed=seed, bot="heuristic",
+                events = play(rules, ruleset.example_seats, seed=seed,
                               match_id=f"demo-{name}-{version.replace('.', '_')}-{seed}")
                 made.append(save_events(ws, events))
     if playtests is not None:
@@ -75,7 +78,7 @@ def _stamped(data: bytes, where: str) -> bytes:
     unchained log (every `prev` blank) may be restamped; it is chained on the way in."""
     head, _, rest = data.partition(b"\n")
     header = read_header(head, where=where)
-    fingerprint = registry.game(header.ruleset).fingerprint
+    fingerprint = registry.game_of_log(header).fingerprint
     if header.fingerprint == fingerprint or b'"prev":""' not in head or b'"prev":"' in rest.replace(b'"prev":""', b""):
         return data
     return msgspec.json.encode(msgspec.structs.replace(header, fingerprint=fingerprint)) + b"\n" + rest

@@ -34,6 +34,7 @@ from projections.warehouse import (
     torn_lines,
 )
 from projections.workspace import Workspace
+from rulesets.registry import GameMissingError
 
 Progress = Callable[[int, int], None]
 """Called as progress(done, total)."""
@@ -111,6 +112,8 @@ class MatchAudit(msgspec.Struct, frozen=True, kw_only=True):
     """Why the match was not audited (another game than --against)."""
     failed: str | None = None
     """The one-line error of a log that cannot be read."""
+    missing: str | None = None
+    """What the log needs that is not installed (`needs the package pig 0.2`)."""
 
 
 class RuleCount(msgspec.Struct, frozen=True, kw_only=True):
@@ -135,6 +138,8 @@ class CorpusAudit(msgspec.Struct, kw_only=True):
     """Most often broken first."""
     skipped: int = 0
     failed: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    missing: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    """(match id, what it needs) for logs whose game is not installed: not audited, not wrong."""
     seconds: float = 0.0
     workers: str = ""
 
@@ -153,6 +158,7 @@ class CorpusAudit(msgspec.Struct, kw_only=True):
             out.append(f"  declared result differs from the rules' in {len(self.disagreeing)} match(es): {shown}")
         if self.skipped:
             out.append(f"  skipped {self.skipped} match(es) of other games than {self.against}")
+        out += [f"  skipped {match_id}: {needs}" for match_id, needs in self.missing]
         out += [f"  unreadable {match_id}: {error}" for match_id, error in self.failed]
         return out
 
@@ -179,6 +185,9 @@ def audit_chunk(task: AuditTask) -> list[MatchAudit]:
                 out.append(MatchAudit(match_id=match_id, skipped=f"a {game} match"))
                 continue
             report = ws.audit(match_id, against=task.against)
+        except GameMissingError as error:
+            out.append(MatchAudit(match_id=match_id, missing=str(error)))
+            continue
         except TabletapeError as error:
             out.append(MatchAudit(match_id=match_id, failed=str(error)))
             continue
@@ -219,6 +228,9 @@ def _tally(result: CorpusAudit, one: MatchAudit, violations: Counter[str], touch
     if one.failed is not None:
         result.failed.append((one.match_id, one.failed))
         return
+    if one.missing is not None:
+        result.missing.append((one.match_id, one.missing))
+        return
     if one.skipped is not None:
         result.skipped += 1
         return
@@ -249,6 +261,8 @@ class Projected(NamedTuple):
     done: list[tuple[str, Checkpoint, str, str, int]]
     """(match id, new checkpoint, plan, why, events replayed) per projected match."""
     failed: list[tuple[str, str]]
+    missing: list[tuple[str, str]]
+    """(match id, what it needs) for matches whose game is not installed here."""
 
 
 @without_cycle_collector
@@ -260,17 +274,20 @@ def project_chunk(task: ProjectTask) -> Projected:
 def _project_jobs(ws: Workspace, jobs: list[tuple[str, Checkpoint | None, str, str]]) -> Projected:
     warehouse = Warehouse(ws)
     rows = Rows()
-    done, failed = [], []
+    done, failed, missing = [], [], []
     for match_id, old, plan, why in jobs:
         tally = SyncReport()
         try:
             projection, checkpoint, plan, why = warehouse._project(match_id, old, plan, why, tally)
+        except GameMissingError as error:
+            missing.append((match_id, str(error)))
+            continue
         except TabletapeError as error:
             failed.append((match_id, str(error)))
             continue
         rows.extend(projection.rows)
         done.append((match_id, checkpoint, plan, why, tally.events + projection.replayed))
-    return Projected(rows.to_arrow(), rows.count, done, failed)
+    return Projected(rows.to_arrow(), rows.count, done, failed, missing)
 
 
 def parallel_sync(warehouse: Warehouse, *, workers: int | None = None, scheduler: str | None = None, verify: bool = False,
@@ -329,13 +346,14 @@ def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: 
         finished = report.unchanged
         for projected in ordered_map(project, tasks, workers=workers, scheduler=scheduler, work="sync"):
             report.failed += projected.failed
+            report.missing += projected.missing
             batch.take(projected.tables, projected.rows)
             for match_id, checkpoint, plan, why, replayed in projected.done:
                 _count_plan(report, match_id, plan, why)
                 report.events += replayed
                 touched[match_id] = plan
                 done.append(checkpoint)
-            finished += len(projected.done) + len(projected.failed)
+            finished += len(projected.done) + len(projected.failed) + len(projected.missing)
             if progress is not None:
                 progress(finished, len(matches))
             if batch.count >= FLUSH_ROWS:
@@ -356,7 +374,7 @@ def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: 
 def _fingerprints() -> set[str]:
     from rulesets import registry
 
-    return {registry.game(name).fingerprint for name in registry.GAMES}
+    return {ruleset.fingerprint for ruleset in registry.games()}
 
 
 def _count_plan(report: SyncReport, match_id: str, plan: str, why: str) -> None:

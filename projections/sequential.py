@@ -63,7 +63,7 @@ def decide(v: Verdict, level: float, margin: float) -> str | None:
 
 
 def until_decided(ws: Workspace, a: str, b: str, *, measures: Sequence[str], round_games: int, max_games: int,
-                  margin: float, seed: int, bot: str = "heuristic", workers: int | None = None,
+                  margin: float, seed: int, bot: str | None = None, workers: int | None = None,
                   scheduler: str | None = None, progress: RoundProgress | None = None,
                   looked: Callable[[Look], None] | None = None, detect: float = 0.05) -> BalanceReport:
     """Play rounds of `round_games` per version (round k from seed + k) until every measure is

@@ -15,13 +15,16 @@ from itertools import accumulate
 from operator import itemgetter
 from typing import Any
 
+from msgspec import UNSET
 from msgspec.structs import replace
 
 from events.base import Event
+from events.errors import TabletapeError
 from events.shared import MatchEnded, MatchStarted
 from rulesets.legal import sequence_of
+from rulesets.levels import lacks
 from rulesets.outcomes import Uniform
-from rulesets.protocol import Bot
+from rulesets.protocol import Bot, Ruleset
 from rulesets.registry import Rules
 
 SIM_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -42,7 +45,7 @@ def play(
     seats: Mapping[str, str],
     *,
     seed: int,
-    bot: str | Mapping[str, str] = "heuristic",
+    bot: str | Mapping[str, str] | None = None,
     match_id: str | None = None,
     options: Mapping[str, Any] | None = None,
     max_events: int = 20_000,
@@ -55,6 +58,7 @@ def play(
     rules did not themselves offer is checked: what `chance` or `legal` offers is legal by
     the contract (`tests/contract.py` holds `legal` to exactly what `check` accepts, and
     every chance outcome to what it accepts), so checking it again would only repeat work.
+    `bot` is one bot's name for every seat, or a bot per seat; None: the game's default bot.
     `legal` may answer with any sequence: a lazy one (`rulesets.legal.Chain`) is handed to
     the bot as it is, so a random bot makes only the event it picks, and whether the bot's
     event was offered is asked of the sequence (found by identity among those it made).
@@ -63,7 +67,8 @@ def play(
     params = rules.params
     outcome, chance, legal, check, apply = ruleset.outcome, ruleset.chance, ruleset.legal, ruleset.check, ruleset.apply
     rng = random.Random(seed)
-    policies: dict[str, Bot] = {seat: ruleset.bots[bot if isinstance(bot, str) else bot[seat]] for seat in seats}
+    bot = bot if bot is not None else bot_name(ruleset, None)
+    policies: dict[str, Bot] = {seat: ruleset.bots[bot_name(ruleset, bot if isinstance(bot, str) else bot[seat])] for seat in seats}
     only = next(iter(policies.values())) if len(set(policies.values())) == 1 else None
     """One policy for every seat: the seat to act need not be asked."""
     at = SIM_EPOCH
@@ -71,6 +76,7 @@ def play(
         seq=0, at=at, match_id=match_id or f"sim-{ruleset.name}-{rules.version}-{seed}", ruleset=ruleset.name,
         version=rules.version, seats=dict(seats), options=dict(options or {}), params=dict(rules.overrides), seed=seed, source="simulation",
         title=f"{bot if isinstance(bot, str) else 'mixed'} bots, seed {seed}", fingerprint=ruleset.fingerprint,
+        package=ruleset.package or UNSET,
     )
     state = ruleset.setup(params, started)
     events: list[Event] = [started]
@@ -100,6 +106,18 @@ def play(
     if result is not None:
         events.append(MatchEnded(seq=len(events), at=at + SIM_STEP, winner=result.winner, draw=result.draw, reason=result.reason))
     return events
+
+
+def bot_name(ruleset: Ruleset[Any], bot: str | None) -> str:
+    """The bot asked for, or the game's default; a clear error for a game that has no bots
+    (no `legal`) or a name it does not know."""
+    missing = lacks(ruleset, "simulate")
+    if missing is not None:
+        raise TabletapeError(missing)
+    name = bot if bot is not None else ruleset.default_bot
+    if name is None or name not in ruleset.bots:
+        raise TabletapeError(f"unknown bot {name!r} for {ruleset.name}; bots: {', '.join(ruleset.bots)}")
+    return name
 
 
 _weight = itemgetter(1)

@@ -74,6 +74,9 @@ class SyncReport(msgspec.Struct, kw_only=True):
     failed: list[tuple[str, str]] = msgspec.field(default_factory=list)
     """(match id, the one-line error) for logs that cannot be read; their rows stay as
     the last good sync left them."""
+    missing: list[tuple[str, str]] = msgspec.field(default_factory=list)
+    """(match id, what it needs) for logs whose game is not installed here: skipped, their
+    rows (if any) kept, and synced once the game is installed."""
     events: int = 0
     """Events replayed by this sync."""
     notes: int = 0
@@ -84,6 +87,7 @@ class SyncReport(msgspec.Struct, kw_only=True):
         """One line for the command line."""
         rebuilt = f", {len(self.rebuilt)} rebuilt" if self.rebuilt else ""
         rebuilt += f", {len(self.failed)} unreadable" if self.failed else ""
+        rebuilt += f", {len(self.missing)} skipped (game not installed)" if self.missing else ""
         rebuilt += f", {self.removed} removed" if self.removed else ""
         return (f"synced {self.matches} matches ({self.new} new, {self.extended} extended{rebuilt}, "
                 f"{self.unchanged} unchanged): {self.events} events replayed, {self.notes} note streams "

@@ -35,7 +35,8 @@ def words(rules: Rules, state: Any, event: Event) -> str:
             return describe(rules.params, state, event)
         except Exception:  # an illegal event may name what the state lacks; its fields still say it
             pass
-    return f"{type(event).__name__}: {summary(event)}"
+    fields = summary(event)
+    return f"{type(event).__name__}: {fields}" if fields else type(event).__name__
 
 
 def summary(event: Event) -> str:

@@ -33,6 +33,7 @@ from projections.compare import Comparison, compare
 from projections.replay import Step, replay
 from projections.timeline import Timeline
 from rulesets import registry
+from rulesets.levels import level_of
 from rulesets.registry import Rules
 from rulesets.variants import Variant, read_variant
 
@@ -95,16 +96,22 @@ class Workspace:
         cannot be read is left out and named in `store.skipped` with its error."""
         variants = self._readable_variants()
         out = []
-        for name in registry.GAMES:
-            ruleset = registry.game(name)
+        for ruleset in registry.games():
+            name = ruleset.name
             out.append({
                 "name": name,
                 "title": ruleset.title,
                 "newest": ruleset.newest,
+                "level": level_of(ruleset).line(),
+                "bots": list(ruleset.bots),
                 "versions": [{"id": v.id, "title": v.title} for v in ruleset.versions.values()],
                 "variants": [{"id": v.id, "extends": v.extends, "title": v.title} for v in variants if v.game == name],
             })
         return out
+
+    def unloadable(self) -> dict[str, str]:
+        """Installed games that cannot load -> the one-line error (every other game works)."""
+        return registry.problems()
 
     def _readable_variants(self) -> list[Variant]:
         """Every variant file of the store that reads; the others go to `store.skipped`."""
@@ -126,6 +133,7 @@ class Workspace:
 
     def rules_recorded(self, header: MatchStarted) -> Rules:
         """The rules a log's line 0 says it was recorded under (for a caller holding it)."""
+        registry.game_of_log(header)
         return registry.rules_for_log(header.ruleset, header.version, header.params, self.home)
 
     def _same_game(self, match_id: str, header: MatchStarted, spec: str) -> Rules:
@@ -158,6 +166,7 @@ class Workspace:
             seq=0, at=when, match_id=match_id, ruleset=rules.ruleset.name, version=rules.version,
             seats=dict(seats), options=dict(options or {}), params=dict(rules.overrides), seed=seed,
             source=source, title=title, fingerprint=rules.ruleset.fingerprint,
+            package=rules.ruleset.package or msgspec.UNSET,
         )
         problems = rules.ruleset.validate_start(rules.params, started)
         if problems:
@@ -221,7 +230,7 @@ class Workspace:
         if match_id is not None and match_id != header.match_id:
             data = self._renamed(data, header, match_id, where)
         return import_log(self.store, match_id or header.match_id, data,
-                          lambda h: registry.game(h.ruleset).codec, where=where)
+                          lambda h: registry.game_of_log(h).codec, where=where)
 
     def imported(self, started: MatchStarted) -> Imported:
         """A log `import_log` just stored, audited under the rules it names: what a person
@@ -233,7 +242,7 @@ class Workspace:
         has one), since renaming changes line 0 and so every hash after it."""
         validate_match_id(match_id)
         lines = [line for line in data.split(b"\n") if line.strip()]
-        events = list(decode_log(lines, registry.game(header.ruleset).codec, where=where, exact=True))
+        events = list(decode_log(lines, registry.game_of_log(header).codec, where=where, exact=True))
         if any(event.prev for event in events):
             report = verify_lines(lines)
             if not report.ok:
@@ -241,8 +250,18 @@ class Workspace:
         events[0] = msgspec.structs.replace(events[0], match_id=match_id)
         return b"".join(line + b"\n" for line in encode_chained(events))
 
+    def missing_game(self, header: MatchStarted) -> str | None:
+        """What a log needs that is not installed here (`needs the package pig 0.2`); None
+        when its game loads. Such a log is still listed, exported and verified."""
+        try:
+            registry.game_of_log(header)
+        except registry.GameMissingError as error:
+            return str(error)
+        return None
+
     def rules_of_header(self, header: MatchStarted) -> Rules:
-        """The rules named by a MatchStarted (fails clearly if the game is unknown)."""
+        """The rules named by a MatchStarted (fails clearly if the game is not installed)."""
+        registry.game_of_log(header)
         return registry.rules_for_log(header.ruleset, header.version, header.params, self.home)
 
     # --- reading ----------------------------------------------------------------------
@@ -260,7 +279,7 @@ class Workspace:
 
     def codec(self, match_id: str) -> LogCodec:
         """The decoder of a match's lines: one per game, whatever version or variant."""
-        return registry.game(self.header(match_id).ruleset).codec
+        return registry.game_of_log(self.header(match_id)).codec
 
     def events(self, match_id: str) -> Iterator[Event]:
         """Decode a match's log lazily with its game's codec."""

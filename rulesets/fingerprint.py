@@ -11,8 +11,12 @@ from pathlib import Path
 
 
 def fingerprint(package_dir: Path) -> str:
-    """Hash of every .py and data file of a game package, in a stable order."""
+    """Hash of every .py and data file of a game package, in a stable order (of the one
+    file, for a game that is a module on its own)."""
     digest = blake2b(digest_size=8)
+    if package_dir.is_file():
+        digest.update(package_dir.read_bytes())
+        return digest.hexdigest()
     for path in sorted(package_dir.rglob("*")):
         if path.suffix in {".py", ".toml", ".json", ".txt"} and "__pycache__" not in path.parts:
             digest.update(path.relative_to(package_dir).as_posix().encode())

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, is_dataclass
+from dataclasses import fields as dataclass_fields
 from typing import Any, Generic, Literal, TypeVar
 
 import msgspec
@@ -17,7 +18,7 @@ from events.base import Event
 from events.codec import LogCodec, Upcaster
 from events.shared import MatchStarted
 from rulesets.provenance import Sourced
-from rulesets.view import BoardView, Touch
+from rulesets.view import BoardView, Panel, Touch
 
 Severity = Literal["error", "warning", "info"]
 
@@ -107,33 +108,125 @@ class Option(msgspec.Struct, frozen=True, kw_only=True):
     help: str = ""
 
 
+class NoParams(msgspec.Struct, frozen=True, kw_only=True):
+    """The params of a game that has one version and nothing to tune."""
+
+
+def no_violations(params: Any, state: Any, event: Event) -> list[Violation]:
+    """No checks: every event is taken as the table wrote it."""
+    return []
+
+
+def no_outcome(params: Any, state: Any) -> Outcome | None:
+    """No victory condition known: the rules never end the game, the table does."""
+    return None
+
+
+def no_moves(params: Any, state: Any) -> Iterable[Event]:
+    """No move generator: nothing to offer a picker or a bot."""
+    return ()
+
+
+def no_chance(params: Any, state: Any) -> Sequence[tuple[Event, float]] | None:
+    """No chance step known: dice are written by the table as decisions."""
+    return None
+
+
+def no_metrics(params: Any, state: Any) -> dict[str, float]:
+    """No per-step numbers for analytics."""
+    return {}
+
+
+def accepts_any_start(params: Any, started: MatchStarted) -> list[str]:
+    """Any seating and options: the game names no problems before line 0."""
+    return []
+
+
+def progress_from_fields(params: Any, state: Any) -> Progress:
+    """Where the state stands, read from its own `turn`, `round`, `phase` and `actor` fields
+    where it has them: enough for pacing and for the simulator to ask whose decision it is."""
+    turn = getattr(state, "turn", 0)
+    turn = turn if isinstance(turn, int) and not isinstance(turn, bool) else 0
+    played = getattr(state, "round", turn)
+    actor = getattr(state, "actor", None)
+    phase = getattr(state, "phase", "")
+    return Progress(turn=turn, round=played if isinstance(played, int) and not isinstance(played, bool) else turn,
+                    phase=phase if isinstance(phase, str) else str(phase), actor=actor if isinstance(actor, str) else None)
+
+
+def state_table(params: Any, state: Any, seat: str | None) -> BoardView:
+    """No board: the state's own fields as one table of label/value rows, so a game that only
+    replays is still shown in readable form (every field, so hidden hands are not hidden)."""
+    if isinstance(state, msgspec.Struct):
+        fields: Iterable[tuple[str, Any]] = ((name, getattr(state, name)) for name in state.__struct_fields__)
+    elif is_dataclass(state) and not isinstance(state, type):
+        fields = ((f.name, getattr(state, f.name)) for f in dataclass_fields(state))
+    elif isinstance(state, Mapping):
+        fields = ((str(key), value) for key, value in state.items())
+    else:
+        fields = (("state", state),)
+    rows = tuple((name, _shown(value)) for name, value in fields)
+    return BoardView(geometry="grid", width=1, height=1, panels=(Panel(title="state", rows=rows),),
+                     note="no board: the state as the game keeps it (a `view` draws a board)")
+
+
+def _shown(value: Any) -> str:
+    """A field's value in one line, as plain data (Structs as their JSON)."""
+    try:
+        text = msgspec.json.encode(value).decode()
+    except (TypeError, msgspec.EncodeError):
+        text = repr(value)
+    return text if len(text) <= 200 else text[:199] + "…"
+
+
+def random_bot(params: Any, state: Any, legal: Sequence[Event], rng: random.Random) -> Event:
+    """One of the legal events, uniformly: the bot every game with `legal` has."""
+    return legal[rng.randrange(len(legal))]
+
+
+def _one_version() -> Mapping[str, Version[Any]]:
+    return {"1": Version(id="1", params=NoParams(), title="the one version")}
+
+
 @dataclass(frozen=True)
 class Ruleset(Generic[P]):
-    """A game: its versions and the pure functions that fold, check and show its logs."""
+    """A game: its versions and the pure functions that fold, check and show its logs.
+
+    Only what replay needs is required: a name, the event types, `setup` and `apply`.
+    Every other part is optional, and each one a game adds switches a feature on
+    (`rulesets.levels` says which); where a part is missing, a neutral default stands in
+    so nothing that reads a game has to ask first: no violations, no outcome, no moves,
+    no chance step, no metrics, the state as a table for a board, progress read from the
+    state's own fields, any seating accepted.
+    """
 
     name: str
-    title: str
     events: tuple[type[Event], ...]
-    versions: Mapping[str, Version[P]]
-    """Oldest first; the last one is what a bare game name means."""
     setup: Callable[[P, MatchStarted], Any]
-    check: Callable[[P, Any, Event], list[Violation]]
     apply: Callable[[P, Any, Event], Any]
-    outcome: Callable[[P, Any], Outcome | None]
-    legal: Callable[[P, Any], Iterable[Event]]
+    title: str = ""
+    """Shown wherever the game is named; the name when left out."""
+    versions: Mapping[str, Version[P]] = field(default_factory=_one_version)
+    """Oldest first; the last one is what a bare game name means. Left out: one version,
+    `1`, with no params."""
+    check: Callable[[P, Any, Event], list[Violation]] = no_violations
+    outcome: Callable[[P, Any], Outcome | None] = no_outcome
+    legal: Callable[[P, Any], Iterable[Event]] = no_moves
     """At a decision, every event the rules allow, in a fixed order (a seeded bot picks by
     index). Any iterable will do; a sequence that makes its events only when read
     (`rulesets.legal.Chain`) is handed to the bots as it is, so a random bot makes one."""
-    chance: Callable[[P, Any], Sequence[tuple[Event, float]] | None]
+    chance: Callable[[P, Any], Sequence[tuple[Event, float]] | None] = no_chance
     """At a chance step (dice, a draw), every outcome with its probability; else None."""
-    metrics: Callable[[P, Any], dict[str, float]]
+    metrics: Callable[[P, Any], dict[str, float]] = no_metrics
     """Per-step numbers for analytics. `score`, if given, is positive while the side of the
     first seat (in seating order) leads: lead changes and comebacks are read from it."""
-    view: Callable[[P, Any, str | None], BoardView]
-    progress: Callable[[P, Any], Progress]
-    validate_start: Callable[[P, MatchStarted], list[str]]
+    view: Callable[[P, Any, str | None], BoardView] = state_table
+    progress: Callable[[P, Any], Progress] = progress_from_fields
+    validate_start: Callable[[P, MatchStarted], list[str]] = accepts_any_start
     """Problems with a MatchStarted (seats, options) before any event is written."""
-    fingerprint: str
+    fingerprint: str = ""
+    """Hash of the game's code and data; left out, the registry computes it from the
+    package the game was loaded from."""
     roster: Callable[[P, Any], tuple[tuple[str, str], ...]] | None = None
     """(side, piece) pairs of what each side brought: heroes, units, a faction. For pick
     and win rates; None if the game has no such choice."""
@@ -144,7 +237,9 @@ class Ruleset(Generic[P]):
     options: tuple[Option, ...] = ()
     upcasters: Mapping[str, Upcaster] = field(default_factory=dict)
     bots: Mapping[str, Bot] = field(default_factory=dict)
-    """Bot name -> policy choosing one of the legal events at a decision."""
+    """Bot name -> policy choosing one of the legal events at a decision, weakest first:
+    the last is the one simulations and the demo use unless told. A game with `legal`
+    always has `random` (a uniform pick) if it names none of that name."""
     readings: tuple[Reading, ...] = ()
     """Every ambiguity or contradiction of the text and how it is read."""
     rulebook: Callable[[Any], Any] | None = None
@@ -168,6 +263,35 @@ class Ruleset(Generic[P]):
     """Mistakes a table makes that `candidates` never proposes (a hero walked past its
     movement). Never searched by `legal` or the bots; the recorder offers them so a tap on
     one shows the rule it breaks, and the table may insist."""
+    package: str = ""
+    """`pig 0.2`: the distribution the registry loaded the game from, recorded in the logs
+    it starts; empty for tabletape's own games."""
+    own_bots: tuple[str, ...] | None = field(default=None, compare=False)
+    """The bots the game itself brought, set from `bots` when it is made (kept by
+    `dataclasses.replace`, so the random bot added below never counts as the game's own)."""
+
+    def __post_init__(self) -> None:
+        if not self.title:
+            object.__setattr__(self, "title", self.name)
+        if self.own_bots is None:
+            object.__setattr__(self, "own_bots", tuple(self.bots))
+        if self.legal is not no_moves and "random" not in self.bots:
+            object.__setattr__(self, "bots", {"random": random_bot, **self.bots})
+
+    def gives(self, part: str) -> bool:
+        """Whether the game itself defines `part` (not a neutral default standing in)."""
+        value = getattr(self, part)
+        if part == "bots":
+            return bool(self.own_bots)
+        if part in _DEFAULTS:
+            return value is not _DEFAULTS[part]
+        return bool(value)
+
+    @property
+    def default_bot(self) -> str | None:
+        """The bot simulations and the demo use unless told: the game's last (strongest) own
+        bot, else the random one; None for a game without legal moves."""
+        return self.own_bots[-1] if self.own_bots else next(iter(self.bots), None)
 
     @property
     def newest(self) -> str:
@@ -180,12 +304,21 @@ class Ruleset(Generic[P]):
         return _codec_for(self)
 
 
-_CODECS: dict[str, LogCodec] = {}
+_DEFAULTS: dict[str, object] = {
+    "check": no_violations, "outcome": no_outcome, "legal": no_moves, "chance": no_chance,
+    "metrics": no_metrics, "view": state_table, "progress": progress_from_fields,
+    "validate_start": accepts_any_start,
+}
+"""The neutral default of each optional function, to tell it from the game's own."""
+
+_CODECS: dict[tuple[str, tuple[type[Event], ...]], LogCodec] = {}
 
 
 def _codec_for(ruleset: Ruleset[Any]) -> LogCodec:
-    """One codec per game, built once (decoders are costly to build, cheap to use)."""
-    codec = _CODECS.get(ruleset.name)
+    """One codec per game, built once (decoders are costly to build, cheap to use); a game
+    loaded again (its module reimported) gets one of its new event classes."""
+    key = (ruleset.name, ruleset.events)
+    codec = _CODECS.get(key)
     if codec is None:
-        codec = _CODECS[ruleset.name] = LogCodec(ruleset.events, ruleset.upcasters)
+        codec = _CODECS[key] = LogCodec(ruleset.events, ruleset.upcasters)
     return codec

@@ -11,7 +11,7 @@ from events.shared import MatchStarted
 from rulesets import registry
 from tests import contract
 
-SPECS = [f"{name}@{version}" for name in registry.GAMES for version in registry.game(name).versions]
+SPECS = [f"{name}@{version}" for name in registry.names() for version in registry.game(name).versions]
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -34,18 +34,18 @@ def test_same_seed_gives_the_same_log(spec: str) -> None:
     contract.check_replay_is_deterministic(registry.resolve(spec), seed=5)
 
 
-@pytest.mark.parametrize("name", list(registry.GAMES))
+@pytest.mark.parametrize("name", registry.names())
 def test_rules_modules_import_no_io_clock_or_randomness(name: str) -> None:
-    module = importlib.import_module(registry.GAMES[name])
+    module = importlib.import_module(registry.game(name).setup.__module__)
     contract.check_rules_modules_are_pure(Path(module.__file__).parent)
 
 
-@pytest.mark.parametrize("name", list(registry.GAMES))
+@pytest.mark.parametrize("name", registry.names())
 def test_game_events_do_not_shadow_envelope_fields(name: str) -> None:
     contract.check_events_keep_the_envelope(registry.resolve(name))
 
 
-@pytest.mark.parametrize("spec", [f"{name}@{registry.game(name).newest}" for name in registry.GAMES])
+@pytest.mark.parametrize("spec", [f"{name}@{registry.game(name).newest}" for name in registry.names()])
 def test_a_bot_game_can_be_recorded_by_taps_alone(spec: str) -> None:
     rules = registry.resolve(spec)
     events = contract.play_clean(rules, "heuristic", seed=11)
@@ -54,7 +54,7 @@ def test_a_bot_game_can_be_recorded_by_taps_alone(spec: str) -> None:
         assert kinds.get("board", 0) > 0, kinds
 
 
-@pytest.mark.parametrize("spec", [f"{name}@{registry.game(name).newest}" for name in registry.GAMES])
+@pytest.mark.parametrize("spec", [f"{name}@{registry.game(name).newest}" for name in registry.names()])
 @pytest.mark.parametrize("seed", [3, 8])
 def test_legal_is_exactly_the_candidates_check_accepts(spec: str, seed: int) -> None:
     assert contract.check_legal_is_what_check_accepts(registry.resolve(spec), seed) > 0
@@ -64,13 +64,13 @@ NO_CHANCE = {"frontline"}
 """Games without dice or a deck: no chance step to check."""
 
 
-@pytest.mark.parametrize("spec", [f"{name}@{version}" for name in registry.GAMES for version in registry.game(name).versions])
+@pytest.mark.parametrize("spec", [f"{name}@{version}" for name in registry.names() for version in registry.game(name).versions])
 def test_every_chance_outcome_offered_is_one_check_accepts(spec: str) -> None:
     checked = contract.check_chance_outcomes_are_accepted(registry.resolve(spec), 3, positions=25)
     assert checked > 0 or spec.split("@")[0] in NO_CHANCE
 
 
-@pytest.mark.parametrize("spec", [f"{name}@{registry.game(name).newest}" for name in registry.GAMES])
+@pytest.mark.parametrize("spec", [f"{name}@{registry.game(name).newest}" for name in registry.names()])
 def test_the_mistakes_offered_to_the_recorder_are_ones_the_rules_refuse(spec: str) -> None:
     rules = registry.resolve(spec)
     checked = contract.check_attempts_are_refused(rules, 3)
@@ -117,7 +117,7 @@ def test_a_place_past_the_edge_is_named_not_looped_on() -> None:
     assert space_name("grid", -2, 3) == "off the board (-2, 3)"
 
 
-@pytest.mark.parametrize("name", registry.GAMES)
+@pytest.mark.parametrize("name", registry.names())
 def test_one_table_mistake_gives_one_finding(name: str) -> None:
     rules = registry.resolve(name)
     events = contract.check_bot_game_is_clean(rules, "heuristic", seed=11)

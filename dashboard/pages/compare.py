@@ -27,6 +27,7 @@ from projections.rulediff import Entry, rule_diff
 from projections.verdicts import DETECT
 from projections.warehouse import Warehouse
 from projections.workspace import Workspace
+from rulesets.levels import lacks
 from rulesets.protocol import Outcome
 
 KINDS = {"bot games": "bots", "human playtests": "humans"}
@@ -217,14 +218,15 @@ def _heatmaps(ws: Workspace, wh: Warehouse, specs: tuple[str, str], cohorts: tup
 
 def _simulate(ws: Workspace, game: str, a: str, b: str, detect: float) -> None:
     """Seeded bot games of both versions from the same seeds, and the verdicts of those games."""
-    bots = list(ws.rules(a).ruleset.bots)
+    ruleset = ws.rules(a).ruleset
+    bots = list(ruleset.bots)
     if not bots:
-        st.info(f"{game} has no bots to simulate with.")
+        st.info(f"{lacks(ruleset, 'simulate') or game + ' has no bots'}: nothing to simulate with.")
         return
     left, mid, right = st.columns(3)
     games = left.number_input("Games per version", min_value=1, max_value=5000, value=20, step=10, key="cmp_games")
     seed = mid.number_input("Seed", min_value=0, value=1, step=1, key="cmp_seed")
-    bot = right.selectbox("Bot", bots, index=bots.index("heuristic") if "heuristic" in bots else 0, key="cmp_bot")
+    bot = right.selectbox("Bot", bots, index=bots.index(ruleset.default_bot) if ruleset.default_bot in bots else 0, key="cmp_bot")
     workers = st.number_input("Worker processes", min_value=1, max_value=64, value=1, step=1, key="cmp_workers")
     if st.button(f"Simulate {a} and {b}", key="cmp_simulate", type="primary"):
         bar = st.progress(0.0, text="starting...")

@@ -32,6 +32,7 @@ from projections.catalog import MatchFilter, list_matches
 from projections.recording import Live
 from projections.taps import TapMap, refused, tap_map
 from projections.workspace import Workspace
+from rulesets.levels import lacks
 from rulesets.protocol import Violation
 from rulesets.view import key_position
 
@@ -365,7 +366,8 @@ def _play(ws: Workspace, live: Live, taps: TapMap) -> None:
         return
     table_choice(ws, live, _write, _say)
     if not taps.choices:
-        st.info("The rules allow nothing now. Record what the table did under Any event, a ruling, or the result.")
+        why = lacks(rules.ruleset, "pickers") or "The rules allow nothing now"
+        st.info(f"{why}. Record what the table did under Any event, a ruling, or the result.")
     _buttons(ws, live, taps)
 
 

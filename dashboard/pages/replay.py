@@ -25,6 +25,7 @@ from events.notes import NOTE_TAGS, Note
 from projections.audit import AuditReport
 from projections.timeline import Timeline
 from projections.workspace import Workspace, to_builtins
+from rulesets.levels import lacks
 from rulesets.protocol import Violation
 
 SEQ = "replay.seq"  # session_state key of the event the replay stands at
@@ -111,7 +112,7 @@ def main() -> None:
     every = FOLLOW_EVERY if follow else speed if autoplay else None
     st.fragment(run_every=every)(_scrubber)(ws, match_id, timeline, report, seat, autoplay, follow=follow, against=against)
     if not follow:
-        _violation_list(report)
+        _violation_list(report, lacks(timeline.rules.ruleset, "audit"))
     _all_notes(ws, match_id)
 
 
@@ -178,7 +179,7 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     if st.toggle("Show the state (every field)", key="replay.inspect"):  # drawn only when asked: a state is large
         st.json(to_builtins(step.state), expanded=1)
     if follow:  # else drawn once below the fragment: it does not change with the event
-        _violation_list(report)
+        _violation_list(report, lacks(timeline.rules.ruleset, "audit"))
     _notes(ws, match_id, seq, last, notes, violations.get(seq, []))
     st.session_state[REDRAW_MS] = (time.perf_counter() - started) * 1000
     st.caption(f"Redrawn in {st.session_state[REDRAW_MS]:.0f} ms on the server.")
@@ -215,8 +216,9 @@ def _event_list(timeline: Timeline, seq: int, violations: dict[int, list[Violati
     st.markdown("\n".join(lines), unsafe_allow_html=True)
 
 
-def _violation_list(report: AuditReport) -> None:
-    """Every violation of the match (after retractions and rulings) and the result check."""
+def _violation_list(report: AuditReport, unchecked: str | None = None) -> None:
+    """Every violation of the match (after retractions and rulings) and the result check;
+    `unchecked`: why no event is checked (the game has no `check`)."""
     with st.expander(f"Findings ({report.tally.text()})", expanded=False):
         if report.result.agrees:
             st.success(f"Result: {report.result.message}")
@@ -226,7 +228,7 @@ def _violation_list(report: AuditReport) -> None:
             st.dataframe(pd.DataFrame([{"seq": v.seq, "severity": v.severity, "rule": v.rule, "message": v.message}
                                        for v in report.violations]), hide_index=True, width="stretch")
         else:
-            st.caption("No rule was broken.")
+            st.caption(f"No event is checked: {unchecked}." if unchecked else "No rule was broken.")
 
 
 # --- notes ----------------------------------------------------------------------------------

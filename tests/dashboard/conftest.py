@@ -36,7 +36,7 @@ def built_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("dashboard") / "store"
     ws = Workspace(home)
     import_playtests(ws)
-    for name in registry.GAMES:
+    for name in registry.names():
         rules = registry.resolve(name)
         events = play(rules, rules.ruleset.example_seats, seed=1, match_id=bot_game_id(name), max_events=150)
         save_events(ws, events)

@@ -42,6 +42,8 @@ def at(store: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[AppTest]:
     """The page over the shared store, with the two variants as A and B."""
     monkeypatch.setenv("TABLETAPE_HOME", str(store))
     app = AppTest.from_file(PAGE, default_timeout=60).run()
+    choose(app, "Game", "MortalGate")  # games are listed by name
+    app.run()
     choose(app, "Version A", "race4")
     choose(app, "Version B", "race8")
     yield app.run()
@@ -152,6 +154,8 @@ def test_a_simulation_batch_of_both_versions_reports_progress_and_the_comparison
 
     monkeypatch.setattr(batch, "compare_versions", watched)
     at = AppTest.from_file(PAGE, default_timeout=120).run()
+    choose(at, "Game", "MortalGate")  # games are listed by name
+    at.run()
     choose(at, "Version A", "2.1")
     choose(at, "Version B", "2.5")
     at.run()

@@ -61,9 +61,9 @@ def test_dashboard_fills_an_empty_store_prints_the_url_and_binds_localhost(tmp_p
     assert "tabletape dashboard: http://localhost:8765/" in result.stdout
     ws = Workspace(home)
     games = {ws.header(m).ruleset for m in ws.matches() if ws.header(m).source == "simulation"}
-    assert games == set(registry.GAMES)
+    assert games == set(registry.names())
     versions = {(ws.header(m).ruleset, ws.header(m).version) for m in ws.matches()}
-    assert {(g, v) for g in registry.GAMES for v in registry.game(g).versions} <= versions
+    assert {(g, v) for g in registry.names() for v in registry.game(g).versions} <= versions
     assert {p.name.removesuffix(".jsonl") for p in playtest_logs()} <= set(ws.matches())
     assert len(ws.notes.list(CAFE)) == 5
     assert (home / "warehouse.read.duckdb").exists()
@@ -249,7 +249,7 @@ def _cohorts(browser: Any, server: str, heading: str, *, game: str | None = None
 def test_compare_cohorts_draw_the_forest_plot_and_board_heatmaps_in_the_browser(server: str, browser: Any) -> None:
     """The demo's bot games of MortalGate 2.1 and 2.5: verdicts as a forest plot, lengths,
     and where heroes fall and altars change hands on the board, in a real browser."""
-    page = _cohorts(browser, server, "Where heroes fall")
+    page = _cohorts(browser, server, "Where heroes fall", game="MortalGate")  # games are listed by name
     assert page.get_by_text("mortalgate@2.1 (A) vs mortalgate@2.5 (B), bot games").count() >= 1
     assert page.locator("svg.tabletape-board polygon.heat").count() > 0
     assert page.locator('[data-testid="stVegaLiteChart"]').count() >= 3  # forest plot, histogram, survival

@@ -26,7 +26,7 @@ def snapshot(home: Path) -> dict[str, bytes]:
 
 def test_every_match_is_listed_with_counts_winners_and_violations(app: AppTest) -> None:
     frame = app.dataframe[0].value
-    assert set(frame["match_id"]) == PLAYTESTS | {bot_game_id(g) for g in registry.GAMES}
+    assert set(frame["match_id"]) == PLAYTESTS | {bot_game_id(g) for g in registry.names()}
     rows = frame.set_index("match_id")
     # range, claimed hit and two same-turn respawns after dying in upkeep; the ruled capture is not an error
     assert rows.loc[CAFE, "violations"] == 4

@@ -110,6 +110,8 @@ def test_start_writes_line_0_and_opens_the_dice_pad_the_rules_call_for(home: Pat
 
 def test_bad_seats_are_refused_in_one_line_and_nothing_is_written(home: Path) -> None:
     at = AppTest.from_file(PAGE, default_timeout=30).run()
+    choose(at, "Game", "MortalGate")
+    at.run()
     at.text_area(key="rec_seats_mortalgate").input("red = ana\ngreen = ben")
     at.button(key="rec_start").click().run()
     assert "seat 'green' names no team" in at.error[0].value
@@ -283,7 +285,7 @@ def test_continue_a_playtest_and_close_it(home: Path) -> None:
     assert at.button(key="rec_start")
 
 
-@pytest.mark.parametrize("game", [g for g in registry.GAMES if g != "mortalgate"])
+@pytest.mark.parametrize("game", [g for g in registry.names() if g != "mortalgate"])
 def test_every_other_game_starts_and_records_its_first_steps_without_typing(home: Path, game: str) -> None:
     """The first events of a bot game of each game are recorded from the pad and buttons;
     board taps are the browser test's."""
@@ -324,7 +326,7 @@ def _face(at: AppTest, seq: int, die: str, shown: str) -> Any:
 def test_match_options_are_asked_for_and_written_into_line_0(home: Path) -> None:
     """A game's per-match options (a mission, a points limit...) are form fields; blank
     ones are left to the rules' default."""
-    games = [g for g in registry.GAMES if any(o.choices for o in registry.game(g).options)]
+    games = [g for g in registry.names() if any(o.choices for o in registry.game(g).options)]
     if not games:
         pytest.skip("no registered game has a per-match option with choices")
     ruleset = registry.game(games[0])

@@ -162,7 +162,7 @@ def test_reading_under_another_version_changes_the_audit(app: AppTest) -> None:
     assert "Result: the table declared blue the winner, but by the rules the game is not over" in texts(at)
 
 
-@pytest.mark.parametrize("game", list(registry.GAMES))
+@pytest.mark.parametrize("game", registry.names())
 def test_the_seat_selector_draws_what_that_seat_saw(app: AppTest, home: Path, game: str) -> None:
     match_id = bot_game_id(game)
     at = replay(app, match_id)

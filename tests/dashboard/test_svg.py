@@ -110,7 +110,7 @@ def test_legend_names_sides_cells_lines_and_card_rows_hide_what_a_seat_cannot_se
 
 
 def test_every_registered_game_draws_its_opening_position() -> None:
-    for name in registry.GAMES:
+    for name in registry.names():
         ruleset = registry.game(name)
         rules = registry.resolve(name)
         from events.shared import MatchStarted

@@ -122,7 +122,8 @@ def _detail(event: Event) -> str:
     fields = msgspec.structs.asdict(event)
     for key in ("seq", "at", "by", "prev", "fingerprint", "options", "outline", "levels", "seats", "params", "title", "match_id"):
         fields.pop(key, None)
-    parts = [f"{k}={v}" for k, v in fields.items() if v not in (None, (), "", {}, 0) or (k in ("level",) and v)]
+    parts = [f"{k}={v}" for k, v in fields.items()
+             if v is not msgspec.UNSET and (v not in (None, (), "", {}, 0) or (k in ("level",) and v))]
     return " ".join(parts)[:150]
 
 

@@ -1,0 +1,65 @@
+"""The dashboard over a designer's own game at low levels of the protocol: every page a
+match opens on works with the parts the game defines, and says what a missing one adds."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from projections.workspace import Workspace
+from tests.dashboard.conftest import APP, open_page, texts
+from tests.plugin_support import pig, site
+
+__all__ = ["pig", "site"]  # fixtures
+
+RECORD = str(Path(__file__).parents[2] / "dashboard" / "pages" / "record.py")
+
+
+@pytest.fixture
+def home(pig: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A store with a level-1 and a level-2 Pig match, as $TABLETAPE_HOME."""
+    home = tmp_path / "store"
+    ws = Workspace(home)
+    for game in ("pig-replay", "pig"):
+        ws.new_match(game, {"a": "ana", "b": "ben"}, match_id=game)
+        ws.append(game, b'{"type":"Rolled","by":"a"}\n{"type":"Landed","face":5}\n{"type":"Held","by":"a"}\n')
+    monkeypatch.setenv("TABLETAPE_HOME", str(home))
+    return home
+
+
+@pytest.mark.parametrize("match_id", ["pig-replay", "pig"])
+def test_replay_shows_a_game_without_a_board_as_its_state(home: Path, match_id: str) -> None:
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    shown = texts(open_page(at, "replay", match_id=match_id))
+    assert f"the match starts: {'pig-replay' if match_id == 'pig-replay' else 'Pig'} 1" in shown
+    assert "**state**  \nseats: [\"a\",\"b\"]  \nscores: [0,0]" in shown  # no view: the state's fields
+    assert "no board: the state as the game keeps it" in shown
+    unchecked = "No event is checked: pig-replay is a level 1 game: audit needs level 2 (its `check` function)."
+    assert (unchecked in shown) == (match_id == "pig-replay")
+
+
+def test_record_starts_a_game_without_legal_moves(home: Path) -> None:
+    at = AppTest.from_file(RECORD, default_timeout=60).run()
+    box = next(w for w in at.selectbox if w.label == "Game")
+    box.select_index(box.options.index("pig-replay"))
+    at.run()
+    at.text_area(key="rec_seats_pig-replay").input("a = ana\nb = ben")
+    at.button(key="rec_start").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert "**Playtest** · pig-replay@1 · a: ana, b: ben" in texts(at)
+    assert ("pig-replay is a level 1 game: pickers need level 4 (its `legal` function). "
+            "Record what the table did under Any event") in texts(at)
+
+
+def test_record_offers_a_level_four_games_moves_and_its_dice_pad(home: Path) -> None:
+    at = AppTest.from_file(RECORD, default_timeout=60).run()
+    box = next(w for w in at.selectbox if w.label == "Game")
+    box.select_index(box.options.index("Pig with bots"))
+    at.run()
+    at.button(key="rec_start").click().run()
+    assert [b.label for b in at.button if b.key.startswith("rec_button_")] == ["Rolled", "Held"]
+    at.button(key="rec_button_0_0").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert "Tap one face per die (6 outcomes still possible)." in texts(at)
