@@ -1,11 +1,14 @@
-"""Charts of a version comparison (Altair specs built from verdicts and cohort rows).
+"""Charts of a version comparison (Altair specs built from verdicts and cohort rows), and
+the bars of a query's result.
 
 Version A is always blue and B orange (Okabe-Ito colours: distinct for colour-blind
-readers too), so every chart of a comparison reads the same way.
+readers too), so every chart of a comparison reads the same way. No title or label is cut
+short (`labelLimit=0`, `titleLimit=0`): a name cut to "mercyfrontier · pl…" names nothing.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 import altair as alt
@@ -24,23 +27,40 @@ def colours(a: str, b: str) -> alt.Scale:
     return alt.Scale(domain=[a, b], range=list(COLOURS))
 
 
-def forest(report: BalanceReport) -> alt.Chart:
+PANEL_WIDTH = 520
+"""Plot width of a forest panel: with the longest measure names and the legend below, it
+fits a 1024-pixel screen as well as a laptop's."""
+
+
+def forest(report: BalanceReport) -> alt.VConcatChart:
     """Each verdict's difference B - A with its 95% interval, one panel per unit (rates in
-    points, lengths in turns, ...); a significant one (Holm) is drawn solid."""
+    points, lengths in turns, ...), each with its own axis titled in words and centred on no
+    change; a significant one (Holm) is drawn in orange. Labels are never cut short."""
     scale = {"rate": 100.0}
-    frame = pd.DataFrame([{"measure": v.key, "unit": "rate (points)" if v.unit == "rate" else v.unit,
+    a, b = verdicts.short_names(report.a, report.b)
+    frame = pd.DataFrame([{"measure": v.key, "unit": v.unit,
                            "difference": v.difference.value * scale.get(v.unit, 1.0),
                            "low": v.difference.low * scale.get(v.unit, 1.0), "high": v.difference.high * scale.get(v.unit, 1.0),
                            "p (Holm)": verdicts.show_p(v.p_adjusted),
-                           "verdict": "differs (Holm, 5%)" if v.significant else "no clear change"}
-                          for v in report.verdicts if all(map(pd.notna, (v.difference.low, v.difference.high)))])
-    base = alt.Chart(frame).encode(y=alt.Y("measure:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)),
-                                   color=alt.Color("verdict:N", scale=alt.Scale(domain=["differs (Holm, 5%)", "no clear change"],
-                                                                                range=["#D55E00", "#7F7F7F"])))
-    rules = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", title=f"{report.b} minus {report.a} (95% interval)"), x2="high:Q")
-    points = base.mark_point(filled=True, size=70).encode(x="difference:Q", tooltip=list(frame.columns))
-    zero = alt.Chart(frame).mark_rule(strokeDash=[4, 4], color="black").encode(x=alt.datum(0))
-    return alt.layer(zero, rules, points).facet(row=alt.Row("unit:N", title=None)).resolve_scale(x="independent", y="independent")
+                           "verdict": "a real change (Holm, 5%)" if v.significant else "no clear change"}
+                          for v in report.verdicts if all(map(pd.notna, (v.difference.low, v.difference.high)))],
+                         columns=["measure", "unit", "difference", "low", "high", "p (Holm)", "verdict"])
+    colour = alt.Color("verdict:N", title=None, scale=alt.Scale(domain=["a real change (Holm, 5%)", "no clear change"],
+                                                                range=["#D55E00", "#7F7F7F"]),
+                       legend=alt.Legend(orient="bottom", labelLimit=0))
+    panels = []
+    for unit, part in frame.groupby("unit", sort=False):
+        reach = float(np.nanmax(np.abs(part[["low", "high", "difference"]].to_numpy()), initial=0.0)) or 1.0
+        title = f"{verdicts.PLAIN_UNITS.get(str(unit), unit)}: {b} minus {a}"
+        x_scale = alt.Scale(domain=[-reach, reach], nice=True)
+        x_axis = alt.Axis(title=title, titleLimit=0, labelLimit=0, format="~g")
+        base = alt.Chart(part).encode(y=alt.Y("measure:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)), color=colour)
+        rules = base.mark_rule(strokeWidth=2).encode(x=alt.X("low:Q", scale=x_scale, axis=x_axis), x2="high:Q")
+        points = base.mark_point(filled=True, size=70).encode(x=alt.X("difference:Q", scale=x_scale, axis=x_axis),
+                                                              tooltip=list(part.columns))
+        zero = alt.Chart(part).mark_rule(strokeDash=[4, 4], color="black").encode(x=alt.datum(0))
+        panels.append(alt.layer(zero, rules, points).properties(width=PANEL_WIDTH))
+    return alt.vconcat(*panels, spacing=24)
 
 
 def length_bins(turns: list[int], most: int = 20) -> np.ndarray:
@@ -64,9 +84,11 @@ def lengths(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]], a: str, 
                          for lo, hi, count in zip(edges[:-1], edges[1:], np.histogram(ts, bins=edges)[0], strict=True)])
     histogram = alt.Chart(bars).mark_bar(binSpacing=1).encode(
         x=alt.X("from:Q", title="turns (each bar: from its left edge up to, not including, its right)", bin="binned",
-                axis=alt.Axis(tickMinStep=1, format="d")), x2="to:Q", y=alt.Y("matches:Q", title="matches"),
+                axis=alt.Axis(tickMinStep=1, format="d", titleLimit=0)), x2="to:Q", y=alt.Y("matches:Q", title="matches"),
         color=alt.Color("version:N", scale=colours(a, b)), tooltip=["version", "from", "to", "matches"],
-    ).properties(width=640, height=110).facet(row=alt.Row("version:N", title=None, sort=[a, b]))  # side by side, never blended
+    ).properties(width=640, height=110).facet(  # one above the other, never blended; each named above it, in full
+        row=alt.Row("version:N", title=None, sort=[a, b],
+                    header=alt.Header(labelAngle=0, labelOrient="top", labelAnchor="start", labelLimit=0, labelFontWeight="bold", labelFontSize=12)))
     curves = []
     for name, rows in ((a, rows_a), (b, rows_b)):
         if any(r["finished"] for r in rows):
@@ -81,3 +103,18 @@ def lengths(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]], a: str, 
         x=alt.X("turns:Q", axis=alt.Axis(tickMinStep=1, format="d")), y=alt.Y("still running:Q", title="share of games still running", scale=alt.Scale(domain=[0, 1])),
         color=colour, tooltip=["version", "turns", "still running"])
     return histogram, band + line
+
+
+def bars(frame: pd.DataFrame, value: str, labels: Sequence[str]) -> alt.Chart:
+    """One horizontal bar of `value` per row of a query's result. The text columns that are
+    the same on every row are said once, in the title ("ruleset: mercyfrontier"); the others
+    make up each bar's label (a NULL is blank), in full."""
+    text = pd.DataFrame({c: frame[c].map(lambda v: "" if v is None or v is pd.NA or v != v else str(v)) for c in labels})
+    varying = [c for c in labels if text[c].nunique() > 1] or list(labels)
+    same = [c for c in labels if c not in varying]
+    shown = pd.DataFrame({"label": text[varying].agg(" · ".join, axis=1), "value": frame[value].to_numpy()})
+    title = [f"{value} by {' · '.join(varying)}"] + ([" · ".join(f"{c}: {text[c].iloc[0] or 'NULL'}" for c in same)] if same else [])
+    return alt.Chart(shown, title=alt.Title(title, anchor="start", limit=0)).mark_bar().encode(
+        y=alt.Y("label:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)),
+        x=alt.X("value:Q", title=value, axis=alt.Axis(titleLimit=0)),
+        tooltip=[alt.Tooltip("label:N", title=" · ".join(varying)), alt.Tooltip("value:Q", title=value)])

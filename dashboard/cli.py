@@ -574,11 +574,13 @@ def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str | None, w
 def compare_versions(ws: Workspace, a: str, b: str, games: int, seed: int, bot: str | None, workers: int | None,
                      scheduler: str | None, until_decided: bool, measures: tuple[str, ...], max_games: int, margin: float,
                      detect: float, fmt: str) -> None:
-    """Simulate two versions (same seeds, same bots) and give every balance verdict: both
-    estimates with 95% intervals, the difference B - A, Holm-corrected p, effect, games needed."""
+    """Simulate two versions (same seeds, same bots) and give every balance verdict, first in
+    plain sentences, then both estimates with 95% intervals, the difference B - A,
+    Holm-corrected p, effect, games needed."""
     from dashboard.rounds import RoundLines, closing
     from projections.batch import compare_versions as run
     from projections.sequential import until_decided as sequential
+    from projections.verdicts import plain
 
     live = sys.stderr.isatty()
     if until_decided:
@@ -593,6 +595,9 @@ def compare_versions(ws: Workspace, a: str, b: str, games: int, seed: int, bot: 
     if fmt != "table":
         render.table(list(rows[0]) if rows else [], [tuple(r.values()) for r in rows], fmt)
         return
+    for line in plain(result.verdicts, result.a, result.b):  # what a designer reads first, then the statistics
+        click.echo(line)
+    click.echo()
     click.echo(result.heading())
     render.table(list(rows[0]) if rows else [], [tuple(r.values()) for r in rows], fmt)
     if not (live and sys.stdout.isatty()):  # on one terminal they are on the screen already

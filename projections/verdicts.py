@@ -178,6 +178,128 @@ def advice(v: Verdict) -> str:
             f"(80% power, {level}); you have {v.games[0]} and {v.games[1]}: {enough}")
 
 
+# --- in plain words -------------------------------------------------------------------------
+
+PLAIN_UNITS = {"rate": "points", "turns": "turns", "per match": "per game", "seconds": "seconds",
+               "per 100 events": "per 100 events"}
+"""What a change in each unit is counted in, in a plain sentence (a rate changes by points)."""
+
+
+def plain(found: Sequence[Verdict], a: str, b: str) -> list[str]:
+    """What a designer reads first, without statistics: the seat balance (whether decided or
+    not: it is the question a rule change is usually about), then one sentence for each other
+    verdict the corrected test decides, or that nothing else changes clearly. Versions of one
+    game are named by their version alone ("2.5", not "mortalgate@2.5")."""
+    a, b = short_names(a, b)
+    seat = next((v for v in found if v.key == "seat_balance"), None)
+    decided = [v for v in found if v.significant and v is not seat]
+    lines = [plain_sentence(seat, a, b)] if seat is not None else []
+    lines += [plain_sentence(v, a, b) for v in decided]
+    rest = len(found) - (seat is not None)
+    if rest and not decided:
+        lines.append(f"Nothing else changes clearly ({rest} other measure{'s' if rest != 1 else ''} compared)." if seat
+                     else f"No measure changes clearly ({rest} compared).")
+    return lines
+
+
+def plain_sentence(v: Verdict, a: str, b: str) -> str:
+    """One verdict in one sentence a designer reads without statistics: which way the measure
+    moved under B, both values, and either that the change is real (the Holm-corrected test,
+    so "with 95% confidence" holds over every measure compared) with the range its interval
+    gives, or that there is no clear change, how far the interval leaves it open, and how
+    many more games per version would tell (the power figure of `advice`)."""
+    up, down, what = _plain_words(v)
+    median = "a median of " if v.key == "length" else ""
+    values = f"{median}{_plain_value(v.b.value, v.unit)} against {_plain_value(v.a.value, v.unit)} under {a}"
+    low, high = v.difference.low, v.difference.high
+    if not (math.isfinite(low) and math.isfinite(high) and math.isfinite(v.difference.value)):
+        return _capital(f"not enough finished games yet to compare {what} between {a} and {b}.")
+    between = f"between {_plain_number(low, v.unit, signed=True)} and {_plain_number(high, v.unit, signed=True)} {PLAIN_UNITS.get(v.unit, v.unit)}"
+    moved = f"{up if v.difference.value > 0 else down} under {b}"
+    if v.significant:
+        return _capital(f"{moved}: {values}{_plain_fair(v)}; the change is real with 95% confidence and lies {between}.")
+    if low > 0 or high < 0:  # the interval alone excludes no change; the correction for every measure does not
+        chance = f"with {v.measures} measures compared this may be chance" if v.measures > 1 else "the test does not rule out chance"
+        return _capital(f"maybe {moved}: {values}, {between}; but {chance}; {_plain_more(v)}.")
+    return _capital(f"no clear change in {what} between {a} and {b}: {median}{_plain_value(v.b.value, v.unit)} under {b} against "
+                    f"{_plain_value(v.a.value, v.unit)} under {a}, and the change could be anywhere {between}; {_plain_more(v)}.")
+
+
+def _plain_words(v: Verdict) -> tuple[str, str, str]:
+    """How the measure of a verdict reads: when it went up, when it went down, and what it is."""
+    key = v.key
+    if key == "seat_balance":
+        side = v.measure.removesuffix("'s win rate")
+        return f"{side} wins more often", f"{side} wins less often", f"how often {side} wins"
+    if key == "first_player":
+        return "the first player wins more often", "the first player wins less often", "how often the first player wins"
+    if key.startswith("pick:"):
+        piece = key.removeprefix("pick:")
+        return (f"sides that pick {piece} win more often", f"sides that pick {piece} win less often",
+                f"how often sides that pick {piece} win")
+    if key.startswith("rule:"):
+        rule = key.removeprefix("rule:")
+        return f"tables break {rule} more often", f"tables break {rule} less often", f"how often tables break {rule}"
+    return {"length": ("games run longer", "games are shorter", "how long games run"),
+            "decisive": ("more games end with a winner", "fewer games end with a winner", "how many games end with a winner"),
+            "lead_changes": ("the lead changes more often", "the lead changes less often", "how often the lead changes"),
+            "comebacks": ("more games are won from behind at half time", "fewer games are won from behind at half time",
+                          "how many games are won from behind at half time"),
+            "pacing": ("turns take longer at the table", "turns go faster at the table", "how long turns take at the table"),
+            }.get(key, (f"{v.measure} is higher", f"{v.measure} is lower", v.measure))
+
+
+def _plain_number(x: float, unit: str, *, signed: bool = False) -> str:
+    """A number as a designer reads it: rates in whole percent (points), the rest to one
+    decimal below ten; no sign on zero and no ".0"."""
+    shown = x * 100 if unit == "rate" else x
+    digits = 0 if abs(shown) >= (1 if unit == "rate" else 10) else 1
+    text = f"{abs(shown):.{digits}f}".removesuffix(".0")
+    if text in ("0", "0.0"):
+        return "0"
+    return ("-" if shown < 0 else "+" if signed else "") + text
+
+
+def _plain_value(x: float, unit: str) -> str:
+    """One version's value with its unit ("58%", "34 turns", "0.8 per 100 events")."""
+    if not math.isfinite(x):
+        return "unknown"
+    number = _plain_number(x, unit)
+    return f"{number}%" if unit == "rate" else f"{number} {PLAIN_UNITS.get(unit, unit)}"
+
+
+def _plain_fair(v: Verdict) -> str:
+    """For a balance measure: whether B moved towards its fair value or away from it."""
+    if v.fair is None or not (math.isfinite(v.a.value) and math.isfinite(v.b.value)):
+        return ""
+    off_a, off_b = abs(v.a.value - v.fair), abs(v.b.value - v.fair)
+    how = "as far from" if math.isclose(off_a, off_b) else "further from" if off_b > off_a else "closer to"
+    return f", {how} a fair {_plain_value(v.fair, v.unit)}"
+
+
+def _plain_more(v: Verdict) -> str:
+    """How many more games per version would tell (the verdict's power figure)."""
+    change = f"{_plain_number(v.detectable, v.unit)} {PLAIN_UNITS.get(v.unit, v.unit)}" if math.isfinite(v.detectable) else "this size"
+    if v.needed is None:
+        return "there is no estimate yet of how many games would tell"
+    have = min(v.games)
+    if have >= v.needed:
+        return f"{have} games per version would have shown a change of {change}, so any change is likely smaller"
+    return f"about {v.needed - have} more games per version would tell a change of {change}"
+
+
+def short_names(a: str, b: str) -> tuple[str, str]:
+    """Two versions of one game by their version alone (the game is said once, elsewhere);
+    anything else as given."""
+    game_a, _, version_a = a.partition("@")
+    game_b, _, version_b = b.partition("@")
+    return (version_a, version_b) if game_a == game_b and version_a and version_b else (a, b)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 # --- interval helpers (the libraries do the statistics) -------------------------------------
 
 

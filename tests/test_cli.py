@@ -236,7 +236,11 @@ def test_simulate_and_compare_versions_from_the_command_line(tmp_path: Path) -> 
     assert " 6 " in out or "6  " in out
     code, out, _ = run(tmp_path, "compare-versions", "mortalgate@2.1", "mortalgate@2.5", "--games", "6", "--seed", "3")
     lines = out.strip().splitlines()
-    assert code == 0 and lines[0].startswith("mortalgate@2.1 (A) vs mortalgate@2.5 (B), bot games: 6 and 6 games")
+    blank = lines.index("")  # the verdicts in plain words first, then the statistics
+    assert code == 0 and re.match(r"(No clear change in how often (red|blue) wins between 2\.1 and 2\.5|(Maybe )?(Red|Blue) wins)",
+                                  lines[0]), lines[0]
+    assert all(line.endswith(".") for line in lines[:blank]) and "Holm" not in " ".join(lines[:blank])
+    assert lines[blank + 1].startswith("mortalgate@2.1 (A) vs mortalgate@2.5 (B), bot games: 6 and 6 games")
     assert lines[-1].startswith("mortalgate@2.1 vs mortalgate@2.5: significant differences (Holm-corrected, 5%) in")
     assert f"12 games stored in {tmp_path / 'batches'}" in out and "seat_balance" in out and "games per version" in out
     code, out, err = run(tmp_path, "compare-versions", "mortalgate@2.1", "mortalgate@2.5", "--games", "4", "--seed", "3",

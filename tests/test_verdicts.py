@@ -213,3 +213,80 @@ def test_a_grace_head_start_is_found_at_the_stated_size_and_covered_over_many_co
     resampled = "resampled from the pool (the pool is the truth)"
     assert 0.6 <= m.rate(resampled, 0) <= 1.0, m.rate(resampled, 0)  # 74% at full size; Fisher is a little conservative
     assert 0.91 <= m.rate(resampled, 1) <= 0.99, m.rate(resampled, 1)
+
+
+def made(key: str = "seat_balance", *, a: float = 0.51, b: float = 0.58, low: float = 0.02, high: float = 0.12,
+         p: float = 0.01, unit: str = "rate", measure: str = "blue's win rate", fair: float | None = 0.5,
+         needed: int | None = 400, games: tuple[int, int] = (100, 100), measures: int = 6,
+         detectable: float = 0.05) -> verdicts.Verdict:
+    """A verdict with the numbers given (the plain sentences only read them)."""
+    def around(x: float) -> verdicts.Estimate:
+        return verdicts.Estimate(x, x - 0.05, x + 0.05, games[0])
+
+    return verdicts.Verdict(key=key, question="?", measure=measure, unit=unit, a=around(a), b=around(b),
+                            difference=verdicts.Estimate(b - a, low, high, sum(games)), test="t", p_value=p, effect=0.2,
+                            effect_name="Cohen's h", detectable=detectable, needed=needed, games=games, p_adjusted=p,
+                            measures=measures, fair=fair)
+
+
+def test_a_real_change_in_seat_balance_says_which_way_it_moved_and_how_far_in_plain_words() -> None:
+    said = verdicts.plain_sentence(made(), "2.1", "2.5")
+    assert said == ("Blue wins more often under 2.5: 58% against 51% under 2.1, further from a fair 50%; "
+                    "the change is real with 95% confidence and lies between +2 and +12 points.")
+    fewer = verdicts.plain_sentence(made(a=0.58, b=0.46, low=-0.19, high=-0.05), "2.1", "2.5")
+    assert fewer == ("Blue wins less often under 2.5: 46% against 58% under 2.1, closer to a fair 50%; "
+                     "the change is real with 95% confidence and lies between -19 and -5 points.")
+
+
+def test_no_clear_change_gives_the_range_still_open_and_the_games_that_would_tell() -> None:
+    said = verdicts.plain_sentence(made(a=0.51, b=0.53, low=-0.04, high=0.09, p=0.6), "2.1", "2.5")
+    assert said == ("No clear change in how often blue wins between 2.1 and 2.5: 53% under 2.5 against 51% under 2.1, "
+                    "and the change could be anywhere between -4 and +9 points; "
+                    "about 300 more games per version would tell a change of 5 points.")
+    enough = verdicts.plain_sentence(made(low=-0.02, high=0.03, p=0.6, needed=80), "2.1", "2.5")
+    assert enough.endswith("100 games per version would have shown a change of 5 points, so any change is likely smaller.")
+    unknown = verdicts.plain_sentence(made(low=-0.02, high=0.03, p=0.6, needed=None), "2.1", "2.5")
+    assert unknown.endswith("there is no estimate yet of how many games would tell.")
+
+
+def test_an_interval_clear_of_zero_that_the_correction_does_not_confirm_is_a_maybe() -> None:
+    said = verdicts.plain_sentence(made(low=0.01, high=0.13, p=0.2), "2.1", "2.5")
+    assert said == ("Maybe blue wins more often under 2.5: 58% against 51% under 2.1, between +1 and +13 points; "
+                    "but with 6 measures compared this may be chance; about 300 more games per version would tell "
+                    "a change of 5 points.")
+
+
+def test_a_length_verdict_speaks_in_turns() -> None:
+    longer = made("length", a=30, b=34, low=1.5, high=7, unit="turns", measure="median length in turns", fair=None,
+                  detectable=3)
+    assert verdicts.plain_sentence(longer, "2.1", "2.5") == (
+        "Games run longer under 2.5: a median of 34 turns against 30 turns under 2.1; "
+        "the change is real with 95% confidence and lies between +1.5 and +7 turns.")
+    shorter = made("length", a=34, b=30, low=-12, high=3, p=0.3, unit="turns", measure="median length in turns", fair=None,
+                   detectable=3.4)
+    assert verdicts.plain_sentence(shorter, "2.1", "2.5") == (
+        "No clear change in how long games run between 2.1 and 2.5: a median of 30 turns under 2.5 against 34 turns "
+        "under 2.1, and the change could be anywhere between -12 and +3 turns; "
+        "about 300 more games per version would tell a change of 3.4 turns.")
+
+
+def test_a_verdict_without_an_interval_says_there_are_not_enough_games() -> None:
+    said = verdicts.plain_sentence(made("length", low=math.nan, high=math.nan, p=math.nan, unit="turns", fair=None),
+                                   "2.1", "2.5")
+    assert said == "Not enough finished games yet to compare how long games run between 2.1 and 2.5."
+
+
+def test_the_plain_verdicts_lead_with_seat_balance_then_each_decided_measure() -> None:
+    undecided_seat = made(low=-0.04, high=0.09, p=0.6)
+    first = made("first_player", measure="the first player's win rate", a=0.5, b=0.62, low=0.03, high=0.2)
+    quiet = made("decisive", measure="games with a winner", fair=None, p=0.9, low=-0.1, high=0.1)
+    rule = made("rule:mortalgate/combat.hit", measure="mortalgate/combat.hit per 100 events", unit="per 100 events",
+                a=0.3, b=1.2, low=0.4, high=1.5, fair=None)
+    said = verdicts.plain([first, quiet, undecided_seat, rule], "mortalgate@2.1", "mortalgate@2.5")
+    assert [s.split(" under ")[0] for s in said] == ["No clear change in how often blue wins between 2.1 and 2.5: 58%",
+                                                    "The first player wins more often",
+                                                    "Tables break mortalgate/combat.hit more often"]
+    assert "1.2 per 100 events against 0.3 per 100 events under 2.1" in said[2]
+    assert verdicts.plain([undecided_seat, quiet], "mortalgate@2.1", "mortalgate@2.5")[1] == \
+        "Nothing else changes clearly (1 other measure compared)."
+    assert "under frontier@1.0: 58% against 51% under mortalgate@2.1" in verdicts.plain([made()], "mortalgate@2.1", "frontier@1.0")[0]

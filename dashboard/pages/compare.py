@@ -4,7 +4,8 @@ The rule diff (params with provenance, the changes between them), one log re-aud
 the other version with the first event where they part ways, a paired simulation of both
 with a progress bar, and the balance verdicts of both cohorts from the warehouse (bot
 games and human playtests apart): a forest plot of the differences with their intervals,
-length histograms and survival curves in two distinct colours, and each verdict in words.
+length histograms and survival curves in two distinct colours. The verdicts lead in plain
+sentences (seat balance first); the statistics behind them are one click away.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from projections.batch import compare_versions
 from projections.catalog import signature
 from projections.queries import run_named
 from projections.rulediff import Entry, rule_diff
-from projections.verdicts import DETECT
+from projections.verdicts import DETECT, plain
 from projections.warehouse import Warehouse
 from projections.workspace import Workspace
 from rulesets.levels import lacks
@@ -140,18 +141,27 @@ def _frame(wh: Warehouse, name: str, params: dict[str, Any]) -> pd.DataFrame:
 
 
 def show_report(report: BalanceReport, key: str) -> None:
-    """A comparison: the forest plot, the table, and each verdict with its sample-size advice."""
-    st.markdown(f"**{report.heading()}**")
+    """A comparison, led by what a designer reads without statistics: the seat balance in one
+    plain sentence, then one for each other measure that changed; the forest plot below, and
+    the statistics (table, Holm-corrected p, effect sizes, games needed) one click away."""
     if not report.verdicts:
+        st.markdown(f"**{report.heading()}**")
         st.caption("no verdict: no finished games in one of the cohorts")
         return
+    first, *others = plain(report.verdicts, report.a, report.b)
+    st.markdown(f"**{first}**")
+    for line in others:
+        st.markdown(line)
+    st.caption(report.heading())
+    st.markdown("**Each measure's change** (95% interval)")  # short: the chart's toolbar hovers over its right end
     st.altair_chart(forest(report), key=f"{key}_forest")
-    st.dataframe(pd.DataFrame(report.rows()), hide_index=True, key=f"{key}_table")
-    for line in report.sentences():
-        st.markdown(f"- {line}")
-    if report.stored:
-        st.caption(report.stored)
-    st.markdown(report.conclusion())
+    with st.expander("The statistics: intervals, Holm-corrected p-values, effect sizes and games needed"):
+        st.dataframe(pd.DataFrame(report.rows()), hide_index=True, key=f"{key}_table")
+        for line in report.sentences():
+            st.markdown(f"- {line}")
+        if report.stored:
+            st.caption(report.stored)
+        st.markdown(report.conclusion())
 
 
 @st.cache_data(show_spinner="Weighing the evidence...", max_entries=16)

@@ -11,6 +11,7 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
+from dashboard.charts import bars
 from dashboard.state import show_error, warehouse
 from events.errors import TabletapeError
 from projections.queries import NamedQuery, Result, named_queries, run_named, run_sql
@@ -39,7 +40,8 @@ def _frame(result: Result) -> pd.DataFrame:
 
 
 def _chart(frame: pd.DataFrame, key: str) -> None:
-    """A bar chart of one numeric column against the text columns, where the result has both."""
+    """A bar chart of one numeric column against the text columns, where the result has both
+    (a NULL label, pacing's phase of a turn row, is blank)."""
     numeric = [c for c in frame.columns if pd.api.types.is_numeric_dtype(frame[c]) and not pd.api.types.is_bool_dtype(frame[c])]
     labels = [c for c in frame.columns if c not in numeric and pd.api.types.is_string_dtype(frame[c])]
     if frame.empty or not numeric or not labels or len(frame) > 500:
@@ -48,9 +50,7 @@ def _chart(frame: pd.DataFrame, key: str) -> None:
     y = st.selectbox("Chart", [NO_CHART, *numeric], index=1 + numeric.index(first), key=key)
     if y == NO_CHART:
         return
-    text = frame[labels].apply(lambda column: column.map(lambda v: "" if v is None or v is pd.NA or v != v else str(v)))
-    shown = frame.assign(label=text.agg(" · ".join, axis=1))  # a NULL label (pacing's phase of a turn row) is blank
-    st.bar_chart(shown, x="label", y=y, horizontal=True, sort=False, x_label=" · ".join(labels), y_label=y)
+    st.altair_chart(bars(frame, y, labels), key=f"{key}_bars")
 
 
 def _named() -> None:

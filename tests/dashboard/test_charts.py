@@ -1,11 +1,16 @@
-"""The length charts of a comparison: whole-turn bins shared by both versions, every
-finished game counted once, and one histogram per version so the colours never blend."""
+"""The charts of a comparison and of a query: whole-turn bins shared by both versions, every
+finished game counted once, one histogram per version so the colours never blend, and no
+title or label cut short."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from dashboard.charts import COLOURS, length_bins, lengths
+import pandas as pd
+
+from dashboard.charts import COLOURS, bars, forest, length_bins, lengths
+from projections import verdicts
+from projections.balance import BalanceReport
 
 
 def rows(turns: list[int], unfinished: int = 0) -> list[dict[str, Any]]:
@@ -30,3 +35,39 @@ def test_each_version_has_its_own_histogram_in_its_own_colour_over_the_same_bins
     assert (data[data.version == "A"]["from"].tolist() == data[data.version == "B"]["from"].tolist())
     between = data[(data.version == "A") & (data["from"] < 320)]["matches"].sum()
     assert between == 5  # the five games between 300 and 320 turns are five, not one
+
+
+def panels(report: BalanceReport) -> list[dict[str, Any]]:
+    return list(forest(report).to_dict()["vconcat"])
+
+
+def test_the_forest_plot_titles_each_unit_in_words_and_cuts_no_name_short() -> None:
+    seat = verdicts.rates_verdict("seat_balance", "?", "blue's win rate", (30, 60), (40, 60), fair=0.5)
+    rule = verdicts.rule_verdict("mercyfrontier/mercenaries.purchase-without-resources", (3, 900), (9, 900), (60, 60))
+    flat = verdicts.means_verdict("lead_changes", "?", "lead changes per game", "per match", [0, 0, 0], [0, 0, 0], detectable=0.5)
+    report = BalanceReport(a="mercyfrontier@accelerated", b="mercyfrontier@current", kind="bots",
+                           verdicts=verdicts.holm([seat, rule, flat]), games=(60, 60))
+    found = {p["layer"][1]["encoding"]["x"]["axis"]["title"]: p for p in panels(report)}
+    assert list(found) == ["points: current minus accelerated", "per 100 events: current minus accelerated",
+                           "per game: current minus accelerated"]  # the game said once, in the heading
+    for panel in found.values():
+        for layer in panel["layer"][1:]:
+            assert layer["encoding"]["y"]["axis"]["labelLimit"] == 0 and layer["encoding"]["x"]["axis"]["titleLimit"] == 0
+        low, high = panel["layer"][1]["encoding"]["x"]["scale"]["domain"]
+        assert low == -high and high > 0  # no change in the middle, even where every game had none
+
+
+def test_each_histogram_is_named_above_it_in_full() -> None:
+    histogram, _ = lengths(rows([300, 305]), rows([301]), "mercyfrontier@accelerated", "mercyfrontier@current")
+    header = histogram.to_dict()["facet"]["row"]["header"]
+    assert (header["labelAngle"], header["labelOrient"], header["labelLimit"]) == (0, "top", 0)
+
+
+def test_query_bars_name_each_bar_by_what_varies_and_say_the_rest_once() -> None:
+    frame = pd.DataFrame({"ruleset": ["mercyfrontier"] * 3, "version": ["playtest-3", "playtest-3", "current"],
+                          "side": ["orange", None, "yellow"], "win_rate": [0.5, 0.25, 0.75]})
+    chart = bars(frame, "win_rate", ["ruleset", "version", "side"])
+    assert chart.data["label"].tolist() == ["playtest-3 · orange", "playtest-3 · ", "current · yellow"]
+    assert chart.to_dict()["title"]["text"] == ["win_rate by version · side", "ruleset: mercyfrontier"]
+    single = bars(frame.head(1), "win_rate", ["ruleset", "version"])
+    assert single.data["label"].tolist() == ["mercyfrontier · playtest-3"]  # one row: its name is all there is

@@ -11,7 +11,8 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 from streamlit.testing.v1 import AppTest
 
-from projections import batch
+from projections import batch, verdicts
+from projections.balance import compare_cohorts
 from projections.demo import save_events
 from projections.simulate import play
 from projections.workspace import Workspace
@@ -131,6 +132,23 @@ def test_cohorts_give_verdicts_that_match_a_direct_count_with_charts(at: AppTest
     assert 'fill="#0072B2"' in boards[2] and 'fill="#E69F00"' in boards[3] and 'class="heat"' in boards[2] + boards[3]
     at.radio(key="cmp_kind").set_value("human playtests").run()
     assert "needs finished human playtests of both mortalgate@race4 (0 games) and mortalgate@race8 (0 games)" in at.info[0].value
+
+
+def test_cohorts_lead_with_seat_balance_in_plain_words_and_keep_the_statistics_one_click_away(at: AppTest, store: Path) -> None:
+    """Two games of each variant decide nothing: the page says so without statistics, how
+    far the change is still open and how many more games would tell, and keeps the table,
+    the Holm-corrected p-values and the sample-size advice in an expander."""
+    report = compare_cohorts(Workspace(store), "mortalgate@race4", "mortalgate@race8", kind="bots")
+    said = verdicts.plain(report.verdicts, report.a, report.b)
+    assert said[0].startswith("No clear change in how often ") and " between race4 and race8: " in said[0]
+    assert "could be anywhere between " in said[0] and "more games per version would tell a change of 5 points." in said[0]
+    assert said[1:] == [f"Nothing else changes clearly ({len(report.verdicts) - 1} other measures compared)."]
+    cohorts = next(t for t in at.tabs if t.label == "Cohorts")
+    assert [m.value for m in cohorts.markdown[:2]] == [f"**{said[0]}**", said[1]]  # before any chart or number
+    [statistics] = [e for e in cohorts.expander if e.label.startswith("The statistics")]
+    assert "p_holm" in statistics.dataframe[0].value.columns and len(cohorts.dataframe) == len(statistics.dataframe)
+    assert statistics.markdown[-1].value == report.conclusion()
+    assert any("you need about" in m.value for m in statistics.markdown)
 
 
 def test_a_single_version_game_without_variants_offers_nothing_to_compare(at: AppTest, store: Path) -> None:

@@ -3,6 +3,7 @@ and the read-only SQL box that refuses to touch files or change anything."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -69,6 +70,17 @@ def test_a_named_query_runs_with_its_parameters_and_draws_a_chart(at: AppTest) -
     assert len(at.get("arrow_vega_lite_chart")) + len(at.get("vega_lite_chart")) == 1
     widget(at.selectbox, "Chart").set_value("(no chart)").run()
     assert not at.get("vega_lite_chart") and not at.get("arrow_vega_lite_chart")
+
+
+def test_query_bars_say_what_every_row_shares_once_and_label_each_bar_in_full(at: AppTest) -> None:
+    """One game and one version: said once above the bars, so each bar is named by its side
+    alone, and no label or title is cut short."""
+    run_query(at, "side_win_rates", ruleset="mortalgate", version="race4")
+    [chart] = at.get("arrow_vega_lite_chart") + at.get("vega_lite_chart")
+    spec = json.loads(chart.proto.spec)
+    assert spec["title"] == {"text": ["win_rate by side", "ruleset: mortalgate · version: race4"], "anchor": "start", "limit": 0}
+    assert spec["encoding"]["y"]["axis"]["labelLimit"] == 0 and spec["encoding"]["x"]["axis"]["titleLimit"] == 0
+    assert spec["encoding"]["x"]["title"] == "win_rate" and spec["encoding"]["tooltip"][0]["title"] == "side"
 
 
 def test_a_parameter_narrows_the_result(at: AppTest) -> None:
