@@ -37,7 +37,16 @@ import msgspec
 
 from benchmarks import measure
 from benchmarks.baseline import Stored
-from benchmarks.corpus import GAME, ROOT, VARIANT, Corpus, corpus_home, ensure
+from benchmarks.corpus import (
+    GAME,
+    LONG_BOT,
+    ROOT,
+    VARIANT,
+    Corpus,
+    CorpusError,
+    corpus_home,
+    ensure,
+)
 from benchmarks.measure import Speed, median, percentile, timed
 from benchmarks.report import Figure, document, mb, ms, rate, table, times
 from benchmarks.sections import write_section
@@ -111,7 +120,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_before = os.getloadavg()[0]
     code = git_state()
     cached = (corpus_home(options.events, options.long) / "corpus.json").is_file()
-    corpus = ensure(options.events, options.long, say=say)
+    try:
+        corpus = ensure(options.events, options.long, say=say)
+    except CorpusError as error:
+        print(error, file=sys.stderr)
+        return 1
     logs = [list(corpus.workspace.store.lines(match_id)) for match_id in corpus.manifest.games]
     for lines in logs:
         header = read_header(lines[0])
@@ -364,8 +377,10 @@ def describe(corpus: Corpus) -> str:
         f"Endings: {endings}. The heuristic bots take altars, so their games end by the altars "
         "whatever the Grace threshold: many realistic games, not a few long ones.",
         f"- event mix (share of events; the rare types as counts): {mix}.",
-        f"- long log: a random-vs-random game, seed {m.long_seed}, cut at {m.long_events:,} events "
-        f"(the first seed whose game lasts that long). Seeds skipped because their game ended sooner: {tried}. "
+        f"- long log: a game of random bots that never make a move that would end it (`{LONG_BOT}`: the "
+        "random bot's game, draw for draw, up to the move that would have ended it), "
+        f"seed {m.long_seed}, cut at {m.long_events:,} events (the first seed whose game lasts that long). "
+        f"Seeds skipped because the dice ended their game sooner: {tried}. "
         f"Its prefixes ({', '.join(f'{size:,}' for size in m.prefixes)} events) are stored as their own matches.",
         f"- long log event mix: {long_mix}.",
     ])
