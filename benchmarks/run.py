@@ -1,6 +1,6 @@
 """`make bench`: measure replay, random access, appends and memory; write BENCHMARKS.md.
 
-    python -m benchmarks.run                  # the full run of issue 2 (1,000,000 events)
+    python -m benchmarks.run                  # the full run (1,000,000 events)
     python -m benchmarks.run --quick          # a smoke run (100,000 events, 20,000-event long log)
     python -m benchmarks.run --events 100000  # a smaller corpus
     python -m benchmarks.run --profile        # cProfile of replay, with and without audit
@@ -56,7 +56,7 @@ from rulesets import registry
 REPO = Path(__file__).resolve().parent.parent
 SECTION = "replay"
 """This run's marked section of BENCHMARKS.md; the warehouse and simulation runs own theirs."""
-TITLE = "Replay, state_at, appends and memory (`make bench`, issue 2)"
+TITLE = "Replay, state_at, appends and memory (`make bench`)"
 FULL_EVENTS = 1_000_000
 FULL_LONG = 150_000
 """The long random-bot log: >= 100,000 events for `state_at`, longer still for memory."""
@@ -149,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("Machine and code", machine(corpus, code)),
         ("Corpus", describe(corpus)),
         ("What each figure measures", notes),
-        ("Targets (issue 2)", TARGETS),
+        ("Targets", TARGETS),
     ]
     text = document(title=TITLE, heading=heading, figures=figures, sections=sections)
     say("")
@@ -443,7 +443,7 @@ events/s; the `eventsourcing` library rebuilds ~50k events/s. Targets: replay wi
 at least 10x the `eventsourcing` rebuild rate of the same run; replay with the full audit at
 least 4x; `state_at` p99 under 20 ms; replay memory flat in log length. Why the two replay
 targets are out of reach of pure reducers over frozen data on CPython, and what was tried:
-docs/architecture.md, "Replay speed against issue 2's targets"."""
+docs/architecture.md, "What replay costs, and its targets"."""
 
 
 def profile(corpus: Corpus, logs: list[list[bytes]], budget: int = 150_000) -> None:
