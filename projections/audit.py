@@ -95,7 +95,7 @@ class Findings:
         if step.voided is not None:
             self.retracted.append(step.voided)
             for table in (self._found, self._declared, self._rulings):
-                table.pop(step.voided, None)  # type: ignore[attr-defined]
+                table.pop(step.voided, None)
         if step.violations:
             self._found[event.seq] = step.violations
         if isinstance(event, MatchEnded):
