@@ -10,6 +10,10 @@ findings: errors and warnings at events other than where the mistake shows that 
 original audit did not report at that event. A mistake shows at its own events, or, if the
 rules accept it there, at the first event after them with a new finding (`measure`). A
 replay that follows the table gives 0.
+
+The other side of that promise is recall: a second, independent mistake is never hidden by
+the first. `recalls` puts two mistakes in one log, far apart and about other pieces, and asks
+whether the audit still names each where it showed alone.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ import msgspec
 from events.base import Event
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
 from projections.audit import audit
-from projections.replay import names, replay
+from projections.replay import RESYNC_SPAN, names, replay
 from rulesets.protocol import Violation
 from rulesets.registry import Rules
 
@@ -339,10 +343,10 @@ def cascades(subjects: Sequence[Subject], count: int, seed: int = 0,
     return out
 
 
-PAIR_GAP = (8, 48)
+PAIR_GAP = (8, RESYNC_SPAN)
 """How many events after the first mistake the second is made: far enough apart to be two
-mistakes, close enough that the first one's readings are still carried (`RESYNC_SPAN`), which
-is where a resynchronising audit could take the second for a consequence of the first."""
+mistakes, close enough that the first one's readings are still carried, which is where a
+resynchronising audit could take the second for a consequence of the first."""
 
 
 class Recall(msgspec.Struct, frozen=True, kw_only=True):
@@ -355,6 +359,7 @@ class Recall(msgspec.Struct, frozen=True, kw_only=True):
     follow_on: int
     """New findings where neither mistake showed alone: what the two cost the rest of the audit."""
     follow_rules: tuple[str, ...] = ()
+    """`seq rule` of each follow-on finding."""
 
 
 def _edit(subject: Subject, mutation: Mutation) -> tuple[int, int, list[tuple[int | None, Event]]]:
