@@ -243,3 +243,20 @@ def check_one_mistake_gives_one_finding(rules: Rules, events: list, *, count: in
     worst = max(found, key=lambda c: c.follow_on)
     assert median(follow) == 0 and p95 <= 1, (
         f"median {median(follow)}, p95 {p95}; worst: {worst.what} -> {worst.follow_rules[:6]}")
+
+
+RECALL_SAMPLE = 10
+"""Pairs of independent mistakes in one bot game per version in the default run (`make
+bench-cascade` runs 1,000 per game over the golden and demo logs)."""
+
+
+def check_independent_mistakes_are_each_named(rules: Rules, events: list, *, count: int = RECALL_SAMPLE) -> None:
+    """Two independent table mistakes in one log (8 to 48 events apart, about other pieces, each
+    named when alone): resynchronising after the first never takes the second for a consequence
+    of it, so the audit names both."""
+    from projections.mutations import Subject, recalls
+
+    found = recalls([Subject(events, rules)], count, seed=3)
+    assert found, "no pair of independent mistakes could be made of this log"
+    missed = [r.what[i] for r in found for i, named in enumerate(r.named) if not named]
+    assert not missed, f"{len(missed)} of {2 * len(found)} mistakes not named: {missed[:3]}"
