@@ -139,3 +139,14 @@ def test_check_game_fails_a_broken_game_naming_each_check_it_breaks(dice_race: P
 def test_check_game_of_a_game_not_installed_says_so_in_one_line(tmp_path: Path) -> None:
     code, _, err = run(tmp_path / "store", "check-game", "no_such_game")
     assert code == 2 and err.startswith("error: unknown ruleset 'no_such_game'; known: ") and err.count("\n") == 1
+
+
+def test_every_command_the_authoring_guide_gives_is_one_tabletape_has() -> None:
+    import re
+
+    from dashboard.cli import cli
+
+    guide = (Path(__file__).parent.parent / "docs" / "authoring.md").read_text()
+    named = set(re.findall(r"(?:^|`)tabletape ([a-z][a-z-]*)", guide, flags=re.MULTILINE))
+    assert {"init-game", "check-game", "new", "append", "audit", "simulate", "compare-versions"} <= named
+    assert named <= set(cli.commands)
