@@ -378,10 +378,13 @@ def _pure(ruleset: Any) -> str:
     path = Path(getattr(module, "__file__", "") or "")
     if not path.is_file():
         raise Skip(f"the code of {ruleset.setup.__module__} is not a file to read")
-    check_module_is_pure(path)
+    checked = [path]
     if (path.parent / "__init__.py").exists():
-        check_rules_modules_are_pure(path.parent)
-    return f"{path.name} imports no I/O, clock or randomness"
+        checked += [path.parent / f"{name}.py" for name in PURE_MODULES if (path.parent / f"{name}.py").exists()]
+    for module_path in dict.fromkeys(checked):
+        check_module_is_pure(module_path)
+    names = list(dict.fromkeys(p.name for p in checked))
+    return f"{', '.join(names)} {'imports' if len(names) == 1 else 'import'} no I/O, clock or randomness"
 
 
 def _setup(rules: Rules, logs: Sequence[Sequence[Event]]) -> str:
@@ -467,7 +470,7 @@ def _chance(rules: Rules, seed: int) -> str:
     _needs(rules, "chance")
     _needs(rules, "legal")
     checked = check_chance_outcomes_are_accepted(rules, seed, positions=25, bots=_own_bots(rules))
-    return f"{checked} outcomes at seeded chance steps"
+    return f"{checked} outcomes at seeded chance steps" if checked else "no chance step came up in the seeded games"
 
 
 def _candidates(rules: Rules, seed: int) -> str:
