@@ -182,7 +182,12 @@ def replay(ws: Workspace, match_id: str, seq: int | None, against: str | None, f
     last, seats = ws.store.last(match_id)[0], list(ws.header(match_id).seats)
     if seat is not None and seat not in seats:
         raise TabletapeError(f"--seat {seat!r} is not a seat of {match_id}: {', '.join(seats)}")
-    step = ws.state_at(match_id, last if seq is None else seq, against=against)
+    at = last if seq is None else seq
+    said: dict[int, str] = {}
+    if fmt == "json":
+        step = ws.state_at(match_id, at, against=against)
+    else:  # words only for what the page prints, read while folding up to `at`
+        step, said = ws.position(match_id, at, against=against, recent=0 if seat is not None else render.RECENT)
     rules = ws.rules_of(match_id, against)
     progress = rules.ruleset.progress(rules.params, step.state)
     if fmt == "json" and seat is not None:  # the seat's view, never the state with every hand in it
@@ -191,7 +196,7 @@ def replay(ws: Workspace, match_id: str, seq: int | None, against: str | None, f
         shows = "everything" if render.hides_anything(rules, step.state, seats) else "open information"
         _emit({"seq": step.event.seq, "event": step.event, "state": step.state, "progress": progress, "shows": shows})
     else:
-        click.echo(render.step_summary(match_id, rules, step, last, ws.timeline(match_id, against=against).said, seat=seat, seats=seats))
+        click.echo(render.step_summary(match_id, rules, step, last, said, seat=seat, seats=seats))
 
 
 @cli.command()
