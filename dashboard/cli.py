@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,8 @@ from events.values import first_problem
 from projections.workspace import Workspace, to_builtins
 
 pass_ws = click.make_pass_decorator(Workspace)
+_STARTED = time.perf_counter()
+"""When the command began (its imports done): `simulate` says how long the user waited."""
 
 
 def _emit(data: Any) -> None:
@@ -533,12 +536,24 @@ def _progress_bar(label: str) -> Any:
 @pass_ws
 def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str, workers: int | None, scheduler: str | None,
              options: tuple[str, ...]) -> None:
-    """Play seeded bot games and land them in the store and the warehouse."""
+    """Play seeded bot games and land them in the store; a warehouse already built is kept
+    current (only the new games are projected), one not built yet is left to the first
+    `query` or `dashboard`, which builds it with every game in the store."""
     from projections.batch import simulate as run
 
     report = run(ws, spec, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
-                 options=_option_values(options), progress=_progress_bar(f"{spec} x{games}"))
+                 options=_option_values(options), progress=_progress_bar(f"{spec} x{games}"), sync=False)
     click.echo(report.summary())
+    synced = time.perf_counter()
+    if ws.has_warehouse():
+        from projections.warehouse import Warehouse
+
+        click.echo(f"warehouse: {Warehouse(ws).sync().summary()}")
+    else:
+        click.echo("warehouse: none built yet, so none synced (`tabletape query` and the dashboard build it with these games)")
+    done = time.perf_counter()
+    click.echo(f"waited {done - _STARTED:.1f} s in all: {report.seconds:.1f} s playing the games, "
+               f"{done - synced:.1f} s on the warehouse, the rest starting up")
 
 
 @cli.command(name="compare-versions")

@@ -9,7 +9,6 @@ One unreadable match is reported and skipped; it never stops the rest.
 
 from __future__ import annotations
 
-import functools
 import gc
 import os
 import time
@@ -23,6 +22,7 @@ import pyarrow as pa
 
 from events.errors import TabletapeError
 from projections import pool
+from projections.pool import without_cycle_collector
 from projections.warehouse import (
     EVENT_TABLES,
     FLUSH_ROWS,
@@ -58,25 +58,6 @@ def chunked(items: Sequence[T], workers: int, *, largest: int = 50, smallest: in
     trip to and from the worker, stays small beside its work)."""
     size = max(1, min(largest, max(smallest, len(items) // (workers * 8))))
     return [list(items[i:i + size]) for i in range(0, len(items), size)]
-
-
-def without_cycle_collector(fn: Callable[[T], R]) -> Callable[[T], R]:
-    """fn with the cycle collector paused while it runs, as `Warehouse.sync` pauses it:
-    replay allocates millions of states and rows that reference counting frees, and each
-    allocation burst would trigger a full scan that finds nothing. In a forked worker a scan
-    also touches every inherited object, copying the parent's memory page by page."""
-
-    @functools.wraps(fn)
-    def paused(task: T) -> R:
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            return fn(task)
-        finally:
-            if collecting:
-                gc.enable()
-
-    return paused
 
 
 def ordered_map(fn: Callable[[T], R], tasks: Sequence[T], *, workers: int, scheduler: str | None = None,

@@ -39,6 +39,10 @@ from rulesets.registry import Rules
 from rulesets.variants import Variant, read_variant
 
 HOME_ENV = "TABLETAPE_HOME"
+WAREHOUSE = "warehouse.duckdb"
+"""The warehouse's primary file in the store's folder (projections/warehouse.py)."""
+WAREHOUSE_REPLICA = "warehouse.read.duckdb"
+"""The read replica a sync publishes: readers open it, and it exists once a sync has run."""
 
 
 class Imported(msgspec.Struct, frozen=True, kw_only=True):
@@ -85,6 +89,11 @@ class Workspace:
         self.home = Path(home) if home is not None else default_home()
         self.store = FileStore(self.home)
         self.notes = Notebook(self.store)
+
+    def has_warehouse(self) -> bool:
+        """Whether a sync has published the warehouse, known without loading DuckDB (a
+        command that would keep it current has nothing to keep when there is none)."""
+        return (self.home / WAREHOUSE_REPLICA).exists()
 
     # --- rules ----------------------------------------------------------------------
 
