@@ -15,25 +15,19 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
-from typing import NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import msgspec
-import pyarrow as pa
 
 from events.errors import TabletapeError
 from projections import pool
 from projections.pool import without_cycle_collector
-from projections.warehouse import (
-    EVENT_TABLES,
-    FLUSH_ROWS,
-    MATCH_TABLES,
-    Checkpoint,
-    Rows,
-    SyncReport,
-    Warehouse,
-    torn_lines,
-)
 from projections.workspace import Workspace
+
+if TYPE_CHECKING:  # the sync's own: loaded by the sync, so a re-audit never loads DuckDB
+    import pyarrow as pa
+
+    from projections.warehouse import Checkpoint, SyncReport, Warehouse
 
 Progress = Callable[[int, int], None]
 """Called as progress(done, total)."""
@@ -239,6 +233,8 @@ def project_chunk(task: ProjectTask) -> Projected:
 
 
 def _project_jobs(ws: Workspace, jobs: list[tuple[str, Checkpoint | None, str, str]]) -> Projected:
+    from projections.warehouse import Rows, SyncReport, Warehouse
+
     warehouse = Warehouse(ws)
     rows = Rows()
     done, failed = [], []
@@ -281,6 +277,15 @@ def sync_store(warehouse: Warehouse, *, workers: int, scheduler: str | None, ver
 
 def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: bool, wait: float,
           progress: Progress | None) -> SyncReport:
+    from projections.warehouse import (
+        EVENT_TABLES,
+        FLUSH_ROWS,
+        MATCH_TABLES,
+        Rows,
+        SyncReport,
+        torn_lines,
+    )
+
     started = time.perf_counter()
     report = SyncReport()
     warehouse._fingerprints = _fingerprints()

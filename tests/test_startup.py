@@ -39,8 +39,9 @@ def loaded(home: Path, *args: str) -> list[str]:
     ("append", "m1", "--event", '{"type": "DraftRolled", "red": 5, "blue": 2}'),
     ("replay", "m1", "--at", "0"),
     ("simulate", "mortalgate@2.5", "--games", "2", "--workers", "1"),
+    ("audit", "--all", "--workers", "1"),
 ], ids=lambda args: args[0].lstrip("-"))
-def test_recording_and_simulating_load_no_statistics_warehouse_or_server(tmp_path: Path, args: tuple[str, ...]) -> None:
+def test_recording_simulating_and_auditing_load_no_statistics_warehouse_or_server(tmp_path: Path, args: tuple[str, ...]) -> None:
     home = tmp_path / "store"
     assert loaded(home, "new", "--ruleset", "mortalgate@2.5", "--seats", "red=ana,blue=ben", "--id", "m1") == []
     assert loaded(home, *args) == []
