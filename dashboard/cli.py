@@ -544,16 +544,16 @@ def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str, workers:
     report = run(ws, spec, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
                  options=_option_values(options), progress=_progress_bar(f"{spec} x{games}"), sync=False)
     click.echo(report.summary())
-    synced = time.perf_counter()
+    spent = [f"{report.seconds:.1f} s playing the games"]
     if ws.has_warehouse():
         from projections.warehouse import Warehouse
 
-        click.echo(f"warehouse: {Warehouse(ws).sync().summary()}")
+        synced = Warehouse(ws).sync()
+        click.echo(f"warehouse: {synced.summary()}")
+        spent.append(f"{synced.seconds:.1f} s syncing the warehouse")
     else:
         click.echo("warehouse: none built yet, so none synced (`tabletape query` and the dashboard build it with these games)")
-    done = time.perf_counter()
-    click.echo(f"waited {done - _STARTED:.1f} s in all: {report.seconds:.1f} s playing the games, "
-               f"{done - synced:.1f} s on the warehouse, the rest starting up")
+    click.echo(f"waited {time.perf_counter() - _STARTED:.1f} s in all: {', '.join(spent)}, the rest starting up")
 
 
 @cli.command(name="compare-versions")
