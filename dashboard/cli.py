@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from projections.workspace import Workspace, to_builtins
 from rulesets.levels import lacks
 
 pass_ws = click.make_pass_decorator(Workspace)
+_STARTED = time.perf_counter()
+"""When the command began (its imports done): `simulate` says how long the user waited."""
 
 
 def _emit(data: Any) -> None:
@@ -189,7 +192,12 @@ def replay(ws: Workspace, match_id: str, seq: int | None, against: str | None, f
     last, seats = ws.store.last(match_id)[0], list(ws.header(match_id).seats)
     if seat is not None and seat not in seats:
         raise TabletapeError(f"--seat {seat!r} is not a seat of {match_id}: {', '.join(seats)}")
-    step = ws.state_at(match_id, last if seq is None else seq, against=against)
+    at = last if seq is None else seq
+    said: dict[int, str] = {}
+    if fmt == "json":
+        step = ws.state_at(match_id, at, against=against)
+    else:  # words only for what the page prints, read while folding up to `at`
+        step, said = ws.position(match_id, at, against=against, recent=0 if seat is not None else render.RECENT)
     rules = ws.rules_of(match_id, against)
     progress = rules.ruleset.progress(rules.params, step.state)
     if fmt == "json" and seat is not None:  # the seat's view, never the state with every hand in it
@@ -198,7 +206,7 @@ def replay(ws: Workspace, match_id: str, seq: int | None, against: str | None, f
         shows = "everything" if render.hides_anything(rules, step.state, seats) else "open information"
         _emit({"seq": step.event.seq, "event": step.event, "state": step.state, "progress": progress, "shows": shows})
     else:
-        click.echo(render.step_summary(match_id, rules, step, last, ws.timeline(match_id, against=against).said, seat=seat, seats=seats))
+        click.echo(render.step_summary(match_id, rules, step, last, said, seat=seat, seats=seats))
 
 
 @cli.command()
@@ -545,12 +553,24 @@ def _progress_bar(label: str) -> Any:
 @pass_ws
 def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str | None, workers: int | None, scheduler: str | None,
              options: tuple[str, ...]) -> None:
-    """Play seeded bot games and land them in the store and the warehouse."""
+    """Play seeded bot games and land them in the store; a warehouse already built is kept
+    current (only the new games are projected), one not built yet is left to the first
+    `query` or `dashboard`, which builds it with every game in the store."""
     from projections.batch import simulate as run
 
     report = run(ws, spec, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
-                 options=_option_values(options), progress=_progress_bar(f"{spec} x{games}"))
+                 options=_option_values(options), progress=_progress_bar(f"{spec} x{games}"), sync=False)
     click.echo(report.summary())
+    spent = [f"{report.seconds:.1f} s playing the games"]
+    if ws.has_warehouse():
+        from projections.warehouse import Warehouse
+
+        synced = Warehouse(ws).sync()
+        click.echo(f"warehouse: {synced.summary()}")
+        spent.append(f"{synced.seconds:.1f} s syncing the warehouse")
+    else:
+        click.echo("warehouse: none built yet, so none synced (`tabletape query` and the dashboard build it with these games)")
+    click.echo(f"waited {time.perf_counter() - _STARTED:.1f} s in all: {', '.join(spent)}, the rest starting up")
 
 
 @cli.command(name="compare-versions")

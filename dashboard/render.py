@@ -6,7 +6,7 @@ import csv
 import io
 import json
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import click
@@ -38,17 +38,17 @@ RECENT = 5
 """Events leading to the position, listed in words."""
 
 
-def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int, said: Sequence[str] = (), *,
+def step_summary(match_id: str, rules: Rules, step: Step, last_seq: int, said: Mapping[int, str] | None = None, *,
                  seat: str | None = None, seats: Iterable[str] = ()) -> str:
     """A readable page for one position from one seat's view (None: the whole table): where,
-    scores, pieces by board name, the events that led here in words (`said`: every event's
-    words, by seq), and what broke."""
+    scores, pieces by board name, the events that led here in words (`said`: the words of
+    the last RECENT events up to this one, by seq), and what broke."""
     ruleset = rules.ruleset
     progress = ruleset.progress(rules.params, step.state)
     board = ruleset.view(rules.params, step.state, seat)
     ended = ruleset.outcome(rules.params, step.state)
     seq = step.event.seq
-    said = said if seat is None else ()  # an event's words may name a card this seat cannot see
+    said = said if seat is None else None  # an event's words may name a card this seat cannot see
     acting = f"to act: {progress.actor or '-'}" if ended is None else (
         "game over: " + ("a draw" if ended.draw else f"{ended.winner} won") + f" ({ended.reason}; {ended.rule})")
     lines = [

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from hashlib import blake2b
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -23,12 +23,13 @@ from events.codec import encode_chained
 from events.errors import TabletapeError
 from events.shared import MatchEnded
 from events.store import validate_match_id
-from projections.balance import BalanceReport, check_detect, compare_cohorts
-from projections.parallel import without_cycle_collector
-from projections.pool import ordered_map
+from projections.pool import ordered_map, without_cycle_collector
 from projections.simulate import BotError, bot_name, play
 from projections.workspace import Workspace
 from rulesets import registry
+
+if TYPE_CHECKING:
+    from projections.balance import BalanceReport
 
 Progress = Callable[[int, int], None]
 """Called as progress(games done, games in all)."""
@@ -202,14 +203,18 @@ def compare_versions(
     """Simulate both versions from the same seeds with the same bots (paired games) and give
     every balance verdict for exactly those games (`detect`: the change in a rate the
     games-needed advice is about)."""
+    from projections.balance import (  # statistics: only for a comparison
+        check_detect,
+        compare_cohorts,
+    )
+    from projections.warehouse import Warehouse
+
     rules_a, rules_b = ws.rules(a), ws.rules(b)
     if rules_a.ruleset.name != rules_b.ruleset.name:
         raise SimulationError(f"{a} and {b} are different games")
     check_detect(detect)
     reports = simulate_pair(ws, (a, b), games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
                             progress=progress)
-    from projections.warehouse import Warehouse
-
     Warehouse(ws).sync()
     return compare_cohorts(ws, a, b, kind="bots", batches=((reports[0].batch_id,), (reports[1].batch_id,)),
                            stored=stored_where(ws, reports), detect=detect)

@@ -9,32 +9,26 @@ One unreadable match is reported and skipped; it never stops the rest.
 
 from __future__ import annotations
 
-import functools
 import gc
 import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import suppress
-from typing import NamedTuple, TypeVar
+from typing import TYPE_CHECKING, NamedTuple, TypeVar
 
 import msgspec
-import pyarrow as pa
 
 from events.errors import TabletapeError
 from projections import pool
-from projections.warehouse import (
-    EVENT_TABLES,
-    FLUSH_ROWS,
-    MATCH_TABLES,
-    Checkpoint,
-    Rows,
-    SyncReport,
-    Warehouse,
-    torn_lines,
-)
+from projections.pool import without_cycle_collector
 from projections.workspace import Workspace
 from rulesets.registry import GameMissingError
+
+if TYPE_CHECKING:  # the sync's own: loaded by the sync, so a re-audit never loads DuckDB
+    import pyarrow as pa
+
+    from projections.warehouse import Checkpoint, SyncReport, Warehouse
 
 Progress = Callable[[int, int], None]
 """Called as progress(done, total)."""
@@ -59,25 +53,6 @@ def chunked(items: Sequence[T], workers: int, *, largest: int = 50, smallest: in
     trip to and from the worker, stays small beside its work)."""
     size = max(1, min(largest, max(smallest, len(items) // (workers * 8))))
     return [list(items[i:i + size]) for i in range(0, len(items), size)]
-
-
-def without_cycle_collector(fn: Callable[[T], R]) -> Callable[[T], R]:
-    """fn with the cycle collector paused while it runs, as `Warehouse.sync` pauses it:
-    replay allocates millions of states and rows that reference counting frees, and each
-    allocation burst would trigger a full scan that finds nothing. In a forked worker a scan
-    also touches every inherited object, copying the parent's memory page by page."""
-
-    @functools.wraps(fn)
-    def paused(task: T) -> R:
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
-            return fn(task)
-        finally:
-            if collecting:
-                gc.enable()
-
-    return paused
 
 
 def ordered_map(fn: Callable[[T], R], tasks: Sequence[T], *, workers: int, scheduler: str | None = None,
@@ -272,6 +247,8 @@ def project_chunk(task: ProjectTask) -> Projected:
 
 
 def _project_jobs(ws: Workspace, jobs: list[tuple[str, Checkpoint | None, str, str]]) -> Projected:
+    from projections.warehouse import Rows, SyncReport, Warehouse
+
     warehouse = Warehouse(ws)
     rows = Rows()
     done, failed, missing = [], [], []
@@ -317,6 +294,15 @@ def sync_store(warehouse: Warehouse, *, workers: int, scheduler: str | None, ver
 
 def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: bool, wait: float,
           progress: Progress | None) -> SyncReport:
+    from projections.warehouse import (
+        EVENT_TABLES,
+        FLUSH_ROWS,
+        MATCH_TABLES,
+        Rows,
+        SyncReport,
+        torn_lines,
+    )
+
     started = time.perf_counter()
     report = SyncReport()
     warehouse._fingerprints = _fingerprints()

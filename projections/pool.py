@@ -15,6 +15,8 @@ and the run stops in one line.
 
 from __future__ import annotations
 
+import functools
+import gc
 import multiprocessing
 import signal
 import traceback
@@ -193,3 +195,22 @@ def _dask(fn: Callable[[T], R], tasks: Sequence[T], scheduler: str, error: type[
                 raise error(f"the cluster could not finish the {work} ({type(failed).__name__}: {failed}); {lost}") from None
     finally:
         client.close()
+
+
+def without_cycle_collector(fn: Callable[[T], R]) -> Callable[[T], R]:
+    """fn with the cycle collector paused while it runs, as `Warehouse.sync` pauses it:
+    replay allocates millions of states and rows that reference counting frees, and each
+    allocation burst would trigger a full scan that finds nothing. In a forked worker a scan
+    also touches every inherited object, copying the parent's memory page by page."""
+
+    @functools.wraps(fn)
+    def paused(task: T) -> R:
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return fn(task)
+        finally:
+            if collecting:
+                gc.enable()
+
+    return paused

@@ -40,7 +40,7 @@ from events.shared import MatchEnded, Retracted, Ruled
 from events.values import check_values
 from projections.audit import judge
 from projections.replay import Fold, Step
-from projections.workspace import Workspace
+from projections.workspace import WAREHOUSE, WAREHOUSE_REPLICA, Workspace
 from rulesets.protocol import Place, Progress, Violation
 from rulesets.registry import Rules
 
@@ -492,15 +492,15 @@ class Warehouse:
 
     def __init__(self, ws: Workspace) -> None:
         self.ws = ws
-        self.path = ws.home / "warehouse.duckdb"
-        self.replica = ws.home / "warehouse.read.duckdb"
+        self.path = ws.home / WAREHOUSE
+        self.replica = ws.home / WAREHOUSE_REPLICA
         self._lock_path = ws.home / "warehouse.lock"
         self._fingerprints: set[str] = set()
 
     @property
     def exists(self) -> bool:
         """Whether a sync has published a replica to read."""
-        return self.replica.exists()
+        return self.ws.has_warehouse()
 
     # --- reading ------------------------------------------------------------------------
 

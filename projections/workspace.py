@@ -7,6 +7,7 @@ method takes plain values and returns plain values or typed errors; no printing 
 from __future__ import annotations
 
 import os
+from collections import deque
 from collections.abc import Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -32,12 +33,17 @@ from projections.audit import AuditReport, audit
 from projections.compare import Comparison, compare
 from projections.replay import Step, replay
 from projections.timeline import Timeline
+from projections.words import words
 from rulesets import registry
 from rulesets.levels import level_of
 from rulesets.registry import Rules
 from rulesets.variants import Variant, read_variant
 
 HOME_ENV = "TABLETAPE_HOME"
+WAREHOUSE = "warehouse.duckdb"
+"""The warehouse's primary file in the store's folder (projections/warehouse.py)."""
+WAREHOUSE_REPLICA = "warehouse.read.duckdb"
+"""The read replica a sync publishes: readers open it, and it exists once a sync has run."""
 
 
 class Imported(msgspec.Struct, frozen=True, kw_only=True):
@@ -84,6 +90,11 @@ class Workspace:
         self.home = Path(home) if home is not None else default_home()
         self.store = FileStore(self.home)
         self.notes = Notebook(self.store)
+
+    def has_warehouse(self) -> bool:
+        """Whether a sync has published the warehouse, known without loading DuckDB (a
+        command that would keep it current has nothing to keep when there is none)."""
+        return (self.home / WAREHOUSE_REPLICA).exists()
 
     # --- rules ----------------------------------------------------------------------
 
@@ -300,13 +311,26 @@ class Workspace:
         return Timeline(list(self.events(match_id)), self.rules_of(match_id, against), every=every)
 
     def state_at(self, match_id: str, seq: int, *, against: str | None = None) -> Step:
-        """The step at event `seq` (the state after it), in one streaming pass."""
+        """The step at event `seq` (the state after it), in one streaming pass that stops there."""
+        return self.position(match_id, seq, against=against, recent=0)[0]
+
+    def position(self, match_id: str, seq: int, *, against: str | None = None, recent: int = 5) -> tuple[Step, dict[int, str]]:
+        """The step at event `seq` and the last `recent` events up to it in words (by seq),
+        each read in the state before it. The log is read and folded only up to `seq` and
+        only those events are described, so a position early in a long log costs the
+        events before it, not the log."""
         last = self.store.last(match_id)[0]
         if not 0 <= seq <= last:
             raise TabletapeError(f"--at {seq} is outside match {match_id} (events 0..{last})")
-        for step in self.replay(match_id, against=against, audit=False):
+        rules = self.rules_of(match_id, against)
+        befores: deque[tuple[Any, Event]] = deque(maxlen=recent)
+        before = None
+        for step in replay(self.events(match_id), rules, audit=False):
+            if recent:
+                befores.append((before, step.event))
+                before = step.state
             if step.event.seq == seq:
-                return step
+                return step, {event.seq: words(rules, state, event) for state, event in befores}
         raise TabletapeError(f"--at {seq} is outside match {match_id}")
 
     def audit(self, match_id: str, *, against: str | None = None) -> AuditReport:

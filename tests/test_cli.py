@@ -260,6 +260,25 @@ def test_simulate_and_compare_versions_from_the_command_line(tmp_path: Path) -> 
     assert code == 2 and "unknown bot 'genius'" in err
 
 
+def test_a_replay_at_an_event_reads_no_event_after_it(tmp_path: Path) -> None:
+    """Every line after event 120 but the last (whose seq alone says how long the log is) is
+    made unreadable: the position at 120, its state and its events in words, still shows."""
+    home = tmp_path / "store"
+    golden = Path(__file__).parent / "mortalgate" / "golden" / "mortalgate-2.5.jsonl"
+    assert run(home, "import", str(golden))[0] == 0
+    log = home / "logs" / "golden-2.5.jsonl"
+    kept = log.read_bytes().split(b"\n")
+    assert len(kept) == 560 and kept[-1] == b""  # lines 0..558 and the final newline
+    log.write_bytes(b"\n".join([*kept[:121], *(b"#" * len(line) for line in kept[121:-2]), *kept[-2:]]))
+    code, out, err = run(home, "replay", "golden-2.5", "--at", "120")
+    assert code == 0, err
+    assert "event 120/558: Zadita moves 3 to T17 (Sunken Chapel's zone)" in out and "  119. Zadita's turn begins" in out
+    code, out, err = run(home, "replay", "golden-2.5", "--at", "120", "--format", "json")
+    assert code == 0 and json.loads(out)["seq"] == 120, err
+    code, _, err = run(home, "replay", "golden-2.5", "--at", "121")
+    assert code == 2 and "golden-2.5.jsonl:122" in err and "not a JSON event object" in err
+
+
 def test_replay_names_events_in_words_and_pieces_by_board_name(tmp_path: Path) -> None:
     home = tmp_path / "store"
     golden = Path(__file__).parent / "mortalgate" / "golden" / "mortalgate-2.5.jsonl"
