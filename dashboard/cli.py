@@ -82,7 +82,7 @@ def cli(ctx: click.Context, home: Path | None) -> None:
     ctx.call_on_close(lambda: _warn_store(ctx.obj))
 
 
-# --- what a command met in the store (issue 14) --------------------------------------
+# --- what a command met in the store ---------------------------------------------------
 
 
 def _warn_store(ws: Workspace) -> None:
@@ -717,7 +717,7 @@ def _serve(command: list[str], env: dict[str, str]) -> None:
     os.execve(command[0], command, env)
 
 
-# --- the HTTP service and its tokens (issue 17) ---------------------------------------
+# --- the HTTP service and its tokens ---------------------------------------------------
 
 @cli.command()
 @click.option("--port", type=click.IntRange(1, 65535), default=8600, show_default=True, help="Port to serve on.")
