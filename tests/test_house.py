@@ -1,0 +1,28 @@
+"""The tree speaks of the game and the design, never of how the work on it was organised:
+round numbers and issue numbers belong in git's history, where they stay true."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+ORGANISATION = re.compile(r"\bsessions? [0-9]|\bissue[- ]?[0-9]", re.IGNORECASE)
+"""`session 9`, `issue 18`, `issue-18mm`: words about the work, not about the code."""
+
+
+def tracked_text_files() -> list[Path]:
+    listed = subprocess.run(["git", "ls-files", "*.py", "*.md", "*.toml", "*.tmpl", "Makefile"], cwd=ROOT,
+                            capture_output=True, text=True, check=True).stdout.split()
+    return [ROOT / name for name in listed if (ROOT / name).is_file()]
+
+
+def test_no_code_or_doc_speaks_of_how_the_work_was_organised() -> None:
+    files = tracked_text_files()
+    assert len(files) > 100, "git ls-files found too few files to be this tree"
+    found = [f"{path.relative_to(ROOT)}:{number}: {line.strip()[:80]}"
+             for path in files
+             for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
+             if ORGANISATION.search(line) and path.name != "test_house.py"]
+    assert not found, "\n".join(found)
