@@ -14,7 +14,10 @@ from pathlib import Path
 import pytest
 
 from dashboard.client import Client
+from events.shared import MatchEnded
+from projections.audit import audit
 from projections.replay import replay
+from projections.simulate import play
 from rulesets import registry
 from tests import contract
 from tests.cli_support import lines, run
@@ -47,6 +50,16 @@ def _dealt(home: Path, match_id: str = "g1") -> None:
 def test_go_fish_is_a_level_four_game_from_its_own_package(gofish: Path, tmp_path: Path) -> None:
     out = run(tmp_path / "store", "rulesets")[1]
     assert "gofish  (Go Fish; bare name = 1; level 4; next: describe" in out
+
+
+def test_go_fish_is_for_two_to_four_players(gofish: Path, tmp_path: Path) -> None:
+    code, _, err = run(tmp_path / "store", "new", "--ruleset", "gofish", "--seats", "a=ana,b=ben,c=cy,d=di,e=ed")
+    assert (code, err) == (2, "error: --seats: Go Fish is for 2 to 4 players, not 5\n")
+    rules = registry.resolve("gofish")
+    for seats in ({"a": "ana", "b": "ben", "c": "cy"}, {"a": "ana", "b": "ben", "c": "cy", "d": "di"}):
+        events = play(rules, seats, seed=7)
+        assert isinstance(events[-1], MatchEnded) and sum(type(e).__name__ == "Dealt" for e in events) == 5 * len(seats)
+        assert audit(events, rules).errors == ()
 
 
 def test_an_ask_for_a_rank_not_held_is_named_by_the_audit(gofish: Path, tmp_path: Path) -> None:

@@ -20,6 +20,6 @@ def view(params: object, state: State, seat: str | None) -> BoardView:
     if state.asked is not None:
         table.append(("asked", f"{state.asked.by} asked {state.asked.target} for {state.asked.rank}s"))
     hands = Panel(title="hands", rows=tuple((s, " ".join(cards)) for s, cards in seen if "?" not in cards))
-    note = "every hand and the stock" if seat is None else f"what {seat} saw: its own hand; other hands as card backs (?) and counts"
+    note = "every hand and the stock" if seat is None else "its own hand face up; other hands as card backs (?) and counts"
     return BoardView(geometry="grid", width=1, height=1, rows=tuple(rows), panels=(Panel(title="table", rows=tuple(table)), hands),
                      seat=seat, note=note)
