@@ -124,7 +124,7 @@ def test_one_table_mistake_gives_one_finding(name: str) -> None:
     contract.check_one_mistake_gives_one_finding(rules, events)
 
 
-@pytest.mark.parametrize("name", registry.GAMES)
+@pytest.mark.parametrize("name", registry.names())
 def test_a_second_independent_mistake_is_named_beside_the_first(name: str) -> None:
     rules = registry.resolve(name)
     events = contract.check_bot_game_is_clean(rules, "heuristic", seed=11)
