@@ -15,11 +15,11 @@ import pytest
 
 from dashboard.client import Client
 from events.shared import MatchEnded
+from projections import contract
 from projections.audit import audit
 from projections.replay import replay
 from projections.simulate import play
 from rulesets import registry
-from tests import contract
 from tests.cli_support import lines, run
 from tests.plugin_support import GOFISH, install, site
 from tests.service_support import cli_server, start, stop
