@@ -88,6 +88,17 @@ def test_a_player_who_keeps_back_a_card_of_the_rank_asked_breaks_give_all(gofish
     assert "gofish/ask.turn" in out
 
 
+def test_a_card_that_is_not_in_the_deck_is_named_and_the_replay_goes_on(gofish: Path, tmp_path: Path) -> None:
+    home = tmp_path / "store"
+    run(home, "new", "--ruleset", "gofish", "--seats", "a=ana,b=ben", "--id", "g1")
+    code, out, err = run(home, "append", "g1", stdin=lines({**DEAL[0], "card": "11H"}, *DEAL[1:]))
+    assert code == 0, err
+    assert [line for line in out.splitlines() if "gofish/" in line] == [
+        next(line for line in out.splitlines() if "gofish/deal.stock" in line and "11H is not in the deck" in line)]
+    code, out, _ = run(home, "replay", "g1")
+    assert code == 0 and "a 2C 3C 4C 5C 6C 7C 11H" in out and "to act: a" in out
+
+
 def test_replay_as_a_seat_shows_its_own_hand_and_never_the_other(gofish: Path, tmp_path: Path) -> None:
     home = tmp_path / "store"
     _dealt(home)

@@ -89,6 +89,8 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Whose turn it is."""
     asked: Ask | None = None
     turn: int = 0
+    dealt: int = 0
+    """Cards dealt so far (1.2)."""
 
 
 def rank(card: str) -> str:
@@ -113,7 +115,7 @@ def deal_size(params: Params, state: State) -> int:
 
 def dealt_next(state: State) -> str:
     """1.2: the seat the next card of the deal goes to, one at a time from the first seat."""
-    return state.seats[(len(DECK) - len(state.stock)) % len(state.seats)]
+    return state.seats[state.dealt % len(state.seats)]
 
 
 def can_ask(state: State, seat: str) -> bool:
@@ -211,8 +213,8 @@ def _check_drew(state: State, event: Drew) -> tuple[str, str] | None:
 def apply(params: Params, state: State, event: Event) -> State:
     """The state after an event, as the table wrote it (checked or not)."""
     if isinstance(event, Dealt):
-        state = _moved(state, event.seat, (event.card,))
-        if state.phase == "deal" and len(DECK) - len(state.stock) >= deal_size(params, state):
+        state = msgspec.structs.replace(_moved(state, event.seat, (event.card,)), dealt=state.dealt + 1)
+        if state.phase == "deal" and state.dealt >= deal_size(params, state):
             state = msgspec.structs.replace(state, phase="ask", actor=state.seats[0], turn=1)  # 2.1 "The first player starts"
     elif isinstance(event, Asked):
         state = msgspec.structs.replace(state, phase="answer", asked=Ask(by=event.by or "", target=event.target, rank=event.rank))
@@ -233,8 +235,13 @@ def _moved(state: State, to: str, cards: tuple[str, ...]) -> State:
     hands = tuple(tuple(c for c in h if c not in cards) for h in state.hands)
     if to in state.seats:
         at = state.seats.index(to)
-        hands = (*hands[:at], tuple(sorted((*hands[at], *cards), key=DECK.index)), *hands[at + 1:])
+        hands = (*hands[:at], tuple(sorted((*hands[at], *cards), key=_in_deck_order)), *hands[at + 1:])
     return msgspec.structs.replace(state, hands=hands, stock=tuple(c for c in state.stock if c not in cards))
+
+
+def _in_deck_order(card: str) -> int:
+    """A card's place in the deck; a name that is no card (written wrong) goes last."""
+    return DECK.index(card) if card in DECK else len(DECK)
 
 
 def _next_turn(state: State) -> State:
