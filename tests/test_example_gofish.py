@@ -99,6 +99,17 @@ def test_a_card_that_is_not_in_the_deck_is_named_and_the_replay_goes_on(gofish: 
     assert code == 0 and "a 2C 3C 4C 5C 6C 7C 11H" in out and "to act: a" in out
 
 
+def test_an_imported_log_with_no_seats_is_named_at_line_0_and_replays(gofish: Path, tmp_path: Path) -> None:
+    home, log = tmp_path / "store", tmp_path / "empty.jsonl"
+    line0 = {"type": "MatchStarted", "seq": 0, "match_id": "z1", "ruleset": "gofish", "version": "1", "seats": {}}
+    log.write_text(lines(line0, {"type": "Dealt", "seq": 1, "seat": "a", "card": "AC"}, {"type": "Asked", "seq": 2, "by": "a", "target": "b", "rank": "A"}))
+    assert run(home, "import", str(log))[:2] == (0, "z1\n")
+    code, out, _ = run(home, "audit", "z1")
+    assert code == 1 and "gofish/setup.seats  Go Fish is for 2 to 4 players, not 0" in out
+    code, out, _ = run(home, "replay", "z1")
+    assert code == 0 and "stock 52 cards" in out
+
+
 def test_replay_as_a_seat_shows_its_own_hand_and_never_the_other(gofish: Path, tmp_path: Path) -> None:
     home = tmp_path / "store"
     _dealt(home)

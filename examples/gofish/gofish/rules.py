@@ -115,7 +115,7 @@ def deal_size(params: Params, state: State) -> int:
 
 def dealt_next(state: State) -> str:
     """1.2: the seat the next card of the deal goes to, one at a time from the first seat."""
-    return state.seats[state.dealt % len(state.seats)]
+    return state.seats[state.dealt % len(state.seats)] if state.seats else ""
 
 
 def can_ask(state: State, seat: str) -> bool:
@@ -211,7 +211,10 @@ def _check_drew(state: State, event: Drew) -> tuple[str, str] | None:
 
 
 def apply(params: Params, state: State, event: Event) -> State:
-    """The state after an event, as the table wrote it (checked or not)."""
+    """The state after an event, as the table wrote it (checked or not); a table with no
+    seats (a log refused at line 0) stays as it was set up."""
+    if not state.seats:
+        return state
     if isinstance(event, Dealt):
         state = msgspec.structs.replace(_moved(state, event.seat, (event.card,)), dealt=state.dealt + 1)
         if state.phase == "deal" and state.dealt >= deal_size(params, state):
