@@ -19,6 +19,7 @@ from projections import contract
 from projections.audit import audit
 from projections.replay import replay
 from projections.simulate import play
+from projections.workspace import Workspace
 from rulesets import registry
 from tests.cli_support import lines, run
 from tests.plugin_support import GOFISH, install, site
@@ -97,6 +98,10 @@ def test_a_card_that_is_not_in_the_deck_is_named_and_the_replay_goes_on(gofish: 
         next(line for line in out.splitlines() if "gofish/deal.stock" in line and "11H is not in the deck" in line)]
     code, out, _ = run(home, "replay", "g1")
     assert code == 0 and "a 2C 3C 4C 5C 6C 7C 11H" in out and "to act: a" in out
+    ws = Workspace(home)
+    rules = ws.rules_of("g1")
+    asks = rules.ruleset.legal(rules.params, ws.state_at("g1", 14).state)
+    assert [(e.target, e.rank) for e in asks] == [("b", r) for r in ("2", "3", "4", "5", "6", "7")]
 
 
 def test_an_imported_log_with_no_seats_is_named_at_line_0_and_replays(gofish: Path, tmp_path: Path) -> None:

@@ -283,7 +283,7 @@ def outcome(params: Params, state: State) -> Outcome | None:
 def legal(params: Params, state: State) -> Sequence[Event]:
     """Every ask the player to act may make (2.1), or the one answer the asked player owes (2.2)."""
     if state.phase == "ask" and state.actor is not None and can_ask(state, state.actor):
-        ranks = sorted({rank(c) for c in hand(state, state.actor)}, key=RANKS.index)
+        ranks = [r for r in RANKS if holds(state, state.actor, r)]
         return [Asked(by=state.actor, target=t, rank=r) for t in state.seats if t != state.actor and hand(state, t) for r in ranks]
     if state.phase == "answer" and state.asked is not None and (cards := holds(state, state.asked.target, state.asked.rank)):
         return [Gave(by=state.asked.target, cards=cards)]
