@@ -1,4 +1,5 @@
-"""Installing a designer's own game (Pig, in tests/plugin_games/pig) for one test, as pip would."""
+"""Installing a designer's own game (Pig, in tests/plugin_games/pig, or an example such as
+examples/gofish) for one test, as pip would."""
 
 from __future__ import annotations
 
@@ -13,14 +14,17 @@ import pytest
 from rulesets import registry
 
 PIG = Path(__file__).parent / "plugin_games" / "pig"
+GOFISH = Path(__file__).parent.parent / "examples" / "gofish" / "gofish"
+PACKAGES = ("pig", "gofish")
+"""The games' packages tests install, unloaded after each test."""
 GAMES = {"pig-replay": "pig:REPLAY", "pig": "pig:RULESET", "pig-bots": "pig:PLAYABLE"}
 
 
-def install(site: Path, games: dict[str, str], *, name: str = "pig", version: str = "0.2") -> Path:
-    """The package `name` installed into `site` as pip would: its code and a dist-info
-    declaring its games as `tabletape.games` entry points."""
-    if not (site / "pig").exists():
-        shutil.copytree(PIG, site / "pig", ignore=shutil.ignore_patterns("__pycache__"))
+def install(site: Path, games: dict[str, str], *, name: str = "pig", version: str = "0.2", code: Path = PIG) -> Path:
+    """The distribution `name` installed into `site` as pip would: its code (the package
+    folder `code`) and a dist-info declaring its games as `tabletape.games` entry points."""
+    if not (site / code.name).exists():
+        shutil.copytree(code, site / code.name, ignore=shutil.ignore_patterns("__pycache__"))
     dist = site / f"{name}-{version}.dist-info"
     dist.mkdir(parents=True)
     (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
@@ -29,8 +33,8 @@ def install(site: Path, games: dict[str, str], *, name: str = "pig", version: st
 
 
 def forget_pig() -> None:
-    """Unload Pig and look for installed games again (the next test installs its own)."""
-    for module in [m for m in sys.modules if m == "pig" or m.startswith("pig.")]:
+    """Unload the installed games and look for games again (the next test installs its own)."""
+    for module in [m for m in sys.modules if m.split(".")[0] in PACKAGES]:
         del sys.modules[module]
     importlib.invalidate_caches()
     registry.refresh()
