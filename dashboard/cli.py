@@ -124,14 +124,23 @@ def repair(ws: Workspace, match_ids: tuple[str, ...], accept: bool) -> None:
 
 
 @cli.command()
-@click.option("--ruleset", "spec", required=True, help="game[@version or variant], e.g. mortalgate@2.5")
+@click.option("--ruleset", "spec", default=None, help="game[@version or variant], e.g. mortalgate@2.5")
+@click.option("--log-only", is_flag=True, help="A game not encoded yet: generic events (actions, dice, scores, turns); "
+              "--title names the game across its matches.")
 @click.option("--seats", required=True, help="seat=player pairs, e.g. red=ana,blue=ben")
 @click.option("--title", default="")
 @click.option("--id", "match_id", default=None, help="Match id (default: generated).")
 @click.option("--option", "options", multiple=True, help="Match option name=value (repeatable).")
 @pass_ws
-def new(ws: Workspace, spec: str, seats: str, title: str, match_id: str | None, options: tuple[str, ...]) -> None:
+def new(ws: Workspace, spec: str | None, log_only: bool, seats: str, title: str, match_id: str | None, options: tuple[str, ...]) -> None:
     """Start a match and print its id."""
+    if log_only == (spec is not None):
+        raise click.UsageError("give either --ruleset GAME or --log-only")
+    if log_only and not title.strip():
+        raise click.UsageError("--log-only needs --title: it names the game across its matches")
+    if log_only:  # imported here: the game is needed by this option alone
+        from rulesets.freeform import NAME as spec
+    assert spec is not None
     started = ws.new_match(spec, _pairs(seats, "seat"), title=title, match_id=match_id, options=_option_values(options))
     click.echo(started.match_id)
 

@@ -32,7 +32,7 @@ from projections.audit import AuditReport, audit
 from projections.compare import Comparison, compare
 from projections.replay import Step, replay
 from projections.timeline import Timeline
-from rulesets import registry
+from rulesets import freeform, registry
 from rulesets.levels import level_of
 from rulesets.registry import Rules
 from rulesets.variants import Variant, read_variant
@@ -193,6 +193,7 @@ class Workspace:
                 problem = "duplicate" if event.seq <= last else "gap"
                 raise LogFormatError(where, line_no, f"seq {problem}: this line would be seq {last + line_no}, it says {event.seq}", field="seq")
         self._check_retractions(match_id, events, last, where)
+        self._check_seats(match_id, events, where)
         return self.store.append(match_id, events, expected_seq=last)
 
     def _check_retractions(self, match_id: str, events: Sequence[Event], last: int, where: str) -> None:
@@ -209,6 +210,41 @@ class Workspace:
                 in_force.pop()
             else:
                 in_force.append(seq)
+
+    def _check_seats(self, match_id: str, events: Sequence[Event], where: str) -> None:
+        """A log-only match has no rules to check, but a seat it lacks is a slip of the pen:
+        refuse an event that names one (who did it, whose score, whom the turn passes to)."""
+        if not any(isinstance(e, freeform.EVENTS) for e in events):
+            return
+        header = self.header(match_id)
+        if header.ruleset != freeform.NAME:
+            return
+        for line_no, event in enumerate(events, start=1):
+            problem = freeform.unknown_seat(header, event)
+            if problem:
+                raise LogFormatError(where, line_no, problem, field="seat")
+
+    def verbs_used(self, title: str, *, match_id: str | None = None) -> list[str]:
+        """The verbs a designer's game (log-only matches of this title) has been played with:
+        those of `match_id` first, in their first use, then the other matches' by how often
+        each was used. The recorder offers them, so a table names an action the same way
+        every time."""
+        own: list[str] = []
+        counts: dict[str, int] = {}
+        for other in self.matches():
+            try:
+                header = self.header(other)
+            except TabletapeError:
+                continue
+            if header.ruleset != freeform.NAME or (header.title != title and other != match_id):
+                continue
+            for event in self.events(other):
+                if isinstance(event, freeform.ActionTaken):
+                    if other == match_id and event.verb not in own:
+                        own.append(event.verb)
+                    counts[event.verb] = counts.get(event.verb, 0) + 1
+        others = sorted((v for v in counts if v not in own), key=lambda v: (-counts[v], v))
+        return own + others
 
     def _in_force(self, match_id: str) -> list[int]:
         """Seqs of events not voided by a Retracted, oldest first (line 0 excluded)."""
