@@ -773,6 +773,22 @@ def _grant_text(grant: Any) -> str:
     return f"{grant.scope} on {where}{seat}{label}"
 
 
+@cli.command()
+@click.argument("match_id")
+@click.option("--as", "spec", required=True, help="The typed game to re-read it as, e.g. pig@100.")
+@click.option("--map", "map_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="TOML: which event type each verb becomes and which values fill which fields.")
+@click.option("--id", "new_id", default=None, help="Id of the new match (default: generated).")
+@pass_ws
+def retype(ws: Workspace, match_id: str, spec: str, map_path: Path, new_id: str | None) -> None:
+    """Re-read a log-only match as a typed game, into a new match, and audit it there."""
+    started = ws.retype(match_id, spec, map_path, new_id=new_id)
+    click.echo(f"{match_id} retyped as {started.ruleset}@{started.version}: {started.match_id} (the original is unchanged)")
+    report = ws.audit(started.match_id)
+    click.echo(render.audit_text(started.match_id, report, notes=len(ws.notes.list(started.match_id))))
+    sys.exit(0 if report.clean else 1)
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the CLI, turning typed errors into one line and exit status 2."""
     try:

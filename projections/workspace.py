@@ -28,6 +28,7 @@ from events.journal import ChainReport, verify_lines
 from events.notes import Notebook
 from events.shared import MatchStarted, Retracted, Source
 from events.store import FileStore, import_log, new_match_id, validate_match_id
+from projections import retype
 from projections.audit import AuditReport, audit
 from projections.compare import Comparison, compare
 from projections.replay import Step, replay
@@ -267,6 +268,24 @@ class Workspace:
             data = self._renamed(data, header, match_id, where)
         return import_log(self.store, match_id or header.match_id, data,
                           lambda h: registry.game_of_log(h).codec, where=where)
+
+    def retype(self, match_id: str, spec: str, map_path: Path, *, new_id: str | None = None) -> MatchStarted:
+        """A log-only match re-read as the typed game `spec` through a map of its verbs
+        (`projections.retype`), stored as a new match that names the original in a note;
+        the original is left as it was."""
+        header = self.header(match_id)
+        if header.ruleset != freeform.NAME:
+            raise TabletapeError(f"match {match_id} is a {header.ruleset} game, not log-only: only a log-only match is retyped")
+        rules = self.rules(spec)
+        if rules.ruleset.name == freeform.NAME:
+            raise TabletapeError(f"--as names the game to retype {match_id} as; {spec} is log-only itself")
+        mapping = retype.read_map(map_path)
+        new_id = validate_match_id(new_id or new_match_id(datetime.now(UTC), rules.ruleset.name))
+        data = retype.retyped_lines(list(self.events(match_id)), rules, mapping, match_id=new_id, where=f"{match_id} retyped by {map_path}")
+        started = self.import_log(data, where=f"{match_id} retyped by {map_path}")
+        self.notes.add(started.match_id, from_seq=0, author="tabletape",
+                       text=f"retyped from the log-only match {match_id} as {rules.spec} with the map {map_path.name}")
+        return started
 
     def imported(self, started: MatchStarted) -> Imported:
         """A log `import_log` just stored, audited under the rules it names: what a person
