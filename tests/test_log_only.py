@@ -30,7 +30,7 @@ def _dice_race(home: Path, *events: dict, title: str = "Dice Race") -> str:
 def test_a_log_only_match_keeps_its_title_and_seats(tmp_path: Path) -> None:
     match_id = _dice_race(tmp_path)
     header = Workspace(tmp_path).header(match_id)
-    assert (header.ruleset, header.title, header.seats) == ("log", "Dice Race", {"red": "ana", "blue": "ben"})
+    assert (header.ruleset, header.title, header.seats) == ("freeform", "Dice Race", {"red": "ana", "blue": "ben"})
 
 
 def test_log_only_needs_a_title_and_no_ruleset(tmp_path: Path) -> None:
@@ -89,10 +89,10 @@ def test_win_rates_lengths_and_score_curves_come_from_the_declared_result(tmp_pa
     _dice_race(tmp_path, BONUS, PASS, {**WON, "winner": "blue"})
     _dice_race(tmp_path, SCORE)  # not finished: counts in no win rate
     assert run(tmp_path, "sync")[0] == 0
-    code, out, _ = run(tmp_path, "query", "side_win_rates", "--param", "ruleset=log", "--format", "json")
+    code, out, _ = run(tmp_path, "query", "side_win_rates", "--param", "ruleset=freeform", "--format", "json")
     rates = {row["side"]: (row["matches"], row["wins"]) for row in json.loads(out)}
     assert code == 0 and rates["red"] == (2, 1) and rates["blue"] == (2, 1)
-    code, out, _ = run(tmp_path, "query", "game_length", "--param", "ruleset=log", "--format", "json")
+    code, out, _ = run(tmp_path, "query", "game_length", "--param", "ruleset=freeform", "--format", "json")
     assert code == 0 and json.loads(out)[0]["matches"] == 2
     sql = "select s.seq, s.value from steps s join matches m using (match_id) where m.events = 6 and s.metric = 'score.red' order by s.seq"
     code, out, _ = run(tmp_path, "query", "--sql", sql, "--format", "json")

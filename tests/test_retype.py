@@ -29,7 +29,7 @@ skip = true
 def _pig_by_hand(home: Path) -> tuple[Workspace, str]:
     """A log-only playtest of Pig: a roll of 4 held, a pass, a roll of 1 and an undo of it."""
     ws = Workspace(home)
-    match_id = ws.new_match("log", {"a": "ana", "b": "ben"}, title="Pig").match_id
+    match_id = ws.new_match("freeform", {"a": "ana", "b": "ben"}, title="Pig").match_id
     ws.append_events(match_id, [
         ActionTaken(by="a", verb="rolls"), DiceRolled(by="a", dice="1d6", faces=(4,)), ActionTaken(by="a", verb="holds"),
         ScoreChanged(seat="a", delta=4), TurnPassed(by="a"), ActionTaken(by="b", verb="rolls"),

@@ -1,4 +1,4 @@
-"""`log`: record a playtest of a game nobody has encoded yet (a level 0 game).
+"""`freeform`: record a playtest of a game nobody has encoded yet (a level 0 game).
 
 The table writes what it did in generic events (an action named by a verb, dice, a score,
 the turn passing) and the declared result; replay keeps the scores and the turn, the
@@ -20,7 +20,7 @@ from rulesets.freeform.events import (
 from rulesets.freeform.rules import apply, describe, metrics, setup, unknown_seat, validate_start
 from rulesets.protocol import Ruleset
 
-NAME = "log"
+NAME = "freeform"
 """The game a log-only match is recorded as (`tabletape new --log-only`)."""
 
 RULESET = Ruleset(name=NAME, title="Log only (a game not encoded yet)", events=EVENTS, setup=setup, apply=apply,

@@ -34,15 +34,15 @@ def ok(at: AppTest) -> AppTest:
 def _earlier_match(home: Path, title: str) -> None:
     """A log-only match of the same designer game played before, with its own verbs."""
     ws = Workspace(home)
-    earlier = ws.new_match("log", {"red": "cy", "blue": "di"}, title=title)
+    earlier = ws.new_match("freeform", {"red": "cy", "blue": "di"}, title=title)
     ws.append_events(earlier.match_id, [ActionTaken(by="red", verb="trades"), ActionTaken(by="blue", verb="trades")])
-    other = ws.new_match("log", {"red": "cy"}, title="another game")
+    other = ws.new_match("freeform", {"red": "cy"}, title="another game")
     ws.append_events(other.match_id, [ActionTaken(by="red", verb="flies")])
 
 
 def test_a_log_only_event_takes_two_taps_a_seat_and_what_it_did(home: Path) -> None:
     _earlier_match(home, "thursday playtest")
-    at, ws, match_id = start(home, "log@1")
+    at, ws, match_id = start(home, "freeform@1")
     labels = [b.label for b in at.button]
     assert "trades" in labels and "flies" not in labels  # the verbs of this designer game only
     ok(button(at, "trades").click().run())
@@ -57,7 +57,7 @@ def test_a_log_only_event_takes_two_taps_a_seat_and_what_it_did(home: Path) -> N
 
 
 def test_a_new_verb_is_offered_again_after_it_is_used(home: Path) -> None:
-    at, ws, match_id = start(home, "log@1")
+    at, ws, match_id = start(home, "freeform@1")
     at.text_input(key="rec_new_verb_0").input("builds")
     ok(at.run())
     ok(button(at, "Record").click().run())
@@ -67,7 +67,7 @@ def test_a_new_verb_is_offered_again_after_it_is_used(home: Path) -> None:
 
 
 def test_the_dice_pad_writes_the_faces_tapped(home: Path) -> None:
-    at, ws, match_id = start(home, "log@1")
+    at, ws, match_id = start(home, "freeform@1")
     at.number_input(key="rec_log_dice_0_count").set_value(2)
     at.button_group(key="rec_log_dice_0_sides").set_value(6)
     ok(at.run())
@@ -81,7 +81,7 @@ def test_the_dice_pad_writes_the_faces_tapped(home: Path) -> None:
 
 
 def test_a_score_of_any_number_is_added(home: Path) -> None:
-    at, ws, match_id = start(home, "log@1")
+    at, ws, match_id = start(home, "freeform@1")
     at.number_input(key="rec_points_0").set_value(7)
     ok(at.run())
     ok(button(at, "Add").click().run())

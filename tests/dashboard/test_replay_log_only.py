@@ -20,7 +20,7 @@ def dice_race(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, st
     home = tmp_path / "store"
     monkeypatch.setenv("TABLETAPE_HOME", str(home))
     ws = Workspace(home)
-    match_id = ws.new_match("log", {"red": "ana", "blue": "ben"}, title="Dice Race").match_id
+    match_id = ws.new_match("freeform", {"red": "ana", "blue": "ben"}, title="Dice Race").match_id
     ws.append_events(match_id, [DiceRolled(by="red", dice="2d6", faces=(3, 5)), ScoreChanged(seat="red", delta=8),
                                 TurnPassed(by="red"), ScoreChanged(seat="blue", delta=4), ScoreChanged(seat="blue", total=12)])
     return home, match_id
