@@ -60,7 +60,7 @@ bench-record: $(STAMP)
 	$(BIN)/python -m benchmarks.record_browser
 
 
-# Follow-on findings per injected table mistake, per game (about two minutes).
+# Follow-on findings per injected table mistake, and recall over pairs of independent mistakes, per game (about half an hour).
 bench-cascade: $(STAMP)
 	$(BIN)/python -m benchmarks.cascade
 

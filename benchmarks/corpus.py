@@ -11,11 +11,16 @@ Two kinds of log, both under the designer variant `bench-long` (Grace never deci
   asked for (the last game is cut there). These bots capture altars, so their games end
   by "all 8 altars" after hundreds to a few thousand events whatever the Grace threshold:
   the corpus is many realistic games, not a few long ones.
-- the long log: random-vs-random games, seeds 0, 1, 2 ..., the first that is still going
-  after `long` events, cut there. Random bots rarely hold all altars at once, but some of
-  their games do end so (tens of thousands of events in); those seeds are skipped and
-  recorded. Its prefixes (10k, 100k, the whole) are stored as their own matches for
-  `state_at` and for the memory of a streaming replay.
+- the long log: one game of random bots that never make a move that would end it
+  (`LONG_BOT`), seeds 0, 1, 2 ..., the first still going after `long` events, cut there.
+  Plain random bots do end their games by holding all altars, tens of thousands of events
+  in, so whether any seed lasted `long` events was luck of the rules of the day; these bots
+  play the plain random game, draw for draw, up to the move that would end it and then
+  choose another, so every event is still legal and the game lasts as long as asked. Only
+  the dice can still end it (a wipe); such seeds are skipped and recorded, and after
+  `LONG_SEEDS` of them the run stops with one line saying so. Its prefixes (10k, 100k, the
+  whole) are stored as their own matches for `state_at` and for the memory of a streaming
+  replay.
 
 Every log goes in through `Workspace.import_log`, so it is validated and hash-chained
 exactly like a user's import, and the store can be opened by the `tabletape` command.
@@ -23,11 +28,13 @@ exactly like a user's import, and the store can be opened by the `tabletape` com
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
+import random
 import shutil
 import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,6 +42,7 @@ from typing import Any
 
 import msgspec
 
+from events.base import Event
 from events.codec import read_header
 from events.shared import MatchEnded
 from projections.simulate import play
@@ -54,16 +62,22 @@ notes = "Grace to win so high that games end only by the altars or a wipe (bench
 [params]
 grace_to_win = 100000
 """
-GENERATOR = 2
+GENERATOR = 3
 """Bump when the way logs are generated changes, so cached corpora are made again."""
 MAX_GAME_EVENTS = 200_000
 """Cap on one heuristic game (none comes near it; it only bounds a runaway)."""
 LONG_SEEDS = 64
-"""Random-bot seeds tried for the long log before giving up."""
+"""Seeds tried for the long log before giving up (only a wipe by the dice ends one early)."""
+LONG_BOT = "random-unending"
+"""The long log's bot: the game's random bot, but never a move that would end the game."""
 PREFIXES = (10_000, 100_000)
 """Lengths of the long log stored as their own matches, besides the whole of it."""
 
 Progress = Callable[[str], None]
+
+
+class CorpusError(Exception):
+    """The corpus cannot be made as asked: one line saying why."""
 
 
 class LongTry(msgspec.Struct, frozen=True, array_like=True):
@@ -172,7 +186,27 @@ _RULES: Rules | None = None
 def _init_worker(home: str) -> None:
     """Resolve the variant once per worker process."""
     global _RULES
-    _RULES = registry.resolve(f"{GAME}@{VARIANT}", Path(home))
+    _RULES = with_unending_bot(registry.resolve(f"{GAME}@{VARIANT}", Path(home)))
+
+
+def with_unending_bot(rules: Rules) -> Rules:
+    """The same rules with one more bot, `LONG_BOT`: the game's random bot, except that when
+    its pick would end the game it picks at random among the events that do not (the pick
+    stands if every event ends it). Until then it draws exactly what the random bot draws,
+    so its game is the random bot's game up to the move that would have ended it; every
+    event it makes is one `legal` offered, so the log is as legal as any bot game."""
+    ruleset = rules.ruleset
+    pick, apply, outcome = ruleset.bots["random"], ruleset.apply, ruleset.outcome
+
+    def unending(params: Any, state: Any, legal: Sequence[Event], rng: random.Random) -> Event:
+        event = pick(params, state, legal, rng)
+        if outcome(params, apply(params, state, event)) is None:
+            return event
+        going_on = [e for e in legal if outcome(params, apply(params, state, e)) is None]
+        return going_on[rng.randrange(len(going_on))] if going_on else event
+
+    bots = {**ruleset.bots, LONG_BOT: unending}
+    return msgspec.structs.replace(rules, ruleset=dataclasses.replace(ruleset, bots=bots))
 
 
 def _play(task: tuple[int, str, str, int]) -> tuple[int, bytes, int, str]:
@@ -218,21 +252,22 @@ def _corpus_games(pool: Any, workspace: Workspace, events: int, say: Progress) -
         if total >= events:
             break
     else:
-        raise RuntimeError(f"corpus: ran out of seeds at {total:,} events")
+        raise CorpusError(f"corpus: ran out of seeds at {total:,} events")
     return games, endings, mix
 
 
 def _long_log(pool: Any, long: int, say: Progress) -> tuple[list[LongTry], bytes]:
-    """The first random-bot game (by seed) still going after `long` events, cut there."""
-    tasks = ((seed, "random", "bench-long", long) for seed in range(LONG_SEEDS))
+    """The first `LONG_BOT` game (by seed) still going after `long` events, cut there."""
+    tasks = ((seed, LONG_BOT, "bench-long", long) for seed in range(LONG_SEEDS))
     tried: list[LongTry] = []
     began = time.perf_counter()
     for seed, data, count, ended in pool.imap(_play, tasks):
         tried.append(LongTry(seed=seed, events=count, ended=ended))
-        say(f"corpus: long log, random-bot seed {seed}: {count:,} events, {ended} ({time.perf_counter() - began:.0f} s)")
+        say(f"corpus: long log, {LONG_BOT} seed {seed}: {count:,} events, {ended} ({time.perf_counter() - began:.0f} s)")
         if ended == "unfinished" and count == long:
             return tried, data
-    raise RuntimeError(f"corpus: no random-bot game of the first {LONG_SEEDS} seeds lasts {long:,} events: {tried}")
+    endings = "; ".join(f"seed {t.seed}: {t.events:,} events, {t.ended}" for t in tried)
+    raise CorpusError(f"corpus: none of the first {LONG_SEEDS} {LONG_BOT} games lasts {long:,} events ({endings})")
 
 
 def _store_prefixes(workspace: Workspace, data: bytes, long: int) -> dict[int, str]:

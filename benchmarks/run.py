@@ -1,6 +1,6 @@
 """`make bench`: measure replay, random access, appends and memory; write BENCHMARKS.md.
 
-    python -m benchmarks.run                  # the full run of issue 2 (1,000,000 events)
+    python -m benchmarks.run                  # the full run (1,000,000 events)
     python -m benchmarks.run --quick          # a smoke run (100,000 events, 20,000-event long log)
     python -m benchmarks.run --events 100000  # a smaller corpus
     python -m benchmarks.run --profile        # cProfile of replay, with and without audit
@@ -37,7 +37,16 @@ import msgspec
 
 from benchmarks import measure
 from benchmarks.baseline import Stored
-from benchmarks.corpus import GAME, ROOT, VARIANT, Corpus, corpus_home, ensure
+from benchmarks.corpus import (
+    GAME,
+    LONG_BOT,
+    ROOT,
+    VARIANT,
+    Corpus,
+    CorpusError,
+    corpus_home,
+    ensure,
+)
 from benchmarks.measure import Speed, median, percentile, timed
 from benchmarks.report import Figure, document, mb, ms, rate, table, times
 from benchmarks.sections import write_section
@@ -47,7 +56,7 @@ from rulesets import registry
 REPO = Path(__file__).resolve().parent.parent
 SECTION = "replay"
 """This run's marked section of BENCHMARKS.md; the warehouse and simulation runs own theirs."""
-TITLE = "Replay, state_at, appends and memory (`make bench`, issue 2)"
+TITLE = "Replay, state_at, appends and memory (`make bench`)"
 FULL_EVENTS = 1_000_000
 FULL_LONG = 150_000
 """The long random-bot log: >= 100,000 events for `state_at`, longer still for memory."""
@@ -111,7 +120,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     load_before = os.getloadavg()[0]
     code = git_state()
     cached = (corpus_home(options.events, options.long) / "corpus.json").is_file()
-    corpus = ensure(options.events, options.long, say=say)
+    try:
+        corpus = ensure(options.events, options.long, say=say)
+    except CorpusError as error:
+        print(error, file=sys.stderr)
+        return 1
     logs = [list(corpus.workspace.store.lines(match_id)) for match_id in corpus.manifest.games]
     for lines in logs:
         header = read_header(lines[0])
@@ -136,7 +149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("Machine and code", machine(corpus, code)),
         ("Corpus", describe(corpus)),
         ("What each figure measures", notes),
-        ("Targets (issue 2)", TARGETS),
+        ("Targets", TARGETS),
     ]
     text = document(title=TITLE, heading=heading, figures=figures, sections=sections)
     say("")
@@ -364,8 +377,10 @@ def describe(corpus: Corpus) -> str:
         f"Endings: {endings}. The heuristic bots take altars, so their games end by the altars "
         "whatever the Grace threshold: many realistic games, not a few long ones.",
         f"- event mix (share of events; the rare types as counts): {mix}.",
-        f"- long log: a random-vs-random game, seed {m.long_seed}, cut at {m.long_events:,} events "
-        f"(the first seed whose game lasts that long). Seeds skipped because their game ended sooner: {tried}. "
+        f"- long log: a game of random bots that never make a move that would end it (`{LONG_BOT}`: the "
+        "random bot's game, draw for draw, up to the move that would have ended it), "
+        f"seed {m.long_seed}, cut at {m.long_events:,} events (the first seed whose game lasts that long). "
+        f"Seeds skipped because the dice ended their game sooner: {tried}. "
         f"Its prefixes ({', '.join(f'{size:,}' for size in m.prefixes)} events) are stored as their own matches.",
         f"- long log event mix: {long_mix}.",
     ])
@@ -428,7 +443,7 @@ events/s; the `eventsourcing` library rebuilds ~50k events/s. Targets: replay wi
 at least 10x the `eventsourcing` rebuild rate of the same run; replay with the full audit at
 least 4x; `state_at` p99 under 20 ms; replay memory flat in log length. Why the two replay
 targets are out of reach of pure reducers over frozen data on CPython, and what was tried:
-docs/architecture.md, "Replay speed against issue 2's targets"."""
+docs/architecture.md, "What replay costs, and its targets"."""
 
 
 def profile(corpus: Corpus, logs: list[list[bytes]], budget: int = 150_000) -> None:

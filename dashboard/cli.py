@@ -773,6 +773,51 @@ def _grant_text(grant: Any) -> str:
     return f"{grant.scope} on {where}{seat}{label}"
 
 
+
+# --- a designer's own game: start one, then hold it to the contract ---------------------
+
+
+@cli.command(name="init-game")
+@click.argument("name")
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Folder to write the package into (new or empty; default ./NAME).")
+def init_game(name: str, directory: Path | None) -> None:
+    """Write a new game's package: a level-2 dice race, a sample log and a test, ready to install."""
+    from projections.authoring import init_game as write
+
+    where = directory if directory is not None else Path(name)
+    written = write(name, where)
+    click.echo(f"wrote {name}, a level 2 game (a two-player dice race), in {where}:")
+    for path in written:
+        click.echo(f"  {path}")
+    sample = where / "sample.jsonl"
+    click.echo("next:")
+    for command in (f"pip install -e {where}    (or: uv pip install -e {where})", "tabletape rulesets",
+                    f"tabletape check-game {name} --log {sample}",
+                    f"tabletape new --ruleset {name} --seats red=ana,blue=ben --id first",
+                    f"tabletape append first --file {sample}",
+                    f"tabletape audit first    (names the one mistake planted at line 8: {name}/turn.order)"):
+        click.echo(f"  {command}")
+
+
+@cli.command(name="check-game")
+@click.argument("spec")
+@click.option("--log", "logs", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="A log to fold and audit too: a whole one, or events as `append` reads them (repeatable).")
+@pass_ws
+def check_game(ws: Workspace, spec: str, logs: tuple[Path, ...]) -> None:
+    """Run the contract checks a game's parts call for; say its level and what each missing part adds.
+
+    Exit 0 when every check that ran passed, 1 when one failed."""
+    from projections.contract import check_game as run
+    from projections.contract import read_log
+
+    rules = ws.rules(spec)
+    report = run(rules, [read_log(rules, path.read_bytes(), where=str(path)) for path in logs])
+    click.echo("\n".join(report.lines()))
+    sys.exit(0 if report.ok else 1)
+
+
 @cli.command()
 @click.argument("match_id")
 @click.option("--as", "spec", required=True, help="The typed game to re-read it as, e.g. pig@100.")

@@ -102,7 +102,7 @@ def comparison_text(match_id: str, c: Comparison) -> str:
         lines += [f"  {name}: {a:g} under {c.a}, {b:g} under {c.b}" for name, (a, b) in d.metrics.items()]
         if d.outcomes:
             lines.append(f"  under {c.a}: {d.outcomes[0]}; under {c.b}: {d.outcomes[1]}")
-    lines.append(f"rule violations: {c.violations_a} under {c.a}, {c.violations_b} under {c.b}")
+    lines += [f"under {spec}: {counted.text()}" for spec, counted in ((c.a, c.tally_a), (c.b, c.tally_b))]
     for spec, outcome in ((c.a, c.outcome_a), (c.b, c.outcome_b)):
         lines.append(f"outcome under {spec}: " + (f"{outcome.winner or 'draw'} ({outcome.reason})" if outcome else "game not over"))
     if c.ends_differ:

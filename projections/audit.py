@@ -13,7 +13,7 @@ import msgspec
 
 from events.base import Event
 from events.shared import MatchEnded, Ruled
-from projections.replay import replay
+from projections.replay import Step, replay
 from rulesets.protocol import Outcome, Violation
 from rulesets.registry import Rules
 
@@ -76,34 +76,56 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
         return not self.errors and self.result.agrees
 
 
+class Findings:
+    """The audit's account of a fold, fed one Step at a time: the violations of events the table
+    later retracted are dropped, and the table's rulings are applied at the end. Every count of a
+    log's findings (the audit, the comparison of two versions) goes through it, so they agree."""
+
+    __slots__ = ("_declared", "_found", "_rulings", "retracted")
+
+    def __init__(self) -> None:
+        self._found: dict[int, tuple[Violation, ...]] = {}
+        self._declared: dict[int, MatchEnded] = {}
+        self._rulings: dict[int, Ruled] = {}
+        self.retracted: list[int] = []
+        """The seqs the table's Retracteds voided, in order."""
+
+    def add(self, step: Step) -> None:
+        """Take in one step of the fold."""
+        event = step.event
+        if step.voided is not None:
+            self.retracted.append(step.voided)
+            for table in (self._found, self._declared, self._rulings):
+                table.pop(step.voided, None)
+        if step.violations:
+            self._found[event.seq] = step.violations
+        if isinstance(event, MatchEnded):
+            self._declared[event.seq] = event
+        elif isinstance(event, Ruled):
+            self._rulings[event.seq] = event
+
+    def violations(self) -> tuple[Violation, ...]:
+        """The findings in force, by seq, the table's rulings applied."""
+        return _apply_rulings(self._found, self._rulings.values())
+
+    def declared(self) -> MatchEnded | None:
+        """The last result the table declared that it did not retract."""
+        return self._declared[max(self._declared)] if self._declared else None
+
+
 def audit(events: Iterable[Event], rules: Rules, *, resync: bool = True) -> AuditReport:
     """Audit a whole log under `rules` (its own version, or any other for a re-audit);
     `resync=False` follows the log literally after a mistake (a baseline to measure against)."""
-    found: dict[int, tuple[Violation, ...]] = {}
-    declared: dict[int, MatchEnded] = {}
-    rulings: dict[int, Ruled] = {}
-    retracted: list[int] = []
+    findings = Findings()
     state = None
     count = 0
     for step in replay(events, rules, resync=resync):
         count += 1
         state = step.state
-        event = step.event
-        if step.voided is not None:
-            retracted.append(step.voided)
-            for table in (found, declared, rulings):
-                table.pop(step.voided, None)
-        if step.violations:
-            found[event.seq] = step.violations
-        if isinstance(event, MatchEnded):
-            declared[event.seq] = event
-        elif isinstance(event, Ruled):
-            rulings[event.seq] = event
-    violations = _apply_rulings(found, rulings.values())
-    last_declared = declared[max(declared)] if declared else None
-    computed = outcome_of(rules, state, last_declared) if state is not None else None
-    return AuditReport(rules=rules.spec, events=count, violations=violations,
-                       result=judge(last_declared, computed), retracted=tuple(retracted))
+        findings.add(step)
+    computed = outcome_of(rules, state, findings.declared()) if state is not None else None
+    return AuditReport(rules=rules.spec, events=count, violations=findings.violations(),
+                       result=judge(findings.declared(), computed), retracted=tuple(findings.retracted))
 
 
 def _apply_rulings(found: dict[int, tuple[Violation, ...]], rulings: Iterable[Ruled]) -> tuple[Violation, ...]:

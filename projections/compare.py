@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import msgspec
 
 from events.base import Event
+from projections.audit import Findings, Tally, tally
 from projections.replay import replay
 from rulesets.protocol import Outcome, Violation
 from rulesets.registry import Rules
@@ -50,7 +51,12 @@ class Comparison(msgspec.Struct, frozen=True, kw_only=True):
     outcome_a: Outcome | None
     outcome_b: Outcome | None
     violations_a: int
+    """Rule violations (errors) under a, counted as the audit counts them (`tally_a`)."""
     violations_b: int
+    tally_a: Tally
+    """The findings under a, in the audit's vocabulary and by its counting: the violations of
+    retracted events dropped, the table's rulings counted as rulings (`projections.audit.tally`)."""
+    tally_b: Tally
     end_a: End | None = None
     end_b: End | None = None
     changed: tuple[str, ...] = ()
@@ -74,24 +80,26 @@ class Comparison(msgspec.Struct, frozen=True, kw_only=True):
 def compare(events: Sequence[Event], a: Rules, b: Rules) -> Comparison:
     """Replay the same events under `a` and `b` in lock step."""
     first: Divergence | None = None
-    counts = [0, 0]
+    findings = Findings(), Findings()
     ends: list[End | None] = [None, None]
     state_a = state_b = None
     for step_a, step_b in zip(replay(events, a), replay(events, b), strict=True):
         state_a, state_b = step_a.state, step_b.state
-        counts[0] += sum(1 for v in step_a.violations if v.severity == "error")
-        counts[1] += sum(1 for v in step_b.violations if v.severity == "error")
+        findings[0].add(step_a)
+        findings[1].add(step_b)
         for i, (rules, state) in enumerate(((a, state_a), (b, state_b))):
             if ends[i] is None and (ended := rules.ruleset.outcome(rules.params, state)) is not None:
                 ends[i] = End(seq=step_a.event.seq, turn=rules.ruleset.progress(rules.params, state).turn,
                               why=f"{ended.reason} ({ended.rule})")
         if first is None:
             first = _divergence(a, b, step_a, step_b)
+    tallies = tally(findings[0].violations()), tally(findings[1].violations())
     return Comparison(
         a=a.spec, b=b.spec, events=len(events), first=first,
         outcome_a=a.ruleset.outcome(a.params, state_a) if state_a is not None else None,
         outcome_b=b.ruleset.outcome(b.params, state_b) if state_b is not None else None,
-        violations_a=counts[0], violations_b=counts[1], end_a=ends[0], end_b=ends[1], changed=changed_rules(a, b),
+        violations_a=tallies[0].violations, violations_b=tallies[1].violations, end_a=ends[0], end_b=ends[1],
+        changed=changed_rules(a, b), tally_a=tallies[0], tally_b=tallies[1],
     )
 
 

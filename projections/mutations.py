@@ -10,13 +10,17 @@ findings: errors and warnings at events other than where the mistake shows that 
 original audit did not report at that event. A mistake shows at its own events, or, if the
 rules accept it there, at the first event after them with a new finding (`measure`). A
 replay that follows the table gives 0.
+
+The other side of that promise is recall: a second, independent mistake is never hidden by
+the first. `recalls` puts two mistakes in one log, far apart and about other pieces, and asks
+whether the audit still names each where it showed alone.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import msgspec
@@ -24,7 +28,7 @@ import msgspec
 from events.base import Event
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
 from projections.audit import audit
-from projections.replay import replay
+from projections.replay import RESYNC_SPAN, names, replay
 from rulesets.protocol import Violation
 from rulesets.registry import Rules
 
@@ -68,6 +72,8 @@ class Cascade(msgspec.Struct, frozen=True, kw_only=True):
     shown_later: bool = False
     """The mistake's own events showed nothing: the first new finding after them is where it
     shows (counted as a follow-on before 2026-11-24; `follow_on + shown_later` is that count)."""
+    shown: frozenset[int] = frozenset()
+    """Seqs of the mutated log where the mistake shows: its own events, or where it first showed."""
 
 
 def findings(violations: Sequence[Violation]) -> dict[int, Counter[str]]:
@@ -258,13 +264,9 @@ MUTATORS = {"drop": drop, "duplicate": duplicate, "swap": swap, "die": die, "ill
             "out-of-turn": out_of_turn, "skip": skip}
 
 
-def measure(subject: Subject, mutation: Mutation) -> Cascade:
-    """Audit the mutated log and count its new findings, at the mistake and after it.
-
-    A mistake the rules accept where it was made (a roll of workers never written, a building
-    written twice that was affordable twice) shows first where play depends on it: if its own
-    events show nothing, the first event after them with a new finding is where it shows, and
-    that finding names the mistake; only the findings after it are follow-ons."""
+def _new_findings(subject: Subject, mutation: Mutation) -> dict[int, Counter[str]]:
+    """Audit the mutated log: its findings by seq that the original audit did not report at
+    the same original event (every finding at an injected event is new)."""
     found = findings(audit(mutation.events, subject.rules, resync=subject.resync).violations)
     new_by_seq: dict[int, Counter[str]] = {}
     for seq, rules in sorted(found.items()):
@@ -272,6 +274,17 @@ def measure(subject: Subject, mutation: Mutation) -> Cascade:
         new = rules - subject.found.get(origin, Counter()) if origin is not None else rules
         if new:
             new_by_seq[seq] = new
+    return new_by_seq
+
+
+def measure(subject: Subject, mutation: Mutation) -> Cascade:
+    """Audit the mutated log and count its new findings, at the mistake and after it.
+
+    A mistake the rules accept where it was made (a roll of workers never written, a building
+    written twice that was affordable twice) shows first where play depends on it: if its own
+    events show nothing, the first event after them with a new finding is where it shows, and
+    that finding names the mistake; only the findings after it are follow-ons."""
+    new_by_seq = _new_findings(subject, mutation)
     site = mutation.site
     shown_later = bool(new_by_seq) and not site.intersection(new_by_seq)
     if shown_later:  # the log before the mistake is unchanged: the first new finding is after it
@@ -286,7 +299,8 @@ def measure(subject: Subject, mutation: Mutation) -> Cascade:
             follow_on += count
             spread.extend(f"{seq} {rule}" for rule in sorted(new.elements()))
     return Cascade(kind=mutation.kind, at=mutation.at, what=mutation.what, at_site=at_site,
-                   follow_on=follow_on, follow_rules=tuple(spread), shown_later=shown_later)
+                   follow_on=follow_on, follow_rules=tuple(spread), shown_later=shown_later,
+                   shown=frozenset(site))
 
 
 def mutations(subject: Subject, rng: random.Random, kinds: Sequence[str] = KINDS) -> Iterator[Mutation]:
@@ -326,4 +340,119 @@ def cascades(subjects: Sequence[Subject], count: int, seed: int = 0,
             out.append(found)
             if len(out) >= count:
                 break
+    return out
+
+
+PAIR_GAP = (8, RESYNC_SPAN)
+"""How many events after the first mistake the second is made: far enough apart to be two
+mistakes, close enough that the first one's readings are still carried, which is where a
+resynchronising audit could take the second for a consequence of the first."""
+
+
+class Recall(msgspec.Struct, frozen=True, kw_only=True):
+    """What the audit made of two independent mistakes in one log, each named when alone."""
+
+    kinds: tuple[str, str]
+    what: tuple[str, str]
+    named: tuple[bool, bool]
+    """Each mistake named in the two-mistake log where it showed alone (a new finding there)."""
+    follow_on: int
+    """New findings where neither mistake showed alone: what the two cost the rest of the audit."""
+    follow_rules: tuple[str, ...] = ()
+    """`seq rule` of each follow-on finding."""
+
+
+def _edit(subject: Subject, mutation: Mutation) -> tuple[int, int, list[tuple[int | None, Event]]]:
+    """The mutation as one edit of the original log: its events [start, end) become `middle`
+    (each with the seq of the original event it is, None where injected)."""
+    original = subject.events
+    changed = mutation.events
+    n, m = len(original), len(changed)
+    start = 0
+    while start < min(n, m) and mutation.origin[start] == start and changed[start] == original[start]:
+        start += 1
+    tail = 0
+    while tail < min(n, m) - start:
+        origin = mutation.origin[m - 1 - tail]
+        if origin != n - 1 - tail:
+            break
+        kept = original[origin]
+        if not isinstance(kept, _SHARED) and msgspec.structs.replace(changed[m - 1 - tail], seq=origin) != kept:
+            break
+        tail += 1
+    middle = [(mutation.origin[k], changed[k]) for k in range(start, m - tail)]
+    return start, n - tail, middle
+
+
+def combine(subject: Subject, first: Mutation, second: Mutation) -> tuple[Mutation, Callable[[int, int], int]] | None:
+    """Both mutations in one log, if the first edits only events before the second's and the
+    two touch different pieces; with where a seq of either mutated log (0: the first's, 1: the
+    second's) is in the log with both."""
+    start1, end1, middle1 = _edit(subject, first)
+    start2, end2, middle2 = _edit(subject, second)
+    if end1 > start2:
+        return None
+    started = subject.events[0]
+    seats = frozenset(getattr(started, "seats", {}) or {})
+    one = frozenset().union(*map(names, [e for _, e in middle1] + subject.events[start1:end1])) - seats
+    two = frozenset().union(*map(names, [e for _, e in middle2] + subject.events[start2:end2])) - seats
+    if one & two:
+        return None
+    kept: list[tuple[int | None, Event]] = [(e.seq, e) for e in subject.events]
+    order = [*kept[:start1], *middle1, *kept[end1:start2], *middle2, *kept[end2:]]
+    shift1, shift2 = len(middle1) - (end1 - start1), len(middle2) - (end2 - start2)
+
+    def place(which: int, seq: int) -> int:
+        if which == 1:  # the second's log has the first's events as they were: all after them moved
+            return seq + shift1
+        return seq + shift2 if seq >= end2 + shift1 else seq
+
+    both = _rebuild(f"{first.kind}+{second.kind}", first.at, f"{first.what}; {second.what}", order,
+                    [*(place(0, s) for s in first.site), *(place(1, s) for s in second.site)])
+    return both, place
+
+
+def recall(subject: Subject, first: Mutation, second: Mutation) -> Recall | None:
+    """Audit the two mistakes alone and together: whether each is still named with the other
+    in the log (where it showed alone), and the follow-ons of the two. None when they cannot be
+    combined or either alone went unseen (no finding to look for)."""
+    combined = combine(subject, first, second)
+    if combined is None:
+        return None
+    both, place = combined
+    alone = measure(subject, first), measure(subject, second)
+    if not (alone[0].at_site and alone[1].at_site):
+        return None
+    shown = tuple(frozenset(place(which, s) for s in found.shown) for which, found in enumerate(alone))
+    new_by_seq = _new_findings(subject, both)
+    named = tuple(bool(places.intersection(new_by_seq)) for places in shown)
+    spread = [f"{seq} {rule}" for seq, new in new_by_seq.items() if seq not in shown[0] | shown[1]
+              for rule in sorted(new.elements())]
+    return Recall(kinds=(first.kind, second.kind), what=(first.what, second.what),
+                  named=(named[0], named[1]), follow_on=len(spread), follow_rules=tuple(spread))
+
+
+def recalls(subjects: Sequence[Subject], count: int, seed: int = 0, kinds: Sequence[str] = KINDS) -> list[Recall]:
+    """`count` pairs of independent mistakes (`PAIR_GAP` apart, different pieces, each named
+    alone) spread over the logs in turn, kinds taken in turn for each of the two, each measured."""
+    rng = random.Random(seed)
+    pairs = [(a, b) for a in kinds for b in kinds]
+    out: list[Recall] = []
+    turn = 0
+    misses = 0
+    live = [s for s in subjects if len(s.movable) > PAIR_GAP[0]]
+    while len(out) < count and live and misses < 200 * len(pairs) * len(live):
+        subject = live[turn % len(live)]
+        kind1, kind2 = pairs[(turn // len(live)) % len(pairs)]
+        seq1 = rng.choice(subject.movable)
+        later = [s for s in subject.movable if PAIR_GAP[0] <= s - seq1 <= PAIR_GAP[1]]
+        first = MUTATORS[kind1](subject, seq1, rng)
+        second = MUTATORS[kind2](subject, rng.choice(later), rng) if later and first is not None else None
+        found = recall(subject, first, second) if first is not None and second is not None else None
+        turn += 1
+        if found is None:
+            misses += 1
+            continue
+        misses = 0
+        out.append(found)
     return out

@@ -65,6 +65,44 @@ Early = tuple[Event, Any, frozenset[str]]
 """A refused event, the state the table had without it (carried along), the rules it broke."""
 
 
+class Guess(msgspec.Struct, frozen=True, gc=False):
+    """A reading that guesses what a refused event really did: the same decision with one
+    detail changed, one of the several the rules accept there. A guess can make an unrelated
+    later mistake legal (a card "really" summoned next to where another card is later summoned
+    diagonally), so only a later event about the same pieces confirms it. Any other event the
+    followed state refuses and only a guess accepts is still named, as the followed state sees
+    it; the replay goes on from the guess (`_follow`)."""
+
+    state: Any
+    names: frozenset[str]
+    """The pieces the guess is about: the names the written event and the guessed one give."""
+
+
+def names(event: Event) -> frozenset[str]:
+    """What a decision is about: the names its own fields give (a card, a hero, a unit, a
+    building), who made it aside."""
+    found: set[str] = set()
+    for field in decision_fields(type(event)):
+        if field == "by":
+            continue
+        value = getattr(event, field)
+        if isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, tuple):
+            found.update(v for v in value if isinstance(v, str))
+    return frozenset(found)
+
+
+def _reading(candidate: Any) -> Any:
+    """The state of a reading, guessed or not."""
+    return candidate.state if type(candidate) is Guess else candidate
+
+
+def _as(candidate: Any, state: Any) -> Any:
+    """`state` as a reading of the same kind as `candidate` (a guess stays a guess)."""
+    return Guess(state, candidate.names) if type(candidate) is Guess else state
+
+
 class Step(msgspec.Struct, frozen=True, gc=False):
     """One event and the state after it, with the rules it broke (empty without audit)."""
 
@@ -77,9 +115,9 @@ class Step(msgspec.Struct, frozen=True, gc=False):
     """What a later Retracted needs (internal to the fold)."""
     resync: tuple[Any, ...] = ()
     """After an event the rules refuse: the states the table may really have been in after
-    it (the event not done, or done after a step the table left out). The next event picks
-    the one it is legal in, so the replay resynchronises instead of reporting every later
-    event (internal to the audited fold)."""
+    it (the event not done, or done after a step the table left out; a `Guess` where it was
+    written wrong). The next event picks the one it is legal in, so the replay resynchronises
+    instead of reporting every later event (internal to the audited fold)."""
     past_end: bool = False
     """Play went on after the rules ended the game, and that was already reported once."""
     resync_left: int = 0
@@ -264,7 +302,7 @@ class Fold:
                 if type(step) is type(event):
                     alike += 1
                     if _differing(step, event, compared) == 1 and len(near) < 4 * RESYNC_KEEP:
-                        near.append(between)
+                        near.append(Guess(between, names(step) | names(event)))
                     instead.append(between)
                 if len(missing) >= 4 * RESYNC_KEEP:
                     continue
@@ -412,28 +450,50 @@ def _follow(apply: Any, params: Any, check: Any, prev: Step, event: Event, probl
     other readings that explain it as well (each with it applied), which stay candidates: one
     event may not tell two places apart, a later one may. A refused event written too early
     comes first (done just before or just after this one), so both events of a swap keep their
-    effect; this event and the one before it swapped (`swapped`) comes last."""
+    effect; this event and the one before it swapped (`swapped`) comes after.
+
+    A reading that only guesses, and that nothing about `event` confirms, comes last and does
+    not clear `event`: a `Guess` (one of several details) that `event` names none of the pieces
+    of, and an earlier refused event read as written more than `RESYNC_BACK` events early, about
+    other pieces. "One table mistake gives one finding" must not hide a second mistake: an
+    event the followed state refuses is named unless a reading about what it touches explains
+    it. The replay still goes on from such a reading, so if it was right, nothing more follows."""
     least = _count(problems)
     readings: list[tuple[int, Any, tuple[Violation, ...]]] = []
+    about = names(event)
+    unconfirmed: list[tuple[int, Any, tuple[Violation, ...]]] = []
     for early in prev.early:
-        readings.extend((_count(found), after, found) for after, found in _late(apply, params, check, early, event))
+        refused = early[0]
+        guessed = event.seq - refused.seq > RESYNC_BACK and names(refused).isdisjoint(about)
+        for after, found in _late(apply, params, check, early, event):
+            if guessed:  # written this far early is a guess: only an event about the same pieces confirms it
+                unconfirmed.append((_count(found), after, problems))
+            else:
+                readings.append((_count(found), after, found))
     for candidate in prev.resync:
-        found = tuple(check(params, candidate, event))
+        state = _reading(candidate)
+        found = tuple(check(params, state, event))
         if _count(found) >= least:
             continue
         try:
-            readings.append((_count(found), apply(params, candidate, event), found))
+            after = _as(candidate, apply(params, state, event))
         except Exception:  # a state only guessed at may not carry this event after all
             continue
+        if type(candidate) is Guess and candidate.names.isdisjoint(about):
+            unconfirmed.append((_count(found), after, problems))
+        else:
+            readings.append((_count(found), after, found))
     # a swap with the event before is still a mistake here: it is reported as the followed state
-    # sees it, and it is taken only where no other reading explains the event as well
+    # sees it, and it is taken only where no other reading explains the event as well; so is an
+    # event only an unconfirmed guess fits, taken only where nothing else does
     readings.extend((_count(found), after, problems) for after, found in swapped)
+    readings.extend(unconfirmed)
     readings = [r for r in readings if r[0] < least]
     if not readings:
         return None
     fewest = min(r[0] for r in readings)
     best = [r for r in readings if r[0] == fewest]
-    return best[0][1], best[0][2], tuple(r[1] for r in best[1 : 4 * RESYNC_KEEP + 1])
+    return _reading(best[0][1]), best[0][2], tuple(r[1] for r in best[1 : 4 * RESYNC_KEEP + 1])
 
 
 def _late(apply: Any, params: Any, check: Any, early: Early, event: Event) -> list[tuple[Any, tuple[Violation, ...]]]:
@@ -518,10 +578,11 @@ def _carry(apply: Any, params: Any, check: Any, candidates: tuple[Any, ...], eve
     kept = []
     most = _count(problems)
     for candidate in candidates:
-        if _count(check(params, candidate, event)) > most:
+        state = _reading(candidate)
+        if _count(check(params, state, event)) > most:
             continue
         try:
-            kept.append(apply(params, candidate, event))
+            kept.append(_as(candidate, apply(params, state, event)))
         except Exception:  # a state only guessed at may not carry this event after all
             continue
     return tuple(kept)

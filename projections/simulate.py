@@ -56,7 +56,7 @@ def play(
     Each step asks the rules once whether the game is over, then either draws a chance
     outcome or hands the legal events to the seat's bot. With `audit`, only an event the
     rules did not themselves offer is checked: what `chance` or `legal` offers is legal by
-    the contract (`tests/contract.py` holds `legal` to exactly what `check` accepts, and
+    the contract (`projections/contract.py` holds `legal` to exactly what `check` accepts, and
     every chance outcome to what it accepts), so checking it again would only repeat work.
     `bot` is one bot's name for every seat, or a bot per seat; None: the game's default bot.
     `legal` may answer with any sequence: a lazy one (`rulesets.legal.Chain`) is handed to

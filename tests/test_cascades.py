@@ -159,3 +159,21 @@ def test_a_research_written_wrong_is_read_right_where_its_effect_shows_three_rou
     order: list = [(e.seq, e) for e in subject.events]
     order[62] = (62, msgspec.structs.replace(started, tech=other.tech))  # type: ignore[attr-defined]
     _one_finding(subject, _rebuild("illegal", 62, "ResearchStarted.tech at 62 taken from the one at 27", order, [62]))
+
+
+def test_a_second_mistake_is_named_where_a_guess_at_the_first_would_make_it_legal() -> None:
+    """Mercenarium: red's 10B summoned on (0, 0), next to none of red's cards, then 36 events later
+    red's 2B summoned on (2, 5), touching red's JB only at a corner. The first is read as 10B
+    summoned on a space the rules accept, and one of those guesses, (2, 6), is next to (2, 5).
+    Before: the diagonal summon took that guess and was not reported (remove the first mistake
+    and it is); a guess about 10B cannot explain a summon of 2B away, so both are named."""
+    subject = _subject("tests/mercenarium/golden/mercenarium-2p.jsonl")
+    first, second = subject.events[22], subject.events[58]
+    assert type(first).__name__ == type(second).__name__ == "CardSummoned"
+    assert (first.card, second.card) == ("10B", "2B")  # type: ignore[attr-defined]
+    order: list = [(e.seq, e) for e in subject.events]
+    order[22] = (22, msgspec.structs.replace(first, space=(0, 0)))
+    order[58] = (58, msgspec.structs.replace(second, space=(2, 5)))
+    both = _rebuild("illegal", 22, "10B on (0, 0); 2B on (2, 5)", order, [22, 58])
+    named = {(v.seq, v.rule) for v in audit(both.events, subject.rules).violations if v.severity == "error"}
+    assert {(22, "mercenarium/summon.adjacent"), (58, "mercenarium/summon.orthogonal")} <= named, sorted(named)

@@ -124,3 +124,10 @@ def test_one_table_mistake_gives_one_finding(name: str) -> None:
     rules = registry.resolve(name)
     events = contract.check_bot_game_is_clean(rules, "heuristic", seed=11)
     contract.check_one_mistake_gives_one_finding(rules, events)
+
+
+@pytest.mark.parametrize("name", PLAYABLE)
+def test_a_second_independent_mistake_is_named_beside_the_first(name: str) -> None:
+    rules = registry.resolve(name)
+    events = contract.check_bot_game_is_clean(rules, "heuristic", seed=11)
+    contract.check_independent_mistakes_are_each_named(rules, events)

@@ -161,9 +161,9 @@ def test_the_demo_plays_every_game_with_legal_moves_with_its_default_bot(pig: Pa
 
 def test_the_service_process_records_and_audits_an_installed_game(pig: Path, tmp_path: Path) -> None:
     from dashboard.client import Client
-    from tests.test_service import _free_port, _wait_up
+    from tests.service_support import free_port, stop, wait_up
 
-    home, port = tmp_path / "store", _free_port()
+    home, port = tmp_path / "store", free_port()
     code, token, err = run(home, "token", "issue", "--scope", "write")
     assert code == 0, err
     log = tmp_path / "server.log"
@@ -172,15 +172,14 @@ def test_the_service_process_records_and_audits_an_installed_game(pig: Path, tmp
                                   stdout=output, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(pig)})
     try:
         url = f"http://127.0.0.1:{port}"
-        _wait_up(url, server, log)
+        wait_up(url, server, log)
         client = Client(url, token.strip())
         assert {"pig", "pig-replay", "pig-bots"} <= {g["name"] for g in client.rulesets()}
         started = client.start("pig", {"a": "ana", "b": "ben"})
         appended = client.append(started.match_id, [{"type": "Rolled", "by": "b"}], expected_seq=0)
         assert [v.rule for v in appended.findings] == ["pig/turn.actor"]
     finally:
-        server.terminate()
-        server.wait(timeout=10)
+        stop(server)
 
 
 def test_a_log_that_names_no_package_says_which_game_it_needs(site: Path, tmp_path: Path) -> None:

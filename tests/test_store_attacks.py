@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from projections.sql_limits import WORKER
 from projections.warehouse import Warehouse
 from projections.workspace import Workspace
 from tests.cli_support import lines, run
@@ -346,17 +347,41 @@ def test_sql_stops_at_the_row_limit(home: Path, monkeypatch: pytest.MonkeyPatch)
     assert run(home, "query", "--sql", "SELECT * FROM range(10)")[0] == 0
 
 
+def has_thread(pid: int, name: str) -> bool:
+    """Whether the process has a thread of that OS name (/proc/PID/task/TID/comm)."""
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            if (task / "comm").read_text(encoding="utf-8").strip() == name:
+                return True
+        except OSError:  # the thread ended while we looked
+            continue
+    return False
+
+
+def at_a_terminal() -> None:
+    """Ctrl+C as a person at a terminal has it. A suite started in the background
+    (`make test &`, nohup, some CI runners) inherits SIGINT ignored, and Python then
+    leaves it ignored: the query would run on to its time limit (exit 2, not 130)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_a_running_query(home: Path) -> None:
     run(home, "sync")
     proc = subprocess.Popen([sys.executable, "-m", "dashboard.cli", "--home", str(home), "query", "--sql", RUNAWAY],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=Path(__file__).parents[1])
-    waited = time.monotonic()
-    while len(os.listdir(f"/proc/{proc.pid}/task")) < 6 and time.monotonic() - waited < 30:
-        time.sleep(0.1)  # until DuckDB's threads run the query (the interpreter alone has fewer)
-    time.sleep(0.5)
-    proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=90)  # the query runs for hours: any exit within this is the interrupt
-    assert proc.returncode == 130 and b"Traceback" not in err
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=Path(__file__).parents[1],
+                            preexec_fn=at_a_terminal)
+    try:
+        deadline = time.monotonic() + 300  # starting the command line takes seconds, far more on a busy machine
+        while not has_thread(proc.pid, WORKER):  # the query's thread: Ctrl+C now lands on a running query
+            assert proc.poll() is None and time.monotonic() < deadline, "the query never started"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=90)  # the query runs for hours: any exit within this is the interrupt
+    finally:
+        if proc.poll() is None:  # a failed wait above: leave no query running for hours
+            proc.kill()
+            proc.communicate()
+    assert proc.returncode == 130 and err.decode().splitlines()[-1:] == ["aborted"] and b"Traceback" not in err
 
 
 # -- killed imports ----------------------------------------------------------------------------

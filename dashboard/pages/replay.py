@@ -30,6 +30,8 @@ from rulesets.protocol import Violation
 
 SEQ = "replay.seq"  # session_state key of the event the replay stands at
 KEPT = "replay.at"  # the same, kept while another page is open (unshown widgets lose their keys)
+AGAINST = "replay.against"  # with the match id: the rules it is read under
+SEAT = "replay.seat"  # with the match id: whose eyes it is seen with
 AUTOPLAY = "replay.autoplay"
 FOLLOW = "replay.follow"
 FOLLOW_EVERY = 1.0
@@ -92,9 +94,14 @@ def main() -> None:
     others = [f"{g['name']}@{v['id']}" for g in ws.rulesets() if g["name"] == header.ruleset
               for v in (*g["versions"], *g["variants"]) if f"{g['name']}@{v['id']}" != own]
     left, middle, right = st.columns([3, 3, 2])
-    against = left.selectbox("Rules", [None, *others], key="replay.against",
+    # The rules and the seat are choices about this match, so their boxes are this match's
+    # (keyed by it): another match opens on its own record and the whole table. One key for
+    # every match would carry a choice over where it still fits (2.0 from one MortalGate
+    # match to the next), and the browser, told nothing new for an unchanged None, would
+    # keep the last match's label ("as recorded (frontier@1.0)" over a MortalGate match).
+    against = left.selectbox("Rules", [None, *others], key=f"{AGAINST}.{match_id}",
                              format_func=lambda spec: f"as recorded ({own})" if spec is None else f"re-read under {spec}")
-    seat = middle.selectbox("Seen by", [None, *header.seats], key="replay.seat",
+    seat = middle.selectbox("Seen by", [None, *header.seats], key=f"{SEAT}.{match_id}",
                             format_func=lambda s: "the whole table (everything)" if s is None else f"seat {s} ({header.seats[s]})")
     autoplay = right.toggle("Autoplay", key=AUTOPLAY, help="Steps forward on its own; no keyboard needed.")
     follow = right.toggle("Follow live", key=FOLLOW, help="Stays on the newest event while a table records (or a digital "

@@ -17,6 +17,8 @@ from tests.dashboard.conftest import CAFE, PLAYABLE, bot_game_id, by_label, open
 
 LAST = 386
 """The café playtest's last seq."""
+CLUB = "playtest-2026-03-12-club"
+"""A 2.1 playtest, four players."""
 
 
 def replay(app: AppTest, match_id: str = CAFE) -> AppTest:
@@ -159,6 +161,43 @@ def test_reading_under_another_version_changes_the_audit(app: AppTest) -> None:
     assert at_event(click(at, "Next violation")) == 58  # the 2.5 map's paths cross 2.1's impassable nodes
     assert "mortalgate/movement.impassable" in texts(at)
     assert "Result: the table declared blue the winner, but by the rules the game is not over" in texts(at)
+
+
+def shown(box: Any, before: tuple[str, str] | None = None) -> tuple[str, str]:
+    """(id, label) of what a browser shows in a selectbox after a run. A box it already
+    shows (the same id) keeps its label unless the run sets a value; a new box opens on
+    its default. AppTest hands the script the value it holds; a browser sends back the
+    label it shows, so this is what the user reads."""
+    proto = box.proto
+    if proto.set_value:
+        return proto.id, proto.raw_value
+    if before is None or proto.id != before[0]:
+        return proto.id, box.options[proto.default]
+    return before
+
+
+def test_switching_from_a_frontier_match_shows_the_mortalgate_match_as_recorded(app: AppTest, home: Path) -> None:
+    at = replay(app, bot_game_id("frontier"))
+    rules = shown(by_label(at.selectbox, "Rules"))
+    assert rules[1] == "as recorded (frontier@1.0)"
+    rules = shown(by_label(click(at, "Next").selectbox, "Rules"), rules)
+    by_label(at.selectbox, "Match").set_value(CLUB)
+    run_ok(at)
+    box = by_label(at.selectbox, "Rules")
+    assert shown(box, rules)[1] == "as recorded (mortalgate@2.1)"
+    assert box.value is None and f"Event 0 of {Workspace(home).timeline(CLUB).last_seq}" in texts(at)
+
+
+def test_rules_and_seat_chosen_for_one_match_do_not_follow_to_the_next(app: AppTest) -> None:
+    at = replay(app, CLUB)
+    by_label(at.selectbox, "Rules").set_value("mortalgate@2.0")
+    by_label(at.selectbox, "Seen by").set_value("red")
+    run_ok(at)
+    by_label(at.selectbox, "Match").set_value(CAFE)
+    run_ok(at)
+    assert by_label(at.selectbox, "Rules").value is None and by_label(at.selectbox, "Seen by").value is None
+    assert at_event(click(at, "Next violation")) == 158  # the café's own first finding under 2.5, its range error
+    assert "mortalgate/combat.range" in texts(at)
 
 
 @pytest.mark.parametrize("game", PLAYABLE)

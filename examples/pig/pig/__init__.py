@@ -1,0 +1,1 @@
+"""Pig, a game for tabletape: the rules are in game.py."""
