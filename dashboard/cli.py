@@ -127,14 +127,23 @@ def repair(ws: Workspace, match_ids: tuple[str, ...], accept: bool) -> None:
 
 
 @cli.command()
-@click.option("--ruleset", "spec", required=True, help="game[@version or variant], e.g. mortalgate@2.5")
+@click.option("--ruleset", "spec", default=None, help="game[@version or variant], e.g. mortalgate@2.5")
+@click.option("--log-only", is_flag=True, help="A game not encoded yet: generic events (actions, dice, scores, turns); "
+              "--title names the game across its matches.")
 @click.option("--seats", required=True, help="seat=player pairs, e.g. red=ana,blue=ben")
 @click.option("--title", default="")
 @click.option("--id", "match_id", default=None, help="Match id (default: generated).")
 @click.option("--option", "options", multiple=True, help="Match option name=value (repeatable).")
 @pass_ws
-def new(ws: Workspace, spec: str, seats: str, title: str, match_id: str | None, options: tuple[str, ...]) -> None:
+def new(ws: Workspace, spec: str | None, log_only: bool, seats: str, title: str, match_id: str | None, options: tuple[str, ...]) -> None:
     """Start a match and print its id."""
+    if log_only == (spec is not None):
+        raise click.UsageError("give either --ruleset GAME or --log-only")
+    if log_only and not title.strip():
+        raise click.UsageError("--log-only needs --title: it names the game across its matches")
+    if log_only:  # imported here: the game is needed by this option alone
+        from rulesets.freeform import NAME as spec
+    assert spec is not None
     started = ws.new_match(spec, _pairs(seats, "seat"), title=title, match_id=match_id, options=_option_values(options))
     click.echo(started.match_id)
 
@@ -827,6 +836,22 @@ def check_game(ws: Workspace, spec: str, logs: tuple[Path, ...]) -> None:
     report = run(rules, [read_log(rules, path.read_bytes(), where=str(path)) for path in logs])
     click.echo("\n".join(report.lines()))
     sys.exit(0 if report.ok else 1)
+
+
+@cli.command()
+@click.argument("match_id")
+@click.option("--as", "spec", required=True, help="The typed game to re-read it as, e.g. pig@100.")
+@click.option("--map", "map_path", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="TOML: which event type each verb becomes and which values fill which fields.")
+@click.option("--id", "new_id", default=None, help="Id of the new match (default: generated).")
+@pass_ws
+def retype(ws: Workspace, match_id: str, spec: str, map_path: Path, new_id: str | None) -> None:
+    """Re-read a log-only match as a typed game, into a new match, and audit it there."""
+    started = ws.retype(match_id, spec, map_path, new_id=new_id)
+    click.echo(f"{match_id} retyped as {started.ruleset}@{started.version}: {started.match_id} (the original is unchanged)")
+    report = ws.audit(started.match_id)
+    click.echo(render.audit_text(started.match_id, report, notes=len(ws.notes.list(started.match_id))))
+    sys.exit(0 if report.clean else 1)
 
 
 def main(argv: list[str] | None = None) -> None:

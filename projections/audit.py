@@ -7,6 +7,7 @@ a `Ruled` that names a rule and an event turns that violation into a recorded ru
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import msgspec
 
@@ -122,7 +123,7 @@ def audit(events: Iterable[Event], rules: Rules, *, resync: bool = True) -> Audi
         count += 1
         state = step.state
         findings.add(step)
-    computed = rules.ruleset.outcome(rules.params, state) if state is not None else None
+    computed = outcome_of(rules, state, findings.declared()) if state is not None else None
     return AuditReport(rules=rules.spec, events=count, violations=findings.violations(),
                        result=judge(findings.declared(), computed), retracted=tuple(findings.retracted))
 
@@ -140,8 +141,25 @@ def _apply_rulings(found: dict[int, tuple[Violation, ...]], rulings: Iterable[Ru
     return tuple(out)
 
 
+TABLE_WORD = "core/declared"
+"""The rule id of an outcome a game without a victory condition takes from the table."""
+
+
+def outcome_of(rules: Rules, state: Any, declared: MatchEnded | None) -> Outcome | None:
+    """How the match ended: by the rules' own outcome; in a game that knows no victory
+    condition (no `outcome`, such as a log-only game), by the table's declared result, so
+    its matches count in win rates and lengths instead of never finishing."""
+    ruleset = rules.ruleset
+    if ruleset.gives("outcome") or declared is None:
+        return ruleset.outcome(rules.params, state)
+    return Outcome(winner=declared.winner, draw=declared.draw, reason=declared.reason or "declared by the table", rule=TABLE_WORD)
+
+
 def judge(declared: MatchEnded | None, computed: Outcome | None) -> Result:
     """Does the table's declared result match the rules' outcome?"""
+    if computed is not None and computed.rule == TABLE_WORD:
+        return Result(declared=declared, computed=computed, agrees=True,
+                      message=f"the table declared {_declared(computed)} (the game has no victory condition to check it by)")
     if declared is None and computed is None:
         return Result(declared=None, computed=None, agrees=True, message="the game is not over and no result was declared")
     if declared is None:
@@ -161,5 +179,5 @@ def _said(outcome: Outcome) -> str:
     return "it is a draw" if outcome.draw else f"{outcome.winner} won: {outcome.reason}"
 
 
-def _declared(ended: MatchEnded) -> str:
+def _declared(ended: MatchEnded | Outcome) -> str:
     return "a draw" if ended.draw else f"{ended.winner} the winner" if ended.winner else "the game abandoned"

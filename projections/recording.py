@@ -20,7 +20,7 @@ import msgspec
 from events.base import ENVELOPE, STAMPED, Event, same_event
 from events.errors import LogFormatError
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
-from projections.audit import judge
+from projections.audit import judge, outcome_of
 from projections.replay import Step, advance, replay
 from projections.words import words
 from projections.workspace import Workspace
@@ -317,7 +317,7 @@ class Live:
         """What writing `event` now would break (empty: the rules accept it)."""
         seq = self.last_seq + 1
         if isinstance(event, MatchEnded):
-            check = judge(event, self.rules.ruleset.outcome(self.rules.params, self.state))
+            check = judge(event, outcome_of(self.rules, self.state, event))
             return [] if check.agrees else [Violation(seq=seq, rule="core/result", message=check.message, severity="warning")]
         if isinstance(event, (*TABLE_EVENTS, Retracted, MatchStarted)):
             return []

@@ -58,6 +58,15 @@ class Timeline:
         """Seq of the last event."""
         return len(self.events) - 1
 
+    def curves(self) -> dict[str, list[float | None]]:
+        """Each of the game's metrics (`Ruleset.metrics`) after every event, in seq order:
+        how the score went, for a chart where the game draws no board (None where a metric
+        is not given yet). Folded again on each call: a page asks once per match."""
+        metrics, params = self.rules.ruleset.metrics, self.rules.params
+        rows = [metrics(params, step.state) for step in replay(self.events, self.rules, audit=False)]
+        names = list(dict.fromkeys(name for row in rows for name in row))
+        return {name: [row.get(name) for row in rows] for name in names}
+
     def state_at(self, seq: int) -> Step:
         """The step at event `seq` (the state after it); at most `every` applies."""
         if not 0 <= seq < len(self.events):

@@ -38,7 +38,7 @@ from events.codec import read_header
 from events.errors import ChainBrokenError, LogFormatError, TabletapeError, UnknownMatchError
 from events.shared import MatchEnded, Retracted, Ruled
 from events.values import check_values
-from projections.audit import judge
+from projections.audit import judge, outcome_of
 from projections.replay import Fold, Step
 from projections.workspace import WAREHOUSE, WAREHOUSE_REPLICA, Workspace
 from rulesets.protocol import Place, Progress, Violation
@@ -443,7 +443,7 @@ class Projection:
         assert self.step is not None
         state = self.step.state
         progress = ruleset.progress(params, state)
-        outcome = ruleset.outcome(params, state)
+        outcome = outcome_of(self.rules, state, self.declared)
         result = judge(self.declared, outcome)
         last_at = next((e.at for e in reversed(self.events) if e.at), None)
         self.rows.add(

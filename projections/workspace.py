@@ -29,12 +29,13 @@ from events.journal import ChainReport, verify_lines
 from events.notes import Notebook
 from events.shared import MatchStarted, Retracted, Source
 from events.store import FileStore, import_log, new_match_id, validate_match_id
+from projections import retype
 from projections.audit import AuditReport, audit
 from projections.compare import Comparison, compare
 from projections.replay import Step, replay
 from projections.timeline import Timeline
 from projections.words import words
-from rulesets import registry
+from rulesets import freeform, registry
 from rulesets.levels import level_of
 from rulesets.registry import Rules
 from rulesets.variants import Variant, read_variant
@@ -204,6 +205,7 @@ class Workspace:
                 problem = "duplicate" if event.seq <= last else "gap"
                 raise LogFormatError(where, line_no, f"seq {problem}: this line would be seq {last + line_no}, it says {event.seq}", field="seq")
         self._check_retractions(match_id, events, last, where)
+        self._check_seats(match_id, events, where)
         return self.store.append(match_id, events, expected_seq=last)
 
     def _check_retractions(self, match_id: str, events: Sequence[Event], last: int, where: str) -> None:
@@ -220,6 +222,41 @@ class Workspace:
                 in_force.pop()
             else:
                 in_force.append(seq)
+
+    def _check_seats(self, match_id: str, events: Sequence[Event], where: str) -> None:
+        """A log-only match has no rules to check, but a seat it lacks is a slip of the pen:
+        refuse an event that names one (who did it, whose score, whom the turn passes to)."""
+        if not any(isinstance(e, freeform.EVENTS) for e in events):
+            return
+        header = self.header(match_id)
+        if header.ruleset != freeform.NAME:
+            return
+        for line_no, event in enumerate(events, start=1):
+            problem = freeform.unknown_seat(header, event)
+            if problem:
+                raise LogFormatError(where, line_no, problem, field="seat")
+
+    def verbs_used(self, title: str, *, match_id: str | None = None) -> list[str]:
+        """The verbs a designer's game (log-only matches of this title) has been played with:
+        those of `match_id` first, in their first use, then the other matches' by how often
+        each was used. The recorder offers them, so a table names an action the same way
+        every time."""
+        own: list[str] = []
+        counts: dict[str, int] = {}
+        for other in self.matches():
+            try:
+                header = self.header(other)
+            except TabletapeError:
+                continue
+            if header.ruleset != freeform.NAME or (header.title != title and other != match_id):
+                continue
+            for event in self.events(other):
+                if isinstance(event, freeform.ActionTaken):
+                    if other == match_id and event.verb not in own:
+                        own.append(event.verb)
+                    counts[event.verb] = counts.get(event.verb, 0) + 1
+        others = sorted((v for v in counts if v not in own), key=lambda v: (-counts[v], v))
+        return own + others
 
     def _in_force(self, match_id: str) -> list[int]:
         """Seqs of events not voided by a Retracted, oldest first (line 0 excluded)."""
@@ -242,6 +279,24 @@ class Workspace:
             data = self._renamed(data, header, match_id, where)
         return import_log(self.store, match_id or header.match_id, data,
                           lambda h: registry.game_of_log(h).codec, where=where)
+
+    def retype(self, match_id: str, spec: str, map_path: Path, *, new_id: str | None = None) -> MatchStarted:
+        """A log-only match re-read as the typed game `spec` through a map of its verbs
+        (`projections.retype`), stored as a new match that names the original in a note;
+        the original is left as it was."""
+        header = self.header(match_id)
+        if header.ruleset != freeform.NAME:
+            raise TabletapeError(f"match {match_id} is a {header.ruleset} game, not log-only: only a log-only match is retyped")
+        rules = self.rules(spec)
+        if rules.ruleset.name == freeform.NAME:
+            raise TabletapeError(f"--as names the game to retype {match_id} as; {spec} is log-only itself")
+        mapping = retype.read_map(map_path)
+        new_id = validate_match_id(new_id or new_match_id(datetime.now(UTC), rules.ruleset.name))
+        data = retype.retyped_lines(list(self.events(match_id)), rules, mapping, match_id=new_id, where=f"{match_id} retyped by {map_path}")
+        started = self.import_log(data, where=f"{match_id} retyped by {map_path}")
+        self.notes.add(started.match_id, from_seq=0, author="tabletape",
+                       text=f"retyped from the log-only match {match_id} as {rules.spec} with the map {map_path.name}")
+        return started
 
     def imported(self, started: MatchStarted) -> Imported:
         """A log `import_log` just stored, audited under the rules it names: what a person

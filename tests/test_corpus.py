@@ -173,7 +173,7 @@ def test_sync_on_one_or_two_processes_writes_what_each_match_s_replay_says(tmp_p
     for match_id in ws.matches():
         for table, found in replayed_rows(ws, match_id).items():
             expected[table] += found
-    assert {ws.header(m).ruleset for m in ws.matches()} == {"mortalgate", "frontier", "mercenarium", "mercyfrontier", "frontline"}
+    assert {ws.header(m).ruleset for m in ws.matches()} == {"mortalgate", "frontier", "mercenarium", "mercyfrontier", "frontline", "freeform"}
     assert expected["places"] and expected["violations"] and any(row[9] for row in expected["events"])
     for workers in (1, 2):
         for name in ("warehouse.duckdb", "warehouse.read.duckdb"):

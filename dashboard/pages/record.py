@@ -32,6 +32,7 @@ from projections.catalog import MatchFilter, list_matches
 from projections.recording import Live
 from projections.taps import TapMap, refused, tap_map
 from projections.workspace import Workspace
+from rulesets import freeform
 from rulesets.levels import lacks
 from rulesets.protocol import Violation
 from rulesets.view import key_position
@@ -55,6 +56,10 @@ IN_TURN_LINE = frozenset({"turn", "round", "phase", "to act"})
 """Panel rows the strip's turn line already gives."""
 MAX_BUTTONS = 8
 """More off-board choices than this are one picker (a turn order of four heroes is 24)."""
+VERBS = "rec_verbs"
+"""(match, the verbs of its designer's game in its other matches): read once per match."""
+SIDES = (4, 6, 8, 10, 12, 20)
+"""The dice a table most often throws, for the log-only dice pad."""
 
 
 def _say(kind: str, text: str) -> None:
@@ -353,9 +358,76 @@ def _undo(ws: Workspace, live: Live) -> None:
               on_click=_write, args=(ws, live, events, live.last_seq, 0, None))
 
 
+def _log_pad(ws: Workspace, live: Live) -> None:
+    """A game without rules in code: tap a seat (whose turn it is, unless tapped), then what
+    it did - a verb used before, a score change or the turn passing - and it is written; or
+    throw dice on the pad."""
+    state = live.state
+    seats = list(live.started.seats)
+    seat = st.segmented_control("Seat", seats, default=state.actor, key=f"rec_log_seat_{live.last_seq}",
+                                format_func=lambda s: f"{s} ({live.started.seats[s]})") or state.actor
+    if seat is None:
+        return
+
+    def record(event: Event) -> None:
+        _write(ws, live, [event], live.last_seq, 0, None)
+
+    verbs = _verbs(ws, live)
+    if verbs:
+        st.markdown(f"**{state.who(seat)}…**")
+        columns = st.columns(min(len(verbs), 4))
+        for index, verb in enumerate(verbs):
+            columns[index % len(columns)].button(verb, key=f"rec_verb_{live.last_seq}_{index}", width="stretch", on_click=record,
+                                                 args=(freeform.ActionTaken(by=seat, verb=verb),))
+    new, add = st.columns([3, 1], vertical_alignment="bottom")
+    verb = new.text_input("Another action (a verb)", key=f"rec_new_verb_{live.last_seq}", placeholder="builds, trades, attacks").strip()
+    add.button("Record", key=f"rec_record_verb_{live.last_seq}", disabled=not verb, on_click=record,
+               args=(freeform.ActionTaken(by=seat, verb=verb or "-"),))
+    score = st.columns(4, vertical_alignment="bottom")
+    for column, delta in zip(score, (1, -1), strict=False):
+        column.button(f"{delta:+d}", key=f"rec_score_{delta}_{live.last_seq}", width="stretch", help=f"{seat}'s score {delta:+d}",
+                      on_click=record, args=(freeform.ScoreChanged(by=seat, seat=seat, delta=delta),))
+    amount = score[2].number_input("Points", value=0, step=1, key=f"rec_points_{live.last_seq}")
+    score[3].button("Add", key=f"rec_score_add_{live.last_seq}", width="stretch", disabled=not amount, on_click=record,
+                    args=(freeform.ScoreChanged(by=seat, seat=seat, delta=int(amount) or 1),))
+    st.button(f"Pass the turn ({seat})", key=f"rec_pass_{live.last_seq}", width="stretch", type="primary",
+              on_click=record, args=(freeform.TurnPassed(by=seat),))
+    _log_dice(live, seat, record)
+
+
+def _verbs(ws: Workspace, live: Live) -> list[str]:
+    """The verbs this match used, then those of the designer's other matches of its title."""
+    cached = st.session_state.get(VERBS)
+    if cached is None or cached[0] != live.match_id:
+        cached = (live.match_id, ws.verbs_used(live.started.title, match_id=live.match_id))
+        st.session_state[VERBS] = cached
+    own = list(live.state.verbs)
+    return own + [v for v in cached[1] if v not in own]
+
+
+def _log_dice(live: Live, seat: str, record: Any) -> None:
+    """Dice count and sides, then one face per die; Record writes the roll."""
+    base = f"rec_log_dice_{live.last_seq}"
+    with st.expander("Dice"):
+        count_at, sides_at = st.columns(2)
+        count = int(count_at.number_input("Dice", min_value=1, max_value=10, value=2, step=1, key=f"{base}_count"))
+        sides = sides_at.segmented_control("Sides", SIDES, default=6, key=f"{base}_sides") or 6
+        faces = [st.segmented_control(f"Die {n + 1}", list(range(1, sides + 1)), key=f"{base}_{count}d{sides}_{n}")
+                 for n in range(count)]
+        if any(face is None for face in faces):
+            st.caption("Tap one face per die.")
+            return
+        event = freeform.DiceRolled(by=seat, dice=f"{count}d{sides}", faces=tuple(int(f) for f in faces if f is not None))
+        st.button(f"Record the roll: {recording.words(live.rules, live.state, event)}", key=f"{base}_record", type="primary",
+                  width="stretch", on_click=record, args=(event,))
+
+
 def _play(ws: Workspace, live: Live, taps: TapMap) -> None:
     """The panel beside the board in play: the picker, the dice pad, the off-board actions."""
     rules = live.rules
+    if rules.ruleset.name == freeform.NAME:
+        _log_pad(ws, live)
+        return
     if _ended(ws, live):
         return
     outcomes = rules.ruleset.chance(rules.params, live.state)

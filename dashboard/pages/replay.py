@@ -116,11 +116,24 @@ def main() -> None:
     if st.session_state.get("replay.for") != match_id:
         st.session_state["replay.for"] = match_id
         st.session_state[SEQ] = st.session_state[KEPT] = 0
+    _curves(timeline)
     every = FOLLOW_EVERY if follow else speed if autoplay else None
     st.fragment(run_every=every)(_scrubber)(ws, match_id, timeline, report, seat, autoplay, follow=follow, against=against)
     if not follow:
         _violation_list(report, lacks(timeline.rules.ruleset, "audit"))
     _all_notes(ws, match_id)
+
+
+def _curves(timeline: Timeline) -> None:
+    """A game without a board that gives metrics (a log-only game's scores): how they went
+    over the match, in a small chart above the events."""
+    ruleset = timeline.rules.ruleset
+    if ruleset.gives("view") or not ruleset.gives("metrics"):
+        return
+    curves = timeline.curves()
+    if curves:
+        st.caption("Over the match (by event)")
+        st.line_chart(pd.DataFrame(curves).rename_axis("event"), height=180)
 
 
 def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditReport, seat: str | None, autoplay: bool,

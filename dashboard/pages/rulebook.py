@@ -67,7 +67,7 @@ def _params(params: list[dict[str, Any]]) -> None:
     frame = pd.DataFrame([{
         "param": p["name"], "value": p["value"] if isinstance(p["value"], str | int | float | bool) else json.dumps(to_builtins(p["value"])),
         "source": SOURCE_WORDS.get(p["source"], p["source"]), "why": p["note"],
-    } for p in params])
+    } for p in params], columns=["param", "value", "source", "why"])  # a game with nothing to tune: no rows
     frame["value"] = frame["value"].astype(str)
     styled = frame.style.apply(lambda row: ["background-color: #fff3cd" if row["source"] == "assumed" else "" for _ in row], axis=1)
     st.dataframe(styled, hide_index=True, width="stretch", key="rulebook.params", height=36 * (len(frame) + 1) + 3,

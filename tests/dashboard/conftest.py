@@ -25,6 +25,10 @@ CAFE = "playtest-2026-03-05-cafe"
 """A finished 2.5 playtest: an undo, a range error, a claimed hit, a ruled capture, notes."""
 
 
+PLAYABLE = [name for name in registry.names() if registry.game(name).default_bot is not None]
+"""Games a bot plays, so the fixture store has a game of each (a log-only game has no bot)."""
+
+
 def bot_game_id(game: str) -> str:
     """Id of the fixture store's bot game of `game`."""
     return f"bot-{game}"
@@ -36,7 +40,7 @@ def built_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     home = tmp_path_factory.mktemp("dashboard") / "store"
     ws = Workspace(home)
     import_playtests(ws)
-    for name in registry.names():
+    for name in PLAYABLE:
         rules = registry.resolve(name)
         events = play(rules, rules.ruleset.example_seats, seed=1, match_id=bot_game_id(name), max_events=150)
         save_events(ws, events)

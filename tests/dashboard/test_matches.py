@@ -10,8 +10,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from projections.workspace import Workspace
-from rulesets import registry
-from tests.dashboard.conftest import CAFE, bot_game_id, by_label, run_ok, texts
+from tests.dashboard.conftest import CAFE, PLAYABLE, bot_game_id, by_label, run_ok, texts
 
 PLAYTESTS = {"playtest-2026-02-20-teach", CAFE, "playtest-2026-03-12-club"}
 
@@ -26,7 +25,7 @@ def snapshot(home: Path) -> dict[str, bytes]:
 
 def test_every_match_is_listed_with_counts_winners_and_violations(app: AppTest) -> None:
     frame = app.dataframe[0].value
-    assert set(frame["match_id"]) == PLAYTESTS | {bot_game_id(g) for g in registry.names()}
+    assert set(frame["match_id"]) == PLAYTESTS | {bot_game_id(g) for g in PLAYABLE}
     rows = frame.set_index("match_id")
     # range, claimed hit and two same-turn respawns after dying in upkeep; the ruled capture is not an error
     assert rows.loc[CAFE, "violations"] == 4

@@ -12,9 +12,8 @@ from streamlit.testing.v1 import AppTest
 
 from dashboard.svg import Layers, board_layers, card_rows_svg
 from projections.workspace import Workspace
-from rulesets import registry
 from rulesets.view import BoardView
-from tests.dashboard.conftest import CAFE, bot_game_id, by_label, open_page, run_ok, texts
+from tests.dashboard.conftest import CAFE, PLAYABLE, bot_game_id, by_label, open_page, run_ok, texts
 
 LAST = 386
 """The café playtest's last seq."""
@@ -201,7 +200,7 @@ def test_rules_and_seat_chosen_for_one_match_do_not_follow_to_the_next(app: AppT
     assert "mortalgate/combat.range" in texts(at)
 
 
-@pytest.mark.parametrize("game", registry.names())
+@pytest.mark.parametrize("game", PLAYABLE)
 def test_the_seat_selector_draws_what_that_seat_saw(app: AppTest, home: Path, game: str) -> None:
     match_id = bot_game_id(game)
     at = replay(app, match_id)
