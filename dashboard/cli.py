@@ -297,11 +297,14 @@ def schema(ws: Workspace, game: str) -> None:
 @pass_ws
 def rulesets(ws: Workspace, fmt: str) -> None:
     """List installed games (and any that cannot load), their versions and this store's variants."""
+    from rulesets import registry
+
     games, broken = ws.rulesets(), ws.unloadable()
     if fmt == "json":
         _emit([*games, *({"name": name, "error": error} for name, error in broken.items())])
         return
-    for game in sorted([*games, *({"name": name, "error": error} for name, error in broken.items())], key=lambda g: g["name"]):
+    order = {name: at for at, name in enumerate(registry.names())}
+    for game in sorted([*games, *({"name": name, "error": error} for name, error in broken.items())], key=lambda g: order.get(g["name"], 0)):
         if "error" in game:
             click.echo(f"{game['name']}  {game['error']}")
             continue

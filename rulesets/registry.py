@@ -38,6 +38,10 @@ class GameMissingError(UnknownRulesetError):
     """A log whose game is not installed here (or cannot load)."""
 
 
+LOG_ONLY = "freeform"
+"""The log-only game, listed after every other: it is what a designer records with before
+their game is encoded, not the game a page should open on."""
+
 _ENTRIES: dict[str, importlib.metadata.EntryPoint] | None = None
 _LOADED: dict[str, Ruleset[Any]] = {}
 _BROKEN: dict[str, str] = {}
@@ -52,7 +56,7 @@ def _entries() -> dict[str, importlib.metadata.EntryPoint]:
             held = found.get(entry.name)  # the first on sys.path wins, as an import would, except
             if held is None or (_package(held) is not None and _package(entry) is None):  # over a built-in game
                 found[entry.name] = entry
-        _ENTRIES = dict(sorted(found.items()))
+        _ENTRIES = dict(sorted(found.items(), key=lambda item: (item[0] == LOG_ONLY, item[0])))
     return _ENTRIES
 
 
@@ -65,7 +69,7 @@ def refresh() -> None:
 
 
 def names() -> list[str]:
-    """Every installed game's name, loadable or not, by name."""
+    """Every installed game's name, loadable or not, by name (the log-only game last)."""
     return list(_entries())
 
 

@@ -116,3 +116,10 @@ def test_the_verbs_of_a_designer_game_are_gathered_from_its_matches(tmp_path: Pa
     assert ws.verbs_used("Dice Race", match_id=second) == ["blocks", "trades", "races"]
     assert ws.verbs_used("Dice Race", match_id=first) == ["races", "trades", "blocks"]
     assert ws.verbs_used("Sky Race") == ["flies"]
+
+
+def test_the_log_only_game_is_listed_after_every_encoded_game() -> None:
+    from rulesets import registry
+
+    names = registry.names()
+    assert names[-1] == "freeform" and names[:-1] == sorted(names[:-1])

@@ -19,8 +19,9 @@ from rulesets.freeform.events import (
 )
 from rulesets.freeform.rules import apply, describe, metrics, setup, unknown_seat, validate_start
 from rulesets.protocol import Ruleset
+from rulesets.registry import LOG_ONLY
 
-NAME = "freeform"
+NAME = LOG_ONLY
 """The game a log-only match is recorded as (`tabletape new --log-only`)."""
 
 RULESET = Ruleset(name=NAME, title="Log only (a game not encoded yet)", events=EVENTS, setup=setup, apply=apply,
