@@ -24,6 +24,7 @@ from typing import Any
 import streamlit as st
 
 from dashboard.svg import Layers
+from rulesets.view import BoardView
 
 CSS = """
 .tt-board { position: relative; touch-action: manipulation; user-select: none; -webkit-user-select: none; }
@@ -194,3 +195,16 @@ def tap_board(layers: Layers, cards: str, taps: dict[str, Any], *, seq: int, hin
 def show_board(layers: Layers, cards: str, *, seq: int, key: str) -> Any:
     """The same board with nothing to tap (Replay): stepping redraws only its moving part."""
     return _BOARD(data={"frame": layers.frame, "moving": layers.moving, "cards": cards, "seq": seq}, key=key, width="stretch")
+
+
+def show_state(view: BoardView) -> None:
+    """A view with no board (`BoardView.has_board`): its panels as tables of label and value,
+    in the board's place, so a game that only replays reads as its state."""
+    for panel in view.panels:
+        cells = "\n".join(f"| {_cell(label)} | {_cell(value)} |" for label, value in panel.rows)
+        st.markdown(f"**{_cell(panel.title)}**\n\n| | |\n|---|---|\n{cells}")
+
+
+def _cell(text: object) -> str:
+    """Text safe inside a Markdown table cell."""
+    return str(text).replace("|", "\\|").replace("\n", " ")

@@ -98,6 +98,13 @@ class BoardView(msgspec.Struct, frozen=True, kw_only=True):
     note: str = ""
     """E.g. 'all of MortalGate is open information: every seat sees the same board'."""
 
+    @property
+    def has_board(self) -> bool:
+        """Whether there is a board to draw. A game that gives no `view` is shown as a panel
+        of its state's fields on a one-space grid with nothing on it: pages show that panel
+        where the board would be, not an empty square."""
+        return bool(self.cells or self.pieces or self.regions or self.lines or self.rows) or self.width * self.height > 1
+
 
 # --- where an event is on the board --------------------------------------------------------
 

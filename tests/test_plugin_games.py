@@ -214,3 +214,15 @@ def test_a_game_that_is_one_module_is_fingerprinted_by_its_file(site: Path, tmp_
     header = json.loads((home / "logs" / "s1.jsonl").read_text().splitlines()[0])
     assert header["package"] == "solo 1.0"
     assert header["fingerprint"] == blake2b((site / "solo.py").read_bytes(), digest_size=8).hexdigest()
+
+
+
+def test_a_game_without_a_view_has_no_board_and_every_built_in_game_has_one(tmp_path: Path) -> None:
+    from projections.workspace import Workspace
+
+    ws = Workspace(tmp_path / "store")
+    for name in registry.names():
+        rules = registry.resolve(name)
+        started = ws.new_match(name, dict(rules.ruleset.example_seats) or {"red": "ana", "blue": "ben"})
+        view = rules.ruleset.view(rules.params, ws.state_at(started.match_id, 0).state, None)
+        assert view.has_board == rules.ruleset.gives("view"), name

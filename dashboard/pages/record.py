@@ -23,7 +23,7 @@ from dashboard import state as shared
 from dashboard.state import die_key, warehouse, workspace
 from dashboard.svg import board_layers, card_rows_svg
 from dashboard.table_choice import table_choice
-from dashboard.tapboard import tap_board
+from dashboard.tapboard import show_state, tap_board
 from events.base import Event
 from events.errors import TabletapeError
 from projections import dice, recording
@@ -235,6 +235,9 @@ def _board(live: Live, taps: TapMap) -> None:
     """The board with what can be tapped lit (at a chance step or at the end, only drawn)."""
     rules = live.rules
     view = rules.ruleset.view(rules.params, live.state, None)
+    if not view.has_board:
+        show_state(view)
+        return
     targets = {t for ts in taps.sources().values() for t in ts if t} | set(taps.direct())
     spots = [k for k in targets if view.geometry == "inches" and key_position(k) is not None]
     hints = {"source": "Tap a lit piece, card or space." if taps.sources() or taps.direct() else "",

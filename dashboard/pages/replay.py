@@ -18,7 +18,7 @@ import streamlit as st
 
 from dashboard import state
 from dashboard.svg import board_layers, card_rows_svg, timeline_svg
-from dashboard.tapboard import show_board
+from dashboard.tapboard import show_board, show_state
 from events.base import Event
 from events.errors import TabletapeError
 from events.notes import NOTE_TAGS, Note
@@ -184,7 +184,10 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     board, side = st.columns([3, 1])
     view = ruleset.view(params, step.state, seat)
     with board:
-        show_board(board_layers(view, rows=False), card_rows_svg(view), seq=seq, key="replay.board")
+        if view.has_board:
+            show_board(board_layers(view, rows=False), card_rows_svg(view), seq=seq, key="replay.board")
+        else:
+            show_state(view)
     if view.note:
         board.caption(view.note)
     with side:
@@ -192,7 +195,7 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
             _show_violation(violation)
         if seq in set(timeline.voided.values()):
             st.warning("This event was undone later at the table (Retracted).")
-        for panel in view.panels:
+        for panel in view.panels if view.has_board else ():
             st.markdown(f"**{panel.title}**  \n" + "  \n".join(f"{label}: {value}" for label, value in panel.rows))
 
     _event_list(timeline, seq, violations)

@@ -34,7 +34,7 @@ def test_replay_shows_a_game_without_a_board_as_its_state(home: Path, match_id: 
     at = AppTest.from_file(APP, default_timeout=60).run()
     shown = texts(open_page(at, "replay", match_id=match_id))
     assert f"the match starts: {'pig-replay' if match_id == 'pig-replay' else 'Pig'} 1" in shown
-    assert "**state**  \nseats: [\"a\",\"b\"]  \nscores: [0,0]" in shown  # no view: the state's fields
+    assert "**state**\n\n| | |\n|---|---|\n| seats | [\"a\",\"b\"] |\n| scores | [0,0] |" in shown  # no view: the state's fields
     assert "no board: the state as the game keeps it" in shown
     unchecked = "No event is checked: pig-replay is a level 1 game: audit needs level 2 (its `check` function)."
     assert (unchecked in shown) == (match_id == "pig-replay")
@@ -49,6 +49,7 @@ def test_record_starts_a_game_without_legal_moves(home: Path) -> None:
     at.button(key="rec_start").click().run()
     assert not at.exception, [e.message for e in at.exception]
     assert "**Playtest** · pig-replay@1 · a: ana, b: ben" in texts(at)
+    assert "**state**\n\n| | |\n|---|---|\n| seats | [\"a\",\"b\"] |" in texts(at)  # its state where the board would be
     assert ("pig-replay is a level 1 game: pickers need level 4 (its `legal` function). "
             "Record what the table did under Any event") in texts(at)
 

@@ -45,4 +45,4 @@ def test_replay_shows_a_log_only_match_in_words_its_scores_and_their_chart(dice_
     at.slider(key="replay.seq").set_value(5).run()
     shown = texts(at)
     assert "ben is set to 12" in shown and "ana rolls 2d6: 3 + 5 = 8" in shown
-    assert 'scores: {"red":8,"blue":12}' in shown  # the state as a table: the view of every game without a board
+    assert '| scores | {"red":8,"blue":12} |' in shown  # the state as a table: the view of every game without a board
