@@ -222,6 +222,14 @@ def _wait_seq(page: Any, seq: int, after: str = "") -> None:
                              f"exceptions on the page: {errors or 'none'} ({type(late).__name__})") from late
 
 
+def _idle(page: Any) -> None:
+    """Wait until the app has no run in flight, as a person waits for the page to settle
+    before the next tap: a click that lands while a fragment is still rerunning can be
+    dropped by Streamlit when that rerun redraws the button."""
+    page.wait_for_function("() => document.querySelector('[data-testid=\"stApp\"]')"
+                           "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=90_000)
+
+
 TAP_CLOCK = "window.addEventListener('click', () => { window.__ttTapAt = performance.now(); }, true);"
 """Stamps every click with the page's clock as it happens (capture phase, before any handler)."""
 
@@ -273,7 +281,11 @@ def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: 
             face.click()
             page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)} [aria-checked=true]").wait_for()  # as a person sees it lit
         elif tap.where == "record":
-            page.locator(f".st-key-rec_record_roll_{seq - 1} button, .st-key-rec_record_end_{seq - 1} button").first.click()
+            record = page.locator(f".st-key-rec_record_roll_{seq - 1} button, .st-key-rec_record_end_{seq - 1} button").first
+            record.wait_for()  # drawn by the rerun the last tap started,
+            _idle(page)  # which is over before a person taps again
+            last = time.perf_counter()
+            record.click()
     return last
 
 
