@@ -154,7 +154,7 @@ def main() -> int:
             f"in {_children_cpu() - began:.0f} CPU s. CPU seconds (user + system) of one `tabletape` process, "
             "least of 5 runs (replay: 3, simulate: 2), with Python's bytecode cache as an installed tabletape "
             "runs, and without it for two (every import compiled from source first); the baseline is commit "
-            f"`{args.baseline}` run in the same session. Target: `--help`, `list`, `new`, `append --event` within 0.3 s.", "",
+            f"`{args.baseline}` run in the same benchmark run. Target: `--help`, `list`, `new`, `append --event` within 0.3 s.", "",
             f"| command | {args.baseline} (CPU s) | this code (CPU s) | before / after |", "|---|---|---|---|"]
     for label, was in before.items():
         now = after[label]

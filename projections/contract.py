@@ -329,8 +329,12 @@ def check_game(rules: Rules, logs: Sequence[Sequence[Event]] = (), *, seed: int 
         ("every chance outcome offered is accepted", lambda: _chance(rules, seed)),
         ("legal is exactly what check accepts", lambda: _candidates(rules, seed)),
         ("the mistakes offered are refused", lambda: _attempts(rules, seed)),
-        ("one table mistake gives one finding", lambda: _cascade(rules, played)),
-        ("a second mistake is named beside the first", lambda: _recall(rules, played)),
+        ("one table mistake gives one finding", lambda: _planted(
+            rules, played, check_one_mistake_gives_one_finding,
+            f"{CASCADE_SAMPLE} mistakes planted in the bot game: at most one follow-on finding at p95")),
+        ("a second mistake is named beside the first", lambda: _planted(
+            rules, played, check_independent_mistakes_are_each_named,
+            f"{RECALL_SAMPLE} pairs of independent mistakes planted in the bot game: each named")),
     ]
     return GameReport(game=ruleset.name, level=level_of(ruleset), checks=tuple(_run(name, check) for name, check in checks))
 
@@ -505,23 +509,16 @@ def _attempts(rules: Rules, seed: int) -> str:
     return f"{checked} attempts refused"
 
 
-def _cascade(rules: Rules, played: _BotGame) -> str:
+def _planted(rules: Rules, played: _BotGame, check: Callable[[Rules, list], None], said: str) -> str:
+    """Mistakes planted in the seeded bot game (`check` plants and judges them): the game
+    needs `check` to name them and `legal` to have played."""
     _needs(rules, "check")
     _needs(rules, "legal")
     if not played.events:
         raise Skip("the seeded bot game did not play (see its check)")
-    check_one_mistake_gives_one_finding(rules, played.events)
-    return f"{CASCADE_SAMPLE} mistakes planted in the bot game: at most one follow-on finding at p95"
+    check(rules, played.events)
+    return said
 
-
-
-def _recall(rules: Rules, played: _BotGame) -> str:
-    _needs(rules, "check")
-    _needs(rules, "legal")
-    if not played.events:
-        raise Skip("the seeded bot game did not play (see its check)")
-    check_independent_mistakes_are_each_named(rules, played.events)
-    return f"{RECALL_SAMPLE} pairs of independent mistakes planted in the bot game: each named"
 
 def read_log(rules: Rules, data: bytes, *, where: str) -> list[Event]:
     """A log to check: a whole one (line 0 first) or drafts as `tabletape append` reads them,
