@@ -11,10 +11,11 @@ game outside tabletape is held to the same contract.
 from __future__ import annotations
 
 import ast
+import dataclasses
 import random
 import sys
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
@@ -28,6 +29,7 @@ from projections.replay import replay
 from projections.simulate import play
 from projections.timeline import Timeline
 from rulesets.levels import Level, level_of
+from rulesets.protocol import Bot
 from rulesets.registry import Rules
 
 PURE_MODULES = ("game", "events", "state", "params", "rules", "moves", "view", "board", "table")
@@ -190,6 +192,43 @@ def check_chance_outcomes_are_accepted(rules: Rules, seed: int, *, positions: in
                 assert not problems, f"{bot} game, seed {seed}: the chance outcome {event!r} is refused: {problems[0].rule}"
                 checked += 1
     return checked
+
+
+def check_bot_plays_as_its_reference(rules: Rules, bot: str, reference: Bot, seed: int, *,
+                                     seats: Mapping[str, str] | None = None) -> int:
+    """At every decision of a seeded game of `bot` (played by the simulator, `play`), the bot
+    picks the event its `reference` policy picks from the same legal events, listed, with a
+    generator in the same state, and leaves the generator where the reference leaves it; and
+    it picks the same from `legal`'s own sequence (lazy, `rulesets.legal`) as from its list.
+
+    A reference scores every legal event as the strategy reads and takes the best, its ties
+    broken by the very draws the bot takes: this is what holds a bot that bounds, prunes or
+    remembers to what it means, as `check_legal_is_what_check_accepts` holds `legal` to
+    `check`. The game played is the bot's own, so a divergence is found where it first
+    happens. Returns how many decisions were compared."""
+    ruleset = rules.ruleset
+    fast = ruleset.bots[bot]
+    compared = 0
+    plain, listed = random.Random(0), random.Random(0)  # set to the game's generator at each decision
+
+    def twin(params: Any, state: Any, legal: Sequence[Event], rng: random.Random) -> Event:
+        nonlocal compared
+        where = f"{ruleset.name} {bot} bot, seed {seed}, decision {compared}"
+        events = list(ruleset.legal(params, state))
+        plain.setstate(rng.getstate())
+        listed.setstate(rng.getstate())
+        expected = reference(params, state, events, plain)
+        from_list = fast(params, state, events, listed)
+        picked = fast(params, state, legal, rng)
+        assert picked == expected, f"{where}: the bot plays {picked!r}, its reference {expected!r}"
+        assert rng.getstate() == plain.getstate(), f"{where}: the bot draws otherwise than its reference"
+        assert from_list == picked and listed.getstate() == plain.getstate(), f"{where}: the bot picks otherwise from legal listed"
+        compared += 1
+        return picked
+
+    twinned = msgspec.structs.replace(rules, ruleset=dataclasses.replace(ruleset, bots={**ruleset.bots, bot: twin}))
+    play(twinned, seats or ruleset.example_seats, seed=seed, bot=bot)
+    return compared
 
 
 def check_attempts_are_refused(rules: Rules, seed: int, *, positions: int = 40, bot: str = "heuristic") -> int:

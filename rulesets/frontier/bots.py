@@ -85,6 +85,13 @@ _HOME = {p.piece: p.outline for p in STANDARD}
 
 STALL_TURN = 30
 """After this many turns the heuristic goes for the nearest enemy whatever its role (no stand-offs)."""
+INCHES_PER_POINT = 5
+"""Inches from where it matters that cost a deployment or a marker one point."""
+NEAR_INCHES = 5
+"""Within this many inches of a unit, a self-destruct or a knife missile reaches it."""
+CENTRE = (missions.WIDTH / 2, missions.HEIGHT / 2)
+"""The middle of the table: where a marker is weighed from, and what a deployment aims at
+when no marker stands."""
 
 
 @last_args  # every sampled end of a move asks it of the same unit (rulesets/memo.py)
@@ -177,17 +184,16 @@ def _deployed(params: Params, state: State, event: UnitDeployed) -> float:
     unit = find(state, event.unit)
     if unit is None:
         return 0.0
-    aims = [t.at for t in state.tokens if t.kind in ("strong_point", "target", "vip")] or [(missions.WIDTH / 2, missions.HEIGHT / 2)]
-    return 10.0 - min(board.distance(event.point, a) for a in aims) / 5 - event.level * 0.1
+    aims = [t.at for t in state.tokens if t.kind in ("strong_point", "target", "vip")] or [CENTRE]
+    return 10.0 - min(board.distance(event.point, a) for a in aims) / INCHES_PER_POINT - event.level * 0.1
 
 
 def _marker(params: Params, state: State, event: MarkerPlaced) -> float:
     """Attacker's strong point in the middle; defender's markers (new strong point, target) deep in its own ground."""
-    centre = (missions.WIDTH / 2, missions.HEIGHT / 2)
     role = role_of(state, event.by or "")
     if role == "attacker" and event.marker != "vip":
-        return 10.0 - board.distance(event.point, centre) / 5
-    return board.distance(event.point, centre) / 5
+        return 10.0 - board.distance(event.point, CENTRE) / INCHES_PER_POINT
+    return board.distance(event.point, CENTRE) / INCHES_PER_POINT
 
 
 def _army(params: Params, state: State, event: ArmySelected) -> float:
@@ -203,7 +209,7 @@ def _ability(params: Params, state: State, event: AbilityUsed) -> float:
     if event.ability in ("target_designator", "focus_fire", "knife_missile", "orbital_drop", "infiltration"):
         return 50.0
     if event.ability == "self_destruct":
-        near = [u for u in on_board(state) if u.id != unit.id and board.distance(position(u), position(unit)) <= 5]
+        near = [u for u in on_board(state) if u.id != unit.id and board.distance(position(u), position(unit)) <= NEAR_INCHES]
         enemies = sum(1 for u in near if u.side != unit.side)
         return 45.0 if enemies >= 2 and enemies > len(near) - enemies else -10.0
     if event.ability in ("repulsor_field",):
@@ -216,7 +222,7 @@ def _ability(params: Params, state: State, event: AbilityUsed) -> float:
 
 def _token_moved(params: Params, state: State, event: TokenMoved) -> float:
     """A knife missile that reaches an enemy is worth a strategic action."""
-    hits = [u for u in on_board(state) if u.side != event.by and board.distance(position(u), event.to) <= 5]
+    hits = [u for u in on_board(state) if u.side != event.by and board.distance(position(u), event.to) <= NEAR_INCHES]
     return 65.0 if hits else 15.0
 
 

@@ -29,6 +29,9 @@ from rulesets.frontline.state import Side, State, capacity, count, population, s
 
 WORKERS_WANTED = 10
 """The heuristic stops training workers here and puts its gold into the army."""
+FRONT_AREAS = 2
+"""The areas of a half, numbered from the frontline, where the heuristic builds its towers;
+the rest are the rear, where it builds everything else."""
 
 
 def random_bot(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
@@ -144,13 +147,13 @@ def _capacity_coming(s: Side) -> bool:
 def _build_rear(params: Params, fits: Callable[..., bool]) -> Wish:
     """A building that fits, in the held area furthest from the frontline."""
     kinds, ranks = _fitting(fits), _ranks(params)
-    return BuildingBuilt, lambda e: e.building in kinds and ranks.get(e.area, 0) >= 3
+    return BuildingBuilt, lambda e: e.building in kinds and ranks.get(e.area, 0) > FRONT_AREAS
 
 
 def _build_front(params: Params, fits: Callable[..., bool]) -> Wish:
     """A building that fits, in the front area of the bot's own half."""
     kinds, ranks = _fitting(fits), _ranks(params)
-    return BuildingBuilt, lambda e: e.building in kinds and ranks.get(e.area, 0) <= 2
+    return BuildingBuilt, lambda e: e.building in kinds and ranks.get(e.area, 0) <= FRONT_AREAS
 
 
 @functools.cache  # the few named kinds of building below: read-only sets

@@ -51,6 +51,58 @@ from rulesets.mercenarium.state import (
     player,
 )
 
+# The heuristic's weights, each written once: the scores, the bounds and the ceiling that
+# prune its search, and its reference policy (`bots_reference`) all read them here, so a
+# weight changed here changes every one of them alike. Each is a magnitude, none negative:
+# its sign is where a score reads it (a bound counts a penalty as nothing and a bonus as won).
+
+STEP = 18.0
+"""A step of a card in play, before what it does."""
+LEAVES_THREAT = 25.0
+"""A step of a card that an enemy beside it captures where it stands: it gets away."""
+ONTO_HOUSE = 12.0
+"""A step onto an enemy's House."""
+STEP_THREATENS = 20.0
+"""A step that ends beside an enemy the card captures."""
+EXPOSED = 35.0
+"""Lost by a step or a summon that puts the card beside an enemy that captures it."""
+REPEATS = 40.0
+"""Lost by a step that brings back a position already seen (that way lies a stalemate)."""
+STEP_PER_DISTANCE = 1.0
+"""Lost by a step per orthogonal step from where it ends to the nearest goal."""
+SUMMON_EARLY = 40.0
+"""A summon while the seat has fewer than `EARLY_CARDS` cards in play."""
+EARLY_CARDS = 2
+"""Cards in play below which a summon scores `SUMMON_EARLY`, else `SUMMON`."""
+SUMMON = 24.0
+"""A summon once the seat has `EARLY_CARDS` cards in play or more."""
+SUMMON_THREATENS = 15.0
+"""A summon onto a space beside an enemy the card captures."""
+SUMMON_PER_VALUE = 0.3
+"""A summon per point of the card's face value."""
+SUMMON_PER_DISTANCE = 0.5
+"""Lost by a summon per orthogonal step from its space to the nearest goal."""
+CAPTURE = 100.0
+"""A capture, plus the captured card's face value."""
+BUY = 70.0
+"""A Mercenary bought, plus its face value."""
+ANNIHILATION = 30.0
+"""An annihilation, plus the enemy card's face value, less the card's own."""
+FIREYES_SONG = 50.0
+"""Fireyes sung in Singularity."""
+SONG = 3.0
+"""Any other song the bot may sing (`checkable`)."""
+OFFERING = 2.0
+"""A hymn learned, less one per card offered for it."""
+DRAW_SHORT = 22.0
+"""A draw with fewer than `SHORT_HAND` cards in hand."""
+SHORT_HAND = 3
+"""Cards in hand below which a draw scores `DRAW_SHORT`, else `DRAW`."""
+DRAW = 6.0
+"""A draw with `SHORT_HAND` cards in hand or more."""
+DISCARD_PER_VALUE = 0.1
+"""Lost by a draw per point of face value of the card it discards."""
+
 
 def checkable(state: State, event: Event) -> bool:
     """Whether the rules can check the event's effect: a bot cannot know what a hymn whose
@@ -157,13 +209,14 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
 
     The same event as a max over every playable event's (score, tie-break, first), with the same
     draws (`draw_ties`), found with little weighed. The rest and the captures are scored exactly
-    (their scores are known from the events); one above `_CEILING` ends the choice before the
+    (their scores are known from the events); one above `_ceiling()` ends the choice before the
     enemies are read. The moves and summons are weighed best bound first from a heap, an entry
     refined only when it is the best left: a card's moves as one entry, bounded before its
-    distance is measured (+25 if an enemy beside it captures it, +12 one step from an enemy
-    House, +20 if a step of it can end beside an enemy), then each move bounded by the card's
+    distance is measured (`LEAVES_THREAT` if an enemy beside it captures it, `ONTO_HOUSE` one
+    step from an enemy House, `STEP_THREATENS` if a step of it can end beside an enemy), then each move bounded by the card's
     distance less one, its own House and whether it ends beside an enemy, then scored; a hand
-    card's summons as one entry (+15 if one of its spaces is beside an enemy, no distance),
+    card's summons as one entry (`SUMMON_THREATENS` if one of its spaces is beside an enemy, no
+    distance),
     then each space. A bound below the best score ends the search: every bound is at least the
     score of every event under it, so what the search never reaches could not have won."""
     summons, steps, rest = turn.summons, turn.steps, turn.rest
@@ -190,10 +243,10 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         for j, (piece, _, occupant, kind) in enumerate(found):
             if occupant is not None:
                 i = first_step + j
-                score = 30.0 + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else 100.0 + _value(occupant.card)
+                score = ANNIHILATION + _value(occupant.card) - _value(piece.card) if kind == "annihilation" else CAPTURE + _value(occupant.card)
                 if score > best or (score == best and comes_first(ties, i, at)):
                     best, at = score, i
-    if best > _CEILING:  # no move or summon can reach it (a capture, a buy): nothing more to weigh
+    if best > _ceiling():  # no move or summon can reach it (a capture, a buy): nothing more to weigh
         return turn[at if at < first_rest else first_rest + kept[at - first_rest]]
     size, faces, bit_of, beside_of, rings_of, houses, adjacent = _game_tables(params)  # `near`, `mask`, `house_bits` and `ring_bits` are masks of these bits
     near, goals, mask, enemies = _enemies_on(bit_of, beside_of, params, state, seat)
@@ -208,16 +261,16 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
         space = piece.space
         bit = bit_of.get(space, 0)
         threatened = bit & near != 0 and _threatened(params, faces, where, piece, adjacent)  # only beside an enemy can it be
-        unmeasured = 18.0 + 25.0 * threatened + _SLACK
+        unmeasured = STEP + LEAVES_THREAT * threatened + _SLACK
         if bit & ring_bits if bit else space in ring:  # off the board (a table's mistake), a step may still reach a House
-            unmeasured += 12.0
+            unmeasured += ONTO_HOUSE
         steps_to = beside_of.get(space)
         if steps_to is None or steps_to & near:  # a step of it may end beside an enemy
-            unmeasured += 20.0
+            unmeasured += STEP_THREATENS
         if unmeasured >= best:  # else none of its moves can reach the best so far (the rest's, a capture's)
             heap.append((-unmeasured, first_step + j, 0, j, piece, threatened))
     if first_step:  # some summon
-        base = 40.0 if len(state.board) - enemies < 2 else 24.0
+        base = SUMMON_EARLY if len(state.board) - enemies < EARLY_CARDS else SUMMON
         open_spaces: dict[tuple[int, int], tuple[float, float, int]] = {}  # a hand's cards share their spaces: each space's part once
         some = close = 0  # the hand cards (one bit each) with a legal space, and with one beside an enemy
         for space, bits in summons.accepted.items():  # each space's accepted cards: no list of spaces per card laid out yet
@@ -226,8 +279,8 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 close |= bits
         for k, card in enumerate(summons.hand):
             if some >> k & 1:  # its spaces are laid out only if its entry is popped
-                value = 0.3 * _value(card)
-                bound = base + (15.0 if close >> k & 1 else 0.0) + value + _SLACK
+                value = SUMMON_PER_VALUE * _value(card)
+                bound = base + (SUMMON_THREATENS if close >> k & 1 else 0.0) + value + _SLACK
                 if bound >= best:  # else none of its summons can reach the best so far
                     heap.append((-bound, k, 2, card, k, value))
     heapq.heapify(heap)
@@ -249,8 +302,8 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 distance = _distance(mask, goals, size, space)
         if kind == 0:  # a card's moves, each bounded once the card's distance is known: its House, whether it ends beside an enemy
             _, _, _, start, piece, threatened = entry
-            card_bound = 18.0 + 25.0 * threatened - (distance - 1 if distance > 1 else 0) + _SLACK
-            base_score = 18.0 + 25.0 * threatened
+            base_score = STEP + LEAVES_THREAT * threatened
+            card_bound = base_score - STEP_PER_DISTANCE * (distance - 1 if distance > 1 else 0) + _SLACK
             for j in range(start, len(found)):
                 stepper, to, occupant, _ = found[j]
                 if stepper is not piece:
@@ -258,12 +311,12 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 if occupant is None:  # a step onto the board
                     bit = bit_of[to]
                     onto_house = bit & house_bits
-                    move_bound = card_bound + 12.0 if onto_house else card_bound
+                    move_bound = card_bound + ONTO_HOUSE if onto_house else card_bound
                     beside = bit & near != 0
                     if beside:
-                        move_bound += 20.0
+                        move_bound += STEP_THREATENS
                     if move_bound >= best:  # what it scores before its distance and enemies, and whether it ends beside one
-                        push(heap, (-move_bound, first_step + j, 1, piece, to, base_score + 12.0 if onto_house else base_score, beside))
+                        push(heap, (-move_bound, first_step + j, 1, piece, to, base_score + ONTO_HOUSE if onto_house else base_score, beside))
             continue
         if kind == 2:  # a hand card's summons, each bounded: whether it stands beside an enemy, its distance
             _, _, _, card, k, value = entry  # (the entry is ordered by its card's place in the hand, its summons by their own index)
@@ -275,7 +328,7 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
                 at_space = open_spaces.get(space)
                 if at_space is None:
                     distance = _distance(mask, goals, size, space)
-                    at_space = open_spaces[space] = (base + (15.0 if bit_of[space] & near else 0.0), 0.5 * distance, distance)
+                    at_space = open_spaces[space] = (base + (SUMMON_THREATENS if bit_of[space] & near else 0.0), SUMMON_PER_DISTANCE * distance, distance)
                 summon_bound = at_space[0] + value - at_space[1] + _SLACK
                 if summon_bound >= best:
                     push(heap, (-summon_bound, i, 3, card, space, at_space[2]))
@@ -287,21 +340,21 @@ def _turn_choice(params: Params, state: State, turn: TurnEvents, rng: random.Ran
             score = _summon_score(params, state, faces, where, bit_of[entry[4]] & near != 0, base, entry[3], entry[4], seat, entry[5])
         else:  # a move: the enemies where it lands weighed only if it can still win, a position seen looked for likewise
             _, _, _, piece, to, score, beside = entry  # its distance read above
-            at_best = score + 20.0 * beside - 1.0 * distance
+            at_best = score + STEP_THREATENS * beside - STEP_PER_DISTANCE * distance
             first = None  # whether it comes before the best at an equal score: asked once per move (the best stays the same)
             if at_best < best or (at_best == best and not (first := comes_first(ties, i, at))):
                 continue  # loses at its best: the enemies where it lands change nothing
             if beside:
                 threatened, threatening = _exposure(params, faces, where, piece.card, seat, to, piece.card, adjacent)
-                score += 20.0 * threatening - 35.0 * threatened
-            as_is = score - 1.0 * distance
+                score += STEP_THREATENS * threatening - EXPOSED * threatened
+            as_is = score - STEP_PER_DISTANCE * distance
             if as_is < best or (as_is == best and not (first if first is not None else (first := comes_first(ties, i, at)))):
                 continue  # loses as it is: whether it repeats changes nothing
             if following is None:
                 following = next_seat(state, seat)
             if history and _repeats(state, following, state.board.index(piece), Placed(piece.card, to, seat)):
-                score -= 40.0
-            score -= 1.0 * distance
+                score -= REPEATS
+            score -= STEP_PER_DISTANCE * distance
             if score > best or (score == best and (first if first is not None else comes_first(ties, i, at))):
                 best, at = score, i
             continue
@@ -348,7 +401,7 @@ class Look:
             if piece is None:
                 bound = 0.0
             else:
-                bound = 18.0 + 25.0 * self.threatened(piece) - max(self.distance(seat, piece.space) - 1, 0) + _SLACK
+                bound = STEP + LEAVES_THREAT * self.threatened(piece) - STEP_PER_DISTANCE * max(self.distance(seat, piece.space) - 1, 0) + _SLACK
             self._move_bounds[card_id] = bound
         return bound
 
@@ -579,7 +632,7 @@ def _score(params: Params, state: State, look: Look, event: Event) -> float:
         return _move_score(params, state, look, event.card, event.to, event.by or "")
     if type(event) is CardSummoned:
         seat = event.by or ""
-        return _summon_score(params, state, look.faces, look.where, event.space in look.near_enemy(seat), 40.0 if look.in_play(seat) < 2 else 24.0,
+        return _summon_score(params, state, look.faces, look.where, event.space in look.near_enemy(seat), SUMMON_EARLY if look.in_play(seat) < EARLY_CARDS else SUMMON,
                              event.card, event.space, seat, look.distance(seat, event.space))
     return _exact_score(state, event)
 
@@ -598,18 +651,18 @@ def _exact(event: Event, singularity: bool, held: int) -> float:
     its drawer holds. Each kind is its own type, so the kinds a decision offers most
     (offerings, draws) are asked first."""
     if type(event) is HymnLearned:
-        return 2.0 - len(event.offering)
+        return OFFERING - len(event.offering)
     if type(event) is DrawDeclared:
         discard = event.discard
-        return (22.0 if held < 3 else 6.0) - (0.1 * _value(discard) if discard else 0)
+        return (DRAW_SHORT if held < SHORT_HAND else DRAW) - (DISCARD_PER_VALUE * _value(discard) if discard else 0)
     if type(event) is HymnSung:
-        return 50.0 if singularity and event.hymn == cards.FIREYES else 3.0
+        return FIREYES_SONG if singularity and event.hymn == cards.FIREYES else SONG
     if type(event) is CardCaptured:
-        return 100.0 + _value(event.target)
+        return CAPTURE + _value(event.target)
     if type(event) is MercenaryBought:
-        return 70.0 + _value(event.card)
+        return BUY + _value(event.card)
     if type(event) is CardsAnnihilated:
-        return 30.0 + _value(event.target) - _value(event.card)
+        return ANNIHILATION + _value(event.target) - _value(event.card)
     if type(event) is ExtrasReturned:
         return -sum(_value(c) for c in event.cards)
     return 0.0
@@ -666,10 +719,17 @@ def comes_first(ties: int, i: int, j: int) -> bool:
 _CHECKABLE = (cards.FIREYES, cards.PRIMARY)
 """The hymns whose effect the rules can check in Singularity (`checkable`)."""
 
-_CEILING = 18.0 + 25.0 + 12.0 + 20.0
-"""What no move or summon scores above: a move threatened where it stands (+25), onto an enemy
-House (+12), threatening an enemy where it lands (+20), at no distance (`_move_score`); a
-summon at most 40 + 15 + 0.3 x 15 (`_summon_score`)."""
+_TOP_VALUE = max(card.value for card in cards.CARDS.values())
+"""The highest face value of any card: what a summon's value adds at most."""
+
+
+def _ceiling() -> float:
+    """What no move or summon scores above, from the weights as they stand: a move threatened
+    where it stands, onto an enemy House, threatening an enemy where it lands, at no distance
+    (`_move_score`); a summon early, threatening, of the highest value, at no distance
+    (`_summon_score`). Worked out per decision, so a weight changed is a ceiling changed."""
+    step = STEP + LEAVES_THREAT + ONTO_HOUSE + STEP_THREATENS
+    return max(step, max(SUMMON_EARLY, SUMMON) + SUMMON_THREATENS + SUMMON_PER_VALUE * _TOP_VALUE)
 
 _SLACK = 1e-9
 """Added to every bound: a bound sums the same terms as its score in another order, so the
@@ -704,18 +764,19 @@ def _bounds(params: Params, state: State, look: Look, options: Sequence[Event]) 
                 found = bounds.get(card)
                 card_bound = bounds[card] = look.move_bound(card, seat) if found is None else found
             to = event.to
-            bound = card_bound + 12.0 if to in houses else card_bound
-            out.append((-(bound + 20.0 if to in near else bound), i, False))
+            bound = card_bound + ONTO_HOUSE if to in houses else card_bound
+            out.append((-(bound + STEP_THREATENS if to in near else bound), i, False))
         elif type(event) is CardSummoned:
             seat = event.by or ""
             if seat != summoning:
                 summoning, spaces = seat, {}
-                summon_base = 40.0 if look.in_play(seat) < 2 else 24.0
+                summon_base = SUMMON_EARLY if look.in_play(seat) < EARLY_CARDS else SUMMON
             at_space = spaces.get(event.space)
             if at_space is None:  # a hand's cards share their spaces: each space's part once
                 at_space = spaces[event.space] = (
-                    summon_base + (15.0 if event.space in look.near_enemy(seat) else 0.0), 0.5 * look.distance(seat, event.space))
-            out.append((-(at_space[0] + 0.3 * _value(event.card) - at_space[1] + _SLACK), i, False))
+                    summon_base + (SUMMON_THREATENS if event.space in look.near_enemy(seat) else 0.0),
+                    SUMMON_PER_DISTANCE * look.distance(seat, event.space))
+            out.append((-(at_space[0] + SUMMON_PER_VALUE * _value(event.card) - at_space[1] + _SLACK), i, False))
         else:
             out.append((-_exact_score(state, event), i, True))
     return out
@@ -789,15 +850,15 @@ def _threatened(params: Params, faces: Faces, where: dict[tuple[int, int], Place
 def _summon_score(params: Params, state: State, faces: Faces, where: dict[tuple[int, int], Placed], beside: bool, base: float,
                   card: str, space: tuple[int, int], seat: str, distance: int) -> float:
     """The score of `seat` summoning `card` onto `space`, from whether the space is beside an
-    enemy (`beside`), its `base` (40, or 24 with two cards in play) and the space's distance to
+    enemy (`beside`), its `base` (`SUMMON_EARLY`, or `SUMMON` with `EARLY_CARDS` in play) and the space's distance to
     its nearest goal."""
     if beside:
         threatened, threatening = _exposure(params, faces, where, card, seat, space, None)
     else:
         threatened = threatening = False  # no enemy beside it
     score = base
-    score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(card)
-    return score - 0.5 * distance
+    score += SUMMON_THREATENS * threatening - EXPOSED * threatened + SUMMON_PER_VALUE * _value(card)
+    return score - SUMMON_PER_DISTANCE * distance
 
 
 def _move_score(params: Params, state: State, look: Look, card: str, to: tuple[int, int], seat: str,
@@ -811,20 +872,20 @@ def _move_score(params: Params, state: State, look: Look, card: str, to: tuple[i
     if piece is None:
         return 0.0
     near = to in look.near_enemy(seat)
-    score = 18.0 + 25.0 * look.threatened(piece)
+    score = STEP + LEAVES_THREAT * look.threatened(piece)
     if to in look.enemy_houses(seat):
-        score += 12.0
+        score += ONTO_HOUSE
     distance = look.distance(seat, to)
-    if best is not None and (score + 20.0 * near - 1.0 * distance, tie, order) < best:
-        return score + 20.0 * near - 1.0 * distance  # loses at its best: the enemies where it lands change nothing
+    if best is not None and (score + STEP_THREATENS * near - STEP_PER_DISTANCE * distance, tie, order) < best:
+        return score + STEP_THREATENS * near - STEP_PER_DISTANCE * distance  # loses at its best: the enemies where it lands change nothing
     if near:
         threatened, threatening = _exposure(params, look.faces, look.where, card, seat, to, card)
-        score += 20.0 * threatening - 35.0 * threatened
-    if best is not None and (score - 1.0 * distance, tie, order) < best:
-        return score - 1.0 * distance  # loses as it is: whether it repeats changes nothing
+        score += STEP_THREATENS * threatening - EXPOSED * threatened
+    if best is not None and (score - STEP_PER_DISTANCE * distance, tie, order) < best:
+        return score - STEP_PER_DISTANCE * distance  # loses as it is: whether it repeats changes nothing
     if look.repeats(card, to, seat):
-        score -= 40.0
-    return score - 1.0 * distance
+        score -= REPEATS
+    return score - STEP_PER_DISTANCE * distance
 
 
 BOTS = {"random": random_bot, "heuristic": heuristic_bot}

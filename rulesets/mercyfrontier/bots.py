@@ -118,6 +118,11 @@ class Token(NamedTuple):
     """The row its owner must reach."""
 
 
+NOT_WANTED = -1.0
+"""A purchase the heuristic does not want now (more workers, another outpost): below any event
+it has no score for, above sweeping the market."""
+
+
 @functools.lru_cache(maxsize=4096)  # pure: asked for the rows of every move a bot weighs
 def _forward(params: Params, seat: str, row: int) -> int:
     """How far a row is toward the seat's far side (higher is closer)."""
@@ -132,11 +137,11 @@ def _score(params: Params, state: State, event: Event, look: Look) -> float:
     p = player(state, event.by)
     match event:
         case WorkersBought(count=count):
-            return 3.0 if count == 1 and p is not None and p.workers + p.fresh < 5 and p.resources.total() > 8 else -1.0
+            return 3.0 if count == 1 and p is not None and p.workers + p.fresh < 5 and p.resources.total() > 8 else NOT_WANTED
         case BuildingBuilt(kind=kind):
             return 6.0 if kind == "refinery" else 4.0
         case OutpostPurchased():
-            return 5.0 if p is not None and p.outposts < 2 else -1.0
+            return 5.0 if p is not None and p.outposts < 2 else NOT_WANTED
         case MercenaryHired(card=card, paid=paid):
             found = card_type(card)
             return 10.0 + (found.attack + found.health if found else 0) - 0.5 * paid.total()

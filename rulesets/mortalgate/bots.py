@@ -42,7 +42,7 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
     Where the hero may move (`legal`'s `TurnEvents`, two fifths of the decisions) its moves
     come first, where they end read without making them, then the few other events (`rest`),
     scored one by one and kept as the best so far (as `_top` does); no move scores above a
-    zone's 50, so a better other event leaves the moves unread, and as the moves' positions all
+    zone's `ZONE_SCORE`, so a better other event leaves the moves unread, and as the moves' positions all
     come before the others', the best of both are in order as they are joined. (That decision
     is worked out here, not in helpers as `_best` does the others: a Python call is some 800
     instructions, and this is the bot's most frequent decision.)"""
@@ -102,8 +102,8 @@ def _best(params: Params, state: State, legal: Sequence[Event]) -> list[int]:
     """The positions in `legal` of the events with the best score, in order (a decision
     other than `legal`'s `TurnEvents`, which `heuristic_bot` scores itself the same way).
 
-    Best bound first: the few other events are scored first; moves score at most 50 (ending
-    in a zone to capture) and otherwise at most 20, so they are read only as far as they can
+    Best bound first: the few other events are scored first; moves score at most `ZONE_SCORE`
+    (ending in a zone to capture) and otherwise at most `NEAR_SCORE`, so they are read only as far as they can
     still reach the best score, and then as a kind: only their best score is worked out
     exactly, and which moves reach it.
     """
@@ -161,7 +161,13 @@ def _at(legal: Sequence[Event], positions: Sequence[int]) -> Sequence[Event]:
 ZONE_SCORE = 50.0
 """A move that ends in a zone the team can capture."""
 NEAR_SCORE = 20.0
-"""A move that ends on a goal; half a point less per step from the nearest goal."""
+"""A move that ends on a goal; `NEAR_PER_STEP` less per step from the nearest goal."""
+NEAR_PER_STEP = 0.5
+"""What a move loses per step between where it ends and the nearest goal."""
+NO_GOAL_SCORE = 0.5
+"""A move where no altar is left to take and no enemy stands."""
+OTHER_SCORE = 1.0
+"""Any event the heuristic has no score of its own for."""
 
 
 def _by_kind(kinds: list[type]) -> list[int] | None:
@@ -172,7 +178,7 @@ def _by_kind(kinds: list[type]) -> list[int] | None:
     found = set(kinds)
     if not kinds or any(issubclass(kind, _SCORED) for kind in found):
         return None
-    score_of = {kind: _FIXED_SCORES.get(kind, 1.0) for kind in found}
+    score_of = {kind: _FIXED_SCORES.get(kind, OTHER_SCORE) for kind in found}
     top = max(score_of.values())
     if min(score_of.values()) == top:
         return list(range(len(kinds)))
@@ -199,8 +205,8 @@ def _best_moves(params: Params, state: State, hero: Hero | None, ends: Sequence[
     """The best score of the moves ending at `ends` (cells, `board.cell`; the longest move
     `reach` steps) and which of them (positions in `ends`) reach it, worked out only as far
     as it can reach `rival` (the best other event's score): standing in a zone we can
-    capture (50) is best, then closer to a goal (20 less half the steps to the nearest
-    goal). A score below `rival` comes back as minus infinity.
+    capture (`ZONE_SCORE`) is best, then closer to a goal (`NEAR_SCORE` less `NEAR_PER_STEP`
+    per step to the nearest goal). A score below `rival` comes back as minus infinity.
     `hero` is the hero who acts (`legal`'s `TurnEvents` hands it over).
 
     The goals (open altars, enemies) are their cells, each goal's steps from the hero read
@@ -231,9 +237,9 @@ def _best_moves(params: Params, state: State, hero: Hero | None, ends: Sequence[
             goals.append(cell)
             aways.append(mine[cell])
     if not goals:  # no altar left to take and no enemy standing
-        return 0.5, list(range(len(ends)))
+        return NO_GOAL_SCORE, list(range(len(ends)))
     nearest, reached = _nearest(tables, goals, aways, ends, reach)
-    return NEAR_SCORE - nearest * 0.5, reached
+    return NEAR_SCORE - nearest * NEAR_PER_STEP, reached
 
 
 def _goal_tables(params: Params, state: State, team: str | None, altars: Sequence[int], ends: Sequence[int],
@@ -246,12 +252,12 @@ def _goal_tables(params: Params, state: State, team: str | None, altars: Sequenc
     nodes = [(cell // height, cell % height) for cell in altars]
     nodes += [h.node for h in state.heroes if h.team != team and h.node is not None]
     if not nodes:
-        return 0.5, list(range(len(ends)))
+        return NO_GOAL_SCORE, list(range(len(ends)))
     start = hero.node if hero else None
     aways = [0] * len(nodes) if start is None else [board.distance(start, node) for node in nodes]
     tables = board.distances_from_each(nodes, gmap.width, height)
     nearest, reached = _nearest(tables, range(len(tables)), aways, ends, reach)
-    return NEAR_SCORE - nearest * 0.5, reached
+    return NEAR_SCORE - nearest * NEAR_PER_STEP, reached
 
 
 def _nearest(tables: Sequence[tuple[int, ...]], goals: Sequence[int], aways: list[int], ends: Sequence[int],
@@ -340,11 +346,11 @@ def _score(params: Params, state: State, event: Event) -> float:
     if isinstance(event, AttackDeclared):
         target = find(state, event.target)
         return 60.0 - (target.health if target else 0)
-    return _FIXED_SCORES.get(type(event), 1.0)
+    return _FIXED_SCORES.get(type(event), OTHER_SCORE)
 
 
 _FIXED_SCORES: dict[type, float] = {AltarCaptured: 100.0, TurnStarted: 0.0}
-"""The types whose events all score alike, other than the 1.0 of any other event."""
+"""The types whose events all score alike, other than `OTHER_SCORE` of any other event."""
 
 
 def _ability_score(params: Params, state: State, event: AbilityUsed) -> float:

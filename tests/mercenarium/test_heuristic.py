@@ -7,87 +7,20 @@ decision of seeded games."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 import pytest
 
-from events.base import Event
 from projections.simulate import play
-from rulesets.mercenarium import bots, cards
+from rulesets.mercenarium import bots, bots_reference, cards
 from rulesets.mercenarium.events import CardMoved, CardSummoned
 from rulesets.mercenarium.moves import TurnEvents
-from rulesets.mercenarium.params import Params
-from rulesets.mercenarium.state import Placed, State, clash, house, next_seat
+from rulesets.mercenarium.state import State
 from tests.mercenarium.scenario import SEATS, R
 
-
-def _value(card_id: str) -> int:
-    found = cards.card(card_id)
-    return found.value if found else 0
-
-
-def _exposure(params: Params, state: State, piece: Placed, leaving: str | None) -> tuple[bool, bool]:
-    """(an enemy beside it captures it, it captures an enemy beside it), asked of every neighbour."""
-    size = params.board_size
-    threatened = threatening = False
-    x, y = piece.space
-    for near in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
-        if not (0 <= near[0] < size and 0 <= near[1] < size):
-            continue
-        other = next((p for p in state.board if p.space == near), None)
-        if other is None or other.owner == piece.owner or other.card == leaving:
-            continue
-        threatened = threatened or clash(params, state, other, piece).kind == "capture"
-        threatening = threatening or clash(params, state, piece, other).kind == "capture"
-    return threatened, threatening
-
-
-def _distance(params: Params, state: State, seat: str, space: tuple[int, int]) -> int:
-    """Fewest orthogonal steps to an enemy card or an empty enemy's House (0 with none)."""
-    owners = {p.owner for p in state.board}
-    goals = [p.space for p in state.board if p.owner != seat]
-    goals += [house(params, s) for s in state.seats if s != seat and s not in owners]
-    return min((abs(space[0] - gx) + abs(space[1] - gy) for gx, gy in goals), default=0)
-
-
-def every_score(params: Params, state: State, event: Event) -> float:
-    """An event's score read straight from the heuristic's rules, with nothing bounded or kept:
-    a move 18, +20 threatening an enemy where it lands, -35 threatened there, +25 leaving a
-    threat, +12 onto an enemy House, less its distance to the nearest goal, -40 bringing back
-    a position seen; a summon 40 (24 with two cards in play), +15/-35 likewise, +0.3 per face
-    value, less half its distance; any other kind as the bot scores it exactly."""
-    if isinstance(event, CardMoved):
-        seat = event.by or ""
-        piece = next((p for p in reversed(state.board) if p.card == event.card), None)  # the last, as a dict by card keeps
-        if piece is None:
-            return 0.0
-        threatened, threatening = _exposure(params, state, Placed(event.card, event.to, seat), event.card)
-        was_threatened = _exposure(params, state, piece, None)[0]
-        score = 18.0 + 20.0 * threatening - 35.0 * threatened + 25.0 * was_threatened
-        if event.to in [house(params, s) for s in state.seats if s != seat]:
-            score += 12.0
-        after = tuple(Placed(event.card, event.to, seat) if p.card == event.card else p for p in state.board)
-        if (next_seat(state, seat), after) in state.history:
-            score -= 40.0
-        return score - 1.0 * _distance(params, state, seat, event.to)
-    if isinstance(event, CardSummoned):
-        seat = event.by or ""
-        threatened, threatening = _exposure(params, state, Placed(event.card, event.space, seat), None)
-        score = 40.0 if sum(p.owner == seat for p in state.board) < 2 else 24.0
-        score += 15.0 * threatening - 35.0 * threatened + 0.3 * _value(event.card)
-        return score - 0.5 * _distance(params, state, seat, event.space)
-    return bots._exact_score(state, event)
-
-
-def scored_choice(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
-    """The heuristic's choice as a plain max over every playable event's (score, draw, first)."""
-    events = list(legal)
-    playable = [e for e in events if bots.checkable(state, e)] or events
-    draws = [rng.random() for _ in playable]
-    if len(playable) == 1:
-        return playable[0]
-    best = max(range(len(playable)), key=lambda i: (every_score(params, state, playable[i]), draws[i], -i))
-    return playable[best]
+every_score = bots_reference.score
+"""An event's score with nothing bounded or kept: the heuristic as its strategy reads."""
+scored_choice = bots_reference.heuristic_reference
+"""The heuristic's choice as a plain max over every playable event's (score, draw, first)."""
 
 
 def decisions(players: int, seed: int, bot: str) -> list[State]:
@@ -172,7 +105,7 @@ def test_tie_breaks_drawn_at_once_are_the_draws_made_one_at_a_time() -> None:
 
 
 def test_no_move_or_summon_scores_above_the_ceiling() -> None:
-    """A turn whose capture or buy scores above `bots._CEILING` is decided without weighing a
+    """A turn whose capture or buy scores above `bots._ceiling()` is decided without weighing a
     move or a summon: none scores above it, at any decision of seeded games or in a position
     built for the most a move can score (threatened where it stands, onto an empty enemy's
     House that is its goal, beside an enemy it captures)."""
@@ -184,6 +117,6 @@ def test_no_move_or_summon_scores_above_the_ceiling() -> None:
     for state in states:
         for event in R.ruleset.legal(R.params, state):
             if isinstance(event, (CardMoved, CardSummoned)):
-                assert every_score(R.params, state, event) <= bots._CEILING, (state, event)
+                assert every_score(R.params, state, event) <= bots._ceiling(), (state, event)
                 weighed += 1
     assert weighed > 1000

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
 
 import msgspec
 import pytest
@@ -15,40 +14,16 @@ import pytest
 from events.base import Event
 from projections.simulate import play
 from rulesets.legal import Chain, keep
-from rulesets.mortalgate import board, bots, moves
+from rulesets.mortalgate import board, bots, bots_reference, moves
 from rulesets.mortalgate.events import AbilityUsed, AttackDeclared, HeroMoved
-from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.state import State, acting_hero, find, game_map
 
 from .scenario import rules
 
-
-def every_score(params: Params, state: State, event: Event) -> float:
-    """An event's score read straight from the heuristic's rules, a move measured to every goal:
-    50 ending in the zone of an altar the team does not hold, else 20 less half the steps to
-    the nearest such altar or enemy on the board (0.5 when there is none)."""
-    if not isinstance(event, HeroMoved):
-        return bots._score(params, state, event)
-    turn = state.turn
-    hero = find(state, turn.hero) if turn else None
-    team = hero.team if hero else None
-    gmap = game_map(params)
-    end = event.path[-1]
-    open_altars = [a for a, owner in zip(gmap.altars, state.altars, strict=True) if owner != team]
-    if any(end in altar.zone for altar in open_altars):
-        return 50.0
-    goals = [a.node for a in open_altars] + [h.node for h in state.heroes if h.team != team and h.node is not None]
-    if not goals:
-        return 0.5
-    return 20.0 - min(board.distance(end, goal) for goal in goals) * 0.5
-
-
-def scored_choice(params: Params, state: State, legal: Sequence[Event], rng: random.Random) -> Event:
-    """The heuristic's choice as a plain max over every event's (score, draw)."""
-    draws = [rng.random() for _ in legal]
-    if len(legal) == 1:
-        return legal[0]
-    return max(zip(legal, draws, strict=True), key=lambda pair: (every_score(params, state, pair[0]), pair[1]))[0]
+every_score = bots_reference.score
+"""An event's score read straight from the heuristic's rules, a move measured to every goal."""
+scored_choice = bots_reference.heuristic_reference
+"""The heuristic's choice as a plain max over every event's (score, draw)."""
 
 
 def decisions(version: str, seed: int) -> list[tuple[State, list[Event]]]:
