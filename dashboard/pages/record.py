@@ -35,7 +35,7 @@ from projections.workspace import Workspace
 from rulesets import freeform
 from rulesets.levels import lacks
 from rulesets.protocol import Violation
-from rulesets.view import key_position
+from rulesets.view import Compose, key_position
 
 LIVE = "rec_live"
 MESSAGE = "rec_message"
@@ -58,6 +58,10 @@ MAX_BUTTONS = 8
 """More off-board choices than this are one picker (a turn order of four heroes is 24)."""
 VERBS = "rec_verbs"
 """(match, the verbs of its designer's game in its other matches): read once per match."""
+COMPOSING = "rec_composing"
+"""(match, composition title) -> the parts tapped so far: kept while the board moves on."""
+PART_COLUMNS = 2
+"""Parts of a composition per row in the panel beside the board (narrow on a tablet)."""
 SIDES = (4, 6, 8, 10, 12, 20)
 """The dice a table most often throws, for the log-only dice pad."""
 
@@ -296,6 +300,12 @@ def _dice_pad(ws: Workspace, live: Live, outcomes: list[Event]) -> None:
     base = f"rec_die_{live.last_seq}"
     asked = live.said.get(live.last_seq, "")
     st.markdown(f"**Roll** — after: {asked}" if asked else "**Roll**")
+    if dice.one_tap(pad):
+        die = pad[0]
+        st.segmented_control(die.name, die.faces, key=f"{base}_{die_key(die.name)}", format_func=str, wrap=True,
+                             on_change=_dealt, args=(ws, live, outcomes, die.name, f"{base}_{die_key(die.name)}"))
+        st.caption("Tap the card: it is recorded at once (Undo takes it back).")
+        return
     picked: dict[str, Any] = {}
     for die in pad:
         faces = dice.possible(outcomes, die, picked)
@@ -312,6 +322,72 @@ def _dice_pad(ws: Workspace, live: Live, outcomes: list[Event]) -> None:
     st.info(meaning)
     st.button("Record the roll", key=f"rec_record_roll_{live.last_seq}", type="primary", width="stretch",
               on_click=_write, args=(ws, live, [event], live.last_seq, 0, None), kwargs={"forced": True})
+
+
+def _dealt(ws: Workspace, live: Live, outcomes: list[Event], die: str, key: str) -> None:
+    """A card tapped on a one-die pad: the outcome that shows it, written at once."""
+    face = st.session_state.get(key)
+    left = dice.narrow(outcomes, {die: face}) if face is not None else []
+    if len(left) == 1:
+        _write(ws, live, left, live.last_seq, 0, None, forced=True)
+
+
+def _chosen(live: Live, made: Compose) -> tuple[str, ...]:
+    chosen: tuple[str, ...] = st.session_state.get(COMPOSING, {}).get((live.match_id, made.title), ())
+    return chosen
+
+
+def _keep(live: Live, made: Compose, chosen: tuple[str, ...]) -> None:
+    st.session_state.setdefault(COMPOSING, {})[(live.match_id, made.title)] = chosen
+
+
+def _part(ws: Workspace, live: Live, made: Compose, value: str) -> None:
+    """A part tapped: added, or why not in words; the last of a fixed number writes the event."""
+    chosen = _chosen(live, made)
+    why = made.left(chosen).get(value)
+    if why:
+        _say("warning", f"not added: {why}")
+        return
+    chosen = (*chosen, value)
+    _keep(live, made, chosen)
+    if made.size is not None and len(chosen) == made.size:
+        _record_composed(ws, live, made)
+
+
+def _record_composed(ws: Workspace, live: Live, made: Compose) -> None:
+    """The event the parts tapped make, written if the rules accept it; the parts are kept if not."""
+    event = made.make(_chosen(live, made))
+    problems = live.problems(event)
+    if problems:
+        _say("error", f"not written: {'; '.join(v.message for v in problems)}")
+        return
+    before = live.last_seq
+    _write(ws, live, [event], before, 0, None, forced=True)
+    if live.last_seq > before:
+        _keep(live, made, ())
+
+
+def _compose(ws: Workspace, live: Live, taps: TapMap) -> None:
+    """Each choice made by pointing: its parts as buttons, what was tapped so far in order
+    (a tap on one takes it out), and Record where the number of parts is the table's."""
+    for index, made in enumerate(taps.composes):
+        chosen = _chosen(live, made)
+        spent = f" · {made.spent(chosen)} of {made.budget} points" if made.budget is not None else ""
+        st.markdown(f"**{made.title}**: {made.hint}{spent}")
+        words = {p.value: p.words for p in made.parts}
+        if chosen:
+            row = st.columns(min(len(chosen), 4))
+            for n, value in enumerate(chosen):
+                row[n % len(row)].button(f"{n + 1}. {words.get(value, value)} ✕", key=f"rec_chosen_{live.last_seq}_{index}_{n}", width="stretch",
+                                         help="take it out", on_click=_keep, args=(live, made, chosen[:n] + chosen[n + 1:]))
+        grid = st.columns(PART_COLUMNS)
+        for n, part in enumerate(made.parts):
+            grid[n % PART_COLUMNS].button(part.words, key=f"rec_part_{live.last_seq}_{index}_{n}", width="stretch",
+                                          on_click=_part, args=(ws, live, made, part.value))
+        if made.size is None:
+            st.button(f"Record: {live_words(live, made.make(chosen))}" if chosen else "Record (nothing tapped yet)",
+                      key=f"rec_compose_{live.last_seq}_{index}", type="primary", width="stretch", disabled=not chosen,
+                      on_click=_record_composed, args=(ws, live, made))
 
 
 def _buttons(ws: Workspace, live: Live, taps: TapMap) -> None:
@@ -440,6 +516,7 @@ def _play(ws: Workspace, live: Live, taps: TapMap) -> None:
     if _picker(ws, live, taps) or _refused(ws, live, taps):
         return
     table_choice(ws, live, _write, _say)
+    _compose(ws, live, taps)
     if not taps.choices:
         why = lacks(rules.ruleset, "pickers") or "The rules allow nothing now"
         st.info(f"{why}. Record what the table did under Any event, a ruling, or the result.")
