@@ -29,7 +29,9 @@ from rulesets.view import BoardView
 CSS = """
 .tt-board { position: relative; touch-action: manipulation; user-select: none; -webkit-user-select: none; }
 .tt-board svg.tabletape-board { display: block; width: 100%; height: auto; max-height: calc(100vh - 110px); }
+.tt-board.fitted svg.tabletape-board { max-height: var(--tt-room); }
 .tt-board svg.tabletape-cards { display: block; max-width: 100%; height: auto; margin-top: 4px; }
+.tt-board .cards { overflow-y: auto; }
 .tt-board.busy { opacity: .6; transition: opacity .05s; }
 .tt-board [data-key] { cursor: default; }
 .tt-board .can, .tt-board .lit { cursor: pointer; }
@@ -47,6 +49,27 @@ CSS = """
 
 JS = """
 const DRAG_PX = 8;  // a press that moves further than this is a drag, not a tap
+const ROOM_MIN = 240;  // the board never shrinks below this many pixels high
+const CARDS_SHARE = 0.4;  // the most of the height below the board's top the card rows take
+// The board and the cards under it (heroes to draft, hands) fit the window together, from
+// where the board starts on the unscrolled page: on a 1024 x 768 tablet every tap of an
+// event is on one screen. Fitted again on every draw (the lines above it may wrap
+// differently) and when the window turns.
+function fit(root) {
+  const host = root.getRootNode().host || root;  // the component may draw in a shadow root
+  const main = host.closest('[data-testid="stMain"]');
+  const top = root.querySelector('.frame').getBoundingClientRect().top + (main ? main.scrollTop : window.scrollY);
+  const left = window.innerHeight - top - 12;
+  const cards = root.querySelector('.cards');
+  cards.style.maxHeight = Math.round(left * CARDS_SHARE) + 'px';  // a long row (a deck) scrolls in its own box
+  const room = Math.max(ROOM_MIN, left - cards.offsetHeight);
+  root.style.setProperty('--tt-room', room + 'px');
+  root.classList.add('fitted');
+  if (!root._fits) {
+    root._fits = true;
+    window.addEventListener('resize', () => fit(root));
+  }
+}
 export default function(component) {
   const { data, setTriggerValue, parentElement } = component;
   let root = parentElement.querySelector('.tt-board');
@@ -78,6 +101,7 @@ export default function(component) {
     root._cards = cards;
   }
   root.dataset.seq = String(data.seq);
+  fit(root);
   // When the new board reaches the screen (the frame after this one is painted): what a
   // person waits for after a tap, read by the browser benchmark.
   if (root.dataset.drawn !== String(data.seq)) {

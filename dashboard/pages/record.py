@@ -195,8 +195,9 @@ def _open(ws: Workspace, match_id: str) -> None:
 # --- always in view ------------------------------------------------------------------------
 
 
-def _status(live: Live) -> None:
-    """Whose turn and which phase, the score and what decides the game, in one strip."""
+def _status(live: Live, title: str) -> None:
+    """The match's title, then whose turn and which phase, the score and what decides the
+    game, in one strip."""
     rules = live.rules
     progress = rules.ruleset.progress(rules.params, live.state)
     view = rules.ruleset.view(rules.params, live.state, None)
@@ -205,7 +206,7 @@ def _status(live: Live) -> None:
     rows = [[(label, value) for label, value in p.rows if label not in IN_TURN_LINE][:STATUS_ROWS] for p in panels]
     short = [f"**{p.title}** " + ", ".join(f"{label} {headline(value)}" for label, value in kept) for p, kept in zip(panels, rows, strict=True)]
     whole = [f"{p.title}: " + ", ".join(f"{label} {value}" for label, value in p.rows) for p in panels]
-    st.markdown(" &nbsp;|&nbsp; ".join([turn, *short]), help="\n\n".join(whole) or None)
+    st.markdown(f"{title}  \n" + " &nbsp;|&nbsp; ".join([turn, *short]), help="\n\n".join(whole) or None)
 
 
 def headline(value: str) -> str:
@@ -602,19 +603,21 @@ def _recording() -> None:
         return
     live.refresh(ws)
     started = live.started
-    head, close = st.columns([5, 1])
-    head.markdown(f"**{started.title or 'Playtest'}** · {live.rules.spec} · " + ", ".join(f"{s}: {p}" for s, p in started.seats.items()))
+    head, close = st.columns([6, 1], vertical_alignment="center")
+    with head:  # one block: the board starts as high as the strip allows
+        _status(live, f"**{started.title or 'Playtest'}** · {live.rules.spec} · " + ", ".join(f"{s}: {p}" for s, p in started.seats.items()))
     if close.button("Close", key="rec_close"):
         del st.session_state[LIVE]
         st.rerun()
-    _status(live)
     message = st.session_state.pop(MESSAGE, None)
     taps = _taps(live)
     left, right = st.columns([3, 2], gap="small")
     with left:
         _board(live, taps)
     with right:
-        if message:
+        if message and message[0] == "success":
+            st.markdown(f":green[✓ {message[1]}]")  # one line, not a box: the pads below stay on a tablet's screen
+        elif message:
             getattr(st, message[0])(message[1])
         mode = st.segmented_control("Record", MODES, key=MODE, label_visibility="collapsed") or MODES[0]
         if mode == "Play":
