@@ -164,8 +164,7 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     done = Recording(game=rules.ruleset.name, size=size)
     began = time.perf_counter()
     page.add_init_script(TAP_CLOCK)
-    page.goto(url + f"record?match={match_id}")
-    page.get_by_role("button", name="Continue").click()
+    open_playtest(page, url, match_id)
     fold = Fold(rules, audit=False)
     step = fold.first(golden[0])  # type: ignore[arg-type]
     plans: list[Plan] = []
@@ -201,6 +200,16 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     if len(recorded) != end:
         raise AssertionError(f"recorded {len(recorded)} lines, the golden log has {end}")
     return done
+
+
+def open_playtest(page: Any, url: str, match_id: str) -> None:
+    """Continue `match_id` on the Record page and stand at the page's top, as a person does
+    once the board is up (Continue sits at the foot of the start form, and the browser keeps
+    the scroll it was tapped at)."""
+    page.goto(url + f"record?match={match_id}")
+    page.get_by_role("button", name="Continue").click()
+    page.locator(".tt-board svg.tabletape-board").wait_for()
+    page.evaluate("() => document.querySelector('[data-testid=stMain]')?.scrollTo(0, 0)")
 
 
 def _settled(plans: Sequence[Plan], seq: int) -> int:
@@ -243,49 +252,87 @@ def _painted(page: Any, seq: int) -> float:
     return drawn - float(page.evaluate("window.__ttTapAt"))
 
 
+def in_view(page: Any, target: Any, what: str) -> None:
+    """Fail unless the middle of `target` (a finger's width of it) is on screen, below the
+    sticky header, as the page stands: the driver never scrolls, so every tap of an event is
+    made on one screen, as on a tablet held in two hands."""
+    box = target.bounding_box()
+    if box is None:
+        raise AssertionError(f"{what} is not drawn")
+    width, height = page.viewport_size["width"], page.viewport_size["height"]
+    header = page.locator('[data-testid="stHeader"]').bounding_box()
+    top = header["y"] + header["height"] if header else 0
+    pad_x, pad_y = min(box["width"], FINGER) / 2, min(box["height"], FINGER) / 2
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    if not (pad_x <= x <= width - pad_x and top + pad_y <= y <= height - pad_y):
+        raise AssertionError(f"{what} is out of view at {width} x {height}: its middle is at ({x:.0f}, {y:.0f}), "
+                             f"the screen below the header spans y {top:.0f}-{height}")
+
+
+FINGER = 16
+"""Pixels of a target around its middle that must be on screen for a finger to land on it."""
+
+
+def _tap(page: Any, target: Any, what: str) -> None:
+    """Check `target` is in view, then tap it where it is."""
+    in_view(page, target, what)
+    target.click(force=True)
+
+
 def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: int) -> float:
-    """Tap what `how` says; returns the time of the tap that makes the event."""
+    """Tap what `how` says, every target in view without a scroll; returns the time of the
+    tap that makes the event."""
     board = page.locator(".tt-board")
     last = time.perf_counter()
-    legal = list(rules.ruleset.legal(rules.params, state)) if how.kind in ("board", "button") else []
+    legal = list(rules.ruleset.legal(rules.params, state)) if how.kind in ("board", "button", "compose") else []
     taps = tap_map(rules, state, legal)
-    for tap in how.taps:
+    for number, tap in enumerate(how.taps):
+        final = number == len(how.taps) - 1
         last = time.perf_counter()
         if tap.where == "board":
             spot = board.locator(f'[data-key="{tap.what}"]').last
-            spot.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")  # as a person scrolls to it
+            in_view(page, spot, f"the board's {tap.what}")
             last = time.perf_counter()
             spot.click(force=True)
-            if tap is not how.taps[-1] and how.taps[how.taps.index(tap) + 1].where == "board":
+            if not final and how.taps[number + 1].where == "board":
                 board.locator(f'.sel[data-key="{tap.what}"]').first.wait_for()  # picked, as a person sees it lit
         elif tap.where == "pick":
             source, target = _touch_of(taps, event)
             index = next(i for i, c in enumerate(taps.at(source, target)) if same_event(c.event, event))
-            page.locator(f".st-key-rec_pick_{seq - 1}_{index} button").click()
+            _tap(page, page.locator(f".st-key-rec_pick_{seq - 1}_{index} button"), f"the picker's {tap.what!r}")
         elif tap.where == "button":
             buttons = taps.buttons()
             index = next(i for i, c in enumerate(buttons) if same_event(c.event, event))
             if len(buttons) <= 8:
-                page.locator(f".st-key-rec_button_{seq - 1}_{index} button").click()
+                _tap(page, page.locator(f".st-key-rec_button_{seq - 1}_{index} button"), f"the button {tap.what!r}")
             else:
                 box = page.locator(f".st-key-rec_choose_{seq - 1}")
-                box.click()
+                _tap(page, box, "the choice box")
                 page.keyboard.type(tap.what)
                 page.keyboard.press("Enter")
                 last = time.perf_counter()
-                page.locator(f".st-key-rec_button_chosen_{seq - 1} button").click()
+                _tap(page, page.locator(f".st-key-rec_button_chosen_{seq - 1} button"), "Record")
+        elif tap.where == "part":
+            made = taps.composes[tap.compose]
+            index = next(i for i, part in enumerate(made.parts) if part.value == tap.what)
+            done = sum(1 for t in how.taps[:number] if t.where == "part")
+            _tap(page, page.locator(f".st-key-rec_part_{seq - 1}_{tap.compose}_{index} button"), f"{made.title}: {tap.what}")
+            if not final:  # the part shows in the choice so far before the next tap, as a person sees it
+                page.locator(f".st-key-rec_chosen_{seq - 1}_{tap.compose}_{done}").wait_for()
         elif tap.where == "die":
             from dashboard.state import die_key
 
-            face = page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)}").get_by_role("radio", name=tap.what, exact=True)
-            face.click()
-            page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)} [aria-checked=true]").wait_for()  # as a person sees it lit
+            pad = page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)}")
+            _tap(page, pad.get_by_role("radio", name=tap.what, exact=True), f"the face {tap.what} of {tap.die}")
+            if not final:
+                page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)} [aria-checked=true]").wait_for()  # as a person sees it lit
         elif tap.where == "record":
-            record = page.locator(f".st-key-rec_record_roll_{seq - 1} button, .st-key-rec_record_end_{seq - 1} button").first
+            record = page.locator(f".st-key-rec_record_roll_{seq - 1} button, .st-key-rec_record_end_{seq - 1} button, "
+                                  f".st-key-rec_compose_{seq - 1}_{tap.compose} button").first
             record.wait_for()  # drawn by the rerun the last tap started,
             _idle(page)  # which is over before a person taps again
             last = time.perf_counter()
-            record.click()
+            _tap(page, record, f"Record the {tap.what}")
     return last
 
 
