@@ -195,6 +195,8 @@ export default function(component) {
     if (piece) {
       if (sources[piece].length === 1 && sources[piece][0] === null) return send(piece, null);
       selected = piece;
+    } else if (keys.length && data.hints) {
+      return send(selected, keys[0]);  // nothing the rules allow is made there: the page says why
     } else {
       selected = data.selected && sources[data.selected] ? data.selected : null;
     }

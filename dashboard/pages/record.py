@@ -35,7 +35,7 @@ from projections.workspace import Workspace
 from rulesets import freeform
 from rulesets.levels import lacks
 from rulesets.protocol import Violation
-from rulesets.view import Compose, key_position
+from rulesets.view import BoardView, Compose, key_position, space_name
 
 LIVE = "rec_live"
 MESSAGE = "rec_message"
@@ -129,7 +129,28 @@ def _on_tap() -> None:
     elif taps.refused_at(source or None, target):
         st.session_state[REFUSED] = (live.last_seq, source or None, target)
     else:
-        _say("warning", "nothing the rules allow is made by that tap")
+        _say("warning", _why_not(live, source or None, target))
+
+
+def _why_not(live: Live, source: str | None, target: str | None) -> str:
+    """Why a tap on something not lit made nothing, naming what was tapped as the board does."""
+    rules = live.rules
+    view = rules.ruleset.view(rules.params, live.state, None)
+    there = _named(view, target)
+    if source and source != target:
+        return f"nothing the rules allow takes {_named(view, source)} to {there}: tap a lit place, or another piece"
+    return f"{there} cannot be tapped now: nothing the rules allow starts or ends there; tap a lit piece, card or space"
+
+
+def _named(view: BoardView, key: str | None) -> str:
+    """A tap key in words: a piece's label, a space's name on the board's edges, a card's face."""
+    kind, _, rest = (key or "").partition(":")
+    if kind == "piece":
+        return next((p.label or p.id for p in view.pieces if p.id == rest), rest)
+    if kind == "card":
+        return rest.partition(":")[2]
+    position = key_position(key or "")
+    return space_name(view.geometry, *position) if position is not None else "that"
 
 
 # --- starting ----------------------------------------------------------------------------
