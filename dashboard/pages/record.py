@@ -391,21 +391,22 @@ def _record_composed(ws: Workspace, live: Live, made: Compose) -> None:
 
 def _compose(ws: Workspace, live: Live, taps: TapMap) -> None:
     """Each choice made by pointing: its parts as buttons, what was tapped so far in order
-    (a tap on one takes it out), and Record where the number of parts is the table's."""
+    under them (a tap on one takes it out), and Record where the number of parts is the table's."""
     for index, made in enumerate(taps.composes):
         chosen = _chosen(live, made)
         spent = f" · {made.spent(chosen)} of {made.budget} points" if made.budget is not None else ""
         st.markdown(f"**{made.title}**: {made.hint}{spent}")
         words = {p.value: p.words for p in made.parts}
+        grid = st.columns(PART_COLUMNS)
+        for n, part in enumerate(made.parts):
+            grid[n % PART_COLUMNS].button(part.words, key=f"rec_part_{live.last_seq}_{index}_{n}", width="stretch",
+                                          on_click=_part, args=(ws, live, made, part.value))
+        # What was tapped goes under the parts, so they stay where the finger expects them.
         if chosen:
             row = st.columns(min(len(chosen), 4))
             for n, value in enumerate(chosen):
                 row[n % len(row)].button(f"{n + 1}. {words.get(value, value)} ✕", key=f"rec_chosen_{live.last_seq}_{index}_{n}", width="stretch",
                                          help="take it out", on_click=_keep, args=(live, made, chosen[:n] + chosen[n + 1:]))
-        grid = st.columns(PART_COLUMNS)
-        for n, part in enumerate(made.parts):
-            grid[n % PART_COLUMNS].button(part.words, key=f"rec_part_{live.last_seq}_{index}_{n}", width="stretch",
-                                          on_click=_part, args=(ws, live, made, part.value))
         if made.size is None:
             st.button(f"Record: {live_words(live, made.make(chosen))}" if chosen else "Record (nothing tapped yet)",
                       key=f"rec_compose_{live.last_seq}_{index}", type="primary", width="stretch", disabled=not chosen,
