@@ -252,6 +252,24 @@ def card_rows_svg(view: BoardView, width: float = 8 * (CARD_W + CARD_GAP) + 2 * 
             + "".join(_card_rows(view.rows, 0.0, width)) + "</svg>")
 
 
+def card_rows_html(view: BoardView) -> str:
+    """The view's card rows as HTML: each row's label, then its cards as small <svg>s that
+    wrap to whatever width the page gives them (beside a tall board on a tablet, under a wide
+    one on a laptop); the same cards, keys and faces as `card_rows_svg`."""
+    if not view.rows:
+        return ""
+    card_h = _card_h(view.rows)
+    out = []
+    for row in view.rows:
+        owner = f" ({row.owner})" if row.owner and row.owner.lower() not in row.label.lower() else ""
+        cards = "".join(f'<svg xmlns="http://www.w3.org/2000/svg" class="tabletape-card" viewBox="-1 -1 {CARD_W + 2:g} {card_h + 2:g}" '
+                        f'width="{CARD_W + 2:g}" height="{card_h + 2:g}">{_card(0, 0, face, row.owner, card_key(row.id, face), card_h)}</svg>'
+                        for face in row.cards)
+        out.append(f'<div class="card-row" data-id="{escape(row.id)}"><div class="row-label">{escape(row.label)}{escape(owner)}: '
+                   f'{len(row.cards)} card(s)</div><div class="row-cards">{cards}</div></div>')
+    return "".join(out)
+
+
 def _heat(heat: Mapping[tuple[int, int], tuple[str, float, str]], frame: _Frame) -> list[str]:
     """Shaded board spaces with a tooltip each (dashboard/heatmap.py chooses the shades),
     each over a pale ground so its colour reads the same on any terrain."""

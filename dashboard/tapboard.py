@@ -32,6 +32,11 @@ CSS = """
 .tt-board.fitted svg.tabletape-board { max-height: var(--tt-room); }
 .tt-board svg.tabletape-cards { display: block; max-width: 100%; height: auto; margin-top: 4px; }
 .tt-board .cards { overflow-y: auto; }
+.tt-board.beside .body { display: flex; gap: 8px; align-items: flex-start; }
+.tt-board.beside .frame, .tt-board.beside .cards { flex: none; }
+.tt-board .card-row .row-label { font: bold 11px sans-serif; color: #222; margin: 4px 0 2px; }
+.tt-board .row-cards { display: flex; flex-wrap: wrap; gap: 4px; }
+.tt-board svg.tabletape-card { display: block; }
 .tt-board.busy { opacity: .6; transition: opacity .05s; }
 .tt-board [data-key] { cursor: default; }
 .tt-board .can, .tt-board .lit { cursor: pointer; }
@@ -50,19 +55,48 @@ CSS = """
 JS = """
 const DRAG_PX = 8;  // a press that moves further than this is a drag, not a tap
 const ROOM_MIN = 240;  // the board never shrinks below this many pixels high
-const CARDS_SHARE = 0.4;  // the most of the height below the board's top the card rows take
-// The board and the cards under it (heroes to draft, hands) fit the window together, from
-// where the board starts on the unscrolled page: on a 1024 x 768 tablet every tap of an
-// event is on one screen. Fitted again on every draw (the lines above it may wrap
-// differently) and when the window turns.
+const GAP = 8;
+// The board and the card rows (heroes to draft, hands, contracts) fit the window together,
+// from where the board starts on the unscrolled page, so on a 1024 x 768 tablet every tap
+// of an event is on one screen. The cards go under the board when that leaves the board
+// tall enough, else beside it, the board as wide as leaves every card in view; rows too
+// long for either (a 56-card deck) go under the board at its least height, the last of them
+// scrolling in their own box. Fitted again on every draw (the
+// lines above may wrap differently) and when the window turns.
 function fit(root) {
   const host = root.getRootNode().host || root;  // the component may draw in a shadow root
   const main = host.closest('[data-testid="stMain"]');
-  const top = root.querySelector('.frame').getBoundingClientRect().top + (main ? main.scrollTop : window.scrollY);
-  const left = window.innerHeight - top - 12;
-  const cards = root.querySelector('.cards');
-  cards.style.maxHeight = Math.round(left * CARDS_SHARE) + 'px';  // a long row (a deck) scrolls in its own box
-  const room = Math.max(ROOM_MIN, left - cards.offsetHeight);
+  const frame = root.querySelector('.frame'), cards = root.querySelector('.cards');
+  root.classList.remove('beside');
+  frame.style.width = cards.style.width = cards.style.maxHeight = '';
+  const top = frame.getBoundingClientRect().top + (main ? main.scrollTop : window.scrollY);
+  const left = Math.max(ROOM_MIN, window.innerHeight - top - 12);
+  const box = frame.querySelector('svg.tabletape-board')?.viewBox?.baseVal;
+  const aspect = box && box.height ? box.width / box.height : 1;
+  const width = root.clientWidth;
+  const under = cards.scrollHeight;
+  const belowBoard = Math.min(width / aspect, left - under);
+  let room = Math.max(ROOM_MIN, left - under);
+  if (under && belowBoard < width / aspect) {
+    root.classList.add('beside');
+    let found = 0;
+    for (let share = 0.75; share >= 0.35 && !found; share -= 0.05) {
+      const boardWidth = Math.min(width * share, left * aspect);
+      frame.style.width = boardWidth + 'px';
+      cards.style.width = (width - boardWidth - GAP) + 'px';
+      if (cards.scrollHeight <= left) found = boardWidth;
+    }
+    if (found && found / aspect > belowBoard) {
+      frame.style.width = found + 'px';
+      cards.style.width = (width - found - GAP) + 'px';
+      cards.style.maxHeight = left + 'px';
+      room = found / aspect;
+    } else {
+      root.classList.remove('beside');
+      frame.style.width = cards.style.width = '';
+      cards.style.maxHeight = (left - room) + 'px';  // as many rows as the board's least leaves room for
+    }
+  }
   root.style.setProperty('--tt-room', room + 'px');
   root.classList.add('fitted');
   if (!root._fits) {
@@ -76,7 +110,7 @@ export default function(component) {
   if (!root) {
     root = document.createElement('div');
     root.className = 'tt-board';
-    root.innerHTML = '<div class="hint"></div><div class="frame"></div><div class="cards"></div>';
+    root.innerHTML = '<div class="hint"></div><div class="body"><div class="frame"></div><div class="cards"></div></div>';
     parentElement.appendChild(root);
   }
   // The same position drawn again (Streamlit may render a component more than once a run)

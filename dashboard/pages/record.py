@@ -21,7 +21,7 @@ import streamlit as st
 
 from dashboard import state as shared
 from dashboard.state import die_key, warehouse, workspace
-from dashboard.svg import board_layers, card_rows_svg
+from dashboard.svg import board_layers, card_rows_html
 from dashboard.table_choice import table_choice
 from dashboard.tapboard import show_state, tap_board
 from events.base import Event
@@ -268,7 +268,7 @@ def _board(live: Live, taps: TapMap) -> None:
     spots = [k for k in targets if view.geometry == "inches" and key_position(k) is not None]
     hints = {"source": "Tap a lit piece, card or space." if taps.sources() or taps.direct() else "",
              "target": "Tap where it goes, or whom it targets; tap another piece to switch."}
-    tap_board(board_layers(view, spots=spots, rows=False, legend="below"), card_rows_svg(view), taps.board_data(), seq=live.last_seq, hints=hints,
+    tap_board(board_layers(view, spots=spots, rows=False, legend="below"), card_rows_html(view), taps.board_data(), seq=live.last_seq, hints=hints,
               key=BOARD, on_tap=_on_tap)
 
 
