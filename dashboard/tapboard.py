@@ -18,6 +18,7 @@ then to the first that is a piece to pick.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -120,9 +121,19 @@ export default function(component) {
   // Only what changed is parsed again: the frame (the map, nearly all the markup) is kept
   // from one event to the next, and the moving part (pieces, lines, spots) replaced.
   const box = root.querySelector('.frame');
-  if (root._frame !== data.frame) {
+  // Record sends the frame once (`frameId` names it) and then only its name: the browser
+  // that lost it (the board was closed and opened again) asks for it once more.
+  const frameId = data.frameId || data.frame;
+  if (data.frame == null && root._frameId !== frameId) {
+    if (root._asked !== frameId) {
+      root._asked = frameId;
+      setTriggerValue('frame', frameId);
+    }
+    return;
+  }
+  if (root._frameId !== frameId) {
     box.innerHTML = data.frame;
-    root._frame = data.frame;
+    root._frameId = frameId;
     root._moving = null;
   }
   if (root._moving !== data.moving) {
@@ -248,8 +259,12 @@ def tap_board(layers: Layers, cards: str, taps: dict[str, Any], *, seq: int, hin
     """Draw the board (`layers`, from `dashboard.svg.board_layers`) and the `cards` below it
     with the taps of `taps` (`TapMap.board_data()`) live; `on_tap` runs, before the page
     reruns, with the tap in `st.session_state[key]["tap"]`."""
-    data = {"frame": layers.frame, "moving": layers.moving, "cards": cards, **taps, "seq": seq, "hints": hints}
-    return _BOARD(data=data, key=key, on_tap_change=on_tap, width="stretch")
+    frame_id = hashlib.blake2b(layers.frame.encode(), digest_size=8).hexdigest()
+    sent = f"{key}.frame"
+    frame = None if st.session_state.get(sent) == frame_id else layers.frame  # the map once, not on every tap
+    st.session_state[sent] = frame_id
+    data = {"frame": frame, "frameId": frame_id, "moving": layers.moving, "cards": cards, **taps, "seq": seq, "hints": hints}
+    return _BOARD(data=data, key=key, on_tap_change=on_tap, on_frame_change=lambda: st.session_state.pop(sent, None), width="stretch")
 
 
 def show_board(layers: Layers, cards: str, *, seq: int, key: str) -> Any:
