@@ -21,7 +21,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -82,11 +82,12 @@ def free_port() -> int:
 
 
 @contextmanager
-def dashboard(home: Path, *, timeout: float = 120, streamlit: Sequence[str] = ()) -> Iterator[str]:
+def dashboard(home: Path, *, timeout: float = 120, streamlit: Sequence[str] = (), code: Path | None = None) -> Iterator[str]:
     """`tabletape dashboard` on a free port over `home` (an empty store is filled with the
     demo first, within `timeout` seconds); yields its URL once it answers. `streamlit`
     options, when given, serve the app as `tabletape dashboard` does with those options
-    last (a baseline run of a store already filled)."""
+    last (a baseline run of a store already filled). `code`, when given, is the tree whose
+    code serves (a baseline commit extracted by `benchmarks.speed.code_tree`)."""
     from dashboard.cli import streamlit_command
 
     port = free_port()
@@ -95,7 +96,10 @@ def dashboard(home: Path, *, timeout: float = 120, streamlit: Sequence[str] = ()
     command = [str(tabletape), "--home", str(home), "dashboard", "--port", str(port)]
     if streamlit:
         command, env = streamlit_command(port, "127.0.0.1", *streamlit), {**env, "TABLETAPE_HOME": str(home.resolve())}
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True)
+    if code is not None:
+        env["PYTHONPATH"] = str(code)
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
+                               cwd=code)
     url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.monotonic() + timeout
@@ -159,10 +163,14 @@ def start_match(ws: Workspace, rules: Rules, golden: Sequence[Event], match_id: 
 
 
 def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Event], match_id: str,
-           *, size: str, limit: int | None = None, shots: Path | None = None) -> Recording:
-    """Record `golden` (or its first `limit` events) on the Record page by taps alone."""
+           *, size: str, limit: int | None = None, shots: Path | None = None, start: int = 1, strict: bool = True) -> Recording:
+    """Record `golden` (or `limit` events of it) on the Record page by taps alone, from
+    `start` (the events before it are stored as they are). `strict`: every target must be in
+    view without a scroll; else each is scrolled to first (code laid out for a taller screen)."""
     done = Recording(game=rules.ruleset.name, size=size)
     began = time.perf_counter()
+    if start > 1:
+        ws.append_events(match_id, golden[1:start])
     page.add_init_script(TAP_CLOCK)
     open_playtest(page, url, match_id)
     fold = Fold(rules, audit=False)
@@ -173,9 +181,10 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
         state_before.append(step.state)
         plans.append(plan(rules, step.state, event))
         step = fold(step, event)
-    _wait_seq(page, _settled(plans, 0))
-    for index, how in enumerate(plans[:limit]):
-        seq = index + 1
+    _wait_seq(page, _settled(plans, start - 1))
+    stop = len(plans) if limit is None else min(len(plans), start - 1 + limit)
+    for index in range(start - 1, stop):
+        how, seq = plans[index], index + 1
         done.events += 1
         if how.kind == "not-legal":
             raise AssertionError(f"seq {seq} {type(golden[seq]).__name__} cannot be recorded by taps")
@@ -185,7 +194,7 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
         done.taps.append(len(how.taps))
         if how.kind == "board":
             done.move_taps.append(len(how.taps))
-        started = _perform(page, rules, state_before[index], golden[seq], how, seq)
+        started = _perform(page, rules, state_before[index], golden[seq], how, seq, look=in_view if strict else scroll_to)
         _wait_seq(page, _settled(plans, seq), after=f"{type(golden[seq]).__name__} by taps {[(t.where, t.what) for t in how.taps]}")
         done.driver_ms.append((time.perf_counter() - started) * 1000)
         done.waits_ms.append(_painted(page, _settled(plans, seq)))
@@ -193,7 +202,7 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
             page.screenshot(path=str(shots / f"record-{done.game}-{size}-{seq}.png"), full_page=True)
     done.seconds = time.perf_counter() - began
     recorded = list(ws.events(match_id))
-    end = len(golden) if limit is None else _settled(plans, limit) + 1
+    end = len(golden) if limit is None else _settled(plans, stop) + 1
     for want, got in zip(golden[1:end], recorded[1:], strict=False):
         if not same_event(want, got):
             raise AssertionError(f"seq {want.seq}: recorded {got!r}, the golden log has {want!r}")
@@ -273,15 +282,20 @@ FINGER = 16
 """Pixels of a target around its middle that must be on screen for a finger to land on it."""
 
 
-def _tap(page: Any, target: Any, what: str) -> None:
-    """Check `target` is in view, then tap it where it is."""
-    in_view(page, target, what)
-    target.click(force=True)
+def scroll_to(page: Any, target: Any, what: str) -> None:
+    """Scroll `target` into the middle of the screen, as a person does on a page taller than it."""
+    target.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")
 
 
-def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: int) -> float:
-    """Tap what `how` says, every target in view without a scroll; returns the time of the
-    tap that makes the event."""
+def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: int,
+             *, look: Callable[[Any, Any, str], None] = in_view) -> float:
+    """Tap what `how` says, each target first looked at with `look` (by default: it must be
+    in view without a scroll); returns the time of the tap that makes the event."""
+
+    def _tap(page: Any, target: Any, what: str) -> None:
+        look(page, target, what)
+        target.click(force=True)
+
     board = page.locator(".tt-board")
     last = time.perf_counter()
     legal = list(rules.ruleset.legal(rules.params, state)) if how.kind in ("board", "button", "compose") else []
@@ -291,7 +305,7 @@ def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: 
         last = time.perf_counter()
         if tap.where == "board":
             spot = board.locator(f'[data-key="{tap.what}"]').last
-            in_view(page, spot, f"the board's {tap.what}")
+            look(page, spot, f"the board's {tap.what}")
             last = time.perf_counter()
             spot.click(force=True)
             if not final and how.taps[number + 1].where == "board":
@@ -390,9 +404,9 @@ def _p(samples: Sequence[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
 
 
-BASELINE = ("--runner.postScriptGC", "true")
-"""The same code served with Streamlit's own collection of every generation after each run
-(its default, and what `tabletape dashboard` ran with before): the baseline of the same run."""
+BASELINE = "7c27cba"
+"""The code before the tablet layout, the choices made by pointing and the board's frame sent
+once: served from its own extracted tree, the baseline of the same run."""
 BASELINE_GAMES = ("mortalgate", "frontline")
 
 
@@ -413,9 +427,25 @@ class Figures:
         return [w for run in self.runs for w in run.driver_ms]
 
 
-def measure(url: str, ws: Workspace, sizes: Sequence[str], games: Sequence[str], *, limit: int | None, steps: int, tag: str) -> Figures:
+def after_setup(rules: Rules, golden: Sequence[Event]) -> int:
+    """The seq after the last choice made by pointing or card dealt (planned differently
+    before the baseline): where a baseline recording starts, the same in both codes."""
+    fold = Fold(rules, audit=False)
+    step = fold.first(golden[0])  # type: ignore[arg-type]
+    start = 1
+    for event in golden[1:]:
+        how = plan(rules, step.state, event)
+        if how.kind == "compose" or (how.kind == "dice" and how.taps[-1].where != "record"):
+            start = event.seq + 1
+        step = fold(step, event)
+    return start
+
+
+def measure(url: str, ws: Workspace, sizes: Sequence[str], games: Sequence[str], *, limit: int | None, steps: int, tag: str,
+            baseline: bool = False) -> Figures:
     """Record `games` by taps at `sizes`, open the Ruling tab ten times after each, and step
-    through one recorded match on Replay."""
+    through one recorded match on Replay. `baseline`: from after the set-up (`after_setup`),
+    each target scrolled to (the baseline's layout is not the tablet's)."""
     figures = Figures()
     for size in sizes:
         with chromium(SIZES[size]) as page:
@@ -424,7 +454,9 @@ def measure(url: str, ws: Workspace, sizes: Sequence[str], games: Sequence[str],
                 match_id = f"{game}-{size}{tag}"
                 start_match(ws, rules, events, match_id)
                 try:
-                    figures.runs.append(record(page, url, ws, rules, events, match_id, size=size, limit=limit))
+                    start = after_setup(rules, events) if baseline else 1
+                    figures.runs.append(record(page, url, ws, rules, events, match_id, size=size, limit=limit, start=start,
+                                               strict=not baseline))
                     figures.reruns += reruns(page, 10)
                 except Exception as error:  # one game's failure is reported, the others still measured
                     figures.failed.append(f"{game} at {size}{tag}: {str(error).splitlines()[0]}")
@@ -439,17 +471,19 @@ def measure(url: str, ws: Workspace, sizes: Sequence[str], games: Sequence[str],
 
 def main() -> None:
     """Record every game's golden game by taps at both sizes, then step through one on
-    Replay; then the same for two games on the baseline serving; write the figures into
-    BENCHMARKS.md."""
+    Replay; then the same for two games with this code and with the baseline commit's, from
+    after their set-up; write the figures into BENCHMARKS.md."""
     import argparse
     import tempfile
 
     from benchmarks.sections import write_section
+    from benchmarks.speed import code_tree
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--limit", type=int, default=None, help="record only the first N events of each game")
     parser.add_argument("--steps", type=int, default=60, help="Next taps on the Replay page")
     parser.add_argument("--baseline-limit", type=int, default=60, help="events of each baseline game")
+    parser.add_argument("--baseline", default=BASELINE, help="the commit whose code is the baseline")
     args = parser.parse_args()
     load_before = os.getloadavg()[0]
     began = time.perf_counter()
@@ -457,9 +491,12 @@ def main() -> None:
     ws = Workspace(home)
     with dashboard(home) as url:
         now = measure(url, ws, list(SIZES), list(GOLDEN), limit=args.limit, steps=args.steps, tag="")
-        same = measure(url, ws, ["tablet"], BASELINE_GAMES, limit=args.baseline_limit, steps=args.steps // 2, tag="-again")
-    with dashboard(home, streamlit=BASELINE) as url:
-        before = measure(url, ws, ["tablet"], BASELINE_GAMES, limit=args.baseline_limit, steps=args.steps // 2, tag="-baseline")
+        same = measure(url, ws, ["tablet"], BASELINE_GAMES, limit=args.baseline_limit, steps=args.steps // 2, tag="-again",
+                       baseline=True)
+    load_between = os.getloadavg()[0]
+    with dashboard(home, code=code_tree(args.baseline)) as url:
+        before = measure(url, ws, ["tablet"], BASELINE_GAMES, limit=args.baseline_limit, steps=args.steps // 2, tag="-baseline",
+                         baseline=True)
     minutes = (time.perf_counter() - began) / 60
     command = "python -m benchmarks.record_browser" + (f" --limit {args.limit}" if args.limit else "")
     move = [n for run in now.runs for n in run.move_taps] or [0]
@@ -473,7 +510,8 @@ def main() -> None:
         f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `{command}` (also `make bench-record`) in "
         f"{minutes:.1f} min: Debian's Chromium driven by Playwright records each game's golden bot game again on the "
         "Record page by taps and dice-pad presses alone (the log must come out equal, event for event), at a laptop's "
-        f"1400 x 900 and a tablet's 1024 x 768. Load average (1 min): {load_before:.2f} before, {os.getloadavg()[0]:.2f} after.",
+        f"1400 x 900 and a tablet's 1024 x 768, every target in view with no scroll (the run fails otherwise). Load average (1 min): "
+        f"{load_before:.2f} before, {load_between:.2f} before the baseline, {os.getloadavg()[0]:.2f} after.",
         "",
         "*Tap to board on screen* is timed in the page, on its own clock: from the click event to the frame after the "
         "board component has drawn the new position (what a person waits for). *The driver's round trip* is the same "
@@ -482,18 +520,18 @@ def main() -> None:
         f"- board taps per move, attack or placement, all games and sizes: median {statistics.median(move):g}, max {max(move)} "
         "(target: median at most 2)",
         f"- tap that makes an event -> new board on screen, all games and sizes ({len(waits)} taps): p50 {_p(waits, .5):.0f} ms, "
-        f"p95 {_p(waits, .95):.0f} ms (target p95 < 300 ms); the driver's round trip p50 {_p(driver, .5):.0f} ms, p95 {_p(driver, .95):.0f} ms",
+        f"p95 {_p(waits, .95):.0f} ms (target p95 at most 100 ms on a quiet machine); the driver's round trip p50 {_p(driver, .5):.0f} ms, p95 {_p(driver, .95):.0f} ms",
         f"- the Record page's fragment rerun with nothing written (the Ruling tab opened, driver's round trip, {len(now.reruns)} taps): "
         f"p50 {_p(now.reruns, .5):.0f} ms, p95 {_p(now.reruns, .95):.0f} ms",
         f"- Replay page, Next -> the next event's board on screen ({len(now.steps)} taps): p50 {_p(now.steps, .5):.0f} ms, "
         f"p95 {_p(now.steps, .95):.0f} ms (target p95 < 250 ms); the driver's round trip p50 {_p(now.step_driver, .5):.0f} ms, "
         f"p95 {_p(now.step_driver, .95):.0f} ms",
         "",
-        f"Baseline, same run: {', '.join(BASELINE_GAMES)} at the tablet size (first {args.baseline_limit} events each) and "
-        f"{args.steps // 2} Next taps, recorded once more with this serving and once with Streamlit's collection of every "
-        "generation of garbage after each run left on (its default; the dashboard ran with it before):",
+        f"Baseline, same run: {', '.join(BASELINE_GAMES)} at the tablet size ({args.baseline_limit} events each from after the "
+        f"set-up, each target scrolled to) and {args.steps // 2} Next taps, recorded once more with this code and once with the "
+        f"code of `{args.baseline}` (extracted with `git archive`, served from its own tree):",
         "",
-        "| measure | this serving p50 / p95 ms | with Streamlit's post-run collection p50 / p95 ms | ratio |",
+        f"| measure | this code p50 / p95 ms | `{args.baseline}` p50 / p95 ms | ratio |",
         "|---|---|---|---|",
         f"| tap to board on screen ({len(same.taps())} / {len(before.taps())} taps) | {_p(same.taps(), .5):.0f} / {_p(same.taps(), .95):.0f} | "
         f"{_p(before.taps(), .5):.0f} / {_p(before.taps(), .95):.0f} | {ratio(same.taps(), before.taps())} |",
@@ -505,8 +543,7 @@ def main() -> None:
     lines += [f"- NOT RECORDED: {line}" for line in now.failed + same.failed + before.failed]
     text = "\n".join(lines)
     print(text)
-    if args.limit is None:
-        write_section("record", text)
+    write_section("record", text)
 
 
 if __name__ == "__main__":
