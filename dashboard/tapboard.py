@@ -78,7 +78,7 @@ function fit(root) {
   const under = cards.scrollHeight;
   const belowBoard = Math.min(width / aspect, left - under);
   let room = Math.max(ROOM_MIN, left - under);
-  if (under && belowBoard < width / aspect) {
+  if (under && belowBoard < width / aspect && cards.querySelector('div.row-cards')) {  // rows that wrap (Record's)
     root.classList.add('beside');
     let found = 0;
     for (let share = 0.75; share >= 0.35 && !found; share -= 0.05) {
@@ -95,8 +95,10 @@ function fit(root) {
     } else {
       root.classList.remove('beside');
       frame.style.width = cards.style.width = '';
-      cards.style.maxHeight = (left - room) + 'px';  // as many rows as the board's least leaves room for
     }
+  }
+  if (!root.classList.contains('beside') && under > left - room) {
+    cards.style.maxHeight = (left - room) + 'px';  // as many rows as the board's least leaves room for
   }
   root.style.setProperty('--tt-room', room + 'px');
   root.classList.add('fitted');

@@ -161,9 +161,6 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     event = step.event
     opened = timeline.events[0].at
     elapsed = f" · {_clock(event.at - opened)} into the match" if event.at and opened else ""
-    st.markdown(f"**Event {seq} of {last}: {timeline.said[seq]}** · by {event.by or 'the table'}{elapsed}  \n"
-                f"turn {progress.turn} · round {progress.round} · phase {progress.phase} · to act: {progress.actor or '-'}")
-    st.caption(f"`{type(event).__name__}` {_describe(event)}")
 
     board, side = st.columns([3, 1])
     view = ruleset.view(params, step.state, seat)
@@ -181,7 +178,11 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
             st.warning("This event was undone later at the table (Retracted).")
         for panel in view.panels if view.has_board else ():
             st.markdown(f"**{panel.title}**  \n" + "  \n".join(f"{label}: {value}" for label, value in panel.rows))
-    # The board first, the controls under it: on a 1024 x 768 tablet the board is above the fold.
+    # The board first, the event in words and the controls under it: on a 1024 x 768 tablet the
+    # board is above the fold.
+    st.markdown(f"**Event {seq} of {last}: {timeline.said[seq]}** · by {event.by or 'the table'}{elapsed}  \n"
+                f"turn {progress.turn} · round {progress.round} · phase {progress.phase} · to act: {progress.actor or '-'}")
+    st.caption(f"`{type(event).__name__}` {_describe(event)}")
     buttons = st.columns([1, 1.1, 1, 1, 1.4, 1.2])  # the two jumps' labels are the longest: whole at 1024 px
     buttons[0].button("First", icon=":material/first_page:", on_click=_go, args=(0,), key="replay.first", width="stretch")
     buttons[1].button("Previous", icon=":material/chevron_left:", on_click=_go, args=(max(seq - 1, 0),), key="replay.prev", width="stretch")
