@@ -1,6 +1,7 @@
 """Screenshots of what a designer sees, for the docs: every game's Record page mid-game and
-its Replay page, at a laptop's and a tablet's size, and the Compare page's board heatmaps of
-Mercy Frontier, in Debian's Chromium.
+at its first choice made by pointing (a turn order, an army, a card dealt), its Replay page,
+at a laptop's and a tablet's size, and the Compare page's board heatmaps of Mercy Frontier,
+in Debian's Chromium.
 
     python -m benchmarks.screenshots [DIR]        # default docs/screens/
 
@@ -13,7 +14,9 @@ from __future__ import annotations
 
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from benchmarks.record_browser import (
     GOLDEN,
@@ -21,14 +24,41 @@ from benchmarks.record_browser import (
     SIZES,
     chromium,
     dashboard,
+    open_playtest,
     read_golden,
     start_match,
 )
+from events.base import Event
 from projections.batch import simulate
+from projections.replay import Fold
+from projections.tapplan import plan
 from projections.workspace import Workspace
+from rulesets.registry import Rules
 
 HEATMAP_GAMES = 30
 """Bot games per Mercy Frontier version behind the heatmap screenshot."""
+
+
+def pointing(rules: Rules, events: Sequence[Event]) -> int | None:
+    """The seq of the first choice the table makes by pointing (a turn order, an army, a
+    card dealt), or None if the game has none."""
+    fold = Fold(rules, audit=False)
+    step = fold.first(events[0])  # type: ignore[arg-type]
+    for event in events[1:]:
+        how = plan(rules, step.state, event)
+        if how.kind == "compose" or (how.kind == "dice" and len(how.taps) == 1):
+            return event.seq
+        step = fold(step, event)
+    return None
+
+
+def _shoot(page: Any, url: str, match_id: str, shot: Path) -> Path:
+    """The Record page of `match_id`, continued, as it first stands."""
+    open_playtest(page, url, match_id)
+    page.wait_for_timeout(400)
+    page.screenshot(path=str(shot))
+    page.get_by_role("button", name="Close").click()
+    return shot
 
 
 def take(out: Path) -> list[Path]:
@@ -37,6 +67,7 @@ def take(out: Path) -> list[Path]:
     home = Path(tempfile.mkdtemp()) / "store"
     ws = Workspace(home)
     games = {}
+    setups = []
     for game, path in GOLDEN.items():
         rules, events = read_golden(path, ws)
         start_match(ws, rules, events, game)
@@ -45,20 +76,19 @@ def take(out: Path) -> list[Path]:
             middle -= 1
         ws.append_events(game, events[1:middle])
         games[game] = rules
+        at = pointing(rules, events)
+        if at is not None:
+            start_match(ws, rules, events, f"{game}-setup")
+            ws.append_events(f"{game}-setup", events[1:at])
+            setups.append(game)
     made = []
     with dashboard(home) as url:
         for size, viewport in SIZES.items():
             with chromium(viewport) as page:
+                for game in setups:
+                    made.append(_shoot(page, url, f"{game}-setup", out / f"record-{game}-setup-{size}.png"))
                 for game in games:
-                    page.goto(url + f"record?match={game}")
-                    page.get_by_role("button", name="Continue").click()
-                    page.locator(".tt-board svg.tabletape-board").wait_for()
-                    page.wait_for_timeout(400)
-                    page.evaluate("() => document.querySelector('[data-testid=stMain]')?.scrollTo(0, 0)")
-                    shot = out / f"record-{game}-{size}.png"
-                    page.screenshot(path=str(shot))
-                    made.append(shot)
-                    page.get_by_role("button", name="Close").click()
+                    made.append(_shoot(page, url, game, out / f"record-{game}-{size}.png"))
                     page.goto(url + f"replay?match={game}")
                     page.locator(".tabletape-board").first.wait_for()
                     page.wait_for_timeout(400)

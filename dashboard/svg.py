@@ -48,6 +48,10 @@ INCH = 16.0
 PAD = 12.0
 LEGEND_WIDTH = 190.0
 CARD_W, CARD_H, CARD_GAP = 64.0, 84.0, 6.0
+CARD_LINES = 5
+"""Lines of a face a card shows; a card is as tall as its rows' longest face needs (`_card_h`)."""
+CARD_MIN_H = 40.0
+"""The shortest card: a fingertip's target on a tablet."""
 ROW_LABEL_H = 18.0
 EDGE = 16.0
 """Room above and left of the board for its coordinates (column letters, row numbers, inches)."""
@@ -246,6 +250,24 @@ def card_rows_svg(view: BoardView, width: float = 8 * (CARD_W + CARD_GAP) + 2 * 
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="tabletape-cards" viewBox="0 0 {width:.0f} {height:.0f}" '
             f'width="{width:.0f}" height="{height:.0f}" style="max-width:100%;height:auto;background:#fff">'
             + "".join(_card_rows(view.rows, 0.0, width)) + "</svg>")
+
+
+def card_rows_html(view: BoardView) -> str:
+    """The view's card rows as HTML: each row's label, then its cards as small <svg>s that
+    wrap to whatever width the page gives them (beside a tall board on a tablet, under a wide
+    one on a laptop); the same cards, keys and faces as `card_rows_svg`."""
+    if not view.rows:
+        return ""
+    card_h = _card_h(view.rows)
+    out = []
+    for row in view.rows:
+        owner = f" ({row.owner})" if row.owner and row.owner.lower() not in row.label.lower() else ""
+        cards = "".join(f'<svg xmlns="http://www.w3.org/2000/svg" class="tabletape-card" viewBox="-1 -1 {CARD_W + 2:g} {card_h + 2:g}" '
+                        f'width="{CARD_W + 2:g}" height="{card_h + 2:g}">{_card(0, 0, face, row.owner, card_key(row.id, face), card_h)}</svg>'
+                        for face in row.cards)
+        out.append(f'<div class="card-row" data-id="{escape(row.id)}"><div class="row-label">{escape(row.label)}{escape(owner)}: '
+                   f'{len(row.cards)} card(s)</div><div class="row-cards">{cards}</div></div>')
+    return "".join(out)
 
 
 def _heat(heat: Mapping[tuple[int, int], tuple[str, float, str]], frame: _Frame) -> list[str]:
@@ -558,44 +580,53 @@ def _per_line(width: float) -> int:
     return max(int((width - 2 * PAD) // (CARD_W + CARD_GAP)), 1)
 
 
-def _row_height(row: CardRow, width: float) -> float:
+def _card_h(rows: Sequence[CardRow]) -> float:
+    """Cards as tall as the longest face of `rows` needs, at most `CARD_H`: a hero's name is
+    one line, a unit's three, so a row of names leaves the board more of a tablet's height."""
+    lines = max((len(_wrap(face, 10)[:CARD_LINES]) for row in rows for face in row.cards), default=1)
+    return min(CARD_H, max(CARD_MIN_H, 16.0 + lines * 13.0 + 4.0))
+
+
+def _row_height(row: CardRow, width: float, card_h: float = CARD_H) -> float:
     """A row's label and its cards, wrapped onto as many lines as they need (every card is
     drawn: a card a table taps must be on screen)."""
     lines = -(-len(row.cards) // _per_line(width))
-    return ROW_LABEL_H + (lines * (CARD_H + CARD_GAP) + 4 if row.cards else 4)
+    return ROW_LABEL_H + (lines * (card_h + CARD_GAP) + 4 if row.cards else 4)
 
 
 def _rows_height(rows: Sequence[CardRow], width: float) -> float:
-    return sum(_row_height(row, width) for row in rows)
+    card_h = _card_h(rows)
+    return sum(_row_height(row, width, card_h) for row in rows)
 
 
 def _card_rows(rows: Sequence[CardRow], top: float, width: float) -> list[str]:
     out = []
     y = top
     per_line = _per_line(width)
+    card_h = _card_h(rows)
     for row in rows:
         owner = f" ({row.owner})" if row.owner and row.owner.lower() not in row.label.lower() else ""
         out.append(f'<g class="card-row" data-id="{escape(row.id)}">')
         out.append(_text(PAD, y + 13, f"{row.label}{owner}: {len(row.cards)} card(s)", size=11, anchor="start", weight="bold"))
         for index, face in enumerate(row.cards):
             line, place = divmod(index, per_line)
-            out.append(_card(PAD + place * (CARD_W + CARD_GAP), y + ROW_LABEL_H + line * (CARD_H + CARD_GAP), face, row.owner,
-                             card_key(row.id, face)))
+            out.append(_card(PAD + place * (CARD_W + CARD_GAP), y + ROW_LABEL_H + line * (card_h + CARD_GAP), face, row.owner,
+                             card_key(row.id, face), card_h))
         out.append("</g>")
-        y += _row_height(row, width)
+        y += _row_height(row, width, card_h)
     return out
 
 
-def _card(x: float, y: float, face: str, owner: str | None, key: str) -> str:
+def _card(x: float, y: float, face: str, owner: str | None, key: str, height: float = CARD_H) -> str:
     hidden = face == "?"
     border = side_colour(owner) if owner else "#555"
     out = [f'<g class="card{" hidden" if hidden else ""}" data-key="{escape(key)}"><title>{escape("hidden card" if hidden else face)}</title>']
     if hidden:
-        out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="#636e72" stroke="{border}" stroke-width="1.5"/>')
-        out.append(_text(x + CARD_W / 2, y + CARD_H / 2 + 6, "?", size=20, fill="#dfe6e9", weight="bold"))
+        out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W}" height="{height}" rx="5" fill="#636e72" stroke="{border}" stroke-width="1.5"/>')
+        out.append(_text(x + CARD_W / 2, y + height / 2 + 6, "?", size=20, fill="#dfe6e9", weight="bold"))
     else:
-        out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W}" height="{CARD_H}" rx="5" fill="#fff" stroke="{border}" stroke-width="1.5"/>')
-        for i, word in enumerate(_wrap(face, 10)[:5]):
+        out.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{CARD_W}" height="{height}" rx="5" fill="#fff" stroke="{border}" stroke-width="1.5"/>')
+        for i, word in enumerate(_wrap(face, 10)[:CARD_LINES]):
             out.append(_text(x + CARD_W / 2, y + 16 + i * 13, word, size=9.5))
     out.append("</g>")
     return "".join(out)

@@ -18,6 +18,7 @@ then to the first that is a piece to pick.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 from typing import Any
 
@@ -29,7 +30,14 @@ from rulesets.view import BoardView
 CSS = """
 .tt-board { position: relative; touch-action: manipulation; user-select: none; -webkit-user-select: none; }
 .tt-board svg.tabletape-board { display: block; width: 100%; height: auto; max-height: calc(100vh - 110px); }
+.tt-board.fitted svg.tabletape-board { max-height: var(--tt-room); }
 .tt-board svg.tabletape-cards { display: block; max-width: 100%; height: auto; margin-top: 4px; }
+.tt-board .cards { overflow-y: auto; }
+.tt-board.beside .body { display: flex; gap: 8px; align-items: flex-start; }
+.tt-board.beside .frame, .tt-board.beside .cards { flex: none; }
+.tt-board .card-row .row-label { font: bold 11px sans-serif; color: #222; margin: 4px 0 2px; }
+.tt-board .row-cards { display: flex; flex-wrap: wrap; gap: 4px; }
+.tt-board svg.tabletape-card { display: block; }
 .tt-board.busy { opacity: .6; transition: opacity .05s; }
 .tt-board [data-key] { cursor: default; }
 .tt-board .can, .tt-board .lit { cursor: pointer; }
@@ -47,13 +55,65 @@ CSS = """
 
 JS = """
 const DRAG_PX = 8;  // a press that moves further than this is a drag, not a tap
+const ROOM_MIN = 240;  // the board never shrinks below this many pixels high
+const GAP = 8;
+// The board and the card rows (heroes to draft, hands, contracts) fit the window together,
+// from where the board starts on the unscrolled page, so on a 1024 x 768 tablet every tap
+// of an event is on one screen. The cards go under the board when that leaves the board
+// tall enough, else beside it, the board as wide as leaves every card in view; rows too
+// long for either (a 56-card deck) go under the board at its least height, the last of them
+// scrolling in their own box. Fitted again on every draw (the
+// lines above may wrap differently) and when the window turns.
+function fit(root) {
+  const host = root.getRootNode().host || root;  // the component may draw in a shadow root
+  const main = host.closest('[data-testid="stMain"]');
+  const frame = root.querySelector('.frame'), cards = root.querySelector('.cards');
+  root.classList.remove('beside');
+  frame.style.width = cards.style.width = cards.style.maxHeight = '';
+  const top = frame.getBoundingClientRect().top + (main ? main.scrollTop : window.scrollY);
+  const left = Math.max(ROOM_MIN, window.innerHeight - top - 12);
+  const box = frame.querySelector('svg.tabletape-board')?.viewBox?.baseVal;
+  const aspect = box && box.height ? box.width / box.height : 1;
+  const width = root.clientWidth;
+  const under = cards.scrollHeight;
+  const belowBoard = Math.min(width / aspect, left - under);
+  let room = Math.max(ROOM_MIN, left - under);
+  if (under && belowBoard < width / aspect && cards.querySelector('div.row-cards')) {  // rows that wrap (Record's)
+    root.classList.add('beside');
+    let found = 0;
+    for (let share = 0.75; share >= 0.35 && !found; share -= 0.05) {
+      const boardWidth = Math.min(width * share, left * aspect);
+      frame.style.width = boardWidth + 'px';
+      cards.style.width = (width - boardWidth - GAP) + 'px';
+      if (cards.scrollHeight <= left) found = boardWidth;
+    }
+    if (found && found / aspect > belowBoard) {
+      frame.style.width = found + 'px';
+      cards.style.width = (width - found - GAP) + 'px';
+      cards.style.maxHeight = left + 'px';
+      room = found / aspect;
+    } else {
+      root.classList.remove('beside');
+      frame.style.width = cards.style.width = '';
+    }
+  }
+  if (!root.classList.contains('beside') && under > left - room) {
+    cards.style.maxHeight = (left - room) + 'px';  // as many rows as the board's least leaves room for
+  }
+  root.style.setProperty('--tt-room', room + 'px');
+  root.classList.add('fitted');
+  if (!root._fits) {
+    root._fits = true;
+    window.addEventListener('resize', () => fit(root));
+  }
+}
 export default function(component) {
   const { data, setTriggerValue, parentElement } = component;
   let root = parentElement.querySelector('.tt-board');
   if (!root) {
     root = document.createElement('div');
     root.className = 'tt-board';
-    root.innerHTML = '<div class="hint"></div><div class="frame"></div><div class="cards"></div>';
+    root.innerHTML = '<div class="hint"></div><div class="body"><div class="frame"></div><div class="cards"></div></div>';
     parentElement.appendChild(root);
   }
   // The same position drawn again (Streamlit may render a component more than once a run)
@@ -63,9 +123,19 @@ export default function(component) {
   // Only what changed is parsed again: the frame (the map, nearly all the markup) is kept
   // from one event to the next, and the moving part (pieces, lines, spots) replaced.
   const box = root.querySelector('.frame');
-  if (root._frame !== data.frame) {
+  // Record sends the frame once (`frameId` names it) and then only its name: the browser
+  // that lost it (the board was closed and opened again) asks for it once more.
+  const frameId = data.frameId || data.frame;
+  if (data.frame == null && root._frameId !== frameId) {
+    if (root._asked !== frameId) {
+      root._asked = frameId;
+      setTriggerValue('frame', frameId);
+    }
+    return;
+  }
+  if (root._frameId !== frameId) {
     box.innerHTML = data.frame;
-    root._frame = data.frame;
+    root._frameId = frameId;
     root._moving = null;
   }
   if (root._moving !== data.moving) {
@@ -78,6 +148,7 @@ export default function(component) {
     root._cards = cards;
   }
   root.dataset.seq = String(data.seq);
+  fit(root);
   // When the new board reaches the screen (the frame after this one is painted): what a
   // person waits for after a tap, read by the browser benchmark.
   if (root.dataset.drawn !== String(data.seq)) {
@@ -171,6 +242,8 @@ export default function(component) {
     if (piece) {
       if (sources[piece].length === 1 && sources[piece][0] === null) return send(piece, null);
       selected = piece;
+    } else if (keys.length && data.hints) {
+      return send(selected, keys[0]);  // nothing the rules allow is made there: the page says why
     } else {
       selected = data.selected && sources[data.selected] ? data.selected : null;
     }
@@ -188,8 +261,12 @@ def tap_board(layers: Layers, cards: str, taps: dict[str, Any], *, seq: int, hin
     """Draw the board (`layers`, from `dashboard.svg.board_layers`) and the `cards` below it
     with the taps of `taps` (`TapMap.board_data()`) live; `on_tap` runs, before the page
     reruns, with the tap in `st.session_state[key]["tap"]`."""
-    data = {"frame": layers.frame, "moving": layers.moving, "cards": cards, **taps, "seq": seq, "hints": hints}
-    return _BOARD(data=data, key=key, on_tap_change=on_tap, width="stretch")
+    frame_id = hashlib.blake2b(layers.frame.encode(), digest_size=8).hexdigest()
+    sent = f"{key}.frame"
+    frame = None if st.session_state.get(sent) == frame_id else layers.frame  # the map once, not on every tap
+    st.session_state[sent] = frame_id
+    data = {"frame": frame, "frameId": frame_id, "moving": layers.moving, "cards": cards, **taps, "seq": seq, "hints": hints}
+    return _BOARD(data=data, key=key, on_tap_change=on_tap, on_frame_change=lambda: st.session_state.pop(sent, None), width="stretch")
 
 
 def show_board(layers: Layers, cards: str, *, seq: int, key: str) -> Any:

@@ -85,3 +85,10 @@ def possible(outcomes: Sequence[Event], die: Die, picked: Mapping[str, Any]) -> 
     left = narrow(outcomes, others)
     shown = {faces_of(e).get(die.name, MISSING) for e in left}
     return [face for face in die.faces if face in shown]
+
+
+def one_tap(pad: Sequence[Die]) -> bool:
+    """Whether a tap on a face is the whole outcome, written at once: one die whose faces are
+    not numbers (a card dealt or drawn, a hymn): the card tapped says all the roll means, so
+    a deal is one tap a card. A number's meaning (a hit, a miss) is shown before Record."""
+    return len(pad) == 1 and not any(isinstance(f, int | float) and not isinstance(f, bool) for f in pad[0].faces)

@@ -2,8 +2,9 @@
 
 `plan(rules, state, event)` says what the Record page needs tapped to write `event` now:
 nothing (the rules force it), a piece and a place on the board (and a word in the picker
-where several actions share them), a button beside the board, one face per die and
-Record at a chance step, or Record under the result the rules decided. The browser test
+where several actions share them), a button beside the board, the parts of a choice made
+by pointing (a turn order's heroes, an army's units) in turn, one face per die and Record at
+a chance step (a card dealt: the card alone), or Record under the result the rules decided. The browser test
 follows these plans to record a golden game again, and the benchmark counts their taps:
 the same plan the page is built from, so the count is what a designer taps.
 """
@@ -20,17 +21,20 @@ from projections.recording import forced, same_event
 from projections.taps import tap_map
 from rulesets.registry import Rules
 
-Kind = Literal["forced", "board", "button", "dice", "end", "not-legal"]
+Kind = Literal["forced", "board", "button", "dice", "compose", "end", "not-legal"]
 
 
 @dataclass(frozen=True)
 class Tap:
-    """One tap: on the board (a key), a button or picker entry (its words), a die face."""
+    """One tap: on the board (a key), a button or picker entry (its words), a die face, a
+    part of a composition (its value)."""
 
-    where: Literal["board", "button", "pick", "die", "record"]
+    where: Literal["board", "button", "pick", "die", "part", "record"]
     what: str
     die: str = ""
     """For a die face: which die (`tens`)."""
+    compose: int = 0
+    """For a part or its Record: which of the position's compositions."""
 
 
 @dataclass(frozen=True)
@@ -56,9 +60,15 @@ def plan(rules: Rules, state: Any, event: Event) -> Plan:
         if not any(same_event(e, event) for e in events):
             return Plan("not-legal")
         shown = dice.faces_of(event)
-        faces = tuple(Tap("die", str(shown.get(d.name, dice.MISSING)), die=d.name) for d in dice.dice(events))
-        return Plan("dice", (*faces, Tap("record", "roll")))
+        pad = dice.dice(events)
+        faces = tuple(Tap("die", str(shown.get(d.name, dice.MISSING)), die=d.name) for d in pad)
+        return Plan("dice", faces if dice.one_tap(pad) else (*faces, Tap("record", "roll")))
     taps = tap_map(rules, state, list(ruleset.legal(params, state)))
+    index = taps.composing(event)
+    if index is not None:
+        made = taps.composes[index]
+        parts = tuple(Tap("part", str(value), compose=index) for value in getattr(event, made.field))
+        return Plan("compose", parts if made.size is not None else (*parts, Tap("record", "compose", compose=index)))
     mine = next((c for c in taps.choices if same_event(c.event, event)), None)
     if mine is None:
         return Plan("not-legal")

@@ -19,7 +19,7 @@ import msgspec
 from events.base import Event
 from projections.recording import words
 from rulesets.registry import Rules
-from rulesets.view import Touch
+from rulesets.view import Compose, Touch
 
 
 @dataclass(frozen=True)
@@ -39,6 +39,9 @@ class TapMap:
 
     choices: tuple[Choice, ...]
     refused: tuple[Choice, ...] = ()
+    composes: tuple[Compose, ...] = ()
+    """Choices made by pointing at several things in turn (a turn order, an army): built tap
+    by tap beside the board, so the legal events they cover are not listed as buttons."""
 
     def sources(self) -> dict[str, list[str | None]]:
         """Each tappable piece or card -> the places its actions end at (None: itself)."""
@@ -59,7 +62,12 @@ class TapMap:
 
     def buttons(self) -> list[Choice]:
         """Actions with no place on the board ('end the turn'), drawn beside it."""
-        return [c for c in self.choices if c.touch.source is None and c.touch.target is None]
+        return [c for c in self.choices if c.touch.source is None and c.touch.target is None
+                and not any(made.covers(c.event) for made in self.composes)]
+
+    def composing(self, event: Event) -> int | None:
+        """The index of the composition that makes `event`, if one does."""
+        return next((i for i, made in enumerate(self.composes) if made.covers(event)), None)
 
     def at(self, source: str | None, target: str | None) -> list[Choice]:
         """The choices a tap of `target` (after `source`) makes."""
@@ -95,8 +103,9 @@ def tap_map(rules: Rules, state: Any, events: Sequence[Event], refused: Sequence
     ruleset, params = rules.ruleset, rules.params
     touch = ruleset.touch
     legal = _unique(events)
+    composes = tuple(ruleset.compose(params, state)) if ruleset.compose and legal else ()
     if touch is None:
-        return TapMap(tuple(Choice(event, fallback_touch(words(rules, state, event))) for event in legal))
+        return TapMap(tuple(Choice(event, fallback_touch(words(rules, state, event))) for event in legal), composes=composes)
     made = tuple(Choice(event, touch(params, state, event)) for event in legal)
     taken = {msgspec.json.encode(e) for e in legal}
     mistakes = []
@@ -108,7 +117,7 @@ def tap_map(rules: Rules, state: Any, events: Sequence[Event], refused: Sequence
                 continue
             if place.source is not None or place.target is not None:
                 mistakes.append(Choice(event, place))
-    return TapMap(made, tuple(mistakes))
+    return TapMap(made, tuple(mistakes), composes)
 
 
 def _unique(events: Sequence[Event]) -> list[Event]:

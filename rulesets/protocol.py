@@ -18,7 +18,7 @@ from events.base import Event
 from events.codec import LogCodec, Upcaster
 from events.shared import MatchStarted
 from rulesets.provenance import Sourced
-from rulesets.view import BoardView, Panel, Touch
+from rulesets.view import BoardView, Compose, Panel, Touch
 
 Severity = Literal["error", "warning", "info"]
 
@@ -251,6 +251,10 @@ class Ruleset(Generic[P]):
     touch: Callable[[P, Any, Event], Touch] | None = None
     """Where a legal event is made on the board (the piece, then the place), so the
     recorder turns taps into events; None: every event is a button beside the board."""
+    compose: Callable[[P, Any], tuple[Compose, ...]] | None = None
+    """At a decision, the choices the table makes by pointing at several things in turn (a
+    turn order, an army within points), so the recorder builds them tap by tap instead of
+    listing every combination; None or empty: every choice is one tap or a button."""
     places: Callable[[P, Any, Any, Event], tuple[Place, ...]] | None = None
     """(params, state before, state after, event) -> where on the board the event made
     something happen worth a heatmap (where a token was lost, say). The warehouse keeps them

@@ -11,6 +11,8 @@ from typing import Literal
 
 import msgspec
 
+from events.base import STAMPED, Event
+
 Geometry = Literal["hex-even-q", "grid", "inches"]
 """`hex-even-q`: flat-topped hexes, even columns shifted half a hex down."""
 
@@ -126,6 +128,72 @@ class Touch(msgspec.Struct, frozen=True, kw_only=True):
     words: str
     """The choice in the game's own words, for the picker when several events share the
     same source and target ('Fireball', 'attack', 'end the turn')."""
+
+
+class Part(msgspec.Struct, frozen=True, kw_only=True):
+    """One thing a table points at while composing a choice: a hero, a unit type."""
+
+    value: str
+    """What the event's field holds for it (a hero id, a unit type id)."""
+    words: str
+    """How the table names it ('Seiren', 'Ranger squad · 15 pts')."""
+    cost: int = 0
+    """What it spends of the composition's `budget` (a unit's points)."""
+
+
+class Compose(msgspec.Struct, frozen=True, kw_only=True):
+    """A choice a table makes by pointing at several things in turn, too many to list whole
+    (a turn order of four heroes is 24 orders; an army of units within points, thousands):
+    the recorder shows the parts, each tap adds one, and the event is `template` with `field`
+    set to the parts tapped. The rules still judge the result (`check`)."""
+
+    title: str
+    """What is being chosen, in the game's words ('blue's turn order')."""
+    template: Event
+    """The event made, with every field but `field` already right (who, which team)."""
+    field: str
+    """The tuple field the parts tapped fill, in the order tapped."""
+    parts: tuple[Part, ...]
+    ordered: bool = False
+    """Whether the order of the taps is the choice (a turn order) or only what was tapped
+    (an army: shown sorted as tapped, but any order is the same army)."""
+    repeats: bool = False
+    """Whether one part may be tapped more than once (two units of one type)."""
+    size: int | None = None
+    """Exactly this many parts (every hero in the order): the last tap writes the event."""
+    budget: int | None = None
+    """The most the parts' costs may add up to (the mission's points)."""
+    hint: str = ""
+    """What a tap does, for the table ('tap the heroes, first to act first')."""
+
+    def make(self, values: tuple[str, ...]) -> Event:
+        """The event these taps compose."""
+        return msgspec.structs.replace(self.template, **{self.field: values})
+
+    def covers(self, event: Event) -> bool:
+        """Whether `event` is one this composition makes (same type and fields but `field`)."""
+        if type(event) is not type(self.template):
+            return False
+        kept = {name: getattr(self.template, name) for name in (self.field, *STAMPED)}
+        return msgspec.structs.replace(event, **kept) == self.template
+
+    def left(self, chosen: tuple[str, ...]) -> dict[str, str]:
+        """Each part that cannot be tapped after `chosen` -> why not, in words."""
+        spent = self.spent(chosen)
+        why: dict[str, str] = {}
+        for part in self.parts:
+            if not self.repeats and part.value in chosen:
+                why[part.value] = f"{part.words} is already number {chosen.index(part.value) + 1}"
+            elif self.size is not None and len(chosen) >= self.size:
+                why[part.value] = f"all {self.size} are chosen"
+            elif self.budget is not None and spent + part.cost > self.budget:
+                why[part.value] = f"{part.cost} is over the {self.budget - spent} left of {self.budget}"
+        return why
+
+    def spent(self, chosen: tuple[str, ...]) -> int:
+        """What `chosen` costs of the budget."""
+        costs = {p.value: p.cost for p in self.parts}
+        return sum(costs.get(v, 0) for v in chosen)
 
 
 def piece_key(piece_id: str) -> str:

@@ -21,7 +21,7 @@ import streamlit as st
 
 from dashboard import state as shared
 from dashboard.state import die_key, warehouse, workspace
-from dashboard.svg import board_layers, card_rows_svg
+from dashboard.svg import board_layers, card_rows_html
 from dashboard.table_choice import table_choice
 from dashboard.tapboard import show_state, tap_board
 from events.base import Event
@@ -35,7 +35,7 @@ from projections.workspace import Workspace
 from rulesets import freeform
 from rulesets.levels import lacks
 from rulesets.protocol import Violation
-from rulesets.view import key_position
+from rulesets.view import BoardView, Compose, key_position, space_name
 
 LIVE = "rec_live"
 MESSAGE = "rec_message"
@@ -58,6 +58,10 @@ MAX_BUTTONS = 8
 """More off-board choices than this are one picker (a turn order of four heroes is 24)."""
 VERBS = "rec_verbs"
 """(match, the verbs of its designer's game in its other matches): read once per match."""
+COMPOSING = "rec_composing"
+"""(match, composition title) -> the parts tapped so far: kept while the board moves on."""
+PART_COLUMNS = 2
+"""Parts of a composition per row in the panel beside the board (narrow on a tablet)."""
 SIDES = (4, 6, 8, 10, 12, 20)
 """The dice a table most often throws, for the log-only dice pad."""
 
@@ -125,7 +129,28 @@ def _on_tap() -> None:
     elif taps.refused_at(source or None, target):
         st.session_state[REFUSED] = (live.last_seq, source or None, target)
     else:
-        _say("warning", "nothing the rules allow is made by that tap")
+        _say("warning", _why_not(live, source or None, target))
+
+
+def _why_not(live: Live, source: str | None, target: str | None) -> str:
+    """Why a tap on something not lit made nothing, naming what was tapped as the board does."""
+    rules = live.rules
+    view = rules.ruleset.view(rules.params, live.state, None)
+    there = _named(view, target)
+    if source and source != target:
+        return f"nothing the rules allow takes {_named(view, source)} to {there}: tap a lit place, or another piece"
+    return f"{there} cannot be tapped now: nothing the rules allow starts or ends there; tap a lit piece, card or space"
+
+
+def _named(view: BoardView, key: str | None) -> str:
+    """A tap key in words: a piece's label, a space's name on the board's edges, a card's face."""
+    kind, _, rest = (key or "").partition(":")
+    if kind == "piece":
+        return next((p.label or p.id for p in view.pieces if p.id == rest), rest)
+    if kind == "card":
+        return rest.partition(":")[2]
+    position = key_position(key or "")
+    return space_name(view.geometry, *position) if position is not None else "that"
 
 
 # --- starting ----------------------------------------------------------------------------
@@ -191,8 +216,9 @@ def _open(ws: Workspace, match_id: str) -> None:
 # --- always in view ------------------------------------------------------------------------
 
 
-def _status(live: Live) -> None:
-    """Whose turn and which phase, the score and what decides the game, in one strip."""
+def _status(live: Live, title: str) -> None:
+    """The match's title, then whose turn and which phase, the score and what decides the
+    game, in one strip."""
     rules = live.rules
     progress = rules.ruleset.progress(rules.params, live.state)
     view = rules.ruleset.view(rules.params, live.state, None)
@@ -201,7 +227,7 @@ def _status(live: Live) -> None:
     rows = [[(label, value) for label, value in p.rows if label not in IN_TURN_LINE][:STATUS_ROWS] for p in panels]
     short = [f"**{p.title}** " + ", ".join(f"{label} {headline(value)}" for label, value in kept) for p, kept in zip(panels, rows, strict=True)]
     whole = [f"{p.title}: " + ", ".join(f"{label} {value}" for label, value in p.rows) for p in panels]
-    st.markdown(" &nbsp;|&nbsp; ".join([turn, *short]), help="\n\n".join(whole) or None)
+    st.markdown(f"{title}  \n" + " &nbsp;|&nbsp; ".join([turn, *short]), help="\n\n".join(whole) or None)
 
 
 def headline(value: str) -> str:
@@ -242,7 +268,7 @@ def _board(live: Live, taps: TapMap) -> None:
     spots = [k for k in targets if view.geometry == "inches" and key_position(k) is not None]
     hints = {"source": "Tap a lit piece, card or space." if taps.sources() or taps.direct() else "",
              "target": "Tap where it goes, or whom it targets; tap another piece to switch."}
-    tap_board(board_layers(view, spots=spots, rows=False, legend="below"), card_rows_svg(view), taps.board_data(), seq=live.last_seq, hints=hints,
+    tap_board(board_layers(view, spots=spots, rows=False, legend="below"), card_rows_html(view), taps.board_data(), seq=live.last_seq, hints=hints,
               key=BOARD, on_tap=_on_tap)
 
 
@@ -296,6 +322,12 @@ def _dice_pad(ws: Workspace, live: Live, outcomes: list[Event]) -> None:
     base = f"rec_die_{live.last_seq}"
     asked = live.said.get(live.last_seq, "")
     st.markdown(f"**Roll** — after: {asked}" if asked else "**Roll**")
+    if dice.one_tap(pad):
+        die = pad[0]
+        st.segmented_control(die.name, die.faces, key=f"{base}_{die_key(die.name)}", format_func=str, wrap=True,
+                             on_change=_dealt, args=(ws, live, outcomes, die.name, f"{base}_{die_key(die.name)}"))
+        st.caption("Tap the card: it is recorded at once (Undo takes it back).")
+        return
     picked: dict[str, Any] = {}
     for die in pad:
         faces = dice.possible(outcomes, die, picked)
@@ -312,6 +344,73 @@ def _dice_pad(ws: Workspace, live: Live, outcomes: list[Event]) -> None:
     st.info(meaning)
     st.button("Record the roll", key=f"rec_record_roll_{live.last_seq}", type="primary", width="stretch",
               on_click=_write, args=(ws, live, [event], live.last_seq, 0, None), kwargs={"forced": True})
+
+
+def _dealt(ws: Workspace, live: Live, outcomes: list[Event], die: str, key: str) -> None:
+    """A card tapped on a one-die pad: the outcome that shows it, written at once."""
+    face = st.session_state.get(key)
+    left = dice.narrow(outcomes, {die: face}) if face is not None else []
+    if len(left) == 1:
+        _write(ws, live, left, live.last_seq, 0, None, forced=True)
+
+
+def _chosen(live: Live, made: Compose) -> tuple[str, ...]:
+    chosen: tuple[str, ...] = st.session_state.get(COMPOSING, {}).get((live.match_id, made.title), ())
+    return chosen
+
+
+def _keep(live: Live, made: Compose, chosen: tuple[str, ...]) -> None:
+    st.session_state.setdefault(COMPOSING, {})[(live.match_id, made.title)] = chosen
+
+
+def _part(ws: Workspace, live: Live, made: Compose, value: str) -> None:
+    """A part tapped: added, or why not in words; the last of a fixed number writes the event."""
+    chosen = _chosen(live, made)
+    why = made.left(chosen).get(value)
+    if why:
+        _say("warning", f"not added: {why}")
+        return
+    chosen = (*chosen, value)
+    _keep(live, made, chosen)
+    if made.size is not None and len(chosen) == made.size:
+        _record_composed(ws, live, made)
+
+
+def _record_composed(ws: Workspace, live: Live, made: Compose) -> None:
+    """The event the parts tapped make, written if the rules accept it; the parts are kept if not."""
+    event = made.make(_chosen(live, made))
+    problems = live.problems(event)
+    if problems:
+        _say("error", f"not written: {'; '.join(v.message for v in problems)}")
+        return
+    before = live.last_seq
+    _write(ws, live, [event], before, 0, None, forced=True)
+    if live.last_seq > before:
+        _keep(live, made, ())
+
+
+def _compose(ws: Workspace, live: Live, taps: TapMap) -> None:
+    """Each choice made by pointing: its parts as buttons, what was tapped so far in order
+    under them (a tap on one takes it out), and Record where the number of parts is the table's."""
+    for index, made in enumerate(taps.composes):
+        chosen = _chosen(live, made)
+        spent = f" · {made.spent(chosen)} of {made.budget} points" if made.budget is not None else ""
+        st.markdown(f"**{made.title}**: {made.hint}{spent}")
+        words = {p.value: p.words for p in made.parts}
+        grid = st.columns(PART_COLUMNS)
+        for n, part in enumerate(made.parts):
+            grid[n % PART_COLUMNS].button(part.words, key=f"rec_part_{live.last_seq}_{index}_{n}", width="stretch",
+                                          on_click=_part, args=(ws, live, made, part.value))
+        # What was tapped goes under the parts, so they stay where the finger expects them.
+        if chosen:
+            row = st.columns(min(len(chosen), 4))
+            for n, value in enumerate(chosen):
+                row[n % len(row)].button(f"{n + 1}. {words.get(value, value)} ✕", key=f"rec_chosen_{live.last_seq}_{index}_{n}", width="stretch",
+                                         help="take it out", on_click=_keep, args=(live, made, chosen[:n] + chosen[n + 1:]))
+        if made.size is None:
+            st.button(f"Record: {live_words(live, made.make(chosen))}" if chosen else "Record (nothing tapped yet)",
+                      key=f"rec_compose_{live.last_seq}_{index}", type="primary", width="stretch", disabled=not chosen,
+                      on_click=_record_composed, args=(ws, live, made))
 
 
 def _buttons(ws: Workspace, live: Live, taps: TapMap) -> None:
@@ -440,6 +539,7 @@ def _play(ws: Workspace, live: Live, taps: TapMap) -> None:
     if _picker(ws, live, taps) or _refused(ws, live, taps):
         return
     table_choice(ws, live, _write, _say)
+    _compose(ws, live, taps)
     if not taps.choices:
         why = lacks(rules.ruleset, "pickers") or "The rules allow nothing now"
         st.info(f"{why}. Record what the table did under Any event, a ruling, or the result.")
@@ -525,19 +625,21 @@ def _recording() -> None:
         return
     live.refresh(ws)
     started = live.started
-    head, close = st.columns([5, 1])
-    head.markdown(f"**{started.title or 'Playtest'}** · {live.rules.spec} · " + ", ".join(f"{s}: {p}" for s, p in started.seats.items()))
+    head, close = st.columns([6, 1], vertical_alignment="center")
+    with head:  # one block: the board starts as high as the strip allows
+        _status(live, f"**{started.title or 'Playtest'}** · {live.rules.spec} · " + ", ".join(f"{s}: {p}" for s, p in started.seats.items()))
     if close.button("Close", key="rec_close"):
         del st.session_state[LIVE]
         st.rerun()
-    _status(live)
     message = st.session_state.pop(MESSAGE, None)
     taps = _taps(live)
     left, right = st.columns([3, 2], gap="small")
     with left:
         _board(live, taps)
     with right:
-        if message:
+        if message and message[0] == "success":
+            st.markdown(f":green[✓ {message[1]}]")  # one line, not a box: the pads below stay on a tablet's screen
+        elif message:
             getattr(st, message[0])(message[1])
         mode = st.segmented_control("Record", MODES, key=MODE, label_visibility="collapsed") or MODES[0]
         if mode == "Play":

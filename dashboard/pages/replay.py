@@ -154,22 +154,6 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     notes = ws.notes.list(match_id)
     note_starts = sorted({n.from_seq for n in notes})
 
-    buttons = st.columns([1, 1.1, 1, 1, 1.4, 1.2])  # the two jumps' labels are the longest: whole at 1024 px
-    buttons[0].button("First", icon=":material/first_page:", on_click=_go, args=(0,), key="replay.first", width="stretch")
-    buttons[1].button("Previous", icon=":material/chevron_left:", on_click=_go, args=(max(seq - 1, 0),), key="replay.prev", width="stretch")
-    buttons[2].button("Next", icon=":material/chevron_right:", on_click=_go, args=(min(seq + 1, last),), key="replay.next", width="stretch")
-    buttons[3].button("Last", icon=":material/last_page:", on_click=_go, args=(last,), key="replay.last", width="stretch")
-    buttons[4].button("Next violation", icon=":material/warning:", on_click=_jump, args=(sorted(violations), "violation"),
-                      key="replay.next_violation", width="stretch")
-    buttons[5].button("Next note", icon=":material/sticky_note_2:", on_click=_jump, args=(note_starts, "note"),
-                      key="replay.next_note", width="stretch")
-    if flash := st.session_state.pop(FLASH, None):
-        st.info(flash)
-    st.slider("Event", 0, max(last, 1), key=SEQ, disabled=last == 0)
-    st.session_state[KEPT] = seq
-    worst = {s: min((v.severity for v in vs), key=_SEVERITY_ORDER.__getitem__) for s, vs in violations.items()}
-    state.show_svg(timeline_svg(last, seq, violations=worst, notes=[(n.from_seq, n.to_seq) for n in notes]))
-
     step = timeline.state_at(seq)
     rules = timeline.rules
     ruleset, params = rules.ruleset, rules.params
@@ -177,9 +161,6 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     event = step.event
     opened = timeline.events[0].at
     elapsed = f" · {_clock(event.at - opened)} into the match" if event.at and opened else ""
-    st.markdown(f"**Event {seq} of {last}: {timeline.said[seq]}** · by {event.by or 'the table'}{elapsed}  \n"
-                f"turn {progress.turn} · round {progress.round} · phase {progress.phase} · to act: {progress.actor or '-'}")
-    st.caption(f"`{type(event).__name__}` {_describe(event)}")
 
     board, side = st.columns([3, 1])
     view = ruleset.view(params, step.state, seat)
@@ -197,7 +178,26 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
             st.warning("This event was undone later at the table (Retracted).")
         for panel in view.panels if view.has_board else ():
             st.markdown(f"**{panel.title}**  \n" + "  \n".join(f"{label}: {value}" for label, value in panel.rows))
-
+    # The board first, the event in words and the controls under it: on a 1024 x 768 tablet the
+    # board is above the fold.
+    st.markdown(f"**Event {seq} of {last}: {timeline.said[seq]}** · by {event.by or 'the table'}{elapsed}  \n"
+                f"turn {progress.turn} · round {progress.round} · phase {progress.phase} · to act: {progress.actor or '-'}")
+    st.caption(f"`{type(event).__name__}` {_describe(event)}")
+    buttons = st.columns([1, 1.1, 1, 1, 1.4, 1.2])  # the two jumps' labels are the longest: whole at 1024 px
+    buttons[0].button("First", icon=":material/first_page:", on_click=_go, args=(0,), key="replay.first", width="stretch")
+    buttons[1].button("Previous", icon=":material/chevron_left:", on_click=_go, args=(max(seq - 1, 0),), key="replay.prev", width="stretch")
+    buttons[2].button("Next", icon=":material/chevron_right:", on_click=_go, args=(min(seq + 1, last),), key="replay.next", width="stretch")
+    buttons[3].button("Last", icon=":material/last_page:", on_click=_go, args=(last,), key="replay.last", width="stretch")
+    buttons[4].button("Next violation", icon=":material/warning:", on_click=_jump, args=(sorted(violations), "violation"),
+                      key="replay.next_violation", width="stretch")
+    buttons[5].button("Next note", icon=":material/sticky_note_2:", on_click=_jump, args=(note_starts, "note"),
+                      key="replay.next_note", width="stretch")
+    if flash := st.session_state.pop(FLASH, None):
+        st.info(flash)
+    st.slider("Event", 0, max(last, 1), key=SEQ, disabled=last == 0)
+    st.session_state[KEPT] = seq
+    worst = {s: min((v.severity for v in vs), key=_SEVERITY_ORDER.__getitem__) for s, vs in violations.items()}
+    state.show_svg(timeline_svg(last, seq, violations=worst, notes=[(n.from_seq, n.to_seq) for n in notes]))
     _event_list(timeline, seq, violations)
     if st.toggle("Show the state (every field)", key="replay.inspect"):  # drawn only when asked: a state is large
         st.json(to_builtins(step.state), expanded=1)

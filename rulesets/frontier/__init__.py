@@ -11,7 +11,7 @@ from pathlib import Path
 from rulesets.fingerprint import fingerprint
 from rulesets.frontier.bots import BOTS
 from rulesets.frontier.events import EVENTS
-from rulesets.frontier.moves import candidates, chance, legal
+from rulesets.frontier.moves import candidates, chance, compose, legal
 from rulesets.frontier.params import OPTIONS, VERSIONS
 from rulesets.frontier.readings import READINGS
 from rulesets.frontier.rules import apply, check, outcome, setup, validate_start
@@ -43,5 +43,6 @@ RULESET = Ruleset(
     readings=READINGS,
     describe=describe,
     touch=touch,
+    compose=compose,
     example_seats={"p1": "player 1", "p2": "player 2"},
 )

@@ -101,6 +101,7 @@ from rulesets.frontier.terrain import STANDARD, spots
 from rulesets.frontier.timing import chance_pending, front, reactive_seat, settled
 from rulesets.memo import last_state
 from rulesets.outcomes import Uniform
+from rulesets.view import Compose, Part
 
 
 def chance(params: Params, state: State) -> Sequence[tuple[Event, float]] | None:
@@ -322,6 +323,23 @@ def _selection(state: State) -> Iterator[Event]:
             options = [agreed_army] if agreed_army is not None else army_options(faction, state.points)
             yield from (ArmySelected(by=seat, units=army) for army in options)
             return
+
+
+def compose(params: Params, state: State) -> tuple[Compose, ...]:
+    """The army of the seat choosing now, built unit by unit: "select units from that faction
+    up to the point limit for the mission" (frontier.md, Setting up a game). `legal` offers
+    a dozen ready lists for the bots; a table points at any army the points allow."""
+    if state.stage != "selection" or any(faction_of(state, s) is None for s in state.seats):
+        return ()
+    seat = next((s for s in selection_order(state) if army_of(state, s) is None), None)
+    faction = units.FACTIONS.get(faction_of(state, seat) or "") if seat is not None else None
+    if seat is None or faction is None:
+        return ()
+    parts = tuple(Part(value=t, words=f"{units.UNITS[t].points} pts · {units.UNITS[t].name}", cost=units.UNITS[t].points)
+                  for t in faction.units)
+    return (Compose(title=f"{seat}'s army ({faction.name}, up to {state.points} points)", template=ArmySelected(by=seat, units=()),
+                    field="units", parts=parts, repeats=True, budget=state.points,
+                    hint="tap a unit to add it; tap it in the army to take it out"),)
 
 
 def army_options(faction: str, points: int) -> list[tuple[str, ...]]:

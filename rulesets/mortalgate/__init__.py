@@ -18,7 +18,7 @@ from rulesets.mortalgate.readings import READINGS
 from rulesets.mortalgate.rulebook import RulebookReport, check_faq, check_rulebook
 from rulesets.mortalgate.rules import apply, check, outcome, setup, validate_start
 from rulesets.mortalgate.state import State, seat_team
-from rulesets.mortalgate.table import describe, touch
+from rulesets.mortalgate.table import compose, describe, touch
 from rulesets.mortalgate.upcasters import UPCASTERS
 from rulesets.mortalgate.view import metrics, places, progress, view
 from rulesets.protocol import Ruleset
@@ -65,6 +65,7 @@ RULESET = Ruleset(
     rulebook=printed_tables,
     describe=describe,
     touch=touch,
+    compose=compose,
     readings=READINGS,
     roster=roster,
     seat_side=side_of,

@@ -29,7 +29,7 @@ from rulesets.mortalgate.maps import Altar
 from rulesets.mortalgate.params import Params
 from rulesets.mortalgate.rules import attack_damage
 from rulesets.mortalgate.state import State, chance_to_hit, find, game_map, is_hit, roll_value
-from rulesets.view import Touch, card_key, piece_key, space_key, space_name
+from rulesets.view import Compose, Part, Touch, card_key, piece_key, space_key, space_name
 
 POOL = "pool"
 """The card row of heroes still to draft."""
@@ -152,3 +152,21 @@ def touch(params: Params, state: State, event: Event) -> Touch:
             words = f"end {hero_name(turn.hero)}'s turn ({hero_name(hero)} is next)" if turn else words
             return Touch(words=words)
     return Touch(words=words)
+
+
+def compose(params: Params, state: State) -> tuple[Compose, ...]:
+    """Each team's turn order while it is still to be set, made by tapping its heroes first
+    to act first ("teams will decide within themselves the order in which the players will
+    act", mortalgate.txt, Set up): four taps, not a list of the 24 orders."""
+    if state.stage != "placement":
+        return ()
+    made = []
+    for index, team in enumerate(("red", "blue")):
+        mine = [h.id for h in state.heroes if h.team == team]
+        if state.order[index] or not mine:
+            continue
+        seat = next(s for s, t in state.seats if t == team)
+        made.append(Compose(title=f"{team}'s turn order", template=TurnOrderSet(by=seat, team=team, heroes=()), field="heroes",  # type: ignore[arg-type]
+                            parts=tuple(Part(value=h, words=hero_name(h)) for h in mine), ordered=True, size=len(mine),
+                            hint="tap the heroes, first to act first"))
+    return tuple(made)

@@ -160,3 +160,23 @@ def test_a_frontier_table_is_laid_in_one_tap_and_its_pieces_moved_by_a_tap_and_b
     assert same_event(moves[0], TerrainMoved(by="p1", piece="ruined-hab", to=(10.0, 22.0)))
     assert same_event(moves[1], drag)
     assert not ws.audit(match_id).errors
+
+
+def test_a_tap_on_what_cannot_be_tapped_says_why_and_writes_nothing(store: Any) -> None:
+    """While heroes are drafted, a hex of the map makes nothing: the page names it and says
+    so, on a tablet, with the hex in view below the sticky header."""
+    from rulesets.view import space_key, space_name
+
+    ws, url, golden = store
+    rules, events = golden["mortalgate"]
+    match_id = "taps-why-not"
+    driver.start_match(ws, rules, events, match_id)
+    ws.append_events(match_id, events[1:3])  # the draft roll and its choice: heroes to pick
+    with driver.chromium(driver.SIZES["tablet"]) as page:
+        driver.open_playtest(page, url, match_id)
+        page.locator('.tt-board[data-seq="2"]').wait_for()
+        hex_ = page.locator(f'.tt-board [data-key="{space_key(10, 12)}"]').first
+        driver.in_view(page, hex_, "a hex of the map")
+        hex_.click(force=True)
+        page.get_by_text(f"{space_name('hex-even-q', 10, 12)} cannot be tapped now").wait_for()
+    assert len(list(ws.events(match_id))) == 3
