@@ -274,6 +274,33 @@ def compare(ws: Workspace, match_id: str, a: str, b: str, fmt: str) -> None:
 
 @cli.command()
 @click.argument("match_id")
+@click.option("--rollouts", type=int, default=200, show_default=True, help="Games played on from each decision point.")
+@click.option("--every", type=click.Choice(["turn", "event"]), default="turn", show_default=True,
+              help="Decision points: each turn start, or each event.")
+@click.option("--bot", default=None, help="The bot every seat plays on with (default: the game's strongest).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--workers", type=int, default=None, help="Local worker processes (default: all cores).")
+@click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@pass_ws
+def chances(ws: Workspace, match_id: str, rollouts: int, every: str, bot: str | None, seed: int, workers: int | None,
+            scheduler: str | None, fmt: str) -> None:
+    """Each seat's chance to win along a match: the game's bots play the rest out from each
+    decision point (seeded, so it replays; they see the whole table, hidden cards included),
+    with 95% intervals, the turning points and when the game was decided."""
+    from projections.chances import chances as run
+    from projections.chances import replay_link
+
+    found = run(ws, match_id, rollouts=rollouts, every=every, bot=bot, seed=seed, workers=workers, scheduler=scheduler,
+                progress=_progress_bar(f"{match_id} x{rollouts}"))
+    if fmt == "json":
+        _emit(found.answer())
+        return
+    click.echo("\n".join(found.lines(link=lambda seq: replay_link(match_id, seq))))
+
+
+@cli.command()
+@click.argument("match_id")
 @pass_ws
 def verify(ws: Workspace, match_id: str) -> None:
     """Check a match's hash chain; name the first bad line."""
