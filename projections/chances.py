@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote
 
 import msgspec
@@ -35,6 +35,9 @@ from projections.words import words
 from projections.workspace import Workspace
 from rulesets import registry
 from rulesets.registry import Rules
+
+if TYPE_CHECKING:
+    from projections.verdicts import Verdict
 
 Every = Literal["turn", "event"]
 EVERY: tuple[Every, ...] = ("turn", "event")
@@ -294,6 +297,33 @@ class Chances(msgspec.Struct, kw_only=True):
                 where = f"  {link(swing.seq)}" if link else ""
                 out.append(f"- event {swing.seq}: {swing.sentence()}{where}")
         return out
+
+
+def cohort_measures(ws: Workspace, match_ids: Sequence[str], *, rollouts: int, every: str = "turn", bot: str | None = None,
+                    seed: int = 1, workers: int | None = None, scheduler: str | None = None) -> list[tuple[float, float]]:
+    """Per match: how far into it it was decided (1.0: not before its end) and how often
+    the seat most likely to win changed, from its win chances."""
+    out = []
+    for match_id in match_ids:
+        found = chances(ws, match_id, rollouts=rollouts, every=every, bot=bot, seed=seed, workers=workers, scheduler=scheduler)
+        share = found.decided_share()
+        out.append((1.0 if share is None else share, float(found.lead_changes())))
+    return out
+
+
+def chance_verdicts(ws: Workspace, a: Sequence[str], b: Sequence[str], *, paired: bool, rollouts: int, every: str = "turn",
+                    bot: str | None = None, seed: int = 1, workers: int | None = None, scheduler: str | None = None,
+                    detect: float = 0.05) -> list[Verdict]:
+    """How early games are decided and how often the likely winner changes, for the matches
+    of two versions (`paired`: match i of both was played from the same seed), each with its
+    interval; not yet corrected for the other measures of a comparison (`verdicts.holm`)."""
+    from projections.verdicts import chance_lead_changes, decided_when
+
+    ma = cohort_measures(ws, a, rollouts=rollouts, every=every, bot=bot, seed=seed, workers=workers, scheduler=scheduler)
+    mb = cohort_measures(ws, b, rollouts=rollouts, every=every, bot=bot, seed=seed, workers=workers, scheduler=scheduler)
+    pairs = list(zip(ma, mb, strict=False)) if paired else []
+    return [decided_when([m[0] for m in ma], [m[0] for m in mb], pairs=[(x[0], y[0]) for x, y in pairs], detect=detect),
+            chance_lead_changes([m[1] for m in ma], [m[1] for m in mb], pairs=[(x[1], y[1]) for x, y in pairs])]
 
 
 def replay_link(match_id: str, seq: int) -> str:

@@ -145,3 +145,22 @@ def test_over_http_a_bad_request_is_refused_in_one_line(http: tuple[TestClient, 
     client, home = http
     answer = client.get(f"/matches/{FORCED}/chances", params=params, headers=_bearer(home, "read"))
     assert answer.status_code == 422 and answer.json()["error"] == said
+
+
+def test_compare_versions_says_how_early_games_are_decided_and_how_often_the_likely_winner_changes(
+        pig: Path, tmp_path: Path) -> None:
+    home = tmp_path / "versions"
+    code, out, err = run(home, "compare-versions", "pig-bots@short", "pig-bots@100", "--games", "4", "--workers", "1",
+                         "--chances", "3", "--chance-rollouts", "4")
+    assert code == 0, err
+    rows = {line.split()[0]: line for line in out.splitlines() if line.split()[:1] in (["decided_when"], ["chance_lead_changes"])}
+    assert set(rows) == {"decided_when", "chance_lead_changes"}
+    assert all(line.count("[") >= 3 for line in rows.values())  # both versions and the difference, with intervals
+    assert "How early are games decided?" in out and "How often does the likely winner change?" in out
+    kept = list((home / "cache" / "chances").rglob("*"))
+    assert len([p for p in kept if p.is_file()]) == 6  # three games of each version, each curve kept
+
+
+def test_compare_versions_refuses_chances_with_until_decided(pig: Path, tmp_path: Path) -> None:
+    code, _, err = run(tmp_path / "s", "compare-versions", "pig-bots@short", "pig-bots@100", "--until-decided", "--chances", "2")
+    assert code == 2 and "--chances is for one round of games, not --until-decided" in err

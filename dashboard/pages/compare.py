@@ -35,6 +35,8 @@ KINDS = {"bot games": "bots", "human playtests": "humans"}
 """Cohorts are one kind or the other, never pooled."""
 SIMULATION = "cmp_simulation"
 REAUDIT = "cmp_reaudit_result"
+CHANCE_ROLLOUTS = 50
+"""Games the bots play on from each turn start when a comparison asks for win chances (the CLI's default)."""
 
 
 def _versions(ws: Workspace) -> tuple[str, str, str] | None:
@@ -237,7 +239,12 @@ def _simulate(ws: Workspace, game: str, a: str, b: str, detect: float) -> None:
     games = left.number_input("Games per version", min_value=1, max_value=5000, value=20, step=10, key="cmp_games")
     seed = mid.number_input("Seed", min_value=0, value=1, step=1, key="cmp_seed")
     bot = right.selectbox("Bot", bots, index=bots.index(ruleset.default_bot) if ruleset.default_bot in bots else 0, key="cmp_bot")
-    workers = st.number_input("Worker processes", min_value=1, max_value=64, value=1, step=1, key="cmp_workers")
+    left, right = st.columns(2)
+    workers = left.number_input("Worker processes", min_value=1, max_value=64, value=1, step=1, key="cmp_workers")
+    chances = right.number_input("Games per version whose win chances are played out", min_value=0, max_value=5000, value=0,
+                                 step=1, key="cmp_chances",
+                                 help="Adds how early games are decided and how often the likely winner changes: bots "
+                                      f"play {CHANCE_ROLLOUTS} games on from each turn start of each (this takes a while).")
     if st.button(f"Simulate {a} and {b}", key="cmp_simulate", type="primary"):
         bar = st.progress(0.0, text="starting...")
 
@@ -246,7 +253,8 @@ def _simulate(ws: Workspace, game: str, a: str, b: str, detect: float) -> None:
 
         try:
             st.session_state[SIMULATION] = compare_versions(ws, a, b, games=int(games), seed=int(seed), bot=bot,
-                                                            workers=int(workers), progress=progress, detect=detect)
+                                                            workers=int(workers), progress=progress, detect=detect,
+                                                            chances=int(chances), chance_rollouts=CHANCE_ROLLOUTS)
         except TabletapeError as error:
             show_error(error)
             return
