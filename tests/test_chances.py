@@ -15,10 +15,13 @@ from litestar.testing import TestClient
 from dashboard.service import create_app
 from events.tokens import Tokens
 from projections.chances import Chances, chances
+from projections.demo import save_events
+from projections.simulate import play
 from projections.workspace import Workspace
+from rulesets import registry
 from tests.chances_support import FORCED, FORCING, forced_game
 from tests.cli_support import run
-from tests.plugin_support import pig, site
+from tests.plugin_support import GOFISH, install, pig, site
 
 __all__ = ["pig", "site"]  # fixtures
 
@@ -164,3 +167,25 @@ def test_compare_versions_says_how_early_games_are_decided_and_how_often_the_lik
 def test_compare_versions_refuses_chances_with_until_decided(pig: Path, tmp_path: Path) -> None:
     code, _, err = run(tmp_path / "s", "compare-versions", "pig-bots@short", "pig-bots@100", "--until-decided", "--chances", "2")
     assert code == 2 and "--chances is for one round of games, not --until-decided" in err
+
+
+@pytest.mark.parametrize("game", [name for name in registry.names() if registry.game(name).default_bot is not None])
+def test_every_built_in_game_with_bots_has_win_chances(game: str, tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "store")
+    rules = registry.resolve(game)
+    save_events(ws, play(rules, rules.ruleset.example_seats, seed=3, match_id=f"bot-{game}", max_events=60))
+    found = chances(ws, f"bot-{game}", rollouts=2, workers=1)
+    assert found.points[0].seq == 0 and found.points[-1].seq == found.last_seq == 59
+    assert all(sum(p.wins.values()) + p.draws + p.unfinished == 2 for p in found.points)
+    assert set(found.seats) == set(rules.ruleset.example_seats)
+
+
+def test_a_game_with_hidden_hands_has_win_chances_played_from_the_whole_table(site: Path, tmp_path: Path) -> None:
+    install(site, {"gofish": "gofish:RULESET"}, name="gofish", version="0.1", code=GOFISH)
+    registry.refresh()
+    ws = Workspace(tmp_path / "store")
+    rules = registry.resolve("gofish")
+    save_events(ws, play(rules, {"a": "ana", "b": "ben"}, seed=2, match_id="fish", max_events=40))
+    found = chances(ws, "fish", rollouts=3, workers=1)
+    assert all(sum(p.wins.values()) + p.draws + p.unfinished == 3 for p in found.points)
+    assert "hidden cards included" in found.played_by
