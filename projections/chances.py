@@ -164,6 +164,8 @@ class Chances(msgspec.Struct, kw_only=True):
     seconds: float = 0.0
     games: int = 0
     """Games played out (exact points play none)."""
+    moves: int = 0
+    """Events those games played, in all."""
     workers: str = ""
     cached: bool = False
     """Read from the result cache rather than played out."""
@@ -353,24 +355,26 @@ class Rollouts(msgspec.Struct, frozen=True, kw_only=True):
 
 
 @without_cycle_collector
-def play_on(task: Rollouts) -> tuple[dict[str, int], int, int]:
-    """Play a point's games on (runs in a worker): wins per winner, draws, unfinished."""
+def play_on(task: Rollouts) -> tuple[dict[str, int], int, int, int]:
+    """Play a point's games on (runs in a worker): wins per winner, draws, unfinished, and
+    the events played in all."""
     rules = registry.rules_for_log(task.ruleset, task.version, task.overrides, None)
     wins: dict[str, int] = {}
-    draws = unfinished = 0
+    draws = unfinished = moves = 0
     for seed in task.seeds:
         try:
-            result = playout(rules, task.state, seed=seed, bot=task.bot, seq=task.seq, max_events=task.max_events)
+            result, ended = playout(rules, task.state, seed=seed, bot=task.bot, seq=task.seq, max_events=task.max_events)
         except Exception as error:  # a bot or the rules failing from a position the table reached
             raise ChancesError(f"the {task.bot} bots could not play on from event {task.seq} "
                                f"({type(error).__name__}: {error})") from None
+        moves += ended - task.seq
         if result is None:
             unfinished += 1
         elif result.draw or result.winner is None:
             draws += 1
         else:
             wins[result.winner] = wins.get(result.winner, 0) + 1
-    return wins, draws, unfinished
+    return wins, draws, unfinished, moves
 
 
 def decision_points(events: Sequence[Any], rules: Rules, every: Every) -> tuple[list[tuple[int, int, Any]], dict[int, str]]:
@@ -452,7 +456,8 @@ def _play_out(ws: Workspace, match_id: str, header: MatchStarted, rules: Rules, 
     count = workers_or_cores(workers)
     tallies: dict[int, tuple[dict[str, int], int, int]] = {}
     done, total = 0, sum(len(task.seeds) for task in tasks)
-    for task, (wins, draws, unfinished) in zip(tasks, ordered_map(play_on, tasks, workers=count, scheduler=scheduler,
+    moves = 0
+    for task, (wins, draws, unfinished, played) in zip(tasks, ordered_map(play_on, tasks, workers=count, scheduler=scheduler,
                                                                    error=ChancesError, work="rollout",
                                                                    lost="no chances were kept"), strict=True):
         kept, kept_draws, kept_unfinished = tallies.get(task.seq, ({}, 0, 0))
@@ -460,6 +465,7 @@ def _play_out(ws: Workspace, match_id: str, header: MatchStarted, rules: Rules, 
             kept[seat] = kept.get(seat, 0) + n
         tallies[task.seq] = (kept, kept_draws + draws, kept_unfinished + unfinished)
         done += len(task.seeds)
+        moves += played
         if progress is not None:
             progress(done, total)
     out = []
@@ -472,4 +478,4 @@ def _play_out(ws: Workspace, match_id: str, header: MatchStarted, rules: Rules, 
                          draws=draws, unfinished=unfinished, rollouts=rollouts))
     return Chances(match_id=match_id, rules=rules.spec, bot=bot, rollouts=rollouts, every=every, seed=seed, seats=seats,
                    last_seq=points[-1][0] if points else 0, points=out, said=said, seconds=time.perf_counter() - started,
-                   games=done, workers=f"dask {scheduler}" if scheduler else f"{count} local process(es)")
+                   games=done, moves=moves, workers=f"dask {scheduler}" if scheduler else f"{count} local process(es)")

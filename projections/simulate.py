@@ -103,9 +103,9 @@ def play(
 
 
 def playout(rules: Rules, state: Any, *, seed: int, bot: str, seq: int,
-            max_events: int = 20_000) -> Outcome | None:
-    """Play a game on from `state` (after event `seq`) to its end and say how it ended;
-    None when it does not end by `max_events` or no one can move. The same loop as `play`,
+            max_events: int = 20_000) -> tuple[Outcome | None, int]:
+    """Play a game on from `state` (after event `seq`) to its end: how it ended (None when
+    it does not end by `max_events` or no one can move) and the seq it ended at. The same loop as `play`,
     kept to what an outcome needs: nothing is checked (the bots pick what the rules offer)
     and no log is kept, so a win chance costs its games' moves, not their logs."""
     ruleset = rules.ruleset
@@ -117,12 +117,12 @@ def playout(rules: Rules, state: Any, *, seed: int, bot: str, seq: int,
     while result is None and seq < max_events:
         chosen = _next(rules, state, rng, policy, {})
         if chosen is None:
-            return None
+            return None, seq
         seq += 1
         event = chosen[0]
         state = apply(params, state, replace(event, seq=seq))
         result = outcome(params, state)
-    return result
+    return result, seq
 
 
 def bot_name(ruleset: Ruleset[Any], bot: str | None) -> str:
