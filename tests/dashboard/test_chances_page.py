@@ -12,6 +12,8 @@ from streamlit.testing.v1 import AppTest
 from projections.workspace import Workspace
 from tests.chances_support import FORCED, FORCING, forced_game
 from tests.dashboard.conftest import APP, by_label, open_page, run_ok, texts
+from tests.dashboard.test_compare import PAGE as COMPARE
+from tests.dashboard.test_compare import choose, table
 from tests.plugin_support import pig, site
 
 __all__ = ["pig", "site"]  # fixtures
@@ -62,3 +64,20 @@ def test_a_turning_points_link_opens_the_replay_at_its_event(home: Path) -> None
 def test_a_game_without_bots_says_there_are_no_chances_and_why(home: Path) -> None:
     at = open_page(AppTest.from_file(APP, default_timeout=60).run(), "replay", match_id="no-bots")
     assert "No win chances: pig is a level 2 game: simulate needs level 4 (its `legal` function)." in texts(at)
+
+
+def test_the_compare_page_adds_how_early_games_are_decided_when_asked(home: Path) -> None:
+    at = AppTest.from_file(COMPARE, default_timeout=120).run()
+    choose(at, "Game", "Pig with bots")
+    at.run()
+    choose(at, "Version A", "short")
+    choose(at, "Version B", "100")
+    at.run()
+    at.number_input(key="cmp_games").set_value(3)
+    at.number_input(key="cmp_chances").set_value(3)
+    at.run()
+    at.number_input(key="cmp_chance_rollouts").set_value(2)
+    at.button(key="cmp_simulate").click()
+    run_ok(at)
+    measures = set(table(at, "p_holm")["measure"])
+    assert {"decided_when", "chance_lead_changes", "seat_balance"} <= measures
