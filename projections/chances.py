@@ -107,6 +107,7 @@ class Swing(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def change(self) -> float:
+        """How far the seat's chance moved (negative: it fell)."""
         return self.after - self.before
 
     def sentence(self) -> str:
