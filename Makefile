@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: setup test test-slow test-attacks lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-startup bench-all
+.PHONY: setup test test-slow test-attacks lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-startup bench-chances bench-all
 setup: $(STAMP)
 
 lint: $(STAMP)
@@ -43,6 +43,10 @@ bench-warehouse: $(STAMP)
 
 bench-simulation: $(STAMP)
 	$(BIN)/python -m benchmarks.simulation
+
+# Win chances along a human MortalGate playtest, 20 rollouts per turn start, local and Dask (a few minutes).
+bench-chances: $(STAMP)
+	$(BIN)/python -m benchmarks.chances
 
 bench-dashboard: $(STAMP)
 	$(BIN)/python -m benchmarks.dashboard

@@ -63,7 +63,7 @@ class Verdict:
 
     key: str
     """Stable id: seat_balance, first_player, pick:<piece>, length, decisive, lead_changes,
-    comebacks, pacing, rule:<rule id>."""
+    comebacks, pacing, rule:<rule id>; decided_when and chance_lead_changes (from win chances)."""
     question: str
     measure: str
     """What the numbers are, e.g. "blue's win rate"."""
@@ -246,6 +246,9 @@ def _plain_words(v: Verdict) -> tuple[str, str, str]:
             "comebacks": ("more games are won from behind at half time", "fewer games are won from behind at half time",
                           "how many games are won from behind at half time"),
             "pacing": ("turns take longer at the table", "turns go faster at the table", "how long turns take at the table"),
+            "decided_when": ("games are decided later", "games are decided earlier", "how far into a game it is decided"),
+            "chance_lead_changes": ("the likely winner changes more often", "the likely winner changes less often",
+                                    "how often the likely winner changes"),
             }.get(key, (f"{v.measure} is higher", f"{v.measure} is lower", v.measure))
 
 
@@ -622,6 +625,21 @@ def lead_changes(a: Sequence[Row], b: Sequence[Row]) -> Verdict:
                          [r["lead_changes"] for r in fa], [r["lead_changes"] for r in fb], detectable=0.5,
                          games=(len(a), len(b)),
                          pairs=_pairs(a, b, lambda r: r["lead_changes"] if r["finished"] else None))
+
+
+def decided_when(a: Sequence[float], b: Sequence[float], *, pairs: Sequence[tuple[float, float]] = (),
+                 detect: float = DETECT) -> Verdict:
+    """How far into a game (its share of the game's events) the winner's chance to win, as
+    bots playing the rest out measure it, stays at 90% or more; a game never decided so
+    counts as decided at its end. Lower: decided earlier (a runaway leader)."""
+    return means_verdict("decided_when", "How early are games decided?", "share of the game played when it is decided",
+                         "rate", a, b, detectable=2 * detect, pairs=pairs)
+
+
+def chance_lead_changes(a: Sequence[float], b: Sequence[float], *, pairs: Sequence[tuple[float, float]] = ()) -> Verdict:
+    """How often the seat most likely to win (by the bots' rollouts) changes in a game."""
+    return means_verdict("chance_lead_changes", "How often does the likely winner change?",
+                         "changes of the likely winner per game", "per match", a, b, detectable=0.5, pairs=pairs)
 
 
 def comebacks(a: Sequence[Row], b: Sequence[Row], *, detect: float = DETECT) -> Verdict:

@@ -35,6 +35,8 @@ KINDS = {"bot games": "bots", "human playtests": "humans"}
 """Cohorts are one kind or the other, never pooled."""
 SIMULATION = "cmp_simulation"
 REAUDIT = "cmp_reaudit_result"
+CHANCE_ROLLOUTS = 50
+"""Games the bots play on from each turn start when a comparison asks for win chances (the CLI's default)."""
 
 
 def _versions(ws: Workspace) -> tuple[str, str, str] | None:
@@ -237,7 +239,13 @@ def _simulate(ws: Workspace, game: str, a: str, b: str, detect: float) -> None:
     games = left.number_input("Games per version", min_value=1, max_value=5000, value=20, step=10, key="cmp_games")
     seed = mid.number_input("Seed", min_value=0, value=1, step=1, key="cmp_seed")
     bot = right.selectbox("Bot", bots, index=bots.index(ruleset.default_bot) if ruleset.default_bot in bots else 0, key="cmp_bot")
-    workers = st.number_input("Worker processes", min_value=1, max_value=64, value=1, step=1, key="cmp_workers")
+    left, mid, right = st.columns(3)
+    workers = left.number_input("Worker processes", min_value=1, max_value=64, value=1, step=1, key="cmp_workers")
+    chances = mid.number_input("Games per version with win chances", min_value=0, max_value=5000, value=0, step=1,
+                               key="cmp_chances", help="Adds how early games are decided and how often the likely winner "
+                               "changes: bots play games on from each turn start of each (this takes a while).")
+    rollouts = right.number_input("Games played on from each turn start", min_value=1, max_value=2000,
+                                  value=CHANCE_ROLLOUTS, step=10, key="cmp_chance_rollouts", disabled=not chances)
     if st.button(f"Simulate {a} and {b}", key="cmp_simulate", type="primary"):
         bar = st.progress(0.0, text="starting...")
 
@@ -246,7 +254,8 @@ def _simulate(ws: Workspace, game: str, a: str, b: str, detect: float) -> None:
 
         try:
             st.session_state[SIMULATION] = compare_versions(ws, a, b, games=int(games), seed=int(seed), bot=bot,
-                                                            workers=int(workers), progress=progress, detect=detect)
+                                                            workers=int(workers), progress=progress, detect=detect,
+                                                            chances=int(chances), chance_rollouts=int(rollouts))
         except TabletapeError as error:
             show_error(error)
             return

@@ -23,6 +23,7 @@ from events.base import Event
 from events.errors import TabletapeError
 from events.notes import NOTE_TAGS, Note
 from projections.audit import AuditReport
+from projections.chances import DEFAULT_ROLLOUTS, EVERY, Chances, chances
 from projections.timeline import Timeline
 from projections.workspace import Workspace, to_builtins
 from rulesets.levels import lacks
@@ -38,6 +39,7 @@ FOLLOW_EVERY = 1.0
 """Seconds between two looks at the log while following a match live."""
 FLASH = "replay.flash"
 NOTES_FLASH = "replay.notes_flash"
+CHANCES = "replay.chances"  # with the match id: the win chances last computed for it
 REDRAW_MS = "replay.redraw_ms"  # server time of the last redraw (the benchmark reads it)
 WINDOW = 8  # events shown either side of the current one in the event list
 SPEEDS = {"slow (2 s)": 2.0, "normal (1 s)": 1.0, "fast (0.5 s)": 0.5}
@@ -60,6 +62,12 @@ def _jump(targets: Sequence[int], what: str) -> None:
         st.session_state[SEQ] = min(later)
     else:
         st.session_state[FLASH] = f"No {what} after event {here}."
+
+
+def _opened_at(last: int) -> int:
+    """The event a link opens the match at (`?at=`, as a turning point links), else the first."""
+    asked = st.query_params.get("at")
+    return min(int(asked), last) if asked and asked.isdigit() else 0
 
 
 def _describe(event: Event) -> str:
@@ -115,12 +123,13 @@ def main() -> None:
         return
     if st.session_state.get("replay.for") != match_id:
         st.session_state["replay.for"] = match_id
-        st.session_state[SEQ] = st.session_state[KEPT] = 0
+        st.session_state[SEQ] = st.session_state[KEPT] = _opened_at(timeline.last_seq)
     _curves(timeline)
     every = FOLLOW_EVERY if follow else speed if autoplay else None
     st.fragment(run_every=every)(_scrubber)(ws, match_id, timeline, report, seat, autoplay, follow=follow, against=against)
     if not follow:
         _violation_list(report, lacks(timeline.rules.ruleset, "audit"))
+    win_chances(ws, match_id, timeline)
     _all_notes(ws, match_id)
 
 
@@ -252,6 +261,63 @@ def _violation_list(report: AuditReport, unchecked: str | None = None) -> None:
                                        for v in report.violations]), hide_index=True, width="stretch")
         else:
             st.caption(f"No event is checked: {unchecked}." if unchecked else "No rule was broken.")
+
+
+# --- win chances ----------------------------------------------------------------------------
+
+
+def win_chances(ws: Workspace, match_id: str, timeline: Timeline) -> None:
+    """Each seat's chance to win along the match, played out by the game's bots when asked
+    (it takes a while; a curve computed before is read from the store's cache), with the
+    turning points as jumps to where they happened."""
+    ruleset = timeline.rules.ruleset
+    kept = f"{CHANCES}.{match_id}"
+    with st.expander("Win chances along the match", expanded=kept in st.session_state):
+        if (missing := lacks(ruleset, "simulate")) is not None:
+            st.caption(f"No win chances: {missing}.")
+            return
+        cols = st.columns([1, 1, 1, 1])
+        rollouts = cols[0].number_input("Games per point", min_value=1, max_value=2000, value=DEFAULT_ROLLOUTS, step=50,
+                                        key="replay.chances_rollouts")
+        every = cols[1].selectbox("Points", EVERY, key="replay.chances_every",
+                                  format_func=lambda e: "each turn start" if e == "turn" else "each event")
+        bots = list(ruleset.bots)
+        bot = cols[2].selectbox("Bots", bots, index=bots.index(ruleset.default_bot) if ruleset.default_bot in bots else 0,
+                                key="replay.chances_bot")
+        workers = cols[3].number_input("Worker processes", min_value=1, max_value=64, value=1, step=1,
+                                       key="replay.chances_workers")
+        if st.button("Compute win chances", icon=":material/query_stats:", key="replay.chances_go"):
+            bar = st.progress(0.0, text="starting...")
+
+            def progress(done: int, total: int) -> None:
+                bar.progress(done / max(total, 1), text=f"{done} of {total} games played on")
+
+            try:
+                st.session_state[kept] = chances(ws, match_id, rollouts=int(rollouts), every=every, bot=bot,
+                                                 workers=int(workers), progress=progress)
+            except TabletapeError as error:
+                state.show_error(error)
+                return
+            bar.progress(1.0, text="done")
+        found: Chances | None = st.session_state.get(kept)
+        if found is not None:
+            _chance_chart(found)
+
+
+def _chance_chart(found: Chances) -> None:
+    """The curve, what it was played with, when the game was decided, and the turning points."""
+    st.caption(found.played_by + (" · read from the cache" if found.cached else f" · {found.seconds:.1f} s"))
+    from dashboard.charts import win_chances as chart  # Altair: loaded once a curve is shown
+
+    st.altair_chart(chart(found.curve()), width="stretch")
+    for line in found.summary():
+        st.markdown(line)
+    swings = found.turning_points()
+    if swings:
+        st.markdown("**Turning points**")
+    for index, swing in enumerate(swings):
+        st.button(f"Event {swing.seq}: {swing.sentence()}", key=f"replay.swing.{index}", on_click=_go, args=(swing.seq,),
+                  help="Go to where it happened.")
 
 
 # --- notes ----------------------------------------------------------------------------------
