@@ -35,6 +35,7 @@ from rulesets.mortalgate.events import (
     TurnStarted,
 )
 from rulesets.mortalgate.params import Params
+from rulesets.mortalgate.ruleids import RULE_IDS
 from rulesets.mortalgate.state import (
     PHASES,
     TEAMS,
@@ -65,7 +66,7 @@ from rulesets.mortalgate.state import (
     team_index,
     zone_of,
 )
-from rulesets.protocol import Outcome, Violation
+from rulesets.protocol import Outcome, Severity, Violation
 
 replace = msgspec.structs.replace
 
@@ -118,10 +119,11 @@ ON_THE_MAP = frozenset({"movement.impassable", "combat.line-of-sight", "altars.z
 """Rules judged on the map's layout, which is assumed data (params: `map`): their findings say so."""
 
 
-def _v(event: Event, rule: str, message: str, severity: str = "error") -> Violation:
+def _v(event: Event, rule: str, message: str, severity: Severity = "error") -> Violation:
+    """The event broke the declared rule `rule` (see `ruleids.RULE_IDS`)."""
     if rule in ON_THE_MAP:
         message += " (on the assumed map layout)"
-    return Violation(seq=event.seq, rule=f"mortalgate/{rule}", message=message, severity=severity)  # type: ignore[arg-type]
+    return RULE_IDS.violation(event, rule, message, severity)
 
 
 def _check_by(event: Event, hero: Hero | None) -> Problems:
@@ -970,11 +972,11 @@ def outcome(params: Params, state: State) -> Outcome | None:
     red, blue = state.grace
     if red >= win or blue >= win:  # "The first team to reach 20 Grace points achieves victory"
         team = "red" if red >= win else "blue"
-        return Outcome(winner=team, reason=f"{team} reached {win} Grace", rule="mortalgate/victory.grace")
+        return Outcome(winner=team, reason=f"{team} reached {win} Grace", rule=RULE_IDS.id("victory.grace"))
     altars = state.altars
     if altars and altars[0] is not None and altars.count(altars[0]) == len(altars):  # "a single team controls all 8 altar points"
         team = str(altars[0])
-        return Outcome(winner=team, reason=f"{team} controls all {len(altars)} altars", rule="mortalgate/victory.altars")
+        return Outcome(winner=team, reason=f"{team} controls all {len(altars)} altars", rule=RULE_IDS.id("victory.altars"))
     for hero in state.heroes:
         if not hero.alive:
             break
@@ -983,5 +985,5 @@ def outcome(params: Params, state: State) -> Outcome | None:
     standing = {h.team for h in state.heroes if h.alive}
     if len(standing) == 1:  # "If all enemies are defeated before having the opportunity to respawn"
         team = standing.pop()
-        return Outcome(winner=team, reason=f"{team} slew every enemy before any could respawn", rule="mortalgate/victory.wipe")
+        return Outcome(winner=team, reason=f"{team} slew every enemy before any could respawn", rule=RULE_IDS.id("victory.wipe"))
     return None
