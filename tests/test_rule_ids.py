@@ -92,9 +92,9 @@ def test_every_finding_on_golden_seeded_and_planted_logs_names_a_declared_rule(n
 def test_a_check_cannot_name_a_rule_its_table_does_not_declare() -> None:
     rule_ids = table("mortalgate")
     started = MatchStarted(seq=0, match_id="m", ruleset="mortalgate", version="2.5", seats={"red": "a", "blue": "b"})
-    assert rule_ids.violation(started, "movement.points", "x").rule == "mortalgate/movement.points"
-    with pytest.raises(UndeclaredRuleError, match=r"mortalgate/movement\.walk is not a declared rule"):
-        rule_ids.violation(started, "movement.walk", "x")
+    assert rule_ids.violation(started, "death.slain", "x").rule == "mortalgate/death.slain"
+    with pytest.raises(UndeclaredRuleError, match=r"mortalgate/movement\.slain is not a declared rule"):
+        rule_ids.violation(started, "movement.slain", "x")
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -164,7 +164,7 @@ def _check_phase(event: Event, turn: Turn, phase: str) -> Problems:
     if turn.phase == "done":
         return []  # the capture ended the turn: `altars.capture-ends-turn` names that once
     if _PHASE_RANK[turn.phase] > _PHASE_RANK[phase]:
-        return [_v(event, "turn.phase-order", f"{phase} phase after the {turn.phase} phase: phases go upkeep, movement, combat, capture")]
+        return [_v(event, "turn-sequence.phases", f"{phase} phase after the {turn.phase} phase: phases go upkeep, movement, combat, capture")]
     return []
 
 
@@ -241,12 +241,12 @@ def _check_fair_share(params: Params, state: State, event: HeroPicked) -> Proble
 def _check_hero_placed(params: Params, state: State, event: HeroPlaced) -> Problems:
     hero = find(state, event.hero)
     if hero is None or state.stage == "draft":
-        return [_v(event, "setup.spawn", f"{event.hero} is placed before the draft is over")]
+        return [_v(event, "draft.spawn", f"{event.hero} is placed before the draft is over")]
     problems = _check_by(event, hero)
     if state.stage == "play" or hero.node is not None:
-        problems.append(_v(event, "setup.spawn", f"{event.hero} is already on the board"))
+        problems.append(_v(event, "draft.spawn", f"{event.hero} is already on the board"))
     if event.node not in game_map(params).spawns[hero.team]:
-        problems.append(_v(event, "setup.spawn", f"{event.node} is not on {hero.team}'s spawn point (on the assumed map layout)"))
+        problems.append(_v(event, "draft.spawn", f"{event.node} is not on {hero.team}'s spawn point (on the assumed map layout)"))
     elif event.node in occupied(state):
         problems.append(_v(event, "movement.occupied", f"{event.node} already holds a hero"))
     return problems
@@ -256,10 +256,10 @@ def _check_turn_order(params: Params, state: State, event: TurnOrderSet) -> Prob
     """"This turn order, once decided, will remain constant throughout the remainder of the game"."""
     if state.stage != "placement":
         when = "during the draft" if state.stage == "draft" else "after play began: the order stays constant"
-        return [_v(event, "setup.turn-order", f"turn order set {when}")]
+        return [_v(event, "draft.turn-order", f"turn order set {when}")]
     team_heroes = sorted(h.id for h in state.heroes if h.team == event.team)
     if sorted(event.heroes) != team_heroes:
-        return [_v(event, "setup.turn-order", f"{event.team}'s order must list each of its heroes once: {', '.join(team_heroes)}")]
+        return [_v(event, "draft.turn-order", f"{event.team}'s order must list each of its heroes once: {', '.join(team_heroes)}")]
     return []
 
 
@@ -305,7 +305,7 @@ def _check_moved(params: Params, state: State, event: HeroMoved) -> Problems:
         return problems
     problems += _check_phase(event, turn, "movement")
     if not hero.alive or hero.node is None:
-        return [*problems, _v(event, "movement.slain", f"{event.hero} is slain and not on the board")]
+        return [*problems, _v(event, "death.slain", f"{event.hero} is slain and not on the board")]
     if turn.stunned:
         problems.append(_v(event, "status.stun", f"{event.hero} is stunned: stunned heroes are unable to move"))
     allowance = movement_allowance(params, state, hero, turn)
@@ -394,7 +394,7 @@ def _check_attack(params: Params, state: State, event: AttackDeclared) -> Proble
         return problems
     problems += _check_phase(event, turn, "combat")
     if not hero.alive:
-        return [*problems, _v(event, "movement.slain", f"{event.hero} is slain")]
+        return [*problems, _v(event, "death.slain", f"{event.hero} is slain")]
     if turn.stunned:
         problems.append(_v(event, "status.stun", f"{event.hero} is stunned: stunned heroes are unable to attack"))
     if turn.attacks_left <= 0:
@@ -412,7 +412,7 @@ def _check_ability(params: Params, state: State, event: AbilityUsed) -> Problems
     if ability is None or event.ability not in own:
         return [*problems, _v(event, "abilities.unknown", f"{hero.id} has no ability {event.ability!r}; its abilities: {', '.join(sorted(own))}")]
     if not hero.alive:
-        return [*problems, _v(event, "movement.slain", f"{event.hero} is slain")]
+        return [*problems, _v(event, "death.slain", f"{event.hero} is slain")]
     if turn.combat_used:
         problems.append(_v(event, "combat.one-action", f"{event.hero} already took its combat action this turn"))
     if (left := cooldown(hero, event.ability)) > 0:
@@ -470,7 +470,7 @@ def _check_captured(params: Params, state: State, event: AltarCaptured) -> Probl
     if index is None:
         return [*problems, _v(event, "altars.unknown", f"there is no altar {event.altar!r}")]
     if not hero.alive:  # "Upon death, a player must remove his or her hero figure from the board"
-        return [*problems, _v(event, "movement.slain", f"{event.hero} is slain and not on the board")]
+        return [*problems, _v(event, "death.slain", f"{event.hero} is slain and not on the board")]
     if hero.node not in zone_of(params, event.altar):
         problems.append(_v(event, "altars.zone", f"{event.hero} is not in {event.altar}'s altar zone"))
     if contested(params, state, event.altar, hero.team):
