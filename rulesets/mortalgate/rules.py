@@ -639,34 +639,68 @@ def _apply_turn_started(params: Params, state: State, event: TurnStarted) -> Sta
 
 
 def _upkeep(params: Params, state: State, hero: Hero, cursor: int) -> State:
-    """"Upkeep Phase": cooldowns tick, Shield Wall ends ("until his next turn"), then status
-    effects resolve and tick: "Burning heroes suffer 1 damage ... Burn damage spreads to ...
-    members of the sufferer's team occupying nodes adjacent"; "Poison: ... suffers 1 damage".
+    """"Upkeep Phase", its steps in the text's order: the hero's turn begins; "he or she will
+    first reduce the cooldown counter of any abilities on cooldown by 1"; "Once cooldowns have
+    been resolved, the player will then resolve any current status effects"; "After doing so
+    the player will reduce the counter on the associated status effect marker".
 
-    The new turn, its count and `cursor` go into the same copy of the state as the ticks:
-    a third of all events are turn starts.
+    The turn's start and the ticked cooldowns go into one copy of the state, and a hero with
+    no status effect stops there: a third of all events are turn starts.
     """
-    effects = hero.effects
-    if not effects:
-        turn = Turn(hero=hero.id, attacks_left=1)
-        if not (hero.cooldowns or hero.shield_wall):
-            return replace(state, turns=state.turns + 1, cursor=cursor, turn=turn)
-        ticked = replace(hero, cooldowns=_ticked(hero.cooldowns), shield_wall=False)
-        return replace(state, heroes=heroes_with(state, hero, ticked), turns=state.turns + 1, cursor=cursor, turn=turn)
-    kinds = {e.kind for e in effects}
-    turn = Turn(hero=hero.id, attacks_left=1, stunned="stunned" in kinds, poisoned="poisoned" in kinds,
+    ready = _cooldowns_ticked(hero)
+    state = replace(state, heroes=state.heroes if ready is hero else heroes_with(state, hero, ready),
+                    turns=state.turns + 1, cursor=cursor, turn=_turn_of(hero))
+    if not hero.effects:
+        return state
+    state = _statuses_resolve(params, state, ready)
+    return _status_counters_tick(state, hero.id)
+
+
+def _turn_of(hero: Hero) -> Turn:
+    """The hero's turn, under the statuses it begins with: "stunned heroes are unable to move
+    or attack", a poisoned hero's "mobility is reduced by 2", Precision Targeting holds."""
+    if not hero.effects:
+        return Turn(hero=hero.id, attacks_left=1)
+    kinds = {e.kind for e in hero.effects}
+    return Turn(hero=hero.id, attacks_left=1, stunned="stunned" in kinds, poisoned="poisoned" in kinds,
                 precision="precision" in kinds)
-    ticked = replace(hero, cooldowns=_ticked(hero.cooldowns), shield_wall=False,
-                     effects=tuple([Timed(e.kind, e.turns - 1) for e in effects if e.turns > 1]))
-    state = replace(state, heroes=heroes_with(state, hero, ticked), turns=state.turns + 1, cursor=cursor, turn=turn)
-    if "burning" in kinds and ticked.node is not None:
-        near = board.neighbours(ticked.node)
-        mates = [h for h in state.heroes if h.team == ticked.team and h.node in near]
-        for burnt in (ticked, *mates):  # each hurt changes only its own hero: the others stay current
+
+
+def _cooldowns_ticked(hero: Hero) -> Hero:
+    """The hero's sheet once the turn has begun: "reduce the cooldown counter of any abilities
+    on cooldown by 1 (one). If this would reduce the current cooldown of an ability to 0
+    (zero), the counter can be removed"; its Shield Wall ends ("taking no damage until his
+    next turn")."""
+    if not (hero.cooldowns or hero.shield_wall):
+        return hero
+    return replace(hero, cooldowns=_ticked(hero.cooldowns), shield_wall=False)
+
+
+def _statuses_resolve(params: Params, state: State, hero: Hero) -> State:
+    """"fulfill the conditions of the status effect" ("Status Effects"): "Burning heroes suffer
+    1 damage at the beginning of their turn. Burn damage spreads to other members of the
+    sufferer's team occupying nodes adjacent to the sufferer"; "poisoned heroes suffers 1
+    damage at the beginning of their turn". `hero` is the sheet as it stands in `state`."""
+    kinds = {e.kind for e in hero.effects}
+    if "burning" in kinds and hero.node is not None:
+        near = board.neighbours(hero.node)
+        mates = [h for h in state.heroes if h.team == hero.team and h.node in near]
+        for burnt in (hero, *mates):  # each hurt changes only its own hero: the others stay current
             state = hurt(params, state, burnt, 1)
     if "poisoned" in kinds and (current := find(state, hero.id)) is not None:
         state = hurt(params, state, current, 1)
     return state
+
+
+def _status_counters_tick(state: State, hero_id: str) -> State:
+    """"reduce the counter on the associated status effect marker. If this reduces the counter
+    to 0 (zero), the player may remove the status effect marker" (a hero its statuses slew has
+    none left: "status effects are removed")."""
+    hero = find(state, hero_id)
+    if hero is None or not hero.effects:
+        return state
+    effects = tuple([Timed(e.kind, e.turns - 1) for e in hero.effects if e.turns > 1])
+    return replace(state, heroes=heroes_with(state, hero, replace(hero, effects=effects)))
 
 
 @lru_cache(maxsize=1024)
@@ -690,20 +724,16 @@ def _with_turn(state: State, **changes: Any) -> State:
 
 
 def _apply_moved(params: Params, state: State, event: HeroMoved) -> State:
-    path = event.path
-    heroes = list(state.heroes)
-    for at, hero in enumerate(heroes):  # (`find` and `heroes_with` in one pass: a quarter of all events are moves)
-        if hero.id == event.hero:
-            if not path:
-                return state
-            heroes[at] = replace(hero, node=path[-1])
-            break
-    else:
+    """"A hero may move one node per movement point": the hero stands on its path's last node,
+    and the turn is in its movement phase with one point spent per node walked."""
+    hero = find(state, event.hero)
+    if hero is None or not event.path:
         return state
+    state = replace(state, heroes=heroes_with(state, hero, replace(hero, node=event.path[-1])))
     turn = state.turn
     if turn is None:
-        return replace(state, heroes=tuple(heroes))
-    return replace(state, heroes=tuple(heroes), turn=replace(turn, phase="movement", moved=turn.moved + len(path)))
+        return state
+    return replace(state, turn=replace(turn, phase="movement", moved=turn.moved + len(event.path)))
 
 
 def _apply_enchantment(params: Params, state: State, event: EnchantmentTaken) -> State:
