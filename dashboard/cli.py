@@ -489,6 +489,10 @@ def rules(ws: Workspace, spec: str, fmt: str) -> None:
     for r in info["readings"]:
         click.echo(f"  {r['rule']} ({r['kind']}): {r['reading']}")
         click.echo(f"      text: {r['passage']}")
+    if info["rule_ids"]:
+        click.echo("rule ids, where the rules text says each, and what breaks it:")
+    for r in info["rule_ids"]:
+        click.echo(f"  {r['id']}  {r['passage']}: {r['forbids']}")
 
 
 @cli.command()

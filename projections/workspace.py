@@ -407,7 +407,8 @@ class Workspace:
         return b"".join(line + b"\n" for line in self.store.lines(match_id))
 
     def describe(self, spec: str) -> dict[str, Any]:
-        """A version's params with provenance, its changelog, and the game's readings."""
+        """A version's params with provenance, its changelog, the game's readings, and its
+        table of rule ids, each with the passage of the rules text it stands for."""
         rules = self.rules(spec)
         ruleset = rules.ruleset
         version = ruleset.versions[rules.base]
@@ -425,6 +426,7 @@ class Workspace:
             "spec": rules.spec, "title": version.title, "base": rules.base, "params": params,
             "changelog": [{"rules": list(c.rules), "text": c.text} for c in version.changelog],
             "readings": [to_builtins(r) for r in ruleset.readings],
+            "rule_ids": [{"id": r.id, "passage": r.passage, "forbids": r.forbids} for r in ruleset.rule_ids or ()],
         }
 
     def rulebook(self, spec: str) -> Any:

@@ -64,7 +64,8 @@ def test_a_new_game_is_listed_and_passes_check_game_at_level_two(dice_race: Path
     assert code == 0, out + err
     lines = out.splitlines()
     assert lines[0] == "dice_race: level 2"
-    assert "  passed   check names the game's rule ids: 1 finding(s) in the log(s) given, each naming a rule of dice_race" in lines
+    assert ("  passed   check names the game's rule ids: 1 finding(s) in the log(s) given, each naming a rule of dice_race "
+            "declared in its table of 5 rule ids") in lines
     assert "  passed   apply never changes its input: over 1 log(s), 16 events" in lines
     assert "  skipped  a seeded bot game finishes clean: the game has no `legal`" in lines
     assert "  skipped  legal is exactly what check accepts: the game has no `candidates` (optional)" in lines
@@ -123,7 +124,8 @@ def test_check_game_says_the_example_pig_reaches_level_four(games: Path, tmp_pat
 def test_check_game_fails_a_broken_game_naming_each_check_it_breaks(dice_race: Path, tmp_path: Path) -> None:
     game = dice_race / "dice_race" / "game.py"
     text = game.read_text().replace("import msgspec\n", "import random\n\nimport msgspec\n", 1)
-    game.write_text(text.replace('rule=f"dice_race/{rule}"', "rule=rule"))  # and the rule ids name no game
+    undeclared = "[Violation(seq=event.seq, rule=rule, message=message)]"  # rule ids of no game, in no table
+    game.write_text(text.replace("[RULE_IDS.violation(event, rule, message)]", undeclared))
     shutil.rmtree(tmp_path / "site" / "dice_race")
     shutil.copytree(dice_race / "dice_race", tmp_path / "site" / "dice_race")
     code, out, _ = run(tmp_path / "store", "check-game", "dice_race", "--log", str(dice_race / "sample.jsonl"))

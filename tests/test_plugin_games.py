@@ -83,7 +83,7 @@ def test_rulesets_says_each_games_level_and_what_comes_next(pig: Path, tmp_path:
     out = run(tmp_path / "store", "rulesets")[1]
     assert "pig-replay  (pig-replay; bare name = 1; level 1; next: check (audit:" in out
     assert "pig  (Pig; bare name = 1; level 2; next: view (a board" in out
-    assert "pig-bots  (Pig with bots; bare name = 100; level 4; next: describe, touch, candidates, bots, metrics, readings)" in out
+    assert "pig-bots  (Pig with bots; bare name = 100; level 4; next: describe, touch, candidates, bots, metrics, readings, rule_ids)" in out
     assert "mortalgate  (MortalGate; bare name = 2.5; level 5)" in out
 
 

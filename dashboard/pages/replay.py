@@ -257,7 +257,8 @@ def _violation_list(report: AuditReport, unchecked: str | None = None) -> None:
         else:
             st.error(f"Result: {report.result.message}")
         if report.violations:
-            st.dataframe(pd.DataFrame([{"seq": v.seq, "severity": v.severity, "rule": v.rule, "message": v.message}
+            st.dataframe(pd.DataFrame([{"seq": v.seq, "severity": v.severity, "rule": v.rule, "message": v.message,
+                                        "rules text": report.passages.get(v.rule, "")}
                                        for v in report.violations]), hide_index=True, width="stretch")
         else:
             st.caption(f"No event is checked: {unchecked}." if unchecked else "No rule was broken.")
