@@ -598,7 +598,8 @@ def scrub_section(home: Path, *, steps: int, sizes: Sequence[str]) -> str:
         "random-bot games under a variant where Grace never decides (`benchmarks/corpus.py`), cut at 500, 2,000 and 10,000 "
         "events. A step's time is read on the page's own clock, from the key, press or click to the frame after the board "
         "component drew the event (what a person waits for). The load average (1 min) of this shared 2-core machine is "
-        "beside each figure.", "",
+        "beside each figure. A drag that moves the thumb once per painted frame gets a board on every move, so its boards "
+        "per second are the frame rate Chromium kept at that load.", "",
         "| measure | " + " | ".join(f"{size} {SIZES[size][0]} x {SIZES[size][1]}" for size in sizes) + " | target |",
         "|---|" + "---|" * len(sizes) + "---|",
     ]

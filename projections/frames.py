@@ -39,7 +39,8 @@ class Frame(msgspec.Struct, frozen=True, kw_only=True):
     where: str
     """`turn 3 · round 1 · phase main · to act: red`."""
     clock: str
-    """How far into the match the event was written (`0:12:05`), empty without times."""
+    """How far into the match the event was written (`0:12:05`); empty without times, or for
+    an event stamped before the match started (a log put together from others)."""
     findings: tuple[Finding, ...]
     undone: bool
     """The table undid this event later (a Retracted names it)."""
@@ -71,7 +72,7 @@ def frames(timeline: Timeline, seat: str | None, start: int = 0, stop: int | Non
             said=said,
             by=event.by or "the table",
             where=f"turn {progress.turn} · round {progress.round} · phase {progress.phase} · to act: {progress.actor or '-'}",
-            clock=_clock(int((event.at - opened).total_seconds())) if event.at and opened else "",
+            clock=_clock(int((event.at - opened).total_seconds())) if event.at and opened and event.at >= opened else "",
             findings=tuple(Finding(severity=v.severity, rule=v.rule, message=v.message if seat is None else "")
                            for v in (timeline.violations[seq] if found is None else found.get(seq, ()))),
             undone=seq in undone,

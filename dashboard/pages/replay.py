@@ -138,7 +138,8 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     # A Retracted or a Ruled changes what earlier frames say: the browser starts again.
     revision = sum(isinstance(event, Retracted | Ruled) for event in timeline.events)
     ident = f"{match_id}|{against or ''}|{seat or ''}|{revision}"
-    asked = st.session_state.get(ASKED)
+    # The frames the browser asked for, once (a later rerun, a pick, hands over a few only).
+    asked = st.session_state.pop(ASKED, None)
     start, size = (asked[1], asked[2]) if asked and asked[0] == ident and asked[1] <= last else (seq, FIRST)
     st.session_state[SHOWN] = ident
     violations = _by_seq(report)
@@ -147,8 +148,8 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     scrub_board(ident=ident, total=last + 1, start=seq, chunk=state.frames(match_id, against, seat, start, min(size, CHUNK)),
                 marks=worst, notes=[(n.from_seq, n.to_seq) for n in notes], follow=follow, key=BOARD,
                 on_more=_more, on_pick=_pick)
-    step = timeline.state_at(seq)
     if seat is None and st.toggle(f"Show event {seq} and the state after it (every field)", key="replay.inspect"):
+        step = timeline.state_at(seq)
         st.json({"event": to_builtins(step.event), "state": to_builtins(step.state)}, expanded=1)  # drawn only when asked
     if follow:  # else drawn once below the fragment: it does not change with the event
         _violation_list(report, lacks(timeline.rules.ruleset, "audit"), seat=seat)
