@@ -93,7 +93,7 @@ def audit(match_id: str, against: str | None = None) -> AuditReport:
     return _audit(_home(), match_id, ws.store.last(match_id), against)
 
 
-@st.cache_resource(show_spinner=False, max_entries=256)
+@st.cache_resource(show_spinner=False, max_entries=64)
 def _frames(home: str, match_id: str, last: tuple[int, str], against: str | None, seat: str | None, start: int,
             size: int) -> dict[str, Any]:
     timeline = _timeline(home, match_id, last, against)
