@@ -32,6 +32,7 @@ from events.store import FileStore, import_log, new_match_id, validate_match_id
 from projections import retype
 from projections.audit import AuditReport, audit
 from projections.compare import Comparison, compare
+from projections.frames import Frame, frames
 from projections.replay import Step, replay
 from projections.timeline import Timeline
 from projections.words import words
@@ -364,6 +365,20 @@ class Workspace:
     def timeline(self, match_id: str, *, against: str | None = None, every: int = 64) -> Timeline:
         """Random access to every state of the match (for scrubbing)."""
         return Timeline(list(self.events(match_id)), self.rules_of(match_id, against), every=every)
+
+    def frames(self, match_id: str, *, seat: str | None = None, against: str | None = None, start: int = 0,
+               stop: int | None = None) -> list[Frame]:
+        """Events `start` up to `stop` (None: through the last) as `seat` sees them (None:
+        the whole table), each with its board, words and audit findings: what a player of
+        the match's recording is handed (`projections.frames`)."""
+        header = self.header(match_id)
+        if seat is not None and seat not in header.seats:
+            raise TabletapeError(f"match {match_id} has no seat {seat!r} (its seats: {', '.join(header.seats)})")
+        timeline = self.timeline(match_id, against=against)
+        if not 0 <= start <= (timeline.last_seq + 1 if stop is None else stop) <= timeline.last_seq + 1:
+            raise TabletapeError(f"events {start}..{stop} are outside match {match_id} (events 0..{timeline.last_seq})")
+        violations = audit(timeline.events, timeline.rules).violations
+        return list(frames(timeline, seat, start, stop, violations=violations))
 
     def state_at(self, match_id: str, seq: int, *, against: str | None = None) -> Step:
         """The step at event `seq` (the state after it), in one streaming pass that stops there."""

@@ -9,7 +9,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from projections.workspace import Workspace
-from tests.dashboard.conftest import APP, open_page, texts
+from tests.dashboard.conftest import APP, board_frames, open_page, texts
 from tests.plugin_support import pig, site
 
 __all__ = ["pig", "site"]  # fixtures
@@ -33,9 +33,11 @@ def home(pig: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def test_replay_shows_a_game_without_a_board_as_its_state(home: Path, match_id: str) -> None:
     at = AppTest.from_file(APP, default_timeout=60).run()
     shown = texts(open_page(at, "replay", match_id=match_id))
-    assert f"the match starts: {'pig-replay' if match_id == 'pig-replay' else 'Pig'} 1" in shown
-    assert "**state**\n\n| | |\n|---|---|\n| seats | [\"a\",\"b\"] |\n| scores | [0,0] |" in shown  # no view: the state's fields
-    assert "no board: the state as the game keeps it" in shown
+    first = board_frames(at)[0]
+    assert first["said"].startswith(f"the match starts: {'pig-replay' if match_id == 'pig-replay' else 'Pig'} 1")
+    assert ('<table class="state"><caption>state</caption><tr><th>seats</th><td>[&quot;a&quot;,&quot;b&quot;]</td></tr>'
+            "<tr><th>scores</th><td>[0,0]</td></tr>") in first["board"]  # no view: the state's fields
+    assert "no board: the state as the game keeps it" in first["side"]
     unchecked = "No event is checked: pig-replay is a level 1 game: audit needs level 2 (its `check` function)."
     assert (unchecked in shown) == (match_id == "pig-replay")
 
