@@ -22,10 +22,8 @@ from projections.simulate import play
 from projections.workspace import Workspace
 from rulesets import registry
 from tests.cli_support import lines, run
-from tests.plugin_support import GOFISH, install, site
+from tests.plugin_support import EXAMPLES, examples_installed
 from tests.service_support import cli_server, start, stop
-
-__all__ = ["site"]  # fixture
 
 ANA = ("A", "2", "3", "4", "5", "6", "7")
 BEN = ("A", "2", "9", "10", "J", "Q", "K")
@@ -37,11 +35,9 @@ SECRET = ("3", "4", "5", "6", "7")
 
 
 @pytest.fixture
-def gofish(site: Path) -> Path:
-    """examples/gofish installed as the package `gofish` 0.1."""
-    install(site, {"gofish": "gofish:RULESET"}, name="gofish", version="0.1", code=GOFISH)
-    registry.refresh()
-    return site
+def gofish() -> None:
+    """examples/gofish, installed through its entry point by `make setup` as a designer would."""
+    examples_installed()
 
 
 def _dealt(home: Path, match_id: str = "g1") -> None:
@@ -50,12 +46,12 @@ def _dealt(home: Path, match_id: str = "g1") -> None:
     assert code == 0 and "no rule broken" in out, err
 
 
-def test_go_fish_is_a_level_four_game_from_its_own_package(gofish: Path, tmp_path: Path) -> None:
+def test_go_fish_is_a_level_four_game_from_its_own_package(gofish: None, tmp_path: Path) -> None:
     out = run(tmp_path / "store", "rulesets")[1]
     assert "gofish  (Go Fish; bare name = 1; level 4; next: describe" in out
 
 
-def test_go_fish_is_for_two_to_four_players(gofish: Path, tmp_path: Path) -> None:
+def test_go_fish_is_for_two_to_four_players(gofish: None, tmp_path: Path) -> None:
     code, _, err = run(tmp_path / "store", "new", "--ruleset", "gofish", "--seats", "a=ana,b=ben,c=cy,d=di,e=ed")
     assert (code, err) == (2, "error: --seats: Go Fish is for 2 to 4 players, not 5\n")
     rules = registry.resolve("gofish")
@@ -65,7 +61,7 @@ def test_go_fish_is_for_two_to_four_players(gofish: Path, tmp_path: Path) -> Non
         assert audit(events, rules).errors == ()
 
 
-def test_an_ask_for_a_rank_not_held_is_named_by_the_audit(gofish: Path, tmp_path: Path) -> None:
+def test_an_ask_for_a_rank_not_held_is_named_by_the_audit(gofish: None, tmp_path: Path) -> None:
     home = tmp_path / "store"
     _dealt(home)
     code, out, _ = run(home, "append", "g1", "--event", json.dumps({"type": "Asked", "by": "a", "target": "b", "rank": "K"}))
@@ -81,7 +77,7 @@ def test_an_ask_for_a_rank_not_held_is_named_by_the_audit(gofish: Path, tmp_path
     assert code == 0 and "gofish/ask.hold-rank" in out
 
 
-def test_a_player_who_keeps_back_a_card_of_the_rank_asked_breaks_give_all(gofish: Path, tmp_path: Path) -> None:
+def test_a_player_who_keeps_back_a_card_of_the_rank_asked_breaks_give_all(gofish: None, tmp_path: Path) -> None:
     home = tmp_path / "store"
     _dealt(home)
     asks = [{"type": "Asked", "by": "a", "target": "b", "rank": "A"}, {"type": "Gave", "by": "b", "rank": "A", "count": 0}]
@@ -91,7 +87,7 @@ def test_a_player_who_keeps_back_a_card_of_the_rank_asked_breaks_give_all(gofish
     assert "gofish/ask.turn" in out
 
 
-def test_a_card_that_is_not_in_the_deck_is_named_and_the_replay_goes_on(gofish: Path, tmp_path: Path) -> None:
+def test_a_card_that_is_not_in_the_deck_is_named_and_the_replay_goes_on(gofish: None, tmp_path: Path) -> None:
     home = tmp_path / "store"
     run(home, "new", "--ruleset", "gofish", "--seats", "a=ana,b=ben", "--id", "g1")
     code, out, err = run(home, "append", "g1", stdin=lines({**DEAL[0], "rank": "11"}, *DEAL[1:]))
@@ -106,7 +102,7 @@ def test_a_card_that_is_not_in_the_deck_is_named_and_the_replay_goes_on(gofish: 
     assert [(e.target, e.rank) for e in asks] == [("b", r) for r in ("2", "3", "4", "5", "6", "7")]
 
 
-def test_an_imported_log_with_no_seats_is_named_at_line_0_and_replays(gofish: Path, tmp_path: Path) -> None:
+def test_an_imported_log_with_no_seats_is_named_at_line_0_and_replays(gofish: None, tmp_path: Path) -> None:
     home, log = tmp_path / "store", tmp_path / "empty.jsonl"
     line0 = {"type": "MatchStarted", "seq": 0, "match_id": "z1", "ruleset": "gofish", "version": "1", "seats": {}}
     log.write_text(lines(line0, {"type": "Dealt", "seq": 1, "seat": "a", "rank": "A"}, {"type": "Asked", "seq": 2, "by": "a", "target": "b", "rank": "A"}))
@@ -117,7 +113,7 @@ def test_an_imported_log_with_no_seats_is_named_at_line_0_and_replays(gofish: Pa
     assert code == 0 and "stock 52 cards" in out
 
 
-def test_replay_as_a_seat_shows_its_own_hand_and_never_the_other(gofish: Path, tmp_path: Path) -> None:
+def test_replay_as_a_seat_shows_its_own_hand_and_never_the_other(gofish: None, tmp_path: Path) -> None:
     home = tmp_path / "store"
     _dealt(home)
     code, out, _ = run(home, "replay", "g1", "--seat", "b")
@@ -131,7 +127,7 @@ def test_replay_as_a_seat_shows_its_own_hand_and_never_the_other(gofish: Path, t
     assert "a A 2 3 4 5 6 7" in run(home, "replay", "g1")[1]  # the whole table
 
 
-def test_the_random_bot_simulates_go_fish_and_compares_it_with_a_bigger_hand(gofish: Path, tmp_path: Path) -> None:
+def test_the_random_bot_simulates_go_fish_and_compares_it_with_a_bigger_hand(gofish: None, tmp_path: Path) -> None:
     home = tmp_path / "store"
     code, out, err = run(home, "simulate", "gofish", "--games", "3", "--workers", "2")
     assert code == 0, err
@@ -148,12 +144,11 @@ def test_the_random_bot_simulates_go_fish_and_compares_it_with_a_bigger_hand(gof
     assert len(dealt) == 18
 
 
-def test_a_seat_token_never_sees_the_other_hand_over_http(gofish: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_seat_token_never_sees_the_other_hand_over_http(gofish: None, tmp_path: Path) -> None:
     home = tmp_path / "store"
     _dealt(home)
     run(home, "append", "g1", "--event", json.dumps({"type": "Asked", "by": "a", "target": "b", "rank": "7"}))
     token = run(home, "token", "issue", "--scope", "seat", "--match", "g1", "--seat", "b")[1].strip()
-    monkeypatch.setenv("PYTHONPATH", str(gofish))
     url, server = start(cli_server(home), tmp_path / "server.log")
     try:
         for ask in ("", "?seat=b"):
@@ -171,10 +166,10 @@ def test_a_seat_token_never_sees_the_other_hand_over_http(gofish: Path, tmp_path
     assert "Traceback" not in (tmp_path / "server.log").read_text()
 
 
-def test_every_ask_and_draw_the_game_offers_is_one_its_checks_accept(gofish: Path) -> None:
+def test_every_ask_and_draw_the_game_offers_is_one_its_checks_accept(gofish: None) -> None:
     rules = registry.resolve("gofish")
     ruleset, params = rules.ruleset, rules.params
-    contract.check_rules_modules_are_pure(GOFISH)
+    contract.check_rules_modules_are_pure(EXAMPLES / "gofish" / "gofish")
     contract.check_events_keep_the_envelope(rules)
     contract.check_replay_is_deterministic(rules, seed=5)
     for seed in (1, 2, 3):
@@ -187,7 +182,7 @@ def test_every_ask_and_draw_the_game_offers_is_one_its_checks_accept(gofish: Pat
             assert offered and all(ruleset.check(params, state, e) == [] for e in offered), state
 
 
-def test_go_fish_passes_every_contract_check_its_parts_call_for(gofish: Path, tmp_path: Path) -> None:
+def test_go_fish_passes_every_contract_check_its_parts_call_for(gofish: None, tmp_path: Path) -> None:
     # a card the log left out may stay hidden in a hand until someone asks for its rank, the
     # length of a game later: one such mistake must still cost the rest of the audit at most
     # one finding (at p95 of the mistakes planted), as `tabletape check-game` demands

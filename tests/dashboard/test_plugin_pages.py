@@ -22,18 +22,18 @@ def home(pig: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A store with a level-1 and a level-2 Pig match, as $TABLETAPE_HOME."""
     home = tmp_path / "store"
     ws = Workspace(home)
-    for game in ("pig-replay", "pig"):
+    for game in ("pig-replay", "pig-checked"):
         ws.new_match(game, {"a": "ana", "b": "ben"}, match_id=game)
         ws.append(game, b'{"type":"Rolled","by":"a"}\n{"type":"Landed","face":5}\n{"type":"Held","by":"a"}\n')
     monkeypatch.setenv("TABLETAPE_HOME", str(home))
     return home
 
 
-@pytest.mark.parametrize("match_id", ["pig-replay", "pig"])
+@pytest.mark.parametrize("match_id", ["pig-replay", "pig-checked"])
 def test_replay_shows_a_game_without_a_board_as_its_state(home: Path, match_id: str) -> None:
     at = AppTest.from_file(APP, default_timeout=60).run()
     shown = texts(open_page(at, "replay", match_id=match_id))
-    assert f"the match starts: {'pig-replay' if match_id == 'pig-replay' else 'Pig'} 1" in shown
+    assert f"the match starts: {'pig-replay' if match_id == 'pig-replay' else 'Pig, checked'} 1" in shown
     assert "**state**\n\n| | |\n|---|---|\n| seats | [\"a\",\"b\"] |\n| scores | [0,0] |" in shown  # no view: the state's fields
     assert "no board: the state as the game keeps it" in shown
     unchecked = "No event is checked: pig-replay is a level 1 game: audit needs level 2 (its `check` function)."
@@ -57,7 +57,7 @@ def test_record_starts_a_game_without_legal_moves(home: Path) -> None:
 def test_record_offers_a_level_four_games_moves_and_its_dice_pad(home: Path) -> None:
     at = AppTest.from_file(RECORD, default_timeout=60).run()
     box = next(w for w in at.selectbox if w.label == "Game")
-    box.select_index(box.options.index("Pig with bots"))
+    box.select_index(box.options.index("Pig"))
     at.run()
     at.button(key="rec_start").click().run()
     assert [b.label for b in at.button if b.key.startswith("rec_button_")] == ["Rolled", "Held"]
