@@ -66,3 +66,23 @@ def test_a_seat_token_reads_its_seat_and_no_other_over_http(home: Path, tmp_path
     finally:
         stop(server)
     assert "Traceback" not in (tmp_path / "server.log").read_text()
+
+
+def test_lead_changes_and_comebacks_are_n_a_not_zero_for_a_game_without_a_score(tmp_path: Path) -> None:
+    # Pig gives no `metrics`, so no score to read who leads from: 0 would say "the lead never
+    # changes, nobody comes back", which nobody measured
+    examples_installed()
+    home = tmp_path / "store"
+    (home / "variants").mkdir(parents=True)
+    (home / "variants" / "fifty.toml").write_text('extends = "pig@1"\ntitle = "first to 50"\n[params]\ntarget = 50\n')
+    code, out, err = run(home, "compare-versions", "pig@1", "pig@fifty", "--games", "12", "--workers", "2")
+    assert code == 0, err
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line.startswith(("lead_changes", "comebacks"))}
+    assert rows["lead_changes"][:5] == rows["comebacks"][:5] == ["n/a", "0", "n/a", "0", "n/a"]
+    assert ("Lead changes per game and comebacks (winner behind at half time): n/a, the game gives no `score` metric"
+            in out)
+    assert "Holm, 4 measures" in out  # the two it cannot read are not corrected for
+
+    code, out, _ = run(home, "query", "lead_changes", "--format", "json")
+    assert code == 0
+    assert {(r["mean_lead_changes"], r["comebacks"]) for r in json.loads(out)} == {(None, None)}
