@@ -3,6 +3,7 @@ match opens on works with the parts the game defines, and says what a missing on
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -10,7 +11,7 @@ from streamlit.testing.v1 import AppTest
 
 from projections.workspace import Workspace
 from tests.dashboard.conftest import APP, open_page, texts
-from tests.plugin_support import pig, site
+from tests.plugin_support import PACKAGE, forget_pig, pig, site
 
 __all__ = ["pig", "site"]  # fixtures
 
@@ -64,3 +65,16 @@ def test_record_offers_a_level_four_games_moves_and_its_dice_pad(home: Path) -> 
     at.button(key="rec_button_0_0").click().run()
     assert not at.exception, [e.message for e in at.exception]
     assert "Tap one face per die (6 outcomes still possible)." in texts(at)
+
+
+def test_matches_lists_a_match_whose_game_is_not_installed_and_shows_its_events(home: Path, pig: Path) -> None:
+    shutil.rmtree(pig / "pig_levels-0.2.dist-info")  # uninstalled: the store keeps its logs
+    forget_pig()
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert not at.exception, [e.message for e in at.exception]
+    missing = next(d.value for d in at.dataframe if "needs" in d.value.columns).set_index("match")
+    assert dict(missing["needs"]) == {"pig-replay": f"needs the package {PACKAGE}", "pig-checked": f"needs the package {PACKAGE}"}
+    assert "Matches whose game is not installed" in texts(at)
+    at.selectbox(key="matches.missing_pick").set_value("pig-checked").run()
+    shown = at.code[0].value.splitlines()
+    assert shown[1:] == ["1. Rolled: by a", "2. Landed: face 5", "3. Held: by a"]

@@ -208,6 +208,10 @@ def test_the_seat_selector_draws_what_that_seat_saw(app: AppTest, home: Path, ga
     ws = Workspace(home)
     rules = ws.rules_of(match_id)
     step = ws.state_at(match_id, at_event(at))
+    shown = rules.ruleset.view(rules.params, step.state, None)
+    if not shown.has_board:  # a game with no board (Pig's scores): its panels, as tables, where the board would be
+        assert f"**{shown.panels[0].title}**" in texts(at)
+        return
     drawn = {}
     for seat in (None, *ws.header(match_id).seats):
         by_label(at.selectbox, "Seen by").set_value(seat)
