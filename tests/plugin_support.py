@@ -1,7 +1,7 @@
 """A designer's own games in the tests: the examples (examples/pig at level 4, examples/gofish),
 which `make setup` installs through their `tabletape.games` entry points as a designer would,
-and Pig at levels 1 and 2 (tests/plugin_games/pig_levels), installed for one test as pip
-would, as the distribution `pig-levels` 0.2."""
+and Pig at levels 1 and 2 and on a track with heatmaps (tests/plugin_games/pig_levels),
+installed for one test as pip would, as the distribution `pig-levels` 0.2."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
 LEVELS = Path(__file__).parent / "plugin_games" / "pig_levels"
 PACKAGES = ("pig_levels", "solo")
 """The packages tests install for one test, unloaded after each."""
-GAMES = {"pig-replay": "pig_levels:REPLAY", "pig-checked": "pig_levels:CHECKED"}
+GAMES = {"pig-replay": "pig_levels:REPLAY", "pig-checked": "pig_levels:CHECKED", "pig-track": "pig_levels:TRACK"}
 PACKAGE = "pig-levels 0.2"
 """The distribution those games come from, as a log names it."""
 

@@ -10,12 +10,15 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from projections.workspace import Workspace
+from tests.cli_support import run
 from tests.dashboard.conftest import APP, open_page, texts
 from tests.plugin_support import PACKAGE, forget_pig, pig, site
 
 __all__ = ["pig", "site"]  # fixtures
 
 RECORD = str(Path(__file__).parents[2] / "dashboard" / "pages" / "record.py")
+COMPARE = str(Path(__file__).parents[2] / "dashboard" / "pages" / "compare.py")
+EXPLORE = str(Path(__file__).parents[2] / "dashboard" / "pages" / "explore.py")
 
 
 @pytest.fixture
@@ -78,3 +81,28 @@ def test_matches_lists_a_match_whose_game_is_not_installed_and_shows_its_events(
     at.selectbox(key="matches.missing_pick").set_value("pig-checked").run()
     shown = at.code[0].value.splitlines()
     assert shown[1:] == ["1. Rolled: by a", "2. Landed: face 5", "3. Held: by a"]
+
+
+def test_compare_and_explore_key_a_designers_game_and_its_heatmaps_by_its_name(home: Path) -> None:
+    (home / "variants").mkdir()
+    (home / "variants" / "fifty.toml").write_text('extends = "pig-track@1"\ntitle = "first to 50"\n[params]\ntarget = 50\n')
+    code, _, err = run(home, "compare-versions", "pig-track@1", "pig-track@fifty", "--games", "4", "--workers", "1")
+    assert code == 0, err
+    assert run(home, "sync")[0] == 0
+    at = AppTest.from_file(COMPARE, default_timeout=120).run()
+    box = at.selectbox(key="cmp_game")
+    box.select_index(box.options.index("Pig on a track")).run()
+    assert not at.exception, [e.message for e in at.exception]
+    assert "**Where a die landed** (per 100 games; the darker, the more often)" in texts(at)
+    drawn = [e.proto.body for e in at.get("markdown") if "a die landed at" in getattr(e.proto, "body", "")]
+    assert len(drawn) == 2 and all("pig-track@" in svg for svg in drawn)  # A and B, each titled by its version
+
+    at = AppTest.from_file(EXPLORE, default_timeout=120).run()
+    at.selectbox(key="ex_query").set_value("places").run()
+    at.text_input(key="ex_places_ruleset").input("pig-track").run()
+    next(b for b in at.button if b.label == "Run").click().run()
+    assert not at.exception, [e.message for e in at.exception]
+    rows = at.dataframe[0].value
+    assert set(rows["ruleset"]) == {"pig-track"} and set(rows["what"]) == {"a die landed"}
+    assert set(rows["version"]) == {"1", "fifty"}
+
