@@ -4,10 +4,12 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-$(STAMP): pyproject.toml
+# The two example games (examples/) are installed as a designer installs one, through their
+# `tabletape.games` entry points: the tests take both through every command and page.
+$(STAMP): pyproject.toml examples/pig/pyproject.toml examples/gofish/pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip uv
-	$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -e '.[dev]'
+	$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -e '.[dev]' -e examples/pig -e examples/gofish
 	touch $(STAMP)
 
 .PHONY: setup test test-slow test-attacks lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-startup bench-chances bench-all

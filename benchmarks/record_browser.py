@@ -175,13 +175,15 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     open_playtest(page, url, match_id)
     fold = Fold(rules, audit=False)
     step = fold.first(golden[0])  # type: ignore[arg-type]
+    boardless = not rules.ruleset.view(rules.params, step.state, None).has_board
     plans: list[Plan] = []
     state_before: list[Any] = []
     for event in golden[1:]:
         state_before.append(step.state)
         plans.append(plan(rules, step.state, event))
         step = fold(step, event)
-    _wait_seq(page, _settled(plans, start - 1))
+    wait = (lambda seq, after="": _wait_store(page, ws, match_id, seq, after)) if boardless else (lambda seq, after="": _wait_seq(page, seq, after))
+    wait(_settled(plans, start - 1))
     stop = len(plans) if limit is None else min(len(plans), start - 1 + limit)
     for index in range(start - 1, stop):
         how, seq = plans[index], index + 1
@@ -195,14 +197,15 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
         if how.kind == "board":
             done.move_taps.append(len(how.taps))
         started = _perform(page, rules, state_before[index], golden[seq], how, seq, look=in_view if strict else scroll_to)
-        _wait_seq(page, _settled(plans, seq), after=f"{type(golden[seq]).__name__} by taps {[(t.where, t.what) for t in how.taps]}")
+        wait(_settled(plans, seq), f"{type(golden[seq]).__name__} by taps {[(t.where, t.what) for t in how.taps]}")
         done.driver_ms.append((time.perf_counter() - started) * 1000)
-        done.waits_ms.append(_painted(page, _settled(plans, seq)))
+        if not boardless:  # the board stamps when it painted; a state shown as tables does not
+            done.waits_ms.append(_painted(page, _settled(plans, seq)))
         if shots is not None and seq in (1, len(plans) // 2):
             page.screenshot(path=str(shots / f"record-{done.game}-{size}-{seq}.png"), full_page=True)
     done.seconds = time.perf_counter() - began
     recorded = list(ws.events(match_id))
-    end = len(golden) if limit is None else _settled(plans, stop) + 1
+    end = len(golden) if stop >= len(plans) else _settled(plans, stop) + 1  # a game may be shorter than `limit`
     for want, got in zip(golden[1:end], recorded[1:], strict=False):
         if not same_event(want, got):
             raise AssertionError(f"seq {want.seq}: recorded {got!r}, the golden log has {want!r}")
@@ -238,6 +241,19 @@ def _wait_seq(page: Any, seq: int, after: str = "") -> None:
         errors = page.locator('[data-testid="stException"]').all_inner_texts()
         raise AssertionError(f"the board never reached seq {seq}{' after ' + after if after else ''}: it shows seq {shown}; "
                              f"exceptions on the page: {errors or 'none'} ({type(late).__name__})") from late
+
+
+def _wait_store(page: Any, ws: Workspace, match_id: str, seq: int, after: str = "", *, deadline: float = 90) -> None:
+    """For a game with no board (its state shown as tables, which carry no seq): wait until
+    the log holds `seq`, then for the page's run that wrote it to end."""
+    give_up = time.monotonic() + deadline
+    while ws.store.last(match_id)[0] < seq:
+        if time.monotonic() > give_up:
+            errors = page.locator('[data-testid="stException"]').all_inner_texts()
+            raise AssertionError(f"the log never reached seq {seq}{' after ' + after if after else ''}: it holds "
+                                 f"{ws.store.last(match_id)[0]}; exceptions on the page: {errors or 'none'}")
+        time.sleep(0.05)
+    _idle(page)
 
 
 def _idle(page: Any) -> None:

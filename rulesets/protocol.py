@@ -274,6 +274,11 @@ class Ruleset(Generic[P]):
     """Mistakes a table makes that `candidates` never proposes (a hero walked past its
     movement). Never searched by `legal` or the bots; the recorder offers them so a tap on
     one shows the rule it breaks, and the table may insist."""
+    resync_span: int | None = None
+    """How many events after a refused one the audit keeps the readings of it (the states the
+    table may really have been in) for a later event to choose from; None: the replay's
+    `RESYNC_SPAN`. A game whose hands are hidden sets its longest game here: a card a log
+    left out shows only when someone asks for it, which may be at the very end."""
     package: str = ""
     """`pig 0.2`: the distribution the registry loaded the game from, recorded in the logs
     it starts; empty for tabletape's own games."""

@@ -15,7 +15,7 @@ import pytest
 
 from rulesets import registry
 from tests.cli_support import run
-from tests.plugin_support import site
+from tests.plugin_support import examples_installed, site
 
 __all__ = ["site"]  # fixture
 
@@ -42,7 +42,7 @@ def install(site: Path, project: Path) -> str:
 def games(site: Path) -> Iterator[Path]:
     """`site`, and every game module loaded from it forgotten afterwards."""
     yield site
-    for module in [m for m in sys.modules if m.split(".")[0] in {"dice_race", "pig"}]:
+    for module in [m for m in sys.modules if m.split(".")[0] == "dice_race"]:
         del sys.modules[module]
     registry.refresh()
 
@@ -109,8 +109,8 @@ def test_init_game_refuses_a_folder_in_use_and_a_name_that_cannot_be_a_package(t
     assert not (tmp_path / "new").exists()
 
 
-def test_check_game_says_the_example_pig_reaches_level_four(games: Path, tmp_path: Path) -> None:
-    install(games, EXAMPLES / "pig")
+def test_check_game_says_the_example_pig_reaches_level_four(tmp_path: Path) -> None:
+    examples_installed()  # through its entry point, by `make setup`
     code, out, err = run(tmp_path / "store", "check-game", "pig", "--log", str(EXAMPLES / "pig" / "sample.jsonl"))
     assert code == 0, out + err
     lines = out.splitlines()

@@ -17,7 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.charts import COLOURS, colours, forest, lengths
-from dashboard.heatmap import PLACES, Places, counts, heatmap_svg, per_hundred
+from dashboard.heatmap import Places, counts, heatmap_svg, per_hundred, places_of, titles
 from dashboard.state import match_picker, show_error, show_svg, warehouse, workspace
 from events.errors import TabletapeError
 from projections.balance import BalanceReport, cohort, compare_cohorts
@@ -196,8 +196,8 @@ def _cohorts(ws: Workspace, game: str, a: str, b: str, detect: float) -> None:
     st.altair_chart(histogram, key="cmp_histogram")
     st.markdown("**Games still running after each turn** (Kaplan-Meier; unfinished games censored, 95% band)")
     st.altair_chart(survival, key="cmp_survival")
-    if game in PLACES:
-        _heatmaps(ws, wh, (a, b), (rows_a, rows_b), kind, PLACES[game])
+    if (places := places_of(game, ws.rules(a).ruleset)) is not None:
+        _heatmaps(ws, wh, (a, b), (rows_a, rows_b), kind, places)
     if kind == "humans":
         phases = pacing[(pacing["unit"] == "phase") & pacing["version"].isin([va, vb])] if not pacing.empty else pacing
         st.markdown("**Pacing** (median seconds per phase at the table)")
@@ -219,7 +219,7 @@ def _heatmaps(ws: Workspace, wh: Warehouse, specs: tuple[str, str], cohorts: tup
         found = run_named(wh, places.query, {**places.params, "version": rules.version, "bots": kind == "bots"}).records()
         view = rules.ruleset.view(rules.params, ws.state_at(rows[0]["match_id"], 0).state, None)  # the board as set up
         drawn.append((spec, view, found, len(rows)))
-    for what, title in places.titles.items():
+    for what, title in titles(places, (row for _, _, found, _ in drawn for row in found)).items():
         rates = [per_hundred(counts(places, found, what, view), games) for _, view, found, games in drawn]
         top = max((rate for r in rates for rate in r.values()), default=0.0)
         st.markdown(f"**{title}** (per 100 games; the darker, the more often)")
