@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 
 # The two example games (examples/) are installed as a designer installs one, through their
 # `tabletape.games` entry points: the tests take both through every command and page.
-$(STAMP): pyproject.toml examples/pig/pyproject.toml examples/gofish/pyproject.toml
+$(STAMP): Makefile pyproject.toml examples/pig/pyproject.toml examples/gofish/pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip uv
 	$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -e '.[dev]' -e examples/pig -e examples/gofish
