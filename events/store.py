@@ -201,6 +201,19 @@ class FileStore:
             return entry.name[: -len(_SUFFIX)]
         return None
 
+    def noted(self) -> set[str] | None:
+        """Ids that have a note stream file, from one listing of the folder; None if the
+        folder cannot be listed as the store's own (a link): then ask each match, which
+        says why."""
+        folder = self.home / "notes"
+        try:
+            real_folder(folder)
+            return {entry.name[: -len(_SUFFIX)] for entry in os.scandir(folder) if entry.name.endswith(_SUFFIX)}
+        except FileNotFoundError:
+            return set()
+        except (StoreLinkError, NotADirectoryError):
+            return None
+
     def lines(self, match_id: str) -> Iterator[bytes]:
         """Every complete line of a match's log, streamed."""
         return self._existing(match_id).lines()
