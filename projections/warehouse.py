@@ -16,6 +16,7 @@ a sync, and never block one.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import itertools
 import operator
 import os
@@ -45,6 +46,8 @@ from rulesets.protocol import Place, Progress, Violation
 from rulesets.registry import Rules
 
 SCHEMA = (Path(__file__).parent / "warehouse_schema.sql").read_text()
+_SCHEMA_ID = f" schema {hashlib.sha256(SCHEMA.encode()).hexdigest()[:16]}"
+"""Part of the published stamp: a replica published under another schema is published again."""
 MATCH_TABLES = ("matches", "seats", "rosters")
 """Rewritten whole whenever a match changes."""
 EVENT_TABLES = ("events", "steps", "places", "violations")
@@ -578,9 +581,10 @@ class Warehouse:
 
         Publishing the replica copies the whole primary, the one cost of a sync that grows
         with the warehouse. A sync that wrote no row skips it while the replica is still the
-        copy of the primary (`warehouse.published` holds the primary's identity when it was
-        last published, so a sync killed between writing and publishing is published by the
-        next one, and a replica deleted by hand comes back).
+        copy of the primary (`warehouse.published` holds the primary's identity and the schema
+        when it was last published, so a sync killed between writing and publishing is
+        published by the next one, a replica deleted by hand comes back, and a schema changed
+        by an upgrade reaches readers).
         """
         self.ws.home.mkdir(parents=True, exist_ok=True)
         temp = self.replica.with_name(self.replica.name + ".tmp")
@@ -596,7 +600,7 @@ class Warehouse:
                     if time.monotonic() > deadline:
                         raise WarehouseError(f"{self.path}: another sync held the warehouse for {wait:.0f} s") from None
                     time.sleep(0.05)
-            current = self.replica.is_file() and self._published() == _identity(self.path)
+            current = self.replica.is_file() and self._published() == _identity(self.path) + _SCHEMA_ID
             con = duckdb.connect(str(self.path))
             writing = Writing(con)
             try:
@@ -610,7 +614,7 @@ class Warehouse:
                     os.unlink(temp)  # a killed sync's copy; never written through
                 shutil.copyfile(self.path, temp)
                 os.replace(temp, self.replica)
-            self._published_path.write_text(_identity(self.path))
+            self._published_path.write_text(_identity(self.path) + _SCHEMA_ID)
 
     def _published(self) -> str | None:
         """The primary's identity when the replica was last published from it (None: never)."""

@@ -405,3 +405,15 @@ def test_a_sync_stopped_before_it_published_is_published_by_the_next_with_nothin
     assert rows(warehouse, "SELECT count(*) FROM matches") == [(1,)]  # readers still see the last publish
     assert warehouse.sync().events == 0  # the primary has it all already
     assert rows(warehouse, "SELECT count(*) FROM matches") == [(2,)]
+
+
+def test_a_replica_published_under_another_schema_is_published_again(tmp_path: Path) -> None:
+    warehouse = Warehouse(store_with(tmp_path, ["mortalgate-2.5"]))
+    warehouse.sync()
+    stamp = tmp_path / "store" / "warehouse.published"
+    identity, schema = stamp.read_text().split(" schema ")
+    stamp.write_text(f"{identity} schema {'0' * len(schema)}")  # as an older tabletape left it
+    before = warehouse.replica.stat().st_ino
+    assert warehouse.sync().events == 0
+    assert warehouse.replica.stat().st_ino != before
+    assert stamp.read_text().split(" schema ")[1] == schema
