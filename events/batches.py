@@ -246,7 +246,14 @@ class BatchIndex:
     def parts(self) -> dict[str, Path]:
         """The part file of every batched match, from one look at the manifests (a pass
         over the whole store asks once, not once per match)."""
-        return {match_id: part_path(folder, entry.part) for match_id, (folder, entry) in self._load().items()}
+        paths: dict[tuple[Path, int], Path] = {}
+        out = {}
+        for match_id, (folder, entry) in self._load().items():
+            path = paths.get((folder, entry.part))
+            if path is None:
+                path = paths[folder, entry.part] = part_path(folder, entry.part)
+            out[match_id] = path
+        return out
 
     def manifests(self) -> list[Manifest]:
         """Every readable batch manifest."""

@@ -37,7 +37,7 @@ SETTLING_NS = 2_000_000_000
 system's clock without its identity changing: its entry is kept but not trusted."""
 
 
-def identity(path: Path, stats: dict[Path, str] | None = None) -> str:
+def identity(path: Path | str, stats: dict[Path | str, str] | None = None) -> str:
     """What changes when a file is replaced or written: inode, size, modification time;
     empty for a file written in the last moments (see SETTLING_NS). A batch part holds
     many matches: `stats` keeps each part's once."""
@@ -66,8 +66,8 @@ class HeaderIndex:
         except (OSError, msgspec.DecodeError, RecursionError):
             return {}
 
-    def lines(self, match_ids: Iterable[str], source: Callable[[str], Path],
-              first_line: Callable[[str], bytes]) -> Iterator[tuple[str, Path | None, bytes | TabletapeError]]:
+    def lines(self, match_ids: Iterable[str], source: Callable[[str], Path | str],
+              first_line: Callable[[str], bytes]) -> Iterator[tuple[str, Path | str | None, bytes | TabletapeError]]:
         """(match id, its source file, line 0 or the error reading it) per match, in the
         order given.
 
@@ -76,10 +76,10 @@ class HeaderIndex:
         """
         known = self.load()
         kept: dict[str, Entry] = {}
-        stats: dict[Path, str] = {}
+        stats: dict[Path | str, str] = {}
         changed = False
         for match_id in match_ids:
-            path = None
+            path: Path | str | None = None
             try:
                 path = source(match_id)
                 said = identity(path, stats)

@@ -210,15 +210,15 @@ class FileStore:
             raise UnknownMatchError(f"match {match_id!r} has an empty log")
         return first
 
-    def header_lines(self) -> Iterator[tuple[str, Path | None, bytes | TabletapeError]]:
+    def header_lines(self) -> Iterator[tuple[str, Path | str | None, bytes | TabletapeError]]:
         """(match id, source file, line 0 or why it cannot be read) for every match, in id
         order, from the header index: a log is read only if it changed since last time."""
         parts = self.batches.parts()
-        logs = self.home / "logs"
+        logs = os.path.join(self.home, "logs", "")
 
-        def source(match_id: str) -> Path:
+        def source(match_id: str) -> Path | str:
             part = parts.get(match_id)
-            path = logs / f"{match_id}{_SUFFIX}"
+            path = f"{logs}{match_id}{_SUFFIX}"  # a plain string: ids listed by matches() are file names
             return path if part is None or os.path.lexists(path) else part
 
         return HeaderIndex(self.home).lines(self.matches(), source, self.first_line)
