@@ -347,12 +347,10 @@ def rulesets(ws: Workspace, fmt: str) -> None:
 def list_matches(ws: Workspace) -> None:
     """List the matches in the store; one that cannot be read is listed with its error."""
     bad = 0
-    for match_id in ws.matches():
-        try:
-            header = ws.header(match_id)
-        except TabletapeError as error:
+    for match_id, header in ws.headers():
+        if isinstance(header, TabletapeError):
             bad += 1
-            click.echo(f"error: {match_id}: {error}", err=True)
+            click.echo(f"error: {match_id}: {header}", err=True)
             continue
         missing = ws.missing_game(header)
         click.echo(f"{match_id}  {header.ruleset}@{header.version}  {header.source}  {header.title}"

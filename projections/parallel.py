@@ -299,6 +299,7 @@ def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: 
         FLUSH_ROWS,
         MATCH_TABLES,
         Rows,
+        Sources,
         SyncReport,
         torn_lines,
     )
@@ -307,14 +308,16 @@ def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: 
     report = SyncReport()
     warehouse._fingerprints = _fingerprints()
     ws = warehouse.ws
-    with warehouse._writer(wait) as con:
-        checkpoints = warehouse._checkpoints(con)
+    with warehouse._writer(wait) as writing:
+        con = writing.con
+        seams = warehouse._seams(con)
         matches = ws.matches()
-        jobs = []
+        sources = Sources(ws)
+        planned = []
         for match_id in matches:
             try:  # one bad match is listed, never stops the sync
-                plan, why = warehouse._plan(match_id, checkpoints.get(match_id), verify)
-                if ws.store.batches.get(match_id) is None:
+                plan, why = warehouse._plan(match_id, seams.get(match_id), verify, sources)
+                if not sources.batched(match_id):
                     with suppress(TabletapeError):  # an unreadable log fails in its projection, with the line named
                         ws.store.last(match_id)  # a torn tail is met here, in the process that reports it
             except TabletapeError as error:
@@ -323,7 +326,9 @@ def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: 
             if plan == "unchanged":
                 report.unchanged += 1
             else:
-                jobs.append((match_id, checkpoints.get(match_id), plan, why))
+                planned.append((match_id, plan, why))
+        checkpoints = warehouse._checkpoints(con, [match_id for match_id, plan, _ in planned if plan == "extend"])
+        jobs = [(match_id, checkpoints.get(match_id), plan, why) for match_id, plan, why in planned]
         report.matches = len(matches)
         tasks = [ProjectTask(home=str(ws.home), jobs=chunk) for chunk in chunked(jobs, workers)]
         in_process = not scheduler and (workers == 1 or len(tasks) <= 1)  # as ordered_map decides
@@ -334,6 +339,7 @@ def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: 
             report.failed += projected.failed
             report.missing += projected.missing
             batch.take(projected.tables, projected.rows)
+            writing.changed |= bool(projected.done)
             for match_id, checkpoint, plan, why, replayed in projected.done:
                 _count_plan(report, match_id, plan, why)
                 report.events += replayed
@@ -346,12 +352,13 @@ def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: 
                 warehouse._write(con, batch, touched, done)
                 touched, done = {}, []
         warehouse._write(con, batch, touched, done)
-        gone = sorted(set(checkpoints) - set(matches))
+        gone = sorted(set(seams) - set(matches))
         if gone:
             warehouse._delete(con, gone, (*MATCH_TABLES, *EVENT_TABLES, "notes", "checkpoints", "note_checkpoints"))
             report.removed, report.removed_ids = len(gone), gone
         report.failed.sort(key=lambda failure: failure[0])  # in match order, as one process meets them
         report.notes = warehouse._sync_notes(con, matches, report)
+        writing.changed |= bool(gone or report.notes)
     report.seconds = time.perf_counter() - started
     report.torn = torn_lines(ws)
     return report

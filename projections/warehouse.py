@@ -16,6 +16,7 @@ a sync, and never block one.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import itertools
 import operator
 import os
@@ -45,6 +46,8 @@ from rulesets.protocol import Place, Progress, Violation
 from rulesets.registry import Rules
 
 SCHEMA = (Path(__file__).parent / "warehouse_schema.sql").read_text()
+_SCHEMA_ID = f" schema {hashlib.sha256(SCHEMA.encode()).hexdigest()[:16]}"
+"""Part of the published stamp: a replica published under another schema is published again."""
 MATCH_TABLES = ("matches", "seats", "rosters")
 """Rewritten whole whenever a match changes."""
 EVENT_TABLES = ("events", "steps", "places", "violations")
@@ -463,6 +466,58 @@ class Projection:
                 self.rows.add("rosters", match_id=self.match_id, side=side, piece=piece)
 
 
+class Writing:
+    """The writer's connection, and whether this sync changed a row (else the replica
+    already holds what the primary does, and is not copied again)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+        self.changed = False
+
+
+def _identity(path: Path) -> str:
+    """A file's size, modification time and inode: what changes when DuckDB writes it."""
+    try:
+        found = os.stat(path)
+    except FileNotFoundError:
+        return ""
+    return f"{found.st_size} {found.st_mtime_ns} {found.st_ino}"
+
+
+class Seam(msgspec.Struct, array_like=True):
+    """The part of a checkpoint that plans a sync: the projection's last line, the file it
+    came from, the rules it was folded under."""
+
+    match_id: str
+    last_seq: int
+    last_hash: str
+    inode: int
+    fingerprint: str
+
+
+class Sources:
+    """Where each match's lines come from, looked up once per sync: the batched matches'
+    part files from the manifests, each part's inode read once for all its matches."""
+
+    def __init__(self, ws: Workspace) -> None:
+        self.ws = ws
+        self.parts = ws.store.batches.parts()
+        self._inodes: dict[Path, int] = {}
+
+    def batched(self, match_id: str) -> bool:
+        """Whether the match lives in a batch file (written whole, never changed)."""
+        return match_id in self.parts
+
+    def inode(self, match_id: str) -> int:
+        """The inode of the file the match's lines are read from."""
+        part = self.parts.get(match_id)
+        if part is None:
+            return _inode(self.ws, match_id)
+        if part not in self._inodes:
+            self._inodes[part] = os.stat(part).st_ino
+        return self._inodes[part]
+
+
 def _inode(ws: Workspace, match_id: str) -> int:
     return os.stat(ws.store.source_path(match_id)).st_ino
 
@@ -495,6 +550,7 @@ class Warehouse:
         self.path = ws.home / WAREHOUSE
         self.replica = ws.home / WAREHOUSE_REPLICA
         self._lock_path = ws.home / "warehouse.lock"
+        self._published_path = ws.home / "warehouse.published"
         self._fingerprints: set[str] = set()
 
     @property
@@ -520,11 +576,20 @@ class Warehouse:
     # --- writing ------------------------------------------------------------------------
 
     @contextmanager
-    def _writer(self, wait: float) -> Iterator[duckdb.DuckDBPyConnection]:
-        """The one writer: the lock file first (a second sync waits), then the primary."""
+    def _writer(self, wait: float) -> Iterator[Writing]:
+        """The one writer: the lock file first (a second sync waits), then the primary.
+
+        Publishing the replica copies the whole primary, the one cost of a sync that grows
+        with the warehouse. A sync that wrote no row skips it while the replica is still the
+        copy of the primary (`warehouse.published` holds the primary's identity and the schema
+        when it was last published, so a sync killed between writing and publishing is
+        published by the next one, a replica deleted by hand comes back, and a schema changed
+        by an upgrade reaches readers).
+        """
         self.ws.home.mkdir(parents=True, exist_ok=True)
         temp = self.replica.with_name(self.replica.name + ".tmp")
-        self._refuse_links(self._lock_path, self.path, self.path.with_name(self.path.name + ".wal"), self.replica, temp)
+        self._refuse_links(self._lock_path, self.path, self.path.with_name(self.path.name + ".wal"), self.replica, temp,
+                           self._published_path)
         with open(self._lock_path, "a+") as lock:
             deadline = time.monotonic() + wait
             while True:
@@ -535,17 +600,28 @@ class Warehouse:
                     if time.monotonic() > deadline:
                         raise WarehouseError(f"{self.path}: another sync held the warehouse for {wait:.0f} s") from None
                     time.sleep(0.05)
+            current = self.replica.is_file() and self._published() == _identity(self.path) + _SCHEMA_ID
             con = duckdb.connect(str(self.path))
+            writing = Writing(con)
             try:
                 con.execute(SCHEMA)
-                yield con
+                yield writing
                 con.execute("CHECKPOINT")
             finally:
                 con.close()
-            with suppress(FileNotFoundError):
-                os.unlink(temp)  # a killed sync's copy; never written through
-            shutil.copyfile(self.path, temp)
-            os.replace(temp, self.replica)
+            if not (current and not writing.changed):
+                with suppress(FileNotFoundError):
+                    os.unlink(temp)  # a killed sync's copy; never written through
+                shutil.copyfile(self.path, temp)
+                os.replace(temp, self.replica)
+            self._published_path.write_text(_identity(self.path) + _SCHEMA_ID)
+
+    def _published(self) -> str | None:
+        """The primary's identity when the replica was last published from it (None: never)."""
+        try:
+            return self._published_path.read_text()
+        except (FileNotFoundError, UnicodeDecodeError):
+            return None
 
     @staticmethod
     def _refuse_links(*paths: Path) -> None:
@@ -576,16 +652,28 @@ class Warehouse:
             assert checkpoint is not None
         return projection, checkpoint, plan, why
 
-    def _checkpoints(self, con: duckdb.DuckDBPyConnection) -> dict[str, Checkpoint]:
-        rows = con.execute("SELECT * FROM checkpoints").fetchall()
+    def _seams(self, con: duckdb.DuckDBPyConnection) -> dict[str, Seam]:
+        """Where every match's projection stands, without the saved states (a sync reads
+        those only for the matches it extends)."""
+        rows = con.execute(f"SELECT {', '.join(Seam.__struct_fields__)} FROM checkpoints").fetchall()
+        return {row[0]: Seam(*row) for row in rows}
+
+    def _checkpoints(self, con: duckdb.DuckDBPyConnection, match_ids: list[str]) -> dict[str, Checkpoint]:
+        """The whole checkpoints of these matches."""
+        if not match_ids:
+            return {}
+        con.register("wanted", pa.table({"match_id": match_ids}))
+        rows = con.execute("SELECT * FROM checkpoints WHERE match_id IN (SELECT match_id FROM wanted)").fetchall()
         names = [d[0] for d in con.description or ()]
+        con.unregister("wanted")
         return {row[0]: Checkpoint(**dict(zip(names, row, strict=True))) for row in rows}
 
-    def _plan(self, match_id: str, old: Checkpoint | None, verify: bool) -> tuple[str, str]:
+    def _plan(self, match_id: str, old: Seam | None, verify: bool, sources: Sources) -> tuple[str, str]:
         """unchanged / extend / new / rebuild, and why a rebuild.
 
-        Cheap for an unchanged match (no header read, no decoding): a sync that finds
-        nothing new costs little however large the store.
+        Cheap for an unchanged match (no header read, no decoding; a batched match is a
+        dictionary lookup): a sync that finds nothing new costs little however large the
+        store.
         """
         if old is None:
             return "new", ""
@@ -593,15 +681,15 @@ class Warehouse:
             return "rebuild", "the rules changed since the last sync"
         if verify:
             _refuse_unverified(self.ws, match_id)
-        if _inode(self.ws, match_id) != old.inode:
+        if sources.inode(match_id) != old.inode:
             return "rebuild", "the log file was replaced"
-        if self.ws.store.batches.get(match_id) is not None:
+        if sources.batched(match_id):
             return "unchanged", ""  # batch files are written whole and never change
+        if self.ws.store.last(match_id) == (old.last_seq, old.last_hash):
+            return "unchanged", ""
         line = _line_at(self.ws, match_id, old.last_seq)
         if line is None or line_hash(line) != old.last_hash:
             return "rebuild", f"line {old.last_seq + 1} changed since the last sync"
-        if self.ws.store.last(match_id)[0] == old.last_seq:
-            return "unchanged", ""
         return "extend", ""
 
     def _write(self, con: duckdb.DuckDBPyConnection, batch: Rows, touched: dict[str, str], done: list[Checkpoint]) -> None:
@@ -610,8 +698,10 @@ class Warehouse:
             return
         con.execute("BEGIN")
         try:
-            self._delete(con, list(touched), (*MATCH_TABLES, "checkpoints"))
-            whole = [m for m, plan in touched.items() if plan != "extend"]
+            known = [m for m, plan in touched.items() if plan != "new"]  # a new match has no rows to clear
+            if known:
+                self._delete(con, known, (*MATCH_TABLES, "checkpoints"))
+            whole = [m for m, plan in touched.items() if plan == "rebuild"]
             if whole:
                 self._delete(con, whole, EVENT_TABLES)
             batch.insert(con)
@@ -634,7 +724,8 @@ class Warehouse:
         unreadable one is listed in the report and keeps its previous rows."""
         seen = dict(con.execute("SELECT match_id, notes_seq FROM note_checkpoints").fetchall())
         changed, read = [], {}
-        for match_id in matches:
+        noted = self.ws.store.noted()  # most matches have no notes: only these and the synced are read
+        for match_id in matches if noted is None else [m for m in matches if m in noted or m in seen]:
             try:
                 last = self.ws.store.notes_journal(match_id).last()[0]
                 if seen.get(match_id, -1) != last:

@@ -24,7 +24,7 @@ from events.codec import (
     read_header,
     refuse_bom,
 )
-from events.errors import LogFormatError, TabletapeError, UnknownMatchError, UnknownRulesetError
+from events.errors import LogFormatError, TabletapeError, UnknownRulesetError
 from events.journal import ChainReport, verify_lines
 from events.notes import Notebook
 from events.shared import MatchStarted, Retracted, Source
@@ -339,10 +339,19 @@ class Workspace:
 
     def header(self, match_id: str) -> MatchStarted:
         """Line 0 of a match."""
-        first = next(iter(self.store.lines(match_id)), None)
-        if first is None:
-            raise UnknownMatchError(f"match {match_id!r} has an empty log")
-        return read_header(first, where=str(self.store.source_path(match_id)))
+        return read_header(self.store.first_line(match_id), where=str(self.store.source_path(match_id)))
+
+    def headers(self) -> Iterator[tuple[str, MatchStarted | TabletapeError]]:
+        """Line 0 of every match, or the one-line error reading it, oldest first: from the
+        store's header index, so a listing reads only the logs that changed since the last."""
+        for match_id, path, line in self.store.header_lines():
+            if isinstance(line, TabletapeError):
+                yield match_id, line
+                continue
+            try:
+                yield match_id, read_header(line, where=str(path))
+            except TabletapeError as error:
+                yield match_id, error
 
     def codec(self, match_id: str) -> LogCodec:
         """The decoder of a match's lines: one per game, whatever version or variant."""
