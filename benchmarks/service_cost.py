@@ -49,10 +49,10 @@ from benchmarks.service import (
     _store,
     check,
 )
-from dashboard.client import Client
+from dashboard.service.client import Client
 from events.base import Event
 from events.tokens import Tokens
-from projections.simulate import play
+from projections.corpus.simulate import play
 from projections.workspace import Workspace
 
 

@@ -38,7 +38,7 @@ def corpus(games: int, seed: int) -> Path:
     """A store of `games` bot games in one batch, generated once."""
     home = BENCH / f"sync-cost-{games}-{seed}"
     if not (home / "batches").exists():
-        from projections.batch import simulate
+        from projections.corpus.batch import simulate
         from projections.workspace import Workspace
 
         shutil.rmtree(home, ignore_errors=True)
@@ -56,8 +56,8 @@ def measure(large: str, small: str, extra: str) -> dict[str, object]:
     from click.testing import CliRunner
 
     import projections
-    from dashboard.cli import cli
-    from projections.warehouse import Warehouse
+    from dashboard.cli.commands import cli
+    from projections.warehouse.sync import Warehouse
     from projections.workspace import Workspace
 
     figures: dict[str, object] = {"code": str(Path(projections.__file__).resolve().parent.parent)}

@@ -29,13 +29,13 @@ from events.journal import ChainReport, verify_lines
 from events.notes import Notebook
 from events.shared import MatchStarted, Retracted, Source
 from events.store import FileStore, import_log, new_match_id, validate_match_id
-from projections import retype
-from projections.audit import AuditReport, audit
-from projections.compare import Comparison, compare
-from projections.frames import Frame, frames
-from projections.replay import Step, replay
-from projections.timeline import Timeline
-from projections.words import words
+from projections.read import retype
+from projections.read.audit import AuditReport, audit
+from projections.read.compare import Comparison, compare
+from projections.read.frames import Frame, frames
+from projections.read.replay import Step, replay
+from projections.read.timeline import Timeline
+from projections.read.words import words
 from rulesets import freeform, registry
 from rulesets.levels import level_of
 from rulesets.registry import Rules
@@ -43,7 +43,7 @@ from rulesets.variants import Variant, read_variant
 
 HOME_ENV = "TABLETAPE_HOME"
 WAREHOUSE = "warehouse.duckdb"
-"""The warehouse's primary file in the store's folder (projections/warehouse.py)."""
+"""The warehouse's primary file in the store's folder (projections/warehouse/sync.py)."""
 WAREHOUSE_REPLICA = "warehouse.read.duckdb"
 """The read replica a sync publishes: readers open it, and it exists once a sync has run."""
 
@@ -283,7 +283,7 @@ class Workspace:
 
     def retype(self, match_id: str, spec: str, map_path: Path, *, new_id: str | None = None) -> MatchStarted:
         """A log-only match re-read as the typed game `spec` through a map of its verbs
-        (`projections.retype`), stored as a new match that names the original in a note;
+        (`projections.read.retype`), stored as a new match that names the original in a note;
         the original is left as it was."""
         header = self.header(match_id)
         if header.ruleset != freeform.NAME:
@@ -379,7 +379,7 @@ class Workspace:
                stop: int | None = None) -> list[Frame]:
         """Events `start` up to `stop` (None: through the last) as `seat` sees them (None:
         the whole table), each with its board, words and audit findings: what a player of
-        the match's recording is handed (`projections.frames`)."""
+        the match's recording is handed (`projections.read.frames`)."""
         header = self.header(match_id)
         if seat is not None and seat not in header.seats:
             raise TabletapeError(f"match {match_id} has no seat {seat!r} (its seats: {', '.join(header.seats)})")

@@ -12,7 +12,7 @@ import pytest
 
 from events.headers import INDEX
 from events.store import FileStore
-from projections.batch import simulate
+from projections.corpus.batch import simulate
 from projections.workspace import Workspace
 from tests.cli_support import run
 from tests.mortalgate import golden

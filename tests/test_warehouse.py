@@ -15,10 +15,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from events.shared import Retracted
-from projections.audit import audit
-from projections.export import export_parquet
-from projections.queries import QueryError, run_named, run_sql
-from projections.warehouse import Warehouse
+from projections.read.audit import audit
+from projections.warehouse.export import export_parquet
+from projections.warehouse.queries import QueryError, run_named, run_sql
+from projections.warehouse.sync import Warehouse
 from projections.workspace import Workspace
 from tests.mortalgate import golden
 
@@ -346,7 +346,7 @@ def test_an_unreadable_log_is_reported_and_the_others_still_sync(tmp_path: Path)
 
 
 def test_an_incremental_sync_of_new_batches_new_logs_and_grown_logs_equals_a_sync_from_scratch(tmp_path: Path) -> None:
-    from projections.batch import simulate
+    from projections.corpus.batch import simulate
 
     ws = store_with(tmp_path, ["mortalgate-2.5", "mortalgate-mistakes"])
     simulate(ws, "mortalgate@2.5", games=3, seed=1, workers=1, sync=False)

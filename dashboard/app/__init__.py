@@ -1,0 +1,1 @@
+"""The Streamlit dashboard: the entry file, its pages and what they share."""

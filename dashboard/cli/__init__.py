@@ -1,0 +1,1 @@
+"""The `tabletape` command line."""

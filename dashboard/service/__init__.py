@@ -1,0 +1,1 @@
+"""`tabletape serve`: the store over HTTP, and a typed client of it."""

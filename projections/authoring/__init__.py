@@ -1,0 +1,1 @@
+"""A designer's own game: the contract every game passes, and a new game's skeleton."""

@@ -1,0 +1,1 @@
+"""Many games at once: bot games, batches on every core, injected mistakes."""

@@ -1,0 +1,1 @@
+"""Read models over one log: replay, scrubbing, audit, compare."""

@@ -1,0 +1,1 @@
+"""Recording a playtest at the table: forms, taps, dice, live matches."""

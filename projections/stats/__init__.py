@@ -1,0 +1,1 @@
+"""Balance verdicts: two cohorts of one game compared with intervals and tests."""
