@@ -319,8 +319,8 @@ def corpus_work(games: int) -> list[Work]:
     down, so their CPU is counted, before each figure ends)."""
     from collections import deque
 
-    from projections.warehouse.parallel import audit_all, parallel_sync
-    from projections.warehouse.sync import Warehouse
+    from projections.warehouse.parallel import audit_all
+    from projections.warehouse.sync import Warehouse, parallel_sync
     from projections.workspace import Workspace
 
     home = corpus(games)
@@ -356,7 +356,7 @@ def _warm_up(ws: Workspace) -> None:
     and the geometry memos, which worker processes inherit warm when they fork."""
     from collections import deque
 
-    from projections.warehouse.parallel import _fingerprints
+    from projections.warehouse.sync import _fingerprints
 
     _fingerprints()
     with contextlib.suppress(ImportError):

@@ -9,8 +9,8 @@ import duckdb
 import pytest
 
 from projections.read.audit import audit
-from projections.warehouse.parallel import audit_all, parallel_sync
-from projections.warehouse.sync import Warehouse
+from projections.warehouse.parallel import audit_all
+from projections.warehouse.sync import Warehouse, parallel_sync
 from projections.workspace import Workspace
 from tests.cli_support import run
 from tests.mortalgate import golden

@@ -512,8 +512,7 @@ def rulebook(ws: Workspace, spec: str) -> None:
 @pass_ws
 def sync(ws: Workspace, verify: bool, workers: int | None, scheduler: str | None) -> None:
     """Bring the warehouse up to date with every log and note (incremental, on every core)."""
-    from projections.warehouse.parallel import parallel_sync
-    from projections.warehouse.sync import Warehouse
+    from projections.warehouse.sync import Warehouse, parallel_sync
 
     report = parallel_sync(Warehouse(ws), workers=workers, scheduler=scheduler, verify=verify, progress=_progress_bar("sync"))
     click.echo(report.summary())

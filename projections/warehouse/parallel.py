@@ -1,21 +1,21 @@
-"""Corpus work on every core: the warehouse sync and a store-wide re-audit.
+"""Corpus work on every core: how it is cut and handed out, and the store-wide re-audit.
 
 Replay is pure, so matches are independent: chunks of matches go to worker processes
 (or a Dask cluster) and come back in order. Workers only read the store; the main
 process stays the one writer into DuckDB. A sync worker hands back its rows already as
 Arrow tables (built on its own core), so the writer's share per row is one bulk insert.
-One unreadable match is reported and skipped; it never stops the rest.
+One unreadable match is reported and skipped; it never stops the rest. The warehouse sync
+(`projections/warehouse/sync.py`) hands its matches out with the same `chunked` and
+`ordered_map`; this module knows nothing of the warehouse, so a re-audit never loads DuckDB.
 """
 
 from __future__ import annotations
 
-import gc
 import os
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import suppress
-from typing import TYPE_CHECKING, NamedTuple, TypeVar
+from typing import TypeVar
 
 import msgspec
 
@@ -24,11 +24,6 @@ from projections.corpus import pool
 from projections.corpus.pool import without_cycle_collector
 from projections.workspace import Workspace
 from rulesets.registry import GameMissingError
-
-if TYPE_CHECKING:  # the sync's own: loaded by the sync, so a re-audit never loads DuckDB
-    import pyarrow as pa
-
-    from projections.warehouse.sync import Checkpoint, SyncReport, Warehouse
 
 Progress = Callable[[int, int], None]
 """Called as progress(done, total)."""
@@ -141,7 +136,7 @@ class CorpusAudit(msgspec.Struct, kw_only=True):
 _WORKSPACES: dict[str, Workspace] = {}
 
 
-def _workspace(home: str) -> Workspace:
+def workspace_at(home: str) -> Workspace:
     """One Workspace per store per worker process (workers serve many chunks)."""
     if home not in _WORKSPACES:
         _WORKSPACES[home] = Workspace(home)
@@ -151,7 +146,7 @@ def _workspace(home: str) -> Workspace:
 @without_cycle_collector
 def audit_chunk(task: AuditTask) -> list[MatchAudit]:
     """Audit a chunk of matches (runs in a worker); a bad log is a result, not a stop."""
-    ws = _workspace(task.home)
+    ws = workspace_at(task.home)
     target = ws.rules(task.against).ruleset.name if task.against else None
     out = []
     for match_id in task.match_ids:
@@ -216,164 +211,3 @@ def _tally(result: CorpusAudit, one: MatchAudit, violations: Counter[str], touch
         result.disagreeing.append(one.match_id)
     violations.update(one.broken)
     touched.update(one.broken.keys())
-
-
-# --- the warehouse sync on every core ----------------------------------------------------------
-
-
-class ProjectTask(msgspec.Struct, frozen=True, kw_only=True):
-    """A chunk of matches to project: (match id, checkpoint to resume from, plan, why)."""
-
-    home: str
-    jobs: list[tuple[str, Checkpoint | None, str, str]]
-
-
-class Projected(NamedTuple):
-    """A chunk's projection: every table's rows as Arrow, and per match what happened."""
-
-    tables: dict[str, pa.Table]
-    rows: int
-    done: list[tuple[str, Checkpoint, str, str, int]]
-    """(match id, new checkpoint, plan, why, events replayed) per projected match."""
-    failed: list[tuple[str, str]]
-    missing: list[tuple[str, str]]
-    """(match id, what it needs) for matches whose game is not installed here."""
-
-
-@without_cycle_collector
-def project_chunk(task: ProjectTask) -> Projected:
-    """Project a chunk of matches in a worker: rows built, and made Arrow, on its core."""
-    return _project_jobs(_workspace(task.home), task.jobs)
-
-
-def _project_jobs(ws: Workspace, jobs: list[tuple[str, Checkpoint | None, str, str]]) -> Projected:
-    from projections.warehouse.sync import Rows, SyncReport, Warehouse
-
-    warehouse = Warehouse(ws)
-    rows = Rows()
-    done, failed, missing = [], [], []
-    for match_id, old, plan, why in jobs:
-        tally = SyncReport()
-        try:
-            projection, checkpoint, plan, why = warehouse._project(match_id, old, plan, why, tally)
-        except GameMissingError as error:
-            missing.append((match_id, str(error)))
-            continue
-        except TabletapeError as error:
-            failed.append((match_id, str(error)))
-            continue
-        rows.extend(projection.rows)
-        done.append((match_id, checkpoint, plan, why, tally.events + projection.replayed))
-    return Projected(rows.to_arrow(), rows.count, done, failed, missing)
-
-
-def parallel_sync(warehouse: Warehouse, *, workers: int | None = None, scheduler: str | None = None, verify: bool = False,
-                  wait: float = 600.0, progress: Progress | None = None) -> SyncReport:
-    """`Warehouse.sync` on every core (or `workers` processes, or a Dask cluster)."""
-    return sync_store(warehouse, workers=workers_or_cores(workers), scheduler=scheduler, verify=verify, wait=wait,
-                      progress=progress)
-
-
-def sync_store(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: bool, wait: float,
-               progress: Progress | None) -> SyncReport:
-    """The sync: the plan per match, the writes and the notes in this process, the one
-    writer; the matches projected here (one worker) or on worker processes or a cluster.
-
-    The cycle collector is paused meanwhile: states and rows are trees that reference
-    counting frees, and a sync allocates millions of them, each allocation burst
-    triggering a full scan that finds nothing (about a tenth of the time).
-    """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _sync(warehouse, workers=workers, scheduler=scheduler, verify=verify, wait=wait, progress=progress)
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: bool, wait: float,
-          progress: Progress | None) -> SyncReport:
-    from projections.warehouse.sync import (
-        EVENT_TABLES,
-        FLUSH_ROWS,
-        MATCH_TABLES,
-        Rows,
-        Sources,
-        SyncReport,
-        torn_lines,
-    )
-
-    started = time.perf_counter()
-    report = SyncReport()
-    warehouse._fingerprints = _fingerprints()
-    ws = warehouse.ws
-    with warehouse._writer(wait) as writing:
-        con = writing.con
-        seams = warehouse._seams(con)
-        matches = ws.matches()
-        sources = Sources(ws)
-        planned = []
-        for match_id in matches:
-            try:  # one bad match is listed, never stops the sync
-                plan, why = warehouse._plan(match_id, seams.get(match_id), verify, sources)
-                if not sources.batched(match_id):
-                    with suppress(TabletapeError):  # an unreadable log fails in its projection, with the line named
-                        ws.store.last(match_id)  # a torn tail is met here, in the process that reports it
-            except TabletapeError as error:
-                report.failed.append((match_id, str(error)))
-                continue
-            if plan == "unchanged":
-                report.unchanged += 1
-            else:
-                planned.append((match_id, plan, why))
-        checkpoints = warehouse._checkpoints(con, [match_id for match_id, plan, _ in planned if plan == "extend"])
-        jobs = [(match_id, checkpoints.get(match_id), plan, why) for match_id, plan, why in planned]
-        report.matches = len(matches)
-        tasks = [ProjectTask(home=str(ws.home), jobs=chunk) for chunk in chunked(jobs, workers)]
-        in_process = not scheduler and (workers == 1 or len(tasks) <= 1)  # as ordered_map decides
-        project: Callable[[ProjectTask], Projected] = (lambda task: _project_jobs(ws, task.jobs)) if in_process else project_chunk
-        batch, touched, done = Rows(), {}, []
-        finished = report.unchanged
-        for projected in ordered_map(project, tasks, workers=workers, scheduler=scheduler, work="sync"):
-            report.failed += projected.failed
-            report.missing += projected.missing
-            batch.take(projected.tables, projected.rows)
-            writing.changed |= bool(projected.done)
-            for match_id, checkpoint, plan, why, replayed in projected.done:
-                _count_plan(report, match_id, plan, why)
-                report.events += replayed
-                touched[match_id] = plan
-                done.append(checkpoint)
-            finished += len(projected.done) + len(projected.failed) + len(projected.missing)
-            if progress is not None:
-                progress(finished, len(matches))
-            if batch.count >= FLUSH_ROWS:
-                warehouse._write(con, batch, touched, done)
-                touched, done = {}, []
-        warehouse._write(con, batch, touched, done)
-        gone = sorted(set(seams) - set(matches))
-        if gone:
-            warehouse._delete(con, gone, (*MATCH_TABLES, *EVENT_TABLES, "notes", "checkpoints", "note_checkpoints"))
-            report.removed, report.removed_ids = len(gone), gone
-        report.failed.sort(key=lambda failure: failure[0])  # in match order, as one process meets them
-        report.notes = warehouse._sync_notes(con, matches, report)
-        writing.changed |= bool(gone or report.notes)
-    report.seconds = time.perf_counter() - started
-    report.torn = torn_lines(ws)
-    return report
-
-
-def _fingerprints() -> set[str]:
-    from rulesets import registry
-
-    return {ruleset.fingerprint for ruleset in registry.games()}
-
-
-def _count_plan(report: SyncReport, match_id: str, plan: str, why: str) -> None:
-    if plan == "new":
-        report.new += 1
-    elif plan == "extend":
-        report.extended += 1
-    else:
-        report.rebuilt.append((match_id, why))
