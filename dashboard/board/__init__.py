@@ -1,1 +1,6 @@
-"""A game's board drawn as SVG, and the tappable board on the Record page."""
+"""A game's board drawn: pure SVG from its BoardView, and the board the pages tap.
+
+`svg` draws any game's board from the ruleset's `BoardView` (three geometries) and the
+match timeline strip; `tapboard` shows it as a Streamlit component whose taps come back
+as events; `heatmap` shades the board's spaces by how often things happen there.
+"""

@@ -1,1 +1,8 @@
-"""Many games at once: bot games, batches on every core, injected mistakes."""
+"""Many games at once: bot-played games, batches of them, and mistakes planted in logs.
+
+`simulate` plays one seeded game (the same seed, the same log byte for byte), `batch`
+plays thousands on local processes or a Dask cluster through `pool`, `sequential` plays
+in rounds until the chosen balance measures are decided, `mutations` plants one table
+mistake in a log and counts what the audit says after it, and `demo` fills an empty store
+for a first look.
+"""

@@ -1,1 +1,8 @@
-"""Read models over one log: replay, scrubbing, audit, compare."""
+"""Read models over one log: what a log says when it is folded through its rules.
+
+`replay` is the fold itself (one pure step per event, in constant memory); `timeline`
+keeps snapshots of it for scrubbing, `audit` judges every event against the rules of the
+version played, `compare` replays one log under two versions in lock step, `rulediff`
+sets two versions' params side by side, `words` says an event in the game's own words,
+and `retype` re-reads a log-only playtest as a typed game. Nothing here writes.
+"""
