@@ -8,6 +8,7 @@ most K-1 applies.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 import msgspec
 
@@ -80,12 +81,13 @@ class Timeline:
             # As in `state_at`: a stretch with a finding in it is folded with the checks (a
             # fold with them gives the same states as one without up to the first finding).
             flagged = self.audit and (bool(step.resync) or any(self.violations[block:end]))
-            fold = Fold(self.rules, audit=flagged)
+            fold: Fold[Any, Any] = Fold(self.rules, audit=flagged)
             for at in range(block, end):
                 if at > block:
                     step = fold(step, self.events[at])
                 if at >= seq:
-                    yield Step(step.event, step.state, self.violations[at], self.voided.get(at), step.undo)
+                    yield Step(event=step.event, state=step.state, violations=self.violations[at], voided=self.voided.get(at),
+                               undo=step.undo)
             seq = end
 
     def state_at(self, seq: int) -> Step:
@@ -97,7 +99,8 @@ class Timeline:
         # A refused event lets the next one resynchronise the replay (`Step.resync`), which
         # takes the checks: only a stretch with a finding in it is folded with them.
         flagged = self.audit and (bool(step.resync) or any(self.violations[start : seq + 1]))
-        fold = Fold(self.rules, audit=flagged)
+        fold: Fold[Any, Any] = Fold(self.rules, audit=flagged)
         for event in self.events[start + 1 : seq + 1]:
             step = fold(step, event)
-        return Step(step.event, step.state, self.violations[seq], self.voided.get(seq), step.undo)
+        return Step(event=step.event, state=step.state, violations=self.violations[seq], voided=self.voided.get(seq),
+                    undo=step.undo)

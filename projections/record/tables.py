@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 import msgspec
 
@@ -38,7 +39,7 @@ SHOWN = 12
 def table_of(rules: Rules, events: Iterable[Event]) -> tuple[TerrainPlaced, ...] | None:
     """The terrain a Frontier log agreed, each piece where it stood when the board was
     agreed (after its moves, without what was retracted); None if the log never agreed one."""
-    fold = Fold(rules, audit=False)
+    fold: Fold[Any, Any] = Fold(rules, audit=False)
     stream = iter(events)
     first = next(stream, None)
     if not isinstance(first, MatchStarted) or first.ruleset != GAME:

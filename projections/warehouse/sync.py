@@ -282,7 +282,7 @@ class Projection:
             self.lines_read = itertools.chain((first,), self.lines_read)
         check_values(self.header, where=self.where, line_no=1)
         self.rules: Rules = ws.rules_recorded(self.header)
-        self.fold = Fold(self.rules)
+        self.fold: Fold[Any, Any] = Fold(self.rules)
         self.rows = Rows()
         self.resume = resume
         self.violations: dict[int, list[Violation]] = {}
@@ -315,7 +315,7 @@ class Projection:
         lines = self.lines_read
         if self.resume is not None:
             state = msgspec.msgpack.decode(self.resume.state, type=type(ruleset.setup(params, self.header)))
-            step = Step(self.header, state)
+            step = Step(event=self.header, state=state)
             if self.resume.declared:
                 self.declared = msgspec.json.decode(self.resume.declared, type=MatchEnded)
         floor = self.first_seq - 1
