@@ -188,7 +188,8 @@ def measured_in(tree: Path, module: str, call: str) -> dict[str, object]:
     `code`, where its rules were imported from), run in a process whose code is `tree`."""
     name = call.split("(", 1)[0]
     script = (f"import json, sys; sys.path.insert(0, {str(ROOT)!r}); from {module} import {name}; "
-              f"sys.path.remove({str(ROOT)!r}); print(json.dumps({call}))")
+              f"from benchmarks import layout; sys.path.remove({str(ROOT)!r}); layout.install(); "
+              f"print(json.dumps({call}))")
     env = dict(os.environ, PYTHONPATH=str(tree))
     done = subprocess.run([sys.executable, "-c", script], cwd=tree, env=env, check=True, capture_output=True, text=True)
     measured: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
