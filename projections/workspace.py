@@ -32,7 +32,19 @@ from events.store import FileStore, import_log, new_match_id, validate_match_id
 from projections import retype
 from projections.audit import AuditReport, audit
 from projections.compare import Comparison, compare
+from projections.foldcache import (
+    Folded,
+    NeedsHistory,
+    cache_of,
+    digest_of,
+    keep_fold,
+    keep_report,
+    kept_fold,
+    kept_report,
+    rules_key,
+)
 from projections.replay import Step, replay
+from projections.resultcache import ResultCache
 from projections.timeline import Timeline
 from projections.words import words
 from rulesets import freeform, registry
@@ -91,6 +103,9 @@ class Workspace:
         self.home = Path(home) if home is not None else default_home()
         self.store = FileStore(self.home)
         self.notes = Notebook(self.store)
+        self.cache: ResultCache = cache_of(self.home)
+        """Folds and audits already done, keyed by the log's content and the rules
+        (`projections.foldcache`); deleting it changes no answer."""
 
     def has_warehouse(self) -> bool:
         """Whether a sync has published the warehouse, known without loading DuckDB (a
@@ -389,8 +404,43 @@ class Workspace:
         raise TabletapeError(f"--at {seq} is outside match {match_id}")
 
     def audit(self, match_id: str, *, against: str | None = None) -> AuditReport:
-        """Every violation and the result check, under the match's rules or another version."""
-        return audit(self.events(match_id), self.rules_of(match_id, against))
+        """Every violation and the result check, under the match's rules or another version.
+
+        Kept in the store's cache by the log's content and the rules: asked again of an
+        unchanged log, it is read back; of a log appended to since a kept fold, only the
+        new lines are folded."""
+        rules = self.rules_of(match_id, against)
+        digest = digest_of(self.store.lines(match_id))
+        kept = kept_report(self.cache, rules, digest)
+        if kept is not None:
+            return kept
+        if self.cache.get("head", (*rules_key(rules), match_id)) is not None:  # a match being appended to
+            folded = self.folded(match_id, against=against)
+            report, digest = folded.report(), folded.digest
+        else:
+            report = audit(self.events(match_id), rules)
+        keep_report(self.cache, rules, digest, report)
+        return report
+
+    def folded(self, match_id: str, *, against: str | None = None) -> Folded:
+        """The audited fold of the whole log, gone on from the newest kept fold of its
+        beginning (folding only the lines written since), and kept again for the next append."""
+        rules = self.rules_of(match_id, against)
+        where = str(self.store.source_path(match_id))
+        codec = rules.ruleset.codec
+        lines = iter(self.store.lines(match_id))
+        folded = kept_fold(self.cache, match_id, rules, lines)
+        try:
+            if folded is None:
+                folded = Folded(rules)
+                folded.read(self.store.lines(match_id), codec, where)
+            else:
+                folded.read(lines, codec, where)
+        except NeedsHistory:
+            folded = Folded(rules)
+            folded.read(self.store.lines(match_id), codec, where)
+        keep_fold(self.cache, match_id, folded)
+        return folded
 
     def compare(self, match_id: str, a: str, b: str) -> Comparison:
         """Replay a match under two versions: first disagreement and how the outcome changes."""

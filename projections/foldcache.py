@@ -1,0 +1,282 @@
+"""Folds kept under the store, so no one folds the same log under the same rules twice.
+
+Three kinds of entry live in the store's `ResultCache` (`<store>/cache/`), each keyed by
+what it was computed from: the rules (`rules_key`: the game's fingerprint, the version or
+variant and every param, and the fold's own code) and the log's content (`LogDigest`: a
+hash of every line up to the anchored end, and the line count; an edit anywhere in the
+log, even one that leaves the chain head alone, is another key).
+
+- `audit`: a log's `AuditReport`. `audit --all` of an unchanged store, the dashboard opening
+  a match and the warehouse sync (which then folds with `apply` alone) read it.
+- `fold`: a `Folded` log's last step and its findings so far, from which the fold goes on
+  with only the lines written since (an append, the service's first append after a restart).
+- `head`: per match and rules, how many lines the newest `fold` entry holds and their digest:
+  a hint where to look, checked against the log's own lines before it is used.
+
+An entry is only ever an answer the full fold would give: a miss, a damaged entry or a
+deleted cache folds the log again. A fold is kept only where it can go on exactly as the full
+fold would: not in the middle of a resynchronisation after a refused event (`Step.resync`),
+and with the newest `UNDO_WINDOW` undo entries, which is as far as the audit looks back; a
+run of Retracteds reaching past them folds the log again.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Iterable, Iterator
+from hashlib import blake2b
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from events.base import Event
+from events.codec import LogCodec, decode_log
+from events.shared import MatchStarted, Retracted
+from projections.audit import AuditReport, Findings, Found, report
+from projections.replay import UNDO_WINDOW, Fold, Step, Undo
+from projections.resultcache import ResultCache
+from rulesets.protocol import Violation
+from rulesets.registry import Rules
+
+CACHE_FOLDER = "cache"
+"""The cache's folder in the store: safe to delete at any time."""
+
+_CODE = ("replay.py", "audit.py", "foldcache.py")
+"""The fold's own code: a change to any of these is a change of every key."""
+_code_digest: str | None = None
+
+
+def _fold_code() -> str:
+    """A digest of the fold's code, read once per process."""
+    global _code_digest
+    if _code_digest is None:
+        digest = blake2b(digest_size=8)
+        for name in _CODE:
+            digest.update((Path(__file__).parent / name).read_bytes())
+        _code_digest = digest.hexdigest()
+    return _code_digest
+
+
+def rules_key(rules: Rules, *, audit: bool = True) -> tuple[str, ...]:
+    """Everything about the rules a fold depends on: the game's code and data (its
+    fingerprint), the version or variant, each param's value, and the fold's own code."""
+    params = blake2b(msgspec.json.encode(rules.params), digest_size=8).hexdigest()
+    return (_fold_code(), rules.spec, rules.ruleset.fingerprint, params, "audit" if audit else "apply")
+
+
+class LogDigest:
+    """A running hash of a log's lines as they are read: what the log's entries are keyed by."""
+
+    __slots__ = ("_hash", "lines")
+
+    def __init__(self) -> None:
+        self._hash = blake2b(digest_size=16)
+        self.lines = 0
+
+    def take(self, line: bytes) -> bytes:
+        """Take in one line (returned, so a reader hashes as it goes)."""
+        self._hash.update(line)
+        self._hash.update(b"\n")
+        self.lines += 1
+        return line
+
+    def key(self) -> tuple[str, str]:
+        """The content of the lines taken so far."""
+        return self._hash.hexdigest(), str(self.lines)
+
+    def hashed(self, lines: Iterable[bytes]) -> Iterator[bytes]:
+        """`lines`, each taken in as it passes."""
+        take = self.take
+        for line in lines:
+            yield take(line)
+
+
+def digest_of(lines: Iterable[bytes]) -> LogDigest:
+    """The digest of a whole log."""
+    digest = LogDigest()
+    for line in lines:
+        digest.take(line)
+    return digest
+
+
+class _Point(msgspec.Struct, array_like=True):
+    """A kept fold: the last event and its step, the newest undo entries, the findings."""
+
+    event: bytes
+    violations: tuple[Violation, ...]
+    past_end: bool
+    states: bytes
+    """msgpack of [the state, then each undo entry's state before, newest first]."""
+    undo_seqs: list[int]
+    undo_depths: list[int]
+    undo_events: list[bytes]
+    cut: bool
+    """The undo stack went deeper than what is kept."""
+    found: Found
+    voided: int | None
+
+
+class NeedsHistory(Exception):
+    """A Retracted reached past the undo entries a kept fold holds: fold the log again."""
+
+
+class Folded:
+    """A log folded to its last line under one version: the step there and the audit so far."""
+
+    __slots__ = ("_cut_below", "digest", "findings", "fold", "rules", "step")
+
+    def __init__(self, rules: Rules, *, audit: bool = True) -> None:
+        self.rules = rules
+        self.fold = Fold(rules, audit=audit)
+        self.step: Step | None = None
+        self.findings = Findings()
+        self.digest = LogDigest()
+        self._cut_below: int | None = None
+        """The seq of the oldest undo entry kept, when older ones were not: voiding it would
+        leave this fold with less to undo than the full fold has."""
+
+    @property
+    def events(self) -> int:
+        """Lines folded."""
+        return self.digest.lines
+
+    @property
+    def last_seq(self) -> int:
+        """Seq of the last line folded (-1 before line 0)."""
+        return self.digest.lines - 1
+
+    def take(self, events: Iterable[Event]) -> None:
+        """Fold events that follow the last one."""
+        fold, add, step = self.fold, self.findings.add, self.step
+        for event in events:
+            step = fold.first(event) if step is None else fold(step, event)  # type: ignore[arg-type]
+            if type(event) is Retracted and step.voided is not None and step.voided == self._cut_below:
+                raise NeedsHistory(f"seq {event.seq} voids the oldest undo entry kept")
+            add(step)
+            self.step = step
+        self.step = step
+
+    def read(self, lines: Iterable[bytes], codec: LogCodec, where: str) -> None:
+        """Decode and fold the lines after the last one folded, hashing them as they come."""
+        self.take(decode_log(self.digest.hashed(lines), codec, where=where, start=self.events))
+
+    def report(self) -> AuditReport:
+        """The audit of the lines folded (what `projections.audit.audit` gives for them)."""
+        return report(self.rules, self.findings, self.step.state if self.step else None, self.events)
+
+    # --- keeping ------------------------------------------------------------------------
+
+    def keepable(self) -> bool:
+        """Whether the fold can go on from a copy exactly as from itself: not in the middle of
+        a resynchronisation (its readings are not kept)."""
+        step = self.step
+        return step is not None and not step.resync and not step.early and not step.resync_left
+
+    def dump(self) -> bytes:
+        """The fold as bytes (see `keepable`)."""
+        step = self.step
+        assert step is not None and self.keepable()
+        codec = self.rules.ruleset.codec
+        states: list[Any] = [step.state]
+        seqs: list[int] = []
+        depths: list[int] = []
+        events: list[bytes] = []
+        node = step.undo
+        while node is not None and len(seqs) < UNDO_WINDOW:
+            states.append(node.before)
+            seqs.append(node.seq)
+            depths.append(node.depth)
+            events.append(codec.encode(node.event))
+            node = node.below
+        point = _Point(
+            event=codec.encode(step.event), violations=step.violations, past_end=step.past_end,
+            states=msgspec.msgpack.encode(states), undo_seqs=seqs, undo_depths=depths, undo_events=events,
+            cut=node is not None or self._cut_below is not None, found=self.findings.found(), voided=step.voided,
+        )
+        return zlib.compress(msgspec.msgpack.encode(point), 1)
+
+    @classmethod
+    def load(cls, data: bytes, rules: Rules, started: MatchStarted, digest: LogDigest) -> Folded:
+        """A kept fold of the lines `digest` has taken in; ValueError if it cannot be read."""
+        try:
+            point = msgspec.msgpack.decode(zlib.decompress(data), type=_Point)
+            ruleset, params = rules.ruleset, rules.params
+            state_type: Any = type(ruleset.setup(params, started))
+            state, *befores = msgspec.msgpack.decode(point.states, type=list[state_type])
+            codec = ruleset.codec
+            below: Undo | None = None
+            for seq, depth, before, line in reversed(list(zip(point.undo_seqs, point.undo_depths, befores, point.undo_events, strict=True))):
+                below = Undo(seq, before, below, depth, codec.decode(line))
+            event = codec.decode(point.event)
+        except (msgspec.MsgspecError, zlib.error, ValueError, TypeError) as error:
+            raise ValueError(f"a kept fold that cannot be read: {error}") from error
+        folded = cls(rules)
+        folded.step = Step(event, state, point.violations, point.voided, below, past_end=point.past_end)
+        folded.findings = Findings(point.found)
+        folded.digest = digest
+        if point.cut and point.undo_seqs:
+            folded._cut_below = point.undo_seqs[-1]
+        return folded
+
+
+def cache_of(home: Path) -> ResultCache:
+    """The store's result cache."""
+    return ResultCache(home / CACHE_FOLDER)
+
+
+def kept_report(cache: ResultCache, rules: Rules, digest: LogDigest) -> AuditReport | None:
+    """The audit of a log whose lines have this digest, if one is kept."""
+    data = cache.get("audit", (*rules_key(rules), *digest.key()))
+    if data is None:
+        return None
+    try:
+        return msgspec.msgpack.decode(data, type=AuditReport)
+    except msgspec.MsgspecError:
+        return None
+
+
+def keep_report(cache: ResultCache, rules: Rules, digest: LogDigest, audited: AuditReport) -> None:
+    """Keep the audit of a log whose lines have this digest."""
+    cache.put("audit", (*rules_key(rules), *digest.key()), msgspec.msgpack.encode(audited))
+
+
+def kept_fold(cache: ResultCache, match_id: str, rules: Rules, lines: Iterator[bytes]) -> Folded | None:
+    """The newest kept fold of `match_id` under `rules`, if the log still begins with the
+    lines it folded; `lines` is read up to there (and no further) either way."""
+    key = rules_key(rules)
+    hint = cache.get("head", (*key, match_id))
+    if hint is None:
+        return None
+    try:
+        count, expected = msgspec.msgpack.decode(hint, type=tuple[int, str])
+    except msgspec.MsgspecError:
+        return None
+    digest = LogDigest()
+    first: bytes | None = None
+    for line in lines:
+        first = first or line
+        digest.take(line)
+        if digest.lines == count:
+            break
+    if digest.key() != (expected, str(count)) or first is None:
+        return None
+    data = cache.get("fold", (*key, *digest.key()))
+    if data is None:
+        return None
+    try:
+        started = rules.ruleset.codec.decode(first)
+        if not isinstance(started, MatchStarted):
+            return None
+        return Folded.load(data, rules, started, digest)
+    except (ValueError, msgspec.MsgspecError):
+        return None
+
+
+def keep_fold(cache: ResultCache, match_id: str, folded: Folded) -> None:
+    """Keep a fold (if it can be gone on from) and point the match's hint at it."""
+    if not folded.keepable():
+        return
+    key = rules_key(folded.rules)
+    cache.put("fold", (*key, *folded.digest.key()), folded.dump())
+    cache.put("head", (*key, match_id), msgspec.msgpack.encode((folded.events, folded.digest.key()[0])))
