@@ -205,6 +205,11 @@ class FileStore:
         """Every complete line of a match's log, streamed."""
         return self._existing(match_id).lines()
 
+    def chunks(self, match_id: str, start: int = 0) -> Iterator[bytes]:
+        """A match's committed bytes from offset `start` on, in large chunks (`split_lines`
+        makes them lines)."""
+        return self._existing(match_id).chunks(start)
+
     def tail(self, match_id: str, after_seq: int) -> Iterator[bytes]:
         """Lines with seq > after_seq: what a live view has not seen yet."""
         return self._existing(match_id).tail(after_seq)

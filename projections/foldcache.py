@@ -25,6 +25,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Iterable, Iterator
 from hashlib import blake2b
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ import msgspec
 
 from events.base import Event
 from events.codec import LogCodec, decode_log
+from events.journal import split_lines
 from events.shared import MatchStarted, Retracted
 from projections.audit import AuditReport, Findings, Found, report
 from projections.replay import UNDO_WINDOW, Fold, Step, Undo
@@ -66,24 +68,35 @@ def rules_key(rules: Rules, *, audit: bool = True) -> tuple[str, ...]:
 
 
 class LogDigest:
-    """A running hash of a log's lines as they are read: what the log's entries are keyed by."""
+    """A running hash of a log's bytes as they are read: what the log's entries are keyed by.
+    Lines are taken with their newline, so hashing lines and hashing the file agree."""
 
-    __slots__ = ("_hash", "lines")
+    __slots__ = ("_hash", "lines", "size")
 
     def __init__(self) -> None:
         self._hash = blake2b(digest_size=16)
         self.lines = 0
+        """Lines taken (by `take`)."""
+        self.size = 0
+        """Bytes taken: where the next line starts."""
 
     def take(self, line: bytes) -> bytes:
         """Take in one line (returned, so a reader hashes as it goes)."""
         self._hash.update(line)
         self._hash.update(b"\n")
         self.lines += 1
+        self.size += len(line) + 1
         return line
 
+    def take_chunk(self, chunk: bytes) -> None:
+        """Take in bytes as read from the file (whole lines or not)."""
+        self._hash.update(chunk)
+        self.size += len(chunk)
+        self.lines += chunk.count(b"\n")
+
     def key(self) -> tuple[str, str]:
-        """The content of the lines taken so far."""
-        return self._hash.hexdigest(), str(self.lines)
+        """The content of what was taken so far."""
+        return self._hash.hexdigest(), str(self.size)
 
     def hashed(self, lines: Iterable[bytes]) -> Iterator[bytes]:
         """`lines`, each taken in as it passes."""
@@ -92,17 +105,18 @@ class LogDigest:
             yield take(line)
 
 
-def digest_of(lines: Iterable[bytes]) -> LogDigest:
-    """The digest of a whole log."""
+def digest_of(chunks: Iterable[bytes]) -> LogDigest:
+    """The digest of a whole log, from its bytes (`FileStore.chunks`)."""
     digest = LogDigest()
-    for line in lines:
-        digest.take(line)
+    for chunk in chunks:
+        digest.take_chunk(chunk)
     return digest
 
 
 class _Point(msgspec.Struct, array_like=True):
-    """A kept fold: the last event and its step, the newest undo entries, the findings."""
+    """A kept fold: line 0, the last event and its step, the newest undo entries, the findings."""
 
+    started: bytes
     event: bytes
     violations: tuple[Violation, ...]
     past_end: bool
@@ -124,12 +138,14 @@ class NeedsHistory(Exception):
 class Folded:
     """A log folded to its last line under one version: the step there and the audit so far."""
 
-    __slots__ = ("_cut_below", "digest", "findings", "fold", "rules", "step")
+    __slots__ = ("_cut_below", "digest", "findings", "fold", "rules", "started", "step")
 
     def __init__(self, rules: Rules, *, audit: bool = True) -> None:
         self.rules = rules
         self.fold = Fold(rules, audit=audit)
         self.step: Step | None = None
+        self.started: MatchStarted | None = None
+        """Line 0."""
         self.findings = Findings()
         self.digest = LogDigest()
         self._cut_below: int | None = None
@@ -150,7 +166,12 @@ class Folded:
         """Fold events that follow the last one."""
         fold, add, step = self.fold, self.findings.add, self.step
         for event in events:
-            step = fold.first(event) if step is None else fold(step, event)  # type: ignore[arg-type]
+            if step is None:
+                assert isinstance(event, MatchStarted)  # decode_log makes sure
+                self.started = event
+                step = fold.first(event)
+            else:
+                step = fold(step, event)
             if type(event) is Retracted and step.voided is not None and step.voided == self._cut_below:
                 raise NeedsHistory(f"seq {event.seq} voids the oldest undo entry kept")
             add(step)
@@ -190,18 +211,21 @@ class Folded:
             events.append(codec.encode(node.event))
             node = node.below
         point = _Point(
-            event=codec.encode(step.event), violations=step.violations, past_end=step.past_end,
+            started=codec.encode(self.started), event=codec.encode(step.event), violations=step.violations, past_end=step.past_end,
             states=msgspec.msgpack.encode(states), undo_seqs=seqs, undo_depths=depths, undo_events=events,
             cut=node is not None or self._cut_below is not None, found=self.findings.found(), voided=step.voided,
         )
         return zlib.compress(msgspec.msgpack.encode(point), 1)
 
     @classmethod
-    def load(cls, data: bytes, rules: Rules, started: MatchStarted, digest: LogDigest) -> Folded:
+    def load(cls, data: bytes, rules: Rules, digest: LogDigest) -> Folded:
         """A kept fold of the lines `digest` has taken in; ValueError if it cannot be read."""
         try:
             point = msgspec.msgpack.decode(zlib.decompress(data), type=_Point)
             ruleset, params = rules.ruleset, rules.params
+            started = ruleset.codec.decode(point.started)
+            if not isinstance(started, MatchStarted):
+                raise ValueError("line 0 is not MatchStarted")
             state_type: Any = type(ruleset.setup(params, started))
             state, *befores = msgspec.msgpack.decode(point.states, type=list[state_type])
             codec = ruleset.codec
@@ -212,6 +236,7 @@ class Folded:
         except (msgspec.MsgspecError, zlib.error, ValueError, TypeError) as error:
             raise ValueError(f"a kept fold that cannot be read: {error}") from error
         folded = cls(rules)
+        folded.started = started
         folded.step = Step(event, state, point.violations, point.voided, below, past_end=point.past_end)
         folded.findings = Findings(point.found)
         folded.digest = digest
@@ -241,36 +266,35 @@ def keep_report(cache: ResultCache, rules: Rules, digest: LogDigest, audited: Au
     cache.put("audit", (*rules_key(rules), *digest.key()), msgspec.msgpack.encode(audited))
 
 
-def kept_fold(cache: ResultCache, match_id: str, rules: Rules, lines: Iterator[bytes]) -> Folded | None:
-    """The newest kept fold of `match_id` under `rules`, if the log still begins with the
-    lines it folded; `lines` is read up to there (and no further) either way."""
+def kept_fold(cache: ResultCache, match_id: str, rules: Rules, chunks: Iterator[bytes]) -> tuple[Folded, Iterator[bytes]] | None:
+    """The newest kept fold of `match_id` under `rules`, if the log (its bytes, `chunks`)
+    still begins with what it folded, and the lines after that; else None."""
     key = rules_key(rules)
     hint = cache.get("head", (*key, match_id))
     if hint is None:
         return None
     try:
-        count, expected = msgspec.msgpack.decode(hint, type=tuple[int, str])
+        size, expected = msgspec.msgpack.decode(hint, type=tuple[int, str])
     except msgspec.MsgspecError:
         return None
     digest = LogDigest()
-    first: bytes | None = None
-    for line in lines:
-        first = first or line
-        digest.take(line)
-        if digest.lines == count:
+    rest = b""
+    for chunk in chunks:
+        wanted = size - digest.size
+        digest.take_chunk(chunk[:wanted])
+        if len(chunk) >= wanted:
+            rest = chunk[wanted:]
             break
-    if digest.key() != (expected, str(count)) or first is None:
+    if digest.key() != (expected, str(size)):
         return None
     data = cache.get("fold", (*key, *digest.key()))
     if data is None:
         return None
     try:
-        started = rules.ruleset.codec.decode(first)
-        if not isinstance(started, MatchStarted):
-            return None
-        return Folded.load(data, rules, started, digest)
-    except (ValueError, msgspec.MsgspecError):
+        folded = Folded.load(data, rules, digest)
+    except ValueError:
         return None
+    return folded, split_lines(chain((rest,), chunks))
 
 
 def keep_fold(cache: ResultCache, match_id: str, folded: Folded) -> None:
@@ -279,4 +303,4 @@ def keep_fold(cache: ResultCache, match_id: str, folded: Folded) -> None:
         return
     key = rules_key(folded.rules)
     cache.put("fold", (*key, *folded.digest.key()), folded.dump())
-    cache.put("head", (*key, match_id), msgspec.msgpack.encode((folded.events, folded.digest.key()[0])))
+    cache.put("head", (*key, match_id), msgspec.msgpack.encode((folded.digest.size, folded.digest.key()[0])))

@@ -410,7 +410,7 @@ class Workspace:
         unchanged log, it is read back; of a log appended to since a kept fold, only the
         new lines are folded."""
         rules = self.rules_of(match_id, against)
-        digest = digest_of(self.store.lines(match_id))
+        digest = digest_of(self.store.chunks(match_id))
         kept = kept_report(self.cache, rules, digest)
         if kept is not None:
             return kept
@@ -428,14 +428,14 @@ class Workspace:
         rules = self.rules_of(match_id, against)
         where = str(self.store.source_path(match_id))
         codec = rules.ruleset.codec
-        lines = iter(self.store.lines(match_id))
-        folded = kept_fold(self.cache, match_id, rules, lines)
+        kept = kept_fold(self.cache, match_id, rules, self.store.chunks(match_id))
         try:
-            if folded is None:
+            if kept is None:
                 folded = Folded(rules)
                 folded.read(self.store.lines(match_id), codec, where)
             else:
-                folded.read(lines, codec, where)
+                folded, rest = kept
+                folded.read(rest, codec, where)
         except NeedsHistory:
             folded = Folded(rules)
             folded.read(self.store.lines(match_id), codec, where)
