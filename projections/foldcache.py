@@ -105,6 +105,14 @@ class LogDigest:
             yield take(line)
 
 
+def exact_msgpack(value: Any, decoder: msgspec.msgpack.Decoder[Any]) -> bytes | None:
+    """`value` as msgpack if it reads back exactly as it is, else None. A typed decoder gives
+    a float where a float field held an int (Frontier's positions), and a message or a view
+    may print the two apart: such a state is kept only as itself, never as bytes."""
+    data = msgspec.msgpack.encode(value)
+    return data if msgspec.msgpack.encode(decoder.decode(data)) == data else None
+
+
 def digest_of(chunks: Iterable[bytes]) -> LogDigest:
     """The digest of a whole log, from its bytes (`FileStore.chunks`)."""
     digest = LogDigest()
@@ -194,8 +202,9 @@ class Folded:
         step = self.step
         return step is not None and not step.resync and not step.early and not step.resync_left
 
-    def dump(self) -> bytes:
-        """The fold as bytes (see `keepable`)."""
+    def dump(self) -> bytes | None:
+        """The fold as bytes (see `keepable`), or None where its states do not read back
+        exactly (`exact_msgpack`)."""
         step = self.step
         assert step is not None and self.keepable()
         codec = self.rules.ruleset.codec
@@ -210,9 +219,12 @@ class Folded:
             depths.append(node.depth)
             events.append(codec.encode(node.event))
             node = node.below
+        packed = exact_msgpack(states, msgspec.msgpack.Decoder(list[type(step.state)]))  # type: ignore[misc]
+        if packed is None:
+            return None
         point = _Point(
             started=codec.encode(self.started), event=codec.encode(step.event), violations=step.violations, past_end=step.past_end,
-            states=msgspec.msgpack.encode(states), undo_seqs=seqs, undo_depths=depths, undo_events=events,
+            states=packed, undo_seqs=seqs, undo_depths=depths, undo_events=events,
             cut=node is not None or self._cut_below is not None, found=self.findings.found(), voided=step.voided,
         )
         return zlib.compress(msgspec.msgpack.encode(point), 1)
@@ -301,6 +313,9 @@ def keep_fold(cache: ResultCache, match_id: str, folded: Folded) -> None:
     """Keep a fold (if it can be gone on from) and point the match's hint at it."""
     if not folded.keepable():
         return
+    dumped = folded.dump()
+    if dumped is None:
+        return
     key = rules_key(folded.rules)
-    cache.put("fold", (*key, *folded.digest.key()), folded.dump())
+    cache.put("fold", (*key, *folded.digest.key()), dumped)
     cache.put("head", (*key, match_id), msgspec.msgpack.encode((folded.digest.size, folded.digest.key()[0])))

@@ -377,8 +377,22 @@ class Workspace:
         return replay(self.events(match_id), self.rules_of(match_id, against), audit=audit)
 
     def timeline(self, match_id: str, *, against: str | None = None, every: int = 64) -> Timeline:
-        """Random access to every state of the match (for scrubbing)."""
-        return Timeline(list(self.events(match_id)), self.rules_of(match_id, against), every=every)
+        """Random access to every state of the match (for scrubbing); kept in the store's
+        cache by the log's content and the rules, so opening it again reads it back."""
+        rules = self.rules_of(match_id, against)
+        digest = digest_of(self.store.chunks(match_id))
+        key = (*rules_key(rules), *digest.key(), str(every))
+        kept = self.cache.get("timeline", key)
+        if kept is not None:
+            try:
+                return Timeline.load(kept, rules)
+            except ValueError:
+                pass
+        timeline = Timeline.read(self.store.lines(match_id), rules, every=every, where=str(self.store.source_path(match_id)))
+        dumped = timeline.dump()
+        if dumped is not None and timeline.last_seq + 1 == digest.lines:  # the log as hashed (no append since)
+            self.cache.put("timeline", key, dumped)
+        return timeline
 
     def state_at(self, match_id: str, seq: int, *, against: str | None = None) -> Step:
         """The step at event `seq` (the state after it), in one streaming pass that stops there."""

@@ -7,7 +7,9 @@ over the events), which never reads the cache.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import shutil
+import tracemalloc
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from litestar.testing import TestClient
 
 from dashboard.service import create_app
 from projections.audit import AuditReport, audit
+from projections.words import words
 from projections.workspace import Workspace
 from rulesets import registry
 from rulesets.protocol import Violation
@@ -213,3 +216,72 @@ def test_undoing_past_what_a_kept_fold_holds_gives_the_full_folds_answer(tmp_pat
         assert code == 0, err
     assert ws.folded(match_id).report() == _from_scratch(ws, match_id)
     assert ws.audit(match_id) == _from_scratch(ws, match_id)
+
+
+def _scrubbed(ws: Workspace, match_id: str) -> list[tuple[bytes, tuple[Violation, ...], int | None, str]]:
+    """Every event's state, findings, undo and words as the Replay page reads them."""
+    timeline = ws.timeline(match_id)
+    out = []
+    for seq in range(len(timeline)):
+        step = timeline.state_at(seq)
+        out.append((msgspec.json.encode(step.state), step.violations, step.voided, timeline.said[seq]))
+    return out
+
+
+def _from_scratch_scrubbed(ws: Workspace, match_id: str) -> list[tuple[bytes, tuple[Violation, ...], int | None, str]]:
+    rules = ws.rules_of(match_id)
+    out, before = [], None
+    for step in ws.replay(match_id):
+        out.append((msgspec.json.encode(step.state), step.violations, step.voided, words(rules, before, step.event)))
+        before = step.state
+    return out
+
+
+@pytest.mark.parametrize("log", [MISTAKES, GOLDEN.parent.parent / "frontier" / "golden" / "frontier-mistakes.jsonl"],
+                         ids=["mortalgate", "frontier"])
+def test_a_timeline_opened_again_scrubs_as_a_fold_from_scratch(tmp_path: Path, log: Path) -> None:
+    ws, match_id, _ = _stored(tmp_path, log)
+    expected = _from_scratch_scrubbed(ws, match_id)
+    assert _scrubbed(ws, match_id) == expected
+    assert _scrubbed(Workspace(tmp_path), match_id) == expected
+
+
+def test_a_timeline_with_undos_scrubs_as_a_fold_from_scratch(tmp_path: Path) -> None:
+    ws, match_id, _ = _stored(tmp_path, CLEAN)
+    node, targets = [*ws.replay(match_id)][-1].undo, []
+    while node is not None and len(targets) < 70:
+        targets.append(node.seq)
+        node = node.below
+    undo = "".join(f'{{"type": "Retracted", "target_seq": {seq}, "reason": "back"}}\n' for seq in targets)
+    code, _, err = run(tmp_path, "append", match_id, stdin=undo)
+    assert code == 0, err
+    expected = _from_scratch_scrubbed(ws, match_id)
+    assert _scrubbed(ws, match_id) == expected
+    assert _scrubbed(Workspace(tmp_path), match_id) == expected
+
+
+def test_an_edited_log_opens_as_it_now_reads(tmp_path: Path) -> None:
+    ws, match_id, _ = _stored(tmp_path, CLEAN)
+    before = _scrubbed(ws, match_id)
+    path = ws.store.log_path(match_id)
+    data = path.read_bytes()
+    line = next(line for line in data.splitlines() if b'"DraftRolled"' in line)
+    path.write_bytes(data.replace(line, line.replace(b'"red":2', b'"red":9'), 1))
+    after = _scrubbed(Workspace(tmp_path), match_id)
+    assert after != before
+    assert after == _from_scratch_scrubbed(ws, match_id)
+
+
+def test_a_timeline_holds_at_most_150_bytes_an_event(tmp_path: Path) -> None:
+    ws, match_id, _ = _stored(tmp_path, GOLDEN / "mortalgate-1.5.jsonl")
+    ws.timeline(match_id).state_at(5)  # what the first Timeline loads once (imports, tables) is not its own
+    shutil.rmtree(tmp_path / "cache")
+    gc.collect()
+    tracemalloc.start()
+    try:
+        timeline = ws.timeline(match_id)
+        gc.collect()
+        held = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert held / len(timeline) <= 150, f"{held / len(timeline):.0f} bytes an event"
