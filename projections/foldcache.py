@@ -262,20 +262,37 @@ def cache_of(home: Path) -> ResultCache:
     return ResultCache(home / CACHE_FOLDER)
 
 
-def kept_report(cache: ResultCache, rules: Rules, digest: LogDigest) -> AuditReport | None:
-    """The audit of a log whose lines have this digest, if one is kept."""
+class _Audit(msgspec.Struct, array_like=True):
+    """A kept audit: the report, and the findings as the fold left them (before rulings)."""
+
+    report: AuditReport
+    found: Found
+
+
+def kept_audit(cache: ResultCache, rules: Rules, digest: LogDigest) -> tuple[AuditReport, Found] | None:
+    """The audit of a log whose bytes have this digest, and its findings, if kept."""
     data = cache.get("audit", (*rules_key(rules), *digest.key()))
     if data is None:
         return None
     try:
-        return msgspec.msgpack.decode(data, type=AuditReport)
+        kept = msgspec.msgpack.decode(data, type=_Audit)
     except msgspec.MsgspecError:
         return None
+    return kept.report, kept.found
 
 
-def keep_report(cache: ResultCache, rules: Rules, digest: LogDigest, audited: AuditReport) -> None:
-    """Keep the audit of a log whose lines have this digest."""
-    cache.put("audit", (*rules_key(rules), *digest.key()), msgspec.msgpack.encode(audited))
+def keep_audit(cache: ResultCache, rules: Rules, digest: LogDigest, folded: Folded) -> AuditReport:
+    """Keep the audit of a whole log (folded, its bytes hashed as `digest`); return it."""
+    audited = folded.report()
+    cache.put("audit", (*rules_key(rules), *digest.key()), msgspec.msgpack.encode(_Audit(audited, folded.findings.found())))
+    return audited
+
+
+def follows_the_log(found: Found) -> bool:
+    """Whether the audited fold of a log with these findings only ever applied its events:
+    nothing refused (no reading of the table's other readings taken), nothing undone. Its
+    states are then those of `apply` alone."""
+    return not found.retracted and all(v.severity == "info" for found_at in found.violations.values() for v in found_at)
 
 
 def kept_fold(cache: ResultCache, match_id: str, rules: Rules, chunks: Iterator[bytes]) -> tuple[Folded, Iterator[bytes]] | None:

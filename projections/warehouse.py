@@ -38,7 +38,8 @@ from events.codec import read_header
 from events.errors import ChainBrokenError, LogFormatError, TabletapeError, UnknownMatchError
 from events.shared import MatchEnded, Retracted, Ruled
 from events.values import check_values
-from projections.audit import judge, outcome_of
+from projections.audit import Found, judge, outcome_of
+from projections.foldcache import digest_of, follows_the_log, kept_audit
 from projections.replay import Fold, Step
 from projections.workspace import WAREHOUSE, WAREHOUSE_REPLICA, Workspace
 from rulesets.protocol import Place, Progress, Violation
@@ -276,7 +277,10 @@ class Projection:
             self.lines_read = itertools.chain((first,), self.lines_read)
         check_values(self.header, where=self.where, line_no=1)
         self.rules: Rules = ws.rules_recorded(self.header)
-        self.fold = Fold(self.rules)
+        self.known: Found | None = self._known_to_follow() if resume is None else None
+        """The findings of a kept audit of this very log under these rules, where its
+        audited fold only applied its events: then it is folded with `apply` alone."""
+        self.fold = Fold(self.rules, audit=self.known is None)
         self.rows = Rows()
         self.resume = resume
         self.violations: dict[int, list[Violation]] = {}
@@ -296,6 +300,10 @@ class Projection:
         self.spots: tuple[list[int], list[str], list[int], list[int]] = ([], [], [], [])
         """The places rows (seq, what, col, row)."""
         self.first_seq = 0 if resume is None else resume.last_seq + 1
+
+    def _known_to_follow(self) -> Found | None:
+        kept = kept_audit(self.ws.cache, self.rules, digest_of(self.log.chunks()))
+        return kept[1] if kept is not None and follows_the_log(kept[1]) else None
 
     @property
     def replayed(self) -> int:
@@ -338,6 +346,8 @@ class Projection:
                 self._table_said(step, event)
             self.last_line = line
         self.step = step
+        if self.known is not None:  # what the audited fold would have found (infos only)
+            self.violations = {seq: list(found) for seq, found in self.known.violations.items()}
         return self._finish()
 
     def _metric_rows(self, seq: int, now: dict[str, float]) -> None:

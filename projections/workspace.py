@@ -30,17 +30,17 @@ from events.notes import Notebook
 from events.shared import MatchStarted, Retracted, Source
 from events.store import FileStore, import_log, new_match_id, validate_match_id
 from projections import retype
-from projections.audit import AuditReport, audit
+from projections.audit import AuditReport
 from projections.compare import Comparison, compare
 from projections.foldcache import (
     Folded,
     NeedsHistory,
     cache_of,
     digest_of,
+    keep_audit,
     keep_fold,
-    keep_report,
+    kept_audit,
     kept_fold,
-    kept_report,
     rules_key,
 )
 from projections.replay import Step, replay
@@ -425,16 +425,16 @@ class Workspace:
         new lines are folded."""
         rules = self.rules_of(match_id, against)
         digest = digest_of(self.store.chunks(match_id))
-        kept = kept_report(self.cache, rules, digest)
+        kept = kept_audit(self.cache, rules, digest)
         if kept is not None:
-            return kept
+            return kept[0]
         if self.cache.get("head", (*rules_key(rules), match_id)) is not None:  # a match being appended to
             folded = self.folded(match_id, against=against)
-            report, digest = folded.report(), folded.digest
+            digest = folded.digest
         else:
-            report = audit(self.events(match_id), rules)
-        keep_report(self.cache, rules, digest, report)
-        return report
+            folded = Folded(rules)
+            folded.read(self.store.lines(match_id), rules.ruleset.codec, str(self.store.source_path(match_id)))
+        return keep_audit(self.cache, rules, digest, folded)
 
     def folded(self, match_id: str, *, against: str | None = None) -> Folded:
         """The audited fold of the whole log, gone on from the newest kept fold of its

@@ -20,6 +20,7 @@ from litestar.testing import TestClient
 
 from dashboard.service import create_app
 from projections.audit import AuditReport, audit
+from projections.simulate import play
 from projections.words import words
 from projections.workspace import Workspace
 from rulesets import registry
@@ -285,3 +286,41 @@ def test_a_timeline_holds_at_most_150_bytes_an_event(tmp_path: Path) -> None:
     finally:
         tracemalloc.stop()
     assert held / len(timeline) <= 150, f"{held / len(timeline):.0f} bytes an event"
+
+
+def _warehouse_tables(home: Path) -> dict[str, list[tuple[Any, ...]]]:
+    import duckdb
+
+    with duckdb.connect(str(home / "warehouse.read.duckdb"), read_only=True) as db:
+        return {table: db.execute(f"select * exclude (match_id) from {table} order by all").fetchall()  # noqa: S608
+                for table in ("events", "steps", "violations", "places")}
+
+
+@pytest.mark.parametrize("log", ["bot game", MISTAKES], ids=["clean", "mistakes"])
+def test_a_sync_checks_only_logs_whose_audit_it_does_not_know(tmp_path: Path, log: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    if log == "bot game":
+        rules = registry.resolve("mortalgate@2.5")
+        played = play(rules, rules.ruleset.example_seats, seed=5, bot="heuristic", match_id="m1")
+        log = tmp_path / "bot.jsonl"
+        log.write_bytes(b"".join(rules.ruleset.codec.encode(event) + b"\n" for event in played))
+    for home in (tmp_path / "fresh", tmp_path / "audited"):
+        _stored(home, log)
+    code, _, err = run(tmp_path / "audited", "audit", "m1")
+    checks = [0]
+    ruleset = registry.game("mortalgate")
+    check = ruleset.check
+
+    def counting(params: Any, state: Any, event: Any) -> Any:
+        checks[0] += 1
+        return check(params, state, event)
+
+    monkeypatch.setitem(registry._LOADED, "mortalgate", dataclasses.replace(ruleset, check=counting))
+    for home in (tmp_path / "fresh", tmp_path / "audited"):
+        checks[0] = 0
+        code, _, err = run(home, "sync", "--workers", "1")
+        assert code == 0, err
+        if home.name == "fresh" or log == MISTAKES:
+            assert checks[0] > 0
+        else:
+            assert checks[0] == 0
+    assert _warehouse_tables(tmp_path / "audited") == _warehouse_tables(tmp_path / "fresh")
