@@ -292,7 +292,7 @@ def _warehouse_tables(home: Path) -> dict[str, list[tuple[Any, ...]]]:
     import duckdb
 
     with duckdb.connect(str(home / "warehouse.read.duckdb"), read_only=True) as db:
-        return {table: db.execute(f"select * exclude (match_id) from {table} order by all").fetchall()  # noqa: S608
+        return {table: db.execute(f"select * exclude (match_id) from {table} order by all").fetchall()
                 for table in ("events", "steps", "violations", "places")}
 
 
