@@ -5,6 +5,7 @@
     <home>/logs/<match_id>.jsonl.end the log's end anchor (events/anchor.py)
     <home>/quarantine/               torn tails set aside by `repair` after a crash
     <home>/batches/<batch_id>/       simulated games, many logs per file (events/batches.py)
+    <home>/cache/                    folds and audits kept by projections (safe to delete)
 
 Opening a store changes nothing on disk; folders appear with the first write. Every path
 comes from a validated match id, so an id can never reach outside the folder, and no file
