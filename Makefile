@@ -10,7 +10,7 @@ $(STAMP): pyproject.toml
 	$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -e '.[dev]'
 	touch $(STAMP)
 
-.PHONY: setup test test-slow test-attacks lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-startup bench-all
+.PHONY: setup test test-slow test-attacks lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-startup bench-cache bench-all
 setup: $(STAMP)
 
 lint: $(STAMP)
@@ -72,4 +72,8 @@ bench-audit-speed: $(STAMP)
 bench-startup: $(STAMP)
 	$(BIN)/python -m benchmarks.startup
 
-bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-startup
+# The fold cache: kept folds, audits and Timelines against folding again (BENCHMARKS.md, "The fold cache").
+bench-cache: $(STAMP)
+	$(BIN)/python -m benchmarks.cache
+
+bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-startup bench-cache
