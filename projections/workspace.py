@@ -436,6 +436,12 @@ class Workspace:
             folded.read(self.store.lines(match_id), rules.ruleset.codec, str(self.store.source_path(match_id)))
         return keep_audit(self.cache, rules, digest, folded)
 
+    def kept_audit(self, match_id: str, *, against: str | None = None) -> AuditReport | None:
+        """The audit `audit` would read back from the store's cache, if it is kept (else None:
+        nothing is folded)."""
+        kept = kept_audit(self.cache, self.rules_of(match_id, against), digest_of(self.store.chunks(match_id)))
+        return kept[0] if kept is not None else None
+
     def folded(self, match_id: str, *, against: str | None = None) -> Folded:
         """The audited fold of the whole log, gone on from the newest kept fold of its
         beginning (folding only the lines written since), and kept again for the next append."""
