@@ -6,6 +6,7 @@ method takes plain values and returns plain values or typed errors; no printing 
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -439,7 +440,13 @@ class Workspace:
     def kept_audit(self, match_id: str, *, against: str | None = None) -> AuditReport | None:
         """The audit `audit` would read back from the store's cache, if it is kept (else None:
         nothing is folded)."""
-        kept = kept_audit(self.cache, self.rules_of(match_id, against), digest_of(self.store.chunks(match_id)))
+        chunks = iter(self.store.chunks(match_id))  # one read: line 0 names the rules, the bytes are the key
+        first = next(chunks, None)
+        if first is None:
+            return None
+        header = read_header(first.split(b"\n", 1)[0], where=str(match_id))
+        rules = self._same_game(match_id, header, against) if against else self.rules_recorded(header)
+        kept = kept_audit(self.cache, rules, digest_of(itertools.chain((first,), chunks)))
         return kept[0] if kept is not None else None
 
     def folded(self, match_id: str, *, against: str | None = None) -> Folded:
