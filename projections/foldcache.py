@@ -44,8 +44,8 @@ from rulesets.registry import Rules
 CACHE_FOLDER = "cache"
 """The cache's folder in the store: safe to delete at any time."""
 
-_CODE = ("replay.py", "audit.py", "foldcache.py")
-"""The fold's own code: a change to any of these is a change of every key."""
+_CODE = ("replay.py", "audit.py", "foldcache.py", "timeline.py")
+"""The fold's own code and the kept Timeline's: a change to any of these is a change of every key."""
 _code_digest: str | None = None
 
 
