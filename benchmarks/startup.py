@@ -35,7 +35,7 @@ SCRATCH = ROOT / ".bench" / "startup"
 BASELINE = "58b9743"
 """The code before verbs loaded only what they use and replay folded only up to --at."""
 RUN = ("import sys\ntry:\n    from dashboard.cli.commands import main\n"
-       "except ModuleNotFoundError:  # a baseline laid out before dashboard/cli/\n    from dashboard.cli import main\n"
+       "except ModuleNotFoundError:  # a baseline laid out before dashboard/cli/\n    from dashboard.cli.commands import main\n"
        "main(sys.argv[1:])")
 APPEND = '{"type": "DraftRolled", "red": 5, "blue": 2}'
 

@@ -157,6 +157,10 @@ class BatchLog:
         """Every line of the match's log."""
         yield from self._bytes().splitlines()
 
+    def chunks(self, start: int = 0) -> Iterator[bytes]:
+        """The log's bytes from offset `start` on (see `Journal.chunks`)."""
+        yield self._bytes()[start:]
+
     def tail(self, after_seq: int) -> Iterator[bytes]:
         """Lines with seq > after_seq (line i holds seq i)."""
         yield from self._bytes().splitlines()[max(after_seq, -1) + 1 :]

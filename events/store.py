@@ -5,6 +5,7 @@
     <home>/logs/<match_id>.jsonl.end the log's end anchor (events/anchor.py)
     <home>/quarantine/               torn tails set aside by `repair` after a crash
     <home>/batches/<batch_id>/       simulated games, many logs per file (events/batches.py)
+    <home>/cache/                    folds and audits kept by projections (safe to delete)
 
 Opening a store changes nothing on disk; folders appear with the first write. Every path
 comes from a validated match id, so an id can never reach outside the folder, and no file
@@ -239,6 +240,11 @@ class FileStore:
     def lines(self, match_id: str) -> Iterator[bytes]:
         """Every complete line of a match's log, streamed."""
         return self._existing(match_id).lines()
+
+    def chunks(self, match_id: str, start: int = 0) -> Iterator[bytes]:
+        """A match's committed bytes from offset `start` on, in large chunks (`split_lines`
+        makes them lines)."""
+        return self._existing(match_id).chunks(start)
 
     def tail(self, match_id: str, after_seq: int) -> Iterator[bytes]:
         """Lines with seq > after_seq: what a live view has not seen yet."""

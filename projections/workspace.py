@@ -6,6 +6,7 @@ method takes plain values and returns plain values or typed errors; no printing 
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -30,12 +31,24 @@ from events.notes import Notebook
 from events.shared import MatchStarted, Retracted, Source
 from events.store import FileStore, import_log, new_match_id, validate_match_id
 from projections.read import retype
-from projections.read.audit import AuditReport, audit
+from projections.read.audit import AuditReport
 from projections.read.compare import Comparison, compare
+from projections.read.foldcache import (
+    Folded,
+    NeedsHistory,
+    cache_of,
+    digest_of,
+    keep_audit,
+    keep_fold,
+    kept_audit,
+    kept_fold,
+    rules_key,
+)
 from projections.read.frames import Frame, frames
 from projections.read.replay import Step, replay
 from projections.read.timeline import Timeline
 from projections.read.words import words
+from projections.resultcache import ResultCache
 from rulesets import freeform, registry
 from rulesets.levels import level_of
 from rulesets.registry import Rules
@@ -92,6 +105,9 @@ class Workspace:
         self.home = Path(home) if home is not None else default_home()
         self.store = FileStore(self.home)
         self.notes = Notebook(self.store)
+        self.cache: ResultCache = cache_of(self.home)
+        """Folds and audits already done, keyed by the log's content and the rules
+        (`projections.read.foldcache`); deleting it changes no answer."""
 
     def has_warehouse(self) -> bool:
         """Whether a sync has published the warehouse, known without loading DuckDB (a
@@ -372,8 +388,22 @@ class Workspace:
         return replay(self.events(match_id), self.rules_of(match_id, against), audit=audit)
 
     def timeline(self, match_id: str, *, against: str | None = None, every: int = 64) -> Timeline:
-        """Random access to every state of the match (for scrubbing)."""
-        return Timeline(list(self.events(match_id)), self.rules_of(match_id, against), every=every)
+        """Random access to every state of the match (for scrubbing); kept in the store's
+        cache by the log's content and the rules, so opening it again reads it back."""
+        rules = self.rules_of(match_id, against)
+        digest = digest_of(self.store.chunks(match_id))
+        key = (*rules_key(rules), *digest.key(), str(every))
+        kept = self.cache.get("timeline", key)
+        if kept is not None:
+            try:
+                return Timeline.load(kept, rules)
+            except ValueError:
+                pass
+        timeline = Timeline.read(self.store.lines(match_id), rules, every=every, where=str(self.store.source_path(match_id)))
+        dumped = timeline.dump()
+        if dumped is not None and timeline.last_seq + 1 == digest.lines:  # the log as hashed (no append since)
+            self.cache.put("timeline", key, dumped)
+        return timeline
 
     def frames(self, match_id: str, *, seat: str | None = None, against: str | None = None, start: int = 0,
                stop: int | None = None) -> list[Frame]:
@@ -386,7 +416,7 @@ class Workspace:
         timeline = self.timeline(match_id, against=against)
         if not 0 <= start <= (timeline.last_seq + 1 if stop is None else stop) <= timeline.last_seq + 1:
             raise TabletapeError(f"events {start}..{stop} are outside match {match_id} (events 0..{timeline.last_seq})")
-        violations = audit(timeline.events, timeline.rules).violations
+        violations = self.audit(match_id, against=against).violations
         return list(frames(timeline, seat, start, stop, violations=violations))
 
     def state_at(self, match_id: str, seq: int, *, against: str | None = None) -> Step:
@@ -413,8 +443,55 @@ class Workspace:
         raise TabletapeError(f"--at {seq} is outside match {match_id}")
 
     def audit(self, match_id: str, *, against: str | None = None) -> AuditReport:
-        """Every violation and the result check, under the match's rules or another version."""
-        return audit(self.events(match_id), self.rules_of(match_id, against))
+        """Every violation and the result check, under the match's rules or another version.
+
+        Kept in the store's cache by the log's content and the rules: asked again of an
+        unchanged log, it is read back; of a log appended to since a kept fold, only the
+        new lines are folded."""
+        rules = self.rules_of(match_id, against)
+        digest = digest_of(self.store.chunks(match_id))
+        kept = kept_audit(self.cache, rules, digest)
+        if kept is not None:
+            return kept[0]
+        if self.cache.get("head", (*rules_key(rules), match_id)) is not None:  # a match being appended to
+            folded = self.folded(match_id, against=against)
+            digest = folded.digest
+        else:
+            folded = Folded(rules)
+            folded.read(self.store.lines(match_id), rules.ruleset.codec, str(self.store.source_path(match_id)))
+        return keep_audit(self.cache, rules, digest, folded)
+
+    def kept_audit(self, match_id: str, *, against: str | None = None) -> AuditReport | None:
+        """The audit `audit` would read back from the store's cache, if it is kept (else None:
+        nothing is folded)."""
+        chunks = iter(self.store.chunks(match_id))  # one read: line 0 names the rules, the bytes are the key
+        first = next(chunks, None)
+        if first is None:
+            return None
+        header = read_header(first.split(b"\n", 1)[0], where=str(match_id))
+        rules = self._same_game(match_id, header, against) if against else self.rules_recorded(header)
+        kept = kept_audit(self.cache, rules, digest_of(itertools.chain((first,), chunks)))
+        return kept[0] if kept is not None else None
+
+    def folded(self, match_id: str, *, against: str | None = None) -> Folded:
+        """The audited fold of the whole log, gone on from the newest kept fold of its
+        beginning (folding only the lines written since), and kept again for the next append."""
+        rules = self.rules_of(match_id, against)
+        where = str(self.store.source_path(match_id))
+        codec = rules.ruleset.codec
+        kept = kept_fold(self.cache, match_id, rules, self.store.chunks(match_id))
+        try:
+            if kept is None:
+                folded = Folded(rules)
+                folded.read(self.store.lines(match_id), codec, where)
+            else:
+                folded, rest = kept
+                folded.read(rest, codec, where)
+        except NeedsHistory:
+            folded = Folded(rules)
+            folded.read(self.store.lines(match_id), codec, where)
+        keep_fold(self.cache, match_id, folded)
+        return folded
 
     def compare(self, match_id: str, a: str, b: str) -> Comparison:
         """Replay a match under two versions: first disagreement and how the outcome changes."""

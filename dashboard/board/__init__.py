@@ -2,5 +2,6 @@
 
 `svg` draws any game's board from the ruleset's `BoardView` (three geometries) and the
 match timeline strip; `tapboard` shows it as a Streamlit component whose taps come back
-as events; `heatmap` shades the board's spaces by how often things happen there.
+as events; `scrub` hands Replay's browser the frames of a match so that stepping and
+dragging redraw there; `heatmap` shades the board's spaces by how often things happen there.
 """

@@ -179,7 +179,7 @@ def append(ws: Workspace, match_id: str, inline: tuple[str, ...], path: Path | N
 
 def _live_audit(ws: Workspace, match_id: str, written: list[Any]) -> None:
     """What the events just appended break, one line each."""
-    found = [v for v in ws.audit(match_id).violations if written and v.seq >= written[0].seq]
+    found = [v for v in ws.folded(match_id).report().violations if written and v.seq >= written[0].seq]
     click.echo("\n".join(render.violation_line(v) for v in found) if found else "no rule broken by what was appended")
 
 

@@ -80,6 +80,15 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
         return not self.errors and self.result.agrees
 
 
+class Found(msgspec.Struct, frozen=True, kw_only=True):
+    """`Findings` as data: what a kept fold carries so an audit can go on from its last line."""
+
+    violations: dict[int, tuple[Violation, ...]]
+    declared: dict[int, MatchEnded]
+    rulings: dict[int, Ruled]
+    retracted: tuple[int, ...]
+
+
 class Findings:
     """The audit's account of a fold, fed one Step at a time: the violations of events the table
     later retracted are dropped, and the table's rulings are applied at the end. Every count of a
@@ -87,12 +96,22 @@ class Findings:
 
     __slots__ = ("_declared", "_found", "_rulings", "retracted")
 
-    def __init__(self) -> None:
-        self._found: dict[int, tuple[Violation, ...]] = {}
-        self._declared: dict[int, MatchEnded] = {}
-        self._rulings: dict[int, Ruled] = {}
-        self.retracted: list[int] = []
+    def __init__(self, found: Found | None = None) -> None:
+        self._found: dict[int, tuple[Violation, ...]] = dict(found.violations) if found else {}
+        self._declared: dict[int, MatchEnded] = dict(found.declared) if found else {}
+        self._rulings: dict[int, Ruled] = dict(found.rulings) if found else {}
+        self.retracted: list[int] = list(found.retracted) if found else []
         """The seqs the table's Retracteds voided, in order."""
+
+    def found(self) -> Found:
+        """Everything taken in so far, as data (a kept fold stores it)."""
+        return Found(violations=dict(self._found), declared=dict(self._declared), rulings=dict(self._rulings),
+                     retracted=tuple(self.retracted))
+
+    @property
+    def standing(self) -> dict[int, tuple[Violation, ...]]:
+        """What each event in force broke when it was folded, by seq (no rulings applied)."""
+        return self._found
 
     def add(self, step: Step) -> None:
         """Take in one step of the fold."""
@@ -127,10 +146,15 @@ def audit(events: Iterable[Event], rules: Rules, *, resync: bool = True) -> Audi
         count += 1
         state = step.state
         findings.add(step)
+    return report(rules, findings, state, count)
+
+
+def report(rules: Rules, findings: Findings, state: Any, events: int) -> AuditReport:
+    """The audit of a fold that took in `events` events and ended in `state` (None: no events)."""
     computed = outcome_of(rules, state, findings.declared()) if state is not None else None
     violations = findings.violations()
     named = [v.rule for v in violations] + ([computed.rule] if computed is not None else [])
-    return AuditReport(rules=rules.spec, events=count, violations=violations,
+    return AuditReport(rules=rules.spec, events=events, violations=violations,
                        result=judge(findings.declared(), computed), retracted=tuple(findings.retracted),
                        passages=passages([rules.ruleset.rule_ids], named))
 

@@ -1,10 +1,11 @@
 """Matches in progress: appends answered with their audit, and what followers have not seen.
 
-A long-running process (the HTTP service) keeps, per match it has touched, the recorder's
-view of it (`projections.record.recording.Live`: the step after the last line folded, and the
-findings so far), so the audit of a new event costs that event, not a replay of the log.
-The log stays the only source of truth: the cursor catches up from the store's tail,
-so events appended by another process or the CLI are folded (and streamed) too.
+A long-running process (the HTTP service) keeps, per match it has touched, its audited fold
+(`projections.read.foldcache.Folded`: the step after the last line folded, and the findings so
+far), so the audit of a new event costs that event, not a replay of the log. The fold is
+kept in the store's cache after each append, so after a restart a match is taken up from
+there, not folded again. The log stays the only source of truth: the cursor catches up from
+the store's tail, so events appended by another process or the CLI are folded (and streamed) too.
 
 Live findings are what the rules said when each event arrived; a later Retracted or
 ruling changes the full audit (`Workspace.audit`), not what was said at the time.
@@ -23,7 +24,7 @@ from events.base import Event
 from events.codec import decode_drafts
 from events.errors import ConflictError, LogFormatError, TabletapeError
 from events.shared import MatchStarted
-from projections.record.recording import Live as Recorded
+from projections.read.foldcache import Folded, NeedsHistory, keep_fold
 from projections.workspace import Workspace
 from rulesets.protocol import Progress, Violation
 from rulesets.view import BoardView
@@ -69,11 +70,11 @@ class SeatView(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class _Cursor:
-    """One match's recorder view (the step after its last folded line, its findings),
-    with a lock: several requests may catch it up at once."""
+    """One match's audited fold (the step after its last folded line, its findings), with
+    a lock: several requests may catch it up at once."""
 
-    def __init__(self, recorded: Recorded) -> None:
-        self.recorded = recorded
+    def __init__(self, folded: Folded) -> None:
+        self.folded = folded
         self.lock = threading.Lock()
 
 
@@ -124,9 +125,19 @@ class LiveMatches:
         """The cursor's findings once it has folded at least up to seq `upto`."""
         cursor = self._cursor(match_id)
         with cursor.lock:
-            if cursor.recorded.last_seq < upto:
-                cursor.recorded.refresh(self.ws)
-            return dict(cursor.recorded.violations)
+            if cursor.folded.last_seq < upto:
+                cursor.folded = self._caught_up(match_id, cursor.folded)
+            return dict(cursor.folded.findings.standing)
+
+    def _caught_up(self, match_id: str, folded: Folded) -> Folded:
+        """The fold with the lines written since folded on, kept for the next restart."""
+        store = self.ws.store
+        try:
+            folded.read(store.tail(match_id, folded.last_seq), folded.rules.ruleset.codec, str(store.source_path(match_id)))
+        except NeedsHistory:  # an undo reaching past what the kept fold held
+            return self.ws.folded(match_id)
+        keep_fold(self.ws.cache, match_id, folded)
+        return folded
 
     def _cursor(self, match_id: str) -> _Cursor:
         """The match's cursor, folded from line 0 on first use."""
@@ -135,7 +146,7 @@ class LiveMatches:
             if cursor is not None:
                 self._cursors.move_to_end(match_id)
                 return cursor
-        cursor = _Cursor(Recorded.open(self.ws, match_id))
+        cursor = _Cursor(self.ws.folded(match_id))
         with self._lock:
             cursor = self._cursors.setdefault(match_id, cursor)
             while len(self._cursors) > self.keep:

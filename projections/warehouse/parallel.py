@@ -22,6 +22,7 @@ import msgspec
 from events.errors import TabletapeError
 from projections.corpus import pool
 from projections.corpus.pool import without_cycle_collector
+from projections.read.audit import AuditReport
 from projections.workspace import Workspace
 from rulesets.registry import GameMissingError
 
@@ -161,9 +162,27 @@ def audit_chunk(task: AuditTask) -> list[MatchAudit]:
         except TabletapeError as error:
             out.append(MatchAudit(match_id=match_id, failed=str(error)))
             continue
-        broken = Counter(v.rule for v in report.violations if v.severity in ("error", "warning"))
-        out.append(MatchAudit(match_id=match_id, rules=report.rules, events=report.events, broken=dict(broken),
-                              errors=len(report.errors), agrees=report.result.agrees))
+        out.append(_summary(match_id, report))
+    return out
+
+
+def _summary(match_id: str, report: AuditReport) -> MatchAudit:
+    broken = Counter(v.rule for v in report.violations if v.severity in ("error", "warning"))
+    return MatchAudit(match_id=match_id, rules=report.rules, events=report.events, broken=dict(broken),
+                      errors=len(report.errors), agrees=report.result.agrees)
+
+
+def _kept(ws: Workspace, matches: list[str], against: str | None) -> dict[str, MatchAudit]:
+    """The matches whose audit the store's cache keeps, read here: only the others go to workers
+    (which would cost more to start than reading these)."""
+    out = {}
+    for match_id in matches:
+        try:
+            report = ws.kept_audit(match_id, against=against)
+        except TabletapeError:  # another game than --against, or a log a worker will report
+            continue
+        if report is not None:
+            out[match_id] = _summary(match_id, report)
     return out
 
 
@@ -176,18 +195,22 @@ def audit_all(ws: Workspace, *, against: str | None = None, workers: int | None 
     started = time.perf_counter()
     count = workers_or_cores(workers)
     matches = ws.matches()
-    tasks = [AuditTask(home=str(ws.home), match_ids=chunk, against=against) for chunk in chunked(matches, count)]
+    found = _kept(ws, matches, against)
+    left = [match_id for match_id in matches if match_id not in found]
+    tasks = [AuditTask(home=str(ws.home), match_ids=chunk, against=against) for chunk in chunked(left, count)] if left else []
     result = CorpusAudit(against=against, matches=len(matches),
                          workers=f"dask {scheduler}" if scheduler else f"{count} local process(es)")
     violations: Counter[str] = Counter()
     touched: Counter[str] = Counter()
-    done = 0
-    for audits in ordered_map(audit_chunk, tasks, workers=count, scheduler=scheduler, work="audit"):
+    done = len(found)
+    for audits in ordered_map(audit_chunk, tasks, workers=count, scheduler=scheduler, work="audit") if tasks else ():
         for one in audits:
-            _tally(result, one, violations, touched)
+            found[one.match_id] = one
         done += len(audits)
         if progress is not None:
             progress(done, len(matches))
+    for match_id in matches:
+        _tally(result, found[match_id], violations, touched)
     result.rules = [RuleCount(rule=rule, violations=n, matches=touched[rule])
                     for rule, n in sorted(violations.items(), key=lambda item: (-item[1], item[0]))]
     result.seconds = time.perf_counter() - started

@@ -41,7 +41,8 @@ from events.errors import ChainBrokenError, LogFormatError, TabletapeError, Unkn
 from events.shared import MatchEnded, Retracted, Ruled
 from events.values import check_values
 from projections.corpus.pool import without_cycle_collector
-from projections.read.audit import judge, outcome_of
+from projections.read.audit import Found, judge, outcome_of
+from projections.read.foldcache import digest_of, follows_the_log, kept_audit
 from projections.read.replay import Fold, Step
 from projections.warehouse.parallel import chunked, ordered_map, workers_or_cores, workspace_at
 from projections.workspace import WAREHOUSE, WAREHOUSE_REPLICA, Workspace
@@ -282,7 +283,10 @@ class Projection:
             self.lines_read = itertools.chain((first,), self.lines_read)
         check_values(self.header, where=self.where, line_no=1)
         self.rules: Rules = ws.rules_recorded(self.header)
-        self.fold: Fold[Any, Any] = Fold(self.rules)
+        self.known: Found | None = self._known_to_follow() if resume is None else None
+        """The findings of a kept audit of this very log under these rules, where its
+        audited fold only applied its events: then it is folded with `apply` alone."""
+        self.fold: Fold[Any, Any] = Fold(self.rules, audit=self.known is None)
         self.rows = Rows()
         self.resume = resume
         self.violations: dict[int, list[Violation]] = {}
@@ -302,6 +306,10 @@ class Projection:
         self.spots: tuple[list[int], list[str], list[int], list[int]] = ([], [], [], [])
         """The places rows (seq, what, col, row)."""
         self.first_seq = 0 if resume is None else resume.last_seq + 1
+
+    def _known_to_follow(self) -> Found | None:
+        kept = kept_audit(self.ws.cache, self.rules, digest_of(self.log.chunks()))
+        return kept[1] if kept is not None and follows_the_log(kept[1]) else None
 
     @property
     def replayed(self) -> int:
@@ -344,6 +352,8 @@ class Projection:
                 self._table_said(step, event)
             self.last_line = line
         self.step = step
+        if self.known is not None:  # what the audited fold would have found (infos only)
+            self.violations = {seq: list(found) for seq, found in self.known.violations.items()}
         return self._finish()
 
     def _metric_rows(self, seq: int, now: dict[str, float]) -> None:
