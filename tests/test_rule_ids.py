@@ -19,7 +19,7 @@ from events.shared import MatchStarted
 from projections.corpus.mutations import Subject, mutations
 from projections.read.audit import audit
 from rulesets import registry
-from rulesets.ruleids import RuleIds, UndeclaredRuleError
+from rulesets.protocol import RuleIds, UndeclaredRuleError
 from tests import contract
 
 GAMES = ("mortalgate", "frontier", "frontline", "mercenarium", "mercyfrontier")

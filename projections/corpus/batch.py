@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
-from hashlib import blake2b
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +23,7 @@ from events.errors import TabletapeError
 from events.shared import MatchEnded
 from events.store import validate_match_id
 from projections.corpus.pool import ordered_map, without_cycle_collector
-from projections.corpus.simulate import BotError, bot_name, play
+from projections.corpus.simulate import BotError, bot_name, game_seed, play
 from projections.workspace import Workspace
 from rulesets import registry
 
@@ -79,11 +78,6 @@ class BatchReport(msgspec.Struct, kw_only=True):
         rate = self.games / self.seconds if self.seconds else 0.0
         return (f"{self.batch_id}: {self.games} games of {self.spec} ({self.finished} finished), {self.events} events, "
                 f"{self.seconds:.1f} s on {self.workers} ({rate:.1f} games/s)")
-
-
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game `index` of a batch: independent of chunking and of the workers."""
-    return int.from_bytes(blake2b(f"{seed}/{index}".encode(), digest_size=8).digest(), "big") >> 1
 
 
 @without_cycle_collector

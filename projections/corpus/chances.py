@@ -26,9 +26,8 @@ import msgspec
 
 from events.errors import TabletapeError
 from events.shared import MatchStarted
-from projections.corpus.batch import game_seed
 from projections.corpus.pool import ordered_map, without_cycle_collector
-from projections.corpus.simulate import bot_name, playout
+from projections.corpus.simulate import bot_name, game_seed, playout
 from projections.read.replay import replay
 from projections.read.words import words
 from projections.resultcache import ResultCache

@@ -11,6 +11,7 @@ import random
 from bisect import bisect
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime, timedelta
+from hashlib import blake2b
 from itertools import accumulate
 from operator import itemgetter
 from typing import Any
@@ -38,6 +39,11 @@ class BotError(Exception):
     def __init__(self, message: str, events: list[Event]) -> None:
         super().__init__(message)
         self.events = events
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of game `index` of a batch (or of the rollouts from one point): independent of chunking and of the workers."""
+    return int.from_bytes(blake2b(f"{seed}/{index}".encode(), digest_size=8).digest(), "big") >> 1
 
 
 def play(

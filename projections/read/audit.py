@@ -14,9 +14,8 @@ import msgspec
 from events.base import Event
 from events.shared import MatchEnded, Ruled
 from projections.read.replay import Step, replay
-from rulesets.protocol import Outcome, Violation
+from rulesets.protocol import Outcome, Violation, passages
 from rulesets.registry import Rules
-from rulesets.ruleids import passages
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):

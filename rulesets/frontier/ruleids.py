@@ -11,7 +11,7 @@ from __future__ import annotations
 from rulesets.frontier.params import MISSIONS
 from rulesets.frontier.state import REACTIONS
 from rulesets.frontier.units import ABILITY_NAMES
-from rulesets.ruleids import RuleIds
+from rulesets.protocol import RuleIds
 
 _RULES: dict[str, tuple[str, str]] = {
     "setup": ("Setup", "a match set up other than Setup says"),

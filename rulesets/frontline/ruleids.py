@@ -3,7 +3,7 @@ each with the section of warcraft-frontline.txt it stands for and what breaking 
 
 from __future__ import annotations
 
-from rulesets.ruleids import RuleIds
+from rulesets.protocol import RuleIds
 
 RULE_IDS = RuleIds("frontline", "warcraft-frontline.txt", {
     "start": ("Start phase", "a match set up other than the start phase says"),

@@ -3,7 +3,7 @@ the section of mercenarium.txt it stands for and what breaking it looks like."""
 
 from __future__ import annotations
 
-from rulesets.ruleids import RuleIds
+from rulesets.protocol import RuleIds
 
 RULE_IDS = RuleIds("mercenarium", "mercenarium.txt", {
     "setup": ("SET UP", "a match set up other than SET UP says"),

@@ -3,7 +3,7 @@ with the section of mercy-frontier.txt it stands for and what breaking it looks 
 
 from __future__ import annotations
 
-from rulesets.ruleids import RuleIds
+from rulesets.protocol import RuleIds
 
 RULE_IDS = RuleIds("mercyfrontier", "mercy-frontier.txt", {
     "setup.seats": ("Setup", "a first player other than the oldest, holding the priority token"),

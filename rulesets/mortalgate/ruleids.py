@@ -3,7 +3,7 @@ the section of mortalgate.txt it stands for and what breaking it looks like."""
 
 from __future__ import annotations
 
-from rulesets.ruleids import RuleIds
+from rulesets.protocol import RuleIds
 
 RULE_IDS = RuleIds("mortalgate", "mortalgate.txt", {
     "draft.roll": ("Draft Phase", "a draft roll that is not a d6, or a second roll once one team won"),

@@ -5,7 +5,7 @@ the heuristic must score from them the event it scored before (same seeds, same 
 
 from __future__ import annotations
 
-from projections.corpus.batch import game_seed
+from projections.corpus.simulate import game_seed
 from projections.corpus.simulate import play as simulate
 from rulesets.mercyfrontier.events import MercenaryMoved
 from rulesets.mercyfrontier.movement import trampling_walks, walk
