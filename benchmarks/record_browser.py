@@ -172,10 +172,10 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     if start > 1:
         ws.append_events(match_id, golden[1:start])
     page.add_init_script(TAP_CLOCK)
-    open_playtest(page, url, match_id)
     fold = Fold(rules, audit=False)
     step = fold.first(golden[0])  # type: ignore[arg-type]
     boardless = not rules.ruleset.view(rules.params, step.state, None).has_board
+    open_playtest(page, url, match_id, board=not boardless)
     plans: list[Plan] = []
     state_before: list[Any] = []
     for event in golden[1:]:
@@ -214,13 +214,17 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     return done
 
 
-def open_playtest(page: Any, url: str, match_id: str) -> None:
+def open_playtest(page: Any, url: str, match_id: str, *, board: bool = True) -> None:
     """Continue `match_id` on the Record page and stand at the page's top, as a person does
     once the board is up (Continue sits at the foot of the start form, and the browser keeps
-    the scroll it was tapped at)."""
+    the scroll it was tapped at). `board=False`: a game shown as its state's tables, which
+    is up once the page's run is over."""
     page.goto(url + f"record?match={match_id}")
     page.get_by_role("button", name="Continue").click()
-    page.locator(".tt-board svg.tabletape-board").wait_for()
+    if board:
+        page.locator(".tt-board svg.tabletape-board").wait_for()
+    else:
+        _idle(page)
     page.evaluate("() => document.querySelector('[data-testid=stMain]')?.scrollTo(0, 0)")
 
 

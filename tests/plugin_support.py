@@ -19,7 +19,8 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
 LEVELS = Path(__file__).parent / "plugin_games" / "pig_levels"
 PACKAGES = ("pig_levels", "solo")
 """The packages tests install for one test, unloaded after each."""
-GAMES = {"pig-replay": "pig_levels:REPLAY", "pig-checked": "pig_levels:CHECKED", "pig-track": "pig_levels:TRACK"}
+GAMES = {"pig-replay": "pig_levels:REPLAY", "pig-checked": "pig_levels:CHECKED", "pig-track": "pig_levels:TRACK",
+         "pig-bots": "pig_levels:BOTS"}
 PACKAGE = "pig-levels 0.2"
 """The distribution those games come from, as a log names it."""
 

@@ -21,7 +21,7 @@ from projections.workspace import Workspace
 from rulesets import registry
 from tests.chances_support import FORCED, FORCING, forced_game
 from tests.cli_support import run
-from tests.plugin_support import GOFISH, install, pig, site
+from tests.plugin_support import examples_installed, pig, site
 
 __all__ = ["pig", "site"]  # fixtures
 
@@ -107,10 +107,10 @@ def test_a_bad_request_is_one_line(home: Path, args: tuple[str, ...], said: str)
 
 def test_a_game_without_bots_says_so_in_one_line(home: Path) -> None:
     ws = Workspace(home)
-    ws.new_match("pig", {"a": "ana", "b": "ben"}, match_id="level-two")
+    ws.new_match("pig-checked", {"a": "ana", "b": "ben"}, match_id="level-two")
     code, _out, err = run(home, "chances", "level-two")
     assert code == 2
-    assert err.strip() == "error: pig is a level 2 game: simulate needs level 4 (its `legal` function)"
+    assert err.strip() == "error: pig-checked is a level 2 game: simulate needs level 4 (its `legal` function)"
 
 
 @pytest.fixture
@@ -169,7 +169,7 @@ def test_compare_versions_refuses_chances_with_until_decided(pig: Path, tmp_path
     assert code == 2 and "--chances is for one round of games, not --until-decided" in err
 
 
-@pytest.mark.parametrize("game", [name for name in registry.names() if registry.game(name).default_bot is not None])
+@pytest.mark.parametrize("game", [name for name in registry.built_in() if registry.game(name).default_bot is not None])
 def test_every_built_in_game_with_bots_has_win_chances(game: str, tmp_path: Path) -> None:
     ws = Workspace(tmp_path / "store")
     rules = registry.resolve(game)
@@ -181,8 +181,7 @@ def test_every_built_in_game_with_bots_has_win_chances(game: str, tmp_path: Path
 
 
 def test_a_game_with_hidden_hands_has_win_chances_played_from_the_whole_table(site: Path, tmp_path: Path) -> None:
-    install(site, {"gofish": "gofish:RULESET"}, name="gofish", version="0.1", code=GOFISH)
-    registry.refresh()
+    examples_installed()
     ws = Workspace(tmp_path / "store")
     rules = registry.resolve("gofish")
     save_events(ws, play(rules, {"a": "ana", "b": "ben"}, seed=2, match_id="fish", max_events=40))

@@ -25,7 +25,7 @@ def home(pig: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "store"
     ws = Workspace(home)
     forced_game(ws)
-    ws.new_match("pig", {"a": "ana", "b": "ben"}, match_id="no-bots")
+    ws.new_match("pig-checked", {"a": "ana", "b": "ben"}, match_id="no-bots")
     monkeypatch.setenv("TABLETAPE_HOME", str(home))
     return home
 
@@ -63,7 +63,7 @@ def test_a_turning_points_link_opens_the_replay_at_its_event(home: Path) -> None
 
 def test_a_game_without_bots_says_there_are_no_chances_and_why(home: Path) -> None:
     at = open_page(AppTest.from_file(APP, default_timeout=60).run(), "replay", match_id="no-bots")
-    assert "No win chances: pig is a level 2 game: simulate needs level 4 (its `legal` function)." in texts(at)
+    assert "No win chances: pig-checked is a level 2 game: simulate needs level 4 (its `legal` function)." in texts(at)
 
 
 def test_the_compare_page_adds_how_early_games_are_decided_when_asked(home: Path) -> None:

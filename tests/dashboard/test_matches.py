@@ -137,5 +137,7 @@ def test_open_in_replay_selects_the_match_there(app: AppTest) -> None:
     run_ok(app)
     assert "Replay" in [t.value for t in app.title]
     assert by_label(app.selectbox, "Match").value == "playtest-2026-03-12-club"
-    assert "Event 0 of 169" in texts(app)
+    [board] = app.get("bidi_component")  # Replay's board, handed the match's 170 events from the first
+    handed = json.loads(board.proto.json)
+    assert handed["total"] == 170 and handed["start"] == 0
     assert app.query_params["match"] == "playtest-2026-03-12-club"  # a reload keeps it

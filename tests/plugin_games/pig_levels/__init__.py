@@ -3,6 +3,8 @@ level of the Ruleset protocol switches on: the example's own rules, fewer parts.
 
 `pig-replay` is level 1 (setup and apply: a log replays, its state shown as a table) and
 `pig-checked` level 2 (check and outcome: every event audited, the result known);
+`pig-bots` is the example with a short version (first to 50) and a long one (first to 100),
+for the tests of what bots play out between versions;
 `pig-track` is the example drawn on a track of the die's six faces, reporting where each
 die landed (`places`), as a designer's game with heatmaps. The tests install this package
 for one test as the distribution `pig-levels` 0.2, beside the example that `make setup`
@@ -43,3 +45,11 @@ TRACK = Ruleset(name="pig-track", title="Pig on a track", events=EVENTS, setup=s
                 outcome=outcome, view=track, legal=legal, chance=chance, places=landed, versions=VERSIONS,
                 example_seats={"red": "ana", "blue": "ben"})
 """Level 4 with a board and places: heatmaps on the Compare page."""
+
+
+BOTS = Ruleset(name="pig-bots", title="Pig with bots", events=EVENTS, setup=setup, apply=apply, check=check,
+               outcome=outcome, view=view, legal=legal, chance=chance,
+               versions={"short": Version(id="short", params=Params(target=50), title="first to 50"),
+                         "100": Version(id="100", params=Params(target=100), title="first to 100")},
+               example_seats={"a": "ana", "b": "ben"})
+"""Level 4 in two versions: the random bot plays it out, simulate and compare-versions run."""
