@@ -31,8 +31,10 @@ from events.shared import MatchStarted, Retracted, Source
 from events.store import FileStore, import_log, new_match_id, validate_match_id
 from projections import retype
 from projections.audit import AuditReport, audit
+from projections.branches import Family, Parting, family, parting
 from projections.compare import Comparison, compare
 from projections.replay import Step, replay
+from projections.rulenotes import MatchRule, RuleNotes, game_of_rule, gather
 from projections.timeline import Timeline
 from projections.words import words
 from rulesets import freeform, registry
@@ -297,6 +299,62 @@ class Workspace:
         self.notes.add(started.match_id, from_seq=0, author="tabletape",
                        text=f"retyped from the log-only match {match_id} as {rules.spec} with the map {map_path.name}")
         return started
+
+    def branch(self, match_id: str, at: int, *, new_id: str | None = None, title: str = "") -> MatchStarted:
+        """A new match whose log is the parent's events up to `at` (chained anew under its
+        own line 0, which names the parent and `at`), to be played on from there; the
+        parent is left as it was."""
+        header = self.header(match_id)
+        self.rules_recorded(header)
+        last = self.store.last(match_id)[0]
+        if not 0 <= at <= last:
+            raise TabletapeError(f"--at {at} is outside match {match_id} (events 0..{last})")
+        new_id = validate_match_id(new_id or new_match_id(datetime.now(UTC), header.ruleset))
+        started = msgspec.structs.replace(
+            header, match_id=new_id, prev="", branch_of=match_id, branch_at=at,
+            title=title or f"{header.title or match_id}, from event {at}",
+        )
+        shared = [event for event in self.events(match_id) if 1 <= event.seq <= at]
+        self.store.import_lines(new_id, encode_chained([started, *shared]))
+        return started
+
+    def family(self, match_id: str) -> Family:
+        """The match's parent (if it is a branch) and its branches, to step between them."""
+        header = self.header(match_id)
+        return family(match_id, header, self._headers())
+
+    def parting(self, a: str, b: str) -> Parting:
+        """Where two matches of one game (a branch and its parent, two branches) part: the
+        events they share and what each did next."""
+        first, second = self.header(a), self.header(b)
+        if first.ruleset != second.ruleset:
+            raise TabletapeError(f"{a} is a {first.ruleset} game and {b} a {second.ruleset} game: they share no play")
+        return parting(self.rules_recorded(first), a, list(self.events(a)), b, list(self.events(b)))
+
+    def notes_on_rule(self, rule: str, *, version: str | None = None, branches: bool = False) -> RuleNotes:
+        """Every note about `rule` on the matches of its game (of `version` only, if given;
+        branches only when asked), with the audit's findings of that rule, by version."""
+        game = game_of_rule(rule)
+        registry.game(game)  # an unknown game is said before any match is read
+        found = []
+        for header in self._headers():
+            if header.ruleset != game or (version and header.version != version) or (header.is_branch and not branches):
+                continue
+            report = self.audit(header.match_id)
+            notes = tuple(note for note in self.notes.list(header.match_id) if note.rule == rule)
+            findings = sum(1 for violation in report.violations if violation.rule == rule)
+            found.append(MatchRule(match_id=header.match_id, version=header.version, findings=findings, notes=notes))
+        return gather(rule, found, order=tuple(registry.game(game).versions))
+
+    def _headers(self) -> Iterator[MatchStarted]:
+        """Line 0 of every match whose log reads and whose game is installed."""
+        for match_id in self.matches():
+            try:
+                header = self.header(match_id)
+            except TabletapeError:
+                continue
+            if self.missing_game(header) is None:
+                yield header
 
     def imported(self, started: MatchStarted) -> Imported:
         """A log `import_log` just stored, audited under the rules it names: what a person
