@@ -168,3 +168,51 @@ def test_the_audits_findings_of_a_rule_stand_beside_its_notes(tmp_path: Path) ->
     assert Workspace(home).notes_on_rule(rule).versions[0].findings == 0  # the branch is left out
     about = Workspace(home).notes_on_rule(rule, branches=True)
     assert about.versions[0].findings >= 1 and about.versions[0].matches == 2
+
+
+def _token(home: Path, *args: str) -> dict[str, str]:
+    code, out, err = run(home, "token", "issue", *args)
+    assert code == 0, err
+    return {"Authorization": f"Bearer {out.strip()}"}
+
+
+def test_a_branch_is_started_listed_and_parted_over_http(tmp_path: Path) -> None:
+    from litestar.testing import TestClient
+
+    from dashboard.service import create_app
+
+    home = tmp_path / "store"
+    parent = _played(Workspace(home), "mortalgate", events=30)
+    writer, reader = _token(home, "--scope", "write"), _token(home, "--scope", "read")
+    with TestClient(create_app(home)) as client:
+        answer = client.post(f"/matches/{parent}/branches", json={"at": 12, "match_id": "b1"}, headers=writer)
+        assert answer.status_code == 201, answer.text
+        assert (answer.json()["branch_of"], answer.json()["branch_at"]) == (parent, 12)
+        assert client.post(f"/matches/{parent}/branches", json={"at": 12}, headers=reader).status_code == 403
+        refused = client.post(f"/matches/{parent}/branches", json={"at": 999}, headers=writer)
+        assert refused.status_code == 422 and "outside match" in refused.text and "\n" not in refused.text.strip()
+
+        state = client.get("/matches/b1/state", params={"at": 12}, headers=writer).json()
+        before = client.get(f"/matches/{parent}/state", params={"at": 12}, headers=writer).json()
+        assert state["match_id"] == "b1" and state["state"] == before["state"]
+        assert client.get(f"/matches/{parent}/branches", headers=reader).json()["children"] == [["b1", 12]]
+        parted = client.get(f"/matches/{parent}/parting", params={"other": "b1"}, headers=reader).json()
+        assert parted["shared"] == 12 and parted["next_b"] is None
+        assert client.get("/matches/b1/audit", headers=reader).json()["events"] == 13
+
+
+def test_notes_about_a_rule_are_served_by_version(tmp_path: Path) -> None:
+    from litestar.testing import TestClient
+
+    from dashboard.service import create_app
+
+    home = tmp_path / "store"
+    _noted(home)
+    reader = _token(home, "--scope", "read")
+    with TestClient(create_app(home)) as client:
+        about = client.get("/notes", params={"rule": RULE}, headers=reader).json()
+        assert [(v["version"], len(v["notes"])) for v in about["versions"]] == [("2.1", 1), ("2.5", 1)]
+        only = client.get("/notes", params={"rule": RULE, "version": "2.1"}, headers=reader).json()
+        assert [v["version"] for v in only["versions"]] == ["2.1"]
+        refused = client.get("/notes", params={"rule": "nonsense"}, headers=reader)
+        assert refused.status_code == 422 and "GAME/SECTION" in refused.text
