@@ -216,3 +216,23 @@ def test_notes_about_a_rule_are_served_by_version(tmp_path: Path) -> None:
         assert [v["version"] for v in only["versions"]] == ["2.1"]
         refused = client.get("/notes", params={"rule": "nonsense"}, headers=reader)
         assert refused.status_code == 422 and "GAME/SECTION" in refused.text
+
+
+def test_win_rates_and_balance_rows_leave_branches_out_unless_asked(tmp_path: Path) -> None:
+    home = tmp_path / "store"
+    ws = Workspace(home)
+    rules = ws.rules("mortalgate")
+    parent = save_events(ws, play(rules, rules.ruleset.example_seats, seed=5, match_id="m1"))
+    ws.branch(parent, len(list(ws.events(parent))) - 1, new_id="b1")  # the whole game: finished, same winner
+    assert run(home, "sync")[0] == 0
+
+    def matches(query: str, *params: str) -> list[dict]:
+        code, out, err = run(home, "query", query, "--format", "json", *params)
+        assert code == 0, err
+        return json.loads(out)
+
+    assert [row["match_id"] for row in matches("match_outcomes")] == ["m1"]
+    both = matches("match_outcomes", "--param", "branches=true")
+    assert sorted((row["match_id"], row["branch_of"]) for row in both) == [("b1", "m1"), ("m1", None)]
+    assert {row["matches"] for row in matches("side_win_rates")} == {1}
+    assert {row["matches"] for row in matches("side_win_rates", "--param", "branches=true")} == {2}
