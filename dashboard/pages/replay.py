@@ -37,6 +37,7 @@ FOLLOW = "replay.follow"
 FOLLOW_EVERY = 1.0
 """Seconds between two looks at the log while following a match live."""
 FLASH = "replay.flash"
+LAND = "replay.land"  # the event to open the next match at (stepping to a branch or its parent)
 NOTES_FLASH = "replay.notes_flash"
 REDRAW_MS = "replay.redraw_ms"  # server time of the last redraw (the benchmark reads it)
 WINDOW = 8  # events shown either side of the current one in the event list
@@ -60,6 +61,24 @@ def _jump(targets: Sequence[int], what: str) -> None:
         st.session_state[SEQ] = min(later)
     else:
         st.session_state[FLASH] = f"No {what} after event {here}."
+
+
+def _step_to(match_id: str, seq: int) -> None:
+    """Open another line of play (a branch, its parent) at the event where the two part."""
+    state.select_match(match_id)
+    st.session_state[LAND] = seq
+
+
+def _branch_here(ws: Workspace, match_id: str, seq: int) -> None:
+    """Start a what-if branch at this event and open it, to be played on on the Record page."""
+    try:
+        started = ws.branch(match_id, seq)
+    except TabletapeError as error:
+        st.session_state[FLASH] = f"No branch started: {error}"
+        return
+    _step_to(started.match_id, seq)
+    st.session_state[FLASH] = (f"Branch {started.match_id} started from event {seq} of {match_id}: "
+                               "record its own line on the Record page.")
 
 
 def _describe(event: Event) -> str:
@@ -115,13 +134,30 @@ def main() -> None:
         return
     if st.session_state.get("replay.for") != match_id:
         st.session_state["replay.for"] = match_id
-        st.session_state[SEQ] = st.session_state[KEPT] = 0
+        st.session_state[SEQ] = st.session_state[KEPT] = min(int(st.session_state.pop(LAND, 0)), timeline.last_seq)
+    _family(ws, match_id)
     _curves(timeline)
     every = FOLLOW_EVERY if follow else speed if autoplay else None
     st.fragment(run_every=every)(_scrubber)(ws, match_id, timeline, report, seat, autoplay, follow=follow, against=against)
     if not follow:
         _violation_list(report, lacks(timeline.rules.ruleset, "audit"))
     _all_notes(ws, match_id)
+
+
+def _family(ws: Workspace, match_id: str) -> None:
+    """The match's parent and branches, each a button that opens it where the lines part."""
+    family = ws.family(match_id)
+    if family.parent is None and not family.children:
+        return
+    lines: list[tuple[str, str, int]] = []
+    if family.parent is not None and family.at is not None:
+        lines.append((f"Parent {family.parent} (left at event {family.at})", family.parent, family.at))
+    lines += [(f"Branch {child} (from event {at})", child, at) for child, at in family.children]
+    st.caption("What-if lines of this match")
+    for column, (label, target, at) in zip(st.columns(min(len(lines), 4)), lines, strict=False):
+        column.button(label, key=f"replay.to.{target}", on_click=_step_to, args=(target, at), width="stretch")
+    for label, target, at in lines[4:]:
+        st.button(label, key=f"replay.to.{target}", on_click=_step_to, args=(target, at))
 
 
 def _curves(timeline: Timeline) -> None:
@@ -183,7 +219,7 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     st.markdown(f"**Event {seq} of {last}: {timeline.said[seq]}** · by {event.by or 'the table'}{elapsed}  \n"
                 f"turn {progress.turn} · round {progress.round} · phase {progress.phase} · to act: {progress.actor or '-'}")
     st.caption(f"`{type(event).__name__}` {_describe(event)}")
-    buttons = st.columns([1, 1.1, 1, 1, 1.4, 1.2])  # the two jumps' labels are the longest: whole at 1024 px
+    buttons = st.columns([1, 1.1, 1, 1, 1.4, 1.2, 1.2])  # the two jumps' labels are the longest: whole at 1024 px
     buttons[0].button("First", icon=":material/first_page:", on_click=_go, args=(0,), key="replay.first", width="stretch")
     buttons[1].button("Previous", icon=":material/chevron_left:", on_click=_go, args=(max(seq - 1, 0),), key="replay.prev", width="stretch")
     buttons[2].button("Next", icon=":material/chevron_right:", on_click=_go, args=(min(seq + 1, last),), key="replay.next", width="stretch")
@@ -192,6 +228,11 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
                       key="replay.next_violation", width="stretch")
     buttons[5].button("Next note", icon=":material/sticky_note_2:", on_click=_jump, args=(note_starts, "note"),
                       key="replay.next_note", width="stretch")
+    if buttons[6].button("Branch here", icon=":material/call_split:", key="replay.branch", width="stretch",
+                         help="What if the table had played otherwise here? A new match with this one's events up "
+                         "to here, played on from this event on the Record page."):
+        _branch_here(ws, match_id, seq)
+        st.rerun()  # the whole page: the match picker opens the branch
     if flash := st.session_state.pop(FLASH, None):
         st.info(flash)
     st.slider("Event", 0, max(last, 1), key=SEQ, disabled=last == 0)

@@ -297,3 +297,20 @@ def test_following_a_match_live_shows_events_another_recorder_writes(app: AppTes
     ws.append("live", '{"type": "HeroPicked", "by": "blue", "hero": "drexir"}')  # out of turn
     run_ok(at)
     assert at_event(at) == 2 and "mortalgate/draft" in texts(at)
+
+
+def test_branch_here_opens_a_branch_at_that_event_and_steps_back_to_its_parent(app: AppTest, home: Path) -> None:
+    at = replay(app)
+    by_label(at.slider, "Event").set_value(40)
+    run_ok(at)
+    before = texts(at)
+    click(at, "Branch here")
+    ws = Workspace(home)
+    [branch] = [m for m in ws.matches() if ws.header(m).branch_of == CAFE]
+    assert (ws.header(branch).branch_at, at_event(at)) == (40, 40)
+    assert f"Branch {branch} started from event 40 of {CAFE}" in texts(at)
+    assert ws.state_at(branch, 40).state == ws.state_at(CAFE, 40).state
+    assert f"Parent {CAFE} (left at event 40)" in [b.label for b in at.button]
+    click(at, f"Parent {CAFE} (left at event 40)")
+    assert at_event(at) == 40 and f"Branch {branch} (from event 40)" in [b.label for b in at.button]
+    assert "Event 40 of 386" in before and "Event 40 of 386" in texts(at)
