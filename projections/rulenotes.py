@@ -8,7 +8,7 @@ shows whether it changed either.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import msgspec
 
@@ -26,6 +26,7 @@ class RuleNote(msgspec.Struct, frozen=True, kw_only=True):
 class VersionNotes(msgspec.Struct, frozen=True, kw_only=True):
     """One version's matches: how often they broke the rule and what was said about it."""
 
+    game: str
     version: str
     matches: int
     findings: int
@@ -39,19 +40,18 @@ class VersionNotes(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class RuleNotes(msgspec.Struct, frozen=True, kw_only=True):
-    """Every note about one rule across the matches of its game, by version."""
+    """Every note about one rule across the matches of the games it belongs to, by version."""
 
     rule: str
-    game: str
     versions: tuple[VersionNotes, ...]
 
     def lines(self) -> list[str]:
         """What `tabletape notes list --rule` prints: a line per version, its notes under it."""
         if not self.versions:
-            return [f"no {self.game} matches to read notes about {self.rule} in"]
+            return [f"no {game_of_rule(self.rule)} matches to read notes about {self.rule} in"]
         out = []
         for version in self.versions:
-            out.append(f"{self.game}@{version.version}: {version.matches} matches, {version.findings} findings of "
+            out.append(f"{version.game}@{version.version}: {version.matches} matches, {version.findings} findings of "
                        f"{self.rule} ({version.per_game:.2f} per game), {len(version.notes)} notes")
             for item in version.notes:
                 note = item.note
@@ -61,9 +61,10 @@ class RuleNotes(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class MatchRule(msgspec.Struct, frozen=True, kw_only=True):
-    """What one match holds about the rule: its version, the findings and the notes."""
+    """What one match holds about the rule: its game and version, the findings and the notes."""
 
     match_id: str
+    game: str
     version: str
     findings: int
     notes: tuple[Note, ...]
@@ -77,19 +78,22 @@ def game_of_rule(rule: str) -> str:
     return game
 
 
-def gather(rule: str, matches: Iterable[MatchRule], *, order: Sequence[str] = ()) -> RuleNotes:
-    """The matches' findings and notes about `rule`, summed per version: the versions in
-    `order` (the game's, oldest first) first, then variants by name."""
-    by_version: dict[str, list[MatchRule]] = {}
+def gather(rule: str, matches: Iterable[MatchRule], *, order: Mapping[str, Sequence[str]]) -> RuleNotes:
+    """The matches' findings and notes about `rule`, summed per game and version: the games by
+    name, each one's versions in `order` (the game's, oldest first), then its variants by name."""
+    by_version: dict[tuple[str, str], list[MatchRule]] = {}
     for match in matches:
-        by_version.setdefault(match.version, []).append(match)
-    rank = {version: index for index, version in enumerate(order)}
-    by_version = dict(sorted(by_version.items(), key=lambda item: (rank.get(item[0], len(rank)), item[0])))
+        by_version.setdefault((match.game, match.version), []).append(match)
+
+    def rank(key: tuple[str, str]) -> tuple[str, int, str]:
+        versions = list(order.get(key[0], ()))
+        return key[0], versions.index(key[1]) if key[1] in versions else len(versions), key[1]
+
     versions = tuple(
         VersionNotes(
-            version=version, matches=len(found), findings=sum(m.findings for m in found),
+            game=game, version=version, matches=len(found), findings=sum(m.findings for m in found),
             notes=tuple(RuleNote(match_id=m.match_id, note=note) for m in found for note in m.notes),
         )
-        for version, found in by_version.items()
+        for (game, version), found in sorted(by_version.items(), key=lambda item: rank(item[0]))
     )
-    return RuleNotes(rule=rule, game=game_of_rule(rule), versions=versions)
+    return RuleNotes(rule=rule, versions=versions)

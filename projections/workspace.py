@@ -332,19 +332,24 @@ class Workspace:
         return parting(self.rules_recorded(first), a, list(self.events(a)), b, list(self.events(b)))
 
     def notes_on_rule(self, rule: str, *, version: str | None = None, branches: bool = False) -> RuleNotes:
-        """Every note about `rule` on the matches of its game (of `version` only, if given;
-        branches only when asked), with the audit's findings of that rule, by version."""
-        game = game_of_rule(rule)
-        registry.game(game)  # an unknown game is said before any match is read
-        found = []
-        for header in self._headers():
-            if header.ruleset != game or (version and header.version != version) or (header.is_branch and not branches):
-                continue
-            report = self.audit(header.match_id)
-            notes = tuple(note for note in self.notes.list(header.match_id) if note.rule == rule)
-            findings = sum(1 for violation in report.violations if violation.rule == rule)
-            found.append(MatchRule(match_id=header.match_id, version=header.version, findings=findings, notes=notes))
-        return gather(rule, found, order=tuple(registry.game(game).versions))
+        """Every note about `rule` (on matches of `version` only, if given; branches only when
+        asked), with the audit's findings of that rule, by game and version. The rule belongs
+        to the game its id names and to every game a note about it was taken on (a designer's
+        package may play one rules text as several games: `pig/...` in `pig-bots`)."""
+        prefix = game_of_rule(rule)
+        headers = [h for h in self._headers()
+                   if (branches or not h.is_branch) and (not version or h.version == version)]
+        noted = {h.match_id: notes for h in headers
+                 if (notes := tuple(note for note in self.notes.list(h.match_id) if note.rule == rule))}
+        games = {prefix} | {h.ruleset for h in headers if h.match_id in noted}
+        if not any(name in registry.names() for name in games):
+            raise TabletapeError(f"--rule {rule}: no installed game is named {prefix!r} and no note names this rule")
+        found = [
+            MatchRule(match_id=h.match_id, game=h.ruleset, version=h.version, notes=noted.get(h.match_id, ()),
+                      findings=sum(1 for violation in self.audit(h.match_id).violations if violation.rule == rule))
+            for h in headers if h.ruleset in games
+        ]
+        return gather(rule, found, order={game: tuple(registry.game(game).versions) for game in games if game in registry.names()})
 
     def _headers(self) -> Iterator[MatchStarted]:
         """Line 0 of every match whose log reads and whose game is installed."""

@@ -236,3 +236,39 @@ def test_win_rates_and_balance_rows_leave_branches_out_unless_asked(tmp_path: Pa
     assert sorted((row["match_id"], row["branch_of"]) for row in both) == [("b1", "m1"), ("m1", None)]
     assert {row["matches"] for row in matches("side_win_rates")} == {1}
     assert {row["matches"] for row in matches("side_win_rates", "--param", "branches=true")} == {2}
+
+
+def test_a_plugin_games_branch_is_started_and_parted_through_the_service_process(pig: Path, tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from dashboard.client import Client
+    from tests.service_support import free_port, stop, wait_up
+
+    home, port = tmp_path / "store", free_port()
+    ws = Workspace(home)
+    parent = _played(ws, "pig-bots", events=30)
+    at, other = _other_line(ws, parent)
+    ws.notes.add(parent, from_seq=at, author="ana", text="holding this early loses", rule="pig/turn.actor")
+    token = run(home, "token", "issue", "--scope", "write")[1].strip()
+    log = tmp_path / "server.log"
+    with open(log, "wb") as output:
+        server = subprocess.Popen([sys.executable, "-m", "dashboard.cli", "--home", str(home), "serve", "--port", str(port)],
+                                  stdout=output, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(pig)})
+    try:
+        url = f"http://127.0.0.1:{port}"
+        wait_up(url, server, log)
+        client = Client(url, token)
+        started = client.branch(parent, at, new_id="b1")
+        assert (started.branch_of, started.branch_at) == (parent, at)
+        assert client.state("b1", at=at).state == client.state(parent, at=at).state
+        appended = client.append("b1", [other], expected_seq=at)
+        assert not appended.findings and not client.audit("b1").violations
+        assert client.family(parent).children == (("b1", at),)
+        parted = client.parting(parent, "b1")
+        assert parted.shared == at and parted.next_a != parted.next_b
+        about = client.notes_on_rule("pig/turn.actor")
+        assert [(v.version, [n.note.text for n in v.notes]) for v in about.versions] == [("100", ["holding this early loses"])]
+    finally:
+        stop(server)

@@ -122,13 +122,13 @@ def _said_about(ws: Any, name: str, version: str) -> None:
         st.info(f"No {name} matches{f' of {version}' if only else ''} to read notes about {about.rule} in.")
         return
     st.dataframe(pd.DataFrame([{
-        "version": v.version, "matches": v.matches, "findings": v.findings, "per game": round(v.per_game, 2), "notes": len(v.notes),
+        "game": v.game, "version": v.version, "matches": v.matches, "findings": v.findings, "per game": round(v.per_game, 2), "notes": len(v.notes),
     } for v in about.versions]), hide_index=True, width="stretch", key="rulebook.said")
     for v in about.versions:
         for item in v.notes:
             note = item.note
             tags = " ".join(f"`{t}`" for t in note.tags)
-            st.markdown(f"**{v.version}** · {item.match_id} event {note.from_seq} · **{note.author}** {tags}  \n{note.text}")
+            st.markdown(f"**{v.game}@{v.version}** · {item.match_id} event {note.from_seq} · **{note.author}** {tags}  \n{note.text}")
 
 
 main()

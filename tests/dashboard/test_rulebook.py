@@ -79,7 +79,7 @@ def test_notes_about_a_rule_are_listed_by_version_beside_its_findings(app: AppTe
     shown = texts(at)
     for v in expected.versions:
         for item in v.notes:
-            assert item.note.text in shown and f"**{v.version}** · {item.match_id} event {item.note.from_seq}" in shown
+            assert item.note.text in shown and f"**mortalgate@{v.version}** · {item.match_id} event {item.note.from_seq}" in shown
     by_label(at.text_input, "Rule id").input("line-of-sight")
     run_ok(at)
     assert "a rule id reads GAME/SECTION" in texts(at)
