@@ -4,13 +4,15 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-$(STAMP): pyproject.toml
+# The two example games (examples/) are installed as a designer installs one, through their
+# `tabletape.games` entry points: the tests take both through every command and page.
+$(STAMP): Makefile pyproject.toml examples/pig/pyproject.toml examples/gofish/pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip uv
-	$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -e '.[dev]'
+	$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -e '.[dev]' -e examples/pig -e examples/gofish
 	touch $(STAMP)
 
-.PHONY: setup test test-slow test-attacks lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-startup bench-all
+.PHONY: setup test test-slow test-attacks lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-startup bench-chances bench-all
 setup: $(STAMP)
 
 lint: $(STAMP)
@@ -43,6 +45,10 @@ bench-warehouse: $(STAMP)
 
 bench-simulation: $(STAMP)
 	$(BIN)/python -m benchmarks.simulation
+
+# Win chances along a human MortalGate playtest, 20 rollouts per turn start, local and Dask (a few minutes).
+bench-chances: $(STAMP)
+	$(BIN)/python -m benchmarks.chances
 
 bench-dashboard: $(STAMP)
 	$(BIN)/python -m benchmarks.dashboard

@@ -40,7 +40,7 @@ def clean_logs(games: int) -> list[tuple[str, list]]:
     from rulesets import registry
 
     out = []
-    for name in registry.names():
+    for name in registry.built_in():
         ruleset = registry.game(name)
         rules = registry.resolve(name)
         for bot in ruleset.bots:

@@ -175,13 +175,15 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     open_playtest(page, url, match_id)
     fold = Fold(rules, audit=False)
     step = fold.first(golden[0])  # type: ignore[arg-type]
+    boardless = not rules.ruleset.view(rules.params, step.state, None).has_board
     plans: list[Plan] = []
     state_before: list[Any] = []
     for event in golden[1:]:
         state_before.append(step.state)
         plans.append(plan(rules, step.state, event))
         step = fold(step, event)
-    _wait_seq(page, _settled(plans, start - 1))
+    wait = (lambda seq, after="": _wait_store(page, ws, match_id, seq, after)) if boardless else (lambda seq, after="": _wait_seq(page, seq, after))
+    wait(_settled(plans, start - 1))
     stop = len(plans) if limit is None else min(len(plans), start - 1 + limit)
     for index in range(start - 1, stop):
         how, seq = plans[index], index + 1
@@ -195,14 +197,15 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
         if how.kind == "board":
             done.move_taps.append(len(how.taps))
         started = _perform(page, rules, state_before[index], golden[seq], how, seq, look=in_view if strict else scroll_to)
-        _wait_seq(page, _settled(plans, seq), after=f"{type(golden[seq]).__name__} by taps {[(t.where, t.what) for t in how.taps]}")
+        wait(_settled(plans, seq), f"{type(golden[seq]).__name__} by taps {[(t.where, t.what) for t in how.taps]}")
         done.driver_ms.append((time.perf_counter() - started) * 1000)
-        done.waits_ms.append(_painted(page, _settled(plans, seq)))
+        if not boardless:  # the board stamps when it painted; a state shown as tables does not
+            done.waits_ms.append(_painted(page, _settled(plans, seq)))
         if shots is not None and seq in (1, len(plans) // 2):
             page.screenshot(path=str(shots / f"record-{done.game}-{size}-{seq}.png"), full_page=True)
     done.seconds = time.perf_counter() - began
     recorded = list(ws.events(match_id))
-    end = len(golden) if limit is None else _settled(plans, stop) + 1
+    end = len(golden) if stop >= len(plans) else _settled(plans, stop) + 1  # a game may be shorter than `limit`
     for want, got in zip(golden[1:end], recorded[1:], strict=False):
         if not same_event(want, got):
             raise AssertionError(f"seq {want.seq}: recorded {got!r}, the golden log has {want!r}")
@@ -238,6 +241,19 @@ def _wait_seq(page: Any, seq: int, after: str = "") -> None:
         errors = page.locator('[data-testid="stException"]').all_inner_texts()
         raise AssertionError(f"the board never reached seq {seq}{' after ' + after if after else ''}: it shows seq {shown}; "
                              f"exceptions on the page: {errors or 'none'} ({type(late).__name__})") from late
+
+
+def _wait_store(page: Any, ws: Workspace, match_id: str, seq: int, after: str = "", *, deadline: float = 90) -> None:
+    """For a game with no board (its state shown as tables, which carry no seq): wait until
+    the log holds `seq`, then for the page's run that wrote it to end."""
+    give_up = time.monotonic() + deadline
+    while ws.store.last(match_id)[0] < seq:
+        if time.monotonic() > give_up:
+            errors = page.locator('[data-testid="stException"]').all_inner_texts()
+            raise AssertionError(f"the log never reached seq {seq}{' after ' + after if after else ''}: it holds "
+                                 f"{ws.store.last(match_id)[0]}; exceptions on the page: {errors or 'none'}")
+        time.sleep(0.05)
+    _idle(page)
 
 
 def _idle(page: Any) -> None:
@@ -370,17 +386,15 @@ def summary(runs: Sequence[Recording]) -> list[str]:
 def replay_steps(page: Any, url: str, match_id: str, steps: int) -> tuple[list[float], list[float]]:
     """The Replay page's Next button: from the tap to the next event's board on screen, timed
     in the page and by the driver."""
-    page.add_init_script(TAP_CLOCK)
-    page.goto(url + f"replay?match={match_id}")
-    page.get_by_text("Event 0 of").first.wait_for()
+    page.add_init_script(STEP_CLOCK)
+    open_replay(page, url, match_id)
     painted, driver = [], []
     for seq in range(1, steps + 1):
         began = time.perf_counter()
-        page.get_by_role("button", name="Next", exact=True).click()
-        page.get_by_text(f"Event {seq} of").first.wait_for()
-        _wait_seq(page, seq)
+        page.get_by_role("button", name="Next ▶").click()
+        wait_drawn(page, seq)
         driver.append((time.perf_counter() - began) * 1000)
-        painted.append(_painted(page, seq))
+        painted.append(step_painted(page, seq))
     return painted, driver
 
 
@@ -407,6 +421,295 @@ def _p(samples: Sequence[float], q: float) -> float:
 BASELINE = "7c27cba"
 """The code before the tablet layout, the choices made by pointing and the board's frame sent
 once: served from its own extracted tree, the baseline of the same run."""
+
+# --- scrubbing on Replay: the board in the browser ------------------------------------------
+
+STEP_CLOCK = ("for (const kind of ['keydown', 'pointerdown', 'click']) "
+              "window.addEventListener(kind, () => { window.__ttTapAt = performance.now(); }, true);")
+"""Stamps every key, press and click with the page's clock as it happens (capture phase)."""
+
+
+def open_replay(page: Any, url: str, match_id: str) -> None:
+    """Replay of `match_id`, once its board component has drawn an event."""
+    page.goto(url + f"replay?match={match_id}")
+    page.locator(".tt-scrub[data-drawn]").wait_for(timeout=120_000)
+
+
+def wait_all_frames(page: Any, timeout: float = 300_000) -> None:
+    """Wait until the browser holds every frame of the match."""
+    page.wait_for_function("() => { const r = [...document.querySelectorAll('*')].map(e => e.shadowRoot).filter(Boolean)"
+                           ".map(s => s.querySelector('.tt-scrub')).find(Boolean);"
+                           " return r && r.dataset.total && r.dataset.have === r.dataset.total; }", timeout=timeout)
+
+
+def wait_drawn(page: Any, seq: int) -> None:
+    """Wait until the board at `seq` is on screen."""
+    page.locator(f'.tt-scrub[data-drawn="{seq}"]').wait_for(state="attached")
+
+
+def step_painted(page: Any, seq: int) -> float:
+    """Milliseconds from the last key, press or click to the frame that showed the board at
+    `seq`, both on the page's own clock."""
+    root = page.locator(f'.tt-scrub[data-drawn="{seq}"]')
+    root.wait_for(state="attached")
+    return float(root.get_attribute("data-drawn-at") or "nan") - float(page.evaluate("window.__ttTapAt"))
+
+
+PAGE_DRAG = """([root, frames]) => new Promise((done) => {
+  const slider = root.querySelector('.slider'), last = Number(slider.max), drawn = [];
+  new MutationObserver(() => drawn.push([performance.now(), Number(root.dataset.drawn)]))
+    .observe(root, { attributes: true, attributeFilter: ['data-drawn'] });
+  let k = 0;
+  const move = () => {
+    slider.value = String(Math.round(last * k / frames));
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    if (++k <= frames) requestAnimationFrame(move); else setTimeout(() => done(drawn), 300);
+  };
+  requestAnimationFrame(move);
+})"""
+"""A finger dragging the thumb from the first event to the last: one input event per frame the
+browser paints (what a touch screen delivers), in the page, so the driver's own speed plays
+no part; resolves to the boards that reached the screen, with the page's clock."""
+
+
+DRAWN_LOG = """root => { window.__ttDrawn = []; new MutationObserver(() => window.__ttDrawn.push([performance.now(), Number(root.dataset.drawn)]))
+  .observe(root, { attributes: true, attributeFilter: ['data-drawn'] }); }"""
+"""Logs every board the component puts on screen, with the page's clock."""
+
+
+def drag_slider(page: Any, begin: float, end: float, *, steps: int) -> list[int]:
+    """Drag the slider's thumb from `begin` to `end` (fractions of its length) in `steps`
+    moves, as a finger does; the events whose boards reached the screen on the way, in order."""
+    root = page.locator(".tt-scrub")
+    root.evaluate(DRAWN_LOG)
+    box = page.locator(".tt-scrub .slider").bounding_box()
+    y = box["y"] + box["height"] / 2
+    page.mouse.move(box["x"] + 8 + (box["width"] - 16) * begin, y)
+    page.mouse.down()
+    page.mouse.move(box["x"] + 8 + (box["width"] - 16) * end, y, steps=steps)
+    page.mouse.up()
+    page.wait_for_timeout(300)
+    return [int(seq) for _, seq in page.evaluate("window.__ttDrawn")]
+
+
+@dataclass
+class Scrub:
+    """The board in the browser, measured on one page size."""
+
+    keys: list[float] = field(default_factory=list)
+    nexts: list[float] = field(default_factory=list)
+    slider: list[float] = field(default_factory=list)
+    drag_boards_per_s: float = 0.0
+    drag_boards: int = 0
+    drag_seconds: float = 0.0
+    finger_boards_per_s: float = 0.0
+    finger_boards: int = 0
+    finger_seconds: float = 0.0
+    first_board: list[float] = field(default_factory=list)
+    all_frames_s: float = 0.0
+    memory_mb: float = 0.0
+    memory_frames: int = 0
+    loads: dict[str, float] = field(default_factory=dict)
+
+
+def long_matches(ws: Workspace) -> dict[int, str]:
+    """MortalGate random-bot games under a variant where Grace never decides, cut at 500,
+    2,000 and 10,000 events: a match of each length (made once per store)."""
+    from benchmarks.corpus import VARIANT, VARIANT_TOML
+    from projections.demo import save_events
+    from projections.simulate import play
+
+    (ws.home / "variants").mkdir(parents=True, exist_ok=True)
+    (ws.home / "variants" / f"{VARIANT}.toml").write_text(VARIANT_TOML, encoding="utf-8")
+    rules = ws.rules(f"mortalgate@{VARIANT}")
+    made = {}
+    for length in (500, 2_000, 10_000):
+        match_id = f"scrub-{length}"
+        if not ws.store.exists(match_id):
+            seed, events = 0, []
+            while len(events) < length:  # the first seed whose game lasts that long
+                seed += 1
+                events = play(rules, rules.ruleset.example_seats, seed=seed, bot="random", match_id=match_id, max_events=length,
+                              audit=False)
+            save_events(ws, events)
+        made[length] = match_id
+    return made
+
+
+def _load() -> float:
+    return os.getloadavg()[0]
+
+
+def scrub(url: str, matches: dict[int, str], size: str, *, steps: int) -> Scrub:
+    """Step by key, Next and slider on the 500-event match; drag its slider across; open
+    the 2,000-event match (first board, and every frame in the page); open the 10,000-event
+    match, wait for all its frames and read the page's memory."""
+    figures = Scrub()
+    with chromium(SIZES[size]) as page:
+        page.add_init_script(STEP_CLOCK)
+        open_replay(page, url, matches[500])
+        wait_all_frames(page)
+        figures.loads["steps"] = _load()
+        for seq in range(1, steps + 1):
+            page.keyboard.press("ArrowRight")
+            figures.keys.append(step_painted(page, seq))
+        for seq in range(steps + 1, 2 * steps + 1):
+            page.get_by_role("button", name="Next ▶").click()
+            figures.nexts.append(step_painted(page, seq))
+        box = page.locator(".tt-scrub .slider").bounding_box()
+        total = int(page.locator(".tt-scrub").get_attribute("data-total") or 0)
+        for k in range(steps):
+            fraction = 0.05 + 0.9 * ((k * 37) % steps) / steps  # points spread along the track
+            before = page.locator(".tt-scrub").get_attribute("data-drawn")
+            page.mouse.click(box["x"] + 8 + (box["width"] - 16) * fraction, box["y"] + box["height"] / 2)
+            page.wait_for_function("b => { const r = [...document.querySelectorAll('*')].map(e => e.shadowRoot).filter(Boolean)"
+                                   ".map(s => s.querySelector('.tt-scrub')).find(Boolean); return r.dataset.drawn !== b; }", arg=before)
+            seq = int(page.locator(".tt-scrub").get_attribute("data-drawn") or 0)
+            figures.slider.append(step_painted(page, seq))
+        figures.loads["drag"] = _load()
+        drawn = drag_slider(page, 0.0, 1.0, steps=240)
+        times = page.evaluate("window.__ttDrawn")
+        figures.drag_boards = len(times)
+        figures.drag_seconds = (times[-1][0] - times[0][0]) / 1000 if len(times) > 1 else 0.0
+        figures.drag_boards_per_s = (len(times) - 1) / figures.drag_seconds if figures.drag_seconds else 0.0
+        assert drawn and drawn[-1] == total - 1, f"the drag ended at {drawn[-1:]} of {total - 1}"
+        figures.loads["finger"] = _load()
+        root = page.locator(".tt-scrub")
+        times = root.evaluate(f"root => ({PAGE_DRAG})([root, 240])")
+        figures.finger_boards = len(times)
+        figures.finger_seconds = (times[-1][0] - times[0][0]) / 1000 if len(times) > 1 else 0.0
+        figures.finger_boards_per_s = (len(times) - 1) / figures.finger_seconds if figures.finger_seconds else 0.0
+    for _ in range(3):
+        with chromium(SIZES[size]) as page:
+            figures.loads["first"] = _load()
+            began = time.perf_counter()
+            open_replay(page, url, matches[2_000])
+            figures.first_board.append(time.perf_counter() - began)
+            wait_all_frames(page)
+            figures.all_frames_s = time.perf_counter() - began
+    with chromium(SIZES[size]) as page:
+        open_replay(page, url, matches[10_000])
+        wait_all_frames(page, timeout=900_000)
+        figures.loads["memory"] = _load()
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("HeapProfiler.collectGarbage")
+        figures.memory_mb = cdp.send("Runtime.getHeapUsage")["usedSize"] / 1e6
+        figures.memory_frames = int(page.locator(".tt-scrub").get_attribute("data-have") or 0)
+    return figures
+
+
+BEFORE = "7c27cba"
+"""The last commit whose Replay asked the server for every step: the baseline, served from
+its own files in the same run."""
+
+
+@contextmanager
+def dashboard_at(commit: str, home: Path) -> Iterator[str]:
+    """The dashboard of an older commit over `home`, served from that commit's files (its
+    packages come first on the path), for a baseline measured in the same run."""
+    import tempfile
+
+    from dashboard.cli import streamlit_command
+
+    with tempfile.TemporaryDirectory() as tree:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True).stdout
+        subprocess.run(["tar", "-x", "-C", tree], input=archive, check=True)
+        port = free_port()
+        command = streamlit_command(port, "127.0.0.1")
+        command[command.index("run") + 1] = str(Path(tree) / "dashboard" / "app.py")
+        env = {**os.environ, "TABLETAPE_HOME": str(home.resolve()), "PYTHONPATH": tree}
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True, cwd=tree)
+        url = f"http://127.0.0.1:{port}/"
+        try:
+            deadline = time.monotonic() + 120
+            while not _healthy(url):
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"the dashboard of {commit} did not come up")
+                time.sleep(0.2)
+            yield url
+        finally:
+            os.killpg(process.pid, signal.SIGTERM)
+            process.wait(timeout=20)
+
+
+def old_next_steps(url: str, match_id: str, size: str, steps: int) -> tuple[list[float], float]:
+    """Baseline: the Replay page's Next as it was, a Streamlit round trip per step, from the
+    click to the next event's board on screen (the old board component's own stamp)."""
+    with chromium(SIZES[size]) as page:
+        page.add_init_script(TAP_CLOCK)
+        page.goto(url + f"replay?match={match_id}")
+        page.get_by_text("Event 0 of").first.wait_for(timeout=120_000)
+        load = _load()
+        painted = []
+        for seq in range(1, steps + 1):
+            page.get_by_role("button", name="Next", exact=True).click()
+            page.get_by_text(f"Event {seq} of").first.wait_for()
+            _wait_seq(page, seq)
+            painted.append(_painted(page, seq))
+    return painted, load
+
+
+def old_first_board(url: str, match_id: str, size: str) -> float:
+    """Baseline: seconds from opening the old Replay page to its first board on screen."""
+    with chromium(SIZES[size]) as page:
+        began = time.perf_counter()
+        page.goto(url + f"replay?match={match_id}")
+        page.locator('.tt-board[data-drawn="0"]').wait_for(state="attached", timeout=120_000)
+        return time.perf_counter() - began
+
+
+def scrub_section(home: Path, *, steps: int, sizes: Sequence[str]) -> str:
+    """Measure the board in the browser at each size and the old round-trip Next on the same
+    store, and say it as BENCHMARKS.md's section."""
+    ws = Workspace(home)
+    began = time.perf_counter()
+    matches = long_matches(ws)
+    with dashboard(home) as url:
+        now = {size: scrub(url, matches, size, steps=steps) for size in sizes}
+    with dashboard_at(BEFORE, home) as url:
+        old, old_load = old_next_steps(url, matches[500], "tablet", steps)
+        old_first = [old_first_board(url, matches[2_000], "tablet") for _ in range(3)]
+        old_first_load = _load()
+    minutes = (time.perf_counter() - began) / 60
+    lines = [
+        "## Scrubbing on Replay: the board in the browser (`make bench-record`)", "",
+        f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python -m benchmarks.record_browser --only-scrub` "
+        f"(also the end of `make bench-record`) in {minutes:.1f} min, Debian's Chromium driven by Playwright over MortalGate "
+        "random-bot games under a variant where Grace never decides (`benchmarks/corpus.py`), cut at 500, 2,000 and 10,000 "
+        "events. A step's time is read on the page's own clock, from the key, press or click to the frame after the board "
+        "component drew the event (what a person waits for). The load average (1 min) of this shared 2-core machine is "
+        "beside each figure. A drag that moves the thumb once per painted frame gets a board on every move, so its boards "
+        "per second are the frame rate Chromium kept at that load.", "",
+        "| measure | " + " | ".join(f"{size} {SIZES[size][0]} x {SIZES[size][1]}" for size in sizes) + " | target |",
+        "|---|" + "---|" * len(sizes) + "---|",
+    ]
+
+    def row(name: str, cell: Any, target: str) -> str:
+        return f"| {name} | " + " | ".join(cell(now[size]) for size in sizes) + f" | {target} |"
+
+    def pcts(samples: Sequence[float], load: float) -> str:
+        return f"p50 {_p(samples, .5):.0f} ms, p95 {_p(samples, .95):.0f} ms ({len(samples)}; load {load:.1f})"
+
+    lines += [
+        row("arrow key -> board on screen", lambda f: pcts(f.keys, f.loads["steps"]), "p95 <= 30 ms"),
+        row("Next -> board on screen", lambda f: pcts(f.nexts, f.loads["steps"]), "p95 <= 30 ms"),
+        row("slider tapped -> board on screen", lambda f: pcts(f.slider, f.loads["steps"]), "p95 <= 30 ms"),
+        row("dragging the slider across 500 events, a move each painted frame", lambda f: f"{f.finger_boards_per_s:.0f} boards/s "
+            f"({f.finger_boards} boards in {f.finger_seconds:.1f} s; load {f.loads['finger']:.1f})", ">= 30 boards/s"),
+        row("the same by Playwright's mouse (240 moves, as fast as the driver sends them)", lambda f: f"{f.drag_boards_per_s:.0f} "
+            f"boards/s ({f.drag_boards} boards in {f.drag_seconds:.1f} s; load {f.loads['drag']:.1f})", ""),
+        row("2,000-event match: opened -> first board", lambda f: f"median {statistics.median(f.first_board):.2f} s, worst "
+            f"{max(f.first_board):.2f} s (3 opens; load {f.loads['first']:.1f})", "<= 1.5 s"),
+        row("2,000-event match: opened -> every frame in the page", lambda f: f"{f.all_frames_s:.1f} s", ""),
+        row("10,000-event match, every frame held: page's JS heap", lambda f: f"{f.memory_mb:.0f} MB ({f.memory_frames:,} frames; "
+            f"load {f.loads['memory']:.1f})", "reported"),
+        "",
+        f"Baseline, same run and store: Replay's Next as it was at {BEFORE} (a Streamlit round trip per step, served from "
+        f"that commit's files), tablet size: Next -> board on screen on the 500-event match {pcts(old, old_load)}; "
+        f"the 2,000-event match opened -> first board median {statistics.median(old_first):.2f} s, worst {max(old_first):.2f} s "
+        f"(3 opens; load {old_first_load:.1f}).",
+    ]
+    return "\n".join(lines)
 BASELINE_GAMES = ("mortalgate", "frontline")
 
 
@@ -484,7 +787,14 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=60, help="Next taps on the Replay page")
     parser.add_argument("--baseline-limit", type=int, default=60, help="events of each baseline game")
     parser.add_argument("--baseline", default=BASELINE, help="the commit whose code is the baseline")
+    parser.add_argument("--only-scrub", action="store_true", help="measure only scrubbing on Replay (its own section)")
+    parser.add_argument("--scrub-steps", type=int, default=60, help="steps of each kind on the 500-event match")
     args = parser.parse_args()
+    if args.only_scrub:
+        text = scrub_section(Path(tempfile.mkdtemp()) / "store", steps=args.scrub_steps, sizes=list(SIZES))
+        print(text)
+        write_section("scrub", text)
+        return
     load_before = os.getloadavg()[0]
     began = time.perf_counter()
     home = Path(tempfile.mkdtemp()) / "store"
@@ -544,6 +854,10 @@ def main() -> None:
     text = "\n".join(lines)
     print(text)
     write_section("record", text)
+    if args.limit is None:
+        scrubbed = scrub_section(Path(tempfile.mkdtemp()) / "store", steps=args.scrub_steps, sizes=list(SIZES))
+        print(scrubbed)
+        write_section("scrub", scrubbed)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -89,12 +89,23 @@ def take(out: Path) -> list[Path]:
                     made.append(_shoot(page, url, f"{game}-setup", out / f"record-{game}-setup-{size}.png"))
                 for game in games:
                     made.append(_shoot(page, url, game, out / f"record-{game}-{size}.png"))
-                    page.goto(url + f"replay?match={game}")
-                    page.locator(".tabletape-board").first.wait_for()
-                    page.wait_for_timeout(400)
-                    shot = out / f"replay-{game}-{size}.png"
-                    page.screenshot(path=str(shot))
-                    made.append(shot)
+                made += replay_shots(page, url, out, size, games)
+    return made
+
+
+def replay_shots(page: Any, url: str, out: Path, size: str, games: Iterable[str]) -> list[Path]:
+    """Each match on Replay at its last event, as the board in the browser draws it."""
+    made = []
+    for game in games:
+        page.goto(url + f"replay?match={game}")
+        page.locator(".tt-scrub[data-drawn]").wait_for(timeout=120_000)
+        page.get_by_role("button", name="Last").click()
+        page.locator(".tt-scrub").evaluate("(root) => new Promise((done) => { const look = () => root.dataset.drawn === "
+                                           "root.querySelector('.slider').max ? done(true) : setTimeout(look, 50); look(); })")
+        page.wait_for_timeout(300)
+        shot = out / f"replay-{game}-{size}.png"
+        page.screenshot(path=str(shot))
+        made.append(shot)
     return made
 
 

@@ -42,7 +42,7 @@ def main() -> int:
             f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python -m benchmarks.simulation"
             f"{' --quick' if args.quick else ''}` on {os.cpu_count()} cores, seed 1.", "",
             "| figure | games | value | ratio (same run) |", "|---|---|---|---|"]
-    for name in registry.names():
+    for name in registry.built_in():
         spec = f"{name}@{registry.game(name).newest}"
         for bot in registry.game(name).bots:
             report = timed(spec, per_core, bot=bot, workers=1)

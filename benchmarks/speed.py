@@ -90,7 +90,7 @@ def bots(games: int, only: str = "") -> dict[str, dict[str, object]]:
     from rulesets import registry
 
     out: dict[str, dict[str, object]] = {}
-    for name in [only] if only else registry.names():
+    for name in [only] if only else registry.built_in():
         ruleset = registry.game(name)
         rules = registry.resolve(f"{name}@{ruleset.newest}")
         for bot in ruleset.bots:
@@ -118,7 +118,7 @@ def audited_replays(games: int) -> dict[str, dict[str, float]]:
     from rulesets import registry
 
     out = {}
-    for name in registry.names():
+    for name in registry.built_in():
         ruleset = registry.game(name)
         rules = registry.resolve(name)
         count = GAMES.get((name, "random"), games)

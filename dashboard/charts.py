@@ -118,3 +118,19 @@ def bars(frame: pd.DataFrame, value: str, labels: Sequence[str]) -> alt.Chart:
         y=alt.Y("label:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)),
         x=alt.X("value:Q", title=value, axis=alt.Axis(titleLimit=0)),
         tooltip=[alt.Tooltip("label:N", title=" · ".join(varying)), alt.Tooltip("value:Q", title=value)])
+
+
+def win_chances(curve: Sequence[Any]) -> alt.LayerChart:
+    """Each seat's chance to win along a match (`projections.chances.Chance` rows): a line
+    per seat over the events, its 95% interval as a band around it."""
+    frame = pd.DataFrame([{"event": c.seq, "turn": c.turn, "seat": c.seat, "chance": c.chance, "low": c.low, "high": c.high}
+                          for c in curve])
+    x = alt.X("event:Q", title="event", axis=alt.Axis(format="d", tickMinStep=1))
+    colour = alt.Color("seat:N", title="seat", legend=alt.Legend(orient="bottom"))
+    base = alt.Chart(frame, height=240).encode(x=x, color=colour)
+    band = base.mark_area(opacity=0.2, interpolate="step-after").encode(y=alt.Y("low:Q"), y2="high:Q")
+    line = base.mark_line(interpolate="step-after").encode(
+        y=alt.Y("chance:Q", title="chance to win", scale=alt.Scale(domain=[0, 1]), axis=alt.Axis(format="%")),
+        tooltip=["event", "turn", "seat", alt.Tooltip("chance:Q", format=".0%"), alt.Tooltip("low:Q", format=".0%"),
+                 alt.Tooltip("high:Q", format=".0%")])
+    return band + line

@@ -312,6 +312,33 @@ def branches(ws: Workspace, match_id: str, fmt: str) -> None:
 
 @cli.command()
 @click.argument("match_id")
+@click.option("--rollouts", type=int, default=200, show_default=True, help="Games played on from each decision point.")
+@click.option("--every", type=click.Choice(["turn", "event"]), default="turn", show_default=True,
+              help="Decision points: each turn start, or each event.")
+@click.option("--bot", default=None, help="The bot every seat plays on with (default: the game's strongest).")
+@click.option("--seed", type=int, default=1, show_default=True)
+@click.option("--workers", type=int, default=None, help="Local worker processes (default: all cores).")
+@click.option("--scheduler", default=None, help="Dask scheduler address, e.g. tcp://host:8786.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@pass_ws
+def chances(ws: Workspace, match_id: str, rollouts: int, every: str, bot: str | None, seed: int, workers: int | None,
+            scheduler: str | None, fmt: str) -> None:
+    """Each seat's chance to win along a match: the game's bots play the rest out from each
+    decision point (seeded, so it replays; they see the whole table, hidden cards included),
+    with 95% intervals, the turning points and when the game was decided."""
+    from projections.chances import chances as run
+    from projections.chances import replay_link
+
+    found = run(ws, match_id, rollouts=rollouts, every=every, bot=bot, seed=seed, workers=workers, scheduler=scheduler,
+                progress=_progress_bar(f"{match_id} x{rollouts}"))
+    if fmt == "json":
+        _emit(found.answer())
+        return
+    click.echo("\n".join(found.lines(link=lambda seq: replay_link(match_id, seq))))
+
+
+@cli.command()
+@click.argument("match_id")
 @pass_ws
 def verify(ws: Workspace, match_id: str) -> None:
     """Check a match's hash chain; name the first bad line."""
@@ -512,6 +539,10 @@ def rules(ws: Workspace, spec: str, fmt: str) -> None:
     for r in info["readings"]:
         click.echo(f"  {r['rule']} ({r['kind']}): {r['reading']}")
         click.echo(f"      text: {r['passage']}")
+    if info["rule_ids"]:
+        click.echo("rule ids, where the rules text says each, and what breaks it:")
+    for r in info["rule_ids"]:
+        click.echo(f"  {r['id']}  {r['passage']}: {r['forbids']}")
 
 
 @cli.command()
@@ -651,11 +682,16 @@ def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str | None, w
               help="With --until-decided: a rate difference within this is 'no change that matters'.")
 @click.option("--detect", type=float, default=0.05, show_default=True,
               help="The change in a rate (0.05 = 5 points) the games-needed advice is about.")
+@click.option("--chances", "chance_games", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Games per version whose win chances are played out: adds how early games are decided and how "
+                   "often the likely winner changes (bots play on from each turn start; this takes a while).")
+@click.option("--chance-rollouts", type=click.IntRange(1, 100_000), default=50, show_default=True,
+              help="With --chances: games played on from each turn start.")
 @click.option("--format", "fmt", type=click.Choice(["table", "csv", "json"]), default="table")
 @pass_ws
 def compare_versions(ws: Workspace, a: str, b: str, games: int, seed: int, bot: str | None, workers: int | None,
                      scheduler: str | None, until_decided: bool, measures: tuple[str, ...], max_games: int, margin: float,
-                     detect: float, fmt: str) -> None:
+                     detect: float, chance_games: int, chance_rollouts: int, fmt: str) -> None:
     """Simulate two versions (same seeds, same bots) and give every balance verdict, first in
     plain sentences, then both estimates with 95% intervals, the difference B - A,
     Holm-corrected p, effect, games needed."""
@@ -665,6 +701,8 @@ def compare_versions(ws: Workspace, a: str, b: str, games: int, seed: int, bot: 
     from projections.verdicts import plain
 
     live = sys.stderr.isatty()
+    if until_decided and chance_games:
+        raise click.BadParameter("--chances is for one round of games, not --until-decided", param_hint="--chances")
     if until_decided:
         lines = RoundLines(sys.stderr, list(measures), live=live)
         result = sequential(ws, a, b, measures=list(measures), round_games=games, max_games=max_games, margin=margin,
@@ -672,7 +710,8 @@ def compare_versions(ws: Workspace, a: str, b: str, games: int, seed: int, bot: 
                             looked=lines.looked, detect=detect)
     else:
         result = run(ws, a, b, games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
-                     progress=_progress_bar(f"{a} vs {b}"), detect=detect)
+                     progress=_progress_bar(f"{a} vs {b}"), detect=detect, chances=chance_games,
+                     chance_rollouts=chance_rollouts)
     rows = result.rows()
     if fmt != "table":
         render.table(list(rows[0]) if rows else [], [tuple(r.values()) for r in rows], fmt)

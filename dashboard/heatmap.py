@@ -10,13 +10,14 @@ same shade means the same frequency under A and under B.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import msgspec
 
 from dashboard.svg import board_svg
+from rulesets.protocol import Ruleset
 from rulesets.view import BoardView
 
 Space = tuple[int, int]
@@ -57,7 +58,21 @@ PLACES = {
     "mercyfrontier": Places("places", {"mercenary died": "Where mercenaries die (the spaces their tokens covered)"}, _node,
                             {"ruleset": "mercyfrontier"}),
 }
-"""The games with heatmaps, by ruleset name."""
+"""The built-in games' heatmaps, by ruleset name, with titles in their words."""
+
+
+def places_of(game: str, ruleset: Ruleset[Any]) -> Places | None:
+    """The heatmaps of the game named `game`: its entry above, else, for any game whose
+    ruleset reports `places` (a designer's own as well), one map per kind of place it
+    reports, on the spaces it names; None for a game that reports none."""
+    if game in PLACES:
+        return PLACES[game]
+    return Places("places", {}, _node, {"ruleset": game}) if ruleset.gives("places") else None
+
+
+def titles(places: Places, rows: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """Each kind of place with its title: the game's own, else the kind as the rules named it."""
+    return places.titles or {what: f"Where {what}" for what in sorted({str(row["what"]) for row in rows})}
 
 
 def counts(places: Places, rows: list[dict[str, Any]], what: str, view: BoardView) -> dict[Space, float]:

@@ -83,6 +83,9 @@ def audit_text(match_id: str, report: AuditReport, notes: int | None = None) -> 
     """The audit as a designer reads it; `notes` is how many designer notes the match has."""
     lines = [f"audit of {match_id} under {report.rules}: {report.events} events"]
     lines += [violation_line(v) for v in report.violations]
+    if cited := {v.rule: report.passages[v.rule] for v in report.violations if v.rule in report.passages}:
+        lines.append("where the rules text says it:")
+        lines += [f"  {rule}  {passage}" for rule, passage in cited.items()]
     lines.append(report.tally.text() + ("" if notes is None else f"; {notes} designer note{'' if notes == 1 else 's'}"))
     lines.append(("result OK: " if report.result.agrees else "result WRONG: ") + report.result.message)
     return "\n".join(lines)

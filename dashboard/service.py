@@ -72,6 +72,7 @@ from events.tokens import Access, Grant, TokenError, Tokens
 from events.values import INT_MAX, INT_MIN, MAX_DEPTH, first_problem
 from projections.audit import AuditReport
 from projections.branches import Family, Parting
+from projections.chances import Curve, chances
 from projections.compare import Comparison
 from projections.live import Appended, LiveMatches, SeatView, StaleSeqError, check_seat, seat_view
 from projections.rulenotes import RuleNotes
@@ -79,6 +80,9 @@ from projections.workspace import Workspace
 
 MAX_BODY = 1_000_000
 """Largest request body in bytes (a batch of a few thousand events)."""
+MAX_ROLLOUTS = 2000
+"""Most games one request may have played on from each point: a curve is played in the
+service's own process."""
 POLL_SECONDS = 0.2
 """How often a live stream looks at the log's end (any process may have appended) and at
 its token (a revoked token's stream ends at the next look)."""
@@ -341,6 +345,20 @@ def branches(ws: Workspace, match_id: str) -> Family:
 def parting(ws: Workspace, match_id: str, other: str) -> Parting:
     """Where this match and `other` (a branch, its parent) part, and what each did next."""
     return ws.parting(match_id, other)
+
+
+@get("/matches/{match_id:str}/chances", sync_to_thread=True)
+def win_chances(ws: Workspace, match_id: str,
+                rollouts: Annotated[int, Parameter(ge=1, le=MAX_ROLLOUTS, description="Games played on from each point.")] = 200,
+                every: Annotated[str, Parameter(description="Decision points: `turn` starts or every `event`.")] = "turn",
+                bot: str | None = None,
+                seed: Annotated[int, Parameter(ge=0, le=INT_MAX)] = 1) -> Curve:
+    """Each seat's chance to win along the match, with 95% intervals, and its turning
+    points. The bots play on from the whole table, hidden cards included, so a seat token
+    may not ask (the route needs a read or write token). Played in this process (a repeat
+    is read from the store's result cache); `tabletape chances` spreads a long one over
+    every core or a Dask cluster."""
+    return chances(ws, match_id, rollouts=rollouts, every=every, bot=bot, seed=seed, workers=1).answer()
 
 
 @get("/matches/{match_id:str}/verify", sync_to_thread=True)
@@ -630,7 +648,8 @@ def create_app(home: Path | str | None = None, *, limits: Limits = Limits()) -> 
     live = LiveMatches(ws)
     guarded = Router(path="/", guards=[authorize, read_strictly], route_handlers=[
         rulesets, rules_of_version, event_schema, list_matches, start_match, match, read_events, append_events,
-        state, audit, compare, start_branch, branches, parting, verify, export, follow, list_notes, notes_on_rule, add_note, reply_note, edit_note, remove_note,
+        state, audit, compare, win_chances, start_branch, branches, parting, verify, export, follow, list_notes, notes_on_rule,
+        add_note, reply_note, edit_note, remove_note,
         queries, run_query,
     ])
     return Litestar(

@@ -7,6 +7,8 @@ Pages import only these names (a small, stable interface; keep it so):
 - `timeline(match_id, against=None)` -> a cached `Timeline` of the match as it is now
   (keyed by the log's last seq and hash, so an append gives a fresh one).
 - `audit(match_id, against=None)` -> the cached `AuditReport` of the match as it is now.
+- `frames(match_id, against, seat, start, size)` -> a cached chunk of the match's frames
+  as one seat sees them, packed for Replay's board (`dashboard.scrub.pack`).
 - `selected_match()` / `select_match(match_id)` -> the match the user is looking at; kept
   in `st.session_state` and in the page URL (`?match=...`), so a reload keeps it.
 - `match_picker(label, key)` -> a selectbox over the store's matches, the latest started
@@ -23,9 +25,11 @@ from typing import Any
 
 import streamlit as st
 
+from dashboard import scrub
 from events.errors import TabletapeError
 from projections.audit import AuditReport
 from projections.catalog import signature
+from projections.frames import frames as _frames_of
 from projections.timeline import Timeline
 from projections.warehouse import SyncReport, Warehouse
 from projections.workspace import Workspace, default_home
@@ -87,6 +91,23 @@ def audit(match_id: str, against: str | None = None) -> AuditReport:
     """The match's audit (violations after retractions and rulings, result check), cached."""
     ws = workspace()
     return _audit(_home(), match_id, ws.store.last(match_id), against)
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _frames(home: str, match_id: str, last: tuple[int, str], against: str | None, seat: str | None, start: int,
+            size: int) -> dict[str, Any]:
+    timeline = _timeline(home, match_id, last, against)
+    report = _audit(home, match_id, last, against)
+    stop = min(start + size, timeline.last_seq + 1)
+    return scrub.pack(_frames_of(timeline, seat, start, stop, violations=report.violations))
+
+
+def frames(match_id: str, against: str | None, seat: str | None, start: int, size: int) -> dict[str, Any]:
+    """Events `start` to `start + size` of the match as it stands now, as `seat` (None: the
+    whole table) sees them, packed for the browser (cached per last line, so another look
+    at the same stretch, or another viewer, costs nothing)."""
+    ws = workspace()
+    return _frames(_home(), match_id, ws.store.last(match_id), against, seat, start, size)
 
 
 def selected_match() -> str | None:

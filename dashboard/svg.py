@@ -183,6 +183,10 @@ class Layers:
 
     frame: str
     moving: str
+    parts: tuple[str, ...] = ()
+    """`moving` cut into the drawings it is made of (a region, a line, a piece): from one
+    event to the next most of them are the same strings, so a browser handed a match's
+    boards at once is handed each drawing once (`dashboard.scrub`)."""
 
     def whole(self) -> str:
         """The one <svg> element both parts make."""
@@ -238,7 +242,7 @@ def board_layers(view: BoardView, *, title: str = "", legend: bool | str = True,
     shapes, names = _regions(view.regions, frame)
     moving = [*shapes, *_heat(heat or {}, frame), *names, *_lines(view.lines, frame), *_spots(spots, frame),
               *_pieces(view.pieces, frame)]
-    return Layers(frame="".join(parts), moving="".join(moving))
+    return Layers(frame="".join(parts), moving="".join(moving), parts=tuple(moving))
 
 
 def card_rows_svg(view: BoardView, width: float = 8 * (CARD_W + CARD_GAP) + 2 * PAD) -> str:
@@ -362,35 +366,40 @@ def _cells(cells: tuple[Cell, ...], geometry: Geometry, width: float, height: fl
 def _regions(regions: Iterable[Region], frame: _Frame) -> tuple[list[str], list[str]]:
     """The regions' shapes, and their names apart: the names go above a heatmap's shades
     and carry a white halo, so neither heat nor dark terrain (a wall hex) hides them."""
-    shapes, names = [], []
-    for region in regions:
-        colour = side_colour(region.side) if region.side else _region_colour(region.kind)
-        label = region.label or region.id
-        if region.height:
-            label += f" (height {region.height:g})"
-        title = f"<title>{escape(region.kind + ': ' + label)}</title>"
-        shapes.append(f'<g class="region region-{escape(_slug(region.kind))}">{title}')
-        label = _brief(label)
-        if region.points:
-            pts = [frame.centre(x, y) for x, y in region.points]
-            points = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
-            shapes.append(f'<polygon points="{points}" fill="{colour}" fill-opacity="0.18" stroke="{colour}" stroke-width="1.5"/>')
-            cx, cy = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
-        elif region.cells:
-            for col, row in region.cells:
-                shapes.append(f'<polygon points="{frame.cell_points(col, row)}" fill="{colour}" fill-opacity="0.12" '
-                              f'stroke="{colour}" stroke-width="1.2" stroke-dasharray="3,2"/>')
-            centres = [frame.centre(c, r) for c, r in region.cells]
-            cx, cy = sum(p[0] for p in centres) / len(centres), min(p[1] for p in centres) - frame.unit * 0.55
-        else:
-            shapes.append("</g>")
-            continue
-        shapes.append("</g>")
-        if region.label or region.height:
-            half = len(label) * 2.4  # about half the text's width at 9 px
-            cx = min(max(cx, PAD + half), PAD + frame.width - half)
-            names.append(f'<g class="region-name">{title}' + _text(cx, max(cy, 9.0), label, size=9, fill="#333", extra=HALO) + "</g>")
-    return shapes, names
+    drawn = [_region(region, frame) for region in regions]
+    return [shape for shape, _ in drawn], [name for _, name in drawn if name]
+
+
+@lru_cache(maxsize=4096)
+def _region(region: Region, frame: _Frame) -> tuple[str, str]:
+    """One region's shape and its name (empty when it has none), each one string: most
+    regions stand still from one event to the next, so each is drawn once."""
+    colour = side_colour(region.side) if region.side else _region_colour(region.kind)
+    label = region.label or region.id
+    if region.height:
+        label += f" (height {region.height:g})"
+    title = f"<title>{escape(region.kind + ': ' + label)}</title>"
+    shapes = [f'<g class="region region-{escape(_slug(region.kind))}">{title}']
+    label = _brief(label)
+    if region.points:
+        pts = [frame.centre(x, y) for x, y in region.points]
+        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+        shapes.append(f'<polygon points="{points}" fill="{colour}" fill-opacity="0.18" stroke="{colour}" stroke-width="1.5"/>')
+        cx, cy = sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+    elif region.cells:
+        for col, row in region.cells:
+            shapes.append(f'<polygon points="{frame.cell_points(col, row)}" fill="{colour}" fill-opacity="0.12" '
+                          f'stroke="{colour}" stroke-width="1.2" stroke-dasharray="3,2"/>')
+        centres = [frame.centre(c, r) for c, r in region.cells]
+        cx, cy = sum(p[0] for p in centres) / len(centres), min(p[1] for p in centres) - frame.unit * 0.55
+    else:
+        return "".join(shapes) + "</g>", ""
+    shapes.append("</g>")
+    if not (region.label or region.height):
+        return "".join(shapes), ""
+    half = len(label) * 2.4  # about half the text's width at 9 px
+    cx = min(max(cx, PAD + half), PAD + frame.width - half)
+    return "".join(shapes), f'<g class="region-name">{title}' + _text(cx, max(cy, 9.0), label, size=9, fill="#333", extra=HALO) + "</g>"
 
 
 HALO = ' font-style="italic" stroke="#fff" stroke-width="2.5" stroke-opacity="0.85" paint-order="stroke"'
@@ -398,69 +407,78 @@ HALO = ' font-style="italic" stroke="#fff" stroke-width="2.5" stroke-opacity="0.
 
 
 def _lines(lines: Iterable[Line], frame: _Frame) -> list[str]:
+    return [_line(line, frame) for line in lines if len(line.points) >= 2]
+
+
+@lru_cache(maxsize=4096)
+def _line(line: Line, frame: _Frame) -> str:
+    """One line (of sight, a path) with its end mark and label, as one string."""
     out = []
-    for line in lines:
-        if len(line.points) < 2:
-            continue
-        pts = [frame.centre(x, y) for x, y in line.points]
-        points = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
-        if line.kind == "line-of-sight" or "sight" in line.kind:
-            colour = CLEAR_LINE if line.clear else BLOCKED_LINE
-            dash = "" if line.clear else ' stroke-dasharray="6,4"'
-            state = "clear" if line.clear else "blocked"
-        else:
-            colour, dash, state = PATH_LINE, ' stroke-dasharray="2,3"', line.kind
-        tip = f"{line.kind}: {state}" + (f" - {line.label}" if line.label else "")
-        out.append(f'<g class="line line-{escape(_slug(line.kind))} {"clear" if line.clear else "blocked"}"><title>{escape(tip)}</title>'
-                   f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5"{dash} stroke-linecap="round"/>')
-        ex, ey = pts[-1]
-        if not line.clear:
-            out.append(f'<path d="M{ex - 5:.1f},{ey - 5:.1f} L{ex + 5:.1f},{ey + 5:.1f} M{ex + 5:.1f},{ey - 5:.1f} L{ex - 5:.1f},{ey + 5:.1f}" '
-                       f'stroke="{BLOCKED_LINE}" stroke-width="2.5"/>')
-        else:
-            out.append(f'<circle cx="{ex:.1f}" cy="{ey:.1f}" r="3" fill="{colour}"/>')
-        if line.label:
-            mx, my = (pts[0][0] + ex) / 2, (pts[0][1] + ey) / 2
-            out.append(_text(mx, my - 4, line.label, size=9, fill=colour))
-        out.append("</g>")
-    return out
+    pts = [frame.centre(x, y) for x, y in line.points]
+    points = " ".join(f"{x:.1f},{y:.1f}" for x, y in pts)
+    if line.kind == "line-of-sight" or "sight" in line.kind:
+        colour = CLEAR_LINE if line.clear else BLOCKED_LINE
+        dash = "" if line.clear else ' stroke-dasharray="6,4"'
+        state = "clear" if line.clear else "blocked"
+    else:
+        colour, dash, state = PATH_LINE, ' stroke-dasharray="2,3"', line.kind
+    tip = f"{line.kind}: {state}" + (f" - {line.label}" if line.label else "")
+    out.append(f'<g class="line line-{escape(_slug(line.kind))} {"clear" if line.clear else "blocked"}"><title>{escape(tip)}</title>'
+               f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="2.5"{dash} stroke-linecap="round"/>')
+    ex, ey = pts[-1]
+    if not line.clear:
+        out.append(f'<path d="M{ex - 5:.1f},{ey - 5:.1f} L{ex + 5:.1f},{ey + 5:.1f} M{ex + 5:.1f},{ey - 5:.1f} L{ex - 5:.1f},{ey + 5:.1f}" '
+                   f'stroke="{BLOCKED_LINE}" stroke-width="2.5"/>')
+    else:
+        out.append(f'<circle cx="{ex:.1f}" cy="{ey:.1f}" r="3" fill="{colour}"/>')
+    if line.label:
+        mx, my = (pts[0][0] + ex) / 2, (pts[0][1] + ey) / 2
+        out.append(_text(mx, my - 4, line.label, size=9, fill=colour))
+    out.append("</g>")
+    return "".join(out)
 
 
 def _pieces(pieces: Iterable[Piece], frame: _Frame) -> list[str]:
+    return [_piece(piece, frame) for piece in pieces]
+
+
+@lru_cache(maxsize=4096)
+def _piece(piece: Piece, frame: _Frame) -> str:
+    """One piece with its tooltip, notch, label, health bar and badge count, as one string:
+    a piece that did not change is drawn once, and a browser keeping the string reuses it."""
     out = []
     r = frame.piece_radius
-    for piece in pieces:
-        cx, cy = frame.centre(piece.x, piece.y)
-        colour = side_colour(piece.side)
-        tip = [piece.label + (f" ({piece.side})" if piece.side else "")]
-        if piece.health:
-            tip.append(f"health {piece.health[0]}/{piece.health[1]}")
-        tip += list(piece.badges)
-        if piece.detail:
-            tip.append(piece.detail)
-        out.append(f'<g class="piece" data-key="{escape(piece_key(piece.id))}" data-id="{escape(piece.id)}" data-side="{escape(piece.side or "")}"><title>{escape(chr(10).join(tip)).replace(chr(10), "&#10;")}</title>')
-        if frame.geometry == "grid":
-            out.append(f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" rx="3" '
-                       f'fill="{colour}" stroke="#222" stroke-width="1" transform="rotate({piece.facing:g} {cx:.1f} {cy:.1f})"/>')
-        else:
-            out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{colour}" stroke="#222" stroke-width="1"/>')
-        if piece.facing or frame.geometry == "grid":
-            # A small notch on the owner's edge: which way the card or figure faces.
-            angle = math.radians(piece.facing - 90)
-            fx, fy = cx + math.cos(angle) * r * 0.92, cy + math.sin(angle) * r * 0.92
-            out.append(f'<circle cx="{fx:.1f}" cy="{fy:.1f}" r="{max(r * 0.15, 1.5):.1f}" fill="#fff" stroke="#222" stroke-width="0.5"/>')
-        text_colour = "#222" if piece.side and piece.side.lower() in ("white", "yellow") else "#fff"
-        shown = _short(piece.label, frame)
-        size = max(min(r * 0.8, 2.6 * r / max(len(shown), 1)), 7)  # a longer label in a smaller font, inside the piece
-        out.append(_text(cx, cy + size * 0.35, shown, size=size, fill=text_colour, weight="bold"))
-        if piece.health and piece.health[1] > 0:
-            out.append(_health_bar(cx, cy + r + 2, r * 2, piece.health))
-        if piece.badges:
-            bx, by = cx + r * 0.8, cy - r * 0.8
-            out.append(f'<circle class="badge" cx="{bx:.1f}" cy="{by:.1f}" r="5.5" fill="#fdcb6e" stroke="#222" stroke-width="0.6"/>')
-            out.append(_text(bx, by + 3, str(len(piece.badges)), size=8))
-        out.append("</g>")
-    return out
+    cx, cy = frame.centre(piece.x, piece.y)
+    colour = side_colour(piece.side)
+    tip = [piece.label + (f" ({piece.side})" if piece.side else "")]
+    if piece.health:
+        tip.append(f"health {piece.health[0]}/{piece.health[1]}")
+    tip += list(piece.badges)
+    if piece.detail:
+        tip.append(piece.detail)
+    out.append(f'<g class="piece" data-key="{escape(piece_key(piece.id))}" data-id="{escape(piece.id)}" data-side="{escape(piece.side or "")}"><title>{escape(chr(10).join(tip)).replace(chr(10), "&#10;")}</title>')
+    if frame.geometry == "grid":
+        out.append(f'<rect x="{cx - r:.1f}" y="{cy - r:.1f}" width="{2 * r:.1f}" height="{2 * r:.1f}" rx="3" '
+                   f'fill="{colour}" stroke="#222" stroke-width="1" transform="rotate({piece.facing:g} {cx:.1f} {cy:.1f})"/>')
+    else:
+        out.append(f'<circle cx="{cx:.1f}" cy="{cy:.1f}" r="{r:.1f}" fill="{colour}" stroke="#222" stroke-width="1"/>')
+    if piece.facing or frame.geometry == "grid":
+        # A small notch on the owner's edge: which way the card or figure faces.
+        angle = math.radians(piece.facing - 90)
+        fx, fy = cx + math.cos(angle) * r * 0.92, cy + math.sin(angle) * r * 0.92
+        out.append(f'<circle cx="{fx:.1f}" cy="{fy:.1f}" r="{max(r * 0.15, 1.5):.1f}" fill="#fff" stroke="#222" stroke-width="0.5"/>')
+    text_colour = "#222" if piece.side and piece.side.lower() in ("white", "yellow") else "#fff"
+    shown = _short(piece.label, frame)
+    size = max(min(r * 0.8, 2.6 * r / max(len(shown), 1)), 7)  # a longer label in a smaller font, inside the piece
+    out.append(_text(cx, cy + size * 0.35, shown, size=size, fill=text_colour, weight="bold"))
+    if piece.health and piece.health[1] > 0:
+        out.append(_health_bar(cx, cy + r + 2, r * 2, piece.health))
+    if piece.badges:
+        bx, by = cx + r * 0.8, cy - r * 0.8
+        out.append(f'<circle class="badge" cx="{bx:.1f}" cy="{by:.1f}" r="5.5" fill="#fdcb6e" stroke="#222" stroke-width="0.6"/>')
+        out.append(_text(bx, by + 3, str(len(piece.badges)), size=8))
+    out.append("</g>")
+    return "".join(out)
 
 
 def _region_colour(kind: str) -> str:

@@ -5,7 +5,8 @@ draws the board (`dashboard.svg.board_layers`, every piece, space and card carry
 key) in two parts: the frame (the map: nearly all of the markup) and what moves. The
 browser keeps the frame from one event to the next and parses only the moving part again,
 so stepping through a match or recording a move redraws kilobytes, not the whole map.
-Record (`tap_board`) and Replay (`show_board`, nothing to tap) share it. Python hands over which keys start an action and where each can end
+Record draws it (`tap_board`; Replay's board, which holds a whole match, is
+`dashboard.scrub`). Python hands over which keys start an action and where each can end
 (`projections.taps.TapMap.board_data`). Picking a piece is local to the browser: its
 targets light at once, with no round trip. Only a tap that makes an event (a target, or a
 piece whose action needs no target) is sent to Python, as the trigger `tap` =
@@ -267,11 +268,6 @@ def tap_board(layers: Layers, cards: str, taps: dict[str, Any], *, seq: int, hin
     st.session_state[sent] = frame_id
     data = {"frame": frame, "frameId": frame_id, "moving": layers.moving, "cards": cards, **taps, "seq": seq, "hints": hints}
     return _BOARD(data=data, key=key, on_tap_change=on_tap, on_frame_change=lambda: st.session_state.pop(sent, None), width="stretch")
-
-
-def show_board(layers: Layers, cards: str, *, seq: int, key: str) -> Any:
-    """The same board with nothing to tap (Replay): stepping redraws only its moving part."""
-    return _BOARD(data={"frame": layers.frame, "moving": layers.moving, "cards": cards, "seq": seq}, key=key, width="stretch")
 
 
 def show_state(view: BoardView) -> None:

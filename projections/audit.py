@@ -16,6 +16,7 @@ from events.shared import MatchEnded, Ruled
 from projections.replay import Step, replay
 from rulesets.protocol import Outcome, Violation
 from rulesets.registry import Rules
+from rulesets.ruleids import passages
 
 
 class Result(msgspec.Struct, frozen=True, kw_only=True):
@@ -59,6 +60,9 @@ class AuditReport(msgspec.Struct, frozen=True, kw_only=True):
     violations: tuple[Violation, ...]
     result: Result
     retracted: tuple[int, ...] = ()
+    passages: dict[str, str] = {}
+    """Where the rules text says each rule the findings and the result name:
+    `{"mortalgate/death.slain": 'mortalgate.txt, "Death"'}` (rules the game declares)."""
 
     @property
     def errors(self) -> tuple[Violation, ...]:
@@ -124,8 +128,11 @@ def audit(events: Iterable[Event], rules: Rules, *, resync: bool = True) -> Audi
         state = step.state
         findings.add(step)
     computed = outcome_of(rules, state, findings.declared()) if state is not None else None
-    return AuditReport(rules=rules.spec, events=count, violations=findings.violations(),
-                       result=judge(findings.declared(), computed), retracted=tuple(findings.retracted))
+    violations = findings.violations()
+    named = [v.rule for v in violations] + ([computed.rule] if computed is not None else [])
+    return AuditReport(rules=rules.spec, events=count, violations=violations,
+                       result=judge(findings.declared(), computed), retracted=tuple(findings.retracted),
+                       passages=passages([rules.ruleset.rule_ids], named))
 
 
 def _apply_rulings(found: dict[int, tuple[Violation, ...]], rulings: Iterable[Ruled]) -> tuple[Violation, ...]:

@@ -49,7 +49,8 @@ class BalanceReport:
 
     def sentences(self) -> list[str]:
         """Each verdict in words, with its sample-size advice."""
-        return [f"{v.question} {verdicts.sentence(v, self.a, self.b)} {verdicts.advice(v).capitalize()}." for v in self.verdicts]
+        return [f"{v.question} {verdicts.sentence(v, self.a, self.b)}" + ("" if v.missing else f" {verdicts.advice(v).capitalize()}.")
+                for v in self.verdicts]
 
     def heading(self) -> str:
         """What is compared with what (the same order as the last line and the table: B minus A)."""

@@ -199,10 +199,15 @@ def compare_versions(
     scheduler: str | None = None,
     progress: Progress | None = None,
     detect: float = 0.05,
+    chances: int = 0,
+    chance_rollouts: int = 50,
 ) -> BalanceReport:
     """Simulate both versions from the same seeds with the same bots (paired games) and give
     every balance verdict for exactly those games (`detect`: the change in a rate the
-    games-needed advice is about)."""
+    games-needed advice is about). With `chances`, the first that many games of each
+    version also get their win chances (`chance_rollouts` games played on from each turn
+    start), and two more verdicts: how early games are decided, how often the likely
+    winner changes."""
     from projections.balance import (  # statistics: only for a comparison
         check_detect,
         compare_cohorts,
@@ -216,8 +221,18 @@ def compare_versions(
     reports = simulate_pair(ws, (a, b), games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
                             progress=progress)
     Warehouse(ws).sync()
-    return compare_cohorts(ws, a, b, kind="bots", batches=((reports[0].batch_id,), (reports[1].batch_id,)),
-                           stored=stored_where(ws, reports), detect=detect)
+    report = compare_cohorts(ws, a, b, kind="bots", batches=((reports[0].batch_id,), (reports[1].batch_id,)),
+                             stored=stored_where(ws, reports), detect=detect)
+    if chances < 1:
+        return report
+    from dataclasses import replace
+
+    from projections.chances import chance_verdicts
+    from projections.verdicts import holm
+
+    found = chance_verdicts(ws, reports[0].match_ids[:chances], reports[1].match_ids[:chances], paired=True,
+                            rollouts=chance_rollouts, bot=bot, seed=seed, workers=workers, scheduler=scheduler, detect=detect)
+    return replace(report, verdicts=holm([*report.verdicts, *found]))
 
 
 def simulate_pair(ws: Workspace, specs: tuple[str, str], *, games: int, seed: int, bot: str | None, workers: int | None,

@@ -479,14 +479,17 @@ def _rule_ids(rules: Rules, logs: Sequence[Sequence[Event]]) -> str:
     _needs(rules, "check")
     if not logs:
         raise Skip("no log given to audit (--log)")
-    name, found = rules.ruleset.name, 0
+    name, found, table = rules.ruleset.name, 0, rules.ruleset.rule_ids
     for events in logs:
         report = audit(list(events), rules)
         for violation in report.violations:
             assert violation.rule.startswith(f"{name}/") or violation.rule.startswith("core/"), \
                 f"seq {violation.seq}: the rule id {violation.rule!r} does not start with `{name}/`"
+            assert table is None or violation.rule in table or violation.rule.startswith("core/"), \
+                f"seq {violation.seq}: the rule id {violation.rule!r} is not in {name}'s table of rule ids"
         found += len(report.violations)
-    return f"{found} finding(s) in the log(s) given, each naming a rule of {name}"
+    declared = f" declared in its table of {len(table)} rule ids" if table else ""
+    return f"{found} finding(s) in the log(s) given, each naming a rule of {name}{declared}"
 
 
 class _BotGame:

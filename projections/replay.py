@@ -169,7 +169,7 @@ def _serious(problems: Iterable[Violation]) -> bool:
 class Fold:
     """The fold of one ruleset version, with or without the audit: `fold(prev, event)`."""
 
-    __slots__ = ("_apply", "_check", "_params", "audit", "resync", "rules")
+    __slots__ = ("_apply", "_check", "_params", "_span", "audit", "resync", "rules")
 
     def __init__(self, rules: Rules, *, audit: bool = True, resync: bool = True) -> None:
         self.rules = rules
@@ -179,6 +179,7 @@ class Fold:
         self._params = rules.params
         self._apply = rules.ruleset.apply
         self._check = rules.ruleset.check if audit else None
+        self._span = rules.ruleset.resync_span or RESYNC_SPAN
 
     def first(self, started: MatchStarted) -> Step:
         """The step of line 0: the set-up state, and any problem with its seats or options."""
@@ -270,7 +271,7 @@ class Fold:
         # ones it does not contradict stay (an earlier lost step may still show later)
         resync = (*self._resync(state, event, problems, prev.undo), *carried[: 4 * RESYNC_KEEP])
         broken = frozenset(p.rule for p in problems if p.severity != "info")
-        return Step(event, after, problems, None, undo, resync, resync_left=RESYNC_SPAN,
+        return Step(event, after, problems, None, undo, resync, resync_left=self._span,
                     early=((event, state, broken), *early[:1]))
 
     def _resync(self, state: Any, event: Event, problems: tuple[Violation, ...], below: Undo | None) -> tuple[Any, ...]:

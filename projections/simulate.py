@@ -24,7 +24,7 @@ from events.shared import MatchEnded, MatchStarted
 from rulesets.legal import sequence_of
 from rulesets.levels import lacks
 from rulesets.outcomes import Uniform
-from rulesets.protocol import Bot, Ruleset
+from rulesets.protocol import Bot, Outcome, Ruleset
 from rulesets.registry import Rules
 
 SIM_EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
@@ -65,7 +65,7 @@ def play(
     """
     ruleset = rules.ruleset
     params = rules.params
-    outcome, chance, legal, check, apply = ruleset.outcome, ruleset.chance, ruleset.legal, ruleset.check, ruleset.apply
+    outcome, check, apply = ruleset.outcome, ruleset.check, ruleset.apply
     rng = random.Random(seed)
     bot = bot if bot is not None else bot_name(ruleset, None)
     policies: dict[str, Bot] = {seat: ruleset.bots[bot_name(ruleset, bot if isinstance(bot, str) else bot[seat])] for seat in seats}
@@ -82,17 +82,11 @@ def play(
     events: list[Event] = [started]
     result = outcome(params, state)
     while result is None and len(events) < max_events:
-        outcomes = chance(params, state)
-        if outcomes is not None:
-            event = draw(outcomes, rng)
-            offered = True
-        else:
-            moves = sequence_of(legal(params, state))  # a lazy sequence stays lazy: a bot makes what it reads
-            if not moves:
-                break
-            policy = only or _policy(rules, state, policies)
-            event = policy(params, state, moves, rng)
-            offered = event in moves  # one of them, or equal to one: as legal either way
+        chosen = _next(rules, state, rng, only, policies)
+        if chosen is None:
+            break
+        event, moves = chosen
+        offered = moves is None or event in moves  # drawn, or one of the moves (or equal to one): legal either way
         at += SIM_STEP
         event = replace(event, seq=len(events), at=at)
         if audit and not offered:
@@ -106,6 +100,29 @@ def play(
     if result is not None:
         events.append(MatchEnded(seq=len(events), at=at + SIM_STEP, winner=result.winner, draw=result.draw, reason=result.reason))
     return events
+
+
+def playout(rules: Rules, state: Any, *, seed: int, bot: str, seq: int,
+            max_events: int = 20_000) -> tuple[Outcome | None, int]:
+    """Play a game on from `state` (after event `seq`) to its end: how it ended (None when
+    it does not end by `max_events` or no one can move) and the seq it ended at. The same loop as `play`,
+    kept to what an outcome needs: nothing is checked (the bots pick what the rules offer)
+    and no log is kept, so a win chance costs its games' moves, not their logs."""
+    ruleset = rules.ruleset
+    params = rules.params
+    outcome, apply = ruleset.outcome, ruleset.apply
+    rng = random.Random(seed)
+    policy = ruleset.bots[bot]  # one bot for every seat: the seat to act need not be asked
+    result = outcome(params, state)
+    while result is None and seq < max_events:
+        chosen = _next(rules, state, rng, policy, {})
+        if chosen is None:
+            return None, seq
+        seq += 1
+        event = chosen[0]
+        state = apply(params, state, replace(event, seq=seq))
+        result = outcome(params, state)
+    return result, seq
 
 
 def bot_name(ruleset: Ruleset[Any], bot: str | None) -> str:
@@ -136,6 +153,21 @@ def draw(outcomes: Sequence[tuple[Event, float]], rng: random.Random) -> Event:
         return outcomes.event(bisect(totals, rng.random() * (totals[-1] + 0.0), 0, len(totals) - 1))
     cumulative = list(accumulate(map(_weight, outcomes)))
     return outcomes[bisect(cumulative, rng.random() * (cumulative[-1] + 0.0), 0, len(outcomes) - 1)][0]
+
+
+def _next(rules: Rules, state: Any, rng: random.Random, policy: Bot | None,
+          policies: Mapping[str, Bot]) -> tuple[Event, Sequence[Event] | None] | None:
+    """The next event of a bot game: a chance outcome drawn (with no moves), or the acting
+    seat's bot's pick (`policy`, else the seat's own of `policies`) from the legal moves it
+    was offered; None when no one can move."""
+    ruleset, params = rules.ruleset, rules.params
+    outcomes = ruleset.chance(params, state)
+    if outcomes is not None:
+        return draw(outcomes, rng), None
+    moves = sequence_of(ruleset.legal(params, state))  # a lazy sequence stays lazy: a bot makes what it reads
+    if not moves:
+        return None
+    return (policy or _policy(rules, state, policies))(params, state, moves, rng), moves
 
 
 def _policy(rules: Rules, state: object, policies: Mapping[str, Bot]) -> Bot:

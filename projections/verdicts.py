@@ -63,7 +63,7 @@ class Verdict:
 
     key: str
     """Stable id: seat_balance, first_player, pick:<piece>, length, decisive, lead_changes,
-    comebacks, pacing, rule:<rule id>."""
+    comebacks, pacing, rule:<rule id>; decided_when and chance_lead_changes (from win chances)."""
     question: str
     measure: str
     """What the numbers are, e.g. "blue's win rate"."""
@@ -96,6 +96,9 @@ class Verdict:
     """The balanced value for a balance measure (a seat's fair share of wins)."""
     plan: Plan | None = field(default=None, compare=False, repr=False)
     """How `needed` is solved, so `holm` can solve it again at the corrected level."""
+    missing: str = ""
+    """Why the measure cannot be read for this game (no `score` metric for lead changes and
+    comebacks): shown as n/a, never as 0, and left out of the Holm correction."""
 
     @property
     def significant(self) -> bool:
@@ -137,6 +140,8 @@ def show_p(p: float) -> str:
 
 def sentence(v: Verdict, a: str, b: str) -> str:
     """The verdict in one plain sentence, B first (the version under test)."""
+    if v.missing:
+        return f"{v.measure}: n/a under {a} and {b}: {v.missing}."
     p = show_p(v.p_adjusted)
     numbers = (f"{b} {show_interval(v.b, v.unit)} vs {a} {show_interval(v.a, v.unit)}; difference "
                f"{show_interval(v.difference, v.unit, signed=True)}; p {p if p.startswith('<') else '= ' + p} "
@@ -195,10 +200,13 @@ def plain(found: Sequence[Verdict], a: str, b: str) -> list[str]:
     decided = [v for v in found if v.significant and v is not seat]
     lines = [plain_sentence(seat, a, b)] if seat is not None else []
     lines += [plain_sentence(v, a, b) for v in decided]
-    rest = len(found) - (seat is not None)
+    missing = [v for v in found if v.missing]
+    rest = len(found) - (seat is not None) - len(missing)
     if rest and not decided:
         lines.append(f"Nothing else changes clearly ({rest} other measure{'s' if rest != 1 else ''} compared)." if seat
                      else f"No measure changes clearly ({rest} compared).")
+    for why in dict.fromkeys(v.missing for v in missing):
+        lines.append(_capital(f"{' and '.join(v.measure for v in missing if v.missing == why)}: n/a, {why}."))
     return lines
 
 
@@ -246,6 +254,9 @@ def _plain_words(v: Verdict) -> tuple[str, str, str]:
             "comebacks": ("more games are won from behind at half time", "fewer games are won from behind at half time",
                           "how many games are won from behind at half time"),
             "pacing": ("turns take longer at the table", "turns go faster at the table", "how long turns take at the table"),
+            "decided_when": ("games are decided later", "games are decided earlier", "how far into a game it is decided"),
+            "chance_lead_changes": ("the likely winner changes more often", "the likely winner changes less often",
+                                    "how often the likely winner changes"),
             }.get(key, (f"{v.measure} is higher", f"{v.measure} is lower", v.measure))
 
 
@@ -615,22 +626,63 @@ def decisiveness(a: Sequence[Row], b: Sequence[Row], *, detect: float = DETECT) 
                          pairs=_pairs(a, b, decided), detectable=detect)
 
 
+NO_SCORE = "the game gives no `score` metric to read them from (its `metrics`, level 5)"
+"""Why lead changes and comebacks are n/a: the warehouse reads both from the score."""
+
+
+def unavailable(key: str, question: str, measure: str, unit: str, games: tuple[int, int], why: str) -> Verdict:
+    """A measure the game gives nothing to read from: every figure n/a, not a 0 that reads as
+    "never happens"."""
+    none = Estimate(math.nan, math.nan, math.nan, 0)
+    return Verdict(key=key, question=question, measure=measure, unit=unit, a=none, b=none, difference=none, test="n/a",
+                   p_value=math.nan, effect=math.nan, effect_name="", detectable=math.nan, needed=None, games=games,
+                   missing=why)
+
+
+def _scored(rows: Iterable[Row], column: str) -> list[Row]:
+    """The rows of matches the warehouse could read `column` from (their game gives a score)."""
+    return [r for r in rows if r[column] is not None]
+
+
 def lead_changes(a: Sequence[Row], b: Sequence[Row]) -> Verdict:
-    """How often the side ahead changes in a finished game."""
-    fa, fb = _finished(a), _finished(b)
+    """How often the side ahead changes in a finished game (n/a for a game without a score)."""
+    fa, fb = _scored(_finished(a), "lead_changes"), _scored(_finished(b), "lead_changes")
+    if not fa and not fb and (_finished(a) or _finished(b)):
+        return unavailable("lead_changes", "How often does the lead change?", "lead changes per game", "per match",
+                           (len(a), len(b)), NO_SCORE)
     return means_verdict("lead_changes", "How often does the lead change?", "lead changes per game", "per match",
                          [r["lead_changes"] for r in fa], [r["lead_changes"] for r in fb], detectable=0.5,
                          games=(len(a), len(b)),
                          pairs=_pairs(a, b, lambda r: r["lead_changes"] if r["finished"] else None))
 
 
+def decided_when(a: Sequence[float], b: Sequence[float], *, pairs: Sequence[tuple[float, float]] = (),
+                 detect: float = DETECT) -> Verdict:
+    """How far into a game (its share of the game's events) the winner's chance to win, as
+    bots playing the rest out measure it, stays at 90% or more; a game never decided so
+    counts as decided at its end. Lower: decided earlier (a runaway leader)."""
+    return means_verdict("decided_when", "How early are games decided?", "share of the game played when it is decided",
+                         "rate", a, b, detectable=2 * detect, pairs=pairs)
+
+
+def chance_lead_changes(a: Sequence[float], b: Sequence[float], *, pairs: Sequence[tuple[float, float]] = ()) -> Verdict:
+    """How often the seat most likely to win (by the bots' rollouts) changes in a game."""
+    return means_verdict("chance_lead_changes", "How often does the likely winner change?",
+                         "changes of the likely winner per game", "per match", a, b, detectable=0.5, pairs=pairs)
+
+
 def comebacks(a: Sequence[Row], b: Sequence[Row], *, detect: float = DETECT) -> Verdict:
-    """How often the winner was behind at half time."""
-    da, db = ([r for r in _finished(c) if r["winner"] is not None] for c in (a, b))
+    """How often the winner was behind at half time (n/a for a game without a score)."""
+    won = [[r for r in _finished(c) if r["winner"] is not None] for c in (a, b)]
+    da, db = (_scored(rows, "comeback") for rows in won)
+    if not da and not db and any(won):
+        return unavailable("comebacks", "Can a side behind at half time still win?", "comebacks (winner behind at half time)",
+                           "rate", (len(a), len(b)), NO_SCORE)
     return rates_verdict("comebacks", "Can a side behind at half time still win?", "comebacks (winner behind at half time)",
                          (sum(bool(r["comeback"]) for r in da), len(da)), (sum(bool(r["comeback"]) for r in db), len(db)),
                          games=(len(a), len(b)),
-                         pairs=_pairs(a, b, lambda r: float(bool(r["comeback"])) if r["finished"] and r["winner"] is not None else None),
+                         pairs=_pairs(a, b, lambda r: float(bool(r["comeback"])) if r["finished"] and r["winner"] is not None
+                                      and r["comeback"] is not None else None),
                          detectable=detect)
 
 
@@ -682,21 +734,33 @@ def verdicts(a: Sequence[Row], b: Sequence[Row], *, seed: int = 0, detect: float
 
 def holm(found: Sequence[Verdict]) -> list[Verdict]:
     """The verdicts with Holm-corrected p-values (statsmodels), and the games each needs at
-    the corrected level (5% over the number of measures); an untestable one counts as 1."""
-    raw = [v.p_value if math.isfinite(v.p_value) else 1.0 for v in found]
+    the corrected level (5% over the number of measures); an untestable one counts as 1, a
+    measure the game gives nothing to read from (`missing`) not at all."""
+    tested = [v for v in found if not v.missing]
+    raw = [v.p_value if math.isfinite(v.p_value) else 1.0 for v in tested]
     if not raw:
-        return []
-    adjusted = multitest.multipletests(raw, alpha=1 - LEVEL, method="holm")[1]
-    level = (1 - LEVEL) / len(found)
-    return [replace(v, p_adjusted=float(p) if math.isfinite(v.p_value) else math.nan, measures=len(found),
-                    needed=v.plan.games(level) if v.plan else v.needed)
-            for v, p in zip(found, adjusted, strict=True)]
+        return list(found)
+    adjusted = iter(multitest.multipletests(raw, alpha=1 - LEVEL, method="holm")[1])
+    level = (1 - LEVEL) / len(tested)
+    out = []
+    for v in found:
+        if v.missing:
+            out.append(v)
+            continue
+        p = next(adjusted)
+        out.append(replace(v, p_adjusted=float(p) if math.isfinite(v.p_value) else math.nan, measures=len(tested),
+                           needed=v.plan.games(level) if v.plan else v.needed))
+    return out
 
 
 def table(found: Sequence[Verdict]) -> list[dict[str, Any]]:
-    """Verdicts as rows (for the CLI, CSV/JSON and the dashboard)."""
-    return [{"measure": v.key, "a": show_interval(v.a, v.unit), "n_a": v.a.n, "b": show_interval(v.b, v.unit), "n_b": v.b.n,
-             "difference": show_interval(v.difference, v.unit, signed=True), "p_holm": show_p(v.p_adjusted),
+    """Verdicts as rows (for the CLI, CSV/JSON and the dashboard); a measure the game gives
+    nothing to read from is n/a throughout."""
+    def shown(e: Estimate, v: Verdict, signed: bool = False) -> str:
+        return "n/a" if v.missing else show_interval(e, v.unit, signed=signed)
+
+    return [{"measure": v.key, "a": shown(v.a, v), "n_a": v.a.n, "b": shown(v.b, v), "n_b": v.b.n,
+             "difference": shown(v.difference, v, signed=True), "p_holm": show_p(v.p_adjusted),
              "effect": f"{v.effect_name} {v.effect:.2f}" if math.isfinite(v.effect) else "n/a",
              "paired_narrowing": "" if v.narrowing is None else f"{v.narrowing * 100:.0f}%" if v.narrowing > 0 else "none",
              "games_needed": v.needed if v.needed is not None else "n/a"} for v in found]

@@ -52,11 +52,15 @@ CREATE TABLE IF NOT EXISTS note_checkpoints (
 );
 -- One row per match with what the balance verdicts (projections/verdicts.py) count: result,
 -- length, sides and picks, lead changes, whether the winner came back from behind at half
--- time, rules broken, and (human logs only; bots play on a simulated clock) the median
+-- time (both NULL for a game that gives no `score` metric: nothing to read them from, not
+-- none), rules broken, and (human logs only; bots play on a simulated clock) the median
 -- seconds per turn. A view, so it is always as fresh as the tables.
 CREATE OR REPLACE VIEW match_outcomes AS
 WITH score AS (
     SELECT match_id, seq, value, sign(value) AS lead FROM steps WHERE metric = 'score'
+),
+scored AS (
+    SELECT DISTINCT match_id, true AS has_score FROM score
 ),
 changes AS (
     SELECT match_id, count(*) AS lead_changes
@@ -92,10 +96,11 @@ turn_seconds AS (
 )
 SELECT m.match_id, m.ruleset, m.version, m.source, m.batch, m.branch_of, m.seed, m.finished, m.draw, m.winner,
        m.first_side, s.first_listed, s.sides, coalesce(p.picks, []) AS picks, m.turns, m.events, m.violations,
-       coalesce(c.lead_changes, 0) AS lead_changes,
-       coalesce(m.winner IS NOT NULL AND ((m.winner = s.first_listed AND h.score_at_half < 0)
-                                          OR (m.winner <> s.first_listed AND h.score_at_half > 0)), false) AS comeback,
+       CASE WHEN sc.has_score THEN coalesce(c.lead_changes, 0) END AS lead_changes,
+       CASE WHEN sc.has_score THEN coalesce(m.winner IS NOT NULL AND ((m.winner = s.first_listed AND h.score_at_half < 0)
+                                          OR (m.winner <> s.first_listed AND h.score_at_half > 0)), false) END AS comeback,
        coalesce(b.broken, []) AS broken, t.median_turn_seconds
 FROM matches m
 LEFT JOIN sides s USING (match_id) LEFT JOIN picks p USING (match_id) LEFT JOIN changes c USING (match_id)
-LEFT JOIN half h USING (match_id) LEFT JOIN broken b USING (match_id) LEFT JOIN turn_seconds t USING (match_id);
+LEFT JOIN half h USING (match_id) LEFT JOIN broken b USING (match_id) LEFT JOIN turn_seconds t USING (match_id)
+LEFT JOIN scored sc USING (match_id);

@@ -33,6 +33,7 @@ from projections import retype
 from projections.audit import AuditReport, audit
 from projections.branches import Family, Parting, family, parting
 from projections.compare import Comparison, compare
+from projections.frames import Frame, frames
 from projections.replay import Step, replay
 from projections.rulenotes import MatchRule, RuleNotes, game_of_rule, gather
 from projections.timeline import Timeline
@@ -335,7 +336,7 @@ class Workspace:
         """Every note about `rule` (on matches of `version` only, if given; branches only when
         asked), with the audit's findings of that rule, by game and version. The rule belongs
         to the game its id names and to every game a note about it was taken on (a designer's
-        package may play one rules text as several games: `pig/...` in `pig-bots`)."""
+        package may play one rules text as several games, each naming its ids `pig/...`)."""
         prefix = game_of_rule(rule)
         headers = [h for h in self._headers()
                    if (branches or not h.is_branch) and (not version or h.version == version)]
@@ -428,6 +429,20 @@ class Workspace:
         """Random access to every state of the match (for scrubbing)."""
         return Timeline(list(self.events(match_id)), self.rules_of(match_id, against), every=every)
 
+    def frames(self, match_id: str, *, seat: str | None = None, against: str | None = None, start: int = 0,
+               stop: int | None = None) -> list[Frame]:
+        """Events `start` up to `stop` (None: through the last) as `seat` sees them (None:
+        the whole table), each with its board, words and audit findings: what a player of
+        the match's recording is handed (`projections.frames`)."""
+        header = self.header(match_id)
+        if seat is not None and seat not in header.seats:
+            raise TabletapeError(f"match {match_id} has no seat {seat!r} (its seats: {', '.join(header.seats)})")
+        timeline = self.timeline(match_id, against=against)
+        if not 0 <= start <= (timeline.last_seq + 1 if stop is None else stop) <= timeline.last_seq + 1:
+            raise TabletapeError(f"events {start}..{stop} are outside match {match_id} (events 0..{timeline.last_seq})")
+        violations = audit(timeline.events, timeline.rules).violations
+        return list(frames(timeline, seat, start, stop, violations=violations))
+
     def state_at(self, match_id: str, seq: int, *, against: str | None = None) -> Step:
         """The step at event `seq` (the state after it), in one streaming pass that stops there."""
         return self.position(match_id, seq, against=against, recent=0)[0]
@@ -470,7 +485,8 @@ class Workspace:
         return b"".join(line + b"\n" for line in self.store.lines(match_id))
 
     def describe(self, spec: str) -> dict[str, Any]:
-        """A version's params with provenance, its changelog, and the game's readings."""
+        """A version's params with provenance, its changelog, the game's readings, and its
+        table of rule ids, each with the passage of the rules text it stands for."""
         rules = self.rules(spec)
         ruleset = rules.ruleset
         version = ruleset.versions[rules.base]
@@ -488,6 +504,7 @@ class Workspace:
             "spec": rules.spec, "title": version.title, "base": rules.base, "params": params,
             "changelog": [{"rules": list(c.rules), "text": c.text} for c in version.changelog],
             "readings": [to_builtins(r) for r in ruleset.readings],
+            "rule_ids": [{"id": r.id, "passage": r.passage, "forbids": r.forbids} for r in ruleset.rule_ids or ()],
         }
 
     def rulebook(self, spec: str) -> Any:

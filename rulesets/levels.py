@@ -37,6 +37,7 @@ PARTS: tuple[Part, ...] = (
     Part(name="bots", level=5, adds="bots of the game's own beside the random one"),
     Part(name="metrics", level=5, adds="per-step numbers for analytics: score, lead changes, comebacks"),
     Part(name="readings", level=5, adds="how ambiguous passages of the text are read (`tabletape rules`)"),
+    Part(name="rule_ids", level=5, adds="each finding's rule id shown beside its passage of the text (audit, Rulebook page)"),
     Part(name="progress", level=0, adds="turn, round and phase columns and pacing (else read from the state's turn and actor fields)"),
     Part(name="validate_start", level=0, adds="seats and options refused before a match starts (else any are accepted)"),
 )

@@ -10,7 +10,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, is_dataclass
 from dataclasses import fields as dataclass_fields
-from typing import Any, Generic, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 import msgspec
 
@@ -19,6 +19,9 @@ from events.codec import LogCodec, Upcaster
 from events.shared import MatchStarted
 from rulesets.provenance import Sourced
 from rulesets.view import BoardView, Compose, Panel, Touch
+
+if TYPE_CHECKING:
+    from rulesets.ruleids import RuleIds
 
 Severity = Literal["error", "warning", "info"]
 
@@ -242,6 +245,10 @@ class Ruleset(Generic[P]):
     always has `random` (a uniform pick) if it names none of that name."""
     readings: tuple[Reading, ...] = ()
     """Every ambiguity or contradiction of the text and how it is read."""
+    rule_ids: RuleIds | None = None
+    """The game's one table of rule ids (`rulesets.ruleids`): every id its checks, outcomes,
+    readings and changelogs name, with the passage of the text it stands for; None: the game
+    declares none, and its findings show no passage."""
     rulebook: Callable[[Any], Any] | None = None
     """Recomputes the rulebook's printed tables under params; has `.lines()`."""
     describe: Callable[[P, Any, Event], str] | None = None
@@ -267,6 +274,11 @@ class Ruleset(Generic[P]):
     """Mistakes a table makes that `candidates` never proposes (a hero walked past its
     movement). Never searched by `legal` or the bots; the recorder offers them so a tap on
     one shows the rule it breaks, and the table may insist."""
+    resync_span: int | None = None
+    """How many events after a refused one the audit keeps the readings of it (the states the
+    table may really have been in) for a later event to choose from; None: the replay's
+    `RESYNC_SPAN`. A game whose hands are hidden sets its longest game here: a card a log
+    left out shows only when someone asks for it, which may be at the very end."""
     package: str = ""
     """`pig 0.2`: the distribution the registry loaded the game from, recorded in the logs
     it starts; empty for tabletape's own games."""

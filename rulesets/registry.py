@@ -73,6 +73,12 @@ def names() -> list[str]:
     return list(_entries())
 
 
+def built_in() -> list[str]:
+    """The games that come with tabletape itself (a designer's installed beside them aside):
+    what tabletape's own contract suite and benchmarks hold to every part of the protocol."""
+    return [name for name, entry in _entries().items() if _package(entry) is None]
+
+
 def games() -> list[Ruleset[Any]]:
     """Every installed game that loads, by name (one that fails is in `problems()`)."""
     out = []

@@ -1,5 +1,7 @@
-"""Installing a designer's own game (Pig, in tests/plugin_games/pig, or an example such as
-examples/gofish) for one test, as pip would."""
+"""A designer's own games in the tests: the examples (examples/pig at level 4, examples/gofish),
+which `make setup` installs through their `tabletape.games` entry points as a designer would,
+and Pig at levels 1 and 2 and on a track with heatmaps (tests/plugin_games/pig_levels),
+installed for one test as pip would, as the distribution `pig-levels` 0.2."""
 
 from __future__ import annotations
 
@@ -13,27 +15,35 @@ import pytest
 
 from rulesets import registry
 
-PIG = Path(__file__).parent / "plugin_games" / "pig"
-GOFISH = Path(__file__).parent.parent / "examples" / "gofish" / "gofish"
-PACKAGES = ("pig", "gofish")
-"""The games' packages tests install, unloaded after each test."""
-GAMES = {"pig-replay": "pig:REPLAY", "pig": "pig:RULESET", "pig-bots": "pig:PLAYABLE"}
+EXAMPLES = Path(__file__).parent.parent / "examples"
+LEVELS = Path(__file__).parent / "plugin_games" / "pig_levels"
+PACKAGES = ("pig_levels", "solo")
+"""The packages tests install for one test, unloaded after each."""
+GAMES = {"pig-replay": "pig_levels:REPLAY", "pig-checked": "pig_levels:CHECKED", "pig-track": "pig_levels:TRACK"}
+PACKAGE = "pig-levels 0.2"
+"""The distribution those games come from, as a log names it."""
 
 
-def install(site: Path, games: dict[str, str], *, name: str = "pig", version: str = "0.2", code: Path = PIG) -> Path:
+def install(site: Path, games: dict[str, str], *, name: str = "pig-levels", version: str = "0.2", code: Path = LEVELS) -> Path:
     """The distribution `name` installed into `site` as pip would: its code (the package
     folder `code`) and a dist-info declaring its games as `tabletape.games` entry points."""
     if not (site / code.name).exists():
         shutil.copytree(code, site / code.name, ignore=shutil.ignore_patterns("__pycache__"))
-    dist = site / f"{name}-{version}.dist-info"
+    dist = site / f"{name.replace('-', '_')}-{version}.dist-info"  # as pip names it: `pig-levels-0.2` would read as `pig`
     dist.mkdir(parents=True)
     (dist / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
     (dist / "entry_points.txt").write_text("[tabletape.games]\n" + "".join(f"{g} = {target}\n" for g, target in games.items()))
     return site
 
 
+def examples_installed() -> None:
+    """Fail, saying how to fix it, where the examples are not installed in this environment."""
+    missing = [game for game in ("pig", "gofish") if game not in registry.names()]
+    assert not missing, f"examples/{' and examples/'.join(missing)} not installed: run `make setup`"
+
+
 def forget_pig() -> None:
-    """Unload the installed games and look for games again (the next test installs its own)."""
+    """Unload the games installed for one test and look for games again."""
     for module in [m for m in sys.modules if m.split(".")[0] in PACKAGES]:
         del sys.modules[module]
     importlib.invalidate_caches()
@@ -54,9 +64,8 @@ def site(tmp_path: Path) -> Iterator[Path]:
 
 @pytest.fixture
 def pig(site: Path) -> Path:
-    """Pig at levels 1, 2 and 4, installed as the package `pig` 0.2."""
+    """Pig at level 4 (the example) and, installed into `site`, at levels 1 and 2."""
+    examples_installed()
     install(site, GAMES)
     registry.refresh()
     return site
-
-

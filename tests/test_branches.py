@@ -70,13 +70,13 @@ def test_a_branch_replays_to_its_parents_state_and_audits_its_own_line(game: str
 
 def test_a_branch_of_a_level_four_plugin_game_replays_and_audits(pig: Path, tmp_path: Path) -> None:
     ws = Workspace(tmp_path / "store")
-    parent = _played(ws, "pig-bots", events=30)
+    parent = _played(ws, "pig", events=30)
     at, other = _other_line(ws, parent)
     ws.branch(parent, at, new_id="b1")
     assert ws.state_at("b1", at).state == ws.state_at(parent, at).state
     ws.append_events("b1", [other])
     assert not ws.audit("b1").errors
-    assert json.loads(ws.export("b1").splitlines()[0])["package"] == "pig 0.2"
+    assert json.loads(ws.export("b1").splitlines()[0])["package"] == "pig 0.1.0"
 
 
 def test_a_branch_that_breaks_a_rule_is_audited_on_its_own_and_its_parent_stays_clean(tmp_path: Path) -> None:
@@ -248,9 +248,9 @@ def test_a_plugin_games_branch_is_started_and_parted_through_the_service_process
 
     home, port = tmp_path / "store", free_port()
     ws = Workspace(home)
-    parent = _played(ws, "pig-bots", events=30)
+    parent = _played(ws, "pig", events=30)
     at, other = _other_line(ws, parent)
-    ws.notes.add(parent, from_seq=at, author="ana", text="holding this early loses", rule="pig/turn.actor")
+    ws.notes.add(parent, from_seq=at, author="ana", text="holding this early loses", rule="pig/turn.order")
     token = run(home, "token", "issue", "--scope", "write")[1].strip()
     log = tmp_path / "server.log"
     with open(log, "wb") as output:
@@ -268,7 +268,7 @@ def test_a_plugin_games_branch_is_started_and_parted_through_the_service_process
         assert client.family(parent).children == (("b1", at),)
         parted = client.parting(parent, "b1")
         assert parted.shared == at and parted.next_a != parted.next_b
-        about = client.notes_on_rule("pig/turn.actor")
-        assert [(v.version, [n.note.text for n in v.notes]) for v in about.versions] == [("100", ["holding this early loses"])]
+        about = client.notes_on_rule("pig/turn.order")
+        assert [(v.version, [n.note.text for n in v.notes]) for v in about.versions] == [("1", ["holding this early loses"])]
     finally:
         stop(server)

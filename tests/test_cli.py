@@ -191,6 +191,18 @@ def test_import_audit_compare_export_a_golden_log(tmp_path: Path) -> None:
     assert code == 2 and len(err.strip().splitlines()) == 1
 
 
+def test_an_audit_says_where_the_rules_text_gives_each_rule_it_finds_broken(tmp_path: Path) -> None:
+    from tests.mortalgate import golden
+
+    home = tmp_path / "store"
+    assert run(home, "import", str(golden.log_path("mortalgate-mistakes")))[0] == 0
+    code, out, _ = run(home, "audit", "mortalgate-mistakes")
+    assert code == 1
+    assert '  mortalgate/combat.range  mortalgate.txt, "Attacking"' in out.splitlines()
+    code, out, _ = run(home, "audit", "mortalgate-mistakes", "--format", "json")
+    assert json.loads(out)["passages"]["mortalgate/combat.range"] == 'mortalgate.txt, "Attacking"'
+
+
 def test_demo_fills_an_empty_store_once(tmp_path: Path) -> None:
     from rulesets import registry
 

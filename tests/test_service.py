@@ -327,6 +327,15 @@ def test_audit_compare_verify_and_export(service: Service) -> None:
     assert service.reader.state(match_id, at=3).seq == 3
 
 
+def test_the_audit_says_where_the_rules_text_gives_each_rule_it_finds_broken(service: Service) -> None:
+    match_id = _started(service, "passages-1")
+    twice = [{"type": "DraftRolled", "red": 3, "blue": 4}, {"type": "DraftRolled", "red": 5, "blue": 1}]
+    service.writer.append(match_id, twice, expected_seq=0)
+    report = service.reader.audit(match_id)
+    assert [v.rule for v in report.violations] == ["mortalgate/draft.roll"]
+    assert report.passages == {"mortalgate/draft.roll": 'mortalgate.txt, "Draft Phase"'}
+
+
 def test_another_games_version_and_unknown_matches_are_refused(service: Service) -> None:
     match_id = _started(service, "wronggame-1")
     with pytest.raises(ServiceError) as refused:

@@ -196,7 +196,7 @@ def logs_of(game: str) -> list[Path]:
     return sorted((tests / game / "golden").glob("*.jsonl")) + (shipped if game == "mortalgate" else [])
 
 
-@pytest.mark.parametrize("game", registry.names())
+@pytest.mark.parametrize("game", registry.built_in())
 def test_the_cheap_proofs_of_an_exact_line_agree_with_the_plain_reading(game: str) -> None:
     codec = registry.game(game).codec
     seen = {"True": 0, "False": 0}

@@ -17,7 +17,7 @@ import pandas as pd
 import streamlit as st
 
 from dashboard.charts import COLOURS, colours, forest, lengths
-from dashboard.heatmap import PLACES, Places, counts, heatmap_svg, per_hundred
+from dashboard.heatmap import Places, counts, heatmap_svg, per_hundred, places_of, titles
 from dashboard.state import match_picker, show_error, show_svg, warehouse, workspace
 from events.errors import TabletapeError
 from projections.balance import BalanceReport, cohort, compare_cohorts
@@ -35,6 +35,8 @@ KINDS = {"bot games": "bots", "human playtests": "humans"}
 """Cohorts are one kind or the other, never pooled."""
 SIMULATION = "cmp_simulation"
 REAUDIT = "cmp_reaudit_result"
+CHANCE_ROLLOUTS = 50
+"""Games the bots play on from each turn start when a comparison asks for win chances (the CLI's default)."""
 
 
 def _versions(ws: Workspace) -> tuple[str, str, str] | None:
@@ -196,8 +198,8 @@ def _cohorts(ws: Workspace, game: str, a: str, b: str, detect: float) -> None:
     st.altair_chart(histogram, key="cmp_histogram")
     st.markdown("**Games still running after each turn** (Kaplan-Meier; unfinished games censored, 95% band)")
     st.altair_chart(survival, key="cmp_survival")
-    if game in PLACES:
-        _heatmaps(ws, wh, (a, b), (rows_a, rows_b), kind, PLACES[game])
+    if (places := places_of(game, ws.rules(a).ruleset)) is not None:
+        _heatmaps(ws, wh, (a, b), (rows_a, rows_b), kind, places)
     if kind == "humans":
         phases = pacing[(pacing["unit"] == "phase") & pacing["version"].isin([va, vb])] if not pacing.empty else pacing
         st.markdown("**Pacing** (median seconds per phase at the table)")
@@ -219,7 +221,7 @@ def _heatmaps(ws: Workspace, wh: Warehouse, specs: tuple[str, str], cohorts: tup
         found = run_named(wh, places.query, {**places.params, "version": rules.version, "bots": kind == "bots"}).records()
         view = rules.ruleset.view(rules.params, ws.state_at(rows[0]["match_id"], 0).state, None)  # the board as set up
         drawn.append((spec, view, found, len(rows)))
-    for what, title in places.titles.items():
+    for what, title in titles(places, (row for _, _, found, _ in drawn for row in found)).items():
         rates = [per_hundred(counts(places, found, what, view), games) for _, view, found, games in drawn]
         top = max((rate for r in rates for rate in r.values()), default=0.0)
         st.markdown(f"**{title}** (per 100 games; the darker, the more often)")
@@ -239,7 +241,13 @@ def _simulate(ws: Workspace, game: str, a: str, b: str, detect: float) -> None:
     games = left.number_input("Games per version", min_value=1, max_value=5000, value=20, step=10, key="cmp_games")
     seed = mid.number_input("Seed", min_value=0, value=1, step=1, key="cmp_seed")
     bot = right.selectbox("Bot", bots, index=bots.index(ruleset.default_bot) if ruleset.default_bot in bots else 0, key="cmp_bot")
-    workers = st.number_input("Worker processes", min_value=1, max_value=64, value=1, step=1, key="cmp_workers")
+    left, mid, right = st.columns(3)
+    workers = left.number_input("Worker processes", min_value=1, max_value=64, value=1, step=1, key="cmp_workers")
+    chances = mid.number_input("Games per version with win chances", min_value=0, max_value=5000, value=0, step=1,
+                               key="cmp_chances", help="Adds how early games are decided and how often the likely winner "
+                               "changes: bots play games on from each turn start of each (this takes a while).")
+    rollouts = right.number_input("Games played on from each turn start", min_value=1, max_value=2000,
+                                  value=CHANCE_ROLLOUTS, step=10, key="cmp_chance_rollouts", disabled=not chances)
     if st.button(f"Simulate {a} and {b}", key="cmp_simulate", type="primary"):
         bar = st.progress(0.0, text="starting...")
 
@@ -248,7 +256,8 @@ def _simulate(ws: Workspace, game: str, a: str, b: str, detect: float) -> None:
 
         try:
             st.session_state[SIMULATION] = compare_versions(ws, a, b, games=int(games), seed=int(seed), bot=bot,
-                                                            workers=int(workers), progress=progress, detect=detect)
+                                                            workers=int(workers), progress=progress, detect=detect,
+                                                            chances=int(chances), chance_rollouts=int(rollouts))
         except TabletapeError as error:
             show_error(error)
             return

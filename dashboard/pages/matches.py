@@ -3,17 +3,20 @@
 The list comes from the warehouse through `projections.catalog` (synced first when the
 store changed); an import goes through `Workspace.import_log`, which stores nothing
 unless every line checks, and is answered with the log's audit (`Workspace.imported`);
-an export is the log exactly as stored.
+an export is the log exactly as stored. A match whose game is not installed here has no
+state or audit in the warehouse: it is listed below the others with the package it needs,
+and its events are shown as written.
 """
 
 from __future__ import annotations
 
 from datetime import date
 
+import msgspec
 import pandas as pd
 import streamlit as st
 
-from dashboard import state
+from dashboard import render, state
 from events.errors import TabletapeError
 from events.shared import MatchStarted
 from projections import catalog
@@ -72,6 +75,7 @@ def main() -> None:
         st.dataframe(pd.DataFrame(counts.rows, columns=counts.columns), hide_index=True, width="stretch")
     if result.rows:
         _open_and_export(ws, [row[0] for row in result.rows])
+    _not_installed(ws, {row[0] for row in catalog.list_matches(warehouse).rows})
 
 
 def _filters(facets: catalog.Facets) -> MatchFilter:
@@ -112,6 +116,23 @@ def _open_and_export(ws: Workspace, match_ids: list[str]) -> None:
         return
     right.download_button(f"Export {chosen}.jsonl", data=data, file_name=f"{chosen}.jsonl", mime="application/x-ndjson",
                           key="matches.export", on_click="ignore")
+
+
+def _not_installed(ws: Workspace, listed: set[str]) -> None:
+    """Matches the warehouse could not read because their game is not installed here: each
+    with what it needs (`needs the package pig 0.2`), its export, and its events as written."""
+    missing = [(match_id, header, needs) for match_id in ws.matches() if match_id not in listed
+               for header in (ws.header(match_id),) if (needs := ws.missing_game(header)) is not None]
+    if not missing:
+        return
+    st.subheader("Matches whose game is not installed")
+    st.caption("Listed, exported and shown as written; install the package each needs to replay, audit and compare it.")
+    st.dataframe(pd.DataFrame([{"match": m, "game": h.ruleset, "version": h.version, "source": h.source, "needs": needs}
+                               for m, h, needs in missing]), hide_index=True, width="stretch", key="matches.missing")
+    chosen = st.selectbox("Its events", [m for m, _, _ in missing], key="matches.missing_pick")
+    st.code("\n".join(render.raw_event_line(msgspec.json.decode(line)) for line in ws.store.lines(chosen)), language=None)
+    st.download_button(f"Export {chosen}.jsonl", data=ws.export(chosen), file_name=f"{chosen}.jsonl",
+                       mime="application/x-ndjson", key="matches.missing_export", on_click="ignore")
 
 
 def _import(ws: Workspace) -> None:

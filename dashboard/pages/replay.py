@@ -1,66 +1,70 @@
 """Replay: scrub a match event by event, see the board, the state and what broke, and annotate.
 
-The page reads the selected match, asks the cached Timeline for the step at the chosen
-event and the cached audit for its violations, draws the ruleset's BoardView as SVG, and
-writes notes through the Workspace's Notebook. No rules and no SQL here.
+The browser holds the match's frames (`dashboard.scrub`: each event's board as the chosen
+seat sees it, its words and findings) and steps through them itself; this page hands them
+over in chunks, lists the findings, and writes notes through the Workspace's Notebook on the
+event the designer picks. No rules and no SQL here.
 """
 
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import Sequence
-from datetime import timedelta
 from typing import Any
 
 import pandas as pd
 import streamlit as st
 
 from dashboard import state
-from dashboard.svg import board_layers, card_rows_svg, timeline_svg
-from dashboard.tapboard import show_board, show_state
-from events.base import Event
+from dashboard.scrub import CHUNK, FIRST, scrub_board
 from events.errors import TabletapeError
 from events.notes import NOTE_TAGS, Note
+from events.shared import Retracted, Ruled
 from projections.audit import AuditReport
+from projections.chances import DEFAULT_ROLLOUTS, EVERY, Chances, chances
 from projections.timeline import Timeline
 from projections.workspace import Workspace, to_builtins
 from rulesets.levels import lacks
 from rulesets.protocol import Violation
 
-SEQ = "replay.seq"  # session_state key of the event the replay stands at
-KEPT = "replay.at"  # the same, kept while another page is open (unshown widgets lose their keys)
+SEQ = "replay.seq"  # session_state key of the event notes and the state inspector are about
 AGAINST = "replay.against"  # with the match id: the rules it is read under
 SEAT = "replay.seat"  # with the match id: whose eyes it is seen with
-AUTOPLAY = "replay.autoplay"
 FOLLOW = "replay.follow"
 FOLLOW_EVERY = 1.0
 """Seconds between two looks at the log while following a match live."""
-FLASH = "replay.flash"
-LAND = "replay.land"  # the event to open the next match at (stepping to a branch or its parent)
+BOARD = "replay.board"  # the board component's key: its triggers `more` and `pick`
+ASKED = "replay.asked"  # (board id, first seq, size) of the frames the browser asked for last
+SHOWN = "replay.shown"  # the id of the board last handed to the browser
 NOTES_FLASH = "replay.notes_flash"
-REDRAW_MS = "replay.redraw_ms"  # server time of the last redraw (the benchmark reads it)
-WINDOW = 8  # events shown either side of the current one in the event list
-SPEEDS = {"slow (2 s)": 2.0, "normal (1 s)": 1.0, "fast (0.5 s)": 0.5}
-_ENVELOPE = frozenset({"type", "seq", "at", "by", "prev"})
+JUMP = "replay.jump"  # (count, seq) of the last move the page asked of the board (a turning point)
+CHANCES = "replay.chances"  # with the match id: the win chances last computed for it
+LAND = "replay.land"  # the event to open the next match at (stepping to a branch or its parent)
+BRANCHED = "replay.branched"  # what "Branch here" says once the branch is open
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
-# --- moving through the match (button callbacks run before the rerun) ------------------------
+# --- what the browser asks for (callbacks run before the rerun) ----------------------------
+
+
+def _more() -> None:
+    """The browser wants frames it does not hold: remember which, for the board it holds."""
+    asked = (st.session_state.get(BOARD) or {}).get("more")
+    if asked:
+        st.session_state[ASKED] = (st.session_state.get(SHOWN), int(asked["from"]), int(asked["size"]))
+
+
+def _pick() -> None:
+    """Notes and the state inspector follow the event the browser stands on."""
+    picked = (st.session_state.get(BOARD) or {}).get("pick")
+    if picked:
+        st.session_state[SEQ] = int(picked["seq"])
 
 
 def _go(seq: int) -> None:
+    """Move the board to `seq` from the page (the browser steers it otherwise)."""
+    count = (st.session_state.get(JUMP) or (0, 0))[0] + 1
     st.session_state[SEQ] = seq
-
-
-def _jump(targets: Sequence[int], what: str) -> None:
-    """Move to the first of `targets` after the current event, or say there is none."""
-    here = st.session_state.get(SEQ, 0)
-    later = [t for t in targets if t > here]
-    if later:
-        st.session_state[SEQ] = min(later)
-    else:
-        st.session_state[FLASH] = f"No {what} after event {here}."
+    st.session_state[JUMP] = (count, seq)
 
 
 def _step_to(match_id: str, seq: int) -> None:
@@ -74,17 +78,17 @@ def _branch_here(ws: Workspace, match_id: str, seq: int) -> None:
     try:
         started = ws.branch(match_id, seq)
     except TabletapeError as error:
-        st.session_state[FLASH] = f"No branch started: {error}"
+        st.session_state[BRANCHED] = f"No branch started: {error}"
         return
     _step_to(started.match_id, seq)
-    st.session_state[FLASH] = (f"Branch {started.match_id} started from event {seq} of {match_id}: "
-                               "record its own line on the Record page.")
+    st.session_state[BRANCHED] = (f"Branch {started.match_id} started from event {seq} of {match_id}: "
+                                  "record its own line on the Record page.")
 
 
-def _describe(event: Event) -> str:
-    """An event's own fields as `name=value` words (the envelope left out)."""
-    fields = {k: v for k, v in to_builtins(event).items() if k not in _ENVELOPE and v not in (None, "", [], {})}
-    return "  ".join(f"{k}={v if isinstance(v, str | int | float | bool) else json.dumps(v)}" for k, v in fields.items())
+def _opened_at(last: int) -> int:
+    """The event a link opens the match at (`?at=`, as a turning point links), else the first."""
+    asked = st.query_params.get("at")
+    return min(int(asked), last) if asked and asked.isdigit() else 0
 
 
 def _by_seq(report: AuditReport) -> dict[int, list[Violation]]:
@@ -101,7 +105,10 @@ def main() -> None:
     """Choose a match, the rules to read it under, whose eyes to see it with; then scrub."""
     st.title("Replay")
     ws = state.workspace()
-    match_id = state.match_picker("Match", key="replay.match")
+    # One row of choices, so a tablet's screen keeps the board in view below them.
+    picker, left, middle, right = st.columns([5, 3, 3, 2], vertical_alignment="bottom")
+    with picker:
+        match_id = state.match_picker("Match", key="replay.match")
     if match_id is None:
         return
     try:
@@ -112,7 +119,6 @@ def main() -> None:
     own = f"{header.ruleset}@{header.version}"
     others = [f"{g['name']}@{v['id']}" for g in ws.rulesets() if g["name"] == header.ruleset
               for v in (*g["versions"], *g["variants"]) if f"{g['name']}@{v['id']}" != own]
-    left, middle, right = st.columns([3, 3, 2])
     # The rules and the seat are choices about this match, so their boxes are this match's
     # (keyed by it): another match opens on its own record and the whole table. One key for
     # every match would carry a choice over where it still fits (2.0 from one MortalGate
@@ -122,10 +128,8 @@ def main() -> None:
                              format_func=lambda spec: f"as recorded ({own})" if spec is None else f"re-read under {spec}")
     seat = middle.selectbox("Seen by", [None, *header.seats], key=f"{SEAT}.{match_id}",
                             format_func=lambda s: "the whole table (everything)" if s is None else f"seat {s} ({header.seats[s]})")
-    autoplay = right.toggle("Autoplay", key=AUTOPLAY, help="Steps forward on its own; no keyboard needed.")
     follow = right.toggle("Follow live", key=FOLLOW, help="Stays on the newest event while a table records (or a digital "
                           "table posts to `tabletape serve`): new events and their findings appear as they are written.")
-    speed = SPEEDS[right.selectbox("Speed", list(SPEEDS), index=1, key="replay.speed", label_visibility="collapsed")]
     try:
         timeline = state.timeline(match_id, against)
         report = state.audit(match_id, against)
@@ -134,13 +138,17 @@ def main() -> None:
         return
     if st.session_state.get("replay.for") != match_id:
         st.session_state["replay.for"] = match_id
-        st.session_state[SEQ] = st.session_state[KEPT] = min(int(st.session_state.pop(LAND, 0)), timeline.last_seq)
+        landing = st.session_state.pop(LAND, None)
+        st.session_state[SEQ] = _opened_at(timeline.last_seq) if landing is None else min(int(landing), timeline.last_seq)
+    if said := st.session_state.pop(BRANCHED, None):
+        st.info(said)
     _family(ws, match_id)
     _curves(timeline)
-    every = FOLLOW_EVERY if follow else speed if autoplay else None
-    st.fragment(run_every=every)(_scrubber)(ws, match_id, timeline, report, seat, autoplay, follow=follow, against=against)
+    st.fragment(run_every=FOLLOW_EVERY if follow else None)(_scrubber)(ws, match_id, timeline, report, seat,
+                                                                          follow=follow, against=against)
     if not follow:
-        _violation_list(report, lacks(timeline.rules.ruleset, "audit"))
+        _violation_list(report, lacks(timeline.rules.ruleset, "audit"), seat=seat)
+    win_chances(ws, match_id, timeline)
     _all_notes(ws, match_id)
 
 
@@ -172,134 +180,124 @@ def _curves(timeline: Timeline) -> None:
         st.line_chart(pd.DataFrame(curves).rename_axis("event"), height=180)
 
 
-def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditReport, seat: str | None, autoplay: bool,
+def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditReport, seat: str | None,
               *, follow: bool = False, against: str | None = None) -> None:
-    """Everything that changes with the event: redrawn alone (a fragment) while scrubbing.
-    Following a match live, it reads the log again on every run (from the cache that keeps
-    one Timeline per last line) and stands on the newest event."""
-    started = time.perf_counter()
+    """The board and what follows the picked event: rerun alone (a fragment) when the
+    browser asks for frames or picks an event. Following a match live, it reads the log
+    again on every run (from the cache that keeps one Timeline per last line)."""
     if follow:
         timeline, report = state.timeline(match_id, against), state.audit(match_id, against)
-        st.session_state[SEQ] = timeline.last_seq
     last = timeline.last_seq
-    seq = min(max(int(st.session_state.get(SEQ, st.session_state.get(KEPT, 0))), 0), last)
-    if autoplay and seq < last:
-        seq += 1
+    seq = min(max(int(st.session_state.get(SEQ, 0)), 0), last)
+    if follow:
+        seq = last
     st.session_state[SEQ] = seq
+    # A Retracted or a Ruled changes what earlier frames say: the browser starts again.
+    revision = sum(isinstance(event, Retracted | Ruled) for event in timeline.events)
+    ident = f"{match_id}|{against or ''}|{seat or ''}|{revision}"
+    # The frames the browser asked for, once (a later rerun, a pick, hands over a few only).
+    asked = st.session_state.pop(ASKED, None)
+    start, size = (asked[1], asked[2]) if asked and asked[0] == ident and asked[1] <= last else (seq, FIRST)
+    st.session_state[SHOWN] = ident
     violations = _by_seq(report)
+    worst = {s: min((v.severity for v in vs), key=_SEVERITY_ORDER.__getitem__) for s, vs in violations.items()}
     notes = ws.notes.list(match_id)
-    note_starts = sorted({n.from_seq for n in notes})
-
-    step = timeline.state_at(seq)
-    rules = timeline.rules
-    ruleset, params = rules.ruleset, rules.params
-    progress = ruleset.progress(params, step.state)
-    event = step.event
-    opened = timeline.events[0].at
-    elapsed = f" · {_clock(event.at - opened)} into the match" if event.at and opened else ""
-
-    board, side = st.columns([3, 1])
-    view = ruleset.view(params, step.state, seat)
-    with board:
-        if view.has_board:
-            show_board(board_layers(view, rows=False), card_rows_svg(view), seq=seq, key="replay.board")
-        else:
-            show_state(view)
-    if view.note:
-        board.caption(view.note)
-    with side:
-        for violation in violations.get(seq, []):
-            _show_violation(violation)
-        if seq in set(timeline.voided.values()):
-            st.warning("This event was undone later at the table (Retracted).")
-        for panel in view.panels if view.has_board else ():
-            st.markdown(f"**{panel.title}**  \n" + "  \n".join(f"{label}: {value}" for label, value in panel.rows))
-    # The board first, the event in words and the controls under it: on a 1024 x 768 tablet the
-    # board is above the fold.
-    st.markdown(f"**Event {seq} of {last}: {timeline.said[seq]}** · by {event.by or 'the table'}{elapsed}  \n"
-                f"turn {progress.turn} · round {progress.round} · phase {progress.phase} · to act: {progress.actor or '-'}")
-    st.caption(f"`{type(event).__name__}` {_describe(event)}")
-    buttons = st.columns([1, 1.1, 1, 1, 1.4, 1.2, 1.2])  # the two jumps' labels are the longest: whole at 1024 px
-    buttons[0].button("First", icon=":material/first_page:", on_click=_go, args=(0,), key="replay.first", width="stretch")
-    buttons[1].button("Previous", icon=":material/chevron_left:", on_click=_go, args=(max(seq - 1, 0),), key="replay.prev", width="stretch")
-    buttons[2].button("Next", icon=":material/chevron_right:", on_click=_go, args=(min(seq + 1, last),), key="replay.next", width="stretch")
-    buttons[3].button("Last", icon=":material/last_page:", on_click=_go, args=(last,), key="replay.last", width="stretch")
-    buttons[4].button("Next violation", icon=":material/warning:", on_click=_jump, args=(sorted(violations), "violation"),
-                      key="replay.next_violation", width="stretch")
-    buttons[5].button("Next note", icon=":material/sticky_note_2:", on_click=_jump, args=(note_starts, "note"),
-                      key="replay.next_note", width="stretch")
-    if buttons[6].button("Branch here", icon=":material/call_split:", key="replay.branch", width="stretch",
-                         help="What if the table had played otherwise here? A new match with this one's events up "
-                         "to here, played on from this event on the Record page."):
+    scrub_board(ident=ident, total=last + 1, start=seq, chunk=state.frames(match_id, against, seat, start, min(size, CHUNK)),
+                marks=worst, notes=[(n.from_seq, n.to_seq) for n in notes], follow=follow, key=BOARD,
+                on_more=_more, on_pick=_pick, jump=st.session_state.get(JUMP))
+    if not follow and st.button(f"Branch here (event {seq})", icon=":material/call_split:", key="replay.branch",
+                                help="What if the table had played otherwise here? A new match with this one's events "
+                                "up to here, played on from this event on the Record page."):
         _branch_here(ws, match_id, seq)
         st.rerun()  # the whole page: the match picker opens the branch
-    if flash := st.session_state.pop(FLASH, None):
-        st.info(flash)
-    st.slider("Event", 0, max(last, 1), key=SEQ, disabled=last == 0)
-    st.session_state[KEPT] = seq
-    worst = {s: min((v.severity for v in vs), key=_SEVERITY_ORDER.__getitem__) for s, vs in violations.items()}
-    state.show_svg(timeline_svg(last, seq, violations=worst, notes=[(n.from_seq, n.to_seq) for n in notes]))
-    _event_list(timeline, seq, violations)
-    if st.toggle("Show the state (every field)", key="replay.inspect"):  # drawn only when asked: a state is large
-        st.json(to_builtins(step.state), expanded=1)
+    if seat is None and st.toggle(f"Show event {seq} and the state after it (every field)", key="replay.inspect"):
+        step = timeline.state_at(seq)
+        st.json({"event": to_builtins(step.event), "state": to_builtins(step.state)}, expanded=1)  # drawn only when asked
     if follow:  # else drawn once below the fragment: it does not change with the event
-        _violation_list(report, lacks(timeline.rules.ruleset, "audit"))
+        _violation_list(report, lacks(timeline.rules.ruleset, "audit"), seat=seat)
     _notes(ws, match_id, seq, last, notes, violations.get(seq, []))
-    st.session_state[REDRAW_MS] = (time.perf_counter() - started) * 1000
-    st.caption(f"Redrawn in {st.session_state[REDRAW_MS]:.0f} ms on the server.")
 
 
-def _clock(delta: timedelta) -> str:
-    seconds = int(delta.total_seconds())
-    return f"{seconds // 3600}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
-
-
-def _show_violation(violation: Violation) -> None:
-    text = f"`{violation.rule}`: {violation.message}"
-    if violation.severity == "error":
-        st.error(text, icon="⚠️")
-    elif violation.severity == "warning":
-        st.warning(text)
-    else:
-        st.info(text)
-
-
-def _event_list(timeline: Timeline, seq: int, violations: dict[int, list[Violation]]) -> None:
-    """The events around the current one in words, the current one marked."""
-    lo, hi = max(seq - WINDOW, 0), min(seq + WINDOW, timeline.last_seq)
-    undone = set(timeline.voided.values())
-    st.markdown(f"**Events** {lo}-{hi} of {timeline.last_seq}")
-    lines = []
-    for event in timeline.events[lo:hi + 1]:
-        at = event.at.strftime("%H:%M:%S") if event.at else ""
-        said = timeline.said[event.seq].replace("*", "\\*")
-        said = f"~~{said}~~ (undone)" if event.seq in undone else said
-        broke = " · ⚠ " + ", ".join(f"`{v.rule}`" for v in violations.get(event.seq, [])) if event.seq in violations else ""
-        line = f"{event.seq}. {said}{broke} <small>{at}</small>"
-        lines.append(f"- ▶ **{line}**" if event.seq == seq else f"- {line}")
-    st.markdown("\n".join(lines), unsafe_allow_html=True)
-
-
-def _violation_list(report: AuditReport, unchecked: str | None = None) -> None:
+def _violation_list(report: AuditReport, unchecked: str | None = None, *, seat: str | None = None) -> None:
     """Every violation of the match (after retractions and rulings) and the result check;
-    `unchecked`: why no event is checked (the game has no `check`)."""
+    `unchecked`: why no event is checked (the game has no `check`). Seen by a seat, the
+    messages are left out: one may name a card that seat cannot see."""
     with st.expander(f"Findings ({report.tally.text()})", expanded=False):
         if report.result.agrees:
             st.success(f"Result: {report.result.message}")
         else:
             st.error(f"Result: {report.result.message}")
         if report.violations:
-            st.dataframe(pd.DataFrame([{"seq": v.seq, "severity": v.severity, "rule": v.rule, "message": v.message}
-                                       for v in report.violations]), hide_index=True, width="stretch")
+            st.dataframe(pd.DataFrame([{"seq": v.seq, "severity": v.severity, "rule": v.rule}
+                                       | ({"message": v.message} if seat is None else {})
+                                       | {"rules text": report.passages.get(v.rule, "")} for v in report.violations]),
+                         hide_index=True, width="stretch")
         else:
             st.caption(f"No event is checked: {unchecked}." if unchecked else "No rule was broken.")
+
+
+# --- win chances ----------------------------------------------------------------------------
+
+
+def win_chances(ws: Workspace, match_id: str, timeline: Timeline) -> None:
+    """Each seat's chance to win along the match, played out by the game's bots when asked
+    (it takes a while; a curve computed before is read from the store's cache), with the
+    turning points as jumps to where they happened."""
+    ruleset = timeline.rules.ruleset
+    kept = f"{CHANCES}.{match_id}"
+    with st.expander("Win chances along the match", expanded=kept in st.session_state):
+        if (missing := lacks(ruleset, "simulate")) is not None:
+            st.caption(f"No win chances: {missing}.")
+            return
+        cols = st.columns([1, 1, 1, 1])
+        rollouts = cols[0].number_input("Games per point", min_value=1, max_value=2000, value=DEFAULT_ROLLOUTS, step=50,
+                                        key="replay.chances_rollouts")
+        every = cols[1].selectbox("Points", EVERY, key="replay.chances_every",
+                                  format_func=lambda e: "each turn start" if e == "turn" else "each event")
+        bots = list(ruleset.bots)
+        bot = cols[2].selectbox("Bots", bots, index=bots.index(ruleset.default_bot) if ruleset.default_bot in bots else 0,
+                                key="replay.chances_bot")
+        workers = cols[3].number_input("Worker processes", min_value=1, max_value=64, value=1, step=1,
+                                       key="replay.chances_workers")
+        if st.button("Compute win chances", icon=":material/query_stats:", key="replay.chances_go"):
+            bar = st.progress(0.0, text="starting...")
+
+            def progress(done: int, total: int) -> None:
+                bar.progress(done / max(total, 1), text=f"{done} of {total} games played on")
+
+            try:
+                st.session_state[kept] = chances(ws, match_id, rollouts=int(rollouts), every=every, bot=bot,
+                                                 workers=int(workers), progress=progress)
+            except TabletapeError as error:
+                state.show_error(error)
+                return
+            bar.progress(1.0, text="done")
+        found: Chances | None = st.session_state.get(kept)
+        if found is not None:
+            _chance_chart(found)
+
+
+def _chance_chart(found: Chances) -> None:
+    """The curve, what it was played with, when the game was decided, and the turning points."""
+    st.caption(found.played_by + (" · read from the cache" if found.cached else f" · {found.seconds:.1f} s"))
+    from dashboard.charts import win_chances as chart  # Altair: loaded once a curve is shown
+
+    st.altair_chart(chart(found.curve()), width="stretch")
+    for line in found.summary():
+        st.markdown(line)
+    swings = found.turning_points()
+    if swings:
+        st.markdown("**Turning points**")
+    for index, swing in enumerate(swings):
+        st.button(f"Event {swing.seq}: {swing.sentence()}", key=f"replay.swing.{index}", on_click=_go, args=(swing.seq,),
+                  help="Go to where it happened.")
 
 
 # --- notes ----------------------------------------------------------------------------------
 
 
 def _notes(ws: Workspace, match_id: str, seq: int, last: int, notes: Sequence[Note], here: list[Violation]) -> None:
-    """The notes on this event, and the form to add one here (they change with the event)."""
+    """The notes on the picked event, and the form to add one there."""
     if flash := st.session_state.pop(NOTES_FLASH, None):
         st.success(flash)
     on_here = [n for n in notes if n.from_seq <= seq <= n.to_seq]
@@ -342,7 +340,7 @@ def _author() -> str:
 
 def _add_note(ws: Workspace, match_id: str, seq: int, last: int, here: list[Violation]) -> None:
     with st.form("replay.add_note", clear_on_submit=True):
-        st.markdown(f"**Add a note on event {seq}** (or a range starting there)")
+        st.markdown(f"**Add a note on event {seq}** (or a range starting there; **Note this event** on the board picks another)")
         # The key follows the remembered name, so a cleared form offers it again.
         author = st.text_input("Your name", value=_author(), key=f"replay.note_author.{seq}.{_author()}")
         text = st.text_area("Note", key="replay.note_text", placeholder="What happened here, and what should change?")

@@ -48,8 +48,9 @@ def main() -> None:
         st.subheader("What this version changed")
         for change in info["changelog"]:
             st.markdown(f"- {change['text']}  \n  " + " ".join(f"`{r}`" for r in change["rules"]))
-    _readings(info["readings"])
+    _readings(info["readings"], {r["id"]: r["passage"] for r in info["rule_ids"]})
     _rulebook_check(ws, spec)
+    _rule_ids(info["rule_ids"])
     _said_about(ws, name, version)
 
 
@@ -76,13 +77,26 @@ def _params(params: list[dict[str, Any]]) -> None:
                  column_config={"why": st.column_config.TextColumn("why", width="large")})
 
 
-def _readings(readings: list[dict[str, Any]]) -> None:
+def _readings(readings: list[dict[str, Any]], passages: dict[str, str]) -> None:
     st.subheader(f"How the text is read ({len(readings)})")
     if not readings:
         st.caption("The text has no ambiguity or contradiction on record.")
     for reading in readings:
-        with st.expander(f"{reading['kind']}: {reading['rule']}"):
+        where = f" ({passages[reading['rule']]})" if reading["rule"] in passages else ""
+        with st.expander(f"{reading['kind']}: {reading['rule']}{where}"):
             st.markdown(f"**The text:** {reading['passage']}  \n**tabletape reads it as:** {reading['reading']}")
+
+
+def _rule_ids(rule_ids: list[dict[str, Any]]) -> None:
+    """The game's table of rule ids: what a finding's id means and where the text says it."""
+    st.subheader(f"Rule ids and their passages ({len(rule_ids)})")
+    if not rule_ids:
+        st.caption("This game declares no rule ids: its findings name no passage.")
+        return
+    st.caption("Every finding of an audit names one of these ids; the passage is the section of the rules text it comes from.")
+    frame = pd.DataFrame([{"rule id": r["id"], "rules text": r["passage"], "what breaks it": r["forbids"]} for r in rule_ids])
+    st.dataframe(frame, hide_index=True, width="stretch", key="rulebook.rule_ids",
+                 column_config={"what breaks it": st.column_config.TextColumn("what breaks it", width="large")})
 
 
 def _rulebook_check(ws: Any, spec: str) -> None:

@@ -14,6 +14,7 @@ from rulesets.frontier.events import EVENTS
 from rulesets.frontier.moves import candidates, chance, compose, legal
 from rulesets.frontier.params import OPTIONS, VERSIONS
 from rulesets.frontier.readings import READINGS
+from rulesets.frontier.ruleids import RULE_IDS
 from rulesets.frontier.rules import apply, check, outcome, setup, validate_start
 from rulesets.frontier.table import describe, touch
 from rulesets.frontier.view import metrics, places, progress, roster, view
@@ -41,6 +42,7 @@ RULESET = Ruleset(
     options=OPTIONS,
     bots=BOTS,
     readings=READINGS,
+    rule_ids=RULE_IDS,
     describe=describe,
     touch=touch,
     compose=compose,

@@ -88,6 +88,6 @@ VERSIONS: dict[str, Version[Params]] = {
         title="Frontier as written: four missions, four factions",
         params=V1_0,
         sources=SOURCES,
-        changelog=(Change(rules=("frontier",), text="The one version of the text: free movement in inches, action and reaction, four missions and four factions."),),
+        changelog=(Change(rules=("frontier/setup",), text="The one version of the text: free movement in inches, action and reaction, four missions and four factions."),),
     ),
 }

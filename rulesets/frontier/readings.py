@@ -7,15 +7,16 @@ are params marked `assumed` (params.py) or data marked `assumed` (data/*.toml).
 
 from __future__ import annotations
 
+from rulesets.frontier.ruleids import RULE_IDS
 from rulesets.protocol import Reading
 
 
 def _a(rule: str, passage: str, reading: str) -> Reading:
-    return Reading(rule=f"frontier/{rule}", kind="ambiguity", passage=passage, reading=reading)
+    return Reading(rule=RULE_IDS.id(rule), kind="ambiguity", passage=passage, reading=reading)
 
 
 def _c(rule: str, passage: str, reading: str) -> Reading:
-    return Reading(rule=f"frontier/{rule}", kind="contradiction", passage=passage, reading=reading)
+    return Reading(rule=RULE_IDS.id(rule), kind="contradiction", passage=passage, reading=reading)
 
 
 READINGS: tuple[Reading, ...] = (

@@ -46,6 +46,7 @@ from rulesets.frontier.events import (
     VipEscorted,
 )
 from rulesets.frontier.params import MISSIONS, Params
+from rulesets.frontier.ruleids import RULE_IDS
 from rulesets.frontier.state import (
     ACTIONS,
     NEAR,
@@ -1835,10 +1836,10 @@ def outcome(params: Params, state: State) -> Outcome | None:
     lost, half = attacker_losses(params, state)
     heavy = lost >= half
     if done and heavy:
-        return _result(state, done, heavy, lost, half, "the attacker achieved the objective and lost at least 50% of the mission's points", "frontier/ending.objective-and-losses")
+        return _result(state, done, heavy, lost, half, "the attacker achieved the objective and lost at least 50% of the mission's points", RULE_IDS.id("ending.objective-and-losses"))
     turn = state.turn
     if at_step_two(turn) and not any(on_board(state, turn.seat)):
-        return _result(state, done, heavy, lost, half, f"{turn.seat} has no units on the board at the start of step 2", "frontier/ending.no-units")
+        return _result(state, done, heavy, lost, half, f"{turn.seat} has no units on the board at the start of step 2", RULE_IDS.id("ending.no-units"))
     return None
 
 

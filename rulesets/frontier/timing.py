@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 from events.base import Event
+from rulesets.frontier.ruleids import RULE_IDS
 from rulesets.frontier.state import State, Turn, Window
 from rulesets.protocol import Severity, Violation
 
@@ -18,8 +19,8 @@ Problems = list[Violation]
 
 
 def violation(event: Event, rule: str, message: str, severity: Severity = "error") -> Violation:
-    """A Violation with the game's prefix: rule `movement.distance` -> `frontier/movement.distance`."""
-    return Violation(seq=event.seq, rule=f"frontier/{rule}", message=message, severity=severity)
+    """A Violation of a declared rule: `movement.distance` -> `frontier/movement.distance`."""
+    return RULE_IDS.violation(event, rule, message, severity)
 
 
 def chance_pending(turn: Turn) -> bool:

@@ -15,6 +15,7 @@ from rulesets.frontline.events import EVENTS
 from rulesets.frontline.moves import candidates, chance, legal
 from rulesets.frontline.params import OPTIONS, VERSIONS
 from rulesets.frontline.readings import READINGS
+from rulesets.frontline.ruleids import RULE_IDS
 from rulesets.frontline.rules import apply, check, outcome, setup, validate_start
 from rulesets.frontline.table import describe, touch
 from rulesets.frontline.view import metrics, progress, roster, view
@@ -41,6 +42,7 @@ RULESET = Ruleset(
     options=OPTIONS,
     bots=BOTS,
     readings=READINGS,
+    rule_ids=RULE_IDS,
     describe=describe,
     touch=touch,
     example_seats={"a": "player A", "b": "player B"},

@@ -8,11 +8,12 @@ made for them. Numbers from the lost images are params (params.py) or card data
 
 from __future__ import annotations
 
+from rulesets.frontline.ruleids import RULE_IDS
 from rulesets.protocol import Reading
 
 
 def _a(rule: str, passage: str, reading: str) -> Reading:
-    return Reading(rule=f"frontline/{rule}", kind="ambiguity", passage=passage, reading=reading)
+    return Reading(rule=RULE_IDS.id(rule), kind="ambiguity", passage=passage, reading=reading)
 
 
 READINGS: tuple[Reading, ...] = (

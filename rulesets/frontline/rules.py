@@ -29,6 +29,7 @@ from rulesets.frontline.events import (
     WorkersMoved,
 )
 from rulesets.frontline.params import Params
+from rulesets.frontline.ruleids import RULE_IDS
 from rulesets.frontline.state import (
     Building,
     Returning,
@@ -60,8 +61,8 @@ Problems = list[Violation]
 
 
 def _v(event: Event, rule: str, message: str) -> Violation:
-    """A violation of `frontline/<rule>` at the event's seq."""
-    return Violation(seq=event.seq, rule=f"frontline/{rule}", message=message)
+    """A violation of the declared rule `frontline/<rule>` at the event's seq."""
+    return RULE_IDS.violation(event, rule, message)
 
 
 # --- setup (Start phase) ------------------------------------------------------------------------
@@ -594,13 +595,13 @@ def outcome(params: Params, state: State) -> Outcome | None:
     half = base_line_reached(params, state)
     if half is not None:
         winner, loser = state.seats[1 - half], state.seats[half]
-        return Outcome(winner=winner, reason=f"{winner} pushed the frontline to {loser}'s base line", rule="frontline/victory.base-line")
+        return Outcome(winner=winner, reason=f"{winner} pushed the frontline to {loser}'s base line", rule=RULE_IDS.id("victory.base-line"))
     if state.bouts_done < params.bouts:
         return None
     scores = {seat: points(params, state, seat) for seat in state.seats}
     said = ", ".join(f"{seat} {n}" for seat, n in scores.items())
     first, second = state.seats
     if scores[first] == scores[second]:
-        return Outcome(winner=None, draw=True, reason=f"{params.bouts} bouts played, equal points ({said})", rule="frontline/victory.points")
+        return Outcome(winner=None, draw=True, reason=f"{params.bouts} bouts played, equal points ({said})", rule=RULE_IDS.id("victory.points"))
     winner = first if scores[first] > scores[second] else second
-    return Outcome(winner=winner, reason=f"{params.bouts} bouts played, {winner} has more points ({said})", rule="frontline/victory.points")
+    return Outcome(winner=winner, reason=f"{params.bouts} bouts played, {winner} has more points ({said})", rule=RULE_IDS.id("victory.points"))

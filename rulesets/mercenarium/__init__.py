@@ -15,6 +15,7 @@ from rulesets.mercenarium.events import EVENTS
 from rulesets.mercenarium.moves import candidates, chance, legal
 from rulesets.mercenarium.params import VERSIONS
 from rulesets.mercenarium.readings import READINGS
+from rulesets.mercenarium.ruleids import RULE_IDS
 from rulesets.mercenarium.rules import apply, check, outcome, setup, validate_start
 from rulesets.mercenarium.table import describe, touch
 from rulesets.mercenarium.view import metrics, progress, view
@@ -39,6 +40,7 @@ RULESET = Ruleset(
     fingerprint=fingerprint(Path(__file__).parent),
     bots=BOTS,
     readings=READINGS,
+    rule_ids=RULE_IDS,
     describe=describe,
     touch=touch,
     example_seats={"red": "red player", "yellow": "yellow player"},

@@ -40,6 +40,7 @@ from rulesets.mercenarium.events import (
     ZodiacRolled,
 )
 from rulesets.mercenarium.params import Params
+from rulesets.mercenarium.ruleids import RULE_IDS
 from rulesets.mercenarium.state import (
     Capture,
     Last,
@@ -70,7 +71,7 @@ from rulesets.mercenarium.state import (
     unspent,
     without,
 )
-from rulesets.protocol import Outcome, Violation
+from rulesets.protocol import Outcome, Severity, Violation
 
 replace = msgspec.structs.replace
 
@@ -114,8 +115,9 @@ def setup(params: Params, started: MatchStarted) -> State:
 Problems = list[Violation]
 
 
-def _v(event: Event, rule: str, message: str, severity: str = "error") -> Violation:
-    return Violation(seq=event.seq, rule=f"mercenarium/{rule}", message=message, severity=severity)  # type: ignore[arg-type]
+def _v(event: Event, rule: str, message: str, severity: Severity = "error") -> Violation:
+    """The event broke the declared rule `rule` (see `ruleids.RULE_IDS`)."""
+    return RULE_IDS.violation(event, rule, message, severity)
 
 
 def name(card_id: str) -> str:
@@ -1063,16 +1065,16 @@ def outcome(params: Params, state: State) -> Outcome | None:
         return None
     for p in state.players:
         if len(p.captures) >= params.captures_to_win:  # "Spent captures ... still count"
-            return Outcome(winner=p.seat, reason=f"{p.seat} reached {params.captures_to_win} captures", rule="mercenarium/victory.captures")
+            return Outcome(winner=p.seat, reason=f"{p.seat} reached {params.captures_to_win} captures", rule=RULE_IDS.id("victory.captures"))
     may_end = len(state.seats) != 2 or state.eliminated is not None or (
         state.current is not None and not state.pending and limbo_on(params, state.board, state.current))
     if may_end and (ended := _elimination(params, state)) is not None:
         return ended
     if state.singularity and not state.deck:
-        return Outcome(winner=None, draw=True, reason="the Singularity deck ran out: universal stalemate", rule="mercenarium/singularity.stalemate")
+        return Outcome(winner=None, draw=True, reason="the Singularity deck ran out: universal stalemate", rule=RULE_IDS.id("singularity.stalemate"))
     history = state.history
     if history and len(history) >= params.repetitions and history.count(history[-1]) >= params.repetitions:
-        return Outcome(winner=None, draw=True, reason=f"the same position came up {params.repetitions} times: stalemate", rule="mercenarium/stalemate.repetition")
+        return Outcome(winner=None, draw=True, reason=f"the same position came up {params.repetitions} times: stalemate", rule=RULE_IDS.id("stalemate.repetition"))
     return None
 
 
@@ -1087,10 +1089,10 @@ def _elimination(params: Params, state: State) -> Outcome | None:
         if loser is None:
             return None
         winner = next(s for s in state.seats if s != loser)
-        return Outcome(winner=winner, reason=f"{loser} could not escape Limbo", rule="mercenarium/victory.limbo-2p")
+        return Outcome(winner=winner, reason=f"{loser} could not escape Limbo", rule=RULE_IDS.id("victory.limbo-2p"))
     standing = [s for s in state.seats if not in_limbo(params, state, s)]
     if len(standing) == 1 and in_play(state, standing[0]):
-        return Outcome(winner=standing[0], reason=f"every opponent of {standing[0]} is in Limbo", rule="mercenarium/victory.limbo")
+        return Outcome(winner=standing[0], reason=f"every opponent of {standing[0]} is in Limbo", rule=RULE_IDS.id("victory.limbo"))
     return None
 
 

@@ -15,6 +15,7 @@ from rulesets.mercyfrontier.events import EVENTS
 from rulesets.mercyfrontier.moves import candidates, chance, legal
 from rulesets.mercyfrontier.params import VERSIONS
 from rulesets.mercyfrontier.readings import READINGS
+from rulesets.mercyfrontier.ruleids import RULE_IDS
 from rulesets.mercyfrontier.rules import apply, check, outcome, setup, validate_start
 from rulesets.mercyfrontier.table import describe, touch
 from rulesets.mercyfrontier.view import metrics, places, progress, view
@@ -40,6 +41,7 @@ RULESET = Ruleset(
     fingerprint=fingerprint(Path(__file__).parent),
     bots=BOTS,
     readings=READINGS,
+    rule_ids=RULE_IDS,
     describe=describe,
     touch=touch,
     example_seats={"orange": "orange player", "yellow": "yellow player"},

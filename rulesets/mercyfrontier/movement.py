@@ -19,6 +19,7 @@ from rulesets.mercyfrontier.board import Space
 from rulesets.mercyfrontier.components import TITAN
 from rulesets.mercyfrontier.events import AbilityUsed, CombatResolved, MercenaryMoved
 from rulesets.mercyfrontier.params import Params
+from rulesets.mercyfrontier.ruleids import RULE_IDS
 from rulesets.mercyfrontier.state import (
     Merc,
     MoveRecord,
@@ -45,7 +46,7 @@ Problems = list[Violation]
 
 
 def _v(event: Event, rule: str, message: str) -> Violation:
-    return Violation(seq=event.seq, rule=f"mercyfrontier/{rule}", message=message)
+    return RULE_IDS.violation(event, rule, message)
 
 
 class Walk(msgspec.Struct, frozen=True, gc=False):

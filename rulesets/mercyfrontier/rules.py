@@ -49,6 +49,7 @@ from rulesets.mercyfrontier.events import (
 )
 from rulesets.mercyfrontier.params import Params
 from rulesets.mercyfrontier.resources import RESOURCES, Resources
+from rulesets.mercyfrontier.ruleids import RULE_IDS
 from rulesets.mercyfrontier.state import (
     PHASES,
     Building,
@@ -77,15 +78,15 @@ from rulesets.mercyfrontier.state import (
     turn_order,
     uncovering,
 )
-from rulesets.protocol import Outcome, Violation
+from rulesets.protocol import Outcome, Severity, Violation
 
 Problems = list[Violation]
 SEATS = board.SEATS
 
 
-def rule_violation(event: Event, rule: str, message: str, severity: str = "error") -> Violation:
-    """A violation of `mercyfrontier/<rule>` at the event's seq."""
-    return Violation(seq=event.seq, rule=f"mercyfrontier/{rule}", message=message, severity=severity)  # type: ignore[arg-type]
+def rule_violation(event: Event, rule: str, message: str, severity: Severity = "error") -> Violation:
+    """A violation of the declared rule `mercyfrontier/<rule>` at the event's seq."""
+    return RULE_IDS.violation(event, rule, message, severity)
 
 
 _v = rule_violation
@@ -668,7 +669,7 @@ def _far_side(params: Params, priority: str, seats: tuple[str, ...], mercs: tupl
     for seat in (priority, next((s for s in seats if s != priority), priority)):
         for m in mercs:
             if m.owner == seat and m.arrived and m.at is not None and board.on_far_row(params, seat, m.at, card_of(m.card).size):
-                return Outcome(winner=seat, reason=f"{seat}'s {m.card} reached the other side of the board", rule="mercyfrontier/victory.far-side")
+                return Outcome(winner=seat, reason=f"{seat}'s {m.card} reached the other side of the board", rule=RULE_IDS.id("victory.far-side"))
     return None
 
 
@@ -683,5 +684,5 @@ def outcome(params: Params, state: State) -> Outcome | None:
     for p in state.players:
         if p.lost >= params.buildings_to_win:
             winner = next((s for s in state.seats if s != p.seat), p.seat)
-            return Outcome(winner=winner, reason=f"{winner} destroyed {p.lost} of {p.seat}'s buildings", rule="mercyfrontier/victory.buildings")
+            return Outcome(winner=winner, reason=f"{winner} destroyed {p.lost} of {p.seat}'s buildings", rule=RULE_IDS.id("victory.buildings"))
     return None

@@ -16,6 +16,7 @@ from rulesets.mortalgate.moves import attempts, candidates, chance, legal
 from rulesets.mortalgate.params import VERSIONS, Params
 from rulesets.mortalgate.readings import READINGS
 from rulesets.mortalgate.rulebook import RulebookReport, check_faq, check_rulebook
+from rulesets.mortalgate.ruleids import RULE_IDS
 from rulesets.mortalgate.rules import apply, check, outcome, setup, validate_start
 from rulesets.mortalgate.state import State, seat_team
 from rulesets.mortalgate.table import compose, describe, touch
@@ -67,6 +68,7 @@ RULESET = Ruleset(
     touch=touch,
     compose=compose,
     readings=READINGS,
+    rule_ids=RULE_IDS,
     roster=roster,
     seat_side=side_of,
     upcasters=UPCASTERS,

@@ -57,7 +57,7 @@ READINGS: tuple[Reading, ...] = (
                 "A move that only those 2 points forbid is named by the poison; a move past the full movement, by movement.points.",
     ),
     Reading(
-        rule="mortalgate/movement.slain", kind="ambiguity",
+        rule="mortalgate/death.slain", kind="ambiguity",
         passage='Death: "Upon death, a player must remove his or her hero figure from the board ... At the beginning of that hero\'s next turn, his or her hero may return".',
         reading="Until it returns, a slain hero takes no action: a move, attack, ability or capture by it is named by its death, not by the range, "
                 "zone or path it would have had.",

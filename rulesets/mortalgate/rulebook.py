@@ -25,8 +25,9 @@ import msgspec
 from events.errors import TabletapeError
 from rulesets.mortalgate import heroes
 from rulesets.mortalgate.heroes import HeroStats, UnknownHeroError
+from rulesets.mortalgate.ruleids import RULE_IDS
 
-RULE = "mortalgate/appendix.quick-reference"
+RULE = RULE_IDS.id("appendix.quick-reference")
 """Rule id of the printed table (mortalgate.txt, Appendix, Quick-reference Combat Table)."""
 
 Role = Literal["attacker", "defender"]
@@ -310,9 +311,9 @@ def check_rulebook(
 
 
 FAQ_NUMBERS = (
-    ("mortalgate/faq.grace-capture", "capture_grace", 3,
+    (RULE_IDS.id("faq.grace-capture"), "capture_grace", 3,
      '"You get 3 Grace Points for capturing an altar." (FAQ)'),
-    ("mortalgate/faq.grace-to-win", "grace_to_win", 20,
+    (RULE_IDS.id("faq.grace-to-win"), "grace_to_win", 20,
      '"Once you or your team gains 20 Grace Points, you win the game." (FAQ)'),
 )
 """Numbers the FAQ prints: (rule id, the param it states, the printed value, the passage)."""

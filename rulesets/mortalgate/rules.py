@@ -35,6 +35,7 @@ from rulesets.mortalgate.events import (
     TurnStarted,
 )
 from rulesets.mortalgate.params import Params
+from rulesets.mortalgate.ruleids import RULE_IDS
 from rulesets.mortalgate.state import (
     PHASES,
     TEAMS,
@@ -65,7 +66,7 @@ from rulesets.mortalgate.state import (
     team_index,
     zone_of,
 )
-from rulesets.protocol import Outcome, Violation
+from rulesets.protocol import Outcome, Severity, Violation
 
 replace = msgspec.structs.replace
 
@@ -118,10 +119,11 @@ ON_THE_MAP = frozenset({"movement.impassable", "combat.line-of-sight", "altars.z
 """Rules judged on the map's layout, which is assumed data (params: `map`): their findings say so."""
 
 
-def _v(event: Event, rule: str, message: str, severity: str = "error") -> Violation:
+def _v(event: Event, rule: str, message: str, severity: Severity = "error") -> Violation:
+    """The event broke the declared rule `rule` (see `ruleids.RULE_IDS`)."""
     if rule in ON_THE_MAP:
         message += " (on the assumed map layout)"
-    return Violation(seq=event.seq, rule=f"mortalgate/{rule}", message=message, severity=severity)  # type: ignore[arg-type]
+    return RULE_IDS.violation(event, rule, message, severity)
 
 
 def _check_by(event: Event, hero: Hero | None) -> Problems:
@@ -162,7 +164,7 @@ def _check_phase(event: Event, turn: Turn, phase: str) -> Problems:
     if turn.phase == "done":
         return []  # the capture ended the turn: `altars.capture-ends-turn` names that once
     if _PHASE_RANK[turn.phase] > _PHASE_RANK[phase]:
-        return [_v(event, "turn.phase-order", f"{phase} phase after the {turn.phase} phase: phases go upkeep, movement, combat, capture")]
+        return [_v(event, "turn-sequence.phases", f"{phase} phase after the {turn.phase} phase: phases go upkeep, movement, combat, capture")]
     return []
 
 
@@ -239,12 +241,12 @@ def _check_fair_share(params: Params, state: State, event: HeroPicked) -> Proble
 def _check_hero_placed(params: Params, state: State, event: HeroPlaced) -> Problems:
     hero = find(state, event.hero)
     if hero is None or state.stage == "draft":
-        return [_v(event, "setup.spawn", f"{event.hero} is placed before the draft is over")]
+        return [_v(event, "draft.spawn", f"{event.hero} is placed before the draft is over")]
     problems = _check_by(event, hero)
     if state.stage == "play" or hero.node is not None:
-        problems.append(_v(event, "setup.spawn", f"{event.hero} is already on the board"))
+        problems.append(_v(event, "draft.spawn", f"{event.hero} is already on the board"))
     if event.node not in game_map(params).spawns[hero.team]:
-        problems.append(_v(event, "setup.spawn", f"{event.node} is not on {hero.team}'s spawn point (on the assumed map layout)"))
+        problems.append(_v(event, "draft.spawn", f"{event.node} is not on {hero.team}'s spawn point (on the assumed map layout)"))
     elif event.node in occupied(state):
         problems.append(_v(event, "movement.occupied", f"{event.node} already holds a hero"))
     return problems
@@ -254,10 +256,10 @@ def _check_turn_order(params: Params, state: State, event: TurnOrderSet) -> Prob
     """"This turn order, once decided, will remain constant throughout the remainder of the game"."""
     if state.stage != "placement":
         when = "during the draft" if state.stage == "draft" else "after play began: the order stays constant"
-        return [_v(event, "setup.turn-order", f"turn order set {when}")]
+        return [_v(event, "draft.turn-order", f"turn order set {when}")]
     team_heroes = sorted(h.id for h in state.heroes if h.team == event.team)
     if sorted(event.heroes) != team_heroes:
-        return [_v(event, "setup.turn-order", f"{event.team}'s order must list each of its heroes once: {', '.join(team_heroes)}")]
+        return [_v(event, "draft.turn-order", f"{event.team}'s order must list each of its heroes once: {', '.join(team_heroes)}")]
     return []
 
 
@@ -303,7 +305,7 @@ def _check_moved(params: Params, state: State, event: HeroMoved) -> Problems:
         return problems
     problems += _check_phase(event, turn, "movement")
     if not hero.alive or hero.node is None:
-        return [*problems, _v(event, "movement.slain", f"{event.hero} is slain and not on the board")]
+        return [*problems, _v(event, "death.slain", f"{event.hero} is slain and not on the board")]
     if turn.stunned:
         problems.append(_v(event, "status.stun", f"{event.hero} is stunned: stunned heroes are unable to move"))
     allowance = movement_allowance(params, state, hero, turn)
@@ -392,7 +394,7 @@ def _check_attack(params: Params, state: State, event: AttackDeclared) -> Proble
         return problems
     problems += _check_phase(event, turn, "combat")
     if not hero.alive:
-        return [*problems, _v(event, "movement.slain", f"{event.hero} is slain")]
+        return [*problems, _v(event, "death.slain", f"{event.hero} is slain")]
     if turn.stunned:
         problems.append(_v(event, "status.stun", f"{event.hero} is stunned: stunned heroes are unable to attack"))
     if turn.attacks_left <= 0:
@@ -410,7 +412,7 @@ def _check_ability(params: Params, state: State, event: AbilityUsed) -> Problems
     if ability is None or event.ability not in own:
         return [*problems, _v(event, "abilities.unknown", f"{hero.id} has no ability {event.ability!r}; its abilities: {', '.join(sorted(own))}")]
     if not hero.alive:
-        return [*problems, _v(event, "movement.slain", f"{event.hero} is slain")]
+        return [*problems, _v(event, "death.slain", f"{event.hero} is slain")]
     if turn.combat_used:
         problems.append(_v(event, "combat.one-action", f"{event.hero} already took its combat action this turn"))
     if (left := cooldown(hero, event.ability)) > 0:
@@ -468,7 +470,7 @@ def _check_captured(params: Params, state: State, event: AltarCaptured) -> Probl
     if index is None:
         return [*problems, _v(event, "altars.unknown", f"there is no altar {event.altar!r}")]
     if not hero.alive:  # "Upon death, a player must remove his or her hero figure from the board"
-        return [*problems, _v(event, "movement.slain", f"{event.hero} is slain and not on the board")]
+        return [*problems, _v(event, "death.slain", f"{event.hero} is slain and not on the board")]
     if hero.node not in zone_of(params, event.altar):
         problems.append(_v(event, "altars.zone", f"{event.hero} is not in {event.altar}'s altar zone"))
     if contested(params, state, event.altar, hero.team):
@@ -637,34 +639,68 @@ def _apply_turn_started(params: Params, state: State, event: TurnStarted) -> Sta
 
 
 def _upkeep(params: Params, state: State, hero: Hero, cursor: int) -> State:
-    """"Upkeep Phase": cooldowns tick, Shield Wall ends ("until his next turn"), then status
-    effects resolve and tick: "Burning heroes suffer 1 damage ... Burn damage spreads to ...
-    members of the sufferer's team occupying nodes adjacent"; "Poison: ... suffers 1 damage".
+    """"Upkeep Phase", its steps in the text's order: the hero's turn begins; "he or she will
+    first reduce the cooldown counter of any abilities on cooldown by 1"; "Once cooldowns have
+    been resolved, the player will then resolve any current status effects"; "After doing so
+    the player will reduce the counter on the associated status effect marker".
 
-    The new turn, its count and `cursor` go into the same copy of the state as the ticks:
-    a third of all events are turn starts.
+    The turn's start and the ticked cooldowns go into one copy of the state, and a hero with
+    no status effect stops there: a third of all events are turn starts.
     """
-    effects = hero.effects
-    if not effects:
-        turn = Turn(hero=hero.id, attacks_left=1)
-        if not (hero.cooldowns or hero.shield_wall):
-            return replace(state, turns=state.turns + 1, cursor=cursor, turn=turn)
-        ticked = replace(hero, cooldowns=_ticked(hero.cooldowns), shield_wall=False)
-        return replace(state, heroes=heroes_with(state, hero, ticked), turns=state.turns + 1, cursor=cursor, turn=turn)
-    kinds = {e.kind for e in effects}
-    turn = Turn(hero=hero.id, attacks_left=1, stunned="stunned" in kinds, poisoned="poisoned" in kinds,
+    ready = _cooldowns_ticked(hero)
+    state = replace(state, heroes=state.heroes if ready is hero else heroes_with(state, hero, ready),
+                    turns=state.turns + 1, cursor=cursor, turn=_turn_of(hero))
+    if not hero.effects:
+        return state
+    state = _statuses_resolve(params, state, ready)
+    return _status_counters_tick(state, hero.id)
+
+
+def _turn_of(hero: Hero) -> Turn:
+    """The hero's turn, under the statuses it begins with: "stunned heroes are unable to move
+    or attack", a poisoned hero's "mobility is reduced by 2", Precision Targeting holds."""
+    if not hero.effects:
+        return Turn(hero=hero.id, attacks_left=1)
+    kinds = {e.kind for e in hero.effects}
+    return Turn(hero=hero.id, attacks_left=1, stunned="stunned" in kinds, poisoned="poisoned" in kinds,
                 precision="precision" in kinds)
-    ticked = replace(hero, cooldowns=_ticked(hero.cooldowns), shield_wall=False,
-                     effects=tuple([Timed(e.kind, e.turns - 1) for e in effects if e.turns > 1]))
-    state = replace(state, heroes=heroes_with(state, hero, ticked), turns=state.turns + 1, cursor=cursor, turn=turn)
-    if "burning" in kinds and ticked.node is not None:
-        near = board.neighbours(ticked.node)
-        mates = [h for h in state.heroes if h.team == ticked.team and h.node in near]
-        for burnt in (ticked, *mates):  # each hurt changes only its own hero: the others stay current
+
+
+def _cooldowns_ticked(hero: Hero) -> Hero:
+    """The hero's sheet once the turn has begun: "reduce the cooldown counter of any abilities
+    on cooldown by 1 (one). If this would reduce the current cooldown of an ability to 0
+    (zero), the counter can be removed"; its Shield Wall ends ("taking no damage until his
+    next turn")."""
+    if not (hero.cooldowns or hero.shield_wall):
+        return hero
+    return replace(hero, cooldowns=_ticked(hero.cooldowns), shield_wall=False)
+
+
+def _statuses_resolve(params: Params, state: State, hero: Hero) -> State:
+    """"fulfill the conditions of the status effect" ("Status Effects"): "Burning heroes suffer
+    1 damage at the beginning of their turn. Burn damage spreads to other members of the
+    sufferer's team occupying nodes adjacent to the sufferer"; "poisoned heroes suffers 1
+    damage at the beginning of their turn". `hero` is the sheet as it stands in `state`."""
+    kinds = {e.kind for e in hero.effects}
+    if "burning" in kinds and hero.node is not None:
+        near = board.neighbours(hero.node)
+        mates = [h for h in state.heroes if h.team == hero.team and h.node in near]
+        for burnt in (hero, *mates):  # each hurt changes only its own hero: the others stay current
             state = hurt(params, state, burnt, 1)
     if "poisoned" in kinds and (current := find(state, hero.id)) is not None:
         state = hurt(params, state, current, 1)
     return state
+
+
+def _status_counters_tick(state: State, hero_id: str) -> State:
+    """"reduce the counter on the associated status effect marker. If this reduces the counter
+    to 0 (zero), the player may remove the status effect marker" (a hero its statuses slew has
+    none left: "status effects are removed")."""
+    hero = find(state, hero_id)
+    if hero is None or not hero.effects:
+        return state
+    effects = tuple([Timed(e.kind, e.turns - 1) for e in hero.effects if e.turns > 1])
+    return replace(state, heroes=heroes_with(state, hero, replace(hero, effects=effects)))
 
 
 @lru_cache(maxsize=1024)
@@ -688,20 +724,16 @@ def _with_turn(state: State, **changes: Any) -> State:
 
 
 def _apply_moved(params: Params, state: State, event: HeroMoved) -> State:
-    path = event.path
-    heroes = list(state.heroes)
-    for at, hero in enumerate(heroes):  # (`find` and `heroes_with` in one pass: a quarter of all events are moves)
-        if hero.id == event.hero:
-            if not path:
-                return state
-            heroes[at] = replace(hero, node=path[-1])
-            break
-    else:
+    """"A hero may move one node per movement point": the hero stands on its path's last node,
+    and the turn is in its movement phase with one point spent per node walked."""
+    hero = find(state, event.hero)
+    if hero is None or not event.path:
         return state
+    state = replace(state, heroes=heroes_with(state, hero, replace(hero, node=event.path[-1])))
     turn = state.turn
     if turn is None:
-        return replace(state, heroes=tuple(heroes))
-    return replace(state, heroes=tuple(heroes), turn=replace(turn, phase="movement", moved=turn.moved + len(path)))
+        return state
+    return replace(state, turn=replace(turn, phase="movement", moved=turn.moved + len(event.path)))
 
 
 def _apply_enchantment(params: Params, state: State, event: EnchantmentTaken) -> State:
@@ -970,11 +1002,11 @@ def outcome(params: Params, state: State) -> Outcome | None:
     red, blue = state.grace
     if red >= win or blue >= win:  # "The first team to reach 20 Grace points achieves victory"
         team = "red" if red >= win else "blue"
-        return Outcome(winner=team, reason=f"{team} reached {win} Grace", rule="mortalgate/victory.grace")
+        return Outcome(winner=team, reason=f"{team} reached {win} Grace", rule=RULE_IDS.id("victory.grace"))
     altars = state.altars
     if altars and altars[0] is not None and altars.count(altars[0]) == len(altars):  # "a single team controls all 8 altar points"
         team = str(altars[0])
-        return Outcome(winner=team, reason=f"{team} controls all {len(altars)} altars", rule="mortalgate/victory.altars")
+        return Outcome(winner=team, reason=f"{team} controls all {len(altars)} altars", rule=RULE_IDS.id("victory.altars"))
     for hero in state.heroes:
         if not hero.alive:
             break
@@ -983,5 +1015,5 @@ def outcome(params: Params, state: State) -> Outcome | None:
     standing = {h.team for h in state.heroes if h.alive}
     if len(standing) == 1:  # "If all enemies are defeated before having the opportunity to respawn"
         team = standing.pop()
-        return Outcome(winner=team, reason=f"{team} slew every enemy before any could respawn", rule="mortalgate/victory.wipe")
+        return Outcome(winner=team, reason=f"{team} slew every enemy before any could respawn", rule=RULE_IDS.id("victory.wipe"))
     return None

@@ -97,3 +97,14 @@ def run_ok(at: AppTest) -> AppTest:
     at.run()
     assert not at.exception, [e.message for e in at.exception]
     return at
+
+
+def board_frames(at: AppTest) -> dict[int, dict[str, Any]]:
+    """The frames Replay hands its board component (the chunk the browser asked for last),
+    by seq, with their drawings put back as the browser draws them."""
+    import json
+
+    from dashboard.scrub import unpack
+
+    [board] = at.get("bidi_component")
+    return {frame["seq"]: frame for frame in unpack(json.loads(board.proto.json)["chunk"])}

@@ -5,9 +5,9 @@ version, the shipped playtests and their notes), syncs the warehouse, prints the
 becomes the Streamlit server, bound to 127.0.0.1 unless --host says otherwise.
 
 The browser test starts that server on a free port over a temporary store and drives
-Debian's Chromium with Playwright (never a downloaded browser): it scrubs a match to an
-event, adds a note there, reloads, and finds the note; it saves a screenshot of every page
-in tests/artifacts/.
+Debian's Chromium with Playwright (never a downloaded browser): it drags the board's slider
+to an event, picks it for a note, adds one there, reloads, and finds the note; it saves a
+screenshot of every page in tests/artifacts/.
 """
 
 from __future__ import annotations
@@ -192,19 +192,20 @@ def test_scrub_annotate_reload_and_find_the_note_then_screenshot_every_page(serv
 
     page.goto(f"{server}replay?match={CAFE}")
     _settled(page, "Replay")
-    page.get_by_text("Event 0 of 386").wait_for()
-    thumb = page.get_by_role("slider")
-    box = page.locator('[data-testid="stSlider"]').bounding_box()
-    start = thumb.bounding_box()
-    page.mouse.move(start["x"] + start["width"] / 2, start["y"] + start["height"] / 2)
+    page.locator(".tt-scrub[data-drawn]").wait_for(timeout=60_000)
+    slider = page.locator(".tt-scrub .slider").bounding_box()
+    page.mouse.move(slider["x"] + 8, slider["y"] + slider["height"] / 2)
     page.mouse.down()
-    page.mouse.move(box["x"] + box["width"] * 0.4, start["y"] + start["height"] / 2, steps=8)
+    page.mouse.move(slider["x"] + 8 + (slider["width"] - 16) * 0.4, slider["y"] + slider["height"] / 2, steps=8)
     page.mouse.up()
-    page.wait_for_function("() => document.body.innerText.match(/Event ([1-9][0-9]*) of 386/)", timeout=60_000)
-    _settled(page, "Replay")
-    seq = int(re.search(r"Event (\d+) of 386", page.inner_text("body")).group(1))  # type: ignore[union-attr]
+    seq = int(page.locator(".tt-scrub .slider").input_value())  # where the drag let go
+    page.locator(f'.tt-scrub[data-drawn="{seq}"]').wait_for()
+    assert page.locator(".tt-scrub .said").inner_text().startswith(f"Event {seq} of 386: ")
     assert 100 < seq < 200
     assert page.locator("svg.tabletape-board g.piece").count() > 0
+    page.get_by_role("button", name="Note this event").click()
+    page.get_by_text(f"Add a note on event {seq}").wait_for(timeout=60_000)
+    _settled(page, "Replay")
 
     text = f"Browser note at event {seq}: this charge felt too strong"
     form = page.locator('[data-testid="stForm"]').filter(has_text="Add a note on event")

@@ -17,7 +17,10 @@ from typing import Any
 import pytest
 
 from benchmarks import record_browser as driver
+from projections.simulate import play
 from projections.workspace import Workspace
+from rulesets import registry
+from tests.plugin_support import examples_installed
 
 ARTIFACTS = Path(__file__).parents[1] / "artifacts"
 OPENING = 40
@@ -47,7 +50,10 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Workspace,
 def _record(store: tuple[Workspace, str, dict[str, Any]], game: str, size: str, limit: int | None) -> driver.Recording:
     ws, url, golden = store
     rules, events = golden[game]
-    match_id = f"taps-{game}-{size}-{limit or 'all'}"
+    return _taps(ws, url, rules, events, f"taps-{game}-{size}-{limit or 'all'}", size, limit)
+
+
+def _taps(ws: Workspace, url: str, rules: Any, events: list, match_id: str, size: str, limit: int | None) -> driver.Recording:
     driver.start_match(ws, rules, events, match_id)
     ARTIFACTS.mkdir(exist_ok=True)
     outside: list[str] = []
@@ -65,6 +71,18 @@ def test_the_opening_of_a_golden_game_is_recorded_by_taps_on_a_tablet(store: Any
     assert run.recorded > 0
     if run.move_taps:
         assert max(run.move_taps) <= 3
+
+
+@pytest.mark.parametrize("game", ["pig", "gofish"])
+def test_the_opening_of_an_example_game_installed_as_a_designer_would_is_recorded_by_taps(store: Any, game: str) -> None:
+    """examples/pig (a die) and examples/gofish (cards dealt and drawn), found through their
+    entry points: a seeded game of their random bot tapped from the buttons and the pad."""
+    examples_installed()
+    ws, url, _ = store
+    rules = registry.resolve(game)
+    events = play(rules, dict(rules.ruleset.example_seats), seed=1)
+    run = _taps(ws, url, rules, events, f"taps-{game}", "tablet", OPENING)
+    assert run.recorded > 0
 
 
 @pytest.mark.slow

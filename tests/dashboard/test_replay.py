@@ -1,4 +1,9 @@
-"""The Replay page through its widgets: scrub, step, jump, autoplay, see, and annotate."""
+"""The Replay page through its widgets: the frames it hands the board, findings, seats, notes.
+
+Stepping, dragging, the keys and autoplay happen in the browser (tests/dashboard/
+test_replay_browser.py); here the page is read for what it hands the board component: the
+chunk of frames the browser asked for, each event's board, words and findings.
+"""
 
 from __future__ import annotations
 
@@ -10,40 +15,51 @@ import msgspec
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.svg import Layers, board_layers, card_rows_svg
+from dashboard.scrub import CHUNK, FIRST
+from dashboard.svg import board_layers, card_rows_svg
 from projections.workspace import Workspace
-from rulesets.view import BoardView
-from tests.dashboard.conftest import CAFE, PLAYABLE, bot_game_id, by_label, open_page, run_ok, texts
+from rulesets.view import BoardView, card_key
+from tests.dashboard.conftest import (
+    CAFE,
+    PLAYABLE,
+    board_frames,
+    bot_game_id,
+    by_label,
+    open_page,
+    run_ok,
+    texts,
+)
 
 LAST = 386
 """The café playtest's last seq."""
 CLUB = "playtest-2026-03-12-club"
 """A 2.1 playtest, four players."""
+ASKED, SEQ = "replay.asked", "replay.seq"
+"""The page's keys of the frames the browser asked for and of the event it picked."""
 
 
 def replay(app: AppTest, match_id: str = CAFE) -> AppTest:
     return open_page(app, "replay", match_id=match_id)
 
 
-def drawing(at: AppTest, kind: str) -> str:
-    """The SVG of that class on the page, without its wrapper."""
-    block = next(str(m.value) for m in at.markdown if f'class="{kind}"' in str(m.value))
-    return block.split("\n")[1]
+def handed(at: AppTest) -> dict[str, Any]:
+    """What the page hands its board component."""
+    [board] = at.get("bidi_component")
+    return dict(json.loads(board.proto.json))
 
 
-def board(at: AppTest) -> str:
-    """The board the page hands its board component: the map, what moves on it, the cards."""
-    shown = next(json.loads(e.proto.json) for e in at.get("bidi_component"))
-    return Layers(shown["frame"], shown["moving"]).whole() + shown["cards"]
+frames = board_frames
+
+
+def ask(at: AppTest, start: int, size: int = CHUNK) -> dict[int, dict[str, Any]]:
+    """What the browser does when it lacks frames: ask for `size` of them from `start`."""
+    at.session_state[ASKED] = (handed(at)["id"], start, size)
+    return frames(run_ok(at))
 
 
 def drawn_view(view: BoardView) -> str:
-    """What `board` reads for this view."""
-    return board_layers(view, rows=False).whole() + card_rows_svg(view)
-
-
-def strip(at: AppTest) -> str:
-    return drawing(at, "tabletape-timeline")
+    """The board the browser draws for this view."""
+    return board_layers(view, rows=False).whole()
 
 
 def author_field(at: AppTest, form: str = "replay.change_note") -> Any:
@@ -51,35 +67,42 @@ def author_field(at: AppTest, form: str = "replay.change_note") -> Any:
     return next(w for w in at.text_input if w.label == "Your name" and w.form_id == form)
 
 
-def at_event(at: AppTest) -> int:
-    return int(by_label(at.slider, "Event").value)
-
-
-def click(at: AppTest, label: str) -> AppTest:
-    by_label(at.button, label).click()
+def pick(at: AppTest, seq: int) -> AppTest:
+    """What the board's "Note this event" does: the notes and the inspector follow `seq`."""
+    at.session_state[SEQ] = seq
     return run_ok(at)
 
 
-def test_the_slider_scrubs_to_an_event_and_redraws_board_list_and_inspector(app: AppTest, home: Path) -> None:
+def test_the_board_is_handed_the_first_frames_at_once_and_the_rest_as_the_browser_asks(app: AppTest, home: Path) -> None:
     at = replay(app)
-    assert f"Event 0 of {LAST}" in texts(at)
-    by_label(at.slider, "Event").set_value(40)
-    run_ok(at)
-    assert f"Event 40 of {LAST}" in texts(at)
+    data = handed(at)
+    assert data["total"] == LAST + 1 and data["start"] == 0
+    assert sorted(frames(at)) == list(range(FIRST))  # a small first chunk: the first board at once
+    shown = ask(at, 40)
+    assert sorted(shown) == list(range(40, 40 + CHUNK))
     ws = Workspace(home)
     rules = ws.rules_of(CAFE)
-    step = ws.state_at(CAFE, 40)
-    assert board(at) == drawn_view(rules.ruleset.view(rules.params, step.state, None))
-    listed = next(str(m.value) for m in at.markdown if str(m.value).startswith("- 32. "))
-    lines = listed.splitlines()
-    assert [line.split(".")[0].lstrip("-▶* ") for line in lines] == [str(seq) for seq in range(32, 49)]
-    assert lines[8].startswith(f"- ▶ **40. {ws.timeline(CAFE).said[40]}")
-    assert "(" not in ws.timeline(CAFE).said[40]  # words and board names, not coordinates
+    said = ws.timeline(CAFE).said
+    for seq in (40, 41, 100, 239):
+        state = ws.state_at(CAFE, seq).state
+        view = rules.ruleset.view(rules.params, state, None)
+        assert shown[seq]["board"] == drawn_view(view)
+        assert shown[seq]["cards"] == card_rows_svg(view)
+        assert shown[seq]["said"] == said[seq]
+        progress = rules.ruleset.progress(rules.params, state)
+        assert shown[seq]["where"].startswith(f"turn {progress.turn} · round {progress.round}")
+    assert "(" not in said[40]  # words and board names, not coordinates
+    assert "Grace" in shown[40]["side"] and "red: " in shown[40]["side"]
+    assert sorted(ask(at, LAST - 5)) == list(range(LAST - 5, LAST + 1))  # the last chunk stops at the end
+
+
+def test_the_state_inspector_shows_the_picked_event_and_the_state_after_it(app: AppTest) -> None:
+    at = pick(replay(app), 40)
     assert not at.json  # the state is drawn only when asked
-    by_label(at.toggle, "Show the state (every field)").set_value(True)
+    by_label(at.toggle, "Show event 40 and the state after it (every field)").set_value(True)
     run_ok(at)
-    assert at.json[0].value  # the state inspector holds the state at event 40
-    assert "Grace" in texts(at) and "red: " in texts(at)
+    shown = at.json[0].value
+    assert '"seq": 40' in shown and '"state"' in shown
 
 
 def test_with_no_match_chosen_the_latest_started_one_opens_and_the_list_runs_newest_first(app: AppTest, home: Path) -> None:
@@ -91,75 +114,42 @@ def test_with_no_match_chosen_the_latest_started_one_opens_and_the_list_runs_new
     assert starts == sorted(starts, reverse=True), listed
 
 
-def test_first_previous_next_last_buttons_step_through_the_match(app: AppTest) -> None:
+def test_violations_are_marked_on_the_strip_shown_at_their_event_and_listed(app: AppTest, home: Path) -> None:
     at = replay(app)
-    assert at_event(click(at, "Next")) == 1
-    assert at_event(click(at, "Next")) == 2
-    assert at_event(click(at, "Previous")) == 1
-    assert at_event(click(at, "Last")) == LAST
-    assert "MatchEnded" in texts(at)
-    assert at_event(click(at, "Next")) == LAST
-    assert at_event(click(at, "First")) == 0
-
-
-def test_violations_are_marked_listed_and_jumped_to(app: AppTest, home: Path) -> None:
-    at = replay(app)
-    marks = strip(at)
     # one info is the table's ruling at 300; another at seq 0 appears whenever the rules code
     # changed since the shipped log was recorded (its fingerprint note)
     changed = any(v.rule == "core/rules-changed" for v in Workspace(home).audit(CAFE).violations)
     # 213 and 282: heroes slain in their own upkeep came back in that same turn (death.respawn)
-    assert marks.count('class="violation-mark error"') == 4 and marks.count('class="violation-mark info"') == 1 + changed
-    assert at_event(click(at, "Next violation")) == 158
-    assert "mortalgate/combat.range" in texts(at)
-    assert at_event(click(at, "Next violation")) == 159
-    assert "mortalgate/combat.hit" in texts(at)
-    assert at_event(click(at, "Next violation")) == 213
-    assert "mortalgate/death.respawn" in texts(at)
-    assert at_event(click(at, "Next violation")) == 282
-    assert at_event(click(at, "Next violation")) == 300
-    assert "ruled by the table" in texts(at)
-    assert at_event(click(at, "Next violation")) == 300
-    assert "No violation after event 300." in texts(at)
+    assert handed(at)["marks"] == {"158": "error", "159": "error", "213": "error", "282": "error", "300": "info"} | (
+        {"0": "info"} if changed else {})
+    shown = ask(at, 150)
+    assert [f[1] for f in shown[158]["findings"]] == ["mortalgate/combat.range"]
+    assert [f[1] for f in shown[159]["findings"]] == ["mortalgate/combat.hit"]
+    assert [f[1] for f in shown[213]["findings"]] == ["mortalgate/death.respawn"]
+    assert shown[300]["findings"][0][2].startswith("ruled by the table")
+    assert shown[157]["findings"] == []
     listed = at.dataframe[0].value
     assert list(listed["seq"]) == [0] * changed + [158, 159, 213, 282, 300]
     assert "Result: declared result matches the rules" in texts(at)
 
 
-def test_jump_to_next_note_and_notes_on_this_event_come_first(app: AppTest) -> None:
+def test_notes_are_marked_on_the_strip_and_the_notes_on_the_picked_event_come_first(app: AppTest) -> None:
     at = replay(app)
-    assert at_event(click(at, "Next note")) == 26
-    assert ":material/location_on: **ben** on events 26-27" in texts(at)
-    assert at_event(click(at, "Next note")) == 158
-    assert at_event(click(at, "Next note")) == 159
+    assert sorted(start for start, _ in handed(at)["notes"])[:3] == [26, 158, 159]
+    assert ":material/location_on: **ben** on events 26-27" in texts(pick(at, 26))
 
 
 def test_an_undone_event_says_so(app: AppTest) -> None:
-    at = replay(app)
-    by_label(at.slider, "Event").set_value(26)
-    run_ok(at)
-    assert "undone later at the table" in texts(at)
-    assert "(undone)" in next(str(m.value) for m in at.markdown if "▶ **26." in str(m.value))
-
-
-def test_autoplay_steps_forward_on_every_run_without_a_keyboard(app: AppTest) -> None:
-    at = replay(app)
-    by_label(at.toggle, "Autoplay").set_value(True)
-    run_ok(at)
-    assert at_event(at) == 1
-    run_ok(at)
-    assert at_event(at) == 2
-    by_label(at.toggle, "Autoplay").set_value(False)
-    run_ok(at)
-    assert at_event(run_ok(at)) == 2
+    shown = ask(replay(app), 20)
+    assert shown[26]["undone"] and not shown[25]["undone"]
 
 
 def test_reading_under_another_version_changes_the_audit(app: AppTest) -> None:
     at = replay(app)
     by_label(at.selectbox, "Rules").set_value("mortalgate@2.1")
     run_ok(at)
-    assert at_event(click(at, "Next violation")) == 58  # the 2.5 map's paths cross 2.1's impassable nodes
-    assert "mortalgate/movement.impassable" in texts(at)
+    assert min(int(seq) for seq in handed(at)["marks"] if seq != "0") == 58  # the 2.5 map's paths cross 2.1's impassable nodes
+    assert "mortalgate/movement.impassable" in [f[1] for f in ask(at, 58)[58]["findings"]]
     assert "Result: the table declared blue the winner, but by the rules the game is not over" in texts(at)
 
 
@@ -180,12 +170,12 @@ def test_switching_from_a_frontier_match_shows_the_mortalgate_match_as_recorded(
     at = replay(app, bot_game_id("frontier"))
     rules = shown(by_label(at.selectbox, "Rules"))
     assert rules[1] == "as recorded (frontier@1.0)"
-    rules = shown(by_label(click(at, "Next").selectbox, "Rules"), rules)
+    rules = shown(by_label(run_ok(at).selectbox, "Rules"), rules)
     by_label(at.selectbox, "Match").set_value(CLUB)
     run_ok(at)
     box = by_label(at.selectbox, "Rules")
     assert shown(box, rules)[1] == "as recorded (mortalgate@2.1)"
-    assert box.value is None and f"Event 0 of {Workspace(home).timeline(CLUB).last_seq}" in texts(at)
+    assert box.value is None and handed(at)["total"] == Workspace(home).timeline(CLUB).last_seq + 1
 
 
 def test_rules_and_seat_chosen_for_one_match_do_not_follow_to_the_next(app: AppTest) -> None:
@@ -196,24 +186,29 @@ def test_rules_and_seat_chosen_for_one_match_do_not_follow_to_the_next(app: AppT
     by_label(at.selectbox, "Match").set_value(CAFE)
     run_ok(at)
     assert by_label(at.selectbox, "Rules").value is None and by_label(at.selectbox, "Seen by").value is None
-    assert at_event(click(at, "Next violation")) == 158  # the café's own first finding under 2.5, its range error
-    assert "mortalgate/combat.range" in texts(at)
+    assert min(int(seq) for seq in handed(at)["marks"] if seq != "0") == 158  # the café's own first finding under 2.5
 
 
 @pytest.mark.parametrize("game", PLAYABLE)
 def test_the_seat_selector_draws_what_that_seat_saw(app: AppTest, home: Path, game: str) -> None:
     match_id = bot_game_id(game)
     at = replay(app, match_id)
-    click(at, "Last")
     ws = Workspace(home)
     rules = ws.rules_of(match_id)
-    step = ws.state_at(match_id, at_event(at))
+    last = ws.timeline(match_id).last_seq
+    step = ws.state_at(match_id, last)
+    shown = rules.ruleset.view(rules.params, step.state, None)
+    if not shown.has_board:  # a game with no board (Pig's scores): its panels, as tables, where the board would be
+        assert shown.panels[0].title in ask(at, last)[last]["board"]
+        return
     drawn = {}
     for seat in (None, *ws.header(match_id).seats):
         by_label(at.selectbox, "Seen by").set_value(seat)
         run_ok(at)
-        drawn[seat] = board(at)
-        assert drawn[seat] == drawn_view(rules.ruleset.view(rules.params, step.state, seat))
+        frame = ask(at, last)[last]
+        drawn[seat] = frame["board"] + frame["cards"]
+        view = rules.ruleset.view(rules.params, step.state, seat)
+        assert drawn[seat] == drawn_view(view) + card_rows_svg(view)
     everything = rules.ruleset.view(rules.params, step.state, None)
     hidden = {seat: msgspec.structs.replace(rules.ruleset.view(rules.params, step.state, seat), seat=None) != everything
               for seat in drawn}
@@ -221,9 +216,39 @@ def test_the_seat_selector_draws_what_that_seat_saw(app: AppTest, home: Path, ga
         assert len(set(drawn.values())) > 1
 
 
+def test_a_seat_view_hands_the_page_no_card_that_seat_cannot_see(app: AppTest, home: Path) -> None:
+    """Seen by one Mercenarium seat, every frame of the match handed over holds the seat's own
+    hand and no card of another hand: not in a board, not in an event's words, not in a
+    finding; the state inspector and the findings' messages are not on the page."""
+    match_id = bot_game_id("mercenarium")
+    ws = Workspace(home)
+    rules = ws.rules_of(match_id)
+    timeline = ws.timeline(match_id)
+    at = replay(app, match_id)
+    seat = next(iter(ws.header(match_id).seats))
+    by_label(at.selectbox, "Seen by").set_value(seat)
+    run_ok(at)
+    shown: dict[int, dict[str, Any]] = {}
+    for start in range(0, timeline.last_seq + 1, CHUNK):
+        shown |= ask(at, start)
+    assert sorted(shown) == list(range(timeline.last_seq + 1))
+    hidden_somewhere = False
+    for seq, frame in shown.items():
+        state = timeline.state_at(seq).state
+        seen = {c for row in rules.ruleset.view(rules.params, state, seat).rows for c in row.cards}
+        hidden = {(row.id, c) for row in rules.ruleset.view(rules.params, state, None).rows
+                  if row.owner not in (None, seat) for c in row.cards if c not in seen}
+        hidden_somewhere |= bool(hidden)
+        markup = frame["board"] + frame["cards"] + frame["side"]
+        assert not [face for row, face in hidden if card_key(row, face) in markup], f"event {seq} shows a hidden card"
+        assert not [face for _, face in hidden if face in frame["said"] or face in json.dumps(frame["findings"])], seq
+    assert hidden_somewhere, "the other seats never held a card: nothing to hide"
+    assert all("state" not in toggle.label for toggle in at.toggle)  # the inspector would show every hand
+    assert "message" not in at.dataframe[0].value.columns if at.dataframe else True
+
+
 def test_add_a_note_on_an_event_and_on_a_range_with_tags_and_a_rule(app: AppTest, home: Path) -> None:
-    at = replay(app)
-    click(at, "Next violation")  # event 158, the range error
+    at = pick(replay(app), 158)  # the range error
     assert by_label(at.text_input, "Rule id").value == "mortalgate/combat.range"
     author_field(at, "replay.add_note").input("zoe")
     by_label(at.text_area, "Note").input("Range 1 heroes feel useless on this map")
@@ -235,7 +260,7 @@ def test_add_a_note_on_an_event_and_on_a_range_with_tags_and_a_rule(app: AppTest
     assert [(n.from_seq, n.to_seq, n.tags, n.rule) for n in notes] == [(158, 160, ("balance", "question"), "mortalgate/combat.range")]
     assert f"Note {notes[0].id} added on events 158-160." in texts(at)
     assert "**zoe** on events 158-160" in texts(at)
-    assert '<rect class="note-mark" x=' in strip(at)
+    assert [158, 160] in handed(at)["notes"]
     assert author_field(at, "replay.add_note").value == "zoe"  # the form remembers who is writing
 
 
@@ -290,27 +315,26 @@ def test_following_a_match_live_shows_events_another_recorder_writes(app: AppTes
     at = replay(app, "live")
     by_label(at.toggle, "Follow live").set_value(True)
     run_ok(at)
-    assert at_event(at) == 0
+    assert handed(at)["follow"] and handed(at)["total"] == 1
     ws.append("live", '{"type": "DraftRolled", "red": 5, "blue": 2}')  # the table, elsewhere
     run_ok(at)
-    assert at_event(at) == 1 and "draft roll: red 5, blue 2" in texts(at)
+    assert handed(at)["total"] == 2 and frames(at)[1]["said"].startswith("draft roll: red 5, blue 2")
     ws.append("live", '{"type": "HeroPicked", "by": "blue", "hero": "drexir"}')  # out of turn
     run_ok(at)
-    assert at_event(at) == 2 and "mortalgate/draft" in texts(at)
+    assert handed(at)["total"] == 3 and any(f[1].startswith("mortalgate/draft") for f in frames(at)[2]["findings"])
 
 
 def test_branch_here_opens_a_branch_at_that_event_and_steps_back_to_its_parent(app: AppTest, home: Path) -> None:
-    at = replay(app)
-    by_label(at.slider, "Event").set_value(40)
+    at = pick(replay(app), 40)
+    by_label(at.button, "Branch here (event 40)").click()
     run_ok(at)
-    before = texts(at)
-    click(at, "Branch here")
     ws = Workspace(home)
     [branch] = [m for m in ws.matches() if ws.header(m).branch_of == CAFE]
-    assert (ws.header(branch).branch_at, at_event(at)) == (40, 40)
+    assert ws.header(branch).branch_at == 40 and at.session_state[SEQ] == 40
     assert f"Branch {branch} started from event 40 of {CAFE}" in texts(at)
+    assert handed(at)["total"] == 41  # the branch holds the parent's events 0..40, nothing of its own yet
     assert ws.state_at(branch, 40).state == ws.state_at(CAFE, 40).state
-    assert f"Parent {CAFE} (left at event 40)" in [b.label for b in at.button]
-    click(at, f"Parent {CAFE} (left at event 40)")
-    assert at_event(at) == 40 and f"Branch {branch} (from event 40)" in [b.label for b in at.button]
-    assert "Event 40 of 386" in before and "Event 40 of 386" in texts(at)
+    by_label(at.button, f"Parent {CAFE} (left at event 40)").click()
+    run_ok(at)
+    assert at.session_state[SEQ] == 40 and handed(at)["total"] == 387
+    assert f"Branch {branch} (from event 40)" in [b.label for b in at.button]

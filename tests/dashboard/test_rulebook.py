@@ -50,6 +50,17 @@ def test_versions_readings_and_rulebook_findings(app: AppTest) -> None:
     assert report.summary() in [w.value for w in at.warning]
 
 
+def test_each_rule_id_is_shown_with_the_passage_it_stands_for(app: AppTest) -> None:
+    at = rulebook(app)
+    by_label(at.selectbox, "Game").set_value("mortalgate")
+    run_ok(at)
+    table = next(d.value for d in at.dataframe if "rule id" in d.value.columns).set_index("rule id")
+    assert len(table) == len(registry.game("mortalgate").rule_ids or ())
+    assert table.loc["mortalgate/death.slain", "rules text"] == 'mortalgate.txt, "Death"'
+    assert "slain hero" in table.loc["mortalgate/death.slain", "what breaks it"]
+    assert 'mortalgate/death.slain (mortalgate.txt, "Death")' in [e.label.split(": ", 1)[-1] for e in at.expander]
+
+
 @pytest.mark.parametrize("game", registry.names())
 def test_every_game_and_version_has_a_page(app: AppTest, game: str) -> None:
     at = rulebook(app)

@@ -1,4 +1,4 @@
-"""`apply`'s shortcuts held to the plain reducer: at every turn start and ability of seeded
+"""`apply` held to the plain reducer: at every turn start and ability of seeded
 games of both bots in three versions, and at every move (and at turn starts and moves a table
 could write: a hero not in the order, one not picked, one slain, an empty path), the state
 after it is the state the plain code gives."""
@@ -139,9 +139,9 @@ def test_abilities_fold_as_the_plain_reducer_folds_them(version: str, bot: str) 
 @pytest.mark.parametrize("version", ["1.5", "2.0", "2.5"])
 @pytest.mark.parametrize("bot", ["heuristic", "random"])
 def test_moves_fold_as_the_plain_reducer_folds_them(version: str, bot: str) -> None:
-    """A move finds its hero and puts it in its place in one pass: the state after every move
-    of seeded games is the plain reducer's, and so is the state after a move of a hero not
-    picked, an empty path, and a move with no turn under way (a table's mistakes)."""
+    """The state after every move of seeded games is the plain reducer's, and so is the state
+    after a move of a hero not picked, an empty path, and a move with no turn under way (a
+    table's mistakes)."""
     params = rules(version).params
     moved = 0
     for moved, state, event in played(version, bot, HeroMoved):

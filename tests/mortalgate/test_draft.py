@@ -87,12 +87,12 @@ def playing():
     state = drafted()
     spawns = game_map(R.params).spawns
     _, found = run(state, HeroPlaced(by="red", hero="drexir", node=spawns["blue"][0]))
-    assert found == ["mortalgate/setup.spawn"]
+    assert found == ["mortalgate/draft.spawn"]
     placements = [HeroPlaced(by=h.team, hero=h.id, node=spawns[h.team][i // 2]) for i, h in enumerate(state.heroes)]
     state, found = run(state, *placements)
     assert found == [] and state.stage == "placement"
     _, found = run(state, TurnOrderSet(by="red", team="red", heroes=("drexir", "seiren", "elazar")))
-    assert found == ["mortalgate/setup.turn-order"]
+    assert found == ["mortalgate/draft.turn-order"]
     state, found = run(state, TurnOrderSet(by="red", team="red", heroes=("seiren", "drexir", "elazar", "dekhar")),
                        TurnOrderSet(by="blue", team="blue", heroes=("zadita", "sabea", "greven", "yodan")))
     assert found == [] and state.stage == "play"
@@ -116,4 +116,4 @@ def test_turns_alternate_teams_in_the_fixed_order_starting_with_the_opening_team
     _, found = run(state, TurnStarted(hero="seiren"))
     assert found == ["mortalgate/turn-sequence.order"]
     _, found = run(state, TurnOrderSet(by="red", team="red", heroes=("drexir", "seiren", "elazar", "dekhar")))
-    assert found == ["mortalgate/setup.turn-order"]
+    assert found == ["mortalgate/draft.turn-order"]

@@ -248,13 +248,13 @@ CASES = {
     # Shield Wall: "Drexir blocks all attacks, taking no damage until his next turn"
     "a hit on a Shield Wall deals damage": (damages_shield_wall, casting("shield_wall"), "mortalgate/abilities.shield_wall"),
     # Death: "Upon death, a player must remove his or her hero figure from the board"
-    "a slain hero captures": (slain_captures, attacking, "mortalgate/movement.slain"),
-    "a slain hero attacks": (slain_attacks, attacking, "mortalgate/movement.slain"),
+    "a slain hero captures": (slain_captures, attacking, "mortalgate/death.slain"),
+    "a slain hero attacks": (slain_attacks, attacking, "mortalgate/death.slain"),
     # Full Draw, Life Ward: "heals target teammate"
     "a heal on an enemy": (heals_an_enemy, None, "mortalgate/abilities.heals"),
     "a heal on the caster": (heals_itself, None, "mortalgate/abilities.heals"),
     # Turn Sequence and Combat Phase
-    "a hero moves after its combat action": (moves_after_combat, attacking, "mortalgate/turn.phase-order"),
+    "a hero moves after its combat action": (moves_after_combat, attacking, "mortalgate/turn-sequence.phases"),
     "a second combat action": (attacks_again, attacking, "mortalgate/combat.one-action"),
     "a third attack after Quick Blade": (attacks_thrice, zadita_blades, "mortalgate/combat.one-action"),
     # Altars: "Capturing an altar immediately ends a player's turn"; "A contested altar may not be captured"

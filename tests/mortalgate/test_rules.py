@@ -139,7 +139,7 @@ def test_moving_after_the_combat_phase_is_named() -> None:
     state, origin = duel(distance=2)
     state = play(R25, state, AbilityUsed(seq=1, by="red", hero="drexir", ability="shield_wall"))
     move = HeroMoved(seq=2, by="red", hero="drexir", path=(step(origin, 3),))
-    assert "mortalgate/turn.phase-order" in violations(R25, state, move)
+    assert "mortalgate/turn-sequence.phases" in violations(R25, state, move)
 
 
 # --- Movement -----------------------------------------------------------------------------

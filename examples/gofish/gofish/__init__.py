@@ -17,4 +17,5 @@ RULESET = Ruleset(name="gofish", title="Go Fish", events=rules.EVENTS, setup=rul
                   check=rules.check, outcome=rules.outcome, view=view, legal=rules.legal, chance=rules.chance,
                   progress=rules.progress, validate_start=rules.validate_start,
                   versions={"1": Version(id="1", params=rules.Params(), title="five cards each, seven for two players")},
+                  resync_span=rules.LONGEST_GAME,
                   example_seats={"a": "ana", "b": "ben"})

@@ -1,9 +1,13 @@
 """Go Fish's rules (rules.txt beside this file): the deal, asks, gifts and draws, folded and
 checked as the text says.
 
-Every hidden fact is an event: each dealt and drawn card is a chance step naming the card
-(every card left in the stock equally likely), so a log replays with no random generator
-and `view` alone decides what a seat may see.
+Every hidden fact is an event: each dealt and drawn card is a chance step naming the card's
+rank, so a log replays with no random generator and `view` alone decides what a seat may
+see. No rule of the text looks at a suit (asks, gifts and books are all by rank), so a card
+is its rank: the stock is four of each rank, and a draw has at most thirteen outcomes, each
+as likely as the stock holds cards of it. A table that writes `7` for the seven of hearts
+writes all the game knows; an audit that must guess a card left out guesses among ranks,
+not among every card left.
 """
 
 from __future__ import annotations
@@ -17,8 +21,14 @@ from events.shared import MatchStarted
 from rulesets.protocol import Outcome, Progress, Violation
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
-DECK = tuple(rank + suit for rank in RANKS for suit in "CDHS")
-"""rules.txt 1.1: 52 cards, named rank then suit (`10H`, `QS`), in rank order."""
+"""1.1: "thirteen ranks (A 2 3 4 5 6 7 8 9 10 J Q K)"; a card is written by its rank."""
+SUITS = 4
+"""1.1: "in four suits": how many cards of each rank the deck holds, and a book (3.1)."""
+
+LONGEST_GAME = 400
+"""Events a game of Go Fish may run to, about three times the longest seen (the random bot's
+two-player games run 119 to 146): a card the log left out may stay unasked for in a hand
+until the end, so the audit keeps its readings that long (`Ruleset.resync_span`)."""
 
 
 class Params(msgspec.Struct, frozen=True, kw_only=True):
@@ -34,10 +44,10 @@ class Params(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Dealt(Event, frozen=True, kw_only=True, gc=False):
-    """The dealer gave `seat` one card from the shuffled deck (a chance step)."""
+    """The dealer gave `seat` one card, of rank `rank`, from the shuffled deck (a chance step)."""
 
     seat: str
-    card: str
+    rank: str
 
 
 class Asked(Event, frozen=True, kw_only=True, gc=False):
@@ -48,15 +58,17 @@ class Asked(Event, frozen=True, kw_only=True, gc=False):
 
 
 class Gave(Event, frozen=True, kw_only=True, gc=False):
-    """The player asked (`by`) handed over these cards of the rank asked for."""
+    """The player asked (`by`) handed over `count` cards of rank `rank` (the one asked for)."""
 
-    cards: tuple[str, ...]
+    rank: str
+    count: int
 
 
 class Drew(Event, frozen=True, kw_only=True, gc=False):
-    """`by` drew one card from the stock (a chance step): a "go fish", or an empty hand."""
+    """`by` drew one card, of rank `rank`, from the stock (a chance step): a "go fish", or an
+    empty hand."""
 
-    card: str
+    rank: str
 
 
 EVENTS: tuple[type[Event], ...] = (Dealt, Asked, Gave, Drew)
@@ -78,11 +90,11 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
 
     seats: tuple[str, ...]
     hands: tuple[tuple[str, ...], ...]
-    """In seating order, each in deck order."""
+    """In seating order, each a rank per card, in rank order."""
     books: tuple[tuple[str, ...], ...]
     """The ranks each seat laid down, in seating order."""
-    stock: tuple[str, ...]
-    """The cards not dealt or drawn yet, in deck order (drawn at random, so order is moot)."""
+    stock: tuple[int, ...]
+    """How many cards of each rank (in `RANKS` order) are not dealt or drawn yet."""
     phase: str = "deal"
     """`deal`, `ask` (the actor asks or, unable to, draws), `answer` (an ask is pending), `over`."""
     actor: str | None = None
@@ -93,19 +105,19 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     """Cards dealt so far (1.2)."""
 
 
-def rank(card: str) -> str:
-    """`10H` -> `10`."""
-    return card[:-1]
-
-
 def hand(state: State, seat: str) -> tuple[str, ...]:
     """`seat`'s cards; none for a name that is not a seat."""
     return state.hands[state.seats.index(seat)] if seat in state.seats else ()
 
 
-def holds(state: State, seat: str, wanted: str) -> tuple[str, ...]:
-    """The cards of rank `wanted` in `seat`'s hand."""
-    return tuple(card for card in hand(state, seat) if rank(card) == wanted)
+def holds(state: State, seat: str, wanted: str) -> int:
+    """How many cards of rank `wanted` `seat` holds."""
+    return hand(state, seat).count(wanted)
+
+
+def in_stock(state: State, wanted: str) -> int:
+    """How many cards of rank `wanted` the stock holds (none of a rank that does not exist)."""
+    return state.stock[RANKS.index(wanted)] if wanted in RANKS else 0
 
 
 def deal_size(params: Params, state: State) -> int:
@@ -126,7 +138,7 @@ def can_ask(state: State, seat: str) -> bool:
 def setup(params: Params, started: MatchStarted) -> State:
     """The deck shuffled, nothing dealt yet: the deal is written card by card."""
     seats = tuple(started.seats)
-    return State(seats=seats, hands=((),) * len(seats), books=((),) * len(seats), stock=DECK)
+    return State(seats=seats, hands=((),) * len(seats), books=((),) * len(seats), stock=(SUITS,) * len(RANKS))
 
 
 def validate_start(params: Params, started: MatchStarted) -> list[str]:
@@ -164,8 +176,8 @@ def _check_dealt(state: State, event: Dealt) -> tuple[str, str] | None:
     due = dealt_next(state)
     if event.seat != due:
         return "deal.order", f"the next card is dealt to {due}, not {event.seat}"
-    if event.card not in state.stock:
-        return "deal.stock", f"{event.card} is not in the deck (already dealt, or no such card)"
+    if not in_stock(state, event.rank):
+        return "deal.stock", f"no {event.rank} is left in the deck (all four dealt, or no such rank)"
     return None
 
 
@@ -188,11 +200,13 @@ def _check_gave(state: State, event: Gave) -> tuple[str, str] | None:
     # 2.2 "If they hold that rank, they give you all their cards of it"
     if state.asked is None or event.by != state.asked.target:
         return "give.asked", f"{event.by} was not asked for a rank"
+    if event.rank != state.asked.rank:
+        return "give.asked", f"{state.asked.by} asked for {state.asked.rank}s, not {event.rank}s"
     held = holds(state, state.asked.target, state.asked.rank)
     if not held:
         return "give.asked", f"{event.by} holds no {state.asked.rank}: {state.asked.by} goes fishing"
-    if sorted(event.cards) != sorted(held):
-        return "give.all", f"{event.by} must give all its {state.asked.rank}s ({len(held)}), not {', '.join(event.cards) or 'none'}"
+    if event.count != held:
+        return "give.all", f"{event.by} must give all its {state.asked.rank}s ({held}), not {event.count}"
     return None
 
 
@@ -202,8 +216,8 @@ def _check_drew(state: State, event: Drew) -> tuple[str, str] | None:
     fishing = state.phase == "answer" and state.asked is not None and not holds(state, state.asked.target, state.asked.rank)
     if not (fishing or (state.phase == "ask" and not can_ask(state, event.by or ""))) or event.by != state.actor:
         return "fish.when", f"{event.by} has no draw due: only a 'go fish' or a player who cannot ask draws"
-    if event.card not in state.stock:
-        return "fish.stock", f"{event.card} is not in the stock"
+    if not in_stock(state, event.rank):
+        return "fish.stock", f"no {event.rank} is left in the stock"
     return None
 
 
@@ -216,35 +230,59 @@ def apply(params: Params, state: State, event: Event) -> State:
     if not state.seats:
         return state
     if isinstance(event, Dealt):
-        state = msgspec.structs.replace(_moved(state, event.seat, (event.card,)), dealt=state.dealt + 1)
+        state = msgspec.structs.replace(_drawn(state, event.seat, event.rank), dealt=state.dealt + 1)
         if state.phase == "deal" and state.dealt >= deal_size(params, state):
             state = msgspec.structs.replace(state, phase="ask", actor=state.seats[0], turn=1)  # 2.1 "The first player starts"
     elif isinstance(event, Asked):
         state = msgspec.structs.replace(state, phase="answer", asked=Ask(by=event.by or "", target=event.target, rank=event.rank))
-        if not holds(state, event.target, event.rank) and not state.stock:
+        if not holds(state, event.target, event.rank) and not any(state.stock):
             state = _next_turn(state)  # 2.3 "If the stock is empty, your turn ends without a draw"
     elif isinstance(event, Gave) and state.asked is not None:
-        state = _moved(state, state.asked.by, event.cards)  # 2.2 "... and you ask again"
+        state = _given(state, state.asked, event.rank, event.count)  # 2.2 "... and you ask again"
         state = msgspec.structs.replace(state, phase="ask", asked=None)
     elif isinstance(event, Drew):
         fishing = state.phase == "answer"
-        state = _moved(state, event.by or "", (event.card,))
+        state = _drawn(state, event.by or "", event.rank)
         state = _next_turn(state) if fishing else state  # 2.3 "your turn ends"; 2.4 "go on with your turn"
     return _settled(state)
 
 
-def _moved(state: State, to: str, cards: tuple[str, ...]) -> State:
-    """`cards` into `to`'s hand, from the stock or whichever hand held them."""
-    hands = tuple(tuple(c for c in h if c not in cards) for h in state.hands)
-    if to in state.seats:
-        at = state.seats.index(to)
-        hands = (*hands[:at], tuple(sorted((*hands[at], *cards), key=_in_deck_order)), *hands[at + 1:])
-    return msgspec.structs.replace(state, hands=hands, stock=tuple(c for c in state.stock if c not in cards))
+def _drawn(state: State, to: str, wanted: str) -> State:
+    """A card of rank `wanted` from the stock into `to`'s hand (one the stock lacks, written
+    wrong, still goes to the hand: the table holds it)."""
+    stock = state.stock
+    if in_stock(state, wanted):
+        at = RANKS.index(wanted)
+        stock = (*stock[:at], stock[at] - 1, *stock[at + 1:])
+    return msgspec.structs.replace(_into(state, to, (wanted,)), stock=stock)
 
 
-def _in_deck_order(card: str) -> int:
-    """A card's place in the deck; a name that is no card (written wrong) goes last."""
-    return DECK.index(card) if card in DECK else len(DECK)
+def _given(state: State, asked: Ask, given: str, count: int) -> State:
+    """`count` cards of rank `given` from the asked hand to the asker's (at most the ones it
+    holds: the table cannot hand over cards it does not have)."""
+    moved = min(max(count, 0), holds(state, asked.target, given))
+    at = state.seats.index(asked.target) if asked.target in state.seats else -1
+    hands = state.hands
+    if at >= 0:
+        kept = list(hands[at])
+        for _ in range(moved):
+            kept.remove(given)
+        hands = (*hands[:at], tuple(kept), *hands[at + 1:])
+    return _into(msgspec.structs.replace(state, hands=hands), asked.by, (given,) * moved)
+
+
+def _into(state: State, to: str, ranks: tuple[str, ...]) -> State:
+    """`ranks` added to `to`'s hand, kept in rank order (a name that is no rank goes last)."""
+    if to not in state.seats:
+        return state
+    at = state.seats.index(to)
+    held = tuple(sorted((*state.hands[at], *ranks), key=_in_rank_order))
+    return msgspec.structs.replace(state, hands=(*state.hands[:at], held, *state.hands[at + 1:]))
+
+
+def _in_rank_order(card: str) -> int:
+    """A rank's place in the deck; a name that is no rank (written wrong) goes last."""
+    return RANKS.index(card) if card in RANKS else len(RANKS)
 
 
 def _next_turn(state: State) -> State:
@@ -254,13 +292,13 @@ def _next_turn(state: State) -> State:
 
 def _settled(state: State) -> State:
     """Books laid down (3.1), the game ended (4.1), and a turn that cannot be played passed (2.4)."""
-    books = tuple((*b, *(r for r in RANKS if sum(rank(c) == r for c in h) == 4)) for b, h in zip(state.books, state.hands, strict=True))
-    hands = tuple(tuple(c for c in h if rank(c) not in b) for b, h in zip(books, state.hands, strict=True))
+    books = tuple((*b, *(r for r in RANKS if h.count(r) >= SUITS)) for b, h in zip(state.books, state.hands, strict=True))
+    hands = tuple(tuple(c for c in h if c not in b) for b, h in zip(books, state.hands, strict=True))
     state = msgspec.structs.replace(state, books=books, hands=hands)
     if sum(len(b) for b in books) == len(RANKS):
         return msgspec.structs.replace(state, phase="over", actor=None, asked=None)
     for _ in state.seats:  # 2.4 "If the stock is empty too, your turn passes"
-        if state.phase != "ask" or state.stock or can_ask(state, state.actor or ""):
+        if state.phase != "ask" or any(state.stock) or can_ask(state, state.actor or ""):
             break
         state = _next_turn(state)
     return state
@@ -285,21 +323,23 @@ def legal(params: Params, state: State) -> Sequence[Event]:
     if state.phase == "ask" and state.actor is not None and can_ask(state, state.actor):
         ranks = [r for r in RANKS if holds(state, state.actor, r)]
         return [Asked(by=state.actor, target=t, rank=r) for t in state.seats if t != state.actor and hand(state, t) for r in ranks]
-    if state.phase == "answer" and state.asked is not None and (cards := holds(state, state.asked.target, state.asked.rank)):
-        return [Gave(by=state.asked.target, cards=cards)]
+    if state.phase == "answer" and state.asked is not None and (count := holds(state, state.asked.target, state.asked.rank)):
+        return [Gave(by=state.asked.target, rank=state.asked.rank, count=count)]
     return []
 
 
 def chance(params: Params, state: State) -> Sequence[tuple[Event, float]] | None:
-    """A card from the stock, every one equally likely: in the deal (1.2), a "go fish"
-    (2.3), or a draw by a player who cannot ask (2.4)."""
-    share = 1 / len(state.stock) if state.stock else 0.0
+    """A card from the stock, every card equally likely, so each rank as likely as the stock
+    holds cards of it: in the deal (1.2), a "go fish" (2.3), or a draw by a player who cannot
+    ask (2.4)."""
+    left = sum(state.stock)
+    odds = [(r, n / left) for r, n in zip(RANKS, state.stock, strict=True) if n] if left else []
     if state.phase == "deal":
-        return [(Dealt(seat=dealt_next(state), card=card), share) for card in state.stock]
+        return [(Dealt(seat=dealt_next(state), rank=r), p) for r, p in odds]
     fishing = state.phase == "answer" and state.asked is not None and not holds(state, state.asked.target, state.asked.rank)
     stuck = state.phase == "ask" and state.actor is not None and not can_ask(state, state.actor)
-    if (fishing or stuck) and state.stock:
-        return [(Drew(by=state.actor, card=card), share) for card in state.stock]
+    if (fishing or stuck) and odds:
+        return [(Drew(by=state.actor, rank=r), p) for r, p in odds]
     return None
 
 

@@ -4,7 +4,7 @@ as card backs (`?`) and a count; books, the stock's size and the pending ask are
 
 from __future__ import annotations
 
-from gofish.rules import State
+from gofish.rules import RANKS, State
 from rulesets.view import BoardView, CardRow, Panel
 
 
@@ -14,9 +14,9 @@ def view(params: object, state: State, seat: str | None) -> BoardView:
     rows = [CardRow(id=f"hand:{s}", label=f"{s} hand", owner=s, cards=cards) for s, cards in seen]
     rows += [CardRow(id=f"books:{s}", label=f"{s} books", owner=s, cards=b) for s, b in zip(state.seats, state.books, strict=True)]
     if seat is None:
-        rows.append(CardRow(id="stock", label="stock", owner=None, cards=state.stock))
+        rows.append(CardRow(id="stock", label="stock", owner=None, cards=tuple(r for r, n in zip(RANKS, state.stock, strict=True) for _ in range(n))))
     table = [(s, f"{len(h)} cards, books {' '.join(b) or '-'}") for s, h, b in zip(state.seats, state.hands, state.books, strict=True)]
-    table.append(("stock", f"{len(state.stock)} cards"))
+    table.append(("stock", f"{sum(state.stock)} cards"))
     if state.asked is not None:
         table.append(("asked", f"{state.asked.by} asked {state.asked.target} for {state.asked.rank}s"))
     hands = Panel(title="hands", rows=tuple((s, " ".join(cards)) for s, cards in seen if "?" not in cards))

@@ -1,0 +1,168 @@
+"""Replay's board in Chromium: keys, buttons, a drag and autoplay redraw in the browser alone.
+
+The dashboard runs over a store of the shipped playtests and a Mercenarium bot game (hidden
+hands); Playwright drives Debian's Chromium and listens to the page's websocket, so a step
+that asked the server anything would show as a message sent.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks import record_browser as driver
+from projections.demo import import_playtests, save_events
+from projections.simulate import play
+from projections.workspace import Workspace
+from rulesets import registry
+from rulesets.view import card_key
+
+ARTIFACTS = Path(__file__).parents[1] / "artifacts"
+CAFE = "playtest-2026-03-05-cafe"
+HANDS = "hands"
+"""A Mercenarium bot game: every seat holds cards the others must not see."""
+
+
+@pytest.fixture(scope="module", autouse=True)
+def chromium_present() -> None:
+    if not Path(driver.CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail("/usr/bin/chromium is missing: `make test` installs it (apt-get install chromium)")
+        pytest.skip("Debian's chromium is not installed (make test installs it)")
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Workspace, str]]:
+    home = tmp_path_factory.mktemp("scrub") / "store"
+    ws = Workspace(home)
+    import_playtests(ws)
+    rules = registry.resolve("mercenarium")
+    save_events(ws, play(rules, rules.ruleset.example_seats, seed=3, match_id=HANDS, max_events=120))
+    with driver.dashboard(home) as url:
+        yield ws, url
+
+
+@pytest.fixture
+def page(served: tuple[Workspace, str]) -> Iterator[Any]:
+    with driver.chromium(driver.SIZES["tablet"]) as page:
+        yield page
+
+
+def sent_to_server(page: Any) -> list[str]:
+    """Every message the page sends the server from now on (reruns, widget changes)."""
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(str(payload)[:80])))
+    return sent
+
+
+def test_keys_buttons_and_next_violation_redraw_the_board_without_asking_the_server(served: Any, page: Any) -> None:
+    ws, url = served
+    sent = sent_to_server(page)
+    driver.open_replay(page, url, CAFE)
+    driver.wait_all_frames(page)
+    asked = len(sent)
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    driver.wait_drawn(page, 2)
+    page.get_by_role("button", name="Next ▶").click()
+    driver.wait_drawn(page, 3)
+    page.get_by_role("button", name="◀ Previous").click()
+    driver.wait_drawn(page, 2)
+    page.get_by_role("button", name="⚠ Next violation").click()
+    driver.wait_drawn(page, 158)
+    said = ws.timeline(CAFE).said
+    assert page.locator(".tt-scrub .said").inner_text() == f"Event 158 of 386: {said[158]}"
+    assert "mortalgate/combat.range" in page.locator(".tt-scrub .found").inner_text()
+    page.keyboard.press("End")
+    driver.wait_drawn(page, 386)
+    page.get_by_role("button", name="⚠ Next violation").click()
+    page.get_by_text("No violation after event 386.").wait_for()
+    page.keyboard.press("Home")
+    driver.wait_drawn(page, 0)
+    assert sent[asked:] == [], "a step asked the server"
+
+
+def test_dragging_the_slider_draws_the_boards_along_the_way(served: Any, page: Any) -> None:
+    _, url = served
+    sent = sent_to_server(page)
+    driver.open_replay(page, url, CAFE)
+    driver.wait_all_frames(page)
+    asked = len(sent)
+    drawn = driver.drag_slider(page, 0.0, 0.6, steps=40)
+    assert len(set(drawn)) >= 10, drawn  # the board followed the drag, not only where it ended
+    assert drawn == sorted(drawn) and 200 < drawn[-1] < 260
+    assert sent[asked:] == [], "the drag asked the server"
+
+
+def test_the_first_board_shows_before_the_whole_match_has_arrived_and_the_rest_follows(served: Any, page: Any) -> None:
+    _, url = served
+    driver.open_replay(page, url, CAFE)
+    root = page.locator(".tt-scrub")
+    assert int(root.get_attribute("data-have")) < 387  # type: ignore[arg-type]
+    driver.wait_all_frames(page)
+    page.keyboard.press("End")
+    driver.wait_drawn(page, 386)
+
+
+def test_autoplay_steps_on_its_own_and_pauses(served: Any, page: Any) -> None:
+    _, url = served
+    driver.open_replay(page, url, CAFE)
+    page.locator(".tt-scrub .speed").select_option(label="faster (0.2 s)")
+    page.get_by_role("button", name="▶ Play").click()
+    page.locator(".tt-scrub").evaluate("(root, n) => new Promise((done) => { const look = () => Number(root.dataset.drawn) >= n"
+                                       " ? done(true) : setTimeout(look, 20); look(); })", 3)
+    page.get_by_role("button", name="❚❚ Pause").click()
+    stopped = int(page.locator(".tt-scrub").get_attribute("data-seq"))  # type: ignore[arg-type]
+    page.wait_for_timeout(600)
+    assert int(page.locator(".tt-scrub").get_attribute("data-seq")) == stopped  # type: ignore[arg-type]
+
+
+def test_note_this_event_points_the_note_form_at_the_event_on_the_board(served: Any, page: Any) -> None:
+    _, url = served
+    driver.open_replay(page, url, CAFE)
+    page.get_by_role("button", name="⚠ Next violation").click()
+    driver.wait_drawn(page, 158)
+    page.get_by_role("button", name="✎ Note this event").click()
+    page.get_by_text("Add a note on event 158").wait_for()
+
+
+def test_a_seat_view_holds_no_card_of_another_hand_in_the_page_or_its_data(served: Any, page: Any) -> None:
+    """Seen by one Mercenarium seat, with every frame of the match in the browser: no frame's
+    board, hands, words or findings, and nothing in the page's markup, names a card another
+    seat held hidden at that event."""
+    ws, url = served
+    seat = next(iter(ws.header(HANDS).seats))
+    driver.open_replay(page, url, HANDS)
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Seen by").click()
+    page.get_by_role("option", name=f"seat {seat} (").click()
+    page.locator(f'.tt-scrub[data-id="{HANDS}||{seat}|0"]').wait_for()
+    driver.wait_all_frames(page)
+    held = page.locator(".tt-scrub").evaluate("root => JSON.stringify(root._frames)")
+    frames = json.loads(held)
+    timeline = ws.timeline(HANDS)
+    rules = timeline.rules
+    hidden_somewhere = set()
+    for frame in frames:
+        state = timeline.state_at(frame["seq"]).state
+        seen = {c for row in rules.ruleset.view(rules.params, state, seat).rows for c in row.cards}
+        hidden = {card_key(row.id, c) for row in rules.ruleset.view(rules.params, state, None).rows
+                  if row.owner not in (None, seat) for c in row.cards if c not in seen}
+        hidden_somewhere |= hidden
+        assert not [key for key in hidden if key in json.dumps(frame)], f"event {frame['seq']} holds a hidden card"
+    assert hidden_somewhere, "no seat held a hidden card: nothing was tested"
+    page.get_by_role("button", name="Last").click()
+    last = timeline.last_seq
+    driver.wait_drawn(page, last)
+    state = timeline.state_at(last).state
+    seen = {c for row in rules.ruleset.view(rules.params, state, seat).rows for c in row.cards}
+    hidden = {card_key(row.id, c) for row in rules.ruleset.view(rules.params, state, None).rows
+              if row.owner not in (None, seat) for c in row.cards if c not in seen}
+    markup = page.content() + page.locator(".tt-scrub").evaluate("root => root.getRootNode().innerHTML")
+    assert hidden and not [key for key in hidden if key in markup]
+    if ARTIFACTS.is_dir():
+        page.screenshot(path=str(ARTIFACTS / "replay-seat-tablet.png"))

@@ -1,0 +1,191 @@
+"""Win chances along a match, through the command line, the Python API and HTTP: a game
+decided early shows its swing where it was decided, the same request gives the same curve
+and the second time reads it from the cache, and whoever may not see the whole table, or a
+game without bots, is told so in one line."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from litestar.testing import TestClient
+
+from dashboard.service import create_app
+from events.tokens import Tokens
+from projections.chances import Chances, chances
+from projections.demo import save_events
+from projections.simulate import play
+from projections.workspace import Workspace
+from rulesets import registry
+from tests.chances_support import FORCED, FORCING, forced_game
+from tests.cli_support import run
+from tests.plugin_support import GOFISH, install, pig, site
+
+__all__ = ["pig", "site"]  # fixtures
+
+ROLLOUTS = 100
+
+
+@pytest.fixture
+def home(pig: Path, tmp_path: Path) -> Path:
+    home = tmp_path / "store"
+    forced_game(Workspace(home))
+    return home
+
+
+def _decisive(found: Chances) -> None:
+    """The curve of the forced game: even at the start, settled for a at the forcing event."""
+    start, forced = found.points[0], next(p for p in found.points if p.seq == FORCING)
+    assert 0.35 < found.share(start, "a") < 0.65
+    assert found.share(forced, "a") > 0.95
+    top = found.turning_points()[0]
+    assert (top.seat, top.to_seq) == ("a", FORCING) and top.seq <= FORCING
+    assert top.after - top.before > 0.3
+    assert found.summary()[0].startswith(f"Decided in its first quarter: a's chance stayed at 90% or more from event {FORCING}")
+
+
+def test_a_game_decided_early_swings_at_the_event_that_decided_it(home: Path) -> None:
+    found = chances(Workspace(home), FORCED, rollouts=ROLLOUTS, workers=1)
+    _decisive(found)
+    assert not found.cached and found.games == ROLLOUTS * (len(found.points) - 1)  # the last point is the rules' own result
+    assert found.points[-1].exact and found.points[-1].wins == {"a": ROLLOUTS, "b": 0}
+    assert "the bots saw the whole table, hidden cards included" in found.played_by
+
+
+def test_the_same_curve_twice_is_equal_and_the_second_comes_from_the_cache(home: Path) -> None:
+    ws = Workspace(home)
+    first = chances(ws, FORCED, rollouts=ROLLOUTS, workers=1)
+    again = chances(ws, FORCED, rollouts=ROLLOUTS, workers=2)  # the seeds are per game: workers do not change it
+    assert again.cached and not first.cached
+    assert again.points == first.points and again.curve() == first.curve()
+    other = chances(ws, FORCED, rollouts=ROLLOUTS, workers=2, seed=2)
+    assert not other.cached and other.points != first.points
+
+
+def test_a_curve_is_the_same_on_one_process_or_several(home: Path, tmp_path: Path) -> None:
+    ws = Workspace(home)
+    spread = chances(ws, FORCED, rollouts=ROLLOUTS, workers=2, every="event")
+    (home / "cache").rename(tmp_path / "elsewhere")  # played again, not read back
+    alone = chances(ws, FORCED, rollouts=ROLLOUTS, workers=1, every="event")
+    assert not alone.cached and alone.points == spread.points
+    assert [p.seq for p in alone.points] == list(range(alone.last_seq + 1))
+
+
+def test_a_new_event_is_a_new_curve(home: Path) -> None:
+    ws = Workspace(home)
+    chances(ws, FORCED, rollouts=10, workers=1)
+    ws.append(FORCED, b'{"type":"Ruled","rule":"pig/goal","decision":"agreed"}\n')
+    assert not chances(ws, FORCED, rollouts=10, workers=1).cached
+
+
+def test_the_command_prints_the_curve_the_turning_points_and_their_links(home: Path) -> None:
+    code, out, err = run(home, "chances", FORCED, "--rollouts", str(ROLLOUTS), "--workers", "2")
+    assert code == 0, err
+    assert f"{ROLLOUTS} games played on from each turn start by random bots (seed 1); the bots saw the whole table" in out
+    assert f"Decided in its first quarter: a's chance stayed at 90% or more from event {FORCING} of 78" in out
+    assert "Turning points:\n- event 1: events 1-17 (to turn 2): Rolled; Landed: face 6; Rolled; ...: a " in out
+    assert f"/replay?match={FORCED}&at=1" in out
+    code, again, err = run(home, "chances", FORCED, "--rollouts", str(ROLLOUTS), "--format", "json")
+    answer = json.loads(again)
+    assert answer["cached"] and answer["decided_at"] == FORCING
+    assert answer["turning_points"][0]["to_seq"] == FORCING and answer["turning_points"][0]["link"] == f"/replay?match={FORCED}&at=1"
+    assert {c["seat"] for c in answer["curve"]} == {"a", "b"}
+    assert all(c["low"] <= c["chance"] <= c["high"] for c in answer["curve"])
+
+
+@pytest.mark.parametrize(("args", "said"), [
+    (("--rollouts", "0"), "error: --rollouts must be between 1 and 100000, not 0"),
+    (("--bot", "clever"), "error: unknown bot 'clever' for pig-bots; bots: random"),
+    (("--every", "round"), "Invalid value for '--every'"),
+])
+def test_a_bad_request_is_one_line(home: Path, args: tuple[str, ...], said: str) -> None:
+    code, _out, err = run(home, "chances", FORCED, *args)
+    assert code == 2 and said in err and "Traceback" not in err
+
+
+def test_a_game_without_bots_says_so_in_one_line(home: Path) -> None:
+    ws = Workspace(home)
+    ws.new_match("pig", {"a": "ana", "b": "ben"}, match_id="level-two")
+    code, _out, err = run(home, "chances", "level-two")
+    assert code == 2
+    assert err.strip() == "error: pig is a level 2 game: simulate needs level 4 (its `legal` function)"
+
+
+@pytest.fixture
+def http(home: Path) -> Iterator[tuple[TestClient, Path]]:
+    with TestClient(app=create_app(home)) as client:
+        yield client, home
+
+
+def _bearer(home: Path, scope: str, **grant: str) -> dict[str, str]:
+    text, _ = Tokens(home).issue(scope, **grant)
+    return {"Authorization": f"Bearer {text}"}
+
+
+def test_over_http_a_reader_gets_the_curve_and_a_seat_token_may_not_ask(http: tuple[TestClient, Path]) -> None:
+    client, home = http
+    answer = client.get(f"/matches/{FORCED}/chances", params={"rollouts": ROLLOUTS}, headers=_bearer(home, "read"))
+    assert answer.status_code == 200, answer.text
+    body = answer.json()
+    assert body["decided_at"] == FORCING and body["turning_points"][0]["to_seq"] == FORCING
+    assert "hidden cards included" in body["played_by"]
+    again = client.get(f"/matches/{FORCED}/chances", params={"rollouts": ROLLOUTS}, headers=_bearer(home, "read")).json()
+    assert again["cached"] and again["curve"] == body["curve"]
+    seat = client.get(f"/matches/{FORCED}/chances", headers=_bearer(home, "seat", match_id=FORCED, seat="a"))
+    assert seat.status_code == 403 and "only shows seat 'a''s view" in seat.text
+
+
+@pytest.mark.parametrize(("params", "said"), [
+    ({"rollouts": 0}, "rollouts: expected a whole number from 1 to 2000, got '0'"),
+    ({"rollouts": 5000}, "rollouts: expected a whole number from 1 to 2000, got '5000'"),
+    ({"every": "round"}, "--every must be one of turn, event, not 'round'"),
+    ({"bot": "clever"}, "unknown bot 'clever' for pig-bots; bots: random"),
+])
+def test_over_http_a_bad_request_is_refused_in_one_line(http: tuple[TestClient, Path], params: dict[str, object],
+                                                        said: str) -> None:
+    client, home = http
+    answer = client.get(f"/matches/{FORCED}/chances", params=params, headers=_bearer(home, "read"))
+    assert answer.status_code == 422 and answer.json()["error"] == said
+
+
+def test_compare_versions_says_how_early_games_are_decided_and_how_often_the_likely_winner_changes(
+        pig: Path, tmp_path: Path) -> None:
+    home = tmp_path / "versions"
+    code, out, err = run(home, "compare-versions", "pig-bots@short", "pig-bots@100", "--games", "4", "--workers", "1",
+                         "--chances", "3", "--chance-rollouts", "4")
+    assert code == 0, err
+    rows = {line.split()[0]: line for line in out.splitlines() if line.split()[:1] in (["decided_when"], ["chance_lead_changes"])}
+    assert set(rows) == {"decided_when", "chance_lead_changes"}
+    assert all(line.count("[") >= 3 for line in rows.values())  # both versions and the difference, with intervals
+    assert "How early are games decided?" in out and "How often does the likely winner change?" in out
+    kept = list((home / "cache" / "chances").rglob("*"))
+    assert len([p for p in kept if p.is_file()]) == 6  # three games of each version, each curve kept
+
+
+def test_compare_versions_refuses_chances_with_until_decided(pig: Path, tmp_path: Path) -> None:
+    code, _, err = run(tmp_path / "s", "compare-versions", "pig-bots@short", "pig-bots@100", "--until-decided", "--chances", "2")
+    assert code == 2 and "--chances is for one round of games, not --until-decided" in err
+
+
+@pytest.mark.parametrize("game", [name for name in registry.names() if registry.game(name).default_bot is not None])
+def test_every_built_in_game_with_bots_has_win_chances(game: str, tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "store")
+    rules = registry.resolve(game)
+    save_events(ws, play(rules, rules.ruleset.example_seats, seed=3, match_id=f"bot-{game}", max_events=60))
+    found = chances(ws, f"bot-{game}", rollouts=2, workers=1)
+    assert found.points[0].seq == 0 and found.points[-1].seq == found.last_seq == 59
+    assert all(sum(p.wins.values()) + p.draws + p.unfinished == 2 for p in found.points)
+    assert set(found.seats) == set(rules.ruleset.example_seats)
+
+
+def test_a_game_with_hidden_hands_has_win_chances_played_from_the_whole_table(site: Path, tmp_path: Path) -> None:
+    install(site, {"gofish": "gofish:RULESET"}, name="gofish", version="0.1", code=GOFISH)
+    registry.refresh()
+    ws = Workspace(tmp_path / "store")
+    rules = registry.resolve("gofish")
+    save_events(ws, play(rules, {"a": "ana", "b": "ben"}, seed=2, match_id="fish", max_events=40))
+    found = chances(ws, "fish", rollouts=3, workers=1)
+    assert all(sum(p.wins.values()) + p.draws + p.unfinished == 3 for p in found.points)
+    assert "hidden cards included" in found.played_by
