@@ -236,6 +236,10 @@ def test_win_rates_and_balance_rows_leave_branches_out_unless_asked(tmp_path: Pa
     assert sorted((row["match_id"], row["branch_of"]) for row in both) == [("b1", "m1"), ("m1", None)]
     assert {row["matches"] for row in matches("side_win_rates")} == {1}
     assert {row["matches"] for row in matches("side_win_rates", "--param", "branches=true")} == {2}
+    assert [row["matches"] for row in matches("draw_rate")] == [1]
+    assert [row["matches"] for row in matches("draw_rate", "--param", "branches=true")] == [2]
+    assert {row["picks"] for row in matches("pick_win_rates")} == {1}
+    assert {row["picks"] for row in matches("pick_win_rates", "--param", "branches=true")} == {2}
 
 
 def test_a_plugin_games_branch_is_started_and_parted_through_the_service_process(pig: Path, tmp_path: Path) -> None:
