@@ -12,7 +12,7 @@ $(STAMP): Makefile pyproject.toml examples/pig/pyproject.toml examples/gofish/py
 	$(BIN)/uv pip install -q --compile-bytecode --python $(BIN)/python -e '.[dev]' -e examples/pig -e examples/gofish
 	touch $(STAMP)
 
-.PHONY: setup test test-slow test-attacks lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-startup bench-chances bench-all
+.PHONY: setup test test-slow test-attacks lint run bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-startup bench-chances bench-cache bench-all
 setup: $(STAMP)
 
 lint: $(STAMP)
@@ -78,4 +78,8 @@ bench-audit-speed: $(STAMP)
 bench-startup: $(STAMP)
 	$(BIN)/python -m benchmarks.startup
 
-bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-startup
+# The fold cache: kept folds, audits and Timelines against folding again (BENCHMARKS.md, "The fold cache").
+bench-cache: $(STAMP)
+	$(BIN)/python -m benchmarks.cache
+
+bench-all: bench bench-warehouse bench-simulation bench-dashboard bench-service bench-speed bench-record bench-cascade bench-audit-speed bench-startup bench-cache

@@ -35,8 +35,8 @@ BASELINES = ("f9b011d",)
 
 def clean_logs(games: int) -> list[tuple[str, list]]:
     """Every game's bot games, both bots (seeds as `benchmarks.speed`), with the rules name."""
-    from projections.batch import game_seed
-    from projections.simulate import play
+    from projections.corpus.batch import game_seed
+    from projections.corpus.simulate import play
     from rulesets import registry
 
     out = []
@@ -63,7 +63,7 @@ def measure_here(games: int) -> dict[str, object]:
     from collections import deque
 
     import rulesets
-    from projections.replay import replay
+    from projections.read.replay import replay
     from rulesets import registry
 
     out: dict[str, object] = {"code": str(Path(rulesets.__file__).parent.parent)}

@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 
 from benchmarks.sections import write_section
-from projections import verdicts
-from projections.balance import cohort
-from projections.batch import simulate
-from projections.warehouse import Warehouse
+from projections.corpus.batch import simulate
+from projections.stats import verdicts
+from projections.stats.balance import cohort
+from projections.warehouse.sync import Warehouse
 from projections.workspace import Workspace
 
 VARIANT = 'extends = "mortalgate@2.5"\ntitle = "Red starts with 3 Grace"\n[params]\nstarting_grace = [3, 0]\n'

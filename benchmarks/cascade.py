@@ -1,12 +1,12 @@
 """One table mistake, one finding: how many follow-on findings an injected mistake costs, per game,
 and how many of two independent mistakes in one log the audit still names (recall).
 
-Every game's golden logs and the shipped demo playtests are mutated (`projections.mutations`:
+Every game's golden logs and the shipped demo playtests are mutated (`projections.corpus.mutations`:
 an event dropped, written twice, two swapped, an impossible die, a borrowed illegal move, an
 action out of turn, a pending roll skipped) and re-audited; a follow-on is a new error or
 warning at any event other than the mistake's own. Target per game: median 0, p95 <= 1.
 Then pairs of mistakes, 8 to 48 events apart on different pieces, each named when alone
-(`projections.mutations.recalls`): recall is the share of them the audit names with the other
+(`projections.corpus.mutations.recalls`): recall is the share of them the audit names with the other
 one in the log. Target per game: at least 99%.
 
     python -m benchmarks.cascade [--mutations 1000] [--pairs 1000] [--games frontier,mortalgate]
@@ -27,7 +27,7 @@ import numpy as np
 from benchmarks.logs import read_logs
 from benchmarks.report import Figure, document
 from benchmarks.sections import write_section
-from projections.mutations import KINDS, Cascade, Recall, Subject, cascades, recalls
+from projections.corpus.mutations import KINDS, Cascade, Recall, Subject, cascades, recalls
 
 
 def subjects() -> dict[str, list[Subject]]:
@@ -106,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         heading=[f"`python -m benchmarks.cascade --mutations {args.mutations} --baseline {args.baseline} --pairs {args.pairs}`, "
                  f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, "
                  f"Python {platform.python_version()}. Golden and demo logs mutated once each "
-                 "(projections/mutations.py) and re-audited; a follow-on is a new error or warning at an event other "
+                 "(projections/corpus/mutations.py) and re-audited; a follow-on is a new error or warning at an event other "
                  "than where the mistake shows (its own events, or the first new finding after them if the rules accept it there). Unseen: the audit reported nothing at all (a swap of two independent moves)."],
         figures=figures,
         sections=[("Mean follow-ons by kind of mistake", "\n".join(kinds_rows)),

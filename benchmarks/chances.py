@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 from benchmarks.sections import write_section
-from projections.chances import CACHE_FOLDER, Chances, chances
-from projections.demo import import_playtests
-from projections.simulate import play
+from projections.corpus.chances import CACHE_FOLDER, Chances, chances
+from projections.corpus.demo import import_playtests
+from projections.corpus.simulate import play
 from projections.workspace import Workspace
 from rulesets import registry
 

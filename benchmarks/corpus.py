@@ -45,7 +45,7 @@ import msgspec
 from events.base import Event
 from events.codec import read_header
 from events.shared import MatchEnded
-from projections.simulate import play
+from projections.corpus.simulate import play
 from projections.workspace import Workspace
 from rulesets import registry
 from rulesets.registry import Rules

@@ -13,9 +13,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from projections.balance import compare_cohorts
-from projections.batch import simulate
-from projections.warehouse import Warehouse
+from projections.corpus.batch import simulate
+from projections.stats.balance import compare_cohorts
+from projections.warehouse.sync import Warehouse
 from projections.workspace import Workspace
 
 

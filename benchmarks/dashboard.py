@@ -29,14 +29,14 @@ from pathlib import Path
 import msgspec
 
 from benchmarks.sections import write_section
-from dashboard.svg import board_svg, timeline_svg
-from projections.demo import save_events
-from projections.simulate import play
+from dashboard.board.svg import board_svg, timeline_svg
+from projections.corpus.demo import save_events
+from projections.corpus.simulate import play
 from projections.workspace import Workspace
 from rulesets import registry
 
 TARGET_MS = 150.0
-APP = str(Path(__file__).resolve().parent.parent / "dashboard" / "app.py")
+APP = str(Path(__file__).resolve().parent.parent / "dashboard" / "app" / "main.py")
 
 
 def long_match(ws: Workspace, events: int) -> str:

@@ -27,8 +27,8 @@ import msgspec
 from events.base import Event
 from events.codec import LogCodec, decode_log
 from events.shared import MatchStarted
-from projections.replay import replay
-from projections.timeline import Timeline
+from projections.read.replay import replay
+from projections.read.timeline import Timeline
 from projections.workspace import Workspace
 from rulesets.registry import Rules
 

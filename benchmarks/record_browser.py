@@ -1,6 +1,6 @@
 """Record a golden game again on the Record page, in a real browser, by taps and dice alone.
 
-For each event of the golden log the driver asks `projections.tapplan.plan` what a person
+For each event of the golden log the driver asks `projections.record.tapplan.plan` what a person
 taps to record it in the position the page shows (the page is built from the same
 functions), taps exactly that in Chromium, and waits for the board to show the new
 position. It never types an event: the board, the picker, the off-board buttons and the
@@ -31,10 +31,10 @@ import msgspec
 
 from events.base import Event
 from events.shared import MatchStarted
-from projections.recording import same_event
-from projections.replay import Fold
-from projections.tapplan import Plan, plan
-from projections.taps import tap_map
+from projections.read.replay import Fold
+from projections.record.recording import same_event
+from projections.record.tapplan import Plan, plan
+from projections.record.taps import tap_map
 from projections.workspace import Workspace
 from rulesets.registry import Rules
 
@@ -88,7 +88,7 @@ def dashboard(home: Path, *, timeout: float = 120, streamlit: Sequence[str] = ()
     options, when given, serve the app as `tabletape dashboard` does with those options
     last (a baseline run of a store already filled). `code`, when given, is the tree whose
     code serves (a baseline commit extracted by `benchmarks.speed.code_tree`)."""
-    from dashboard.cli import streamlit_command
+    from dashboard.cli.commands import streamlit_command
 
     port = free_port()
     env = {k: v for k, v in os.environ.items() if k != "TABLETAPE_HOME"}
@@ -145,7 +145,7 @@ def read_golden(path: Path, ws: Workspace) -> tuple[Rules, list[Event]]:
     under the rules as they are now. A golden file recorded before a rule was fixed may hold
     a move the rules now refuse, and no table taps a refused move by accident."""
     from events.codec import read_header
-    from projections.simulate import play
+    from projections.corpus.simulate import play
 
     started = read_header(path.read_bytes().splitlines()[0], where=str(path))
     rules = ws.rules_of_header(started)
@@ -350,7 +350,7 @@ def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: 
             if not final:  # the part shows in the choice so far before the next tap, as a person sees it
                 page.locator(f".st-key-rec_chosen_{seq - 1}_{tap.compose}_{done}").wait_for()
         elif tap.where == "die":
-            from dashboard.state import die_key
+            from dashboard.app.state import die_key
 
             pad = page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)}")
             _tap(page, pad.get_by_role("radio", name=tap.what, exact=True), f"the face {tap.what} of {tap.die}")
@@ -516,8 +516,8 @@ def long_matches(ws: Workspace) -> dict[int, str]:
     """MortalGate random-bot games under a variant where Grace never decides, cut at 500,
     2,000 and 10,000 events: a match of each length (made once per store)."""
     from benchmarks.corpus import VARIANT, VARIANT_TOML
-    from projections.demo import save_events
-    from projections.simulate import play
+    from projections.corpus.demo import save_events
+    from projections.corpus.simulate import play
 
     (ws.home / "variants").mkdir(parents=True, exist_ok=True)
     (ws.home / "variants" / f"{VARIANT}.toml").write_text(VARIANT_TOML, encoding="utf-8")
@@ -609,14 +609,14 @@ def dashboard_at(commit: str, home: Path) -> Iterator[str]:
     packages come first on the path), for a baseline measured in the same run."""
     import tempfile
 
-    from dashboard.cli import streamlit_command
+    from dashboard.cli.commands import streamlit_command
 
     with tempfile.TemporaryDirectory() as tree:
         archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit], check=True, capture_output=True).stdout
         subprocess.run(["tar", "-x", "-C", tree], input=archive, check=True)
         port = free_port()
         command = streamlit_command(port, "127.0.0.1")
-        command[command.index("run") + 1] = str(Path(tree) / "dashboard" / "app.py")
+        command[command.index("run") + 1] = str(Path(tree) / "dashboard" / "app" / "main.py")
         env = {**os.environ, "TABLETAPE_HOME": str(home.resolve()), "PYTHONPATH": tree}
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True, cwd=tree)
         url = f"http://127.0.0.1:{port}/"

@@ -410,7 +410,7 @@ appends) are wall time per call.
   events, each with a payload shaped like `HeroMoved`; timed is `app.repository.get(id)`.
   The aggregate's apply only sets two attributes, so B is the library's own cost per event.
   Built and measured after the replays, alone in memory.
-- **replay**: `projections.replay.replay(decode_log(lines, codec), rules, audit=...)` over
+- **replay**: `projections.read.replay.replay(decode_log(lines, codec), rules, audit=...)` over
   every corpus log, every Step consumed; rules resolved once (all logs share the variant).
   The long random-bot log ({long:,} events) is measured the same way (its own event mix).
 - **where the time goes**: per event, 1/A is decoding, 1/fold - 1/A the fold's own work,

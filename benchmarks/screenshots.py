@@ -29,9 +29,9 @@ from benchmarks.record_browser import (
     start_match,
 )
 from events.base import Event
-from projections.batch import simulate
-from projections.replay import Fold
-from projections.tapplan import plan
+from projections.corpus.batch import simulate
+from projections.read.replay import Fold
+from projections.record.tapplan import plan
 from projections.workspace import Workspace
 from rulesets.registry import Rules
 

@@ -41,10 +41,10 @@ import msgspec
 
 from benchmarks.measure import median, percentile
 from benchmarks.sections import write_section
-from dashboard.client import Client, ServiceError, StaleSeq
+from dashboard.service.client import Client, ServiceError, StaleSeq
 from events.base import Event
 from events.tokens import Tokens
-from projections.simulate import play
+from projections.corpus.simulate import play
 from projections.workspace import Workspace
 
 VARIANT = 'extends = "mortalgate@1.5"\ntitle = "a game that does not end (load test)"\n[params]\ngrace_to_win = 100000\n'
@@ -72,7 +72,7 @@ def _free_port() -> int:
 
 
 def _start_server(home: Path, port: int) -> subprocess.Popen[bytes]:
-    server = subprocess.Popen([sys.executable, "-c", "from dashboard.cli import main; main()", "--home", str(home),
+    server = subprocess.Popen([sys.executable, "-c", "from dashboard.cli.commands import main; main()", "--home", str(home),
                                "serve", "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

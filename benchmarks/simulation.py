@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 from benchmarks.sections import write_section
-from projections.batch import BatchReport, simulate
+from projections.corpus.batch import BatchReport, simulate
 from projections.workspace import Workspace
 from rulesets import registry
 

@@ -66,7 +66,7 @@ def steady() -> Iterator[None]:
     process's start: an untimed warm-up game pays the one-off set-up (a table built, a map's
     walks), and the collector's full scans of the import-time objects (duckdb's, about 70 ms in
     a process's first games, a quarter of Frontier's random figure) are left out as
-    `projections.batch.play_chunk` leaves them out. The clock stops before the collector is
+    `projections.corpus.batch.play_chunk` leaves them out. The clock stops before the collector is
     back: re-enabling it may start a full collection at once, whose cost is that of the whole
     process's heap (in the full run, every game's replays and caches before it: about 90 ms
     that once fell into one Mercenarium game and halved its figure), not of the game timed.
@@ -85,8 +85,8 @@ def bots(games: int, only: str = "") -> dict[str, dict[str, object]]:
     `only` one game's, when named. Each bot plays a warm-up game first, and the timed games
     are `steady`."""
     from events.codec import encode_chained
-    from projections.batch import game_seed
-    from projections.simulate import play
+    from projections.corpus.batch import game_seed
+    from projections.corpus.simulate import play
     from rulesets import registry
 
     out: dict[str, dict[str, object]] = {}
@@ -112,9 +112,9 @@ def bots(games: int, only: str = "") -> dict[str, dict[str, object]]:
 
 def audited_replays(games: int) -> dict[str, dict[str, float]]:
     """Audited replay of every game's bot games (both bots, seeds 2/i), events and CPU seconds."""
-    from projections.batch import game_seed
-    from projections.replay import replay
-    from projections.simulate import play
+    from projections.corpus.batch import game_seed
+    from projections.corpus.simulate import play
+    from projections.read.replay import replay
     from rulesets import registry
 
     out = {}
@@ -188,7 +188,8 @@ def measured_in(tree: Path, module: str, call: str) -> dict[str, object]:
     `code`, where its rules were imported from), run in a process whose code is `tree`."""
     name = call.split("(", 1)[0]
     script = (f"import json, sys; sys.path.insert(0, {str(ROOT)!r}); from {module} import {name}; "
-              f"sys.path.remove({str(ROOT)!r}); print(json.dumps({call}))")
+              f"from benchmarks import layout; sys.path.remove({str(ROOT)!r}); layout.install(); "
+              f"print(json.dumps({call}))")
     env = dict(os.environ, PYTHONPATH=str(tree))
     done = subprocess.run([sys.executable, "-c", script], cwd=tree, env=env, check=True, capture_output=True, text=True)
     measured: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -205,7 +206,7 @@ def sync_and_replay(home: str, repeats: int = 3) -> dict[str, object]:
     from collections import deque
 
     import rulesets
-    from projections.warehouse import Warehouse
+    from projections.warehouse.sync import Warehouse
     from projections.workspace import Workspace
     from rulesets import registry
 
@@ -286,7 +287,7 @@ def sync_before_after(rev: str, games: int, rounds: int = 2) -> dict[str, object
 
 def corpus(games: int) -> Path:
     """A store of heuristic MortalGate bot games, made once per rules fingerprint."""
-    from projections.batch import simulate
+    from projections.corpus.batch import simulate
     from projections.workspace import Workspace
     from rulesets import registry
 
@@ -319,8 +320,8 @@ def corpus_work(games: int) -> list[Work]:
     down, so their CPU is counted, before each figure ends)."""
     from collections import deque
 
-    from projections.parallel import audit_all, parallel_sync
-    from projections.warehouse import Warehouse
+    from projections.warehouse.parallel import audit_all
+    from projections.warehouse.sync import Warehouse, parallel_sync
     from projections.workspace import Workspace
 
     home = corpus(games)
@@ -344,6 +345,7 @@ def corpus_work(games: int) -> list[Work]:
     runs += [("re-audit (audit --all)", n, lambda n=n: audit_all(ws, workers=n).events) for n in (1, 2)]  # type: ignore[misc]
     out = []
     for name, workers, run in runs:
+        shutil.rmtree(home / "cache", ignore_errors=True)  # every figure folds and checks (benchmarks.cache measures the kept ones)
         wall, cpu = time.perf_counter(), _cpu()
         events = run()
         out.append(Work(name, workers, events, time.perf_counter() - wall, _cpu() - cpu))
@@ -356,7 +358,7 @@ def _warm_up(ws: Workspace) -> None:
     and the geometry memos, which worker processes inherit warm when they fork."""
     from collections import deque
 
-    from projections.parallel import _fingerprints
+    from projections.warehouse.sync import _fingerprints
 
     _fingerprints()
     with contextlib.suppress(ImportError):

@@ -34,7 +34,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRATCH = ROOT / ".bench" / "startup"
 BASELINE = "58b9743"
 """The code before verbs loaded only what they use and replay folded only up to --at."""
-RUN = "import sys; from dashboard.cli import main; main(sys.argv[1:])"
+RUN = ("import sys\ntry:\n    from dashboard.cli.commands import main\n"
+       "except ModuleNotFoundError:  # a baseline laid out before dashboard/cli/\n    from dashboard.cli.commands import main\n"
+       "main(sys.argv[1:])")
 APPEND = '{"type": "DraftRolled", "red": 5, "blue": 2}'
 
 
@@ -61,7 +63,7 @@ def cpu_of(tree: Path, args: Sequence[str], *, cached: bool = True) -> float:
 def code_of(tree: Path) -> Path:
     """Where a process with `tree` on its path imports the command line from."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run([sys.executable, "-c", "import dashboard.cli as c; print(c.__file__)"], cwd=tree, env=env,
+    out = subprocess.run([sys.executable, "-c", "import dashboard as d; print(d.__file__)"], cwd=tree, env=env,
                          check=True, capture_output=True, text=True).stdout
     return Path(out.strip()).parent.parent
 
@@ -69,7 +71,7 @@ def code_of(tree: Path) -> Path:
 def long_log(home: Path, events: int) -> str:
     """A random-bot MortalGate log of `events` events (Grace never decides), imported whole,
     as `benchmarks.corpus` makes its long log."""
-    from projections.simulate import play
+    from projections.corpus.simulate import play
     from projections.workspace import Workspace
 
     (home / "variants").mkdir(parents=True, exist_ok=True)

@@ -2,7 +2,7 @@
 
 At each set-up position the page asks for the legal events (every standard piece at every
 sample point, every piece on the table moved to every sample point), the ones the rules
-refuse, and groups them by taps (`projections.taps`). This times that for the set-up
+refuse, and groups them by taps (`projections.record.taps`). This times that for the set-up
 positions of a seeded bot game and for its first decisions in play, in the same run, and
 reports the ratio.
 
@@ -18,9 +18,9 @@ from typing import Any
 
 from benchmarks.sections import write_section
 from events.shared import MatchEnded
-from projections.replay import replay
-from projections.simulate import play
-from projections.taps import refused, tap_map
+from projections.corpus.simulate import play
+from projections.read.replay import replay
+from projections.record.taps import refused, tap_map
 from rulesets import registry
 
 SEED = 2

@@ -13,7 +13,7 @@ from unittest import mock
 import numpy as np
 
 from benchmarks.sections import write_section
-from projections import verdicts
+from projections.stats import verdicts
 
 
 def _cohort(rng: np.random.Generator, n: int, blue: float) -> list[dict[str, object]]:

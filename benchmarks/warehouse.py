@@ -22,9 +22,9 @@ from pathlib import Path
 import duckdb
 
 from benchmarks.sections import write_section
-from projections.batch import simulate
-from projections.queries import named_queries, run_named
-from projections.warehouse import SCHEMA, Warehouse
+from projections.corpus.batch import simulate
+from projections.warehouse.queries import named_queries, run_named
+from projections.warehouse.sync import SCHEMA, Warehouse
 from projections.workspace import Workspace
 from rulesets import registry
 

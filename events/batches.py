@@ -108,13 +108,13 @@ def _alive(pid: int) -> bool:
 def _write_parts(folder: Path, logs: Iterable[tuple[str, Sequence[bytes]]]) -> list[BatchEntry]:
     entries: list[BatchEntry] = []
     part, offset = 0, 0
-    out = open(folder / "part-0000.jsonl", "wb")  # noqa: SIM115 - reopened per part below
+    out = open(part_path(folder, 0), "wb")  # noqa: SIM115 - reopened per part below
     try:
         for match_id, lines in logs:
             if offset >= PART_BYTES:
                 out.close()
                 part, offset = part + 1, 0
-                out = open(folder / f"part-{part:04d}.jsonl", "wb")  # noqa: SIM115
+                out = open(part_path(folder, part), "wb")  # noqa: SIM115
             data = b"".join(line + b"\n" for line in lines)
             out.write(data)
             entries.append(BatchEntry(match_id, part, offset, len(data), len(lines)))
@@ -135,13 +135,18 @@ def _fsync_tree(folder: Path) -> None:
         os.close(fd)
 
 
+def part_path(folder: Path, part: int) -> Path:
+    """The file of one part of a batch."""
+    return folder / f"part-{part:04d}.jsonl"
+
+
 class BatchLog:
     """One match inside a batch file: the read side of a Journal."""
 
     def __init__(self, folder: Path, entry: BatchEntry) -> None:
         self.entry = entry
         self.batch_id = folder.name
-        self.path = folder / f"part-{entry.part:04d}.jsonl"
+        self.path = part_path(folder, entry.part)
 
     def _bytes(self) -> bytes:
         with open(self.path, "rb") as file:
@@ -151,6 +156,10 @@ class BatchLog:
     def lines(self) -> Iterator[bytes]:
         """Every line of the match's log."""
         yield from self._bytes().splitlines()
+
+    def chunks(self, start: int = 0) -> Iterator[bytes]:
+        """The log's bytes from offset `start` on (see `Journal.chunks`)."""
+        yield self._bytes()[start:]
 
     def tail(self, after_seq: int) -> Iterator[bytes]:
         """Lines with seq > after_seq (line i holds seq i)."""
@@ -237,6 +246,18 @@ class BatchIndex:
         """The batched log of a match, if it is in a batch."""
         found = self._load().get(match_id)
         return BatchLog(*found) if found else None
+
+    def parts(self) -> dict[str, Path]:
+        """The part file of every batched match, from one look at the manifests (a pass
+        over the whole store asks once, not once per match)."""
+        paths: dict[tuple[Path, int], Path] = {}
+        out = {}
+        for match_id, (folder, entry) in self._load().items():
+            path = paths.get((folder, entry.part))
+            if path is None:
+                path = paths[folder, entry.part] = part_path(folder, entry.part)
+            out[match_id] = path
+        return out
 
     def manifests(self) -> list[Manifest]:
         """Every readable batch manifest."""

@@ -173,16 +173,18 @@ def read_header(line: bytes, *, where: str = "<input>") -> MatchStarted:
     return event
 
 
-def decode_log(lines: Iterable[bytes], codec: LogCodec, *, where: str = "<input>", exact: bool = False) -> Iterator[Event]:
+def decode_log(lines: Iterable[bytes], codec: LogCodec, *, where: str = "<input>", exact: bool = False,
+               start: int = 0) -> Iterator[Event]:
     """Decode a whole log lazily, checking the start and that seqs run 0, 1, 2, ... .
 
     A line of the current shape takes msgspec's typed decoder directly; only a line it
     rejects goes through `LogCodec.decode`, to be upcast or explained with its place.
     `exact` (a log coming in) refuses a line that gives a key twice or a field its event
-    does not have (`refuse_inexact`); a stored log is read as it is.
+    does not have (`refuse_inexact`); a stored log is read as it is. `start`: the seq of the
+    first line given (a log read on from where a kept fold stopped).
     """
     fast = codec._decoder.decode
-    for expected, line in enumerate(lines):
+    for expected, line in enumerate(lines, start=start):
         try:
             event = fast(line)
         except (msgspec.DecodeError, UnicodeDecodeError, RecursionError):

@@ -5,6 +5,7 @@
     <home>/logs/<match_id>.jsonl.end the log's end anchor (events/anchor.py)
     <home>/quarantine/               torn tails set aside by `repair` after a crash
     <home>/batches/<batch_id>/       simulated games, many logs per file (events/batches.py)
+    <home>/cache/                    folds and audits kept by projections (safe to delete)
 
 Opening a store changes nothing on disk; folders appear with the first write. Every path
 comes from a validated match id, so an id can never reach outside the folder, and no file
@@ -30,8 +31,10 @@ from events.errors import (
     InvalidMatchIdError,
     LogFormatError,
     StoreLinkError,
+    TabletapeError,
     UnknownMatchError,
 )
+from events.headers import HeaderIndex
 from events.journal import ChainReport, Journal, RepairReport, TornTail, real_folder
 from events.journal import remove_dead_temps as remove_dead_journal_temps
 from events.shared import MatchStarted
@@ -201,9 +204,47 @@ class FileStore:
             return entry.name[: -len(_SUFFIX)]
         return None
 
+    def first_line(self, match_id: str) -> bytes:
+        """Line 0 of a match's log (UnknownMatchError if the log is empty)."""
+        first = next(iter(self.lines(match_id)), None)
+        if first is None:
+            raise UnknownMatchError(f"match {match_id!r} has an empty log")
+        return first
+
+    def header_lines(self) -> Iterator[tuple[str, Path | str | None, bytes | TabletapeError]]:
+        """(match id, source file, line 0 or why it cannot be read) for every match, in id
+        order, from the header index: a log is read only if it changed since last time."""
+        parts = self.batches.parts()
+        logs = os.path.join(self.home, "logs", "")
+
+        def source(match_id: str) -> Path | str:
+            part = parts.get(match_id)
+            path = f"{logs}{match_id}{_SUFFIX}"  # a plain string: ids listed by matches() are file names
+            return path if part is None or os.path.lexists(path) else part
+
+        return HeaderIndex(self.home).lines(self.matches(), source, self.first_line)
+
+    def noted(self) -> set[str] | None:
+        """Ids that have a note stream file, from one listing of the folder; None if the
+        folder cannot be listed as the store's own (a link): then ask each match, which
+        says why."""
+        folder = self.home / "notes"
+        try:
+            real_folder(folder)
+            return {entry.name[: -len(_SUFFIX)] for entry in os.scandir(folder) if entry.name.endswith(_SUFFIX)}
+        except FileNotFoundError:
+            return set()
+        except (StoreLinkError, NotADirectoryError):
+            return None
+
     def lines(self, match_id: str) -> Iterator[bytes]:
         """Every complete line of a match's log, streamed."""
         return self._existing(match_id).lines()
+
+    def chunks(self, match_id: str, start: int = 0) -> Iterator[bytes]:
+        """A match's committed bytes from offset `start` on, in large chunks (`split_lines`
+        makes them lines)."""
+        return self._existing(match_id).chunks(start)
 
     def tail(self, match_id: str, after_seq: int) -> Iterator[bytes]:
         """Lines with seq > after_seq: what a live view has not seen yet."""

@@ -6,6 +6,7 @@ method takes plain values and returns plain values or typed errors; no printing 
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import deque
 from collections.abc import Iterator, Sequence
@@ -24,20 +25,32 @@ from events.codec import (
     read_header,
     refuse_bom,
 )
-from events.errors import LogFormatError, TabletapeError, UnknownMatchError, UnknownRulesetError
+from events.errors import LogFormatError, TabletapeError, UnknownRulesetError
 from events.journal import ChainReport, verify_lines
 from events.notes import Notebook
 from events.shared import MatchStarted, Retracted, Source
 from events.store import FileStore, import_log, new_match_id, validate_match_id
-from projections import retype
-from projections.audit import AuditReport, audit
-from projections.branches import Family, Parting, family, parting
-from projections.compare import Comparison, compare
-from projections.frames import Frame, frames
-from projections.replay import Step, replay
-from projections.rulenotes import MatchRule, RuleNotes, game_of_rule, gather
-from projections.timeline import Timeline
-from projections.words import words
+from projections.read import retype
+from projections.read.audit import AuditReport
+from projections.read.branches import Family, Parting, family, parting
+from projections.read.compare import Comparison, compare
+from projections.read.foldcache import (
+    Folded,
+    NeedsHistory,
+    cache_of,
+    digest_of,
+    keep_audit,
+    keep_fold,
+    kept_audit,
+    kept_fold,
+    rules_key,
+)
+from projections.read.frames import Frame, frames
+from projections.read.replay import Step, replay
+from projections.read.rulenotes import MatchRule, RuleNotes, game_of_rule, gather
+from projections.read.timeline import Timeline
+from projections.read.words import words
+from projections.resultcache import ResultCache
 from rulesets import freeform, registry
 from rulesets.levels import level_of
 from rulesets.registry import Rules
@@ -45,7 +58,7 @@ from rulesets.variants import Variant, read_variant
 
 HOME_ENV = "TABLETAPE_HOME"
 WAREHOUSE = "warehouse.duckdb"
-"""The warehouse's primary file in the store's folder (projections/warehouse.py)."""
+"""The warehouse's primary file in the store's folder (projections/warehouse/sync.py)."""
 WAREHOUSE_REPLICA = "warehouse.read.duckdb"
 """The read replica a sync publishes: readers open it, and it exists once a sync has run."""
 
@@ -94,6 +107,9 @@ class Workspace:
         self.home = Path(home) if home is not None else default_home()
         self.store = FileStore(self.home)
         self.notes = Notebook(self.store)
+        self.cache: ResultCache = cache_of(self.home)
+        """Folds and audits already done, keyed by the log's content and the rules
+        (`projections.read.foldcache`); deleting it changes no answer."""
 
     def has_warehouse(self) -> bool:
         """Whether a sync has published the warehouse, known without loading DuckDB (a
@@ -285,7 +301,7 @@ class Workspace:
 
     def retype(self, match_id: str, spec: str, map_path: Path, *, new_id: str | None = None) -> MatchStarted:
         """A log-only match re-read as the typed game `spec` through a map of its verbs
-        (`projections.retype`), stored as a new match that names the original in a note;
+        (`projections.read.retype`), stored as a new match that names the original in a note;
         the original is left as it was."""
         header = self.header(match_id)
         if header.ruleset != freeform.NAME:
@@ -402,10 +418,19 @@ class Workspace:
 
     def header(self, match_id: str) -> MatchStarted:
         """Line 0 of a match."""
-        first = next(iter(self.store.lines(match_id)), None)
-        if first is None:
-            raise UnknownMatchError(f"match {match_id!r} has an empty log")
-        return read_header(first, where=str(self.store.source_path(match_id)))
+        return read_header(self.store.first_line(match_id), where=str(self.store.source_path(match_id)))
+
+    def headers(self) -> Iterator[tuple[str, MatchStarted | TabletapeError]]:
+        """Line 0 of every match, or the one-line error reading it, oldest first: from the
+        store's header index, so a listing reads only the logs that changed since the last."""
+        for match_id, path, line in self.store.header_lines():
+            if isinstance(line, TabletapeError):
+                yield match_id, line
+                continue
+            try:
+                yield match_id, read_header(line, where=str(path))
+            except TabletapeError as error:
+                yield match_id, error
 
     def codec(self, match_id: str) -> LogCodec:
         """The decoder of a match's lines: one per game, whatever version or variant."""
@@ -426,21 +451,35 @@ class Workspace:
         return replay(self.events(match_id), self.rules_of(match_id, against), audit=audit)
 
     def timeline(self, match_id: str, *, against: str | None = None, every: int = 64) -> Timeline:
-        """Random access to every state of the match (for scrubbing)."""
-        return Timeline(list(self.events(match_id)), self.rules_of(match_id, against), every=every)
+        """Random access to every state of the match (for scrubbing); kept in the store's
+        cache by the log's content and the rules, so opening it again reads it back."""
+        rules = self.rules_of(match_id, against)
+        digest = digest_of(self.store.chunks(match_id))
+        key = (*rules_key(rules), *digest.key(), str(every))
+        kept = self.cache.get("timeline", key)
+        if kept is not None:
+            try:
+                return Timeline.load(kept, rules)
+            except ValueError:
+                pass
+        timeline = Timeline.read(self.store.lines(match_id), rules, every=every, where=str(self.store.source_path(match_id)))
+        dumped = timeline.dump()
+        if dumped is not None and timeline.last_seq + 1 == digest.lines:  # the log as hashed (no append since)
+            self.cache.put("timeline", key, dumped)
+        return timeline
 
     def frames(self, match_id: str, *, seat: str | None = None, against: str | None = None, start: int = 0,
                stop: int | None = None) -> list[Frame]:
         """Events `start` up to `stop` (None: through the last) as `seat` sees them (None:
         the whole table), each with its board, words and audit findings: what a player of
-        the match's recording is handed (`projections.frames`)."""
+        the match's recording is handed (`projections.read.frames`)."""
         header = self.header(match_id)
         if seat is not None and seat not in header.seats:
             raise TabletapeError(f"match {match_id} has no seat {seat!r} (its seats: {', '.join(header.seats)})")
         timeline = self.timeline(match_id, against=against)
         if not 0 <= start <= (timeline.last_seq + 1 if stop is None else stop) <= timeline.last_seq + 1:
             raise TabletapeError(f"events {start}..{stop} are outside match {match_id} (events 0..{timeline.last_seq})")
-        violations = audit(timeline.events, timeline.rules).violations
+        violations = self.audit(match_id, against=against).violations
         return list(frames(timeline, seat, start, stop, violations=violations))
 
     def state_at(self, match_id: str, seq: int, *, against: str | None = None) -> Step:
@@ -467,8 +506,55 @@ class Workspace:
         raise TabletapeError(f"--at {seq} is outside match {match_id}")
 
     def audit(self, match_id: str, *, against: str | None = None) -> AuditReport:
-        """Every violation and the result check, under the match's rules or another version."""
-        return audit(self.events(match_id), self.rules_of(match_id, against))
+        """Every violation and the result check, under the match's rules or another version.
+
+        Kept in the store's cache by the log's content and the rules: asked again of an
+        unchanged log, it is read back; of a log appended to since a kept fold, only the
+        new lines are folded."""
+        rules = self.rules_of(match_id, against)
+        digest = digest_of(self.store.chunks(match_id))
+        kept = kept_audit(self.cache, rules, digest)
+        if kept is not None:
+            return kept[0]
+        if self.cache.get("head", (*rules_key(rules), match_id)) is not None:  # a match being appended to
+            folded = self.folded(match_id, against=against)
+            digest = folded.digest
+        else:
+            folded = Folded(rules)
+            folded.read(self.store.lines(match_id), rules.ruleset.codec, str(self.store.source_path(match_id)))
+        return keep_audit(self.cache, rules, digest, folded)
+
+    def kept_audit(self, match_id: str, *, against: str | None = None) -> AuditReport | None:
+        """The audit `audit` would read back from the store's cache, if it is kept (else None:
+        nothing is folded)."""
+        chunks = iter(self.store.chunks(match_id))  # one read: line 0 names the rules, the bytes are the key
+        first = next(chunks, None)
+        if first is None:
+            return None
+        header = read_header(first.split(b"\n", 1)[0], where=str(match_id))
+        rules = self._same_game(match_id, header, against) if against else self.rules_recorded(header)
+        kept = kept_audit(self.cache, rules, digest_of(itertools.chain((first,), chunks)))
+        return kept[0] if kept is not None else None
+
+    def folded(self, match_id: str, *, against: str | None = None) -> Folded:
+        """The audited fold of the whole log, gone on from the newest kept fold of its
+        beginning (folding only the lines written since), and kept again for the next append."""
+        rules = self.rules_of(match_id, against)
+        where = str(self.store.source_path(match_id))
+        codec = rules.ruleset.codec
+        kept = kept_fold(self.cache, match_id, rules, self.store.chunks(match_id))
+        try:
+            if kept is None:
+                folded = Folded(rules)
+                folded.read(self.store.lines(match_id), codec, where)
+            else:
+                folded, rest = kept
+                folded.read(rest, codec, where)
+        except NeedsHistory:
+            folded = Folded(rules)
+            folded.read(self.store.lines(match_id), codec, where)
+        keep_fold(self.cache, match_id, folded)
+        return folded
 
     def compare(self, match_id: str, a: str, b: str) -> Comparison:
         """Replay a match under two versions: first disagreement and how the outcome changes."""

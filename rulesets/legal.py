@@ -9,7 +9,7 @@ sequence is iterated). The random bot then makes one event; a bot that weighs ev
 iterates them as before. Same events, same order, same index: a seed keeps its log.
 
 The contract suite holds a lazy `legal` both ways: iterated, it equals the candidates
-`check` accepts, and item by index it equals the iterated list (`projections/contract.py`).
+`check` accepts, and item by index it equals the iterated list (`projections/authoring/contract.py`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from click.testing import CliRunner
 
-from dashboard.cli import main
+from dashboard.cli.commands import main
 
 
 def run(home: Path, *args: str, stdin: str | None = None) -> tuple[int, str, str]:

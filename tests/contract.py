@@ -1,6 +1,6 @@
 """The contract every ruleset passes (STYLE.md, "How that looks in tabletape", point 5).
 
-The checks live in the installed package (`projections.contract`), so a designer's game
+The checks live in the installed package (`projections.authoring.contract`), so a designer's game
 outside tabletape runs them too (`tabletape check-game`); `tests/test_contract.py` runs them
 for every built-in game and version. Recording by taps is checked here, beside the tap
 helpers the table tests share.
@@ -8,8 +8,8 @@ helpers the table tests share.
 
 from __future__ import annotations
 
-from projections.contract import *  # noqa: F403
-from projections.contract import Rules
+from projections.authoring.contract import *  # noqa: F403
+from projections.authoring.contract import Rules
 
 
 def check_bot_game_is_recordable_by_taps(rules: Rules, events: list) -> dict[str, int]:

@@ -17,8 +17,8 @@ from msgspec.structs import replace
 
 from events.base import Event
 from events.shared import MatchStarted
-from projections.audit import audit
-from projections.simulate import SIM_EPOCH, SIM_STEP, draw
+from projections.corpus.simulate import SIM_EPOCH, SIM_STEP, draw
+from projections.read.audit import audit
 from rulesets.legal import sequence_of
 from rulesets.registry import Rules
 

@@ -6,7 +6,7 @@ import msgspec
 
 from events.base import Event
 from events.shared import Retracted, Ruled
-from projections.audit import AuditReport
+from projections.read.audit import AuditReport
 
 
 def fix_references(events: list[Event]) -> list[Event]:

@@ -33,7 +33,7 @@ def start(command: list[str], log: Path) -> tuple[str, subprocess.Popen[bytes]]:
 
 def cli_server(home: Path) -> list[str]:
     """The command line a designer types: `tabletape --home HOME serve --port PORT`."""
-    return [sys.executable, "-c", "from dashboard.cli import main; main()", "--home", str(home), "serve", "--port", "{port}"]
+    return [sys.executable, "-c", "from dashboard.cli.commands import main; main()", "--home", str(home), "serve", "--port", "{port}"]
 
 
 def wait_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:

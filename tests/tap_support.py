@@ -3,7 +3,7 @@ and the counts.
 
 Shared by the per-game table tests. `python -m tests.tap_support frontier mercenarium`
 prints, per clean golden log, the taps per recorded (not forced) event by kind of plan and
-by event type: from the same `projections.tapplan.plan` the Record page is built from.
+by event type: from the same `projections.record.tapplan.plan` the Record page is built from.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from typing import Any
 
 from events.base import Event
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
-from projections.replay import Fold
-from projections.tapplan import Plan, plan
+from projections.read.replay import Fold
+from projections.record.tapplan import Plan, plan
 from rulesets import registry
 from rulesets.registry import Rules
 from rulesets.view import BoardView, key_position

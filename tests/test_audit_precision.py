@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from projections.audit import audit
-from projections.mutations import Subject, cascades, drop
+from projections.corpus.mutations import Subject, cascades, drop
+from projections.read.audit import audit
 from rulesets import registry
 from tests.cli_support import run
 from tests.mortalgate import golden
@@ -54,7 +54,7 @@ def test_a_dropped_pick_in_the_draft_stays_in_the_draft_instead_of_every_later_t
     picked = next(e.seq for e in subject.events if type(e).__name__ == "HeroPicked")
     mutation = drop(subject, picked + 1, None)  # type: ignore[arg-type]
     assert mutation is not None
-    from projections.mutations import measure
+    from projections.corpus.mutations import measure
 
     found = measure(subject, mutation)
     assert found.at_site == 1 and found.follow_on <= 4, found.follow_rules
@@ -82,7 +82,7 @@ def test_append_reports_the_findings_of_what_it_wrote(tmp_path: Path) -> None:
 
 
 def test_shipped_playtests_do_not_say_the_rules_changed_on_a_fresh_install(tmp_path: Path) -> None:
-    from projections.demo import import_playtests
+    from projections.corpus.demo import import_playtests
     from projections.workspace import Workspace
 
     ws = Workspace(tmp_path)
@@ -154,7 +154,7 @@ def test_an_outpost_placed_before_the_relic_draw_is_named_by_the_relic_rule() ->
     waiting = msgspec.structs.replace(flipped_row(), pending=(Pending("relic", tile=(1, 2)), Pending("outpost", seat="orange", tile=(1, 2))))
     found = violations(waiting, OutpostPlaced(seq=9, by="orange", space=(3, 6)))
     assert found == ["mercyfrontier/relics.control"]
-    from projections.compare import changed_rules
+    from projections.read.compare import changed_rules
 
     assert "mercyfrontier/relics.control" in changed_rules(registry.resolve("mercyfrontier@playtest-7"), registry.resolve("mercyfrontier@current"))
 
@@ -203,7 +203,7 @@ def test_an_edited_log_imports_once_every_prev_is_blanked_as_the_help_says(tmp_p
     assert run(tmp_path, "import", str(source), "--id", "edited")[0] == 2  # the chain names the edit
     from click.testing import CliRunner
 
-    from dashboard.cli import cli
+    from dashboard.cli.commands import cli
 
     assert "blank every prev" in CliRunner().invoke(cli, ["import", "--help"]).output
     source.write_text(re.sub(r'"prev":"[^"]*"', '"prev":""', edited))
@@ -215,8 +215,8 @@ def test_an_edited_log_imports_once_every_prev_is_blanked_as_the_help_says(tmp_p
 def test_scrubbing_a_log_with_a_mistake_shows_the_resynchronised_states_of_the_audit() -> None:
     import msgspec
 
-    from projections.replay import replay
-    from projections.timeline import Timeline
+    from projections.read.replay import replay
+    from projections.read.timeline import Timeline
 
     rules = golden.golden_rules("mortalgate-2.5")
     subject = Subject(golden.read_log("mortalgate-2.5"), rules)

@@ -146,7 +146,7 @@ def test_check_game_of_a_game_not_installed_says_so_in_one_line(tmp_path: Path) 
 def test_every_command_the_authoring_guide_gives_is_one_tabletape_has() -> None:
     import re
 
-    from dashboard.cli import cli
+    from dashboard.cli.commands import cli
 
     guide = (Path(__file__).parent.parent / "docs" / "authoring.md").read_text()
     named = set(re.findall(r"(?:^|`)tabletape ([a-z][a-z-]*)", guide, flags=re.MULTILINE))

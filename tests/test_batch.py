@@ -15,9 +15,9 @@ import pytest
 
 from events.batches import ReadOnlyMatchError
 from events.shared import MatchEnded
-from projections.batch import SimulationError, compare_versions, simulate
-from projections.queries import run_named
-from projections.warehouse import Warehouse
+from projections.corpus.batch import SimulationError, compare_versions, simulate
+from projections.warehouse.queries import run_named
+from projections.warehouse.sync import Warehouse
 from projections.workspace import Workspace
 from rulesets import registry
 from rulesets.mortalgate.events import AltarCaptured
@@ -91,7 +91,7 @@ def test_an_illegal_bot_move_stops_the_batch_with_that_game_saved(tmp_path: Path
 KILLER = """
 import sys
 from projections.workspace import Workspace
-from projections.batch import simulate
+from projections.corpus.batch import simulate
 simulate(Workspace(sys.argv[1]), "mortalgate@2.5", games=4000, seed=9, workers=2, sync=False)
 """
 
@@ -182,7 +182,7 @@ def test_compare_versions_gives_the_seat_balance_that_side_win_rates_supports(tm
 def test_a_chance_step_is_drawn_as_random_choices_draws_it() -> None:
     """`simulate.draw` draws one outcome the way `random.choices` does (the same number taken,
     the same outcome), so a seed keeps its log: even weights, uneven ones, a single outcome."""
-    from projections.simulate import draw
+    from projections.corpus.simulate import draw
 
     tables: list[list[tuple[object, float]]] = [
         [(face, 1 / 100) for face in range(100)], [("a", 0.5), ("b", 0.25), ("c", 0.25)], [("only", 1.0)]]
@@ -198,7 +198,7 @@ def test_equally_likely_outcomes_unmade_are_drawn_as_random_choices_draws_their_
     """A `Uniform` chance step (a deck's draw, each card's event made when read) draws the
     outcome `random.choices` draws from the same outcomes listed, taking the same number,
     for every deck size a game meets (one card to a full deck and more)."""
-    from projections.simulate import draw
+    from projections.corpus.simulate import draw
     from rulesets.outcomes import Uniform
 
     for size in (*range(1, 70), 97, 100):

@@ -9,8 +9,8 @@ import pytest
 
 from benchmarks import corpus
 from events.shared import MatchEnded
-from projections.audit import audit
-from projections.simulate import play
+from projections.corpus.simulate import play
+from projections.read.audit import audit
 from rulesets import registry
 from rulesets.registry import Rules
 

@@ -3,7 +3,7 @@
 A game's `bots_reference` module writes each of its bots as the strategy reads (score every
 legal event, take the best, break ties by the draw); the fast bots may bound, prune and
 remember as they need, and are held here to their references at every decision of seeded
-games of every version (`projections.contract.check_bot_plays_as_its_reference`), as the
+games of every version (`projections.authoring.contract.check_bot_plays_as_its_reference`), as the
 contract holds `legal` to the candidates `check` accepts.
 """
 

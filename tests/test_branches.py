@@ -11,8 +11,8 @@ import msgspec
 import pytest
 
 from events.base import Event
-from projections.demo import save_events
-from projections.simulate import play
+from projections.corpus.demo import save_events
+from projections.corpus.simulate import play
 from projections.workspace import Workspace
 from tests.cli_support import run
 from tests.plugin_support import pig, site
@@ -179,7 +179,7 @@ def _token(home: Path, *args: str) -> dict[str, str]:
 def test_a_branch_is_started_listed_and_parted_over_http(tmp_path: Path) -> None:
     from litestar.testing import TestClient
 
-    from dashboard.service import create_app
+    from dashboard.service.server import create_app
 
     home = tmp_path / "store"
     parent = _played(Workspace(home), "mortalgate", events=30)
@@ -204,7 +204,7 @@ def test_a_branch_is_started_listed_and_parted_over_http(tmp_path: Path) -> None
 def test_notes_about_a_rule_are_served_by_version(tmp_path: Path) -> None:
     from litestar.testing import TestClient
 
-    from dashboard.service import create_app
+    from dashboard.service.server import create_app
 
     home = tmp_path / "store"
     _noted(home)
@@ -247,7 +247,8 @@ def test_a_plugin_games_branch_is_started_and_parted_through_the_service_process
     import subprocess
     import sys
 
-    from dashboard.client import Client
+    from dashboard.service.client import Client
+
     from tests.service_support import free_port, stop, wait_up
 
     home, port = tmp_path / "store", free_port()
@@ -258,7 +259,7 @@ def test_a_plugin_games_branch_is_started_and_parted_through_the_service_process
     token = run(home, "token", "issue", "--scope", "write")[1].strip()
     log = tmp_path / "server.log"
     with open(log, "wb") as output:
-        server = subprocess.Popen([sys.executable, "-m", "dashboard.cli", "--home", str(home), "serve", "--port", str(port)],
+        server = subprocess.Popen([sys.executable, "-m", "dashboard.cli.commands", "--home", str(home), "serve", "--port", str(port)],
                                   stdout=output, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(pig)})
     try:
         url = f"http://127.0.0.1:{port}"

@@ -1,6 +1,6 @@
 """One table mistake, one finding: concrete mutated logs that once buried the audit in follow-ons.
 
-Each test injects one mistake into a shipped log (`projections.mutations`) and audits it: the
+Each test injects one mistake into a shipped log (`projections.corpus.mutations`) and audits it: the
 audit names the mistake once and reports nothing new anywhere else. The numbers in the
 docstrings are the findings the same audit gave before the behaviour was added.
 """
@@ -13,8 +13,8 @@ from pathlib import Path
 import msgspec
 
 from events.codec import decode_log, read_header
-from projections.audit import audit
-from projections.mutations import Mutation, Subject, _rebuild, drop, duplicate, measure, swap
+from projections.corpus.mutations import Mutation, Subject, _rebuild, drop, duplicate, measure, swap
+from projections.read.audit import audit
 from rulesets import registry
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -121,7 +121,7 @@ def test_an_action_played_out_of_turn_and_written_again_in_turn_is_done_once() -
     again in b's own round. The table trained one worker: the second copy is where it was done.
     Before: two workers were paid for, and b was short of resources and over its population
     for the rest of the game (4 follow-ons)."""
-    from projections.mutations import out_of_turn
+    from projections.corpus.mutations import out_of_turn
     from tests import contract
 
     rules = registry.resolve("frontline")

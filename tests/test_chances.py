@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 from litestar.testing import TestClient
 
-from dashboard.service import create_app
+from dashboard.service.server import create_app
 from events.tokens import Tokens
-from projections.chances import Chances, chances
-from projections.demo import save_events
-from projections.simulate import play
+from projections.corpus.chances import Chances, chances
+from projections.corpus.demo import save_events
+from projections.corpus.simulate import play
 from projections.workspace import Workspace
 from rulesets import registry
 from tests.chances_support import FORCED, FORCING, forced_game

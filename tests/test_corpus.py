@@ -8,9 +8,9 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from projections.audit import audit
-from projections.parallel import audit_all, parallel_sync
-from projections.warehouse import Warehouse
+from projections.read.audit import audit
+from projections.warehouse.parallel import audit_all
+from projections.warehouse.sync import Warehouse, parallel_sync
 from projections.workspace import Workspace
 from tests.cli_support import run
 from tests.mortalgate import golden
@@ -191,7 +191,7 @@ def test_sync_on_one_or_two_processes_writes_what_each_match_s_replay_says(tmp_p
 def test_bot_games_whose_times_repeat_keep_each_event_s_own_time(tmp_path: Path) -> None:
     """Bot games share their recorded times (each game's clock starts at the same instant), which
     the sync converts once per distinct time: every event still gets its own."""
-    from projections.batch import simulate
+    from projections.corpus.batch import simulate
 
     ws = Workspace(tmp_path / "store")
     simulate(ws, "mortalgate@2.5", games=3, seed=4, sync=False)

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from dashboard.client import Client
+from dashboard.service.client import Client
 from events.shared import MatchEnded
-from projections import contract
-from projections.audit import audit
-from projections.replay import replay
-from projections.simulate import play
+from projections.authoring import contract
+from projections.corpus.simulate import play
+from projections.read.audit import audit
+from projections.read.replay import replay
 from projections.workspace import Workspace
 from rulesets import registry
 from tests.cli_support import lines, run

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from dashboard.client import Client
+from dashboard.service.client import Client
 from tests.cli_support import run
 from tests.plugin_support import EXAMPLES, examples_installed
 from tests.service_support import cli_server, start, stop

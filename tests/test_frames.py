@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from events.errors import TabletapeError
-from projections.demo import import_playtests, save_events
-from projections.simulate import play
+from projections.corpus.demo import import_playtests, save_events
+from projections.corpus.simulate import play
 from projections.workspace import Workspace
 from rulesets import registry
 

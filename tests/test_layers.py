@@ -1,5 +1,6 @@
-"""The layers point down (events -> rulesets -> projections -> dashboard), and no two modules
-need each other to load: a reader can start at the bottom and meet nothing from above."""
+"""The layers point down (events -> rulesets -> projections -> dashboard), and no module
+imports one that imports it back, at load or inside a function: a reader can start at the
+bottom and meet nothing from above, and any module can be read without its dependants."""
 
 from __future__ import annotations
 
@@ -21,11 +22,11 @@ def modules() -> dict[str, Path]:
     return found
 
 
-def imported(tree: ast.AST, known: dict[str, Path], *, top_level_only: bool) -> set[str]:
-    """The modules of `known` an import names (`from pkg import module` names the module)."""
-    nodes = ast.iter_child_nodes(tree) if top_level_only else ast.walk(tree)
+def imported(tree: ast.AST, known: dict[str, Path]) -> set[str]:
+    """The modules of `known` an import anywhere in `tree` names (in a function or under
+    TYPE_CHECKING too; `from pkg import module` names the module)."""
     out: set[str] = set()
-    for node in nodes:
+    for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             out |= {alias.name for alias in node.names if alias.name in known}
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -37,14 +38,14 @@ def imported(tree: ast.AST, known: dict[str, Path], *, top_level_only: bool) -> 
 def test_no_module_imports_a_layer_above_its_own() -> None:
     known = modules()
     upward = [f"{name} imports {target}" for name, path in known.items()
-              for target in imported(ast.parse(path.read_text()), known, top_level_only=False)
+              for target in imported(ast.parse(path.read_text()), known)
               if LAYERS.index(target.split(".")[0]) > LAYERS.index(name.split(".")[0])]
     assert not upward, upward
 
 
-def test_no_two_modules_need_each_other_to_load() -> None:
+def test_no_module_imports_one_that_imports_it_back() -> None:
     known = modules()
-    graph = {name: {t for t in imported(ast.parse(path.read_text()), known, top_level_only=True)
+    graph = {name: {t for t in imported(ast.parse(path.read_text()), known)
                     if not name.startswith(t + ".")}  # a package's own __init__ is loading already
              for name, path in known.items()}
     cycles: list[list[str]] = []

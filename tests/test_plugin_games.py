@@ -96,7 +96,7 @@ def test_a_game_that_fails_to_import_is_listed_and_the_others_keep_working(site:
     env = {**os.environ, "PYTHONPATH": str(site)}
 
     def tabletape(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "dashboard.cli", "--home", str(home), *args],
+        return subprocess.run([sys.executable, "-m", "dashboard.cli.commands", "--home", str(home), *args],
                               capture_output=True, text=True, env=env, check=False)
 
     listed = tabletape("rulesets")
@@ -152,7 +152,7 @@ def test_the_built_in_games_are_found_through_their_entry_points() -> None:
 
 
 def test_the_demo_plays_every_game_with_legal_moves_with_its_default_bot(pig: Path, tmp_path: Path) -> None:
-    from projections.demo import ensure_demo
+    from projections.corpus.demo import ensure_demo
     from projections.workspace import Workspace
 
     made = ensure_demo(Workspace(tmp_path / "store"), games_per_version=1, playtests=None)
@@ -162,7 +162,7 @@ def test_the_demo_plays_every_game_with_legal_moves_with_its_default_bot(pig: Pa
 
 
 def test_the_service_process_records_and_audits_an_installed_game(pig: Path, tmp_path: Path) -> None:
-    from dashboard.client import Client
+    from dashboard.service.client import Client
     from tests.service_support import free_port, stop, wait_up
 
     home, port = tmp_path / "store", free_port()
@@ -170,7 +170,7 @@ def test_the_service_process_records_and_audits_an_installed_game(pig: Path, tmp
     assert code == 0, err
     log = tmp_path / "server.log"
     with open(log, "wb") as output:
-        server = subprocess.Popen([sys.executable, "-m", "dashboard.cli", "--home", str(home), "serve", "--port", str(port)],
+        server = subprocess.Popen([sys.executable, "-m", "dashboard.cli.commands", "--home", str(home), "serve", "--port", str(port)],
                                   stdout=output, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONPATH": str(pig)})
     try:
         url = f"http://127.0.0.1:{port}"

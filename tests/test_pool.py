@@ -14,7 +14,7 @@ import time
 import pytest
 
 from events.errors import TabletapeError
-from projections.pool import WorkerTraceback, ordered_map
+from projections.corpus.pool import WorkerTraceback, ordered_map
 
 
 class PoolError(TabletapeError):
@@ -53,7 +53,7 @@ def test_a_task_that_raises_raises_its_own_error_with_the_worker_s_traceback() -
 DRIVER = textwrap.dedent("""
     import os, signal, sys, threading, time
     from events.errors import TabletapeError
-    from projections.pool import ordered_map
+    from projections.corpus.pool import ordered_map
 
     class PoolError(TabletapeError):
         pass

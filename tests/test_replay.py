@@ -7,7 +7,7 @@ from pathlib import Path
 from events.base import Event
 from events.codec import decode_log
 from events.shared import Retracted
-from projections.replay import UNDO_WINDOW, replay
+from projections.read.replay import UNDO_WINDOW, replay
 from rulesets import registry
 
 GOLDEN = Path(__file__).parent / "mortalgate" / "golden" / "mortalgate-2.5.jsonl"

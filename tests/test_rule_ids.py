@@ -16,8 +16,8 @@ import pytest
 
 from events.codec import decode_log
 from events.shared import MatchStarted
-from projections.audit import audit
-from projections.mutations import Subject, mutations
+from projections.corpus.mutations import Subject, mutations
+from projections.read.audit import audit
 from rulesets import registry
 from rulesets.ruleids import RuleIds, UndeclaredRuleError
 from tests import contract

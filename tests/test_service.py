@@ -18,12 +18,12 @@ from typing import Any
 import msgspec
 import pytest
 
-from dashboard.client import Client, ServiceError, StaleSeq
-from dashboard.service import MAX_BODY
-from dashboard.wire import MAX_BATCH
+from dashboard.service.client import Client, ServiceError, StaleSeq
+from dashboard.service.server import MAX_BODY
+from dashboard.service.wire import MAX_BATCH
 from events.base import Event
-from projections.live import Appended, SeatView
-from projections.simulate import play
+from projections.corpus.simulate import play
+from projections.record.live import Appended, SeatView
 from projections.workspace import Workspace
 from rulesets import registry
 from tests.cli_support import run

@@ -26,9 +26,9 @@ from typing import Any
 import msgspec
 import pytest
 
-from dashboard.client import Client, ServiceError
+from dashboard.service.client import Client, ServiceError
 from events.values import INT_MAX
-from projections.simulate import play
+from projections.corpus.simulate import play
 from rulesets import registry
 from tests.cli_support import run
 from tests.service_support import cli_server, start, stop
@@ -454,7 +454,7 @@ def impatient(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, P
     first whenever its next request's bytes come)."""
     home = tmp_path_factory.mktemp("impatient-store")
     log = home.parent / "impatient-server.log"
-    code = ("import sys; from pathlib import Path; from dashboard.service import Limits, serve; "
+    code = ("import sys; from pathlib import Path; from dashboard.service.server import Limits, serve; "
             "serve(Path(sys.argv[1]), host='127.0.0.1', port=int(sys.argv[2]), "
             "limits=Limits(header_seconds=1, body_seconds=1))")
     url, server = start([sys.executable, "-c", code, str(home), "{port}"], log)

@@ -14,7 +14,7 @@ HEAVY = ("statsmodels", "scipy", "pandas", "duckdb", "pyarrow", "streamlit", "li
 
 SCRIPT = """
 import json, sys
-from dashboard.cli import main
+from dashboard.cli.commands import main
 try:
     main(sys.argv[1:])
 except SystemExit as done:

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from projections.sql_limits import WORKER
-from projections.warehouse import Warehouse
+from projections.warehouse.sql_limits import WORKER
+from projections.warehouse.sync import Warehouse
 from projections.workspace import Workspace
 from tests.cli_support import lines, run
 
@@ -367,7 +367,7 @@ def at_a_terminal() -> None:
 
 def test_ctrl_c_stops_a_running_query(home: Path) -> None:
     run(home, "sync")
-    proc = subprocess.Popen([sys.executable, "-m", "dashboard.cli", "--home", str(home), "query", "--sql", RUNAWAY],
+    proc = subprocess.Popen([sys.executable, "-m", "dashboard.cli.commands", "--home", str(home), "query", "--sql", RUNAWAY],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=Path(__file__).parents[1],
                             preexec_fn=at_a_terminal)
     try:

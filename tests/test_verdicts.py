@@ -16,7 +16,7 @@ import pytest
 from scipy import stats
 from statsmodels.stats.proportion import proportion_confint
 
-from projections import verdicts
+from projections.stats import verdicts
 
 
 def game(i: int, *, winner: str | None, turns: int = 100, finished: bool = True, source: str = "simulation",
@@ -159,7 +159,7 @@ def test_a_bias_that_only_swaps_sides_is_called_as_unbalanced() -> None:
 
 
 def test_alpha_spending_uses_the_whole_budget_only_at_the_last_look() -> None:
-    from projections.sequential import spent
+    from projections.corpus.sequential import spent
 
     looks = [spent(k / 5) for k in range(6)]
     assert looks[0] == 0 and looks[-1] == pytest.approx(0.05) and all(b > a for a, b in itertools.pairwise(looks))
@@ -167,7 +167,7 @@ def test_alpha_spending_uses_the_whole_budget_only_at_the_last_look() -> None:
 
 
 def test_a_look_decides_differs_or_no_change_within_the_margin() -> None:
-    from projections.sequential import decide
+    from projections.corpus.sequential import decide
 
     far = verdicts.rates_verdict("seat_balance", "?", "b", (200, 400), (300, 400))
     close = verdicts.rates_verdict("seat_balance", "?", "b", (1000, 2000), (1010, 2000))

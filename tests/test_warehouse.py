@@ -15,10 +15,10 @@ import pyarrow.parquet as pq
 import pytest
 
 from events.shared import Retracted
-from projections.audit import audit
-from projections.export import export_parquet
-from projections.queries import QueryError, run_named, run_sql
-from projections.warehouse import Warehouse
+from projections.read.audit import audit
+from projections.warehouse.export import export_parquet
+from projections.warehouse.queries import QueryError, run_named, run_sql
+from projections.warehouse.sync import Warehouse
 from projections.workspace import Workspace
 from tests.mortalgate import golden
 
@@ -343,3 +343,77 @@ def test_an_unreadable_log_is_reported_and_the_others_still_sync(tmp_path: Path)
     report = Warehouse(ws).sync()
     assert report.new == 1 and [m for m, _ in report.failed] == ["golden-2.1"]
     assert "unknown event type 'HeroFlew'" in report.failed[0][1] and ":6:" in report.failed[0][1]
+
+
+def test_an_incremental_sync_of_new_batches_new_logs_and_grown_logs_equals_a_sync_from_scratch(tmp_path: Path) -> None:
+    from projections.corpus.batch import simulate
+
+    ws = store_with(tmp_path, ["mortalgate-2.5", "mortalgate-mistakes"])
+    simulate(ws, "mortalgate@2.5", games=3, seed=1, workers=1, sync=False)
+    warehouse = Warehouse(ws)
+    first = warehouse.sync()
+    assert (first.new, first.failed) == (5, [])
+    simulate(ws, "mortalgate@2.5", games=2, seed=2, workers=1, sync=False)
+    ws.import_log(golden.log_path("mortalgate-2.1").read_bytes(), where="2.1")
+    grown = ws.new_match("mortalgate@2.5", {"red": "ana", "blue": "ben"}, title="a live table").match_id
+    ws.notes.add("golden-2.5", from_seq=3, author="ana", text="why here?", tags=("question",))
+    report = warehouse.sync()
+    assert (report.new, report.extended, report.unchanged, report.rebuilt, report.notes) == (4, 0, 5, [], 1)
+    ws.append_events(grown, [msgspec.structs.replace(e, prev="") for e in golden.read_log("mortalgate-2.5")[1:40]])
+    assert warehouse.sync().extended == 1
+    copy = tmp_path / "copy"
+    shutil.copytree(ws.home, copy, ignore=shutil.ignore_patterns("warehouse*"))
+    scratch = Warehouse(Workspace(copy))
+    assert scratch.sync().new == 9
+    assert table_dump(warehouse) == table_dump(scratch)
+    assert rows(warehouse, "SELECT count(*) FROM checkpoints") == rows(scratch, "SELECT count(*) FROM checkpoints") == [(9,)]
+
+
+def test_a_sync_that_finds_nothing_new_leaves_the_published_replica_as_it_is(synced: Warehouse) -> None:
+    before = synced.replica.stat()
+    assert synced.sync().events == 0
+    after = synced.replica.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert rows(synced, "SELECT count(*) FROM matches") == [(len(GOLDEN),)]
+
+
+def test_a_replica_deleted_by_hand_comes_back_with_the_next_sync(tmp_path: Path) -> None:
+    warehouse = Warehouse(store_with(tmp_path, ["mortalgate-2.5"]))
+    warehouse.sync()
+    warehouse.replica.unlink()
+    assert warehouse.sync().events == 0
+    assert rows(warehouse, "SELECT count(*) FROM matches") == [(1,)]
+
+
+def test_a_sync_stopped_before_it_published_is_published_by_the_next_with_nothing_new(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = store_with(tmp_path, ["mortalgate-2.5"])
+    warehouse = Warehouse(ws)
+    warehouse.sync()
+    ws.import_log(golden.log_path("mortalgate-2.1").read_bytes(), where="2.1")
+    real_replace = os.replace
+
+    def killed(source: object, target: object) -> None:
+        if str(target) == str(warehouse.replica):
+            raise KeyboardInterrupt  # stopped after writing the primary, before publishing
+        real_replace(source, target)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(os, "replace", killed)
+    with pytest.raises(KeyboardInterrupt):
+        warehouse.sync()
+    monkeypatch.setattr(os, "replace", real_replace)
+    assert rows(warehouse, "SELECT count(*) FROM matches") == [(1,)]  # readers still see the last publish
+    assert warehouse.sync().events == 0  # the primary has it all already
+    assert rows(warehouse, "SELECT count(*) FROM matches") == [(2,)]
+
+
+def test_a_replica_published_under_another_schema_is_published_again(tmp_path: Path) -> None:
+    warehouse = Warehouse(store_with(tmp_path, ["mortalgate-2.5"]))
+    warehouse.sync()
+    stamp = tmp_path / "store" / "warehouse.published"
+    identity, schema = stamp.read_text().split(" schema ")
+    stamp.write_text(f"{identity} schema {'0' * len(schema)}")  # as an older tabletape left it
+    before = warehouse.replica.stat().st_ino
+    assert warehouse.sync().events == 0
+    assert warehouse.replica.stat().st_ino != before
+    assert stamp.read_text().split(" schema ")[1] == schema

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from projections.audit import audit
-from projections.contract import check_game, read_log
+from projections.authoring.contract import check_game, read_log
+from projections.read.audit import audit
 from rulesets import registry
 
 SAMPLE = Path(__file__).with_name("sample.jsonl")

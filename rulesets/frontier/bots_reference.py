@@ -4,7 +4,7 @@ Each reference weighs every event it may choose as the strategy says (each kind 
 its own score in `bots`, written as the strategy reads), takes the best, and breaks ties by
 the draws the fast bot takes: one `random()` per event in `legal`'s order, the highest
 winning among equal scores. While the board is set up, both put down the standard table
-piece by piece and then agree it. The contract (`projections.contract.
+piece by piece and then agree it. The contract (`projections.authoring.contract.
 check_bot_plays_as_its_reference`) holds each fast bot to its reference at every decision
 of seeded games, so the fast one may be as clever as it needs.
 """

@@ -280,7 +280,7 @@ def _terrain(state: State) -> Iterator[Event]:
     """While the board is set up: each standard piece not on the table, where the standard
     table has it and at the sample points (terrain.POINTS); each piece on the table moved to
     those points; and the agreement. A table taken whole from an earlier match is written
-    by the recorder in one append (projections.tables), not chosen here."""
+    by the recorder in one append (projections.record.tables), not chosen here."""
     placed = {t.id for t in state.terrain}
     seat = state.seats[0]
     for standard in STANDARD:

@@ -4,7 +4,7 @@
 The heuristic goes down its list of wishes (`bots._wishes`, most wanted first) and plays the
 first wish any legal event fulfils: of the events that do, shuffled by the seeded generator,
 the unit with the most force. The fast one groups the legal events by kind once and asks
-each wish only of its kind; the contract (`projections.contract.
+each wish only of its kind; the contract (`projections.authoring.contract.
 check_bot_plays_as_its_reference`) holds each fast bot to its reference at every decision of
 seeded games, so the fast one may be as clever as it needs.
 """

@@ -4,7 +4,7 @@ Each reference weighs every event it may play as the strategy says, takes the be
 breaks ties by the draws the fast bot takes: one `random()` per playable event in `legal`'s
 order, the highest winning among equal scores, then the first, as a `max` over (score,
 draw, -index) keeps it. The fast heuristic bounds every candidate and scores best bound first
-from what `legal` made a turn of; the contract (`projections.contract.
+from what `legal` made a turn of; the contract (`projections.authoring.contract.
 check_bot_plays_as_its_reference`) holds it to this at every decision of seeded games. The
 weights are the heuristic's own (`bots.STEP` and the rest), read when a score is asked.
 """

@@ -5,7 +5,7 @@ The heuristic weighs every legal event (`bots._score`), takes the best, and brea
 the draws the fast bot takes: one `random()` per event in `legal`'s order, the highest
 winning among equal scores. The fast one shares the walks a token's moves trace in one
 direction between moves (`bots.Look`); the reference walks each move afresh (`Afresh`). The
-contract (`projections.contract.check_bot_plays_as_its_reference`) holds each fast bot to
+contract (`projections.authoring.contract.check_bot_plays_as_its_reference`) holds each fast bot to
 its reference at every decision of seeded games.
 """
 

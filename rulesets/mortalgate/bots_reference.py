@@ -4,7 +4,7 @@ Each reference weighs every legal event as the strategy says, takes the best, an
 by the draws the fast bot takes: one `random()` per event in `legal`'s order, the highest
 winning among equal scores, as a `max` over (score, draw) keeps it. The fast heuristic reads
 a hero's moves without making them and stops once no move can reach the best score; the
-contract (`projections.contract.check_bot_plays_as_its_reference`) holds it to this at every
+contract (`projections.authoring.contract.check_bot_plays_as_its_reference`) holds it to this at every
 decision of seeded games, so the fast one may be as clever as it needs.
 """
 

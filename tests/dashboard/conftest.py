@@ -14,13 +14,13 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from projections.demo import import_playtests, save_events
-from projections.simulate import play
-from projections.warehouse import Warehouse
+from projections.corpus.demo import import_playtests, save_events
+from projections.corpus.simulate import play
+from projections.warehouse.sync import Warehouse
 from projections.workspace import Workspace
 from rulesets import registry
 
-APP = str(Path(__file__).parents[2] / "dashboard" / "app.py")
+APP = str(Path(__file__).parents[2] / "dashboard" / "app" / "main.py")
 CAFE = "playtest-2026-03-05-cafe"
 """A finished 2.5 playtest: an undo, a range error, a claimed hit, a ruled capture, notes."""
 
@@ -104,7 +104,7 @@ def board_frames(at: AppTest) -> dict[int, dict[str, Any]]:
     by seq, with their drawings put back as the browser draws them."""
     import json
 
-    from dashboard.scrub import unpack
+    from dashboard.board.scrub import unpack
 
     [board] = at.get("bidi_component")
     return {frame["seq"]: frame for frame in unpack(json.loads(board.proto.json)["chunk"])}

@@ -8,9 +8,9 @@ from typing import Any
 
 import pandas as pd
 
-from dashboard.charts import COLOURS, bars, forest, length_bins, lengths
-from projections import verdicts
-from projections.balance import BalanceReport
+from dashboard.app.charts import COLOURS, bars, forest, length_bins, lengths
+from projections.stats import verdicts
+from projections.stats.balance import BalanceReport
 
 
 def rows(turns: list[int], unfinished: int = 0) -> list[dict[str, Any]]:

@@ -11,14 +11,15 @@ import pytest
 from statsmodels.stats.proportion import proportion_confint
 from streamlit.testing.v1 import AppTest
 
-from projections import batch, verdicts
-from projections.balance import compare_cohorts
-from projections.demo import save_events
-from projections.simulate import play
+from projections.corpus import batch
+from projections.corpus.demo import save_events
+from projections.corpus.simulate import play
+from projections.stats import verdicts
+from projections.stats.balance import compare_cohorts
 from projections.workspace import Workspace
 
 VARIANTS = ("race4", "race8")
-PAGE = str(Path(__file__).parents[2] / "dashboard" / "pages" / "compare.py")
+PAGE = str(Path(__file__).parents[2] / "dashboard" / "app" / "pages" / "compare.py")
 
 
 @pytest.fixture(scope="module")

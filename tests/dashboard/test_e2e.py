@@ -26,9 +26,9 @@ from click.testing import CliRunner
 
 from benchmarks.record_browser import CHROMIUM_ARGS
 from benchmarks.record_browser import dashboard as running_dashboard
-from dashboard import cli
+from dashboard.cli import commands as cli
 from events.errors import LogFormatError
-from projections.demo import DEMO_DIR, import_notes, import_playtests, playtest_logs
+from projections.corpus.demo import DEMO_DIR, import_notes, import_playtests, playtest_logs
 from projections.workspace import Workspace
 from rulesets import registry
 from tests.dashboard.conftest import PLAYABLE
@@ -71,7 +71,7 @@ def test_dashboard_fills_an_empty_store_prints_the_url_and_binds_localhost(tmp_p
     [(command, env)] = served
     assert command[command.index("--server.address") + 1] == "127.0.0.1"
     assert command[command.index("--server.port") + 1] == "8765"
-    assert command[command.index("run") + 1].endswith("dashboard/app.py")
+    assert command[command.index("run") + 1].endswith("dashboard/app/main.py")
     assert env["TABLETAPE_HOME"] == str(home.resolve())
     again = CliRunner().invoke(_entry, ["--home", str(home), "dashboard"])
     assert "filled" not in again.stdout and "http://localhost:8501/" in again.stdout
@@ -222,7 +222,7 @@ def test_scrub_annotate_reload_and_find_the_note_then_screenshot_every_page(serv
     assert CAFE in page.url  # the reload kept the match in the URL
 
     for heading, path in (("Record", "record"), ("Compare", "compare"), ("Explore", "explore"), ("Rulebook", "rulebook")):
-        if not (Path(cli.__file__).parent / "pages" / f"{path}.py").exists():
+        if not (Path(cli.__file__).parents[1] / "app" / "pages" / f"{path}.py").exists():
             continue
         page.goto(f"{server}{path}")
         _settled(page, heading)

@@ -11,12 +11,12 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from projections.demo import save_events
-from projections.queries import named_queries
-from projections.simulate import play
+from projections.corpus.demo import save_events
+from projections.corpus.simulate import play
+from projections.warehouse.queries import named_queries
 from projections.workspace import Workspace
 
-PAGE = str(Path(__file__).parents[2] / "dashboard" / "pages" / "explore.py")
+PAGE = str(Path(__file__).parents[2] / "dashboard" / "app" / "pages" / "explore.py")
 
 
 @pytest.fixture(scope="module")
@@ -132,7 +132,7 @@ def test_a_new_match_shows_up_without_a_manual_sync(tmp_path: Path, monkeypatch:
 
 def test_pacing_with_its_default_inputs_draws_its_table_and_chart(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Human playtests give pacing a turn row whose phase is empty: charted, not a crash."""
-    from projections.demo import import_playtests
+    from projections.corpus.demo import import_playtests
 
     home = tmp_path / "store"
     import_playtests(Workspace(home))

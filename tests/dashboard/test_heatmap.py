@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from dashboard.heatmap import heatmap_svg, per_hundred, shades
-from projections.demo import save_events
-from projections.queries import run_named
-from projections.simulate import play
-from projections.warehouse import Warehouse
+from dashboard.board.heatmap import heatmap_svg, per_hundred, shades
+from projections.corpus.demo import save_events
+from projections.corpus.simulate import play
+from projections.warehouse.queries import run_named
+from projections.warehouse.sync import Warehouse
 from projections.workspace import Workspace
 
 
@@ -72,7 +72,7 @@ def test_where_the_frontline_stops_is_its_last_position_on_the_track(tmp_path: P
     """Frontline bot games: the query's stops are each finished match's last frontline,
     and they land on the track row of the half they are pushed into, at the grid counted
     from the middle of the map (the board's right edge, where it is folded)."""
-    from dashboard.heatmap import PLACES, counts
+    from dashboard.board.heatmap import PLACES, counts
     from rulesets.frontline.view import track_row
 
     ws = Workspace(tmp_path / "store")
@@ -155,7 +155,7 @@ def test_the_compare_page_draws_where_mercenaries_die_on_mercy_frontiers_board(m
     from streamlit.testing.v1 import AppTest
 
     monkeypatch.setenv("TABLETAPE_HOME", str(mercy.home))
-    at = AppTest.from_file(str(Path(__file__).parents[2] / "dashboard" / "pages" / "compare.py"), default_timeout=60).run()
+    at = AppTest.from_file(str(Path(__file__).parents[2] / "dashboard" / "app" / "pages" / "compare.py"), default_timeout=60).run()
     game = next(w for w in at.selectbox if w.label == "Game")
     game.select_index(game.options.index(next(o for o in game.options if "Mercy Frontier" in o or o == "mercyfrontier"))).run()
     for label, version in zip(("Version A", "Version B"), MERCY, strict=True):
@@ -191,7 +191,7 @@ def test_where_frontier_units_are_destroyed_is_the_inch_they_stood_on(tmp_path: 
             standing = {u.id: u.at for u in step.state.units if u.status == "board" and u.at is not None}
     rows = run_named(Warehouse(ws), "places", {"ruleset": "frontier", "version": "1.0"}).records()
     assert direct and Counter({(r["col"], r["row"]): r["times"] for r in rows}) == direct
-    from dashboard.heatmap import PLACES, counts
+    from dashboard.board.heatmap import PLACES, counts
 
     view = rules.ruleset.view(rules.params, ws.state_at("f1", 0).state, None)
     rates = per_hundred(counts(PLACES["frontier"], rows, "unit destroyed", view), games=2)

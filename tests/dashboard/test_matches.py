@@ -142,7 +142,7 @@ def test_open_in_replay_selects_the_match_there(app: AppTest) -> None:
 
 
 def test_a_branch_is_listed_with_the_match_it_left(app: AppTest, home: Path) -> None:
-    from projections.warehouse import Warehouse
+    from projections.warehouse.sync import Warehouse
 
     ws = Workspace(home)
     ws.branch(CAFE, 40, new_id="cafe-what-if")

@@ -16,9 +16,9 @@ from tests.plugin_support import PACKAGE, forget_pig, pig, site
 
 __all__ = ["pig", "site"]  # fixtures
 
-RECORD = str(Path(__file__).parents[2] / "dashboard" / "pages" / "record.py")
-COMPARE = str(Path(__file__).parents[2] / "dashboard" / "pages" / "compare.py")
-EXPLORE = str(Path(__file__).parents[2] / "dashboard" / "pages" / "explore.py")
+RECORD = str(Path(__file__).parents[2] / "dashboard" / "app" / "pages" / "record.py")
+COMPARE = str(Path(__file__).parents[2] / "dashboard" / "app" / "pages" / "compare.py")
+EXPLORE = str(Path(__file__).parents[2] / "dashboard" / "app" / "pages" / "explore.py")
 
 
 @pytest.fixture

@@ -16,19 +16,19 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.state import die_key
+from dashboard.app.state import die_key
 from events.base import Event
 from events.shared import MatchEnded, Ruled
-from projections.recording import same_event
-from projections.replay import Fold
-from projections.simulate import play
-from projections.tapplan import Plan, plan
+from projections.corpus.simulate import play
+from projections.read.replay import Fold
+from projections.record.recording import same_event
+from projections.record.tapplan import Plan, plan
 from projections.workspace import Workspace
 from rulesets import registry
 from rulesets.registry import Rules
 from tests.dashboard.conftest import PLAYABLE
 
-PAGE = str(Path(__file__).parents[2] / "dashboard" / "pages" / "record.py")
+PAGE = str(Path(__file__).parents[2] / "dashboard" / "app" / "pages" / "record.py")
 
 
 @pytest.fixture
@@ -409,7 +409,7 @@ def test_a_branch_started_on_replay_is_played_on_here_from_the_event_it_left(hom
 
     import msgspec
 
-    from projections.demo import save_events
+    from projections.corpus.demo import save_events
     from tests.test_branches import _other_line
 
     ws = Workspace(home)

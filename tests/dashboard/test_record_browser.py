@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from benchmarks import record_browser as driver
-from projections.simulate import play
+from projections.corpus.simulate import play
 from projections.workspace import Workspace
 from rulesets import registry
 from tests.plugin_support import examples_installed
@@ -98,9 +98,9 @@ def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any, ki
     """An attack out of range or sight, or a move past the hero's movement, is not lit, but
     tapping it shows the rule and the reason, and one more tap records it; the audit then
     names that rule."""
-    from projections.recording import same_event
-    from projections.replay import Fold
-    from projections.taps import refused, tap_map
+    from projections.read.replay import Fold
+    from projections.record.recording import same_event
+    from projections.record.taps import refused, tap_map
 
     ws, url, golden = store
     rules, events = golden["mortalgate"]
@@ -142,8 +142,8 @@ def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any, ki
 def test_a_frontier_table_is_laid_in_one_tap_and_its_pieces_moved_by_a_tap_and_by_a_drag(store: Any) -> None:
     """The standard table in one tap beside the board; then a piece tapped and a spot tapped,
     and a piece dragged onto a spot: each is one TerrainMoved in the log."""
-    from projections.recording import same_event
-    from projections.replay import replay
+    from projections.read.replay import replay
+    from projections.record.recording import same_event
     from rulesets.frontier.events import TerrainMoved
     from rulesets.view import piece_key, space_key
 

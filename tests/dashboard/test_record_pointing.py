@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.state import die_key
+from dashboard.app.state import die_key
 from events.base import Event
-from projections.replay import Fold
-from projections.simulate import play
-from projections.tapplan import plan
+from projections.corpus.simulate import play
+from projections.read.replay import Fold
+from projections.record.tapplan import plan
 from projections.workspace import Workspace
 from rulesets import registry
 from tests.dashboard.test_record import PAGE, events_of, texts

@@ -15,8 +15,8 @@ import msgspec
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from dashboard.scrub import CHUNK, FIRST
-from dashboard.svg import board_layers, card_rows_svg
+from dashboard.board.scrub import CHUNK, FIRST
+from dashboard.board.svg import board_layers, card_rows_svg
 from projections.workspace import Workspace
 from rulesets.view import BoardView, card_key
 from tests.dashboard.conftest import (

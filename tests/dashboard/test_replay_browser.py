@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from benchmarks import record_browser as driver
-from projections.demo import import_playtests, save_events
-from projections.simulate import play
+from projections.corpus.demo import import_playtests, save_events
+from projections.corpus.simulate import play
 from projections.workspace import Workspace
 from rulesets import registry
 from rulesets.view import card_key

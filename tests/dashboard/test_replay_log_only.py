@@ -11,7 +11,7 @@ from projections.workspace import Workspace
 from rulesets.freeform import DiceRolled, ScoreChanged, TurnPassed
 from tests.dashboard.conftest import board_frames
 
-PAGE = str(Path(__file__).parents[2] / "dashboard" / "pages" / "replay.py")
+PAGE = str(Path(__file__).parents[2] / "dashboard" / "app" / "pages" / "replay.py")
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from dashboard.rounds import RoundLines
+from dashboard.cli.rounds import RoundLines
 
 
 def look(round_no: int, decision: str) -> dict[str, object]:

@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from dashboard.svg import HEX_SIZE, INCH, PAD, SQUARE, board_svg, side_colour, timeline_svg
+from dashboard.board.svg import HEX_SIZE, INCH, PAD, SQUARE, board_svg, side_colour, timeline_svg
 from rulesets import registry
 from rulesets.view import BoardView, CardRow, Cell, Line, Panel, Piece, Region
 

@@ -5,7 +5,7 @@ that moves one shows up as a reviewed diff (OpenSpiel's playthroughs). The logs 
 (what was played): `--logs` records them anew, which only a change of the event format
 should need.
 
-`projections.simulate.play` starts every match with the default options; Frontier's
+`projections.corpus.simulate.play` starts every match with the default options; Frontier's
 mission is an option, so `simulate` below is the same loop with options.
 """
 
@@ -22,9 +22,9 @@ import msgspec
 from events.base import Event
 from events.codec import decode_log
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
-from projections.audit import audit
-from projections.replay import replay
-from projections.simulate import SIM_EPOCH, SIM_STEP
+from projections.corpus.simulate import SIM_EPOCH, SIM_STEP
+from projections.read.audit import audit
+from projections.read.replay import replay
 from rulesets import registry
 from rulesets.frontier import board, movement, rolls
 from rulesets.frontier.events import ActionDeclared, ActionRolled, UnitMoved

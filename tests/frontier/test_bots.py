@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from events.shared import MatchEnded
-from projections.audit import audit
+from projections.read.audit import audit
 from rulesets.frontier.params import MISSIONS
 from tests.frontier import golden
 from tests.frontier.scenario import P, R

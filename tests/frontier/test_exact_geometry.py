@@ -17,7 +17,7 @@ from itertools import pairwise
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from projections.simulate import play
+from projections.corpus.simulate import play
 from rulesets.frontier import board, movement
 from rulesets.frontier.board import EPS, Point, Polygon, Sighted
 from rulesets.frontier.events import Level

@@ -2,7 +2,7 @@
 breaks it, and the events that follow from that one mistake give no second finding.
 
 Each case is a whole log (set-up, deployment, then the turn that breaks the rule) audited as
-a designer audits a playtest (`projections.audit.audit`). p1 attacks with Colonial
+a designer audits a playtest (`projections.read.audit.audit`). p1 attacks with Colonial
 Government units from the north edge; p2 defends with Rebels in the south half.
 """
 
@@ -16,7 +16,7 @@ import pytest
 
 from events.base import Event
 from events.shared import MatchStarted
-from projections.audit import audit
+from projections.read.audit import audit
 from rulesets import registry
 from rulesets.frontier.board import Point, rectangle
 from rulesets.frontier.events import (

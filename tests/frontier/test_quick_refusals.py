@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from events.base import Event
-from projections.simulate import play
+from projections.corpus.simulate import play
 from rulesets.frontier import abilities, board, missions, movement, moves, rules, units
 from rulesets.frontier.board import Body, Point, Sighted, make_terrain
 from rulesets.frontier.events import (

@@ -13,10 +13,10 @@ import statistics
 
 import pytest
 
-from projections import dice
-from projections.recording import forced
-from projections.replay import replay
-from projections.tapplan import plan
+from projections.read.replay import replay
+from projections.record import dice
+from projections.record.recording import forced
+from projections.record.tapplan import plan
 from rulesets.frontier.events import (
     ActionDeclared,
     ActionRolled,

@@ -9,9 +9,9 @@ from pathlib import Path
 import msgspec
 
 from events.shared import Retracted
-from projections.demo import save_events
-from projections.simulate import play
-from projections.tables import earlier_tables, table_events, table_of
+from projections.corpus.demo import save_events
+from projections.corpus.simulate import play
+from projections.record.tables import earlier_tables, table_events, table_of
 from projections.workspace import Workspace
 from rulesets import registry
 from rulesets.frontier.events import TerrainAgreed, TerrainMoved, TerrainPlaced

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import msgspec
 
-from projections.simulate import play
+from projections.corpus.simulate import play
 from rulesets.frontier.state import State, Unit, find, on_board
 from tests.frontier.scenario import P, R, put
 

@@ -60,7 +60,7 @@ def test_the_last_actions_line_of_sight_then_the_path_of_its_move() -> None:
 
 
 def test_every_state_of_a_golden_game_has_a_view_from_each_seat() -> None:
-    from projections.replay import replay
+    from projections.read.replay import replay
 
     for step in replay(golden.read_log("frontier-escort"), golden.rules(), audit=False):
         for seat in (None, "p1", "p2"):

@@ -15,9 +15,9 @@ import msgspec
 
 from events.base import Event
 from events.codec import decode_log
-from projections.audit import audit
-from projections.replay import replay
-from projections.simulate import play
+from projections.corpus.simulate import play
+from projections.read.audit import audit
+from projections.read.replay import replay
 from rulesets import registry
 from rulesets.frontline.events import (
     BuildingBuilt,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from events.shared import MatchEnded
-from projections.audit import audit
-from projections.simulate import play
+from projections.corpus.simulate import play
+from projections.read.audit import audit
 from tests.frontline.scenario import R
 
 RACES = [{"a": "orc", "b": "human"}, {"a": "human", "b": "orc"}, {"a": "orc", "b": "orc"}, {"a": "human", "b": "human"}]

@@ -3,7 +3,7 @@ research's state is named by its own rule at the first event that breaks it, and
 follows from that one mistake gives no second finding.
 
 Each case is a whole log (line 0, action rounds, the table's frontline moves) audited as a
-designer audits a playtest (`projections.audit.audit`).
+designer audits a playtest (`projections.read.audit.audit`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import msgspec
 import pytest
 
 from events.base import Event
-from projections.audit import audit
+from projections.read.audit import audit
 from rulesets.frontline.events import (
     BuildingBuilt,
     BuildingDestroyed,

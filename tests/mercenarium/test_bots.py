@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from events.shared import MatchEnded
-from projections.audit import audit
-from projections.simulate import play
+from projections.corpus.simulate import play
+from projections.read.audit import audit
 from rulesets import registry
 from rulesets.mercenarium.events import CardCaptured, CardSummoned, HymnSung
 from tests.mercenarium.scenario import SEATS, R
@@ -51,7 +51,7 @@ def test_bots_pick_the_same_event_from_the_lazy_legal_as_from_its_list(players: 
     """`legal` at a turn makes its board steps only when read (`rulesets.legal.Chain`); a
     bot handed it picks what it picks from the listed events with the same draws, so a
     seed's game is the one it always was."""
-    from projections.replay import replay
+    from projections.read.replay import replay
     from rulesets.legal import Chain
     from rulesets.mercenarium.bots import heuristic_bot, random_bot
 
@@ -108,7 +108,7 @@ def test_a_turn_filtered_by_kind_keeps_exactly_the_events_a_list_would() -> None
     """`TurnEvents.keep` looks only at the turn's last part when no summon or step is of the
     kinds filtered (the bots leave out hymns), and at every part otherwise: either way the
     events kept are those a filter of the listed events keeps, in order."""
-    from projections.replay import replay
+    from projections.read.replay import replay
     from rulesets.legal import keep
     from rulesets.mercenarium.events import CardMoved, HymnLearned
     from rulesets.mercenarium.moves import TurnEvents
@@ -136,7 +136,7 @@ def test_the_random_bot_picks_from_a_turn_what_it_picks_from_the_turn_listed(pla
     leaves out are all in the turn's last part): at every turn of a seeded game it picks the
     event, with the same draw, that it picks from the listed events filtered as a list,
     including turns where hymns are left out and picks that land on a summon."""
-    from projections.replay import replay
+    from projections.read.replay import replay
     from rulesets.mercenarium.bots import checkable, random_bot
     from rulesets.mercenarium.moves import TurnEvents
 

@@ -83,8 +83,8 @@ def test_a_move_applied_after_legal_read_its_board_is_the_move_applied_without()
     just built it for that very board (`state.known_by_space`), and looks along the board
     otherwise (a replay): both give the same state, at every move of seeded random games and
     at a table's moves onto a taken space."""
-    from projections.replay import replay
-    from projections.simulate import play as simulate
+    from projections.corpus.simulate import play as simulate
+    from projections.read.replay import replay
     from rulesets.mercenarium import rules
     from rulesets.mercenarium import state as board_state
     from tests.mercenarium.scenario import SEATS, R

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from events.base import Event
-from projections.simulate import play
+from projections.corpus.simulate import play
 from rulesets.mercenarium.events import CardDealt, CardDrawn, HymnDealt, HymnDrawn
 from rulesets.mercenarium.params import Params
 from rulesets.mercenarium.state import State

@@ -7,7 +7,7 @@ import msgspec
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from projections.simulate import play
+from projections.corpus.simulate import play
 from rulesets.mercenarium import cards
 from rulesets.mercenarium.events import (
     CardCaptured,

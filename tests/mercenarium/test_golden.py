@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from events.shared import MatchEnded
-from projections.audit import audit
+from projections.read.audit import audit
 from tests.golden_support import found_rules
 from tests.mercenarium import golden
 

@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from projections.simulate import play
+from projections.corpus.simulate import play
 from rulesets.mercenarium import bots, bots_reference, cards
 from rulesets.mercenarium.events import CardMoved, CardSummoned
 from rulesets.mercenarium.moves import TurnEvents

@@ -20,7 +20,7 @@ from itertools import product
 
 import msgspec
 
-from projections.simulate import play
+from projections.corpus.simulate import play
 from rulesets.mercenarium import board, bots, cards, rules
 from rulesets.mercenarium.events import CardMoved, CardSummoned, HymnSung, ZodiacResolved
 from rulesets.mercenarium.state import (

@@ -9,9 +9,9 @@ import random
 import msgspec
 
 from events.base import Event
-from projections.replay import replay
-from projections.simulate import play as simulate
-from projections.timeline import Timeline
+from projections.corpus.simulate import play as simulate
+from projections.read.replay import replay
+from projections.read.timeline import Timeline
 from rulesets.mercenarium.events import (
     CardDealt,
     CardDrawn,

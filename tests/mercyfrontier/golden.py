@@ -16,9 +16,9 @@ import msgspec
 from events.base import Event
 from events.codec import decode_log
 from events.shared import MatchEnded, MatchStarted, Retracted
-from projections.audit import audit
-from projections.replay import replay
-from projections.simulate import SIM_EPOCH, SIM_STEP, play
+from projections.corpus.simulate import SIM_EPOCH, SIM_STEP, play
+from projections.read.audit import audit
+from projections.read.replay import replay
 from rulesets import registry
 from rulesets.mercyfrontier.events import (
     BuildingBuilt,

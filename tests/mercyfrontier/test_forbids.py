@@ -17,7 +17,7 @@ from msgspec.structs import replace
 
 from events.base import Event
 from events.shared import MatchEnded
-from projections.audit import audit
+from projections.read.audit import audit
 from rulesets.mercyfrontier import board
 from rulesets.mercyfrontier.events import (
     AbilityUsed,

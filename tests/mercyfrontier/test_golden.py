@@ -11,8 +11,8 @@ import msgspec
 import pytest
 
 from events.shared import MatchEnded
-from projections.audit import audit
-from projections.compare import compare
+from projections.read.audit import audit
+from projections.read.compare import compare
 from tests.golden_support import found_rules
 from tests.mercyfrontier import golden
 

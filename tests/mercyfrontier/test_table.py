@@ -10,8 +10,8 @@ import statistics
 import pytest
 
 from events.shared import MatchEnded, MatchStarted, Retracted, Ruled
-from projections.tapplan import plan
-from projections.taps import tap_map
+from projections.record.tapplan import plan
+from projections.record.taps import tap_map
 from rulesets.mercyfrontier.events import (
     BuildingBuilt,
     MercenaryHired,

@@ -5,8 +5,8 @@ the heuristic must score from them the event it scored before (same seeds, same 
 
 from __future__ import annotations
 
-from projections.batch import game_seed
-from projections.simulate import play as simulate
+from projections.corpus.batch import game_seed
+from projections.corpus.simulate import play as simulate
 from rulesets.mercyfrontier.events import MercenaryMoved
 from rulesets.mercyfrontier.movement import trampling_walks, walk
 from rulesets.mercyfrontier.state import merc

@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 
 from events.base import Event
-from projections.simulate import play as play_game
+from projections.corpus.simulate import play as play_game
 from rulesets import registry
 from rulesets.mortalgate import board
 from rulesets.mortalgate.state import Draft, Hero, State, Turn, game_map, stats

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from events.base import Event
-from projections.simulate import play
+from projections.corpus.simulate import play
 from rulesets.mortalgate import board, heroes
 from rulesets.mortalgate import rules as mortal_rules
 from rulesets.mortalgate.events import AbilityUsed, HeroMoved, TurnStarted

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from projections.simulate import draw, play
+from projections.corpus.simulate import draw, play
 from rulesets.mortalgate.events import AttackRolled, DraftRolled
 from rulesets.outcomes import Uniform
 

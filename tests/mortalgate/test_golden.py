@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from events.shared import MatchEnded
-from projections.audit import audit
+from projections.read.audit import audit
 from tests.golden_support import found_rules
 from tests.mortalgate import golden
 
@@ -41,7 +41,7 @@ def test_the_audit_names_every_table_mistake_once() -> None:
 
 
 def test_reauditing_under_2_1_plays_the_same_moves_on_the_old_map_and_rules() -> None:
-    from projections.compare import compare
+    from projections.read.compare import compare
     from rulesets import registry
 
     events = golden.read_log("mortalgate-mistakes")

@@ -12,7 +12,7 @@ import msgspec
 import pytest
 
 from events.base import Event
-from projections.simulate import play
+from projections.corpus.simulate import play
 from rulesets.legal import Chain, keep
 from rulesets.mortalgate import board, bots, bots_reference, moves
 from rulesets.mortalgate.events import AbilityUsed, AttackDeclared, HeroMoved

@@ -1,0 +1,35 @@
+"""The dashboard's entry file: it only routes (Streamlit's multipage pattern, `st.navigation`).
+
+Run it with `tabletape dashboard` (or `streamlit run dashboard/app/main.py` with
+`TABLETAPE_HOME` set). A page appears when its file exists, so pages can be built one at a
+time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+PAGES = Path(__file__).parent / "pages"
+ORDER = (
+    ("matches.py", "Matches", ":material/table_rows:"),
+    ("replay.py", "Replay", ":material/slow_motion_video:"),
+    ("record.py", "Record", ":material/edit_note:"),
+    ("compare.py", "Compare", ":material/compare_arrows:"),
+    ("explore.py", "Explore", ":material/query_stats:"),
+    ("rulebook.py", "Rulebook", ":material/menu_book:"),
+)
+
+FAVICON = Path(__file__).parent / "static" / "favicon.png"
+"""Shipped with the package: an emoji or icon-font favicon is fetched from a CDN, and a table's
+laptop may be offline."""
+
+st.set_page_config(page_title="tabletape", page_icon=str(FAVICON), layout="wide")
+pages = [st.Page(PAGES / name, title=title, icon=icon, default=index == 0)
+         for index, (name, title, icon) in enumerate(ORDER) if (PAGES / name).exists()]
+# The pages along the top, not in a sidebar, and less empty space above a page: the board gets
+# the width and the height of a 1024 x 768 tablet.
+st.markdown("<style>[data-testid='stMainBlockContainer'] {padding-top: 3.5rem; padding-bottom: 2rem;}</style>",
+            unsafe_allow_html=True)
+st.navigation(pages, position="top").run()

@@ -1,0 +1,283 @@
+"""The board as the dashboard shows it: the game's SVG, its legal actions lit, taps sent back.
+
+A Streamlit custom component (v2: inline HTML, CSS and JS, no build step, no iframe). Python
+draws the board (`dashboard.board.svg.board_layers`, every piece, space and card carrying its tap
+key) in two parts: the frame (the map: nearly all of the markup) and what moves. The
+browser keeps the frame from one event to the next and parses only the moving part again,
+so stepping through a match or recording a move redraws kilobytes, not the whole map.
+Record draws it (`tap_board`; Replay's board, which holds a whole match, is
+`dashboard.board.scrub`). Python hands over which keys start an action and where each can end
+(`projections.record.taps.TapMap.board_data`). Picking a piece is local to the browser: its
+targets light at once, with no round trip. Only a tap that makes an event (a target, or a
+piece whose action needs no target) is sent to Python, as the trigger `tap` =
+`{"source": key | null, "target": key | null}`. A drag from a piece to one of its targets
+(pointer down, move, pointer up) is the same two taps, for a mouse, a pen or a finger (a
+piece that starts an action takes no scroll gesture). Several elements may stand on one point (a
+hero on an altar): the tap goes to the first one under the finger that is a valid target,
+then to the first that is a piece to pick.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from dashboard.board.svg import Layers
+from rulesets.view import BoardView
+
+CSS = """
+.tt-board { position: relative; touch-action: manipulation; user-select: none; -webkit-user-select: none; }
+.tt-board svg.tabletape-board { display: block; width: 100%; height: auto; max-height: calc(100vh - 110px); }
+.tt-board.fitted svg.tabletape-board { max-height: var(--tt-room); }
+.tt-board svg.tabletape-cards { display: block; max-width: 100%; height: auto; margin-top: 4px; }
+.tt-board .cards { overflow-y: auto; }
+.tt-board.beside .body { display: flex; gap: 8px; align-items: flex-start; }
+.tt-board.beside .frame, .tt-board.beside .cards { flex: none; }
+.tt-board .card-row .row-label { font: bold 11px sans-serif; color: #222; margin: 4px 0 2px; }
+.tt-board .row-cards { display: flex; flex-wrap: wrap; gap: 4px; }
+.tt-board svg.tabletape-card { display: block; }
+.tt-board.busy { opacity: .6; transition: opacity .05s; }
+.tt-board [data-key] { cursor: default; }
+.tt-board .can, .tt-board .lit { cursor: pointer; }
+.tt-board .piece.can { touch-action: none; }
+.tt-board .piece.can > circle:first-of-type, .tt-board .piece.can > rect:first-of-type { stroke: #f6b93b; stroke-width: 2.5; }
+.tt-board .piece.sel > circle:first-of-type, .tt-board .piece.sel > rect:first-of-type { stroke: #f1c40f; stroke-width: 4.5; }
+.tt-board .piece.lit > circle:first-of-type, .tt-board .piece.lit > rect:first-of-type { stroke: #e84118; stroke-width: 4; }
+.tt-board polygon.space.lit, .tt-board .cell.lit > polygon, .tt-board .cell.lit > rect { fill: #7bed9f; stroke: #1e8449; stroke-width: 1.5; }
+.tt-board .spot { fill: transparent; stroke: none; pointer-events: none; }
+.tt-board .spot.lit { fill: rgba(46, 213, 115, .55); stroke: #1e8449; stroke-width: 1.5; pointer-events: all; }
+.tt-board .card.can > rect, .tt-board .card.lit > rect { stroke: #f6b93b; stroke-width: 3.5; }
+.tt-board .card.sel > rect { stroke: #f1c40f; stroke-width: 5; }
+.tt-board .hint { font: 13px sans-serif; color: #555; margin: 2px 0 4px; min-height: 1.2em; }
+"""
+
+JS = """
+const DRAG_PX = 8;  // a press that moves further than this is a drag, not a tap
+const ROOM_MIN = 240;  // the board never shrinks below this many pixels high
+const GAP = 8;
+// The board and the card rows (heroes to draft, hands, contracts) fit the window together,
+// from where the board starts on the unscrolled page, so on a 1024 x 768 tablet every tap
+// of an event is on one screen. The cards go under the board when that leaves the board
+// tall enough, else beside it, the board as wide as leaves every card in view; rows too
+// long for either (a 56-card deck) go under the board at its least height, the last of them
+// scrolling in their own box. Fitted again on every draw (the
+// lines above may wrap differently) and when the window turns.
+function fit(root) {
+  const host = root.getRootNode().host || root;  // the component may draw in a shadow root
+  const main = host.closest('[data-testid="stMain"]');
+  const frame = root.querySelector('.frame'), cards = root.querySelector('.cards');
+  root.classList.remove('beside');
+  frame.style.width = cards.style.width = cards.style.maxHeight = '';
+  const top = frame.getBoundingClientRect().top + (main ? main.scrollTop : window.scrollY);
+  const left = Math.max(ROOM_MIN, window.innerHeight - top - 12);
+  const box = frame.querySelector('svg.tabletape-board')?.viewBox?.baseVal;
+  const aspect = box && box.height ? box.width / box.height : 1;
+  const width = root.clientWidth;
+  const under = cards.scrollHeight;
+  const belowBoard = Math.min(width / aspect, left - under);
+  let room = Math.max(ROOM_MIN, left - under);
+  if (under && belowBoard < width / aspect && cards.querySelector('div.row-cards')) {  // rows that wrap (Record's)
+    root.classList.add('beside');
+    let found = 0;
+    for (let share = 0.75; share >= 0.35 && !found; share -= 0.05) {
+      const boardWidth = Math.min(width * share, left * aspect);
+      frame.style.width = boardWidth + 'px';
+      cards.style.width = (width - boardWidth - GAP) + 'px';
+      if (cards.scrollHeight <= left) found = boardWidth;
+    }
+    if (found && found / aspect > belowBoard) {
+      frame.style.width = found + 'px';
+      cards.style.width = (width - found - GAP) + 'px';
+      cards.style.maxHeight = left + 'px';
+      room = found / aspect;
+    } else {
+      root.classList.remove('beside');
+      frame.style.width = cards.style.width = '';
+    }
+  }
+  if (!root.classList.contains('beside') && under > left - room) {
+    cards.style.maxHeight = (left - room) + 'px';  // as many rows as the board's least leaves room for
+  }
+  root.style.setProperty('--tt-room', room + 'px');
+  root.classList.add('fitted');
+  if (!root._fits) {
+    root._fits = true;
+    window.addEventListener('resize', () => fit(root));
+  }
+}
+export default function(component) {
+  const { data, setTriggerValue, parentElement } = component;
+  let root = parentElement.querySelector('.tt-board');
+  if (!root) {
+    root = document.createElement('div');
+    root.className = 'tt-board';
+    root.innerHTML = '<div class="hint"></div><div class="body"><div class="frame"></div><div class="cards"></div></div>';
+    parentElement.appendChild(root);
+  }
+  // The same position drawn again (Streamlit may render a component more than once a run)
+  // keeps the piece the table had picked: a tap must never be lost to a redraw.
+  const kept = root.dataset.seq === String(data.seq) ? root.dataset.sel : '';
+  root.classList.remove('busy');
+  // Only what changed is parsed again: the frame (the map, nearly all the markup) is kept
+  // from one event to the next, and the moving part (pieces, lines, spots) replaced.
+  const box = root.querySelector('.frame');
+  // Record sends the frame once (`frameId` names it) and then only its name: the browser
+  // that lost it (the board was closed and opened again) asks for it once more.
+  const frameId = data.frameId || data.frame;
+  if (data.frame == null && root._frameId !== frameId) {
+    if (root._asked !== frameId) {
+      root._asked = frameId;
+      setTriggerValue('frame', frameId);
+    }
+    return;
+  }
+  if (root._frameId !== frameId) {
+    box.innerHTML = data.frame;
+    root._frameId = frameId;
+    root._moving = null;
+  }
+  if (root._moving !== data.moving) {
+    box.querySelector('g.moving').innerHTML = data.moving;
+    root._moving = data.moving;
+  }
+  const cards = data.cards || '';
+  if (root._cards !== cards) {
+    root.querySelector('.cards').innerHTML = cards;
+    root._cards = cards;
+  }
+  root.dataset.seq = String(data.seq);
+  fit(root);
+  // When the new board reaches the screen (the frame after this one is painted): what a
+  // person waits for after a tap, read by the browser benchmark.
+  if (root.dataset.drawn !== String(data.seq)) {
+    requestAnimationFrame(() => setTimeout(() => {
+      if (root.dataset.drawn === String(data.seq)) return;
+      root.dataset.drawnAt = String(performance.now());
+      root.dataset.drawn = String(data.seq);
+    }, 0));
+  }
+  const hint = root.querySelector('.hint');
+  const sources = data.sources || {};
+  const direct = new Set(data.direct || []);
+  const refused = data.refused || {};
+  let selected = kept && sources[kept] ? kept : data.selected && sources[data.selected] ? data.selected : null;
+  const all = (key) => root.querySelectorAll('[data-key="' + CSS.escape(key) + '"]');
+  const paint = () => {
+    root.querySelectorAll('.can, .lit, .sel').forEach((e) => e.classList.remove('can', 'lit', 'sel'));
+    for (const key of Object.keys(sources)) all(key).forEach((e) => e.classList.add('can'));
+    for (const key of direct) all(key).forEach((e) => e.classList.add('lit'));
+    if (selected) {
+      all(selected).forEach((e) => e.classList.add('sel'));
+      for (const target of sources[selected]) if (target) all(target).forEach((e) => e.classList.add('lit'));
+    }
+    hint.textContent = (data.hints || {})[selected ? 'target' : 'source'] || '';
+    hint.style.display = data.hints ? '' : 'none';
+    root.dataset.sel = selected || '';
+  };
+  const send = (source, target) => {
+    root.classList.add('busy');
+    root.dataset.tapAt = String(performance.now());
+    setTriggerValue('tap', { source: source, target: target, seq: data.seq });
+  };
+  const keysAt = (evt) => {
+    // Every keyed thing under the finger, the one whose centre is nearest first: two tap
+    // spots a fraction of an inch apart overlap, and the nearer one is the one meant.
+    const under = (parentElement.elementsFromPoint ? parentElement : document).elementsFromPoint(evt.clientX, evt.clientY);
+    const found = [];
+    for (const el of under) {
+      const owner = el.closest('[data-key]');
+      if (owner && !found.some((f) => f.key === owner.dataset.key)) {
+        const box = owner.getBoundingClientRect();
+        const dx = box.left + box.width / 2 - evt.clientX, dy = box.top + box.height / 2 - evt.clientY;
+        found.push({ key: owner.dataset.key, far: owner.classList.contains('spot') ? dx * dx + dy * dy : Infinity, order: found.length });
+      }
+    }
+    found.sort((a, b) => (a.far - b.far) || (a.order - b.order));
+    return found.map((f) => f.key);
+  };
+  // A drag is the two taps: pointer down on a piece that starts an action (its targets
+  // light as it moves), pointer up on one of its targets. A press that does not move is
+  // left to the click below; the click a drag ends with is not a tap.
+  let down = null, dragging = false, swallow = false;
+  root.onpointerdown = (evt) => {
+    swallow = false;
+    const piece = keysAt(evt).find((k) => k in sources);
+    down = piece ? { key: piece, x: evt.clientX, y: evt.clientY } : null;
+    dragging = false;
+  };
+  root.onpointermove = (evt) => {
+    if (!down || dragging || Math.hypot(evt.clientX - down.x, evt.clientY - down.y) < DRAG_PX) return;
+    dragging = true;
+    selected = down.key;
+    paint();
+  };
+  root.onpointerup = (evt) => {
+    const from = dragging ? down.key : null;
+    down = null;
+    if (!from) return;
+    dragging = false;
+    swallow = true;
+    const hit = keysAt(evt).find((k) => sources[from].includes(k));
+    if (hit) send(from, hit);
+  };
+  root.onpointercancel = () => { down = null; dragging = false; };
+  root.onclick = (evt) => {
+    if (swallow) { swallow = false; return; }
+    const keys = keysAt(evt);
+    if (selected) {
+      const targets = sources[selected];
+      const hit = keys.find((k) => targets.includes(k));
+      if (hit) return send(selected, hit);
+      if (keys.includes(selected) && targets.includes(null)) return send(selected, null);
+      const wrong = keys.find((k) => (refused[selected] || []).includes(k));
+      if (wrong) return send(selected, wrong);
+    }
+    const place = keys.find((k) => direct.has(k));
+    if (place) return send(null, place);
+    const piece = keys.find((k) => k in sources);
+    const wrongPlace = !piece && keys.find((k) => (refused[''] || []).includes(k));
+    if (wrongPlace) return send(null, wrongPlace);
+    if (piece) {
+      if (sources[piece].length === 1 && sources[piece][0] === null) return send(piece, null);
+      selected = piece;
+    } else if (keys.length && data.hints) {
+      return send(selected, keys[0]);  // nothing the rules allow is made there: the page says why
+    } else {
+      selected = data.selected && sources[data.selected] ? data.selected : null;
+    }
+    paint();
+  };
+  paint();
+}
+"""
+
+_BOARD = st.components.v2.component("tabletape_tap_board", css=CSS, js=JS)
+
+
+def tap_board(layers: Layers, cards: str, taps: dict[str, Any], *, seq: int, hints: dict[str, str], key: str,
+              on_tap: Callable[[], None]) -> Any:
+    """Draw the board (`layers`, from `dashboard.board.svg.board_layers`) and the `cards` below it
+    with the taps of `taps` (`TapMap.board_data()`) live; `on_tap` runs, before the page
+    reruns, with the tap in `st.session_state[key]["tap"]`."""
+    frame_id = hashlib.blake2b(layers.frame.encode(), digest_size=8).hexdigest()
+    sent = f"{key}.frame"
+    frame = None if st.session_state.get(sent) == frame_id else layers.frame  # the map once, not on every tap
+    st.session_state[sent] = frame_id
+    data = {"frame": frame, "frameId": frame_id, "moving": layers.moving, "cards": cards, **taps, "seq": seq, "hints": hints}
+    return _BOARD(data=data, key=key, on_tap_change=on_tap, on_frame_change=lambda: st.session_state.pop(sent, None), width="stretch")
+
+
+def show_state(view: BoardView) -> None:
+    """A view with no board (`BoardView.has_board`): its panels as tables of label and value,
+    in the board's place, so a game that only replays reads as its state."""
+    for panel in view.panels:
+        cells = "\n".join(f"| {_cell(label)} | {_cell(value)} |" for label, value in panel.rows)
+        st.markdown(f"**{_cell(panel.title)}**\n\n| | |\n|---|---|\n{cells}")
+
+
+def _cell(text: object) -> str:
+    """Text safe inside a Markdown table cell."""
+    return str(text).replace("|", "\\|").replace("\n", " ")

@@ -1,0 +1,739 @@
+"""`tabletape serve`: the store over HTTP, for digital tables, phones and spectators.
+
+Litestar routes onto the same Python API as the CLI (`Workspace`, and `Live` for appends
+answered with their audit and for following a match); handlers only translate HTTP to
+calls and back. Every route but the health check needs a token (events/tokens.py),
+checked by one guard from the access the route declares. Every error is one JSON object
+`{"error": "...", "field": "...", "status": N}`; a 409 also carries `last_seq`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import logging
+import re
+import weakref
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
+from types import UnionType
+from typing import Annotated, Any, Union, get_args, get_origin
+
+import h11
+import msgspec
+from anyio import to_thread
+from litestar import Litestar, MediaType, Request, Response, Router, delete, get, patch, post
+from litestar.config.cors import CORSConfig
+from litestar.connection import ASGIConnection
+from litestar.datastructures import State
+from litestar.di import Provide
+from litestar.exceptions import (
+    ClientException,
+    HTTPException,
+    NotAuthorizedException,
+    PermissionDeniedException,
+    SerializationException,
+    TooManyRequestsException,
+    ValidationException,
+)
+from litestar.handlers import BaseRouteHandler
+from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin, YamlRenderPlugin
+from litestar.params import Parameter
+from litestar.response import ServerSentEvent, ServerSentEventMessage
+from uvicorn.protocols.http.h11_impl import H11Protocol
+
+from dashboard.service.wire import (
+    AppendEvents,
+    Health,
+    MatchSummary,
+    NewBranch,
+    NewMatch,
+    NewNote,
+    NewReply,
+    NoteEdit,
+    Verified,
+)
+from events.codec import repeated_key
+from events.errors import (
+    ConflictError,
+    InvalidMatchIdError,
+    LogFormatError,
+    TabletapeError,
+    UnknownMatchError,
+    UnknownNoteError,
+    UnknownRulesetError,
+)
+from events.notes import Note
+from events.shared import MatchStarted
+from events.tokens import Access, Grant, TokenError, Tokens
+from events.values import INT_MAX, INT_MIN, MAX_DEPTH, first_problem
+from projections.corpus.chances import Curve, chances
+from projections.read.audit import AuditReport
+from projections.read.branches import Family, Parting
+from projections.read.compare import Comparison
+from projections.read.rulenotes import RuleNotes
+from projections.record.live import (
+    Appended,
+    LiveMatches,
+    SeatView,
+    StaleSeqError,
+    check_seat,
+    seat_view,
+)
+from projections.workspace import Workspace
+
+MAX_BODY = 1_000_000
+"""Largest request body in bytes (a batch of a few thousand events)."""
+MAX_ROLLOUTS = 2000
+"""Most games one request may have played on from each point: a curve is played in the
+service's own process."""
+POLL_SECONDS = 0.2
+"""How often a live stream looks at the log's end (any process may have appended) and at
+its token (a revoked token's stream ends at the next look)."""
+HEARTBEAT_SECONDS = 15.0
+
+log = logging.getLogger("tabletape.service")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How long a client may take to send a request and how many streams a token may hold
+    open, so slow or greedy clients cannot hold the server's connections (docs/service.md)."""
+
+    header_seconds: float = 10.0
+    """From a connection being ready for a request to the end of its headers."""
+    body_seconds: float = 30.0
+    """From the end of the headers to the end of the body (1 MB at 33 KB/s)."""
+    keep_alive_seconds: int = 5
+    """An idle connection between requests (uvicorn's own timeout)."""
+    streams_per_token: int = 4
+    """Event streams one token may have open at once (a few browser tabs)."""
+
+
+# --- reading a request ---------------------------------------------------------------
+
+def _refused(field: str, message: str) -> ValidationException:
+    """A 422 naming the field, in the shape Litestar's own validation errors take."""
+    return ValidationException(detail=message, extra=[{"key": field, "message": message}])
+
+
+def _unreadable(message: str) -> ClientException:
+    """A 400: the body could not be read as JSON at all."""
+    return ClientException(detail=f"body: {message}", extra={"field": "body"})
+
+
+def _once(connection: ASGIConnection[Any, Any, Any, Any], name: str) -> str | None:
+    """The one value of a query parameter; given twice, the request is refused (a guard and
+    a handler could otherwise each read a different one)."""
+    values = connection.query_params.getall(name, [])
+    if len(values) > 1:
+        raise _refused(name, f"given {len(values)} times; give it once")
+    return values[0] if values else None
+
+
+_INTEGER = re.compile(r"-?[0-9]{1,19}")
+
+
+def integer(field: str, text: str, *, low: int, high: int = INT_MAX) -> int:
+    """A whole number written in decimal digits, from `low` to `high` (a log's seqs fit in a
+    signed 64-bit integer, as the warehouse stores them); anything else is refused naming
+    the field, never read loosely (`5.0`, `5e0`, a thousand digits)."""
+    if _INTEGER.fullmatch(text) is None or not low <= int(text) <= high:
+        shown = text if len(text) <= 24 else text[:24] + "..."
+        raise _refused(field, f"expected a whole number from {low} to {high}, got {shown!r}")
+    return int(text)
+
+
+async def read_strictly(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """Check what a route takes before Litestar converts it, which is lenient (`"5"` and
+    `5.0` become 5): every query parameter once, integers as `integer` reads them, and a
+    body as JSON nested at most MAX_DEPTH deep whose fields have exactly their declared
+    types."""
+    params = handler.parsed_fn_signature.parameters
+    for name in connection.query_params:
+        _once(connection, name)
+    for name, field in params.items():
+        kwarg = field.kwarg_definition
+        key = getattr(kwarg, "query", None) or name
+        text = connection.query_params.get(key) if _is_int(field.annotation) else None
+        if text is not None:
+            low, high = getattr(kwarg, "ge", None), getattr(kwarg, "le", None)
+            integer(key, text, low=INT_MIN if low is None else int(low), high=INT_MAX if high is None else int(high))
+    if "data" in params and isinstance(connection, Request):
+        _strict_body(await connection.body(), params["data"].annotation)
+
+
+def _is_int(annotation: Any) -> bool:
+    return annotation is int or (get_origin(annotation) in (Union, UnionType) and int in get_args(annotation))
+
+
+def _strict_body(body: bytes, into: Any) -> None:
+    if not body.strip():
+        raise _refused("body", "missing: send a JSON object")
+    try:
+        value = msgspec.json.decode(body)
+    except RecursionError:
+        raise _unreadable(f"nested more than {MAX_DEPTH} deep") from None
+    except msgspec.DecodeError as error:
+        raise _unreadable(f"the request body is not valid JSON: {error}") from None
+    if problem := first_problem(value):
+        raise _refused(problem[0] or "body", problem[1])
+    if twice := repeated_key(body):
+        raise _refused(twice, f"`{twice}` is given twice: send each key once")
+    try:
+        msgspec.convert(value, type=into, strict=True)
+    except msgspec.ValidationError as error:
+        message, _, path = str(error).partition(" - at `$")
+        field = path.strip("`.").split("[", 1)[0] or (named.group(1) if (named := _NAMED_FIELD.search(message)) else "body")
+        raise _refused(field, message) from None
+
+
+# --- access --------------------------------------------------------------------------
+
+def token_in_query_only_where_needed(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """`?token=` only on a route that allows it (the event stream: a browser's EventSource
+    cannot set headers); on every other route, the health check and the schema pages too,
+    it is refused, since query strings end up in proxies' and servers' logs."""
+    if _once(connection, "token") is not None and not handler.opt.get("token_in_query"):
+        raise NotAuthorizedException("`?token=` is accepted only on the event stream (query strings end up in logs): "
+                                     "send `Authorization: Bearer <token>`")
+
+
+def _token_text(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> str:
+    """The bearer token of a request (or `?token=` where the route allows it)."""
+    scheme, _, value = connection.headers.get("authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and value:
+        return value
+    return (_once(connection, "token") or "") if handler.opt.get("token_in_query") else ""
+
+
+def authorize(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """Refuse a request its token does not allow: 401 without a valid token, 403 beyond it.
+
+    What a request may see is decided here, from the request's one `seat` (or a seat
+    token's own), and kept in `connection.state` as the only seat handlers draw for."""
+    text = _token_text(connection, handler)
+    if not text:
+        raise NotAuthorizedException("no token: send `Authorization: Bearer <token>` (tabletape token issue)")
+    tokens: Tokens = connection.app.state.tokens
+    try:
+        grant = tokens.find(text)
+    except TokenError as error:
+        raise NotAuthorizedException(str(error)) from None
+    access: Access = handler.opt.get("access", "read")
+    match_id = connection.path_params.get("match_id")
+    seat = _once(connection, "seat")
+    if seat == "":
+        raise _refused("seat", "empty: name one of the match's seats, or leave `seat` out")
+    if access == "view" and grant.scope == "seat" and seat is None:
+        seat = grant.seat
+    if why := grant.refusal(access, match_id, seat):
+        raise PermissionDeniedException(why)
+    connection.state.grant = grant
+    connection.state.seat = seat
+
+
+def _grant(request: Request[Any, Any, Any]) -> Grant:
+    return request.state.grant
+
+
+def _seen_as(request: Request[Any, Any, Any],
+             seat: Annotated[str | None, Parameter(description="The seat to see as (a seat token: its own).")] = None) -> str | None:
+    """The seat `authorize` decided this request sees as. `seat` is declared here for the
+    schema only: the guard has read it, once, and what it decided is what is drawn."""
+    return request.state.seat
+
+
+# --- rules ---------------------------------------------------------------------------
+
+@get("/health", sync_to_thread=True)
+def health(ws: Workspace) -> Health:
+    """Whether the service is up (no token needed)."""
+    return Health(status="ok", matches=len(ws.matches()))
+
+
+@get("/rulesets", sync_to_thread=True, opt={"access": "meta"})
+def rulesets(ws: Workspace) -> list[dict[str, Any]]:
+    """Every game with its versions and this store's variants."""
+    return ws.rulesets()
+
+
+@get("/rulesets/{spec:str}", sync_to_thread=True, opt={"access": "meta"})
+def rules_of_version(ws: Workspace, spec: str) -> dict[str, Any]:
+    """A version's params with where each comes from, its changelog and readings."""
+    return ws.describe(spec)
+
+
+@get("/games/{game:str}/schema", sync_to_thread=True, opt={"access": "meta"})
+def event_schema(ws: Workspace, game: str) -> dict[str, Any]:
+    """JSON Schema of every line a game's logs may hold."""
+    return ws.schema(game)
+
+
+# --- matches -------------------------------------------------------------------------
+
+@get("/matches", sync_to_thread=True)
+def list_matches(ws: Workspace) -> list[MatchSummary]:
+    """Every match in the store."""
+    return [_summary(ws, match_id) for match_id in ws.matches()]
+
+
+def _summary(ws: Workspace, match_id: str) -> MatchSummary:
+    header = ws.header(match_id)
+    return MatchSummary(match_id=match_id, ruleset=header.ruleset, version=header.version, source=header.source,
+                        title=header.title, seats=dict(header.seats), last_seq=ws.store.last(match_id)[0])
+
+
+@post("/matches", sync_to_thread=True, opt={"access": "start"})
+def start_match(ws: Workspace, data: NewMatch) -> MatchStarted:
+    """Start a match (line 0); seats and options are checked against the rules first."""
+    return ws.new_match(data.ruleset, data.seats, title=data.title, options=data.options, match_id=data.match_id)
+
+
+@get("/matches/{match_id:str}", sync_to_thread=True)
+def match(ws: Workspace, match_id: str) -> MatchSummary:
+    """A match's header and last seq."""
+    return _summary(ws, match_id)
+
+
+After = Annotated[int, Parameter(ge=-1, le=INT_MAX, description="Events with seq > after (-1: all).")]
+
+
+@get("/matches/{match_id:str}/events", sync_to_thread=True)
+def read_events(live: LiveMatches, match_id: str, after: After = -1) -> Appended:
+    """Events with seq > `after` (default: all) and the live audit's findings on them."""
+    return live.since(match_id, after)
+
+
+@post("/matches/{match_id:str}/events", sync_to_thread=True, opt={"access": "write"})
+def append_events(live: LiveMatches, match_id: str, data: AppendEvents) -> Appended:
+    """Append one event or a batch after `expected_seq`; answered with the stored events
+    and their audit findings. 409 (nothing written) if the match moved on."""
+    return live.append(match_id, data.drafts(), expected_seq=data.expected_seq)
+
+
+@get("/matches/{match_id:str}/state", sync_to_thread=True, opt={"access": "view"},
+     dependencies={"seen_as": Provide(_seen_as, sync_to_thread=False)})
+def state(request: Request[Any, Any, Any], ws: Workspace, match_id: str, seen_as: str | None,
+          at: Annotated[int | None, Parameter(ge=0, le=INT_MAX, description="The event (default: the last).")] = None) -> SeatView:
+    """The state at event `at` (default: the last) as `seat` saw it; without a seat, the
+    whole state (only for a token that may see everything)."""
+    return seat_view(ws, match_id, at, seen_as, sees_all=_grant(request).sees_all)
+
+
+@get("/matches/{match_id:str}/audit", sync_to_thread=True)
+def audit(ws: Workspace, match_id: str, against: str | None = None) -> AuditReport:
+    """Every broken rule and the result check, under the match's version or `against`."""
+    return ws.audit(match_id, against=against)
+
+
+@get("/matches/{match_id:str}/compare", sync_to_thread=True)
+def compare(ws: Workspace, match_id: str, a: str, b: str) -> Comparison:
+    """The match under two versions of its game: first disagreement and outcome change."""
+    return ws.compare(match_id, a, b)
+
+
+@post("/matches/{match_id:str}/branches", sync_to_thread=True, opt={"access": "start"})
+def start_branch(ws: Workspace, match_id: str, data: NewBranch) -> MatchStarted:
+    """Start a what-if branch: a new match holding this one's events up to `at`."""
+    return ws.branch(match_id, data.at, new_id=data.match_id, title=data.title)
+
+
+@get("/matches/{match_id:str}/branches", sync_to_thread=True)
+def branches(ws: Workspace, match_id: str) -> Family:
+    """The match's parent (if it is a branch) and its branches."""
+    return ws.family(match_id)
+
+
+@get("/matches/{match_id:str}/parting", sync_to_thread=True)
+def parting(ws: Workspace, match_id: str, other: str) -> Parting:
+    """Where this match and `other` (a branch, its parent) part, and what each did next."""
+    return ws.parting(match_id, other)
+
+
+@get("/matches/{match_id:str}/chances", sync_to_thread=True)
+def win_chances(ws: Workspace, match_id: str,
+                rollouts: Annotated[int, Parameter(ge=1, le=MAX_ROLLOUTS, description="Games played on from each point.")] = 200,
+                every: Annotated[str, Parameter(description="Decision points: `turn` starts or every `event`.")] = "turn",
+                bot: str | None = None,
+                seed: Annotated[int, Parameter(ge=0, le=INT_MAX)] = 1) -> Curve:
+    """Each seat's chance to win along the match, with 95% intervals, and its turning
+    points. The bots play on from the whole table, hidden cards included, so a seat token
+    may not ask (the route needs a read or write token). Played in this process (a repeat
+    is read from the store's result cache); `tabletape chances` spreads a long one over
+    every core or a Dask cluster."""
+    return chances(ws, match_id, rollouts=rollouts, every=every, bot=bot, seed=seed, workers=1).answer()
+
+
+@get("/matches/{match_id:str}/verify", sync_to_thread=True)
+def verify(ws: Workspace, match_id: str) -> Verified:
+    """Check the match's hash chain; the message names the first bad line."""
+    report = ws.verify(match_id)
+    return Verified(match_id=match_id, ok=report.ok, lines=report.lines, message=report.message)
+
+
+@get("/matches/{match_id:str}/export", sync_to_thread=True, media_type="application/x-ndjson")
+def export(ws: Workspace, match_id: str) -> bytes:
+    """The match's log exactly as stored (JSON lines)."""
+    return ws.export(match_id)
+
+
+@get("/matches/{match_id:str}/stream", opt={"access": "view", "token_in_query": True},
+     dependencies={"seen_as": Provide(_seen_as, sync_to_thread=False)})
+async def follow(request: Request[Any, Any, Any], live: LiveMatches, ws: Workspace, match_id: str, seen_as: str | None,
+                 after: Annotated[int | None, Parameter(ge=-1, le=INT_MAX, description="Events with seq > after (default: from now on).")] = None,
+                 last_event_id: Annotated[str | None, Parameter(header="last-event-id")] = None) -> ServerSentEvent:
+    """Server-Sent Events: `events` messages (new events and their findings) as anyone
+    appends them, from seq > `after` (or `Last-Event-ID`; default: from now on). A seat
+    token, or `?seat=`, gets `view` messages instead: that seat's view after each change.
+    The token is looked at again at every poll: once it is revoked, an `error` message
+    ends the stream."""
+    grant = _grant(request)
+    await to_thread.run_sync(check_seat, ws, match_id, seen_as)  # refused here, not inside the stream
+    start, field = after, "after"
+    if start is None and last_event_id is not None:
+        start, field = integer("Last-Event-ID", last_event_id.strip(), low=-1), "Last-Event-ID"
+    last = (await to_thread.run_sync(ws.store.last, match_id))[0]
+    if start is None:
+        start = last
+    elif start > last:  # a follower cannot have seen events the log does not hold; it would wait for ever
+        raise _refused(field, f"{start} is past match {match_id!r}'s last seq {last}")
+    streams: OpenStreams = request.app.state.streams
+    ticket = streams.admit(grant)
+    if seen_as is not None:
+        return ServerSentEvent(_follow(request.app.state.tokens, streams, grant, ticket, start, partial(_next_view, ws, match_id, seen_as)))
+    return ServerSentEvent(_follow(request.app.state.tokens, streams, grant, ticket, start, partial(_next_events, live, match_id)))
+
+
+class _Ticket:
+    """One open stream (weakly held: a stream dropped before it ever ran frees its place)."""
+
+
+class OpenStreams:
+    """The streams each token has open, at most `limit` at once: a stream holds a
+    connection for as long as the client likes, so one token (a leaked one, a page
+    reloading in a loop) must not hold them all."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._open: dict[str, weakref.WeakSet[_Ticket]] = {}
+
+    def admit(self, grant: Grant) -> _Ticket:
+        """A place for one more stream of this token, or 429 saying how many it has."""
+        tickets = self._open.setdefault(grant.token_id, weakref.WeakSet())
+        if len(tickets) >= self.limit:
+            raise TooManyRequestsException(f"token {grant.token_id} already has {len(tickets)} streams open "
+                                           f"(at most {self.limit}); close one first")
+        ticket = _Ticket()
+        tickets.add(ticket)
+        return ticket
+
+    def release(self, grant: Grant, ticket: _Ticket) -> None:
+        self._open.get(grant.token_id, weakref.WeakSet()).discard(ticket)
+
+
+Next = Callable[[int], tuple[int, ServerSentEventMessage | None]]
+
+
+async def _follow(tokens: Tokens, streams: OpenStreams, grant: Grant, ticket: _Ticket, after: int,
+                  next_message: Next) -> AsyncIterator[ServerSentEventMessage]:
+    """`ready`, then each message `next_message` finds after the last seq sent, polling,
+    until the token stops working (an `error` message, then the end) or the client leaves."""
+    try:
+        quiet = 0.0
+        yield ServerSentEventMessage(event="ready", data=msgspec.json.encode({"after": after}).decode())
+        while True:
+            after, message = await to_thread.run_sync(next_message, after)
+            try:  # after the read: what was read while the token was revoked is never sent
+                await to_thread.run_sync(tokens.current, grant.token_id)
+            except TokenError as error:
+                yield ServerSentEventMessage(event="error", data=msgspec.json.encode({"error": str(error), "status": 401}).decode())
+                return
+            if message is not None:
+                quiet = 0.0
+                yield message
+            elif (quiet := quiet + POLL_SECONDS) >= HEARTBEAT_SECONDS:
+                quiet = 0.0
+                yield ServerSentEventMessage(comment="still here")
+            await asyncio.sleep(POLL_SECONDS)
+    finally:
+        streams.release(grant, ticket)
+
+
+def _next_events(live: LiveMatches, match_id: str, after: int) -> tuple[int, ServerSentEventMessage | None]:
+    """New events and findings as they land in the log, whoever wrote them."""
+    batch = live.since(match_id, after)
+    if not batch.events:
+        return after, None
+    return batch.last_seq, ServerSentEventMessage(event="events", id=batch.last_seq, data=msgspec.json.encode(batch).decode())
+
+
+def _next_view(ws: Workspace, match_id: str, seat: str, after: int) -> tuple[int, ServerSentEventMessage | None]:
+    """One seat's view each time the log grows (never the events: they may show a hand)."""
+    last = ws.store.last(match_id)[0]
+    if last <= after:
+        return after, None
+    view = seat_view(ws, match_id, last, seat, sees_all=False)
+    return last, ServerSentEventMessage(event="view", id=last, data=msgspec.json.encode(view).decode())
+
+
+# --- notes ---------------------------------------------------------------------------
+
+@get("/matches/{match_id:str}/notes", sync_to_thread=True)
+def list_notes(ws: Workspace, match_id: str, all: bool = False) -> tuple[Note, ...]:
+    """The match's notes (`all=true`: removed ones too)."""
+    return ws.notes.list(match_id, include_removed=all)
+
+
+@post("/matches/{match_id:str}/notes", sync_to_thread=True, opt={"access": "write"})
+def add_note(ws: Workspace, match_id: str, data: NewNote) -> Note:
+    """Pin a note to an event or a range of events."""
+    return ws.notes.add(match_id, from_seq=data.from_seq, to_seq=data.to_seq, author=data.author, text=data.text,
+                        tags=data.tags, rule=data.rule)
+
+
+@post("/matches/{match_id:str}/notes/{note_id:str}/replies", sync_to_thread=True, opt={"access": "write"})
+def reply_note(ws: Workspace, match_id: str, note_id: str, data: NewReply) -> Note:
+    """Answer a note."""
+    return ws.notes.reply(match_id, note_id, author=data.author, text=data.text)
+
+
+@patch("/matches/{match_id:str}/notes/{note_id:str}", sync_to_thread=True, opt={"access": "write"})
+def edit_note(ws: Workspace, match_id: str, note_id: str, data: NoteEdit) -> Note:
+    """Change a note's text, tags or rule (fields left out stay as they are)."""
+    return ws.notes.edit(match_id, note_id, author=data.author, text=data.text, tags=data.tags, rule=data.rule)
+
+
+@delete("/matches/{match_id:str}/notes/{note_id:str}", sync_to_thread=True, opt={"access": "write"}, status_code=200)
+def remove_note(ws: Workspace, match_id: str, note_id: str, author: str, reason: str = "") -> Note:
+    """Withdraw a note (it stays in the history)."""
+    return ws.notes.remove(match_id, note_id, author=author, reason=reason)
+
+
+@get("/notes", sync_to_thread=True)
+def notes_on_rule(ws: Workspace, rule: str, version: str | None = None, branches: bool = False) -> RuleNotes:
+    """Every note about `rule` across the matches of its game, by version, with the
+    audit's findings of that rule beside them."""
+    return ws.notes_on_rule(rule, version=version, branches=branches)
+
+
+# --- analyses ------------------------------------------------------------------------
+
+@get("/queries", sync_to_thread=True)
+def queries() -> list[dict[str, Any]]:
+    """The named analyses and their parameters with defaults."""
+    from projections.warehouse.queries import named_queries
+
+    return [{"name": q.name, "description": q.description, "params": {p.name: {"type": p.kind, "default": p.default} for p in q.params.values()}}
+            for q in named_queries().values()]
+
+
+@get("/queries/{name:str}", sync_to_thread=True)
+def run_query(request: Request[Any, Any, Any], ws: Workspace, name: str) -> list[dict[str, Any]]:
+    """Run a named analysis over the store as it is now (the warehouse is synced first,
+    incrementally); every query parameter is a parameter of the analysis."""
+    from projections.warehouse.queries import run_named
+    from projections.warehouse.sync import Warehouse
+
+    warehouse = Warehouse(ws)
+    warehouse.sync()
+    given = dict(request.query_params.items())  # typed by the query's declared params
+    return run_named(warehouse, name, given).records()
+
+
+# --- errors --------------------------------------------------------------------------
+
+_STATUS: tuple[tuple[type[Exception], int], ...] = (
+    (StaleSeqError, 409), (ConflictError, 409), (TokenError, 403),
+    (UnknownMatchError, 404), (UnknownNoteError, 404), (UnknownRulesetError, 422),
+    (LogFormatError, 422), (InvalidMatchIdError, 422), (TabletapeError, 422),
+)
+
+
+def error_response(request: Request[Any, Any, Any], error: Exception) -> Response[dict[str, Any]]:
+    """Every failure as one JSON object with a one-line message; never a traceback."""
+    body: dict[str, Any]
+    if isinstance(error, ValidationException):
+        body = _validation(error)
+    elif isinstance(error, HTTPException) and isinstance(error.__cause__, SerializationException):
+        body = {"error": _one_line(f"the request body is not valid JSON: {error.detail}"), "field": "body", "status": 400}
+    elif isinstance(error, HTTPException):
+        body = {"error": _one_line(error.detail), "status": error.status_code}
+        if isinstance(error.extra, dict) and error.extra.get("field"):
+            body["field"] = error.extra["field"]
+    elif isinstance(error, TabletapeError):
+        status = next(code for kind, code in _STATUS if isinstance(error, kind))
+        body = {"error": _one_line(str(error)), "status": status}
+        if isinstance(error, LogFormatError) and error.field:
+            body["field"] = error.field
+        if isinstance(error, StaleSeqError):
+            body["last_seq"] = error.last_seq
+    else:
+        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        body = {"error": f"internal error ({type(error).__name__}); the server log has the details", "status": 500}
+    return Response(body, status_code=body["status"])
+
+
+def _validation(error: ValidationException) -> dict[str, Any]:
+    """A value that was read but is wrong (wrong type, out of range, missing or unknown
+    field) as a 422 with one line naming the field; `data` (Litestar's name for the whole
+    body) becomes the field `body`."""
+    extra = error.extra if isinstance(error.extra, list) else []
+    first = extra[0] if extra and isinstance(extra[0], dict) else {}
+    message = str(first.get("message") or error.detail)
+    field = first.get("key")
+    if " - at `$." in message:
+        message, _, path = message.partition(" - at `$.")
+        field = path.rstrip("`")
+    elif field in (None, "data") and (named := _NAMED_FIELD.search(message)):
+        field = named.group(1) or named.group(2)
+    if field == "data":
+        field = "body"
+        if message == "'data'":
+            message = "missing: send a JSON object"
+    body: dict[str, Any] = {"error": _one_line(f"{field}: {message}" if field else message), "status": 422}
+    if field:
+        body["field"] = field
+    return body
+
+
+_NAMED_FIELD = re.compile(r"(?:unknown|missing required) field `([^`]+)`|Missing required \w+ parameter '([^']+)'")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+# --- the schema pages -----------------------------------------------------------------
+
+class EndpointsPage(OpenAPIRenderPlugin):
+    """`/schema`: the endpoints on a plain page that fetches nothing. Litestar's Swagger UI
+    and ReDoc pages load their scripts from a CDN, so at a table without internet they
+    were blank; the schema itself is at `/schema/openapi.json` and `/schema/openapi.yaml`."""
+
+    def __init__(self) -> None:
+        super().__init__(path="/", favicon="", style="")
+
+    def receive_router(self, router: Router) -> None:
+        """A page the schema router does not serve (`/schema/swagger`, say) is a one-line
+        404 like any other refusal, not Litestar's HTML page."""
+        router.after_request = _one_line_not_found
+
+    def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
+        info = openapi_schema.get("info", {})
+        rows = []
+        for path, item in openapi_schema.get("paths", {}).items():
+            for method, operation in item.items():
+                if isinstance(operation, dict):
+                    about = str(operation.get("summary") or operation.get("description") or "").split("\n")[0]
+                    rows.append(f"<tr><td><code>{html.escape(method.upper())} {html.escape(path)}</code></td>"
+                                f"<td>{html.escape(about)}</td></tr>")
+        page = (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(str(info.get('title', '')))} API</title></head>"
+                f"<body><h1>{html.escape(str(info.get('title', '')))} {html.escape(str(info.get('version', '')))}</h1>"
+                f"<p>{html.escape(str(info.get('description', '')))}</p>"
+                "<p>The schema: <a href='openapi.json'>openapi.json</a>, <a href='openapi.yaml'>openapi.yaml</a>.</p>"
+                f"<table>{''.join(rows)}</table></body></html>")
+        return page.encode()
+
+
+async def _one_line_not_found(response: Response[Any]) -> Response[Any]:
+    if response.status_code != 404:
+        return response
+    return Response({"error": "no such page: the schema is at /schema, /schema/openapi.json and /schema/openapi.yaml",
+                     "status": 404}, status_code=404, media_type=MediaType.JSON)
+
+
+# --- the app -------------------------------------------------------------------------
+
+def create_app(home: Path | str | None = None, *, limits: Limits = Limits()) -> Litestar:
+    """The service over one store: a Workspace, its live folds and its tokens. Any origin
+    may call it from a browser (a web prototype): access is the bearer token, not cookies."""
+    ws = Workspace(home)
+    live = LiveMatches(ws)
+    guarded = Router(path="/", guards=[authorize, read_strictly], route_handlers=[
+        rulesets, rules_of_version, event_schema, list_matches, start_match, match, read_events, append_events,
+        state, audit, compare, win_chances, start_branch, branches, parting, verify, export, follow, list_notes, notes_on_rule,
+        add_note, reply_note, edit_note, remove_note,
+        queries, run_query,
+    ])
+    return Litestar(
+        route_handlers=[health, guarded],
+        guards=[token_in_query_only_where_needed],
+        dependencies={"ws": Provide(lambda: ws, sync_to_thread=False), "live": Provide(lambda: live, sync_to_thread=False)},
+        state=State({"tokens": Tokens(ws.home), "streams": OpenStreams(limits.streams_per_token)}),
+        exception_handlers={Exception: error_response},
+        request_max_body_size=MAX_BODY,
+        cors_config=CORSConfig(allow_origins=["*"], allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
+                               allow_methods=["GET", "POST", "PATCH", "DELETE"]),
+        openapi_config=OpenAPIConfig(title="tabletape", version="0.1.0",
+                                     description="Record, audit and follow tabletop playtests over HTTP.",
+                                     render_plugins=[EndpointsPage(), JsonRenderPlugin(), YamlRenderPlugin()]),
+    )
+
+
+class SlowClientTimeouts(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with the deadlines it lacks: its keep-alive timeout runs
+    only between requests (and any byte received stops it), so a client sending its headers
+    or body a byte at a time held its connection for ever. Here the headers must be in
+    within `header_seconds` of the connection being ready for them and the body within
+    `body_seconds` of the headers, however the bytes trickle; past that the client gets a
+    one-line 408 (if nothing was answered yet) and the connection is closed."""
+
+    header_seconds = Limits.header_seconds
+    body_seconds = Limits.body_seconds
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        self._stage: str | None = None
+        self._deadline: asyncio.TimerHandle | None = None
+        super().connection_made(transport)
+        self._watch()
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        self._watch()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._watch()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+        super().connection_lost(exc)
+
+    def _watch(self) -> None:
+        """Start the deadline of what the client is sending now (none while we answer)."""
+        their = self.conn.their_state
+        stage = "headers" if their is h11.IDLE else "body" if their is h11.SEND_BODY else None
+        if stage == self._stage:
+            return
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        self._stage = stage
+        if stage is not None and not self.transport.is_closing():
+            seconds = self.header_seconds if stage == "headers" else self.body_seconds
+            self._deadline = self.loop.call_later(seconds, self._too_slow, stage, seconds)
+
+    def _too_slow(self, stage: str, seconds: float) -> None:
+        if self.transport.is_closing():
+            return
+        if self.conn.our_state is h11.IDLE or (self.cycle is not None and not self.cycle.response_started):
+            body = msgspec.json.encode({"error": f"the request's {stage} took longer than {seconds:g} s", "status": 408})
+            self.transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
+                                 b"content-length: %d\r\n\r\n%s" % (len(body), body))
+        self.transport.close()
+
+
+def serve(home: Path, *, host: str, port: int, limits: Limits = Limits()) -> None:
+    """Run the service in this process until stopped (uvicorn, one worker, h11 with the
+    header and body deadlines of `limits`)."""
+    import uvicorn
+
+    protocol = type("SlowClientTimeouts", (SlowClientTimeouts,),
+                    {"header_seconds": limits.header_seconds, "body_seconds": limits.body_seconds})
+    uvicorn.run(create_app(home, limits=limits), host=host, port=port, log_level="warning", http=protocol,
+                timeout_keep_alive=limits.keep_alive_seconds)

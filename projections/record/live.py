@@ -1,0 +1,182 @@
+"""Matches in progress: appends answered with their audit, and what followers have not seen.
+
+A long-running process (the HTTP service) keeps, per match it has touched, its audited fold
+(`projections.read.foldcache.Folded`: the step after the last line folded, and the findings so
+far), so the audit of a new event costs that event, not a replay of the log. The fold is
+kept in the store's cache after each append, so after a restart a match is taken up from
+there, not folded again. The log stays the only source of truth: the cursor catches up from
+the store's tail, so events appended by another process or the CLI are folded (and streamed) too.
+
+Live findings are what the rules said when each event arrived; a later Retracted or
+ruling changes the full audit (`Workspace.audit`), not what was said at the time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from events.base import Event
+from events.codec import decode_drafts
+from events.errors import ConflictError, LogFormatError, TabletapeError
+from events.shared import MatchStarted
+from projections.read.foldcache import Folded, NeedsHistory, keep_fold
+from projections.workspace import Workspace
+from rulesets.protocol import Progress, Violation
+from rulesets.view import BoardView
+
+KEEP_MATCHES = 256
+"""Matches kept folded at once (each holds its events and one state); the least recently
+used is dropped, and folded again from its log if it comes back."""
+
+
+class StaleSeqError(ConflictError):
+    """The expected last seq is not the log's last seq: nothing was written."""
+
+    def __init__(self, message: str, last_seq: int) -> None:
+        super().__init__(message)
+        self.last_seq = last_seq
+
+
+def _stale(match_id: str, expected_seq: int, last: int) -> StaleSeqError:
+    return StaleSeqError(f"expected last seq {expected_seq}, but match {match_id!r} is at {last}; nothing was written", last)
+
+
+class Appended(msgspec.Struct, frozen=True, kw_only=True):
+    """Events as stored, with what the rules found in them when they arrived."""
+
+    match_id: str
+    events: list[Event]
+    findings: list[Violation]
+    last_seq: int
+
+
+class SeatView(msgspec.Struct, frozen=True, kw_only=True):
+    """The state at one event as one seat saw it (seat None: everything, for full tokens)."""
+
+    match_id: str
+    seq: int
+    last_seq: int
+    event_type: str
+    seat: str | None
+    progress: Progress
+    view: BoardView
+    state: Any = None
+    """The whole state; only in a view that may see everything (it holds every hand)."""
+
+
+class _Cursor:
+    """One match's audited fold (the step after its last folded line, its findings), with
+    a lock: several requests may catch it up at once."""
+
+    def __init__(self, folded: Folded) -> None:
+        self.folded = folded
+        self.lock = threading.Lock()
+
+
+class LiveMatches:
+    """Appends with live audit, and catch-up reads for followers, over one Workspace."""
+
+    def __init__(self, workspace: Workspace, *, keep: int = KEEP_MATCHES) -> None:
+        self.ws = workspace
+        self.keep = keep
+        self._cursors: OrderedDict[str, _Cursor] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def append(self, match_id: str, drafts: Sequence[dict[str, Any]], *, expected_seq: int, where: str = "events") -> Appended:
+        """Append draft events (plain JSON objects) after `expected_seq`; all or nothing.
+
+        StaleSeqError (with the current last seq) if someone appended first.
+        """
+        lines = b"\n".join(msgspec.json.encode(draft) for draft in drafts)
+        events = decode_drafts(lines, self.ws.codec(match_id), where=where)
+        if len(events) != len(drafts):
+            raise LogFormatError(where, None, "every event must be a JSON object with a type", field="events")
+        last = self.ws.store.last(match_id)[0]
+        if last != expected_seq:  # a loser learns it without queueing for the writer's lock and fsync
+            raise _stale(match_id, expected_seq, last)
+        try:
+            written = self.ws.append_events(match_id, events, expected_seq=expected_seq, where=where)
+        except ConflictError as error:  # the check that counts: under the store's lock
+            raise _stale(match_id, expected_seq, self.ws.store.last(match_id)[0]) from error
+        findings = self._findings(match_id, written[-1].seq if written else expected_seq)
+        seqs = {event.seq for event in written}
+        return Appended(match_id=match_id, events=written,
+                        findings=[v for seq in sorted(seqs) for v in findings.get(seq, ())],
+                        last_seq=written[-1].seq if written else expected_seq)
+
+    def since(self, match_id: str, after_seq: int) -> Appended:
+        """Events after `after_seq` and their live findings: what a follower has not seen,
+        and the log's last seq (never `after_seq` echoed: a follower ahead of the log is told
+        where it is)."""
+        events = self.ws.tail(match_id, after_seq)
+        if not events:
+            return Appended(match_id=match_id, events=[], findings=[], last_seq=self.ws.store.last(match_id)[0])
+        findings = self._findings(match_id, events[-1].seq)
+        return Appended(match_id=match_id, events=events,
+                        findings=[v for event in events for v in findings.get(event.seq, ())],
+                        last_seq=events[-1].seq)
+
+    def _findings(self, match_id: str, upto: int) -> dict[int, tuple[Violation, ...]]:
+        """The cursor's findings once it has folded at least up to seq `upto`."""
+        cursor = self._cursor(match_id)
+        with cursor.lock:
+            if cursor.folded.last_seq < upto:
+                cursor.folded = self._caught_up(match_id, cursor.folded)
+            return dict(cursor.folded.findings.standing)
+
+    def _caught_up(self, match_id: str, folded: Folded) -> Folded:
+        """The fold with the lines written since folded on, kept for the next restart."""
+        store = self.ws.store
+        try:
+            folded.read(store.tail(match_id, folded.last_seq), folded.rules.ruleset.codec, str(store.source_path(match_id)))
+        except NeedsHistory:  # an undo reaching past what the kept fold held
+            return self.ws.folded(match_id)
+        keep_fold(self.ws.cache, match_id, folded)
+        return folded
+
+    def _cursor(self, match_id: str) -> _Cursor:
+        """The match's cursor, folded from line 0 on first use."""
+        with self._lock:
+            cursor = self._cursors.get(match_id)
+            if cursor is not None:
+                self._cursors.move_to_end(match_id)
+                return cursor
+        cursor = _Cursor(self.ws.folded(match_id))
+        with self._lock:
+            cursor = self._cursors.setdefault(match_id, cursor)
+            while len(self._cursors) > self.keep:
+                self._cursors.popitem(last=False)
+        return cursor
+
+
+def check_seat(ws: Workspace, match_id: str, seat: str | None) -> MatchStarted:
+    """The match's header, once `seat` (if given) is known to be one of its seats."""
+    header = ws.header(match_id)
+    if seat is not None and seat not in header.seats:
+        raise LogFormatError("seat", None, f"match {match_id!r} has no seat {seat!r}; seats: {', '.join(header.seats)}", field="seat")
+    return header
+
+
+def seat_view(ws: Workspace, match_id: str, seq: int | None, seat: str | None, *, sees_all: bool) -> SeatView:
+    """The state at `seq` (default: the last) drawn for `seat` by the game's own `view`.
+
+    A view that may not see everything never carries the raw state or the event (a draw
+    or a hand would show in them); seat None means every seat, which needs `sees_all`.
+    """
+    header = check_seat(ws, match_id, seat)
+    if seat is None and not sees_all:
+        raise TabletapeError("a seat view needs a seat")
+    last = ws.store.last(match_id)[0]
+    step = ws.state_at(match_id, last if seq is None else seq)
+    rules = ws.rules_of_header(header)
+    params = rules.params
+    return SeatView(
+        match_id=match_id, seq=step.event.seq, last_seq=last, event_type=type(step.event).__name__, seat=seat,
+        progress=rules.ruleset.progress(params, step.state), view=rules.ruleset.view(params, step.state, seat),
+        state=step.state if sees_all and seat is None else None,
+    )
