@@ -248,7 +248,6 @@ def test_a_plugin_games_branch_is_started_and_parted_through_the_service_process
     import sys
 
     from dashboard.service.client import Client
-
     from tests.service_support import free_port, stop, wait_up
 
     home, port = tmp_path / "store", free_port()
