@@ -36,6 +36,17 @@ class MatchStarted(Event, frozen=True, kw_only=True, gc=False):
     """`pig 0.2`: the distribution a designer's game was installed from, so a store without
     it can say what to install. Unset, and then absent from the line, for tabletape's own
     games: their logs read as they always did."""
+    branch_of: str | msgspec.UnsetType = msgspec.UNSET
+    """The match this one branched from ("what if red had attacked instead"): its lines
+    1..`branch_at` are the parent's events, the rest its own line of play. Unset, and so
+    absent from the line, for a match played from the start."""
+    branch_at: int | msgspec.UnsetType = msgspec.UNSET
+    """The parent's last event this match shares: where the two lines part."""
+
+    @property
+    def is_branch(self) -> bool:
+        """Whether this match left another one partway (win rates leave it out unless asked)."""
+        return isinstance(self.branch_of, str)
 
 
 class Retracted(Event, frozen=True, kw_only=True, gc=False):

@@ -32,6 +32,7 @@ from events.shared import MatchStarted, Retracted, Source
 from events.store import FileStore, import_log, new_match_id, validate_match_id
 from projections.read import retype
 from projections.read.audit import AuditReport
+from projections.read.branches import Family, Parting, family, parting
 from projections.read.compare import Comparison, compare
 from projections.read.foldcache import (
     Folded,
@@ -46,6 +47,7 @@ from projections.read.foldcache import (
 )
 from projections.read.frames import Frame, frames
 from projections.read.replay import Step, replay
+from projections.read.rulenotes import MatchRule, RuleNotes, game_of_rule, gather
 from projections.read.timeline import Timeline
 from projections.read.words import words
 from projections.resultcache import ResultCache
@@ -314,6 +316,67 @@ class Workspace:
         self.notes.add(started.match_id, from_seq=0, author="tabletape",
                        text=f"retyped from the log-only match {match_id} as {rules.spec} with the map {map_path.name}")
         return started
+
+    def branch(self, match_id: str, at: int, *, new_id: str | None = None, title: str = "") -> MatchStarted:
+        """A new match whose log is the parent's events up to `at` (chained anew under its
+        own line 0, which names the parent and `at`), to be played on from there; the
+        parent is left as it was."""
+        header = self.header(match_id)
+        self.rules_recorded(header)
+        last = self.store.last(match_id)[0]
+        if not 0 <= at <= last:
+            raise TabletapeError(f"--at {at} is outside match {match_id} (events 0..{last})")
+        new_id = validate_match_id(new_id or new_match_id(datetime.now(UTC), header.ruleset))
+        started = msgspec.structs.replace(
+            header, match_id=new_id, prev="", branch_of=match_id, branch_at=at,
+            title=title or f"{header.title or match_id}, from event {at}",
+        )
+        shared = [event for event in self.events(match_id) if 1 <= event.seq <= at]
+        self.store.import_lines(new_id, encode_chained([started, *shared]))
+        return started
+
+    def family(self, match_id: str) -> Family:
+        """The match's parent (if it is a branch) and its branches, to step between them."""
+        header = self.header(match_id)
+        return family(match_id, header, self._headers())
+
+    def parting(self, a: str, b: str) -> Parting:
+        """Where two matches of one game (a branch and its parent, two branches) part: the
+        events they share and what each did next."""
+        first, second = self.header(a), self.header(b)
+        if first.ruleset != second.ruleset:
+            raise TabletapeError(f"{a} is a {first.ruleset} game and {b} a {second.ruleset} game: they share no play")
+        return parting(self.rules_recorded(first), a, list(self.events(a)), b, list(self.events(b)))
+
+    def notes_on_rule(self, rule: str, *, version: str | None = None, branches: bool = False) -> RuleNotes:
+        """Every note about `rule` (on matches of `version` only, if given; branches only when
+        asked), with the audit's findings of that rule, by game and version. The rule belongs
+        to the game its id names and to every game a note about it was taken on (a designer's
+        package may play one rules text as several games, each naming its ids `pig/...`)."""
+        prefix = game_of_rule(rule)
+        headers = [h for h in self._headers()
+                   if (branches or not h.is_branch) and (not version or h.version == version)]
+        noted = {h.match_id: notes for h in headers
+                 if (notes := tuple(note for note in self.notes.list(h.match_id) if note.rule == rule))}
+        games = {prefix} | {h.ruleset for h in headers if h.match_id in noted}
+        if not any(name in registry.names() for name in games):
+            raise TabletapeError(f"--rule {rule}: no installed game is named {prefix!r} and no note names this rule")
+        found = [
+            MatchRule(match_id=h.match_id, game=h.ruleset, version=h.version, notes=noted.get(h.match_id, ()),
+                      findings=sum(1 for violation in self.audit(h.match_id).violations if violation.rule == rule))
+            for h in headers if h.ruleset in games
+        ]
+        return gather(rule, found, order={game: tuple(registry.game(game).versions) for game in games if game in registry.names()})
+
+    def _headers(self) -> Iterator[MatchStarted]:
+        """Line 0 of every match whose log reads and whose game is installed."""
+        for match_id in self.matches():
+            try:
+                header = self.header(match_id)
+            except TabletapeError:
+                continue
+            if self.missing_game(header) is None:
+                yield header
 
     def imported(self, started: MatchStarted) -> Imported:
         """A log `import_log` just stored, audited under the rules it names: what a person

@@ -259,17 +259,55 @@ def _audit_all(ws: Workspace, against: str | None, workers: int | None, schedule
 
 @cli.command()
 @click.argument("match_id")
-@click.argument("a")
-@click.argument("b")
+@click.argument("a", required=False)
+@click.argument("b", required=False)
+@click.option("--with", "other", default=None, help="Another match (a branch, its parent): where the two part.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @pass_ws
-def compare(ws: Workspace, match_id: str, a: str, b: str, fmt: str) -> None:
-    """Replay a match under two versions: first disagreement and outcome change."""
+def compare(ws: Workspace, match_id: str, a: str | None, b: str | None, other: str | None, fmt: str) -> None:
+    """Replay a match under two versions A and B, or against another match (`--with`)."""
+    if other is not None:
+        if a or b:
+            raise TabletapeError("compare: give two versions (MATCH A B) or another match (MATCH --with OTHER), not both")
+        parted = ws.parting(match_id, other)
+        _emit(parted) if fmt == "json" else click.echo(parted.line())
+        return
+    if not (a and b):
+        raise TabletapeError("compare: name two versions (MATCH A B) or another match (MATCH --with OTHER)")
     result = ws.compare(match_id, a, b)
     if fmt == "json":
         _emit({**to_builtins(result), "outcome_changes": result.outcome_changes})
     else:
         click.echo(render.comparison_text(match_id, result))
+
+
+@cli.command()
+@click.argument("match_id")
+@click.option("--at", type=int, required=True, help="The parent's last event the branch keeps.")
+@click.option("--id", "new_id", default=None, help="The branch's match id (default: a new one).")
+@click.option("--title", default="")
+@pass_ws
+def branch(ws: Workspace, match_id: str, at: int, new_id: str | None, title: str) -> None:
+    """Start a what-if branch: a new match with MATCH's events up to --at, played on from there."""
+    click.echo(ws.branch(match_id, at, new_id=new_id, title=title).match_id)
+
+
+@cli.command()
+@click.argument("match_id")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
+@pass_ws
+def branches(ws: Workspace, match_id: str, fmt: str) -> None:
+    """A match's parent (if it is a branch) and its branches."""
+    found = ws.family(match_id)
+    if fmt == "json":
+        _emit(found)
+        return
+    if found.parent is not None:
+        click.echo(f"{match_id} branched from {found.parent} after event {found.at}")
+    for child, at in found.children:
+        click.echo(f"{child}  from event {at}")
+    if found.parent is None and not found.children:
+        click.echo(f"{match_id} has no branches")
 
 
 @cli.command()
@@ -446,13 +484,25 @@ def notes_remove(ws: Workspace, match_id: str, note_id: str, author: str, reason
 
 
 @notes.command(name="list")
-@click.argument("match_id")
+@click.argument("match_id", required=False)
 @click.option("--all", "include_removed", is_flag=True, help="Include removed notes.")
+@click.option("--rule", default=None, help="Every note about this rule id, by version (no MATCH_ID: every match).")
+@click.option("--version", default=None, help="With --rule: only matches of this version.")
+@click.option("--branches", is_flag=True, help="With --rule: count what-if branches too.")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @pass_ws
-def notes_list(ws: Workspace, match_id: str, include_removed: bool, fmt: str) -> None:
-    """List a match's notes."""
+def notes_list(ws: Workspace, match_id: str | None, include_removed: bool, rule: str | None, version: str | None,
+               branches: bool, fmt: str) -> None:
+    """List a match's notes, or every note about a rule across matches (`--rule`)."""
+    if rule is not None and match_id is None:
+        about = ws.notes_on_rule(rule, version=version, branches=branches)
+        _emit(about) if fmt == "json" else click.echo("\n".join(about.lines()))
+        return
+    if match_id is None:
+        raise TabletapeError("notes list: name a match, or a rule with --rule")
     found = ws.notes.list(match_id, include_removed=include_removed)
+    if rule is not None:
+        found = tuple(note for note in found if note.rule == rule)
     if fmt == "json":
         _emit(found)
         return

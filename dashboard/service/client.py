@@ -31,7 +31,9 @@ from events.errors import TabletapeError
 from events.notes import Note
 from events.shared import MatchStarted
 from projections.read.audit import AuditReport
+from projections.read.branches import Family, Parting
 from projections.read.compare import Comparison
+from projections.read.rulenotes import RuleNotes
 from projections.record.live import Appended, SeatView
 from rulesets import registry
 from rulesets.protocol import Violation
@@ -158,6 +160,23 @@ class Client:
         with self._open(self._request("GET", f"/matches/{_q(match_id)}/export")) as response:
             return response.read()
 
+    # --- what-if branches -------------------------------------------------------------
+
+    def branch(self, match_id: str, at: int, *, new_id: str | None = None, title: str = "") -> MatchStarted:
+        """Start a what-if branch holding the match's events up to `at`; its line 0."""
+        body = {"at": at, "match_id": new_id, "title": title}
+        started = self._call("POST", f"/matches/{_q(match_id)}/branches", body, into=MatchStarted)
+        self._games[started.match_id] = started.ruleset
+        return started
+
+    def family(self, match_id: str) -> Family:
+        """The match's parent (if it is a branch) and its branches."""
+        return self._call("GET", f"/matches/{_q(match_id)}/branches", into=Family)
+
+    def parting(self, match_id: str, other: str) -> Parting:
+        """Where two lines of play part, and what each did next."""
+        return self._call("GET", f"/matches/{_q(match_id)}/parting" + _query(other=other), into=Parting)
+
     # --- notes -----------------------------------------------------------------------
 
     def notes(self, match_id: str, *, include_removed: bool = False) -> list[Note]:
@@ -183,6 +202,10 @@ class Client:
     def remove_note(self, match_id: str, note_id: str, *, author: str, reason: str = "") -> Note:
         """Withdraw a note."""
         return self._call("DELETE", f"/matches/{_q(match_id)}/notes/{_q(note_id)}" + _query(author=author, reason=reason), into=Note)
+
+    def notes_on_rule(self, rule: str, *, version: str | None = None, branches: bool = False) -> RuleNotes:
+        """Every note about `rule` across matches, by version, beside the audit's findings of it."""
+        return self._call("GET", "/notes" + _query(rule=rule, version=version, branches="true" if branches else None), into=RuleNotes)
 
     # --- analyses --------------------------------------------------------------------
 

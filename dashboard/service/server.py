@@ -49,6 +49,7 @@ from dashboard.service.wire import (
     AppendEvents,
     Health,
     MatchSummary,
+    NewBranch,
     NewMatch,
     NewNote,
     NewReply,
@@ -71,7 +72,9 @@ from events.tokens import Access, Grant, TokenError, Tokens
 from events.values import INT_MAX, INT_MIN, MAX_DEPTH, first_problem
 from projections.corpus.chances import Curve, chances
 from projections.read.audit import AuditReport
+from projections.read.branches import Family, Parting
 from projections.read.compare import Comparison
+from projections.read.rulenotes import RuleNotes
 from projections.record.live import (
     Appended,
     LiveMatches,
@@ -333,6 +336,24 @@ def compare(ws: Workspace, match_id: str, a: str, b: str) -> Comparison:
     return ws.compare(match_id, a, b)
 
 
+@post("/matches/{match_id:str}/branches", sync_to_thread=True, opt={"access": "start"})
+def start_branch(ws: Workspace, match_id: str, data: NewBranch) -> MatchStarted:
+    """Start a what-if branch: a new match holding this one's events up to `at`."""
+    return ws.branch(match_id, data.at, new_id=data.match_id, title=data.title)
+
+
+@get("/matches/{match_id:str}/branches", sync_to_thread=True)
+def branches(ws: Workspace, match_id: str) -> Family:
+    """The match's parent (if it is a branch) and its branches."""
+    return ws.family(match_id)
+
+
+@get("/matches/{match_id:str}/parting", sync_to_thread=True)
+def parting(ws: Workspace, match_id: str, other: str) -> Parting:
+    """Where this match and `other` (a branch, its parent) part, and what each did next."""
+    return ws.parting(match_id, other)
+
+
 @get("/matches/{match_id:str}/chances", sync_to_thread=True)
 def win_chances(ws: Workspace, match_id: str,
                 rollouts: Annotated[int, Parameter(ge=1, le=MAX_ROLLOUTS, description="Games played on from each point.")] = 200,
@@ -492,6 +513,13 @@ def remove_note(ws: Workspace, match_id: str, note_id: str, author: str, reason:
     return ws.notes.remove(match_id, note_id, author=author, reason=reason)
 
 
+@get("/notes", sync_to_thread=True)
+def notes_on_rule(ws: Workspace, rule: str, version: str | None = None, branches: bool = False) -> RuleNotes:
+    """Every note about `rule` across the matches of its game, by version, with the
+    audit's findings of that rule beside them."""
+    return ws.notes_on_rule(rule, version=version, branches=branches)
+
+
 # --- analyses ------------------------------------------------------------------------
 
 @get("/queries", sync_to_thread=True)
@@ -627,7 +655,8 @@ def create_app(home: Path | str | None = None, *, limits: Limits = Limits()) -> 
     live = LiveMatches(ws)
     guarded = Router(path="/", guards=[authorize, read_strictly], route_handlers=[
         rulesets, rules_of_version, event_schema, list_matches, start_match, match, read_events, append_events,
-        state, audit, compare, win_chances, verify, export, follow, list_notes, add_note, reply_note, edit_note, remove_note,
+        state, audit, compare, win_chances, start_branch, branches, parting, verify, export, follow, list_notes, notes_on_rule,
+        add_note, reply_note, edit_note, remove_note,
         queries, run_query,
     ])
     return Litestar(

@@ -49,6 +49,14 @@ class AppendEvents(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fie
         return [self.event] if self.event is not None else list(self.events or [])
 
 
+class NewBranch(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """A what-if branch of the match, keeping its events up to `at`."""
+
+    at: Seq
+    match_id: str | None = None
+    title: str = ""
+
+
 class NewNote(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
     """A note on event `from_seq` (to `to_seq` for a range)."""
 

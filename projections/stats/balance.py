@@ -70,11 +70,13 @@ def check_detect(detect: float) -> None:
         raise TabletapeError(f"--detect {detect}: a change in a rate between 0 and 1 (0.05 is 5 points)")
 
 
-def cohort(wh: Warehouse, ruleset: str, version: str, *, kind: str, batches: Sequence[str] | None = None) -> list[dict[str, Any]]:
-    """The per-match rows of one cohort (all of them, or only those of `batches`)."""
+def cohort(wh: Warehouse, ruleset: str, version: str, *, kind: str, batches: Sequence[str] | None = None,
+           branches: bool = False) -> list[dict[str, Any]]:
+    """The per-match rows of one cohort (all of them, or only those of `batches`); what-if
+    branches only when asked, since a line of play a designer tried is not a game a table chose."""
     if kind not in KINDS:
         raise TabletapeError(f"cohort kind {kind!r}: choose one of {', '.join(KINDS)}")
-    rows = run_named(wh, "match_outcomes", {"ruleset": ruleset, "version": version, "bots": KINDS[kind]}).records()
+    rows = run_named(wh, "match_outcomes", {"ruleset": ruleset, "version": version, "bots": KINDS[kind], "branches": branches}).records()
     if batches is not None:
         keep = set(batches)
         rows = [r for r in rows if r["batch"] in keep]
@@ -82,7 +84,8 @@ def cohort(wh: Warehouse, ruleset: str, version: str, *, kind: str, batches: Seq
 
 
 def compare_cohorts(ws: Workspace, a: str, b: str, *, kind: str, batches: tuple[Sequence[str], Sequence[str]] | None = None,
-                    stored: str = "", wh: Warehouse | None = None, detect: float = verdicts.DETECT) -> BalanceReport:
+                    stored: str = "", wh: Warehouse | None = None, detect: float = verdicts.DETECT,
+                    branches: bool = False) -> BalanceReport:
     """Every verdict for versions (or variants) `a` and `b` of one game, from the warehouse;
     `detect` is the change in a rate the games-needed advice is about."""
     rules_a, rules_b = ws.rules(a), ws.rules(b)
@@ -92,8 +95,8 @@ def compare_cohorts(ws: Workspace, a: str, b: str, *, kind: str, batches: tuple[
     if rules_a.spec == rules_b.spec:
         raise TabletapeError(f"{rules_a.spec} compared with itself: choose two different versions or variants")
     wh = wh or Warehouse(ws)
-    rows_a = cohort(wh, rules_a.ruleset.name, rules_a.version, kind=kind, batches=batches[0] if batches else None)
-    rows_b = cohort(wh, rules_b.ruleset.name, rules_b.version, kind=kind, batches=batches[1] if batches else None)
+    rows_a = cohort(wh, rules_a.ruleset.name, rules_a.version, kind=kind, batches=batches[0] if batches else None, branches=branches)
+    rows_b = cohort(wh, rules_b.ruleset.name, rules_b.version, kind=kind, batches=batches[1] if batches else None, branches=branches)
     return BalanceReport(a=rules_a.spec, b=rules_b.spec, kind=kind, verdicts=verdicts.verdicts(rows_a, rows_b, detect=detect),
                          games=(len(rows_a), len(rows_b)),
                          batches=(tuple(batches[0]), tuple(batches[1])) if batches else ((), ()), stored=stored)

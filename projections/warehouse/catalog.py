@@ -26,7 +26,7 @@ _LIST_SQL = """
 WITH note_counts AS (
     SELECT match_id, count(*) AS notes FROM notes WHERE NOT removed GROUP BY match_id
 )
-SELECT m.match_id, m.ruleset AS game, m.version, m.source, m.title,
+SELECT m.match_id, m.ruleset AS game, m.version, m.source, m.branch_of, m.title,
        m.started_at, m.events, m.turns,
        CASE WHEN m.draw THEN '(draw)' WHEN m.winner IS NULL THEN '(none yet)' ELSE m.winner END AS winner,
        CASE WHEN NOT m.declared THEN '' WHEN m.declared_draw THEN '(draw)'

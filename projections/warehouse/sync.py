@@ -464,7 +464,7 @@ class Projection:
         last_at = next((e.at for e in reversed(self.events) if e.at), None)
         self.rows.add(
             "matches", match_id=self.match_id, ruleset=header.ruleset, version=header.version, base_version=self.rules.base,
-            source=header.source, title=header.title, batch=self.log.batch_id if isinstance(self.log, BatchLog) else None, seed=header.seed, fingerprint=header.fingerprint,
+            source=header.source, title=header.title, branch_of=header.branch_of if header.is_branch else None, batch=self.log.batch_id if isinstance(self.log, BatchLog) else None, seed=header.seed, fingerprint=header.fingerprint,
             seat_count=len(header.seats), started_at=header.at, ended_at=last_at or header.at,
             events=last_seq + 1, turns=progress.turn, rounds=progress.round, first_side=self.first_side,
             finished=outcome is not None, winner=outcome.winner if outcome else None, draw=bool(outcome and outcome.draw),

@@ -13,6 +13,9 @@ CREATE TABLE IF NOT EXISTS matches (
     violations INTEGER,              -- errors, after retractions and rulings
     synced_at TIMESTAMPTZ
 );
+-- A what-if branch names the match it left (MatchStarted.branch_of); win rates and balance
+-- verdicts leave branches out unless asked. Added to a warehouse made before it.
+ALTER TABLE matches ADD COLUMN IF NOT EXISTS branch_of VARCHAR;
 CREATE TABLE IF NOT EXISTS seats (
     match_id VARCHAR, seat VARCHAR, player VARCHAR, side VARCHAR, seat_order INTEGER
 );
@@ -91,7 +94,7 @@ turn_seconds AS (
     FROM (SELECT match_id, turn, sum(seconds) AS seconds FROM timed WHERE turn > 0 GROUP BY ALL)
     WHERE seconds IS NOT NULL GROUP BY match_id
 )
-SELECT m.match_id, m.ruleset, m.version, m.source, m.batch, m.seed, m.finished, m.draw, m.winner,
+SELECT m.match_id, m.ruleset, m.version, m.source, m.batch, m.branch_of, m.seed, m.finished, m.draw, m.winner,
        m.first_side, s.first_listed, s.sides, coalesce(p.picks, []) AS picks, m.turns, m.events, m.violations,
        CASE WHEN sc.has_score THEN coalesce(c.lead_changes, 0) END AS lead_changes,
        CASE WHEN sc.has_score THEN coalesce(m.winner IS NOT NULL AND ((m.winner = s.first_listed AND h.score_at_half < 0)

@@ -194,3 +194,22 @@ def test_a_simulation_batch_of_both_versions_reports_progress_and_the_comparison
     assert len(Workspace(tmp_path / "store").matches()) == 4
     cohort = [d.value for d in at.dataframe if "n_a" in d.value.columns][-1]  # the Cohorts tab, drawn after the run
     assert cohort.set_index("measure").loc["length", "n_a"] == 2
+
+
+def test_cohorts_leave_what_if_branches_out_unless_asked(store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import shutil
+
+    mine = tmp_path / "store"
+    shutil.copytree(store, mine)
+    ws = Workspace(mine)
+    ws.branch("race4-1", ws.store.last("race4-1")[0], new_id="race4-1-again")  # the whole game: finished, a third race4 row
+    monkeypatch.setenv("TABLETAPE_HOME", str(mine))
+    app = AppTest.from_file(PAGE, default_timeout=60).run()
+    choose(app, "Game", "MortalGate")
+    app.run()
+    choose(app, "Version A", "race4")
+    choose(app, "Version B", "race8")
+    app.run()
+    assert table(app, "n_a").set_index("measure").loc["length", "n_a"] == 2
+    app.checkbox(key="cmp_branches").check().run()
+    assert table(app, "n_a").set_index("measure").loc["length", "n_a"] == 3

@@ -10,7 +10,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from projections.workspace import Workspace
-from tests.dashboard.conftest import CAFE, PLAYABLE, bot_game_id, by_label, run_ok, texts
+from tests.dashboard.conftest import CAFE, PLAYABLE, bot_game_id, by_label, open_page, run_ok, texts
 
 PLAYTESTS = {"playtest-2026-02-20-teach", CAFE, "playtest-2026-03-12-club"}
 
@@ -141,3 +141,15 @@ def test_open_in_replay_selects_the_match_there(app: AppTest) -> None:
     handed = json.loads(board.proto.json)
     assert handed["total"] == 170 and handed["start"] == 0
     assert app.query_params["match"] == "playtest-2026-03-12-club"  # a reload keeps it
+
+
+def test_a_branch_is_listed_with_the_match_it_left(app: AppTest, home: Path) -> None:
+    from projections.warehouse.sync import Warehouse
+
+    ws = Workspace(home)
+    ws.branch(CAFE, 40, new_id="cafe-what-if")
+    Warehouse(ws).sync()
+    at = open_page(app, "matches")
+    table = at.dataframe[0].value.set_index("match_id")
+    assert table.loc["cafe-what-if", "branch_of"] == CAFE
+    assert table["branch_of"].isna().sum() == len(table) - 1

@@ -402,3 +402,36 @@ def test_the_status_strip_keeps_each_value_to_its_headline_and_the_whole_panel_i
     assert f"workers {workers.split(': ')[0]} …" in strip.value and workers not in strip.value
     assert f"workers {workers}" in strip.proto.help
     assert "to act: **a**" in strip.value and "to act a" not in strip.value  # said once, in the turn line
+
+
+def test_a_branch_started_on_replay_is_played_on_here_from_the_event_it_left(home: Path) -> None:
+    import json
+
+    import msgspec
+
+    from projections.corpus.demo import save_events
+    from tests.test_branches import _other_line
+
+    ws = Workspace(home)
+    rules = ws.rules("mortalgate@2.5")
+    parent = save_events(ws, play(rules, rules.ruleset.example_seats, seed=3, match_id="m1", max_events=60))
+    at_seq, other = _other_line(ws, parent)
+    ws.branch(parent, at_seq, new_id="b1")
+    at = AppTest.from_file(PAGE, default_timeout=30)
+    at.session_state["match_id"] = "b1"  # opened by Replay's "Branch here"
+    at.run()
+    assert "b1 · mortalgate@2.5 · branch of m1" in widget(at.selectbox, "Playtest").options[0]
+    at.button(key="rec_continue").click().run()
+    at.button_group(key="rec_mode").set_value("Any event").run()
+    choose(at, "Event type", type(other).__name__)
+    at.run()
+    if other.by:
+        choose(at, "Seat (by)", other.by)
+    fields = {k: v for k, v in msgspec.to_builtins(other).items() if k not in ("type", "seq", "at", "by", "prev")}
+    widget(at.text_area, "Fields (JSON)").input(json.dumps(fields))
+    at.run()
+    at.button(key="rec_record_free").click().run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    written = last(ws, "b1")
+    assert written.seq == at_seq + 1 and same_event(written, other)
+    assert not ws.audit("b1").violations and ws.store.last(parent)[0] == 59

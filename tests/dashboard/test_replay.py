@@ -322,3 +322,19 @@ def test_following_a_match_live_shows_events_another_recorder_writes(app: AppTes
     ws.append("live", '{"type": "HeroPicked", "by": "blue", "hero": "drexir"}')  # out of turn
     run_ok(at)
     assert handed(at)["total"] == 3 and any(f[1].startswith("mortalgate/draft") for f in frames(at)[2]["findings"])
+
+
+def test_branch_here_opens_a_branch_at_that_event_and_steps_back_to_its_parent(app: AppTest, home: Path) -> None:
+    at = pick(replay(app), 40)
+    by_label(at.button, "Branch here (event 40)").click()
+    run_ok(at)
+    ws = Workspace(home)
+    [branch] = [m for m in ws.matches() if ws.header(m).branch_of == CAFE]
+    assert ws.header(branch).branch_at == 40 and at.session_state[SEQ] == 40
+    assert f"Branch {branch} started from event 40 of {CAFE}" in texts(at)
+    assert handed(at)["total"] == 41  # the branch holds the parent's events 0..40, nothing of its own yet
+    assert ws.state_at(branch, 40).state == ws.state_at(CAFE, 40).state
+    by_label(at.button, f"Parent {CAFE} (left at event 40)").click()
+    run_ok(at)
+    assert at.session_state[SEQ] == 40 and handed(at)["total"] == 387
+    assert f"Branch {branch} (from event 40)" in [b.label for b in at.button]

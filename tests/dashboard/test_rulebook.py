@@ -3,6 +3,8 @@ the rulebook check, for every registered game."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
@@ -69,3 +71,26 @@ def test_every_game_and_version_has_a_page(app: AppTest, game: str) -> None:
         run_ok(at)
         assert f"{game}@{version}" in texts(at)
         assert len(at.dataframe[1].value) == len(registry.game(game).versions[version].params.__struct_fields__)
+
+
+def test_notes_about_a_rule_are_listed_by_version_beside_its_findings(app: AppTest, home: Path) -> None:
+    ws = Workspace(home)
+    rule = "mortalgate/movement.points"
+    expected = ws.notes_on_rule(rule)
+    assert [v.version for v in expected.versions if v.notes] == ["1.5", "2.1"]  # said in two versions
+    at = rulebook(app)
+    by_label(at.selectbox, "Game").set_value("mortalgate")
+    run_ok(at)
+    by_label(at.text_input, "Rule id").input(rule)
+    run_ok(at)
+    table = at.dataframe[-1].value
+    assert list(table["version"]) == [v.version for v in expected.versions]
+    assert list(table["findings"]) == [v.findings for v in expected.versions]
+    assert sum(table["notes"]) == 2
+    shown = texts(at)
+    for v in expected.versions:
+        for item in v.notes:
+            assert item.note.text in shown and f"**mortalgate@{v.version}** · {item.match_id} event {item.note.from_seq}" in shown
+    by_label(at.text_input, "Rule id").input("line-of-sight")
+    run_ok(at)
+    assert "a rule id reads GAME/SECTION" in texts(at)

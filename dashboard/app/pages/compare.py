@@ -167,20 +167,22 @@ def show_report(report: BalanceReport, key: str) -> None:
 
 
 @st.cache_data(show_spinner="Weighing the evidence...", max_entries=16)
-def _report(home: str, store: tuple[Any, ...], a: str, b: str, kind: str, detect: float) -> BalanceReport:
+def _report(home: str, store: tuple[Any, ...], a: str, b: str, kind: str, detect: float, branches: bool = False) -> BalanceReport:
     """The verdicts of both cohorts, once per state of the store (its signature is in the key)."""
     ws = Workspace(home)
-    return compare_cohorts(ws, a, b, kind=kind, wh=Warehouse(ws), detect=detect)
+    return compare_cohorts(ws, a, b, kind=kind, wh=Warehouse(ws), detect=detect, branches=branches)
 
 
 def _cohorts(ws: Workspace, game: str, a: str, b: str, detect: float) -> None:
     """Both versions' matches of one kind from the warehouse: every verdict, lengths, pacing."""
     kind = KINDS[st.radio("Matches", list(KINDS), horizontal=True, key="cmp_kind")]
+    branches = st.checkbox("Count what-if branches", key="cmp_branches",
+                           help="A branch is a line a designer tried from a match's event, not a game a table chose: left out unless asked.")
     va, vb = ws.rules(a).version, ws.rules(b).version
     try:
         wh = warehouse()
-        rows_a, rows_b = cohort(wh, game, va, kind=kind), cohort(wh, game, vb, kind=kind)
-        report = _report(str(ws.home), signature(ws), a, b, kind, detect)
+        rows_a, rows_b = cohort(wh, game, va, kind=kind, branches=branches), cohort(wh, game, vb, kind=kind, branches=branches)
+        report = _report(str(ws.home), signature(ws), a, b, kind, detect, branches)
         pacing = _frame(wh, "pacing", {"ruleset": game, "source": None}) if kind == "humans" else pd.DataFrame()
     except TabletapeError as error:
         show_error(error)

@@ -25,7 +25,7 @@ from projections.warehouse.catalog import MatchFilter
 from projections.workspace import Workspace
 
 MESSAGE = "matches.message"
-COLUMNS = ("match_id", "game", "version", "source", "winner", "declared", "result_agrees", "violations", "notes",
+COLUMNS = ("match_id", "game", "version", "source", "branch_of", "winner", "declared", "result_agrees", "violations", "notes",
            "events", "turns", "started_at", "title")
 
 
@@ -63,6 +63,8 @@ def main() -> None:
         column_config={
             "match_id": st.column_config.TextColumn("match"),
             "started_at": st.column_config.DatetimeColumn("started", format="YYYY-MM-DD HH:mm"),
+            "branch_of": st.column_config.TextColumn("branch of", help="A what-if branch: the match it left "
+                                                     "(win rates and verdicts leave it out unless asked)"),
             "winner": st.column_config.TextColumn("winner (rules)"),
             "declared": st.column_config.TextColumn("declared by the table"),
             "result_agrees": st.column_config.CheckboxColumn("result agrees"),

@@ -188,10 +188,13 @@ def _start(ws: Workspace) -> None:
             return
         _open(ws, started.match_id)
     found = list_matches(warehouse(), MatchFilter(sources=("playtest",))).records()
-    if found:
+    chosen = shared.selected_match()  # a link (?match=ID) or the match open on another page
+    shown = {m["match_id"]: f"{m['match_id']} · {m['game']}@{m['version']} · {m['events']} events · {m['title']}" for m in found}
+    if chosen and chosen not in shown and (branch := ws.header(chosen)).is_branch:
+        # a what-if branch just started on Replay (of a playtest or a bot game): played on here
+        shown = {chosen: f"{chosen} · {branch.ruleset}@{branch.version} · branch of {branch.branch_of} · {branch.title}", **shown}
+    if shown:
         st.subheader("Continue a playtest")
-        shown = {m["match_id"]: f"{m['match_id']} · {m['game']}@{m['version']} · {m['events']} events · {m['title']}" for m in found}
-        chosen = shared.selected_match()  # a link (?match=ID) or the match open on another page
         if chosen in shown and "rec_continue_pick" not in st.session_state:
             st.session_state["rec_continue_pick"] = chosen
         match_id = st.selectbox("Playtest", list(shown), format_func=shown.__getitem__, key="rec_continue_pick")

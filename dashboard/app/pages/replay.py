@@ -38,6 +38,8 @@ SHOWN = "replay.shown"  # the id of the board last handed to the browser
 NOTES_FLASH = "replay.notes_flash"
 JUMP = "replay.jump"  # (count, seq) of the last move the page asked of the board (a turning point)
 CHANCES = "replay.chances"  # with the match id: the win chances last computed for it
+LAND = "replay.land"  # the event to open the next match at (stepping to a branch or its parent)
+BRANCHED = "replay.branched"  # what "Branch here" says once the branch is open
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
@@ -63,6 +65,24 @@ def _go(seq: int) -> None:
     count = (st.session_state.get(JUMP) or (0, 0))[0] + 1
     st.session_state[SEQ] = seq
     st.session_state[JUMP] = (count, seq)
+
+
+def _step_to(match_id: str, seq: int) -> None:
+    """Open another line of play (a branch, its parent) at the event where the two part."""
+    state.select_match(match_id)
+    st.session_state[LAND] = seq
+
+
+def _branch_here(ws: Workspace, match_id: str, seq: int) -> None:
+    """Start a what-if branch at this event and open it, to be played on on the Record page."""
+    try:
+        started = ws.branch(match_id, seq)
+    except TabletapeError as error:
+        st.session_state[BRANCHED] = f"No branch started: {error}"
+        return
+    _step_to(started.match_id, seq)
+    st.session_state[BRANCHED] = (f"Branch {started.match_id} started from event {seq} of {match_id}: "
+                                  "record its own line on the Record page.")
 
 
 def _opened_at(last: int) -> int:
@@ -118,7 +138,11 @@ def main() -> None:
         return
     if st.session_state.get("replay.for") != match_id:
         st.session_state["replay.for"] = match_id
-        st.session_state[SEQ] = _opened_at(timeline.last_seq)
+        landing = st.session_state.pop(LAND, None)
+        st.session_state[SEQ] = _opened_at(timeline.last_seq) if landing is None else min(int(landing), timeline.last_seq)
+    if said := st.session_state.pop(BRANCHED, None):
+        st.info(said)
+    _family(ws, match_id)
     _curves(timeline)
     st.fragment(run_every=FOLLOW_EVERY if follow else None)(_scrubber)(ws, match_id, timeline, report, seat,
                                                                           follow=follow, against=against)
@@ -126,6 +150,22 @@ def main() -> None:
         _violation_list(report, lacks(timeline.rules.ruleset, "audit"), seat=seat)
     win_chances(ws, match_id, timeline)
     _all_notes(ws, match_id)
+
+
+def _family(ws: Workspace, match_id: str) -> None:
+    """The match's parent and branches, each a button that opens it where the lines part."""
+    family = ws.family(match_id)
+    if family.parent is None and not family.children:
+        return
+    lines: list[tuple[str, str, int]] = []
+    if family.parent is not None and family.at is not None:
+        lines.append((f"Parent {family.parent} (left at event {family.at})", family.parent, family.at))
+    lines += [(f"Branch {child} (from event {at})", child, at) for child, at in family.children]
+    st.caption("What-if lines of this match")
+    for column, (label, target, at) in zip(st.columns(min(len(lines), 4)), lines, strict=False):
+        column.button(label, key=f"replay.to.{target}", on_click=_step_to, args=(target, at), width="stretch")
+    for label, target, at in lines[4:]:
+        st.button(label, key=f"replay.to.{target}", on_click=_step_to, args=(target, at))
 
 
 def _curves(timeline: Timeline) -> None:
@@ -165,6 +205,11 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     scrub_board(ident=ident, total=last + 1, start=seq, chunk=state.frames(match_id, against, seat, start, min(size, CHUNK)),
                 marks=worst, notes=[(n.from_seq, n.to_seq) for n in notes], follow=follow, key=BOARD,
                 on_more=_more, on_pick=_pick, jump=st.session_state.get(JUMP))
+    if not follow and st.button(f"Branch here (event {seq})", icon=":material/call_split:", key="replay.branch",
+                                help="What if the table had played otherwise here? A new match with this one's events "
+                                "up to here, played on from this event on the Record page."):
+        _branch_here(ws, match_id, seq)
+        st.rerun()  # the whole page: the match picker opens the branch
     if seat is None and st.toggle(f"Show event {seq} and the state after it (every field)", key="replay.inspect"):
         step = timeline.state_at(seq)
         st.json({"event": to_builtins(step.event), "state": to_builtins(step.state)}, expanded=1)  # drawn only when asked

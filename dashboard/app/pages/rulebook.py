@@ -1,8 +1,9 @@
 """Rulebook: per game, its versions and what changed, every param with where its value comes
 from (the rules text, an assumption, a variant), how ambiguous passages are read, and the
-rulebook check (the printed tables recomputed from the rules).
+rulebook check (the printed tables recomputed from the rules), and what playtesters said
+about one rule across versions beside how often tables broke it.
 
-Everything comes from `Workspace.rulesets`, `.describe` and `.rulebook`.
+Everything comes from `Workspace.rulesets`, `.describe`, `.rulebook` and `.notes_on_rule`.
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ def main() -> None:
     _readings(info["readings"], {r["id"]: r["passage"] for r in info["rule_ids"]})
     _rulebook_check(ws, spec)
     _rule_ids(info["rule_ids"])
+    _said_about(ws, name, version)
 
 
 def _versions(ws: Any, name: str, game: dict[str, Any]) -> None:
@@ -111,6 +113,36 @@ def _rulebook_check(ws: Any, spec: str) -> None:
         st.dataframe(pd.DataFrame(findings), hide_index=True, width="stretch", key="rulebook.findings")
     else:
         st.success(summary or "Every printed value agrees with the rules.")
+
+
+def _said_about(ws: Any, name: str, version: str) -> None:
+    """Every note about one rule across the store's matches, by version, with the audit's
+    findings of that rule per game beside them: did a change of rule change what tables got
+    wrong, and what they said?"""
+    st.subheader("What playtesters said about a rule")
+    left, middle, right = st.columns([3, 1, 1])
+    rule = left.text_input("Rule id", key=f"rulebook.rule.{name}", placeholder=f"{name}/SECTION, e.g. a rule of the changelog")
+    only = middle.checkbox(f"Only {version}", key=f"rulebook.only.{name}")
+    branches = right.checkbox("Count what-if branches", key=f"rulebook.branches.{name}")
+    if not rule.strip():
+        st.caption("Name a rule id to gather every note about it across the matches of every version.")
+        return
+    try:
+        about = ws.notes_on_rule(rule.strip(), version=version if only else None, branches=branches)
+    except TabletapeError as error:
+        state.show_error(error)
+        return
+    if not about.versions:
+        st.info(f"No {name} matches{f' of {version}' if only else ''} to read notes about {about.rule} in.")
+        return
+    st.dataframe(pd.DataFrame([{
+        "game": v.game, "version": v.version, "matches": v.matches, "findings": v.findings, "per game": round(v.per_game, 2), "notes": len(v.notes),
+    } for v in about.versions]), hide_index=True, width="stretch", key="rulebook.said")
+    for v in about.versions:
+        for item in v.notes:
+            note = item.note
+            tags = " ".join(f"`{t}`" for t in note.tags)
+            st.markdown(f"**{v.game}@{v.version}** · {item.match_id} event {note.from_seq} · **{note.author}** {tags}  \n{note.text}")
 
 
 main()

@@ -1,9 +1,9 @@
 -- Pick rate and win rate of each hero, unit or faction (from each game's roster), with a
--- 95% Wilson interval on the win rate.
--- params: ruleset: text = NULL, version: text = NULL
+-- 95% Wilson interval on the win rate. What-if branches only with branches = true.
+-- params: ruleset: text = NULL, version: text = NULL, branches: bool = false
 WITH finished AS (
     SELECT * FROM matches
-    WHERE finished AND NOT draw AND ($ruleset IS NULL OR ruleset = $ruleset) AND ($version IS NULL OR version = $version)
+    WHERE finished AND NOT draw AND ($branches OR branch_of IS NULL) AND ($ruleset IS NULL OR ruleset = $ruleset) AND ($version IS NULL OR version = $version)
 ),
 picks AS (
     SELECT f.ruleset, f.version, r.piece, r.side = f.winner AS won

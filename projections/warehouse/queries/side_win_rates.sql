@@ -1,9 +1,9 @@
 -- Win rate of each side (team or seat) with a 95% Wilson interval, and of whoever took
--- the first turn: does the first player win too often?
--- params: ruleset: text = NULL, version: text = NULL
+-- the first turn: does the first player win too often? What-if branches only with branches = true.
+-- params: ruleset: text = NULL, version: text = NULL, branches: bool = false
 WITH finished AS (
     SELECT * FROM matches
-    WHERE finished AND ($ruleset IS NULL OR ruleset = $ruleset) AND ($version IS NULL OR version = $version)
+    WHERE finished AND ($branches OR branch_of IS NULL) AND ($ruleset IS NULL OR ruleset = $ruleset) AND ($version IS NULL OR version = $version)
 ),
 sides AS (
     SELECT f.ruleset, f.version, s.side AS side, f.winner = s.side AS won
