@@ -199,7 +199,7 @@ class BatchIndex:
         self._stamp: int | None = None
         self._where: dict[str, tuple[Path, BatchEntry]] = {}
         self.skipped: dict[str, str] = {}
-        """Batches that cannot be served (a damaged manifest, a link), with the error."""
+        # Batches that cannot be served (a damaged manifest, a link), with the error.
 
     def _load(self) -> dict[str, tuple[Path, BatchEntry]]:
         try:

@@ -55,8 +55,8 @@ class LogCodec:
             t.__name__: frozenset({"type", *(f.encode_name for f in msgspec.structs.fields(t))})
             for t in types if not _holds_struct(msgspec.inspect.type_info(t), top=True)
         }
-        """Keys a line of each type may give, for the types with no Struct inside their
-        fields (a line's top-level keys are then all there is to check)."""
+        # Keys a line of each type may give, for the types with no Struct inside their
+        # fields (a line's top-level keys are then all there is to check).
 
     @property
     def known_types(self) -> list[str]:

@@ -316,11 +316,11 @@ class Journal:
     ) -> None:
         self.path = Path(path)
         self.quarantine = quarantine if quarantine is not None else self.path.parent.parent / "quarantine"
-        """Folder torn tails are copied to (`<home>/quarantine` for a store's files)."""
+        # Folder torn tails are copied to (`<home>/quarantine` for a store's files).
         self.label = label or self.path.stem
-        """Name torn tails are filed under, so logs and notes of one match stay apart."""
+        # Name torn tails are filed under, so logs and notes of one match stay apart.
         self.torn_tails: list[TornTail] = []
-        """Torn tails this object found or set aside, oldest first."""
+        # Torn tails this object found or set aside, oldest first.
         self._on_torn = on_torn
         self._encoder = msgspec.json.Encoder()
 

@@ -68,11 +68,11 @@ class FileStore:
     def __init__(self, home: Path) -> None:
         self.home = Path(home)
         self.torn_tails: list[TornTail] = []
-        """Torn tails this store met (each once) or set aside, so the CLI, the dashboard
-        and sync can say where."""
+        # Torn tails this store met (each once) or set aside, so the CLI, the dashboard
+        # and sync can say where.
         self.skipped: dict[str, str] = {}
-        """Entries of the store that are not matches it can serve (a link, a folder named
-        like a log, a damaged batch manifest), with why; refreshed by `matches()`."""
+        # Entries of the store that are not matches it can serve (a link, a folder named
+        # like a log, a damaged batch manifest), with why; refreshed by `matches()`.
         self.batches = BatchIndex(self.home)
 
     def __repr__(self) -> str:

@@ -43,7 +43,7 @@ class ResultCache:
         self.root = Path(root)
         self.limit_bytes = limit_bytes
         self._size: int | None = None
-        """This process's running estimate of the bytes held; made exact by each eviction scan."""
+        # This process's running estimate of the bytes held; made exact by each eviction scan.
 
     def __repr__(self) -> str:
         return f"ResultCache({str(self.root)!r}, limit_bytes={self.limit_bytes})"

@@ -108,8 +108,8 @@ class Workspace:
         self.store = FileStore(self.home)
         self.notes = Notebook(self.store)
         self.cache: ResultCache = cache_of(self.home)
-        """Folds and audits already done, keyed by the log's content and the rules
-        (`projections.read.foldcache`); deleting it changes no answer."""
+        # Folds and audits already done, keyed by the log's content and the rules
+        # (`projections.read.foldcache`); deleting it changes no answer.
 
     def has_warehouse(self) -> bool:
         """Whether a sync has published the warehouse, known without loading DuckDB (a

@@ -129,7 +129,7 @@ class Chain(Sequence[T]):
         self._starts = starts
         self._count = count
         self._last: object = _NOTHING
-        """The last event handed out by index: what a bot picked, asked for again at once."""
+        # The last event handed out by index: what a bot picked, asked for again at once.
 
     def __len__(self) -> int:
         return self._count

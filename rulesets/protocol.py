@@ -379,7 +379,7 @@ class RuleIds:
     def __init__(self, game: str, text: str, rules: Mapping[str, tuple[str, str]]) -> None:
         self.game = game
         self.text = text
-        """The rules text the sections are in (`mortalgate.txt`)."""
+        # The rules text the sections are in (`mortalgate.txt`).
         self._by_short = {short: Rule(id=f"{game}/{short}", section=section, forbids=forbids, text=text)
                           for short, (section, forbids) in rules.items()}
         self._by_id = {rule.id: rule for rule in self._by_short.values()}

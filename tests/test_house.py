@@ -3,6 +3,7 @@ round numbers and issue numbers belong in git's history, where they stay true.""
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 from pathlib import Path
@@ -26,3 +27,34 @@ def test_no_code_or_doc_speaks_of_how_the_work_was_organised() -> None:
              for number, line in enumerate(path.read_text(errors="replace").splitlines(), 1)
              if ORGANISATION.search(line) and path.name != "test_house.py"]
     assert not found, "\n".join(found)
+
+
+def _statements(node: ast.AST) -> list[list[ast.stmt]]:
+    """Every statement list under `node` that runs as part of it (not a nested def or class)."""
+    blocks = []
+    for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+        block = getattr(node, field, None)
+        if isinstance(block, list):
+            blocks.append([s for s in block if isinstance(s, ast.stmt)])
+            for child in block:
+                if not isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                    blocks += _statements(child)
+    return blocks
+
+
+def test_no_string_literal_stands_in_for_a_comment_inside_a_function() -> None:
+    found = []
+    for path in tracked_text_files():
+        if path.suffix != ".py":
+            continue
+        tree = ast.parse(path.read_text(), filename=str(path))
+        for function in ast.walk(tree):
+            if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            for number, block in enumerate(_statements(function)):  # the function's own body first
+                for index, statement in enumerate(block):
+                    docstring = number == 0 and index == 0
+                    if (not docstring and isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant)
+                            and isinstance(statement.value.value, str)):
+                        found.append(f"{path.relative_to(ROOT)}:{statement.lineno}")
+    assert not found, "a string where a # comment belongs:\n" + "\n".join(found)

@@ -92,7 +92,7 @@ class Subject:
         self.events = list(events)
         self.rules = rules
         self.resync = resync
-        """False: audit as a literal follower of the log (the baseline the resync is measured against)."""
+        # False: audit as a literal follower of the log (the baseline the resync is measured against).
         self.before = [step.state for step in replay(self.events, rules, audit=False)]
         self.before.insert(0, None)
         self.found = findings(audit(self.events, rules, resync=resync).violations)
@@ -101,7 +101,7 @@ class Subject:
         after_retract = {e.seq - 1 for e in self.events if isinstance(e, Retracted)}
         self.movable = [e.seq for e in self.events[1:]
                         if not isinstance(e, _SHARED) and e.seq not in pinned and e.seq not in after_retract]
-        """Seqs a mutation may touch: game events no Retracted or Ruled refers to."""
+        # Seqs a mutation may touch: game events no Retracted or Ruled refers to.
 
     def state_before(self, seq: int) -> Any:
         """The state the table had just before event `seq`."""

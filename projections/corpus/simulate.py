@@ -76,7 +76,7 @@ def play(
     bot = bot if bot is not None else bot_name(ruleset, None)
     policies: dict[str, Bot] = {seat: ruleset.bots[bot_name(ruleset, bot if isinstance(bot, str) else bot[seat])] for seat in seats}
     only = next(iter(policies.values())) if len(set(policies.values())) == 1 else None
-    """One policy for every seat: the seat to act need not be asked."""
+    # One policy for every seat: the seat to act need not be asked.
     at = SIM_EPOCH
     started = MatchStarted(
         seq=0, at=at, match_id=match_id or f"sim-{ruleset.name}-{rules.version}-{seed}", ruleset=ruleset.name,

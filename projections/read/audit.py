@@ -100,7 +100,7 @@ class Findings:
         self._declared: dict[int, MatchEnded] = dict(found.declared) if found else {}
         self._rulings: dict[int, Ruled] = dict(found.rulings) if found else {}
         self.retracted: list[int] = list(found.retracted) if found else []
-        """The seqs the table's Retracteds voided, in order."""
+        # The seqs the table's Retracteds voided, in order.
 
     def found(self) -> Found:
         """Everything taken in so far, as data (a kept fold stores it)."""

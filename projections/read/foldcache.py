@@ -76,9 +76,9 @@ class LogDigest:
     def __init__(self) -> None:
         self._hash = blake2b(digest_size=16)
         self.lines = 0
-        """Lines taken (by `take`)."""
+        # Lines taken (by `take`).
         self.size = 0
-        """Bytes taken: where the next line starts."""
+        # Bytes taken: where the next line starts.
 
     def take(self, line: bytes) -> bytes:
         """Take in one line (returned, so a reader hashes as it goes)."""
@@ -153,12 +153,12 @@ class Folded:
         self.fold: Fold[Any, Any] = Fold(rules, audit=audit)
         self.step: Step | None = None
         self.started: MatchStarted | None = None
-        """Line 0."""
+        # Line 0.
         self.findings = Findings()
         self.digest = LogDigest()
         self._cut_below: int | None = None
-        """The seq of the oldest undo entry kept, when older ones were not: voiding it would
-        leave this fold with less to undo than the full fold has."""
+        # The seq of the oldest undo entry kept, when older ones were not: voiding it would
+        # leave this fold with less to undo than the full fold has.
 
     @property
     def events(self) -> int:

@@ -194,7 +194,7 @@ class Fold(Generic[P, S]):
         self.rules = rules
         self.audit = audit
         self.resync = resync
-        """False: follow the log literally after a refused event (the cascade benchmark's baseline)."""
+        # False: follow the log literally after a refused event (the cascade benchmark's baseline).
         self._ruleset: Ruleset[P] = rules.ruleset
         self._params: P = rules.params
         self._apply: Apply[P, S] = self._ruleset.apply

@@ -187,12 +187,12 @@ class Timeline:
         self.audit = audit
         self.events = LogEvents(rules.ruleset.codec, every)
         self.voided: dict[int, int] = {}
-        """Retracted seq -> the seq it voided."""
+        # Retracted seq -> the seq it voided.
         self._found: dict[int, tuple[Violation, ...]] = {}
         self._snapshots: list[Step | bytes] = []
-        """Every `every`-th step: msgpack of its state, compressed, where that is all the step
-        is; the Step itself after a refused event (the readings it carries decide the
-        states after it) or where a Retracted follows in its block (the undo stack)."""
+        # Every `every`-th step: msgpack of its state, compressed, where that is all the step
+        # is; the Step itself after a refused event (the readings it carries decide the
+        # states after it) or where a Retracted follows in its block (the undo stack).
         self._snapshot_decoder: Any = None
         self._thawed = _Recent()
 
@@ -240,8 +240,8 @@ class Timeline:
     def _fold(self, events: Iterable[Event]) -> None:
         every, found, voided, snapshots = self.every, self._found, self.voided, self._snapshots
         newest: Step | None = None
-        """The newest snapshot, kept whole until its block is read: a Retracted in the block
-        may void events before it, which only its undo stack knows."""
+        # The newest snapshot, kept whole until its block is read: a Retracted in the block
+        # may void events before it, which only its undo stack knows.
         undone = False
         for step in replay(events, self.rules, audit=self.audit):
             seq = step.event.seq

@@ -142,7 +142,7 @@ class Rows:
     def __init__(self) -> None:
         self.tables: dict[str, dict[str, list[Any]]] = {}
         self.runs: dict[str, list[tuple[str, int]]] = {}
-        """Per hot table: (match id, rows) in row order."""
+        # Per hot table: (match id, rows) in row order.
         self.arrow: list[tuple[str, pa.Table]] = []
         self.count = 0
 
@@ -269,12 +269,12 @@ class Projection:
     def __init__(self, ws: Workspace, match_id: str, resume: Checkpoint | None) -> None:
         self.ws, self.match_id = ws, match_id
         self.log = ws.store.log(match_id)
-        """The log's reader, looked up once."""
+        # The log's reader, looked up once.
         self.source = self.log.path
-        """The file the lines are read from."""
+        # The file the lines are read from.
         self.where = str(self.source)
         self.lines_read: Iterator[bytes] = self.log.lines() if resume is None else self.log.tail(resume.last_seq)
-        """The lines to fold: the whole log, or what came after the checkpoint (one read)."""
+        # The lines to fold: the whole log, or what came after the checkpoint (one read).
         first = next(self.lines_read if resume is None else self.log.lines(), None)
         if first is None:
             raise UnknownMatchError(f"match {match_id!r} has an empty log")
@@ -284,8 +284,8 @@ class Projection:
         check_values(self.header, where=self.where, line_no=1)
         self.rules: Rules = ws.rules_recorded(self.header)
         self.known: Found | None = self._known_to_follow() if resume is None else None
-        """The findings of a kept audit of this very log under these rules, where its
-        audited fold only applied its events: then it is folded with `apply` alone."""
+        # The findings of a kept audit of this very log under these rules, where its
+        # audited fold only applied its events: then it is folded with `apply` alone.
         self.fold: Fold[Any, Any] = Fold(self.rules, audit=self.known is None)
         self.rows = Rows()
         self.resume = resume
@@ -298,13 +298,13 @@ class Projection:
         self.step: Step | None = None
         self.events: list[Event] = []
         self.last_line: bytes | None = None
-        """The last line projected: the checkpoint's hash is its hash."""
+        # The last line projected: the checkpoint's hash is its hash.
         self.standings: list[Progress] = []
-        """Where the game stands after each event projected."""
+        # Where the game stands after each event projected.
         self.changes: tuple[list[int], list[str], list[float]] = ([], [], [])
-        """The steps rows (seq, metric, value): each metric's value where it changed."""
+        # The steps rows (seq, metric, value): each metric's value where it changed.
         self.spots: tuple[list[int], list[str], list[int], list[int]] = ([], [], [], [])
-        """The places rows (seq, what, col, row)."""
+        # The places rows (seq, what, col, row).
         self.first_seq = 0 if resume is None else resume.last_seq + 1
 
     def _known_to_follow(self) -> Found | None:

@@ -381,8 +381,8 @@ class Look:
         self._next: dict[str, str] = {}
         self._index: dict[str, int] | None = None
         self.exposures: dict[str, bool] = {}
-        """Whether a card in play is threatened where it stands, by card (asked once for
-        each of its moves)."""
+        # Whether a card in play is threatened where it stands, by card (asked once for
+        # each of its moves).
 
     def threatened(self, piece: Placed) -> bool:
         """Whether a card in play is threatened where it stands (once for all of its moves)."""

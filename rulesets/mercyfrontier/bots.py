@@ -61,7 +61,7 @@ class Look:
         self._tokens: dict[str, Token | None] = {}
         self._contacts: dict[tuple[str, Space, str], tuple[str, ...]] = {}
         self.nodes = {at for at, _ in state.nodes}
-        """The spaces with a resource node (`node_at` is not None)."""
+        # The spaces with a resource node (`node_at` is not None).
 
     def enemy_sites(self, seat: str) -> set[Space]:
         """Where the seat's enemy has buildings."""

@@ -144,7 +144,7 @@ def _distances(node: Node, width: int, height: int) -> tuple[int, ...]:
     by one a row, so each column is a slice of one row of steps."""
     gq, gr, _ = to_cube(node)
     span = max(2 * (width + height), width + height + abs(gr))  # every |dr| on the map, the goal on it or off it
-    """The same for every goal on the map, so a map's goals share its few columns of steps."""
+    # The same for every goal on the map, so a map's goals share its few columns of steps.
     table: list[int] = []
     for col in range(width):
         first = span + (-((col + (col & 1)) // 2)) - gr  # index of row 0's r - gr in the steps

@@ -68,8 +68,8 @@ def heuristic_bot(params: Params, state: State, legal: Sequence[Event], rng: ran
             rng.random()  # its one tie-breaking draw, taken all the same
             return legal[0]
         best = _best(params, state, legal)
-    """Scoring draws nothing, so the tie-breaking draws, one per event in the order of
-    `legal` (as a `max` over (score, draw) takes them), may be taken after it."""
+    # Scoring draws nothing, so the tie-breaking draws, one per event in the order of
+    # `legal` (as a `max` over (score, draw) takes them), may be taken after it.
     if len(best) == 1:  # (one best event, two thirds of the time: no tie to break, the draws only taken)
         if type(rng) is random.Random:  # (`_pass_draws`, inline)
             rng.getrandbits(64 * count)
@@ -220,8 +220,8 @@ def _best_moves(params: Params, state: State, hero: Hero | None, ends: Sequence[
     here = cells.get(hero.node) if hero else None
     mine = None if here is None else tables[here]
     aways = [] if mine is None else [mine[altar] for altar in altars]
-    """Each open altar's steps from the hero: an end in its zone is at most `reach` steps from
-    the hero and `within` from the altar, so no altar that near, no zone is reached."""
+    # Each open altar's steps from the hero: an end in its zone is at most `reach` steps from
+    # the hero and `within` from the altar, so no altar that near, no zone is reached.
     if (mine is None or (aways and min(aways) <= reach + within)) and not zone.isdisjoint(ends):
         return ZONE_SCORE, [j for j, end in enumerate(ends) if end in zone]
     if rival > NEAR_SCORE:

@@ -338,7 +338,7 @@ def _measured(params: Params, state: State, hero: Hero, friends: bool) -> tuple[
     cells = graph.cells
     start = cells.get(here)
     steps = graph.distances[start] if start is not None else None
-    """The hero's node's `board.distances_from` table, by cell; None off the map."""
+    # The hero's node's `board.distances_from` table, by cell; None off the map.
     for each in state.heroes:
         if not each.alive:
             continue
@@ -494,18 +494,18 @@ class Walk(Sequence[tuple[Node, ...]]):
     def __init__(self, cells: Sequence[int], parents: Sequence[int], reach: int, nodes: Sequence[Node],
                  kept: list[int] | None = None) -> None:
         self.cells = cells
-        """Every end walked to, in order (some may be left out: `kept`)."""
+        # Every end walked to, in order (some may be left out: `kept`).
         self._parents = parents
-        """Per end, the position in `cells` of the end its path came from (-1: the start)."""
+        # Per end, the position in `cells` of the end its path came from (-1: the start).
         self.reach = reach
-        """Steps of the longest path (the last one's: breadth-first)."""
+        # Steps of the longest path (the last one's: breadth-first).
         self._nodes = nodes
-        """Cell -> node, for the map."""
+        # Cell -> node, for the map.
         self._kept = kept
-        """The positions in `cells` that are moves, when some are not (heroes stand there)."""
+        # The positions in `cells` that are moves, when some are not (heroes stand there).
         self.size = len(cells) if kept is None else len(kept)
-        """How many moves (`len`, read as a field where every move decision asks: `__len__`
-        is a Python call)."""
+        # How many moves (`len`, read as a field where every move decision asks: `__len__`
+        # is a Python call).
 
     @property
     def ends(self) -> Sequence[int]:
@@ -561,10 +561,10 @@ def _paths(params: Params, state: State, start: Node, steps: int) -> Walk:
     free = _free_walk(params.map, start, steps)
     at, depths = free.at, free.depths
     standing: list[Node] = []
-    """The nodes heroes stand on in the free walk."""
+    # The nodes heroes stand on in the free walk.
     nearer = False
-    """Whether one stands nearer than the last step (one pass of the heroes, no comprehension:
-    every move decision asks)."""
+    # Whether one stands nearer than the last step (one pass of the heroes, no comprehension:
+    # every move decision asks).
     for hero in state.heroes:
         position = at.get(hero.node)  # (None, off the board: not in `at`)
         if position is not None:
