@@ -58,3 +58,15 @@ def test_no_string_literal_stands_in_for_a_comment_inside_a_function() -> None:
                             and isinstance(statement.value.value, str)):
                         found.append(f"{path.relative_to(ROOT)}:{statement.lineno}")
     assert not found, "a string where a # comment belongs:\n" + "\n".join(found)
+
+
+def test_every_module_says_its_job_and_every_public_function_of_the_api_says_why() -> None:
+    silent = [str(path.relative_to(ROOT)) for path in tracked_text_files()
+              if path.suffix == ".py" and path.read_text().strip() and not ast.get_docstring(ast.parse(path.read_text()))]
+    assert not silent, "modules without a docstring: " + ", ".join(silent)
+    undocumented = [f"{name}:{function.name}"
+                    for name in ("rulesets/protocol.py", "projections/workspace.py")
+                    for function in ast.walk(ast.parse((ROOT / name).read_text()))
+                    if isinstance(function, ast.FunctionDef) and not function.name.startswith("_")
+                    and not ast.get_docstring(function)]
+    assert not undocumented, "public functions of the protocol and the Workspace without a docstring: " + ", ".join(undocumented)
