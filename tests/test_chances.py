@@ -6,6 +6,7 @@ game without bots, is told so in one line."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from projections.corpus.simulate import play
 from projections.workspace import Workspace
 from rulesets import registry
 from tests.chances_support import FORCED, FORCING, forced_game
-from tests.cli_support import run
+from tests.cli_support import lines, run
 from tests.plugin_support import examples_installed, pig, site
 
 __all__ = ["pig", "site"]  # fixtures
@@ -188,3 +189,22 @@ def test_a_game_with_hidden_hands_has_win_chances_played_from_the_whole_table(si
     found = chances(ws, "fish", rollouts=3, workers=1)
     assert all(sum(p.wins.values()) + p.draws + p.unfinished == 3 for p in found.points)
     assert "hidden cards included" in found.played_by
+
+
+def test_compare_a_branch_with_its_parent_says_how_each_line_stands_once_they_part(home: Path) -> None:
+    ws = Workspace(home)
+    branch = ws.branch(FORCED, FORCING - 1, new_id="rolled-on").match_id  # a rolls once more instead of holding 48
+    ws.append(branch, lines({"type": "Rolled", "by": "a"}, {"type": "Landed", "face": 1}))
+    code, out, err = run(home, "compare", FORCED, "--with", branch, "--chances", "40", "--format", "text")
+    assert code == 0, err
+    assert f"parts from {FORCED} after event {FORCING - 1}" in out and "40 games played on from each turn start" in out
+
+    def a_after(line_id: str) -> float:
+        [found] = re.findall(rf"^{line_id} after event \d+: a (\d+)%", out, flags=re.MULTILINE)
+        return int(found) / 100
+
+    assert a_after(FORCED) > 0.9  # holding 48 of 50 all but wins
+    assert 0.2 < a_after(branch) < 0.8  # the 1 lost the turn's 48: the game is open again
+    assert re.search(r"^both lines after event \d+: a \d+% \(\d+%-\d+%\), b", out, flags=re.MULTILINE)
+    code, _, err = run(home, "compare", FORCED, "2", "3", "--chances", "40")
+    assert code == 2 and err.strip() == "error: compare: --chances goes with --with OTHER (two lines of play), not with two versions"

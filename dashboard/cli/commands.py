@@ -262,16 +262,31 @@ def _audit_all(ws: Workspace, against: str | None, workers: int | None, schedule
 @click.argument("a", required=False)
 @click.argument("b", required=False)
 @click.option("--with", "other", default=None, help="Another match (a branch, its parent): where the two part.")
+@click.option("--chances", "rollouts", type=int, default=None,
+              help="With --with: each seat's chance to win on each line after the parting, from this many games "
+                   "played on by the bots from each turn start (kept in the result cache).")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text")
 @pass_ws
-def compare(ws: Workspace, match_id: str, a: str | None, b: str | None, other: str | None, fmt: str) -> None:
+def compare(ws: Workspace, match_id: str, a: str | None, b: str | None, other: str | None, rollouts: int | None,
+            fmt: str) -> None:
     """Replay a match under two versions A and B, or against another match (`--with`)."""
     if other is not None:
         if a or b:
             raise TabletapeError("compare: give two versions (MATCH A B) or another match (MATCH --with OTHER), not both")
         parted = ws.parting(match_id, other)
-        _emit(parted) if fmt == "json" else click.echo(parted.line())
+        if rollouts is None:
+            _emit(parted) if fmt == "json" else click.echo(parted.line())
+            return
+        from projections.corpus.chances import apart, chances
+
+        curves = [chances(ws, line, rollouts=rollouts) for line in (parted.a, parted.b)]
+        if fmt == "json":
+            _emit({"parting": to_builtins(parted), "chances": apart(curves, parted.shared)})
+        else:
+            click.echo("\n".join([parted.line(), curves[0].played_by, *apart(curves, parted.shared)]))
         return
+    if rollouts is not None:
+        raise TabletapeError("compare: --chances goes with --with OTHER (two lines of play), not with two versions")
     if not (a and b):
         raise TabletapeError("compare: name two versions (MATCH A B) or another match (MATCH --with OTHER)")
     result = ws.compare(match_id, a, b)

@@ -337,6 +337,30 @@ def _short(said: str, most: int = 80) -> str:
     return said if len(said) <= most else said[:most - 3].rstrip() + "..."
 
 
+def apart(curves: Sequence[Chances], shared: int) -> list[str]:
+    """How each of two lines of play (a branch and its parent) stands once it has left the
+    other: each seat's chance at the last point both share, then at each line's first point
+    after it and at its end, with 95% intervals."""
+
+    def seats(curve: Chances, point: Point) -> str:
+        chances = {c.seat: c for c in curve.curve() if c.seq == point.seq}
+        return ", ".join(f"{seat} {_percent(c.chance)} ({_percent(c.low)}-{_percent(c.high)})"
+                         for seat, c in chances.items())
+
+    first = curves[0]
+    before = [point for point in first.points if point.seq <= shared]
+    lines = [f"both lines after event {before[-1].seq}: {seats(first, before[-1])}"] if before else []
+    for curve in curves:
+        after = [point for point in curve.points if point.seq > shared]
+        if not after:
+            lines.append(f"{curve.match_id}: no decision point after event {shared}")
+            continue
+        lines.append(f"{curve.match_id} after event {after[0].seq}: {seats(curve, after[0])}")
+        if after[-1] is not after[0]:
+            lines.append(f"{curve.match_id} at its end (event {after[-1].seq}): {seats(curve, after[-1])}")
+    return lines
+
+
 def _percent(x: float) -> str:
     return f"{x:.0%}"
 
