@@ -34,7 +34,7 @@ READING = [
     "the bots' choices and the rules' `legal` and `apply`, most of it MortalGate's move generation). The target is",
     "out of reach by that cost alone: every turn start of this playtest is one hero's activation, so 200 rollouts per",
     "turn start are 28,200 games of a few hundred heuristic moves each. The same curve asked again is read from the",
-    "result cache at once. Other sessions shared the 2 cores during the run: compare the ratios, not the absolute rates.",
+    "result cache at once. Other work shared the 2 cores during the run: compare the ratios, not the absolute rates.",
 ]
 
 

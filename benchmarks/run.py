@@ -438,11 +438,10 @@ appends) are wall time per call.
 
 
 TARGETS = """\
-Anchors the issue measured on this kind of machine: msgspec typed per-line decode ~1.8M
-events/s; the `eventsourcing` library rebuilds ~50k events/s. Targets: replay without audit
+Targets: replay without audit
 at least 10x the `eventsourcing` rebuild rate of the same run; replay with the full audit at
 least 4x; `state_at` p99 under 20 ms; replay memory flat in log length. Why the two replay
-targets are out of reach of pure reducers over frozen data on CPython, and what was tried:
+targets are out of reach of pure reducers over frozen data on CPython:
 docs/architecture.md, "What replay costs, and its targets"."""
 
 

@@ -161,9 +161,9 @@ def main() -> int:
     for label, was in before.items():
         now = after[label]
         rows.append(f"| `{label}` | {was:.2f} | {now:.2f} | {was / now:.2f} |")
-    rows += ["", "`simulate` on a fresh store no longer loads the statistics (statsmodels, scipy, pandas) nor builds "
+    rows += ["", "`simulate` on a fresh store neither loads the statistics (statsmodels, scipy, pandas) nor builds "
              "the warehouse: the first `query` or the dashboard builds it; a warehouse already built is synced "
-             "incrementally at the end, as before."]
+             "incrementally at the end."]
     text = "\n".join(rows)
     print(text)
     write_section("startup", text)
