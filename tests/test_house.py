@@ -70,3 +70,8 @@ def test_every_module_says_its_job_and_every_public_function_of_the_api_says_why
                     if isinstance(function, ast.FunctionDef) and not function.name.startswith("_")
                     and not ast.get_docstring(function)]
     assert not undocumented, "public functions of the protocol and the Workspace without a docstring: " + ", ".join(undocumented)
+
+
+def test_the_architecture_page_stays_a_description_of_at_most_600_lines() -> None:
+    lines = (ROOT / "docs" / "architecture.md").read_text().splitlines()
+    assert len(lines) <= 600, f"docs/architecture.md has {len(lines)} lines: describe the design, not its history"
