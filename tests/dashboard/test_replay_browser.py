@@ -102,8 +102,8 @@ def test_dragging_the_slider_draws_the_boards_along_the_way(served: Any, page: A
 def test_the_first_board_shows_before_the_whole_match_has_arrived_and_the_rest_follows(served: Any, page: Any) -> None:
     _, url = served
     driver.open_replay(page, url, CAFE)
-    root = page.locator(".tt-scrub")
-    assert int(root.get_attribute("data-have")) < 387  # type: ignore[arg-type]
+    first = page.locator(".tt-scrub").get_attribute("data-first-have")  # what it held at its first board
+    assert first is not None and 0 < int(first) < 387
     driver.wait_all_frames(page)
     page.keyboard.press("End")
     driver.wait_drawn(page, 386)
