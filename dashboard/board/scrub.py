@@ -136,7 +136,7 @@ HTML = """
     ><button data-go="next" title="Right arrow">Next &#x25B6;</button><button data-go="last" title="End">Last</button
     ><button data-go="violation">&#x26A0; Next violation</button><button data-go="note">Next note</button
     ><button data-go="play" aria-pressed="false">&#x25B6; Play</button><select class="speed" aria-label="Speed"></select
-    ><button data-go="pick" title="Notes and the state inspector below follow this event">&#x270E; Note this event</button>
+    ><button data-go="pick" title="Notes, the state inspector and Branch here below follow this event">&#x270E; Note or branch here</button>
   </div>
   <input class="slider" type="range" min="0" max="0" step="1" value="0" aria-label="Event">
   <div class="strip"></div>

@@ -203,7 +203,7 @@ def test_scrub_annotate_reload_and_find_the_note_then_screenshot_every_page(serv
     assert page.locator(".tt-scrub .said").inner_text().startswith(f"Event {seq} of 386: ")
     assert 100 < seq < 200
     assert page.locator("svg.tabletape-board g.piece").count() > 0
-    page.get_by_role("button", name="Note this event").click()
+    page.get_by_role("button", name="Note or branch here").click()
     page.get_by_text(f"Add a note on event {seq}").wait_for(timeout=60_000)
     _settled(page, "Replay")
 

@@ -68,7 +68,7 @@ def author_field(at: AppTest, form: str = "replay.change_note") -> Any:
 
 
 def pick(at: AppTest, seq: int) -> AppTest:
-    """What the board's "Note this event" does: the notes and the inspector follow `seq`."""
+    """What the board's "Note or branch here" does: the notes and the inspector follow `seq`."""
     at.session_state[SEQ] = seq
     return run_ok(at)
 

@@ -127,7 +127,7 @@ def test_note_this_event_points_the_note_form_at_the_event_on_the_board(served: 
     driver.open_replay(page, url, CAFE)
     page.get_by_role("button", name="⚠ Next violation").click()
     driver.wait_drawn(page, 158)
-    page.get_by_role("button", name="✎ Note this event").click()
+    page.get_by_role("button", name="✎ Note or branch here").click()
     page.get_by_text("Add a note on event 158").wait_for()
 
 
@@ -166,3 +166,22 @@ def test_a_seat_view_holds_no_card_of_another_hand_in_the_page_or_its_data(serve
     assert hidden and not [key for key in hidden if key in markup]
     if ARTIFACTS.is_dir():
         page.screenshot(path=str(ARTIFACTS / "replay-seat-tablet.png"))
+
+
+def test_a_turning_points_link_opens_the_board_at_its_event(served: Any, page: Any) -> None:
+    _, url = served
+    page.goto(url + f"replay?match={CAFE}&at=158")  # as a turning point links it
+    driver.wait_drawn(page, 158)
+
+
+def test_branch_here_starts_a_what_if_match_from_the_event_the_board_stands_on(served: Any, page: Any) -> None:
+    ws, url = served
+    driver.open_replay(page, url, CAFE)
+    page.get_by_role("button", name="⚠ Next violation").click()
+    driver.wait_drawn(page, 158)
+    page.get_by_role("button", name="✎ Note or branch here").click()
+    page.get_by_role("button", name="Branch here (event 158)").click()
+    page.wait_for_function("() => document.body.innerText.includes('branch')", timeout=60_000)
+    branches = [m for m in ws.matches() if ws.header(m).branch_of == CAFE]
+    assert len(branches) == 1 and ws.header(branches[0]).branch_at == 158
+    driver.wait_drawn(page, 158)  # the branch opens where it left its parent

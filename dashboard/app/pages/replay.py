@@ -340,7 +340,7 @@ def _author() -> str:
 
 def _add_note(ws: Workspace, match_id: str, seq: int, last: int, here: list[Violation]) -> None:
     with st.form("replay.add_note", clear_on_submit=True):
-        st.markdown(f"**Add a note on event {seq}** (or a range starting there; **Note this event** on the board picks another)")
+        st.markdown(f"**Add a note on event {seq}** (or a range starting there; **Note or branch here** on the board picks another)")
         # The key follows the remembered name, so a cleared form offers it again.
         author = st.text_input("Your name", value=_author(), key=f"replay.note_author.{seq}.{_author()}")
         text = st.text_area("Note", key="replay.note_text", placeholder="What happened here, and what should change?")
