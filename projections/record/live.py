@@ -152,9 +152,9 @@ class LiveMatches:
     def _catch_up(self, match_id: str, cursor: _Cursor) -> None:
         """Fold the lines written since; the fold is copied to the cache every `keep_every`
         lines (a copy costs far more than an append), when dropped, and on `close`."""
-        store, folded = self.ws.store, cursor.folded
+        log, folded = self.ws.store.log(match_id), cursor.folded  # looked up once: its lines and its name
         try:
-            folded.read(store.tail(match_id, folded.last_seq), folded.rules.ruleset.codec, str(store.source_path(match_id)))
+            folded.read(log.tail(folded.last_seq), folded.rules.ruleset.codec, str(log.path))
         except NeedsHistory:  # an undo reaching past what the kept fold held
             cursor.folded = self.ws.folded(match_id)
             cursor.kept = cursor.folded.events
