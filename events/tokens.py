@@ -105,7 +105,7 @@ class Tokens:
 
     def __init__(self, home: Path) -> None:
         self.journal = Journal(Path(home) / "tokens.jsonl", quarantine=Path(home) / "quarantine", label="tokens")
-        self._cache: tuple[tuple[int, int, str], list[TokenEvent]] | None = None
+        self._cache: tuple[tuple[int, int, str], list[TokenEvent], dict[str, Grant]] | None = None
 
     def issue(self, scope: str, *, match_id: str | None = None, seat: str | None = None, label: str = "") -> tuple[str, Grant]:
         """A new token (its text, shown only now) and what it grants."""
@@ -137,9 +137,10 @@ class Tokens:
         if found is None:
             raise TokenError("the token is not a tabletape token (expected tt_<id>_<secret>)")
         digest = _digest(text.strip())
-        for event in self._events():
+        events, grants = self._read()  # one look at the journal per request
+        for event in events:
             if isinstance(event, TokenIssued) and event.token_id == found.group(1) and hmac.compare_digest(event.digest, digest):
-                grant = self._grants()[event.token_id]
+                grant = grants[event.token_id]
                 if grant.revoked:
                     raise TokenError(f"token {grant.token_id} was revoked")
                 return grant
@@ -162,16 +163,19 @@ class Tokens:
         except ConflictError:
             self.journal.append([event], expected_seq=self.journal.last()[0])
 
-    def _events(self) -> list[TokenEvent]:
-        """Every committed line, decoded; re-read only when another line is committed (the
-        service asks per request). Keyed on the last committed line, not the file's size: an
+    def _grants(self) -> dict[str, Grant]:
+        return self._read()[1]
+
+    def _read(self) -> tuple[list[TokenEvent], dict[str, Grant]]:
+        """Every committed line, decoded, and the grants they make; re-read only when another
+        line is committed (the service asks per request, once). Keyed on the last committed line, not the file's size: an
         issuer's bytes count only once the end anchor moves past them, so a lookup between the
         two (a follower's request while the CLI issues a token) must not keep the lines before
         them as the answer for the grown file."""
         try:
             stat = self.journal.path.stat()
         except FileNotFoundError:
-            return []
+            return [], {}
         key = (stat.st_ino, *self.journal.last())
         if self._cache is None or self._cache[0] != key:
             events = []
@@ -180,18 +184,20 @@ class Tokens:
                     events.append(_DECODER.decode(line))
                 except msgspec.DecodeError as error:
                     raise LogFormatError(str(self.journal.path), line_no, f"not a token event: {error}") from None
-            self._cache = (key, events)
-        return self._cache[1]
+            self._cache = (key, events, _grants_of(events))
+        return self._cache[1], self._cache[2]
 
-    def _grants(self) -> dict[str, Grant]:
-        grants: dict[str, Grant] = {}
-        for event in self._events():
-            if isinstance(event, TokenIssued):
-                grants[event.token_id] = Grant(token_id=event.token_id, scope=event.scope, match_id=event.match_id,
-                                               seat=event.seat, label=event.label)
-            elif event.token_id in grants:
-                grants[event.token_id] = msgspec.structs.replace(grants[event.token_id], revoked=True)
-        return grants
+
+def _grants_of(events: list[TokenEvent]) -> dict[str, Grant]:
+    """Each token's grant as the journal's lines leave it (revoked ones marked)."""
+    grants: dict[str, Grant] = {}
+    for event in events:
+        if isinstance(event, TokenIssued):
+            grants[event.token_id] = Grant(token_id=event.token_id, scope=event.scope, match_id=event.match_id,
+                                           seat=event.seat, label=event.label)
+        elif event.token_id in grants:
+            grants[event.token_id] = msgspec.structs.replace(grants[event.token_id], revoked=True)
+    return grants
 
 
 def _checked(scope: str, match_id: str | None, seat: str | None, label: str) -> Grant:

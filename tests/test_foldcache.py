@@ -324,3 +324,28 @@ def test_a_sync_checks_only_logs_whose_audit_it_does_not_know(tmp_path: Path, lo
         else:
             assert checks[0] == 0
     assert _warehouse_tables(tmp_path / "audited") == _warehouse_tables(tmp_path / "fresh")
+
+
+def test_live_appends_copy_their_fold_to_the_cache_seldom_yet_a_restart_folds_only_what_is_new(
+        tmp_path: Path, counted: list[int]) -> None:
+    ws, match_id, rest = _stored(tmp_path, MISTAKES, lines=400)
+    code, token, err = run(tmp_path, "token", "issue", "--scope", "write", "--label", "studio")
+    assert code == 0, err
+    headers = {"Authorization": f"Bearer {token.strip()}"}
+    drafts = [msgspec.json.decode(line) for line in rest[:31]]
+    folds = tmp_path / "cache" / "fold"
+    with TestClient(app=create_app(tmp_path)) as client:
+        for draft in drafts[:30]:
+            answer = client.post(f"/matches/{match_id}/events", headers=headers,
+                                 json={"expected_seq": ws.store.last(match_id)[0], "events": [draft]})
+            assert answer.status_code == 201, answer.text
+            if draft is drafts[0]:
+                kept = {path for path in folds.rglob("*") if path.is_file()}
+        assert {path for path in folds.rglob("*") if path.is_file()} == kept  # thirty appends, no copy of the fold
+    with TestClient(app=create_app(tmp_path)) as client:  # the first service kept its fold as it stopped
+        counted[0] = 0
+        answer = client.post(f"/matches/{match_id}/events", headers=headers,
+                             json={"expected_seq": ws.store.last(match_id)[0], "events": drafts[30:]})
+        assert answer.status_code == 201, answer.text
+        assert counted[0] <= 20
+    assert Workspace(tmp_path).audit(match_id) == _from_scratch(ws, match_id)

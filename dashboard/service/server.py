@@ -665,6 +665,7 @@ def create_app(home: Path | str | None = None, *, limits: Limits = Limits()) -> 
         dependencies={"ws": Provide(lambda: ws, sync_to_thread=False), "live": Provide(lambda: live, sync_to_thread=False)},
         state=State({"tokens": Tokens(ws.home), "streams": OpenStreams(limits.streams_per_token)}),
         exception_handlers={Exception: error_response},
+        on_shutdown=[live.close],
         request_max_body_size=MAX_BODY,
         cors_config=CORSConfig(allow_origins=["*"], allow_headers=["Authorization", "Content-Type", "Last-Event-ID"],
                                allow_methods=["GET", "POST", "PATCH", "DELETE"]),

@@ -327,13 +327,15 @@ def kept_fold(cache: ResultCache, match_id: str, rules: Rules, chunks: Iterator[
     return folded, split_lines(chain((rest,), chunks))
 
 
-def keep_fold(cache: ResultCache, match_id: str, folded: Folded) -> None:
-    """Keep a fold (if it can be gone on from) and point the match's hint at it."""
+def keep_fold(cache: ResultCache, match_id: str, folded: Folded) -> bool:
+    """Keep a fold (if it can be gone on from) and point the match's hint at it; whether
+    it was kept."""
     if not folded.keepable():
-        return
+        return False
     dumped = folded.dump()
     if dumped is None:
-        return
+        return False
     key = rules_key(folded.rules)
     cache.put("fold", (*key, *folded.digest.key()), dumped)
     cache.put("head", (*key, match_id), msgspec.msgpack.encode((folded.digest.size, folded.digest.key()[0])))
+    return True

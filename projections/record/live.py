@@ -25,6 +25,7 @@ from events.codec import decode_drafts
 from events.errors import ConflictError, LogFormatError, TabletapeError
 from events.shared import MatchStarted
 from projections.read.foldcache import Folded, NeedsHistory, keep_fold
+from projections.resultcache import ResultCache
 from projections.workspace import Workspace
 from rulesets.protocol import Progress, Violation
 from rulesets.view import BoardView
@@ -32,6 +33,10 @@ from rulesets.view import BoardView
 KEEP_MATCHES = 256
 """Matches kept folded at once (each holds its events and one state); the least recently
 used is dropped, and folded again from its log if it comes back."""
+
+KEEP_EVERY = 256
+"""Lines a live fold goes on between two copies kept in the store's cache: a restart after a
+crash folds at most this many lines again (a copy on every append cost eight times the append)."""
 
 
 class StaleSeqError(ConflictError):
@@ -73,17 +78,26 @@ class _Cursor:
     """One match's audited fold (the step after its last folded line, its findings), with
     a lock: several requests may catch it up at once."""
 
-    def __init__(self, folded: Folded) -> None:
+    def __init__(self, match_id: str, folded: Folded) -> None:
+        self.match_id = match_id
         self.folded = folded
+        self.kept = folded.events
+        # Lines the copy in the store's cache holds (`Workspace.folded` kept it as folded).
         self.lock = threading.Lock()
+
+    def keep(self, cache: ResultCache) -> None:
+        """Keep the fold in the store's cache if it moved since the copy there."""
+        if self.folded.events != self.kept and keep_fold(cache, self.match_id, self.folded):
+            self.kept = self.folded.events
 
 
 class LiveMatches:
     """Appends with live audit, and catch-up reads for followers, over one Workspace."""
 
-    def __init__(self, workspace: Workspace, *, keep: int = KEEP_MATCHES) -> None:
+    def __init__(self, workspace: Workspace, *, keep: int = KEEP_MATCHES, keep_every: int = KEEP_EVERY) -> None:
         self.ws = workspace
         self.keep = keep
+        self.keep_every = keep_every
         self._cursors: OrderedDict[str, _Cursor] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -92,22 +106,21 @@ class LiveMatches:
 
         StaleSeqError (with the current last seq) if someone appended first.
         """
+        cursor = self._cursor(match_id)  # the match looked up once: its codec and last seq are the fold's
         lines = b"\n".join(msgspec.json.encode(draft) for draft in drafts)
-        events = decode_drafts(lines, self.ws.codec(match_id), where=where)
+        events = decode_drafts(lines, cursor.folded.rules.ruleset.codec, where=where)
         if len(events) != len(drafts):
             raise LogFormatError(where, None, "every event must be a JSON object with a type", field="events")
-        last = self.ws.store.last(match_id)[0]
-        if last != expected_seq:  # a loser learns it without queueing for the writer's lock and fsync
-            raise _stale(match_id, expected_seq, last)
+        if expected_seq < cursor.folded.last_seq:  # logs only grow: a loser learns it without the writer's lock and fsync
+            raise _stale(match_id, expected_seq, self.ws.store.last(match_id)[0])
         try:
             written = self.ws.append_events(match_id, events, expected_seq=expected_seq, where=where)
         except ConflictError as error:  # the check that counts: under the store's lock
             raise _stale(match_id, expected_seq, self.ws.store.last(match_id)[0]) from error
-        findings = self._findings(match_id, written[-1].seq if written else expected_seq)
-        seqs = {event.seq for event in written}
+        last = written[-1].seq if written else expected_seq
         return Appended(match_id=match_id, events=written,
-                        findings=[v for seq in sorted(seqs) for v in findings.get(seq, ())],
-                        last_seq=written[-1].seq if written else expected_seq)
+                        findings=self._findings(match_id, cursor, [event.seq for event in written], last),
+                        last_seq=last)
 
     def since(self, match_id: str, after_seq: int) -> Appended:
         """Events after `after_seq` and their live findings: what a follower has not seen,
@@ -116,41 +129,55 @@ class LiveMatches:
         events = self.ws.tail(match_id, after_seq)
         if not events:
             return Appended(match_id=match_id, events=[], findings=[], last_seq=self.ws.store.last(match_id)[0])
-        findings = self._findings(match_id, events[-1].seq)
-        return Appended(match_id=match_id, events=events,
-                        findings=[v for event in events for v in findings.get(event.seq, ())],
-                        last_seq=events[-1].seq)
+        findings = self._findings(match_id, self._cursor(match_id), [event.seq for event in events], events[-1].seq)
+        return Appended(match_id=match_id, events=events, findings=findings, last_seq=events[-1].seq)
 
-    def _findings(self, match_id: str, upto: int) -> dict[int, tuple[Violation, ...]]:
-        """The cursor's findings once it has folded at least up to seq `upto`."""
-        cursor = self._cursor(match_id)
+    def close(self) -> None:
+        """Keep every fold that moved since its copy in the cache (the service stops): the
+        next process takes each match up from where this one left it."""
+        with self._lock:
+            cursors = list(self._cursors.values())
+        for cursor in cursors:
+            with cursor.lock:
+                cursor.keep(self.ws.cache)
+
+    def _findings(self, match_id: str, cursor: _Cursor, seqs: Sequence[int], upto: int) -> list[Violation]:
+        """What the rules found in the events `seqs`, once the cursor has folded up to `upto`."""
         with cursor.lock:
             if cursor.folded.last_seq < upto:
-                cursor.folded = self._caught_up(match_id, cursor.folded)
-            return dict(cursor.folded.findings.standing)
+                self._catch_up(match_id, cursor)
+            standing = cursor.folded.findings.standing
+            return [v for seq in sorted(set(seqs)) for v in standing.get(seq, ())]
 
-    def _caught_up(self, match_id: str, folded: Folded) -> Folded:
-        """The fold with the lines written since folded on, kept for the next restart."""
-        store = self.ws.store
+    def _catch_up(self, match_id: str, cursor: _Cursor) -> None:
+        """Fold the lines written since; the fold is copied to the cache every `keep_every`
+        lines (a copy costs far more than an append), when dropped, and on `close`."""
+        log, folded = self.ws.store.log(match_id), cursor.folded  # looked up once: its lines and its name
         try:
-            folded.read(store.tail(match_id, folded.last_seq), folded.rules.ruleset.codec, str(store.source_path(match_id)))
+            folded.read(log.tail(folded.last_seq), folded.rules.ruleset.codec, str(log.path))
         except NeedsHistory:  # an undo reaching past what the kept fold held
-            return self.ws.folded(match_id)
-        keep_fold(self.ws.cache, match_id, folded)
-        return folded
+            cursor.folded = self.ws.folded(match_id)
+            cursor.kept = cursor.folded.events
+            return
+        if folded.events - cursor.kept >= self.keep_every:
+            cursor.keep(self.ws.cache)
 
     def _cursor(self, match_id: str) -> _Cursor:
-        """The match's cursor, folded from line 0 on first use."""
+        """The match's cursor, folded from line 0 (or its kept fold) on first use."""
         with self._lock:
             cursor = self._cursors.get(match_id)
             if cursor is not None:
                 self._cursors.move_to_end(match_id)
                 return cursor
-        cursor = _Cursor(self.ws.folded(match_id))
+        cursor = _Cursor(match_id, self.ws.folded(match_id))
+        dropped: list[_Cursor] = []
         with self._lock:
             cursor = self._cursors.setdefault(match_id, cursor)
             while len(self._cursors) > self.keep:
-                self._cursors.popitem(last=False)
+                dropped.append(self._cursors.popitem(last=False)[1])
+        for old in dropped:
+            with old.lock:
+                old.keep(self.ws.cache)
         return cursor
 
 

@@ -1,0 +1,49 @@
+"""The service's own work per request: an append reads what it must (the log's end, the
+token journal's end) once, and copies nothing to the cache it does not need."""
+
+from __future__ import annotations
+
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from litestar.testing import TestClient
+
+from dashboard.service.server import create_app
+from projections.workspace import Workspace
+from tests.cli_support import run
+
+MISTAKES = Path(__file__).parent / "mortalgate" / "golden" / "mortalgate-mistakes.jsonl"
+
+
+def test_a_served_append_opens_its_log_twice_and_the_token_journal_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ws = Workspace(tmp_path)
+    lines = MISTAKES.read_bytes().splitlines()
+    match_id = ws.import_log(b"\n".join(lines[:100]) + b"\n", match_id="m1").match_id
+    code, token, err = run(tmp_path, "token", "issue", "--scope", "write", "--label", "studio")
+    assert code == 0, err
+    headers = {"Authorization": f"Bearer {token.strip()}"}
+    drafts = [msgspec.json.decode(line) for line in lines[100:130]]
+    opened: Counter[str] = Counter()
+    real_open = os.open
+
+    def counting(path: Any, *args: Any, **kwargs: Any) -> int:
+        name = os.fspath(path)
+        opened["cache" if f"{os.sep}cache{os.sep}" in name else os.path.basename(name)] += 1
+        return real_open(path, *args, **kwargs)
+
+    with TestClient(app=create_app(tmp_path)) as client:
+        for number, draft in enumerate(drafts):
+            if number == 10:  # the match folded, the token journal read: what every later append costs
+                monkeypatch.setattr(os, "open", counting)
+            answer = client.post(f"/matches/{match_id}/events", headers=headers,
+                                 json={"expected_seq": 99 + number, "events": [draft]})
+            assert answer.status_code == 201, answer.text
+        monkeypatch.undo()
+    appends = len(drafts) - 10
+    assert opened[f"{match_id}.jsonl"] <= 2 * appends  # the append, then its lines read back for the live fold
+    assert opened["tokens.jsonl"] <= appends
+    assert opened["cache"] == 0
