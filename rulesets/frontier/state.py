@@ -679,7 +679,18 @@ def marker(state: State, kind_: str) -> Token | None:
 
 def destroyed_points(state: State, seat: str) -> int:
     """Points of a seat's units destroyed (Bug Out and Self Destruct do not count)."""
-    return sum(kind(u).points for u in state.units if u.side == seat and u.status == "destroyed")
+    return _destroyed(state.units).get(seat, 0)
+
+
+@last_one  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
+def _destroyed(every: tuple[Unit, ...]) -> dict[str, int]:
+    """`destroyed_points` of every seat at once: the ending is asked of every state, and asks
+    it of both sides."""
+    out: dict[str, int] = {}
+    for u in every:
+        if u.status == "destroyed":
+            out[u.side] = out.get(u.side, 0) + kind(u).points
+    return out
 
 
 def starting_points(state: State, seat: str) -> int:
