@@ -695,7 +695,17 @@ def _destroyed(every: tuple[Unit, ...]) -> dict[str, int]:
 
 def starting_points(state: State, seat: str) -> int:
     """Points of the army a seat selected."""
-    return army_points(army_of(state, seat) or ())
+    return _starting(state.armies).get(seat, 0)
+
+
+@last_one  # the armies are chosen once: every state of the play shares them (rulesets/memo.py)
+def _starting(armies: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, int]:
+    """`starting_points` of every seat at once (the ending asks it of every state); the first
+    army listed for a seat, as `army_of` reads it."""
+    out: dict[str, int] = {}
+    for seat, types in armies:
+        out.setdefault(seat, army_points(types))
+    return out
 
 
 def designated(state: State, unit: Unit) -> bool:
