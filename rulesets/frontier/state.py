@@ -511,8 +511,30 @@ def bodies(state: State) -> tuple[board.Body, ...]:
 
 @last_state  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
 def _bodies(params: None, every: tuple[Unit, ...]) -> tuple[board.Body, ...]:
+    return tuple(_body(u) for u in every if u.status == "board" and u.at is not None)
+
+
+BODIES_KEPT = 4096
+"""Units' bodies kept (`_body`); a game's units change a few hundred times."""
+_kept_bodies: dict[int, tuple[Unit, board.Body]] = {}
+
+
+def _body(unit: Unit) -> board.Body:
+    """A unit on the table as a body, remembered per unit object: a unit that did not change
+    is the very object of the state before (frozen), so after an event only the units it
+    changed are measured again, not every unit on the table. Keyed on identity, the unit
+    kept beside its answer (so its id is not reused while it is kept); a bounded memo."""
+    found = _kept_bodies.get(id(unit))
+    if found is not None and found[0] is unit:
+        return found[1]
+    printed = kind(unit)
+    assert unit.at is not None
     # a unit's effective scale (`effective_scale`) is its scale plus the height it stands at
-    return tuple(board.Body(u.id, u.at, kind(u).base, kind(u).scale + u.level) for u in every if u.status == "board" and u.at is not None)
+    made = board.Body(unit.id, unit.at, printed.base, printed.scale + unit.level)
+    if len(_kept_bodies) >= BODIES_KEPT:
+        _kept_bodies.clear()
+    _kept_bodies[id(unit)] = (unit, made)
+    return made
 
 
 def walls(state: State) -> tuple[Piece, ...]:
