@@ -451,7 +451,7 @@ def _standing_problems(state: State, event: Event, unit: Unit, at: board.Point, 
 
 
 def _check_deployed(params: Params, state: State, event: UnitDeployed) -> Problems:
-    problems, ready = _deploying(state, event)
+    problems, ready = _deploying(state, event, measured=False)
     if ready is None:
         return problems
     return problems + _deploy_point_problems(state, event, ready)
@@ -545,12 +545,14 @@ class _Deploying(NamedTuple):
 
 @last_args  # a decision's candidates come unit by unit (rulesets/memo.py)
 def unit_deploying(params: Params, state: State, by: str | None, unit_id: str) -> tuple[Problems, _Deploying | None]:
-    return _deploying(state, UnitDeployed(by=by, unit=unit_id, point=(0.0, 0.0)))
+    return _deploying(state, UnitDeployed(by=by, unit=unit_id, point=(0.0, 0.0)), measured=True)
 
 
-def _deploying(state: State, event: UnitDeployed) -> tuple[Problems, _Deploying | None]:
+def _deploying(state: State, event: UnitDeployed, *, measured: bool) -> tuple[Problems, _Deploying | None]:
     """What is wrong with a unit set up whatever the point (the step, the seat, the unit), and
-    what its point is measured against (None where there is nothing more to measure)."""
+    what its point is measured against (None where there is nothing more to measure); the
+    other units and its kin as `deploy_point_allowed` reads them only when `measured` (a
+    checked set-up measures them in `_deploy_point_problems`, with the messages)."""
     problems, wave, seat = _wave_problems(state, event, "a unit set up")
     if wave is None:
         return problems, None
@@ -568,10 +570,13 @@ def _deploying(state: State, event: UnitDeployed) -> tuple[Problems, _Deploying 
         limit = 0.5 * army_points(army_of(state, unit.side) or ())
         if placed > limit:
             half.append(_v(event, "deployment.half", f"this step sets up up to 50% of the army's points ({limit:g}); this makes {placed}"))
+    zone = missions.zone(state.mission, wave.zone, layout(state))
+    if not measured:
+        return problems, _Deploying(unit, wave, zone, half)
     radius = kind(unit).base
     others = tuple((other.at[0], other.at[1], radius + other.radius - movement.SLACK, other.at) for other in bodies(state) if other.id != unit.id)
     kin = tuple(position(u) for u in on_board(state, unit.side) if u.type == unit.type)
-    return problems, _Deploying(unit, wave, missions.zone(state.mission, wave.zone, layout(state)), half, others, kin)
+    return problems, _Deploying(unit, wave, zone, half, others, kin)
 
 
 def _deploy_point_problems(state: State, event: UnitDeployed, ready: _Deploying) -> Problems:
@@ -1774,7 +1779,8 @@ def _settle(params: Params, state: State) -> State:
         if gone and act.phase != "resolve":
             act = replace(act, phase="resolve", won=None)
             windows = tuple(w for w in windows if w.kind != "move" or w.purpose not in ("fight_through",))
-    state = replace(state, turn=replace(turn, windows=windows, activation=act, tests=tests, nanites=nanites))
+    if windows != turn.windows or act is not turn.activation or tests != turn.tests or nanites != turn.nanites:
+        state = replace(state, turn=replace(turn, windows=windows, activation=act, tests=tests, nanites=nanites))
     reactor = find(state, act.reactor) if act is not None else None
     if act is not None and act.phase == "roll" and (reactor is None or reactor.status != "board"):
         # the reacting unit left before the dice: no reaction is left, "the action automatically succeeds"
@@ -1793,6 +1799,8 @@ def _end_activation(state: State, act: Activation) -> State:
     """Focus Fire's open fire returns to step 2; any other action ends the turn."""
     cleared = []
     for unit in state.units:
+        if not unit.primed:
+            continue
         primed = tuple(p for p in unit.primed if p not in ("experimental_holtzmann_field", "escape_plan"))
         if primed != unit.primed:
             cleared.append(replace(unit, primed=primed))

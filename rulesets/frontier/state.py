@@ -511,8 +511,30 @@ def bodies(state: State) -> tuple[board.Body, ...]:
 
 @last_state  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
 def _bodies(params: None, every: tuple[Unit, ...]) -> tuple[board.Body, ...]:
+    return tuple(_body(u) for u in every if u.status == "board" and u.at is not None)
+
+
+BODIES_KEPT = 4096
+"""Units' bodies kept (`_body`); a game's units change a few hundred times."""
+_kept_bodies: dict[int, tuple[Unit, board.Body]] = {}
+
+
+def _body(unit: Unit) -> board.Body:
+    """A unit on the table as a body, remembered per unit object: a unit that did not change
+    is the very object of the state before (frozen), so after an event only the units it
+    changed are measured again, not every unit on the table. Keyed on identity, the unit
+    kept beside its answer (so its id is not reused while it is kept); a bounded memo."""
+    found = _kept_bodies.get(id(unit))
+    if found is not None and found[0] is unit:
+        return found[1]
+    printed = kind(unit)
+    assert unit.at is not None
     # a unit's effective scale (`effective_scale`) is its scale plus the height it stands at
-    return tuple(board.Body(u.id, u.at, kind(u).base, kind(u).scale + u.level) for u in every if u.status == "board" and u.at is not None)
+    made = board.Body(unit.id, unit.at, printed.base, printed.scale + unit.level)
+    if len(_kept_bodies) >= BODIES_KEPT:
+        _kept_bodies.clear()
+    _kept_bodies[id(unit)] = (unit, made)
+    return made
 
 
 def walls(state: State) -> tuple[Piece, ...]:
@@ -679,12 +701,33 @@ def marker(state: State, kind_: str) -> Token | None:
 
 def destroyed_points(state: State, seat: str) -> int:
     """Points of a seat's units destroyed (Bug Out and Self Destruct do not count)."""
-    return sum(kind(u).points for u in state.units if u.side == seat and u.status == "destroyed")
+    return _destroyed(state.units).get(seat, 0)
+
+
+@last_one  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
+def _destroyed(every: tuple[Unit, ...]) -> dict[str, int]:
+    """`destroyed_points` of every seat at once: the ending is asked of every state, and asks
+    it of both sides."""
+    out: dict[str, int] = {}
+    for u in every:
+        if u.status == "destroyed":
+            out[u.side] = out.get(u.side, 0) + kind(u).points
+    return out
 
 
 def starting_points(state: State, seat: str) -> int:
     """Points of the army a seat selected."""
-    return army_points(army_of(state, seat) or ())
+    return _starting(state.armies).get(seat, 0)
+
+
+@last_one  # the armies are chosen once: every state of the play shares them (rulesets/memo.py)
+def _starting(armies: tuple[tuple[str, tuple[str, ...]], ...]) -> dict[str, int]:
+    """`starting_points` of every seat at once (the ending asks it of every state); the first
+    army listed for a seat, as `army_of` reads it."""
+    out: dict[str, int] = {}
+    for seat, types in armies:
+        out.setdefault(seat, army_points(types))
+    return out
 
 
 def designated(state: State, unit: Unit) -> bool:
