@@ -22,7 +22,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -98,6 +98,9 @@ def dashboard(home: Path, *, timeout: float = 120, streamlit: Sequence[str] = ()
         command, env = streamlit_command(port, "127.0.0.1", *streamlit), {**env, "TABLETAPE_HOME": str(home.resolve())}
     if code is not None:
         env["PYTHONPATH"] = str(code)
+        if not streamlit:  # that tree's own command line, wherever its layout keeps it
+            cli = "dashboard.cli" if (code / "dashboard" / "cli.py").exists() else "dashboard.cli.commands"
+            command = [sys.executable, "-c", f"from {cli} import main; main()", *command[1:]]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True,
                                cwd=code)
     url = f"http://127.0.0.1:{port}/"
@@ -620,7 +623,10 @@ def dashboard_at(commit: str, home: Path) -> Iterator[str]:
         subprocess.run(["tar", "-x", "-C", tree], input=archive, check=True)
         port = free_port()
         command = streamlit_command(port, "127.0.0.1")
-        command[command.index("run") + 1] = str(Path(tree) / "dashboard" / "app" / "main.py")
+        app = Path(tree) / "dashboard" / "app" / "main.py"
+        if not app.exists():  # a commit laid out before the subpackages
+            app = Path(tree) / "dashboard" / "app.py"
+        command[command.index("run") + 1] = str(app)
         env = {**os.environ, "TABLETAPE_HOME": str(home.resolve()), "PYTHONPATH": tree}
         process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, start_new_session=True, cwd=tree)
         url = f"http://127.0.0.1:{port}/"
@@ -632,7 +638,8 @@ def dashboard_at(commit: str, home: Path) -> Iterator[str]:
                 time.sleep(0.2)
             yield url
         finally:
-            os.killpg(process.pid, signal.SIGTERM)
+            with suppress(ProcessLookupError):  # it may have ended on its own
+                os.killpg(process.pid, signal.SIGTERM)
             process.wait(timeout=20)
 
 
