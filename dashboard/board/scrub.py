@@ -119,7 +119,7 @@ CSS = """
 .tt-scrub .finding.error { background: #fdecea; } .tt-scrub .finding.warning { background: #fff4e0; }
 .tt-scrub .finding.info, .tt-scrub .undone { background: #e8f1fb; border-radius: 6px; padding: 5px 7px; margin-bottom: 5px; }
 .tt-scrub .panel { margin-bottom: 6px; } .tt-scrub .note { color: #555; font-size: 12px; }
-.tt-scrub svg.tabletape-board { display: block; width: 100%; height: auto; max-height: calc(100vh - 150px); }
+.tt-scrub svg.tabletape-board { display: block; width: 100%; height: auto; max-height: max(280px, calc(100vh - 330px)); }
 .tt-scrub svg.tabletape-cards { display: block; max-width: 100%; height: auto; margin-top: 4px; }
 .tt-scrub table.state { border-collapse: collapse; margin-bottom: 8px; }
 .tt-scrub table.state caption { text-align: left; font-weight: bold; padding: 2px 0; }
