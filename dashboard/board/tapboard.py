@@ -69,9 +69,15 @@ function fit(root) {
   const host = root.getRootNode().host || root;  // the component may draw in a shadow root
   const main = host.closest('[data-testid="stMain"]');
   const frame = root.querySelector('.frame'), cards = root.querySelector('.cards');
+  const top = frame.getBoundingClientRect().top + (main ? main.scrollTop : window.scrollY);
+  // A tap that moved pieces changes nothing the fit reads: the same window, the same lines
+  // above, the same map and card rows keep the last fit (measuring again costs the browser
+  // a layout of the whole board, the most of a redraw).
+  const inputs = [window.innerWidth, window.innerHeight, root.clientWidth, Math.round(top), root._frameId, root._cardsDrawn].join('|');
+  if (root._fitFor === inputs) return;
+  root._fitFor = inputs;
   root.classList.remove('beside');
   frame.style.width = cards.style.width = cards.style.maxHeight = '';
-  const top = frame.getBoundingClientRect().top + (main ? main.scrollTop : window.scrollY);
   const left = Math.max(ROOM_MIN, window.innerHeight - top - 12);
   const box = frame.querySelector('svg.tabletape-board')?.viewBox?.baseVal;
   const aspect = box && box.height ? box.width / box.height : 1;
@@ -105,7 +111,7 @@ function fit(root) {
   root.classList.add('fitted');
   if (!root._fits) {
     root._fits = true;
-    window.addEventListener('resize', () => fit(root));
+    window.addEventListener('resize', () => fit(root));  // the window is part of the inputs
   }
 }
 export default function(component) {
@@ -147,9 +153,10 @@ export default function(component) {
   if (root._cards !== cards) {
     root.querySelector('.cards').innerHTML = cards;
     root._cards = cards;
+    root._cardsDrawn = (root._cardsDrawn || 0) + 1;
   }
   root.dataset.seq = String(data.seq);
-  fit(root);
+  requestAnimationFrame(() => fit(root));  // once the page around it is drawn too: one layout, not two
   // When the new board reaches the screen (the frame after this one is painted): what a
   // person waits for after a tap, read by the browser benchmark.
   if (root.dataset.drawn !== String(data.seq)) {

@@ -124,17 +124,18 @@ def _rolled(params: Params, state: State, event: AttackRolled) -> str:
 
 
 def touch(params: Params, state: State, event: Event) -> Touch:
-    """Where an event is made: the hero (or a hero card), then the node, hero or altar."""
-    words = describe(params, state, event)
+    """Where an event is made: the hero (or a hero card), then the node, hero or altar. A
+    hero's actions are named short (the picker lists the few that share a tap); the rest in
+    `describe`'s words, read only for them: a turn offers hundreds of moves."""
     match event:
         case HeroPicked(hero=hero):
-            return Touch(target=card_key(POOL, hero_name(hero)), words=words)
+            return Touch(target=card_key(POOL, hero_name(hero)), words=describe(params, state, event))
         case HeroPlaced(hero=hero, node=node):
             found = find(state, hero)
             row = f"{TO_PLACE}-{found.team if found else 'red'}"
-            return Touch(source=card_key(row, hero_name(hero)), target=space_key(*node), words=words)
+            return Touch(source=card_key(row, hero_name(hero)), target=space_key(*node), words=describe(params, state, event))
         case HeroRespawned(node=node):
-            return Touch(target=space_key(*node), words=words)
+            return Touch(target=space_key(*node), words=describe(params, state, event))
         case HeroMoved(hero=hero, path=path) if path:
             return Touch(source=piece_key(hero), target=space_key(*path[-1]), words=f"move to {at(path[-1])}")
         case EnchantmentTaken(hero=hero):
@@ -149,9 +150,9 @@ def touch(params: Params, state: State, event: Event) -> Touch:
                          words=f"capture {shrine.name if shrine else altar}")
         case TurnStarted(hero=hero):
             turn = state.turn
-            words = f"end {hero_name(turn.hero)}'s turn ({hero_name(hero)} is next)" if turn else words
-            return Touch(words=words)
-    return Touch(words=words)
+            return Touch(words=f"end {hero_name(turn.hero)}'s turn ({hero_name(hero)} is next)" if turn
+                         else describe(params, state, event))
+    return Touch(words=describe(params, state, event))
 
 
 def compose(params: Params, state: State) -> tuple[Compose, ...]:
