@@ -31,6 +31,8 @@ def home(pig: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def _compute(at: AppTest) -> AppTest:
+    at.session_state[f"replay.chances_open.{at.session_state['replay.for']}"] = True  # the panel opened
+    run_ok(at)
     by_label(at.number_input, "Games per point").set_value(100)
     at.button(key="replay.chances_go").click()
     return run_ok(at)

@@ -38,6 +38,11 @@ SHOWN = "replay.shown"  # the id of the board last handed to the browser
 NOTES_FLASH = "replay.notes_flash"
 JUMP = "replay.jump"  # (count, seq) of the last move the page asked of the board (a turning point)
 CHANCES = "replay.chances"  # with the match id: the win chances last computed for it
+# Panels below the board drawn only while open: the page's first board waits for nothing
+# it does not show (a findings table, the chances' inputs, the note forms).
+FINDINGS = "replay.findings_open"
+CHANCES_OPEN = "replay.chances_open"  # with the match id
+CHANGE_NOTE = "replay.change_note_open"
 LAND = "replay.land"  # the event to open the next match at (stepping to a branch or its parent)
 BRANCHED = "replay.branched"  # what "Branch here" says once the branch is open
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -222,17 +227,18 @@ def _violation_list(report: AuditReport, unchecked: str | None = None, *, seat: 
     """Every violation of the match (after retractions and rulings) and the result check;
     `unchecked`: why no event is checked (the game has no `check`). Seen by a seat, the
     messages are left out: one may name a card that seat cannot see."""
-    with st.expander(f"Findings ({report.tally.text()})", expanded=False):
+    box = st.expander(f"Findings ({report.tally.text()})", key=FINDINGS, on_change="rerun")
+    with box:
         if report.result.agrees:
             st.success(f"Result: {report.result.message}")
         else:
             st.error(f"Result: {report.result.message}")
-        if report.violations:
+        if report.violations and box.open:  # the table is drawn once opened: the board never waits for it
             st.dataframe(pd.DataFrame([{"seq": v.seq, "severity": v.severity, "rule": v.rule}
                                        | ({"message": v.message} if seat is None else {})
                                        | {"rules text": report.passages.get(v.rule, "")} for v in report.violations]),
                          hide_index=True, width="stretch")
-        else:
+        elif not report.violations:
             st.caption(f"No event is checked: {unchecked}." if unchecked else "No rule was broken.")
 
 
@@ -245,10 +251,14 @@ def win_chances(ws: Workspace, match_id: str, timeline: Timeline) -> None:
     turning points as jumps to where they happened."""
     ruleset = timeline.rules.ruleset
     kept = f"{CHANCES}.{match_id}"
-    with st.expander("Win chances along the match", expanded=kept in st.session_state):
-        if (missing := lacks(ruleset, "simulate")) is not None:
-            st.caption(f"No win chances: {missing}.")
-            return
+    if (missing := lacks(ruleset, "simulate")) is not None:
+        st.expander("Win chances along the match").caption(f"No win chances: {missing}.")
+        return
+    box = st.expander("Win chances along the match", expanded=kept in st.session_state, key=f"{CHANCES_OPEN}.{match_id}",
+                      on_change="rerun")
+    if not box.open:  # its inputs are drawn when opened, after the board
+        return
+    with box:
         cols = st.columns([1, 1, 1, 1])
         rollouts = cols[0].number_input("Games per point", min_value=1, max_value=2000, value=DEFAULT_ROLLOUTS, step=50,
                                         key="replay.chances_rollouts")
@@ -362,7 +372,10 @@ def _add_note(ws: Workspace, match_id: str, seq: int, last: int, here: list[Viol
 
 
 def _change_note(ws: Workspace, match_id: str, notes: Sequence[Note]) -> None:
-    with st.expander("Reply to, edit or remove a note"):
+    box = st.expander("Reply to, edit or remove a note", key=CHANGE_NOTE, on_change="rerun")
+    if not box.open:
+        return
+    with box:
         chosen = st.selectbox("Note", [n.id for n in notes], key="replay.note_pick",
                               format_func=lambda i: next(f"{n.author} on {_span(n)}: {n.text[:60]}" for n in notes if n.id == i))
         note = next(n for n in notes if n.id == chosen)
