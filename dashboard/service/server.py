@@ -194,10 +194,12 @@ def _strict_body(body: bytes, into: Any) -> None:
 
 # --- access --------------------------------------------------------------------------
 
-def token_in_query_only_where_needed(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+async def token_in_query_only_where_needed(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
     """`?token=` only on a route that allows it (the event stream: a browser's EventSource
     cannot set headers); on every other route, the health check and the schema pages too,
-    it is refused, since query strings end up in proxies' and servers' logs."""
+    it is refused, since query strings end up in proxies' and servers' logs. A guard is a
+    coroutine: Litestar runs a plain function's guard in a worker thread, a hop per guard
+    per request."""
     if _once(connection, "token") is not None and not handler.opt.get("token_in_query"):
         raise NotAuthorizedException("`?token=` is accepted only on the event stream (query strings end up in logs): "
                                      "send `Authorization: Bearer <token>`")
@@ -235,6 +237,16 @@ def authorize(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRoute
         raise PermissionDeniedException(why)
     connection.state.grant = grant
     connection.state.seat = seat
+
+
+async def admit(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """The guard of every route but the health check: the token first (`authorize`: a
+    request it does not allow learns nothing about its body), then what the route takes
+    (`read_strictly`). One guard on the loop: Litestar copies the handler for each guard,
+    and runs a plain function's guard in a worker thread (reading the token journal's end
+    is shorter than the hop)."""
+    authorize(connection, handler)
+    await read_strictly(connection, handler)
 
 
 def _grant(request: Request[Any, Any, Any]) -> Grant:
@@ -654,7 +666,7 @@ def create_app(home: Path | str | None = None, *, limits: Limits = Limits()) -> 
     may call it from a browser (a web prototype): access is the bearer token, not cookies."""
     ws = Workspace(home)
     live = LiveMatches(ws)
-    guarded = Router(path="/", guards=[authorize, read_strictly], route_handlers=[
+    guarded = Router(path="/", guards=[admit], route_handlers=[
         rulesets, rules_of_version, event_schema, list_matches, start_match, match, read_events, append_events,
         state, audit, compare, win_chances, start_branch, branches, parting, verify, export, follow, list_notes, notes_on_rule,
         add_note, reply_note, edit_note, remove_note,
