@@ -389,6 +389,36 @@ def test_a_malformed_path_or_method_is_a_one_line_4xx(table: Table, method: str,
     table.no_traceback()
 
 
+def _raw_answer(url: str, request: bytes) -> tuple[int, dict[str, Any]]:
+    """Send bytes as they are; the status and JSON body of the answer, read until the server
+    closes the connection."""
+    sock = _connect(url)
+    try:
+        sock.sendall(request)
+        received = _answer_then_closed(sock)
+    finally:
+        sock.close()
+    head, _, body = received.partition(b"\r\n\r\n")
+    return int(head.split(b" ", 2)[1]), json.loads(body)
+
+
+def test_headers_past_sixteen_kilobytes_are_a_one_line_431(table: Table) -> None:
+    request = (b"GET /matches/hands HTTP/1.1\r\nHost: table\r\nAuthorization: Bearer " + table.reader.encode()
+               + b"\r\n" + b"".join(b"X-Padding-%d: %s\r\n" % (n, b"p" * 1000) for n in range(17)) + b"\r\n")
+    status, answer = _raw_answer(table.url, request)
+    assert "16 KB" in _refused(status, answer, 431)
+    assert Client(table.url, table.reader).match("hands").last_seq == 12
+    table.no_traceback()
+
+
+@pytest.mark.parametrize("request_bytes", [b"GET /health HTTP/9.9\r\n\r\n", b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03",
+                                           b"GET /health HTTP/1.1\r\nContent-Length: x\r\n\r\n"])
+def test_a_request_that_is_not_http_is_a_one_line_400(table: Table, request_bytes: bytes) -> None:
+    status, answer = _raw_answer(table.url, request_bytes)
+    _refused(status, answer, 400)
+    table.no_traceback()
+
+
 # --- integers are integers, within what a log holds ---------------------------------------------
 
 @pytest.mark.parametrize("value", [b"12.0", b'"12"', b"12e0", b"true", b"1e30", b"1" + b"0" * 30, b"-1", str(INT_MAX + 1).encode(), b"null"])

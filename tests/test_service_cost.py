@@ -3,6 +3,7 @@ token journal's end) once, and copies nothing to the cache it does not need."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections import Counter
 from pathlib import Path
@@ -47,3 +48,28 @@ def test_a_served_append_opens_its_log_twice_and_the_token_journal_once(tmp_path
     assert opened[f"{match_id}.jsonl"] <= 2 * appends  # the append, then its lines read back for the live fold
     assert opened["tokens.jsonl"] <= appends
     assert opened["cache"] == 0
+
+
+def test_a_served_append_leaves_the_event_loop_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The append itself runs in a worker thread (it waits for fsync); reading the token and
+    the body is shorter than a hop to a thread and back, so the guards run on the loop."""
+    ws = Workspace(tmp_path)
+    lines = MISTAKES.read_bytes().splitlines()
+    match_id = ws.import_log(b"\n".join(lines[:100]) + b"\n", match_id="m1").match_id
+    code, token, err = run(tmp_path, "token", "issue", "--scope", "write", "--label", "studio")
+    assert code == 0, err
+    headers = {"Authorization": f"Bearer {token.strip()}"}
+    hops: list[str] = []
+    real = asyncio.BaseEventLoop.run_in_executor
+
+    def counting(loop: asyncio.BaseEventLoop, executor: Any, func: Any, *args: Any) -> Any:
+        hops.append(repr(func))
+        return real(loop, executor, func, *args)
+
+    with TestClient(app=create_app(tmp_path)) as client:
+        monkeypatch.setattr(asyncio.BaseEventLoop, "run_in_executor", counting)
+        answer = client.post(f"/matches/{match_id}/events", headers=headers,
+                             json={"expected_seq": 99, "events": [msgspec.json.decode(lines[100])]})
+        monkeypatch.undo()
+    assert answer.status_code == 201, answer.text
+    assert len(hops) == 1 and "append_events" in hops[0], hops

@@ -21,7 +21,6 @@ from pathlib import Path
 from types import UnionType
 from typing import Annotated, Any, Union, get_args, get_origin
 
-import h11
 import msgspec
 from anyio import to_thread
 from litestar import Litestar, MediaType, Request, Response, Router, delete, get, patch, post
@@ -43,7 +42,7 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin, YamlRenderPlugin
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from dashboard.service.wire import (
     AppendEvents,
@@ -107,6 +106,8 @@ class Limits:
     """From a connection being ready for a request to the end of its headers."""
     body_seconds: float = 30.0
     """From the end of the headers to the end of the body (1 MB at 33 KB/s)."""
+    header_bytes: int = 16 * 1024
+    """The request line and headers together (a token, a few cookies)."""
     keep_alive_seconds: int = 5
     """An idle connection between requests (uvicorn's own timeout)."""
     streams_per_token: int = 4
@@ -193,10 +194,12 @@ def _strict_body(body: bytes, into: Any) -> None:
 
 # --- access --------------------------------------------------------------------------
 
-def token_in_query_only_where_needed(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+async def token_in_query_only_where_needed(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
     """`?token=` only on a route that allows it (the event stream: a browser's EventSource
     cannot set headers); on every other route, the health check and the schema pages too,
-    it is refused, since query strings end up in proxies' and servers' logs."""
+    it is refused, since query strings end up in proxies' and servers' logs. A guard is a
+    coroutine: Litestar runs a plain function's guard in a worker thread, a hop per guard
+    per request."""
     if _once(connection, "token") is not None and not handler.opt.get("token_in_query"):
         raise NotAuthorizedException("`?token=` is accepted only on the event stream (query strings end up in logs): "
                                      "send `Authorization: Bearer <token>`")
@@ -234,6 +237,16 @@ def authorize(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRoute
         raise PermissionDeniedException(why)
     connection.state.grant = grant
     connection.state.seat = seat
+
+
+async def admit(connection: ASGIConnection[Any, Any, Any, Any], handler: BaseRouteHandler) -> None:
+    """The guard of every route but the health check: the token first (`authorize`: a
+    request it does not allow learns nothing about its body), then what the route takes
+    (`read_strictly`). One guard on the loop: Litestar copies the handler for each guard,
+    and runs a plain function's guard in a worker thread (reading the token journal's end
+    is shorter than the hop)."""
+    authorize(connection, handler)
+    await read_strictly(connection, handler)
 
 
 def _grant(request: Request[Any, Any, Any]) -> Grant:
@@ -653,7 +666,7 @@ def create_app(home: Path | str | None = None, *, limits: Limits = Limits()) -> 
     may call it from a browser (a web prototype): access is the bearer token, not cookies."""
     ws = Workspace(home)
     live = LiveMatches(ws)
-    guarded = Router(path="/", guards=[authorize, read_strictly], route_handlers=[
+    guarded = Router(path="/", guards=[admit], route_handlers=[
         rulesets, rules_of_version, event_schema, list_matches, start_match, match, read_events, append_events,
         state, audit, compare, win_chances, start_branch, branches, parting, verify, export, follow, list_notes, notes_on_rule,
         add_note, reply_note, edit_note, remove_note,
@@ -675,26 +688,53 @@ def create_app(home: Path | str | None = None, *, limits: Limits = Limits()) -> 
     )
 
 
-class SlowClientTimeouts(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with the deadlines it lacks: its keep-alive timeout runs
-    only between requests (and any byte received stops it), so a client sending its headers
-    or body a byte at a time held its connection for ever. Here the headers must be in
-    within `header_seconds` of the connection being ready for them and the body within
+class SlowClientTimeouts(HttpToolsProtocol):
+    """uvicorn's HTTP/1.1 protocol (httptools' parser, in C) with the deadlines and the
+    header limit it lacks: its keep-alive timeout runs only between requests (and any byte
+    received stops it), so a client sending its headers or body a byte at a time held its
+    connection for ever, and its parser takes headers of any size. Here the headers must be
+    in within `header_seconds` of the connection being ready for them and the body within
     `body_seconds` of the headers, however the bytes trickle; past that the client gets a
-    one-line 408 (if nothing was answered yet) and the connection is closed."""
+    one-line 408 (if nothing was answered yet) and the connection is closed. Request line
+    and headers larger than `header_bytes` are a one-line 431; a request that is not HTTP
+    a one-line 400."""
 
     header_seconds = Limits.header_seconds
     body_seconds = Limits.body_seconds
+    header_bytes = Limits.header_bytes
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         self._stage: str | None = None
         self._deadline: asyncio.TimerHandle | None = None
+        self._between = True  # the parser is between two requests
+        self._in_headers = False
+        self._header_size = 0
         super().connection_made(transport)
         self._watch()
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
         self._watch()
+
+    def on_message_begin(self) -> None:
+        self._between, self._in_headers, self._header_size = False, True, 0
+        super().on_message_begin()
+
+    def on_url(self, url: bytes) -> None:
+        self._count(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count(len(name) + len(value) + 4)
+        super().on_header(name, value)
+
+    def on_headers_complete(self) -> None:
+        self._in_headers = False
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        self._between = True
+        super().on_message_complete()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
@@ -705,10 +745,29 @@ class SlowClientTimeouts(H11Protocol):
             self._deadline.cancel()
         super().connection_lost(exc)
 
+    def send_400_response(self, msg: str) -> None:
+        """What the parser refused (uvicorn's own answer is a line of plain text)."""
+        if self._header_size > self.header_bytes:
+            self._refuse(431, "Request Header Fields Too Large",
+                         f"the request line and headers are larger than {self.header_bytes // 1024} KB")
+        else:
+            self._refuse(400, "Bad Request", "the request is not valid HTTP/1.1")
+
+    def _count(self, size: int) -> None:
+        """Refuse headers past `header_bytes` while they come (the parser would keep them all)."""
+        self._header_size += size
+        if self._header_size > self.header_bytes:
+            raise ValueError("headers too large")  # the parser stops; uvicorn calls send_400_response
+
+    def _stage_now(self) -> str | None:
+        """What the client is sending now: its headers, its body, or nothing while we answer."""
+        if not self._between:
+            return "headers" if self._in_headers else "body"
+        return "headers" if self.cycle is None or self.cycle.response_complete else None
+
     def _watch(self) -> None:
         """Start the deadline of what the client is sending now (none while we answer)."""
-        their = self.conn.their_state
-        stage = "headers" if their is h11.IDLE else "body" if their is h11.SEND_BODY else None
+        stage = self._stage_now()
         if stage == self._stage:
             return
         if self._deadline is not None:
@@ -722,19 +781,25 @@ class SlowClientTimeouts(H11Protocol):
     def _too_slow(self, stage: str, seconds: float) -> None:
         if self.transport.is_closing():
             return
-        if self.conn.our_state is h11.IDLE or (self.cycle is not None and not self.cycle.response_started):
-            body = msgspec.json.encode({"error": f"the request's {stage} took longer than {seconds:g} s", "status": 408})
-            self.transport.write(b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
-                                 b"content-length: %d\r\n\r\n%s" % (len(body), body))
+        if self.cycle is None or self.cycle.response_complete or not self.cycle.response_started:
+            self._refuse(408, "Request Timeout", f"the request's {stage} took longer than {seconds:g} s")
+        self.transport.close()
+
+    def _refuse(self, status: int, reason: str, message: str) -> None:
+        """A one-line JSON answer, then the connection closed."""
+        body = msgspec.json.encode({"error": message, "status": status})
+        self.transport.write(b"HTTP/1.1 %d %s\r\ncontent-type: application/json\r\nconnection: close\r\n"
+                             b"content-length: %d\r\n\r\n%s" % (status, reason.encode(), len(body), body))
         self.transport.close()
 
 
 def serve(home: Path, *, host: str, port: int, limits: Limits = Limits()) -> None:
-    """Run the service in this process until stopped (uvicorn, one worker, h11 with the
-    header and body deadlines of `limits`)."""
+    """Run the service in this process until stopped (uvicorn on uvloop, one worker,
+    httptools with the header and body deadlines of `limits`)."""
     import uvicorn
 
     protocol = type("SlowClientTimeouts", (SlowClientTimeouts,),
-                    {"header_seconds": limits.header_seconds, "body_seconds": limits.body_seconds})
-    uvicorn.run(create_app(home, limits=limits), host=host, port=port, log_level="warning", http=protocol,
+                    {"header_seconds": limits.header_seconds, "body_seconds": limits.body_seconds,
+                     "header_bytes": limits.header_bytes})
+    uvicorn.run(create_app(home, limits=limits), host=host, port=port, log_level="warning", http=protocol, loop="uvloop",
                 timeout_keep_alive=limits.keep_alive_seconds)
