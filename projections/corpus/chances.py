@@ -108,6 +108,8 @@ class Chance(msgspec.Struct, frozen=True, kw_only=True):
     chance: float
     low: float
     high: float
+    rollouts: int = 0
+    """Games played on from this point (fewer than asked where it stopped early)."""
 
 
 class Swing(msgspec.Struct, frozen=True, kw_only=True):
@@ -158,6 +160,13 @@ class Curve(msgspec.Struct, frozen=True, kw_only=True):
     played_by: str
     """Who played the games out and what they saw (the chart's caption)."""
     cached: bool
+    horizon: int | None
+    """Rounds each game was played ahead before it was scored; None: to the end."""
+    precision: float | None
+    games: int
+    """Games played on in all (fewer than asked where points stopped early)."""
+    model_games: int
+    """Simulated games the scoring model was fitted on (0: none, games played to the end)."""
     summary: list[str]
     decided_at: int | None
     lead_changes: int
@@ -221,7 +230,8 @@ class Chances(msgspec.Struct, kw_only=True):
         for point in self.points:
             for seat in self.seats:
                 value, low, high = interval(point, seat)
-                out.append(Chance(seq=point.seq, turn=point.turn, seat=seat, chance=value, low=low, high=high))
+                out.append(Chance(seq=point.seq, turn=point.turn, seat=seat, chance=value, low=low, high=high,
+                                  rollouts=point.rollouts))
         return out
 
     def share(self, point: Point, seat: str) -> float:
@@ -312,7 +322,8 @@ class Chances(msgspec.Struct, kw_only=True):
     def answer(self) -> Curve:
         """The curve, its summary and its turning points as plain data."""
         return Curve(match_id=self.match_id, rules=self.rules, bot=self.bot, rollouts=self.rollouts, every=self.every,
-                     seed=self.seed, played_by=self.played_by, cached=self.cached, summary=self.summary(),
+                     seed=self.seed, played_by=self.played_by, cached=self.cached, horizon=self.horizon,
+                     precision=self.precision, games=self.games, model_games=self.model_games, summary=self.summary(),
                      decided_at=self.decided_at(), lead_changes=self.lead_changes(), curve=self.curve(),
                      turning_points=[TurningPoint(seq=s.seq, to_seq=s.to_seq, seat=s.seat, before=s.before, after=s.after,
                                                   sentence=s.sentence(), link=replay_link(self.match_id, s.seq))
@@ -322,11 +333,13 @@ class Chances(msgspec.Struct, kw_only=True):
         """The curve as text for the command line: a row per point, then the turning points."""
         cached = " (from the cache)" if self.cached else f" in {self.seconds:.1f} s on {self.workers}"
         out = [f"{self.match_id} under {self.rules}: win chances{cached}", self.played_by, *self.summary(), ""]
-        out.append(f"{'event':>6} {'turn':>5}  " + "  ".join(f"{seat:>20}" for seat in self.seats))
+        games = self.precision is not None  # points played on for different numbers of games: show each one's
+        out.append(f"{'event':>6} {'turn':>5}  " + (f"{'games':>5}  " if games else "")
+                   + "  ".join(f"{seat:>20}" for seat in self.seats))
         curve = {(c.seq, c.seat): c for c in self.curve()}
         for point in self.points:
             cells = [curve[point.seq, seat] for seat in self.seats]
-            out.append(f"{point.seq:>6} {point.turn:>5}  " + "  ".join(
+            out.append(f"{point.seq:>6} {point.turn:>5}  " + (f"{point.rollouts:>5}  " if games else "") + "  ".join(
                 f"{_percent(c.chance):>5} ({_percent(c.low)}-{_percent(c.high)})".rjust(20) for c in cells))
         swings = self.turning_points()
         if swings:
