@@ -38,7 +38,7 @@ from events.errors import TabletapeError
 from events.shared import MatchStarted
 from projections.corpus.pool import ordered_map, without_cycle_collector
 from projections.corpus.simulate import bot_name, game_seed, play_ahead
-from projections.corpus.winmodel import WinModel, has_metrics, win_model
+from projections.corpus.winmodel import FIT_GAMES, WinModel, has_metrics, win_model
 from projections.read.replay import replay
 from projections.read.words import words
 from projections.resultcache import ResultCache
@@ -539,7 +539,8 @@ def decision_points(events: Sequence[Any], rules: Rules, every: Every) -> tuple[
 
 def chances(ws: Workspace, match_id: str, *, rollouts: int = DEFAULT_ROLLOUTS, every: str = "turn", bot: str | None = None,
             seed: int = 1, workers: int | None = None, scheduler: str | None = None, max_events: int = 20_000,
-            horizon: int | str | None = None, precision: float | None = None, progress: Progress | None = None) -> Chances:
+            horizon: int | str | None = None, precision: float | None = None, fit_games: int = FIT_GAMES,
+            progress: Progress | None = None) -> Chances:
     """Each seat's chance to win along the match, `rollouts` games played on from each
     decision point (`horizon` rounds ahead, then scored, or to the end; with `precision`,
     only until a point's interval is that narrow); read from the result cache when the same
@@ -551,6 +552,7 @@ def chances(ws: Workspace, match_id: str, *, rollouts: int = DEFAULT_ROLLOUTS, e
     if precision is not None and not 0 < precision <= 50:
         raise ChancesError(f"--precision must be a number of points above 0 and at most 50, not {precision:g}")
     rounds = parse_horizon(horizon)
+    precision = None if precision is None else float(precision)  # 5 and 5.0 are the same request
     header = ws.header(match_id)
     rules = ws.rules_of_header(header)
     try:
@@ -562,7 +564,7 @@ def chances(ws: Workspace, match_id: str, *, rollouts: int = DEFAULT_ROLLOUTS, e
                             msgspec.json.encode(dict(rules.overrides)).decode(), bot, str(rollouts), every, str(seed),
                             str(max_events))
     if rounds is not None or precision is not None:
-        key += (f"horizon={rounds}", f"precision={precision}", f"step={STEP}")
+        key += (f"horizon={rounds}", f"precision={precision}", f"step={STEP}", f"fit={fit_games}")
     cache = ResultCache(ws.home / CACHE_FOLDER)
     if (kept := cache.get(CACHE_KIND, key)) is not None:
         found = msgspec.msgpack.decode(kept, type=Chances)
@@ -572,14 +574,14 @@ def chances(ws: Workspace, match_id: str, *, rollouts: int = DEFAULT_ROLLOUTS, e
         return found
     found = _play_out(ws, match_id, header, rules, cache, rollouts=rollouts, every=every, bot=bot, seed=seed,
                       workers=workers, scheduler=scheduler, max_events=max_events, horizon=rounds, precision=precision,
-                      progress=progress)
+                      fit_games=fit_games, progress=progress)
     cache.put(CACHE_KIND, key, msgspec.msgpack.encode(found))
     return found
 
 
 def _play_out(ws: Workspace, match_id: str, header: MatchStarted, rules: Rules, cache: ResultCache, *, rollouts: int,
               every: Every, bot: str, seed: int, workers: int | None, scheduler: str | None, max_events: int,
-              horizon: int | None, precision: float | None, progress: Progress | None) -> Chances:
+              horizon: int | None, precision: float | None, fit_games: int, progress: Progress | None) -> Chances:
     from projections.warehouse.parallel import workers_or_cores
 
     started = time.perf_counter()
@@ -587,11 +589,12 @@ def _play_out(ws: Workspace, match_id: str, header: MatchStarted, rules: Rules, 
     seats = list(header.seats)
     model, unscored, fit_seconds = None, "", 0.0
     if horizon is not None:
-        model = win_model(rules, seats, bot=bot, cache=cache, workers=count, scheduler=scheduler, error=ChancesError)
+        model = win_model(rules, seats, bot=bot, cache=cache, workers=count, scheduler=scheduler, error=ChancesError,
+                          games=fit_games)
         fit_seconds = time.perf_counter() - started
         if model is None:
             unscored = (f"{rules.ruleset.name} has no metrics to score a position by" if not has_metrics(rules) else
-                        "its simulated games never had two different winners to fit a model on")
+                        f"its {fit_games} simulated games never had two different winners to fit a model on")
     points, said = decision_points(list(ws.events(match_id)), rules, every)
     ruleset, params = rules.ruleset, rules.params
     exact: dict[int, Point] = {}

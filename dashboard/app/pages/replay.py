@@ -37,8 +37,7 @@ ASKED = "replay.asked"  # (board id, first seq, size) of the frames the browser 
 SHOWN = "replay.shown"  # the id of the board last handed to the browser
 NOTES_FLASH = "replay.notes_flash"
 JUMP = "replay.jump"  # (count, seq) of the last move the page asked of the board (a turning point)
-HORIZONS = ("full", "1", "2", "3")
-"""What the Replay page offers to play each game ahead: to the end, or a few rounds then scored."""
+HORIZONS = ("full", "1", "2", "3")  # how far each game is played ahead: to the end, or a few rounds then scored
 CHANCES = "replay.chances"  # with the match id: the win chances last computed for it
 LAND = "replay.land"  # the event to open the next match at (stepping to a branch or its parent)
 BRANCHED = "replay.branched"  # what "Branch here" says once the branch is open
