@@ -71,8 +71,18 @@ class WinModel(msgspec.Struct, frozen=True, kw_only=True):
         return [e / total for e in exp]
 
     def score(self, rules: Rules, state: Any) -> list[float]:
-        ruleset, params = rules.ruleset, rules.params
-        return self.chances(ruleset.metrics(params, state), ruleset.progress(params, state).round)
+        return self.chances(readings(rules, state), rules.ruleset.progress(rules.params, state).round)
+
+
+def readings(rules: Rules, state: Any) -> dict[str, float]:
+    """What the model reads of a state: the game's metrics and, where the game has a roster,
+    which side brought which piece (a hero's worth is not in the metrics until it acts)."""
+    ruleset, params = rules.ruleset, rules.params
+    out = dict(ruleset.metrics(params, state))
+    if ruleset.roster is not None:
+        for side, piece in ruleset.roster(params, state):
+            out[f"roster {side} {piece}"] = out.get(f"roster {side} {piece}", 0.0) + 1.0
+    return out
 
 
 class Sample(msgspec.Struct, frozen=True, kw_only=True):
@@ -109,7 +119,7 @@ def sample_games(task: Sample) -> list[tuple[str | None, list[tuple[dict[str, fl
             state = step.state
             progress = ruleset.progress(params, state)
             if progress.turn != turn:
-                rows.append((dict(ruleset.metrics(params, state)), progress.round))
+                rows.append((readings(rules, state), progress.round))
             turn = progress.turn
         result = ruleset.outcome(params, state) if state is not None else None
         winner = result.winner if result is not None and not result.draw else None
@@ -175,13 +185,13 @@ def fit(played: Sequence[tuple[str | None, Sequence[tuple[Mapping[str, float], i
 
     def loss(flat: Any) -> tuple[float, Any]:
         w = flat.reshape(shape)
-        logits = z @ w.T
+        logits = np.einsum("nd,kd->nk", z, w)  # not BLAS: its threads fight the rollouts' workers for the cores
         logits -= logits.max(axis=1, keepdims=True)
         p = np.exp(logits)
         p /= p.sum(axis=1, keepdims=True)
         ridge = w[:, 1:]
         value = -np.sum(y * np.log(np.clip(p, 1e-300, None))) / len(z) + PENALTY / 2 * np.sum(ridge ** 2)
-        grad = (p - y).T @ z / len(z)
+        grad = np.einsum("nk,nd->kd", p - y, z) / len(z)
         grad[:, 1:] += PENALTY * ridge
         return float(value), grad.ravel()
 
