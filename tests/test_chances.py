@@ -146,6 +146,7 @@ def test_over_http_a_reader_gets_the_curve_and_a_seat_token_may_not_ask(http: tu
     ({"every": "round"}, "--every must be one of turn, event, not 'round'"),
     ({"bot": "clever"}, "unknown bot 'clever' for pig-bots; bots: random"),
     ({"horizon": "0"}, "--horizon must be `full` or a number of rounds from 1 to 100, not '0'"),
+    ({"fit": "nearby"}, "--fit must be one of rules, match, not 'nearby'"),
 ])
 def test_over_http_a_bad_request_is_refused_in_one_line(http: tuple[TestClient, Path], params: dict[str, object],
                                                         said: str) -> None:
@@ -254,7 +255,7 @@ def test_stopping_at_a_precision_plays_fewer_games_and_the_same_curve_twice(scor
     (scored / "cache" / "chances").rename(tmp_path / "elsewhere")  # played again (the model read back), not the curve
     alone = chances(ws, SCORED, rollouts=ROLLOUTS, workers=1, horizon=1, precision=5)
     assert not alone.cached and alone.points == found.points
-    code, out, err = run(scored, "chances", SCORED, "--rollouts", str(ROLLOUTS), "--horizon", "1", "--precision", "5")
+    code, out, _ = run(scored, "chances", SCORED, "--rollouts", str(ROLLOUTS), "--horizon", "1", "--precision", "5")
     assert code == 0 and "(from the cache)" in out and f"up to {ROLLOUTS} games played on" in out
     assert re.search(rf"^\s+{FORCING}\s+\d+\s+{STEP}\s", out, flags=re.MULTILINE)  # the games column: this point stopped at one batch
 
@@ -292,3 +293,17 @@ def test_every_built_in_game_with_bots_has_win_chances_played_ahead_and_scored(g
     assert "played 1 round ahead, then scored by a model fitted on" in found.played_by
     assert all(abs(sum(p.wins.values()) + p.draws + p.unfinished - 3) < 1e-9 for p in found.points)
     assert any(p.scored for p in found.points)
+
+
+def test_a_model_fitted_on_the_match_itself_says_so_and_sees_the_decided_game_as_decided(scored: Path) -> None:
+    code, out, err = run(scored, "chances", SCORED, "--rollouts", "40", "--horizon", "1", "--fit", "match",
+                         "--format", "json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert re.search(r"played 1 round ahead, then scored by a model fitted on \d+ games played to the end from \d+ of "
+                     r"this match's points", answer["played_by"])
+    assert answer["turning_points"][0]["to_seq"] == FORCING
+    forced = {c["seat"]: c["chance"] for c in answer["curve"] if c["seq"] == FORCING}
+    assert forced["a"] > 0.9  # games from this match's own points saw a at 48 win
+    rules_fit = chances(Workspace(scored), SCORED, rollouts=40, workers=1, horizon=1)
+    assert not rules_fit.cached and rules_fit.fit == "rules"  # another model, another curve

@@ -362,6 +362,7 @@ def win_chances(ws: Workspace, match_id: str,
                 seed: Annotated[int, Parameter(ge=0, le=INT_MAX)] = 1,
                 horizon: Annotated[str, Parameter(description="Rounds played ahead before the position is scored, "
                                                               "or `full`.")] = "full",
+                fit: Annotated[str, Parameter(description="What the scoring model is fitted on: `rules` or `match`.")] = "rules",
                 precision: Annotated[float | None, Parameter(gt=0, le=50, description="Stop at a point once its 95% "
                                                              "interval is within this many points.")] = None) -> Curve:
     """Each seat's chance to win along the match, with 95% intervals, and its turning
@@ -370,7 +371,7 @@ def win_chances(ws: Workspace, match_id: str,
     is read from the store's result cache); `tabletape chances` spreads a long one over
     every core or a Dask cluster."""
     return chances(ws, match_id, rollouts=rollouts, every=every, bot=bot, seed=seed, workers=1, horizon=horizon,
-                   precision=precision).answer()
+                   fit=fit, precision=precision).answer()
 
 
 @get("/matches/{match_id:str}/verify", sync_to_thread=True)

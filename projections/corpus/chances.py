@@ -38,7 +38,7 @@ from events.errors import TabletapeError
 from events.shared import MatchStarted
 from projections.corpus.pool import ordered_map, without_cycle_collector
 from projections.corpus.simulate import bot_name, game_seed, play_ahead
-from projections.corpus.winmodel import FIT_GAMES, WinModel, has_metrics, win_model
+from projections.corpus.winmodel import FIT_GAMES, WinModel, has_metrics, match_model, win_model
 from projections.read.replay import replay
 from projections.read.words import words
 from projections.resultcache import ResultCache
@@ -51,6 +51,9 @@ if TYPE_CHECKING:
 
 Every = Literal["turn", "event"]
 EVERY: tuple[Every, ...] = ("turn", "event")
+FITS = ("rules", "match")
+"""What a horizon's scoring model is fitted on: games from the start under these rules (kept
+for every match of them), or games played to the end from this match's own points."""
 """Where a curve has its points: at each turn start (and the first and last event), or at every event."""
 
 DEFAULT_ROLLOUTS = 200
@@ -203,6 +206,9 @@ class Chances(msgspec.Struct, kw_only=True):
     """Half-width (in points) of the 95% interval at which a point stopped being played on."""
     model_games: int = 0
     """Simulated games the scoring model was fitted on (0: no model, games played to the end)."""
+    fit: str = "rules"
+    fit_points: int = 0
+    """With `fit` "match": the points of this match the model's games were played on from."""
     unscored: str = ""
     """Why a horizon was asked for but every game was played to its end."""
     fit_seconds: float = 0.0
@@ -214,8 +220,10 @@ class Chances(msgspec.Struct, kw_only=True):
         upto = "up to " if self.precision is not None else ""
         said = [f"{upto}{self.rollouts} games played on from each {where} by {self.bot} bots (seed {self.seed})"]
         if self.horizon is not None and self.model_games:
+            source = (f"{self.model_games} games played to the end from {self.fit_points} of this match's points"
+                      if self.fit == "match" else f"{self.model_games} simulated games")
             said.append(f"played {self.horizon} round{'s' if self.horizon != 1 else ''} ahead, then scored by a model "
-                        f"fitted on {self.model_games} simulated games (a game that ended scores its result)")
+                        f"fitted on {source} (a game that ended scores its result)")
         elif self.unscored:
             said.append(f"played to the end: {self.unscored}")
         if self.precision is not None:
@@ -539,8 +547,8 @@ def decision_points(events: Sequence[Any], rules: Rules, every: Every) -> tuple[
 
 def chances(ws: Workspace, match_id: str, *, rollouts: int = DEFAULT_ROLLOUTS, every: str = "turn", bot: str | None = None,
             seed: int = 1, workers: int | None = None, scheduler: str | None = None, max_events: int = 20_000,
-            horizon: int | str | None = None, precision: float | None = None, fit_games: int = FIT_GAMES,
-            progress: Progress | None = None) -> Chances:
+            horizon: int | str | None = None, precision: float | None = None, fit: str = "rules",
+            fit_games: int = FIT_GAMES, progress: Progress | None = None) -> Chances:
     """Each seat's chance to win along the match, `rollouts` games played on from each
     decision point (`horizon` rounds ahead, then scored, or to the end; with `precision`,
     only until a point's interval is that narrow); read from the result cache when the same
@@ -552,6 +560,8 @@ def chances(ws: Workspace, match_id: str, *, rollouts: int = DEFAULT_ROLLOUTS, e
     if precision is not None and not 0 < precision <= 50:
         raise ChancesError(f"--precision must be a number of points above 0 and at most 50, not {precision:g}")
     rounds = parse_horizon(horizon)
+    if fit not in FITS:
+        raise ChancesError(f"--fit must be one of {', '.join(FITS)}, not {fit!r}")
     precision = None if precision is None else float(precision)  # 5 and 5.0 are the same request
     header = ws.header(match_id)
     rules = ws.rules_of_header(header)
@@ -565,6 +575,7 @@ def chances(ws: Workspace, match_id: str, *, rollouts: int = DEFAULT_ROLLOUTS, e
                             str(max_events))
     if rounds is not None or precision is not None:
         key += (f"horizon={rounds}", f"precision={precision}", f"step={STEP}", f"fit={fit_games}")
+        key += (f"fit-on={fit}",) if fit != "rules" else ()
     cache = ResultCache(ws.home / CACHE_FOLDER)
     if (kept := cache.get(CACHE_KIND, key)) is not None:
         found = msgspec.msgpack.decode(kept, type=Chances)
@@ -574,29 +585,37 @@ def chances(ws: Workspace, match_id: str, *, rollouts: int = DEFAULT_ROLLOUTS, e
         return found
     found = _play_out(ws, match_id, header, rules, cache, rollouts=rollouts, every=every, bot=bot, seed=seed,
                       workers=workers, scheduler=scheduler, max_events=max_events, horizon=rounds, precision=precision,
-                      fit_games=fit_games, progress=progress)
+                      fit=fit, fit_games=fit_games, progress=progress)
     cache.put(CACHE_KIND, key, msgspec.msgpack.encode(found))
     return found
 
 
 def _play_out(ws: Workspace, match_id: str, header: MatchStarted, rules: Rules, cache: ResultCache, *, rollouts: int,
               every: Every, bot: str, seed: int, workers: int | None, scheduler: str | None, max_events: int,
-              horizon: int | None, precision: float | None, fit_games: int, progress: Progress | None) -> Chances:
+              horizon: int | None, precision: float | None, fit: str, fit_games: int,
+              progress: Progress | None) -> Chances:
     from projections.warehouse.parallel import workers_or_cores
 
     started = time.perf_counter()
     count = workers_or_cores(workers)
     seats = list(header.seats)
-    model, unscored, fit_seconds = None, "", 0.0
-    if horizon is not None:
-        model = win_model(rules, seats, bot=bot, cache=cache, workers=count, scheduler=scheduler, error=ChancesError,
-                          games=fit_games)
-        fit_seconds = time.perf_counter() - started
-        if model is None:
-            unscored = (f"{rules.ruleset.name} has no metrics to score a position by" if not has_metrics(rules) else
-                        f"its {fit_games} simulated games never had two different winners to fit a model on")
     points, said = decision_points(list(ws.events(match_id)), rules, every)
     ruleset, params = rules.ruleset, rules.params
+    model, unscored, fit_seconds, fit_points = None, "", 0.0, 0
+    if horizon is not None:
+        fitting = time.perf_counter()
+        if fit == "match":
+            model, fit_points = match_model(rules, seats, [(seq, state) for seq, _, state in points
+                                                           if ruleset.outcome(params, state) is None],
+                                            bot=bot, seed=seed, workers=count, scheduler=scheduler, error=ChancesError,
+                                            max_events=max_events, games=fit_games)
+        else:
+            model = win_model(rules, seats, bot=bot, cache=cache, workers=count, scheduler=scheduler,
+                              error=ChancesError, games=fit_games)
+        fit_seconds = time.perf_counter() - fitting
+        if model is None:
+            unscored = (f"{rules.ruleset.name} has no metrics to score a position by" if not has_metrics(rules) else
+                        f"its {fit_games} fit games never had two different winners to fit a model on")
     exact: dict[int, Point] = {}
     open_: dict[int, Any] = {}
     for seq, turn, state in points:
@@ -648,7 +667,7 @@ def _play_out(ws: Workspace, match_id: str, header: MatchStarted, rules: Rules, 
                    last_seq=points[-1][0] if points else 0, points=out, said=said, seconds=time.perf_counter() - started,
                    games=done, moves=moves, workers=f"dask {scheduler}" if scheduler else f"{count} local process(es)",
                    horizon=horizon, precision=precision, model_games=model.games if model is not None else 0,
-                   unscored=unscored, fit_seconds=fit_seconds)
+                   fit=fit, fit_points=fit_points, unscored=unscored, fit_seconds=fit_seconds)
 
 
 def _add(point: Point, played: Played, games: int) -> Point:

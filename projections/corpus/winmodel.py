@@ -15,6 +15,7 @@ winners, has no model: its chances are played to the end.
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -22,7 +23,7 @@ import msgspec
 
 from events.errors import TabletapeError
 from projections.corpus.pool import ordered_map, without_cycle_collector
-from projections.corpus.simulate import game_seed, play
+from projections.corpus.simulate import game_seed, play, play_ahead
 from projections.read.replay import replay
 from projections.resultcache import ResultCache
 from rulesets import registry
@@ -32,6 +33,8 @@ from rulesets.registry import Rules
 FIT_GAMES = 120
 """Games the bots play to fit a model: about a hundred samples per feature for a game of a
 dozen metrics, each game giving one sample per turn start."""
+MATCH_POINTS = 12
+"""Points of a match its own model is fitted from (`match_model`), spread evenly along it."""
 PER_TASK = 4
 """Games one worker plays per task while fitting."""
 PENALTY = 1e-3
@@ -97,6 +100,20 @@ class Sample(msgspec.Struct, frozen=True, kw_only=True):
     seeds: list[int]
 
 
+class Onward(msgspec.Struct, frozen=True, kw_only=True):
+    """Games to play to the end from one point of a match, for a fit on that match."""
+
+    ruleset: str
+    version: str
+    overrides: dict[str, Any]
+    bot: str
+    sides: list[str]
+    seq: int
+    state: Any
+    seeds: list[int]
+    max_events: int
+
+
 def has_metrics(rules: Rules) -> bool:
     """Whether the game gives any metrics a model could read."""
     return rules.ruleset.metrics is not no_metrics
@@ -125,6 +142,53 @@ def sample_games(task: Sample) -> list[tuple[str | None, list[tuple[dict[str, fl
         winner = result.winner if result is not None and not result.draw else None
         out.append((winner if winner in task.sides else None, rows))
     return out
+
+
+@without_cycle_collector
+def sample_onward(task: Onward) -> list[tuple[str | None, list[tuple[dict[str, float], int]]]]:
+    """Per game played on to its end from the task's point (runs in a worker): its winner
+    and what the model reads at the start of each round it passed through."""
+    rules = registry.rules_for_log(task.ruleset, task.version, task.overrides, None)
+    out = []
+    for seed in task.seeds:
+        rng = random.Random(seed)
+        state, seq = task.state, task.seq
+        rows: list[tuple[dict[str, float], int]] = []
+        while True:
+            result, seq, state = play_ahead(rules, state, seed=rng.getrandbits(63), bot=task.bot, seq=seq,
+                                            max_events=task.max_events, rounds=1)
+            if result is not None or seq >= task.max_events or (rows and rows[-1][1] == _round(rules, state)):
+                break  # over, out of moves, or no one could move
+            rows.append((readings(rules, state), _round(rules, state)))
+        winner = result.winner if result is not None and not result.draw else None
+        out.append((winner if winner in task.sides else None, rows))
+    return out
+
+
+def _round(rules: Rules, state: Any) -> int:
+    return rules.ruleset.progress(rules.params, state).round
+
+
+def match_model(rules: Rules, seats: Sequence[str], points: Sequence[tuple[int, Any]], *, bot: str, seed: int,
+                workers: int, scheduler: str | None, error: type[TabletapeError], max_events: int,
+                games: int = FIT_GAMES) -> tuple[WinModel | None, int]:
+    """A model fitted on games the bots play to the end from `MATCH_POINTS` of this match's
+    own points, spread evenly: it knows this match's roster and the kind of position its
+    play reaches, which a model of games from the start does not. Also the points used."""
+    if not has_metrics(rules) or not points:
+        return None, 0
+    winners = sides(rules, seats)
+    chosen = [points[round(i * (len(points) - 1) / max(MATCH_POINTS - 1, 1))] for i in range(min(MATCH_POINTS, len(points)))]
+    chosen = list(dict(chosen).items())
+    each = max(1, games // len(chosen))
+    tasks = [Onward(ruleset=rules.ruleset.name, version=rules.version, overrides=dict(rules.overrides), bot=bot,
+                    sides=winners, seq=seq, state=state, seeds=[game_seed(game_seed(seed, -1 - seq), i) for i in range(each)],
+                    max_events=max_events)
+             for seq, state in chosen]
+    played = [game for chunk in ordered_map(sample_onward, tasks, workers=workers, scheduler=scheduler, error=error,
+                                            work="fit of the win model", lost="no model was kept")
+              for game in chunk]
+    return fit(played, winners), len(chosen)
 
 
 def sides(rules: Rules, seats: Sequence[str]) -> list[str]:

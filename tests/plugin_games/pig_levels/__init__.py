@@ -18,7 +18,20 @@ from __future__ import annotations
 from dataclasses import replace
 
 import msgspec
-from pig.game import Held, Landed, Params, Rolled, State, apply, chance, check, legal, outcome, setup, view
+from pig.game import (
+    Held,
+    Landed,
+    Params,
+    Rolled,
+    State,
+    apply,
+    chance,
+    check,
+    legal,
+    outcome,
+    setup,
+    view,
+)
 
 from rulesets.protocol import Place, Ruleset, Version
 from rulesets.view import BoardView, Cell
