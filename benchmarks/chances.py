@@ -34,18 +34,13 @@ PRECISION = 5.0
 BIAS_SEEDS = (11, 12)
 """Seeded heuristic MortalGate games whose curves are also played to the end, for the bias."""
 READING = [
-    "Reading the figures: the fast curve plays each game 2 rounds ahead, scores the state reached with a model of the",
-    "game's metrics fitted on simulated games, and stops playing on from a turn start once its 95% interval is within",
-    "5 points, so most turn starts take 25 games, not 200; its time includes fitting the model (kept in the result",
-    "cache: a second match of the same rules skips it). Its interval is rollout noise only: the model's own error is",
-    "the bias table, against the curve played to the end, whose own noise is its mean half-width. A model fitted on",
-    "games from the start under the rules reads a human match's positions as more open than the bots' own play finds",
-    "them; one fitted on games played on from the match's own turn starts (`--fit match`, not kept between matches)",
-    "lies within the reference's noise. Rollouts per second",
-    "and events per second are counted over the games' own time (the fit left out); rollouts per second compare unlike",
-    "games (a few dozen moves ahead against a whole game), events per second the cost of a move (a bounded rollout also",
-    "asks the round after every move and scores where it stopped). The load average (1 min) of the shared 2-core",
-    "machine is beside each figure.",
+    "Reading the figures: the fast curve plays each game 2 rounds ahead, scores where it stopped with a model of the",
+    "game's metrics and roster, and stops at a turn start once its 95% interval is within 5 points (most take 25 games,",
+    "not 200); its time includes the model's fit. That interval is rollout noise only; the model's error is the bias",
+    "table, whose reference carries its own noise (its half-width). Fitted on games from the start, the model reads the",
+    "human match as more open than the bots' play from its positions finds it; fitted on games played on from the",
+    "match's own turn starts (`--fit match`) it stays within the reference's noise. Rates leave the fit out; events per",
+    "second compare a move's cost. Load average (1 min) of the shared 2-core machine beside each figure.",
 ]
 
 
