@@ -1,7 +1,9 @@
 """Win chances along a match, through the command line, the Python API and HTTP: a game
 decided early shows its swing where it was decided, the same request gives the same curve
 and the second time reads it from the cache, and whoever may not see the whole table, or a
-game without bots, is told so in one line."""
+game without bots, is told so in one line. Played a round ahead and scored by a model of the
+game's metrics, or stopped once a point's interval is narrow, the curve still swings where
+the game was decided and says how it was made; a game without metrics is played to the end."""
 
 from __future__ import annotations
 
