@@ -13,12 +13,12 @@ ROUNDS = 14
 """Rounds after it in which both seats roll a 1."""
 
 
-def forced_game(ws: Workspace) -> str:
-    """Store the game (pig-bots@short: first to 50) and return its id."""
-    ws.new_match("pig-bots@short", {"a": "ana", "b": "ben"}, match_id=FORCED)
+def forced_game(ws: Workspace, game: str = "pig-bots", match_id: str = FORCED) -> str:
+    """Store the game (`game`@short: first to 50) and return its id."""
+    ws.new_match(f"{game}@short", {"a": "ana", "b": "ben"}, match_id=match_id)
     sixes = [e for _ in range(8) for e in ({"type": "Rolled", "by": "a"}, {"type": "Landed", "face": 6})]
     ones = [e for _ in range(ROUNDS) for seat in ("b", "a") for e in ({"type": "Rolled", "by": seat}, {"type": "Landed", "face": 1})]
     ending = [{"type": "Rolled", "by": "b"}, {"type": "Landed", "face": 1},
               {"type": "Rolled", "by": "a"}, {"type": "Landed", "face": 2}, {"type": "Held", "by": "a"}]
-    ws.append(FORCED, lines(*sixes, {"type": "Held", "by": "a"}, *ones, *ending))
-    return FORCED
+    ws.append(match_id, lines(*sixes, {"type": "Held", "by": "a"}, *ones, *ending))
+    return match_id

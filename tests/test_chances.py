@@ -1,7 +1,9 @@
 """Win chances along a match, through the command line, the Python API and HTTP: a game
 decided early shows its swing where it was decided, the same request gives the same curve
 and the second time reads it from the cache, and whoever may not see the whole table, or a
-game without bots, is told so in one line."""
+game without bots, is told so in one line. Played a round ahead and scored by a model of the
+game's metrics, or stopped once a point's interval is narrow, the curve still swings where
+the game was decided and says how it was made; a game without metrics is played to the end."""
 
 from __future__ import annotations
 
@@ -15,14 +17,14 @@ from litestar.testing import TestClient
 
 from dashboard.service.server import create_app
 from events.tokens import Tokens
-from projections.corpus.chances import Chances, chances
+from projections.corpus.chances import STEP, Chances, chances
 from projections.corpus.demo import save_events
 from projections.corpus.simulate import play
 from projections.workspace import Workspace
 from rulesets import registry
 from tests.chances_support import FORCED, FORCING, forced_game
 from tests.cli_support import lines, run
-from tests.plugin_support import examples_installed, pig, site
+from tests.plugin_support import examples_installed, install, pig, site
 
 __all__ = ["pig", "site"]  # fixtures
 
@@ -100,6 +102,8 @@ def test_the_command_prints_the_curve_the_turning_points_and_their_links(home: P
     (("--rollouts", "0"), "error: --rollouts must be between 1 and 100000, not 0"),
     (("--bot", "clever"), "error: unknown bot 'clever' for pig-bots; bots: random"),
     (("--every", "round"), "Invalid value for '--every'"),
+    (("--horizon", "soon"), "error: --horizon must be `full` or a number of rounds from 1 to 100, not 'soon'"),
+    (("--precision", "0"), "error: --precision must be a number of points above 0 and at most 50, not 0"),
 ])
 def test_a_bad_request_is_one_line(home: Path, args: tuple[str, ...], said: str) -> None:
     code, _out, err = run(home, "chances", FORCED, *args)
@@ -143,6 +147,8 @@ def test_over_http_a_reader_gets_the_curve_and_a_seat_token_may_not_ask(http: tu
     ({"rollouts": 5000}, "rollouts: expected a whole number from 1 to 2000, got '5000'"),
     ({"every": "round"}, "--every must be one of turn, event, not 'round'"),
     ({"bot": "clever"}, "unknown bot 'clever' for pig-bots; bots: random"),
+    ({"horizon": "0"}, "--horizon must be `full` or a number of rounds from 1 to 100, not '0'"),
+    ({"fit": "nearby"}, "--fit must be one of rules, match, not 'nearby'"),
 ])
 def test_over_http_a_bad_request_is_refused_in_one_line(http: tuple[TestClient, Path], params: dict[str, object],
                                                         said: str) -> None:
@@ -208,3 +214,98 @@ def test_compare_a_branch_with_its_parent_says_how_each_line_stands_once_they_pa
     assert re.search(r"^both lines after event \d+: a \d+% \(\d+%-\d+%\), b", out, flags=re.MULTILINE)
     code, _, err = run(home, "compare", FORCED, "2", "3", "--chances", "40")
     assert code == 2 and err.strip() == "error: compare: --chances goes with --with OTHER (two lines of play), not with two versions"
+
+
+SCORED = "scored"
+"""The forced game again, in Pig with metrics: a position can be scored without playing it out."""
+
+
+@pytest.fixture
+def scored(home: Path, site: Path) -> Path:
+    """The store of `home` with the forced game also played in `pig-scored`."""
+    install(site, {"pig-scored": "pig_levels:SCORED"}, name="pig-scored", version="0.1")
+    registry.refresh()
+    forced_game(Workspace(home), "pig-scored", SCORED)
+    return home
+
+
+def test_a_curve_played_a_round_ahead_is_scored_by_a_fitted_model_and_still_swings_where_the_game_was_decided(
+        scored: Path) -> None:
+    code, out, err = run(scored, "chances", SCORED, "--rollouts", str(ROLLOUTS), "--horizon", "1", "--workers", "2")
+    assert code == 0, err
+    assert (f"{ROLLOUTS} games played on from each turn start by random bots (seed 1); played 1 round ahead, then scored "
+            "by a model fitted on") in out
+    code, again, err = run(scored, "chances", SCORED, "--rollouts", str(ROLLOUTS), "--horizon", "1", "--format", "json")
+    answer = json.loads(again)
+    assert answer["cached"] and answer["horizon"] == 1 and answer["model_games"] > 50
+    top = answer["turning_points"][0]
+    assert (top["seat"], top["to_seq"]) == ("a", FORCING) and top["after"] - top["before"] > 0.2  # a model of banked
+    forced = {c["seat"]: c for c in answer["curve"] if c["seq"] == FORCING}  # points is blunter than play to the end
+    assert forced["a"]["chance"] > 0.7 and forced["a"]["low"] <= forced["a"]["chance"] <= forced["a"]["high"]
+    start = {c["seat"]: c["chance"] for c in answer["curve"] if c["seq"] == 0}
+    assert 0.3 < start["a"] < 0.7
+
+
+def test_stopping_at_a_precision_plays_fewer_games_and_the_same_curve_twice(scored: Path, tmp_path: Path) -> None:
+    ws = Workspace(scored)
+    found = chances(ws, SCORED, rollouts=ROLLOUTS, workers=2, horizon=1, precision=5)
+    played = [p.rollouts for p in found.points if not p.exact]
+    assert found.games == sum(played) < ROLLOUTS * len(played)
+    assert min(played) == STEP and all(n % STEP == 0 or n == ROLLOUTS for n in played)
+    assert found.turning_points()[0].to_seq == FORCING
+    assert f"a turn start stopped once its 95% interval was within 5 points: {found.games:,} of" in found.played_by
+    (scored / "cache" / "chances").rename(tmp_path / "elsewhere")  # played again (the model read back), not the curve
+    alone = chances(ws, SCORED, rollouts=ROLLOUTS, workers=1, horizon=1, precision=5)
+    assert not alone.cached and alone.points == found.points
+    code, out, _ = run(scored, "chances", SCORED, "--rollouts", str(ROLLOUTS), "--horizon", "1", "--precision", "5")
+    assert code == 0 and "(from the cache)" in out and f"up to {ROLLOUTS} games played on" in out
+    assert re.search(rf"^\s+{FORCING}\s+\d+\s+{STEP}\s", out, flags=re.MULTILINE)  # the games column: this point stopped at one batch
+
+
+def test_a_game_without_metrics_is_played_to_the_end_and_says_so(home: Path) -> None:
+    ws = Workspace(home)
+    ahead = chances(ws, FORCED, rollouts=20, workers=1, horizon=2)
+    full = chances(ws, FORCED, rollouts=20, workers=1)
+    assert not full.cached and ahead.points == full.points  # the same seeds, played to the end either way
+    assert "played to the end: pig-bots has no metrics to score a position by" in ahead.played_by
+    assert ahead.model_games == 0 and not any(p.scored for p in ahead.points)
+
+
+def test_over_http_a_curve_may_be_asked_rounds_ahead_and_to_a_precision(scored: Path) -> None:
+    with TestClient(app=create_app(scored)) as client:
+        answer = client.get(f"/matches/{SCORED}/chances", params={"rollouts": ROLLOUTS, "horizon": "1", "precision": 5},
+                            headers=_bearer(scored, "read"))
+        assert answer.status_code == 200, answer.text
+        body = answer.json()
+        assert body["horizon"] == 1 and body["precision"] == 5 and body["model_games"] > 0
+        assert body["games"] < ROLLOUTS * len({c["seq"] for c in body["curve"]})
+        assert "played 1 round ahead, then scored by a model fitted on" in body["played_by"]
+        assert body["turning_points"][0]["to_seq"] == FORCING
+        refused = client.get(f"/matches/{SCORED}/chances", params={"precision": 0}, headers=_bearer(scored, "read"))
+        assert refused.status_code == 422 and refused.json()["error"].startswith("precision: "), refused.text
+
+
+@pytest.mark.parametrize("game", [name for name in registry.built_in() if registry.game(name).default_bot is not None])
+def test_every_built_in_game_with_bots_has_win_chances_played_ahead_and_scored(game: str, tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "store")
+    rules = registry.resolve(game)
+    save_events(ws, play(rules, rules.ruleset.example_seats, seed=3, match_id=f"bot-{game}", max_events=60))
+    found = chances(ws, f"bot-{game}", rollouts=3, workers=1, horizon=1, fit_games=8)
+    assert found.model_games > 0, found.played_by
+    assert "played 1 round ahead, then scored by a model fitted on" in found.played_by
+    assert all(abs(sum(p.wins.values()) + p.draws + p.unfinished - 3) < 1e-9 for p in found.points)
+    assert any(p.scored for p in found.points)
+
+
+def test_a_model_fitted_on_the_match_itself_says_so_and_sees_the_decided_game_as_decided(scored: Path) -> None:
+    code, out, err = run(scored, "chances", SCORED, "--rollouts", "40", "--horizon", "1", "--fit", "match",
+                         "--format", "json")
+    assert code == 0, err
+    answer = json.loads(out)
+    assert re.search(r"played 1 round ahead, then scored by a model fitted on \d+ games played to the end from \d+ of "
+                     r"this match's points", answer["played_by"])
+    assert answer["turning_points"][0]["to_seq"] == FORCING
+    forced = {c["seat"]: c["chance"] for c in answer["curve"] if c["seq"] == FORCING}
+    assert forced["a"] > 0.9  # games from this match's own points saw a at 48 win
+    rules_fit = chances(Workspace(scored), SCORED, rollouts=40, workers=1, horizon=1)
+    assert not rules_fit.cached and rules_fit.fit == "rules"  # another model, another curve

@@ -372,13 +372,19 @@ def win_chances(ws: Workspace, match_id: str,
                 rollouts: Annotated[int, Parameter(ge=1, le=MAX_ROLLOUTS, description="Games played on from each point.")] = 200,
                 every: Annotated[str, Parameter(description="Decision points: `turn` starts or every `event`.")] = "turn",
                 bot: str | None = None,
-                seed: Annotated[int, Parameter(ge=0, le=INT_MAX)] = 1) -> Curve:
+                seed: Annotated[int, Parameter(ge=0, le=INT_MAX)] = 1,
+                horizon: Annotated[str, Parameter(description="Rounds played ahead before the position is scored, "
+                                                              "or `full`.")] = "full",
+                fit: Annotated[str, Parameter(description="What the scoring model is fitted on: `rules` or `match`.")] = "rules",
+                precision: Annotated[float | None, Parameter(gt=0, le=50, description="Stop at a point once its 95% "
+                                                             "interval is within this many points.")] = None) -> Curve:
     """Each seat's chance to win along the match, with 95% intervals, and its turning
     points. The bots play on from the whole table, hidden cards included, so a seat token
     may not ask (the route needs a read or write token). Played in this process (a repeat
     is read from the store's result cache); `tabletape chances` spreads a long one over
     every core or a Dask cluster."""
-    return chances(ws, match_id, rollouts=rollouts, every=every, bot=bot, seed=seed, workers=1).answer()
+    return chances(ws, match_id, rollouts=rollouts, every=every, bot=bot, seed=seed, workers=1, horizon=horizon,
+                   fit=fit, precision=precision).answer()
 
 
 @get("/matches/{match_id:str}/verify", sync_to_thread=True)

@@ -114,21 +114,34 @@ def playout(rules: Rules, state: Any, *, seed: int, bot: str, seq: int,
     it does not end by `max_events` or no one can move) and the seq it ended at. The same loop as `play`,
     kept to what an outcome needs: nothing is checked (the bots pick what the rules offer)
     and no log is kept, so a win chance costs its games' moves, not their logs."""
+    result, seq, _ = play_ahead(rules, state, seed=seed, bot=bot, seq=seq, max_events=max_events)
+    return result, seq
+
+
+def play_ahead(rules: Rules, state: Any, *, seed: int, bot: str, seq: int, max_events: int = 20_000,
+               rounds: int | None = None) -> tuple[Outcome | None, int, Any]:
+    """`playout`, stopped once `rounds` more rounds have begun (the game's `progress`) when
+    given: how it ended (None if it had not), the seq and the state it stopped at. A bounded
+    look ahead costs a round's moves, not the rest of the game's; the same seed plays the
+    same moves as the whole game would, up to where it stops."""
     ruleset = rules.ruleset
     params = rules.params
-    outcome, apply = ruleset.outcome, ruleset.apply
+    outcome, apply, progress = ruleset.outcome, ruleset.apply, ruleset.progress
     rng = random.Random(seed)
     policy = ruleset.bots[bot]  # one bot for every seat: the seat to act need not be asked
     result = outcome(params, state)
+    until = None if rounds is None else progress(params, state).round + rounds
     while result is None and seq < max_events:
+        if until is not None and progress(params, state).round >= until:
+            break
         chosen = _next(rules, state, rng, policy, {})
         if chosen is None:
-            return None, seq
+            break
         seq += 1
         event = chosen[0]
         state = apply(params, state, replace(event, seq=seq))
         result = outcome(params, state)
-    return result, seq
+    return result, seq, state
 
 
 def bot_name(ruleset: Ruleset[Any], bot: str | None) -> str:

@@ -10,11 +10,12 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from projections.workspace import Workspace
+from rulesets import registry
 from tests.chances_support import FORCED, FORCING, forced_game
 from tests.dashboard.conftest import APP, by_label, open_page, run_ok, texts
 from tests.dashboard.test_compare import PAGE as COMPARE
 from tests.dashboard.test_compare import choose, table
-from tests.plugin_support import pig, site
+from tests.plugin_support import install, pig, site
 
 __all__ = ["pig", "site"]  # fixtures
 
@@ -52,6 +53,20 @@ def test_the_replay_page_shows_where_the_game_was_decided_and_jumps_there(home: 
     run_ok(at)
     assert at.session_state["replay.seq"] == 1
     assert "read from the cache" in texts(_compute(at))
+
+
+def test_a_curve_played_a_round_ahead_says_it_was_scored_by_a_model_and_how_many_games_it_took(
+        home: Path, site: Path) -> None:
+    install(site, {"pig-scored": "pig_levels:SCORED"}, name="pig-scored", version="0.1")
+    registry.refresh()
+    forced_game(Workspace(home), "pig-scored", "scored")
+    at = open_page(AppTest.from_file(APP, default_timeout=120).run(), "replay", match_id="scored")
+    by_label(at.selectbox, "Play ahead").set_value("1")
+    by_label(at.number_input, "Stop at ± points").set_value(5.0)
+    shown = texts(_compute(at))
+    assert "up to 100 games played on from each turn start by random bots (seed 1); played 1 round ahead, then scored by a model fitted on" in shown
+    assert "a turn start stopped once its 95% interval was within 5 points:" in shown
+    assert any(b.label.startswith("Event 1: events 1-17 (to turn 2)") for b in at.button)  # the swing where a held 48
 
 
 def test_a_turning_points_link_opens_the_replay_at_its_event(home: Path) -> None:

@@ -37,6 +37,7 @@ ASKED = "replay.asked"  # (board id, first seq, size) of the frames the browser 
 SHOWN = "replay.shown"  # the id of the board last handed to the browser
 NOTES_FLASH = "replay.notes_flash"
 JUMP = "replay.jump"  # (count, seq) of the last move the page asked of the board (a turning point)
+HORIZONS = ("full", "1", "2", "3")  # how far each game is played ahead: to the end, or a few rounds then scored
 CHANCES = "replay.chances"  # with the match id: the win chances last computed for it
 # Panels below the board drawn only while open: the page's first board waits for nothing
 # it does not show (a findings table, the chances' inputs, the note forms).
@@ -269,6 +270,15 @@ def win_chances(ws: Workspace, match_id: str, timeline: Timeline) -> None:
                                 key="replay.chances_bot")
         workers = cols[3].number_input("Worker processes", min_value=1, max_value=64, value=1, step=1,
                                        key="replay.chances_workers")
+        cols = st.columns([1, 1, 2])
+        horizon = cols[0].selectbox("Play ahead", HORIZONS, key="replay.chances_horizon",
+                                    format_func=lambda h: "to the end" if h == "full" else f"{h} round{'s' if h != '1' else ''}, then score",
+                                    help="Rounds each game is played before the position is scored by a model of the "
+                                         "game's metrics, fitted once on simulated games; much faster than to the end.")
+        precision = cols[1].number_input("Stop at ± points", min_value=0.0, max_value=50.0, value=0.0, step=1.0,
+                                         key="replay.chances_precision",
+                                         help="Stop playing on from a point once its 95% interval is this narrow "
+                                              "(0: always play every game).")
         if st.button("Compute win chances", icon=":material/query_stats:", key="replay.chances_go"):
             bar = st.progress(0.0, text="starting...")
 
@@ -277,7 +287,8 @@ def win_chances(ws: Workspace, match_id: str, timeline: Timeline) -> None:
 
             try:
                 st.session_state[kept] = chances(ws, match_id, rollouts=int(rollouts), every=every, bot=bot,
-                                                 workers=int(workers), progress=progress)
+                                                 workers=int(workers), horizon=horizon,
+                                                 precision=float(precision) or None, progress=progress)
             except TabletapeError as error:
                 state.show_error(error)
                 return

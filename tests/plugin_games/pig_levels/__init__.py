@@ -4,7 +4,9 @@ level of the Ruleset protocol switches on: the example's own rules, fewer parts.
 `pig-replay` is level 1 (setup and apply: a log replays, its state shown as a table) and
 `pig-checked` level 2 (check and outcome: every event audited, the result known);
 `pig-bots` is the example with a short version (first to 50) and a long one (first to 100),
-for the tests of what bots play out between versions;
+for the tests of what bots play out between versions, and `pig-scored` the same with
+metrics (each seat's banked points and the points at stake), for win chances played a
+round ahead and scored;
 `pig-track` is the example drawn on a track of the die's six faces, reporting where each
 die landed (`places`), as a designer's game with heatmaps. The tests install this package
 for one test as the distribution `pig-levels` 0.2, beside the example that `make setup`
@@ -13,8 +15,23 @@ installs.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import msgspec
-from pig.game import Held, Landed, Params, Rolled, apply, chance, check, legal, outcome, setup, view
+from pig.game import (
+    Held,
+    Landed,
+    Params,
+    Rolled,
+    State,
+    apply,
+    chance,
+    check,
+    legal,
+    outcome,
+    setup,
+    view,
+)
 
 from rulesets.protocol import Place, Ruleset, Version
 from rulesets.view import BoardView, Cell
@@ -53,3 +70,15 @@ BOTS = Ruleset(name="pig-bots", title="Pig with bots", events=EVENTS, setup=setu
                          "100": Version(id="100", params=Params(target=100), title="first to 100")},
                example_seats={"a": "ana", "b": "ben"})
 """Level 4 in two versions: the random bot plays it out, simulate and compare-versions run."""
+
+
+def metrics(params: Params, state: State) -> dict[str, float]:
+    """Each seat's banked points, the points at stake this turn, and the first seat's lead."""
+    out = {f"banked_{seat}": float(score) for seat, score in zip(state.seats, state.scores, strict=True)}
+    out["at_stake"] = float(state.total)
+    out["score"] = float(state.scores[0] - max(state.scores[1:], default=0))
+    return out
+
+
+SCORED = replace(BOTS, name="pig-scored", title="Pig with bots and metrics", metrics=metrics)
+"""`pig-bots` with metrics: a position can be scored without playing the game out."""
