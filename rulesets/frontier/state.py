@@ -307,13 +307,53 @@ def _by_id(every: tuple[Unit, ...]) -> dict[str, Unit]:
 
 
 def replace_unit(state: State, unit: Unit, **changes: object) -> State:
-    """The state with one unit replaced (and any other state fields changed)."""
-    found = list(state.units)
-    for i, old in enumerate(found):
+    """The state with one unit replaced (and any other state fields changed). The units'
+    indexes (`_by_id`, `_standing`, `_bodies`) known for the tuple before are carried over to
+    the new tuple with that one entry changed, not rebuilt: most events change one unit."""
+    every = state.units
+    for i, old in enumerate(every):
         if old.id == unit.id:
-            found[i] = unit
-            return replace(state, units=tuple(found), **changes)
+            units_ = (*every[:i], unit, *every[i + 1:])
+            _carry_indexes(every, units_, old, unit)
+            return replace(state, units=units_, **changes)
     return replace(state, **changes) if changes else state
+
+
+def _carry_indexes(before: tuple[Unit, ...], after: tuple[Unit, ...], old: Unit, new: Unit) -> None:
+    """The indexes of `after` (`before` with `old` replaced by `new`, of the same id), made from those known for `before` with one entry changed: each equals what its function
+    makes of `after` from scratch."""
+    destroyed = _destroyed.known(before)
+    if destroyed is not None and old.status != "destroyed" and new.status != "destroyed":
+        _destroyed.keep(after, destroyed)  # no unit destroyed or brought back: the same points
+    by_id = _by_id.known(before)
+    if by_id is not None and by_id.get(new.id) is old:  # (the first unit of that id: the one the index holds)
+        carried = dict(by_id)
+        carried[new.id] = new
+        _by_id.keep(after, carried)
+    standing = _standing.known(before)
+    if standing is None:
+        return
+    was = old.status == "board" and old.at is not None
+    now = new.status == "board" and new.at is not None
+    if was != now or old.side != new.side:
+        return  # a unit set up or taken off: who stands changes, built again when asked
+    if not now:
+        _standing.keep(after, standing)
+        bodies_ = _bodies.known(before)
+        if bodies_ is not None:
+            _bodies.keep(after, bodies_)
+        return
+    every = standing[None]
+    at = every.index(old)
+    side = standing[new.side]
+    on_side = side.index(old)
+    carried_standing = dict(standing)
+    carried_standing[None] = (*every[:at], new, *every[at + 1:])
+    carried_standing[new.side] = (*side[:on_side], new, *side[on_side + 1:])
+    _standing.keep(after, carried_standing)
+    bodies_ = _bodies.known(before)
+    if bodies_ is not None:
+        _bodies.keep(after, (*bodies_[:at], _body(new), *bodies_[at + 1:]))
 
 
 def kind(unit: Unit) -> units.UnitType:
@@ -506,11 +546,12 @@ def _standing_ends(params: None, terrain: tuple[Piece, ...]) -> Callable[[Unit],
 
 def bodies(state: State) -> tuple[board.Body, ...]:
     """Every unit on the table as something that may stand in a line of sight."""
-    return _bodies(None, state.units)
+    return _bodies(state.units)
 
 
-@last_state  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
-def _bodies(params: None, every: tuple[Unit, ...]) -> tuple[board.Body, ...]:
+@last_one  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
+def _bodies(every: tuple[Unit, ...]) -> tuple[board.Body, ...]:
+    """The units standing (`_standing`'s order) as bodies."""
     return tuple(_body(u) for u in every if u.status == "board" and u.at is not None)
 
 
