@@ -314,14 +314,16 @@ def replace_unit(state: State, unit: Unit, **changes: object) -> State:
     for i, old in enumerate(every):
         if old.id == unit.id:
             units_ = (*every[:i], unit, *every[i + 1:])
-            _carry_indexes(every, units_, old, unit)
+            _carry_indexes(every, units_, i, unit)
             return replace(state, units=units_, **changes)
     return replace(state, **changes) if changes else state
 
 
-def _carry_indexes(before: tuple[Unit, ...], after: tuple[Unit, ...], old: Unit, new: Unit) -> None:
-    """The indexes of `after` (`before` with `old` replaced by `new`, of the same id), made from those known for `before` with one entry changed: each equals what its function
-    makes of `after` from scratch."""
+def _carry_indexes(before: tuple[Unit, ...], after: tuple[Unit, ...], i: int, new: Unit) -> None:
+    """The indexes of `after` (`before` with its unit at `i` replaced by `new`, of the same
+    id), made from those known for `before` with one entry changed, added or taken out: each
+    equals what its function makes of `after` from scratch."""
+    old = before[i]
     destroyed = _destroyed.known(before)
     if destroyed is not None and old.status != "destroyed" and new.status != "destroyed":
         _destroyed.keep(after, destroyed)  # no unit destroyed or brought back: the same points
@@ -331,29 +333,37 @@ def _carry_indexes(before: tuple[Unit, ...], after: tuple[Unit, ...], old: Unit,
         carried[new.id] = new
         _by_id.keep(after, carried)
     standing = _standing.known(before)
-    if standing is None:
+    if standing is None or old.side != new.side:
         return
     was = old.status == "board" and old.at is not None
     now = new.status == "board" and new.at is not None
-    if was != now or old.side != new.side:
-        return  # a unit set up or taken off: who stands changes, built again when asked
-    if not now:
+    bodies_ = _bodies.known(before)
+    if not (was or now):  # neither stands: who stands is the same
         _standing.keep(after, standing)
-        bodies_ = _bodies.known(before)
         if bodies_ is not None:
             _bodies.keep(after, bodies_)
         return
-    every = standing[None]
-    at = every.index(old)
-    side = standing[new.side]
-    on_side = side.index(old)
+    every, side = standing[None], standing.get(new.side, ())
+    if was:  # (the first standing unit equal to `old` is `old`: an equal one before it would have its id)
+        at, on_side = every.index(old), side.index(old)
+    else:  # set up: after the units before it that stand, in the tuple's order
+        at = on_side = 0
+        for u in before[:i]:
+            if u.status == "board" and u.at is not None:
+                at += 1
+                on_side += u.side == new.side
+    keep = 1 if was else 0
+    put = (new,) if now else ()
     carried_standing = dict(standing)
-    carried_standing[None] = (*every[:at], new, *every[at + 1:])
-    carried_standing[new.side] = (*side[:on_side], new, *side[on_side + 1:])
+    carried_standing[None] = (*every[:at], *put, *every[at + keep:])
+    carried_side = (*side[:on_side], *put, *side[on_side + keep:])
+    if carried_side:
+        carried_standing[new.side] = carried_side
+    else:
+        del carried_standing[new.side]  # (a side with no unit standing has no entry)
     _standing.keep(after, carried_standing)
-    bodies_ = _bodies.known(before)
     if bodies_ is not None:
-        _bodies.keep(after, (*bodies_[:at], _body(new), *bodies_[at + 1:]))
+        _bodies.keep(after, (*bodies_[:at], *((_body(new),) if now else ()), *bodies_[at + keep:]))
 
 
 def kind(unit: Unit) -> units.UnitType:

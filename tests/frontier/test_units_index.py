@@ -83,11 +83,28 @@ def test_the_indexes_carried_from_one_units_tuple_to_the_next_answer_as_the_plai
     assert changed > 100
 
 
-def test_a_unit_changed_where_two_share_its_id_leaves_the_indexes_as_the_plain_walk() -> None:
+def test_a_unit_moved_set_up_or_taken_off_leaves_the_indexes_as_the_plain_walk() -> None:
     first, second = put("stalker_team", (5.0, 5.0)), put("stalker_team", (9.0, 9.0))
-    state = State(seats=("p1", "p2"), mission="assault", points=100, stage="play", units=(second, first, replace(second, id=first.id)))
-    _same_as_the_plain_walk(state)  # the indexes of the tuple before are known
-    for moved in (replace(first, at=(7.0, 7.0)), replace(first, status="destroyed", at=None), replace(first, shaken=True)):
-        after = replace_unit(state, moved)
+    waiting = replace(put("stalker_team", (1.0, 1.0), side="p2", n=3), status="roster", at=None)
+    state = State(seats=("p1", "p2"), mission="assault", points=100, stage="play",
+                  units=(second, waiting, first, replace(second, id=first.id)))  # a table's mistake: two units of one id
+    changes = (replace(first, at=(7.0, 7.0)), replace(first, status="destroyed", at=None), replace(first, shaken=True),
+               replace(waiting, status="board", at=(20.0, 20.0)), replace(waiting, status="reserve"))
+    for changed in changes:
+        _same_as_the_plain_walk(state)  # the indexes of the tuple before are known
+        after = replace_unit(state, changed)
         _same_as_the_plain_walk(after)
-        _same_as_the_plain_walk(state)
+    _same_as_the_plain_walk(state)
+    set_up = replace_unit(state, replace(waiting, status="board", at=(20.0, 20.0)))
+    _same_as_the_plain_walk(set_up)
+    _same_as_the_plain_walk(replace_unit(set_up, replace(waiting, status="destroyed")))  # p2's one unit gone: none of p2 stands
+
+
+def test_a_unit_set_up_stands_in_its_place_among_its_sides_units() -> None:
+    waiting = replace(put("stalker_team", (1.0, 1.0), side="p2", n=1), status="roster", at=None)
+    units = (put("stalker_team", (5.0, 5.0)), waiting, put("stalker_team", (30.0, 20.0), side="p2", n=2))
+    state = State(seats=("p1", "p2"), mission="assault", points=100, stage="play", units=units)
+    _same_as_the_plain_walk(state)
+    set_up = replace_unit(state, replace(waiting, status="board", at=(20.0, 20.0)))
+    _same_as_the_plain_walk(set_up)
+    assert [u.id for u in on_board(set_up, "p2")] == ["p2/stalker_team-1", "p2/stalker_team-2"]
