@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Literal, NamedTuple
 
 from rulesets.frontier.params import Params
-from rulesets.frontier.units import ABILITY_IDS
 from rulesets.frontier.state import (
     ATTRIBUTE,
     NEAR,
@@ -32,6 +31,7 @@ from rulesets.frontier.state import (
     turn_number,
     until,
 )
+from rulesets.frontier.units import ABILITY_IDS
 from rulesets.memo import last_state
 
 Keep = Literal["only", "high", "low"]

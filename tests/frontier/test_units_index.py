@@ -16,7 +16,16 @@ import msgspec
 from projections.corpus.simulate import play
 from projections.read.replay import replay
 from rulesets.frontier import board
-from rulesets.frontier.state import State, Unit, bodies, destroyed_points, find, kind, on_board, replace_unit
+from rulesets.frontier.state import (
+    State,
+    Unit,
+    bodies,
+    destroyed_points,
+    find,
+    kind,
+    on_board,
+    replace_unit,
+)
 from tests.frontier.scenario import P, R, put
 
 replace = msgspec.structs.replace
