@@ -308,8 +308,8 @@ class _Units(NamedTuple):
     by_id: dict[str, Unit]
     """Each unit by its id (that first unit)."""
     standing: dict[str | None, tuple[Unit, ...]]
-    """`on_board`: the units standing on the table, in the tuple's order, of every seat with
-    one standing (None: of all seats)."""
+    """`on_board`: the units standing on the table, in the tuple's order, of each seat (None:
+    of all seats); a seat with none standing has no entry or an empty one."""
     bodies: tuple[board.Body, ...]
     """`bodies`: the units standing as bodies, in the same order."""
     destroyed: dict[str, int]
@@ -320,8 +320,7 @@ def _stands(unit: Unit) -> bool:
     return unit.status == "board" and unit.at is not None
 
 
-@last_one  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
-def _index(every: tuple[Unit, ...]) -> _Units:
+def _built(every: tuple[Unit, ...]) -> _Units:
     """The units tuple's index, from scratch (`replace_unit` carries it from one tuple to the next)."""
     at: dict[str, int] = {}
     by_id: dict[str, Unit] = {}
@@ -333,6 +332,11 @@ def _index(every: tuple[Unit, ...]) -> _Units:
     for side in dict.fromkeys(u.side for u in standing):
         by_side[side] = tuple(u for u in standing if u.side == side)
     return _Units(at, by_id, by_side, tuple(_body(u) for u in standing), _destroyed(every))
+
+
+_index = last_one(_built)
+"""`_built`, kept for the last units tuple asked (rulesets/memo.py): the units tuple is shared
+by every state in which no unit changed."""
 
 
 def _destroyed(every: tuple[Unit, ...]) -> dict[str, int]:
@@ -363,28 +367,31 @@ def _carried(index: _Units, before: tuple[Unit, ...], after: tuple[Unit, ...], i
     old = before[i]
     by_id = dict(index.by_id)
     by_id[new.id] = new
+    if old.side != new.side:
+        return _built(after)  # (no rule moves a unit to the other side: built again)
     destroyed = index.destroyed
     if old.status == "destroyed" or new.status == "destroyed":  # (rare: counted again)
         destroyed = _destroyed(after)
-    was, now = _stands(old), _stands(new)
+    was = old.status == "board" and old.at is not None  # (`_stands`, inline: every event asks it)
+    now = new.status == "board" and new.at is not None
     if not (was or now):  # neither stands: who stands is the same
         return _Units(index.at, by_id, index.standing, index.bodies, destroyed)
     standing = dict(index.standing)
-    every, bodies_ = standing[None], index.bodies
+    every, side, bodies_ = standing[None], standing.get(new.side, ()), index.bodies
     if was:  # (the first standing unit equal to `old` is `old`: an equal one before it would have its id)
-        at = every.index(old)
-        every, bodies_ = (*every[:at], *every[at + 1:]), (*bodies_[:at], *bodies_[at + 1:])
-        side = tuple(u for u in every if u.side == old.side)
-        if side:
-            standing[old.side] = side
-        else:
-            del standing[old.side]  # (a seat with no unit standing has no entry)
-    if now:  # in its place: after the units before it that stand, in the tuple's order
-        at = sum(1 for u in before[:i] if _stands(u))
-        every, bodies_ = (*every[:at], new, *every[at:]), (*bodies_[:at], _body(new), *bodies_[at:])
-        standing[new.side] = tuple(u for u in every if u.side == new.side)
-    standing[None] = every
-    return _Units(index.at, by_id, standing, bodies_, destroyed)
+        at, on_side = every.index(old), side.index(old)
+    else:  # set up: after the units before it that stand, in the tuple's order
+        at = on_side = 0
+        for u in before[:i]:
+            if u.status == "board" and u.at is not None:
+                at += 1
+                on_side += u.side == new.side
+    put: tuple[Unit, ...] = (new,) if now else ()
+    body: tuple[board.Body, ...] = (_body(new),) if now else ()
+    gone = 1 if was else 0
+    standing[None] = (*every[:at], *put, *every[at + gone:])
+    standing[new.side] = (*side[:on_side], *put, *side[on_side + gone:])  # (empty as no entry: `on_board` reads it so)
+    return _Units(index.at, by_id, standing, (*bodies_[:at], *body, *bodies_[at + gone:]), destroyed)
 
 
 def kind(unit: Unit) -> units.UnitType:
