@@ -198,16 +198,17 @@ Counted in Python bytecode instructions per pass over these games (`sys.settrace
 machine's load does not move), the audited replay went from 4.89 to 4.37 million (-11%).
 
 Why such cuts cannot reach 2x: with the checks left out (`apply` alone, in the same fold) a pass over these
-games took 38 of the 71 ms the audited pass took before; 2x the library's rebuild (about 70,000 events/s) is
-34 ms per pass for check and apply together, less than `apply` alone costs. The profile is flat: no function
-above 5% of the instructions (the shared fold 5%, sight lines' terrain and units parts 4% and 3%, the index's
-carry 4%, `find` with its memo 5%), the rest tens of rule functions at 1-2% each. What would reach it is a
-change of design, both of: one pass per event instead of `check` then `apply` on the same state, each
-starting again (finding the units, the open window, the rolls, the sight lines: a third of a check's work is
-also its apply's), e.g. a `step(params, state, event) -> (state, problems)` in the protocol; and the
-interpreter's cost per small call taken out, e.g. the rules compiled with mypyc (tried on `board`, `state`,
-`movement`, `rolls`, `rules`, `effects`, `abilities` and `memo`, not kept: about 1.3x in one run, but the
-states' encoding changed, so annotations that let an int pass for a float must be mended first).
+games took 38 of the 71 ms the audited pass took before (the code at `470d4c9`, one process); 2x the library's
+rebuild (35,193 events/s on a quieter machine: about 70,000) is 34 ms per pass for check and apply together,
+less than `apply` alone costs. The profile is flat: no function above 5% of the instructions (the shared fold
+5%, the index's carry 4%, sight lines' terrain and units parts about 4% each, `find` and the memos it asks
+6%), the rest tens of rule functions at 1-2% each. What would reach it is a change of design, both of: one
+pass per event instead of `check` then `apply` on the same state, each starting again (finding the units,
+the open window, the rolls, the sight lines), e.g. a `step(params, state, event) -> (state, problems)` in
+the protocol; and the interpreter's cost per small call taken out, e.g. the rules compiled with mypyc (tried
+on `board`, `state`, `movement`, `rolls`, `rules`, `effects`, `abilities` and `memo`, not kept: about 1.3x
+in one run, but the states' encoding changed, so annotations that let an int pass for a float must be
+mended first).
 """
 """What that table says: where the time went and what was cut (follows the table)."""
 
@@ -235,7 +236,7 @@ def frontier_table(rev: str, repeat: int, load_before: float) -> list[str]:
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     load = (load_before, os.getloadavg()[0])
     return [f"{FRONTIER_TABLE} (target: at least 2x)", "",
-            f"Measured {when} by `python -m benchmarks.speed --frontier-only --baseline {rev}` on {os.cpu_count()} cores "
+            f"Measured {when} by `python -m benchmarks.speed --frontier-only --baseline {rev}{f' --repeat {repeat}' if repeat != 3 else ''}` on {os.cpu_count()} cores "
             f"({'quiet' if max(load) < 1.5 else 'shared with other work'}: load average {load[0]:.2f} before, {load[1]:.2f} after).",
             f"Frontier's bot games (both bots, {FRONTIER_SEEDS} seeds each, seeds 2/i as above: {int(after['events']):,} events) replayed with the full",  # type: ignore[call-overload]
             f"audit, in CPU seconds, the least of {FRONTIER_PASSES} passes after an untimed one; the `eventsourcing` library rebuilding one",
