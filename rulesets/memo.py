@@ -39,11 +39,14 @@ def last_state(fn: Callable[[Any, Any], R]) -> Callable[[Any, Any], R]:
 
 class LastOne(Protocol[R_co]):
     """A `last_one` function: called, it answers; `known(value)` is its kept answer for that
-    very object, or None, never worked out (for a caller that may use it only when it is free)."""
+    very object, or None, never worked out (for a caller that may use it only when it is free);
+    `keep(value, answer)` keeps an answer the caller carried over from the value before."""
 
     def __call__(self, value: Any) -> R_co: ...
 
     def known(self, value: Any) -> R_co | None: ...
+
+    def keep(self, value: Any, answer: Any) -> None: ...
 
 
 def last_one(fn: Callable[[Any], R]) -> LastOne[R]:
@@ -65,7 +68,13 @@ def last_one(fn: Callable[[Any], R]) -> LastOne[R]:
         seen, answer = last[0]
         return answer if seen is value else None
 
+    def keep(value: Any, answer: R) -> None:
+        """Keep `answer` as fn(value): worked out by the caller from the answer for the value
+        before it, which differs from it in one entry (it must equal fn(value))."""
+        last[0] = (value, answer)
+
     remembered.known = known  # type: ignore[attr-defined]
+    remembered.keep = keep  # type: ignore[attr-defined]
     return cast(LastOne[R], remembered)
 
 

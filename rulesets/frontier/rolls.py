@@ -25,11 +25,13 @@ from rulesets.frontier.state import (
     gap,
     has,
     kind,
+    on_board,
     sees,
     terrain_rules,
     turn_number,
     until,
 )
+from rulesets.frontier.units import ABILITY_IDS
 from rulesets.memo import last_state
 
 Keep = Literal["only", "high", "low"]
@@ -38,6 +40,9 @@ TARGETS_ACTIVE = ("overwatch", "counter_attack", "firefight")
 """Reactions aimed at the active unit ("Active unit becomes shaken", "moves the active unit")."""
 TARGETS_TARGET = ("open_fire", "fight_through")
 """Actions aimed at their target."""
+IMPOSING = frozenset({"crowd_suppression_systems", "technological_horror", "com_jammer"})
+"""Enemy abilities that put disadvantage on a discipline roll (`_imposed`)."""
+NONE: frozenset[str] = frozenset()
 
 
 class Roll(NamedTuple):
@@ -103,24 +108,25 @@ def sources(params: Params, state: State, roller: Unit, roll_kind: str, *, targe
         dis.append("Exposed terrain: disadvantage on take cover")
     if roll_kind == "take_cover" and "cover" in here:
         adv.append("Cover: advantage on take cover")
-    # the roller's own abilities
+    # the roller's own abilities (its printed entry's, read once: `has` for each below)
+    own = ABILITY_IDS.get(roller.type, NONE)
     if "experimental_targeting_system" in roller.primed and attribute == "firepower":
         adv.append("Experimental Targeting System")
-    if has(roller, "inexorable_advance") and targeted_by in ("overwatch", "counter_attack"):
+    if "inexorable_advance" in own and targeted_by in ("overwatch", "counter_attack"):
         adv.append("Inexorable Advance: target of an overwatch or counter attack reaction")
-    if has(roller, "shock_tactics") and attribute == "assault" and target is not None and target.at and gap(roller, target) <= NEAR:
+    if "shock_tactics" in own and attribute == "assault" and target is not None and target.at and gap(roller, target) <= NEAR:
         adv.append('Shock Tactics: assault against an enemy within 5"')
-    if has(roller, "kill_zone") and roll_kind == "overwatch":
+    if "kill_zone" in own and roll_kind == "overwatch":
         adv.append("Kill Zone: overwatch")
     if "override_safety_parameters" in roller.primed and roll_kind == "open_fire":
         adv.append("Override Safety Parameters")
     if roller.nanites is not None and roller.nanites == attribute:
         adv.append(f"Experimental Nanites: {attribute}")
-    if has(roller, "friendly_competition") and _breacher_nearby(state, roller):
+    if "friendly_competition" in own and _breacher_nearby(state, roller):
         adv.append('Friendly Competition: a friendly breacher within 10" and line of sight')
     if until(roller, "forward_maggots", now) and roll_kind in ("advance", "fight_through"):
         adv.append("Forward Maggots: moved this turn")
-    if has(roller, "targeting_assist") and _assisted(state, target, opponent, reacting):
+    if "targeting_assist" in own and _assisted(state, target, opponent, reacting):
         adv.append("Targeting Assist: a designated target")
     if until(roller, "orbital_drop", now):
         dis.append("Orbital Drop: disadvantage on all actions this turn")
@@ -150,6 +156,8 @@ def _imposed(state: State, roller: Unit, roll_kind: str, attribute: str, target:
     dis = []
     if attribute == "discipline" and roller.at is not None:
         for enemy in enemies_of(state, roller):
+            if not IMPOSING & ABILITY_IDS.get(enemy.type, NONE):
+                continue  # none of the three below (most units)
             if has(enemy, "crowd_suppression_systems") and gap(roller, enemy) <= 10:
                 dis.append(f'Crowd Suppression Systems ({enemy.id} within 10")')
             if has(enemy, "technological_horror") and gap(roller, enemy) <= 10:
@@ -162,7 +170,7 @@ def _imposed(state: State, roller: Unit, roll_kind: str, attribute: str, target:
         if has(target, "active_camouflage") and attribute == "firepower":
             dis.append(f"Active Camouflage on {target.id}")
         if roll_kind == "open_fire" and target.at is not None:
-            for guard in (u for u in state.units if u.side == target.side and u.status == "board" and u.at is not None):
+            for guard in on_board(state, target.side):
                 if has(guard, "countermeasures") and gap(guard, target) <= 10:
                     dis.append(f'Countermeasures ({guard.id} within 10" of the target)')
     return dis

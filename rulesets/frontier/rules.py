@@ -1524,6 +1524,8 @@ def _spend_roll_abilities(state: State, act: Activation, specs: tuple[rolls.Roll
     firepower = {s.unit for s in specs or () if s.attribute == "firepower"}
     changed = []
     for unit in state.units:
+        if not (unit.primed or unit.ghost):
+            continue  # nothing to spend (most units, most rolls)
         primed = tuple(p for p in unit.primed if not (p == "experimental_targeting_system" and unit.id in firepower)
                        and p not in ("experimental_holtzmann_field",))
         if unit.ghost or primed != unit.primed:
@@ -1769,9 +1771,13 @@ def _settle(params: Params, state: State) -> State:
     turn = state.turn
     if turn is None or state.stage != "play":
         return state
-    windows = tuple(w for w in turn.windows if w.unit is None or _still_there(state, w))
-    tests = tuple(t for t in turn.tests if (u := find(state, t)) is not None and u.status == "board")
-    nanites = turn.nanites if (n := find(state, turn.nanites)) is not None and n.status == "board" else None
+    windows, tests, nanites = turn.windows, turn.tests, turn.nanites  # (most turns wait on none of them)
+    if windows:
+        windows = tuple(w for w in windows if w.unit is None or _still_there(state, w))
+    if tests:
+        tests = tuple(t for t in tests if (u := find(state, t)) is not None and u.status == "board")
+    if nanites is not None and ((n := find(state, nanites)) is None or n.status != "board"):
+        nanites = None
     act = turn.activation
     if act is not None:
         active = find(state, act.unit)
@@ -1781,8 +1787,7 @@ def _settle(params: Params, state: State) -> State:
             windows = tuple(w for w in windows if w.kind != "move" or w.purpose not in ("fight_through",))
     if windows != turn.windows or act is not turn.activation or tests != turn.tests or nanites != turn.nanites:
         state = replace(state, turn=replace(turn, windows=windows, activation=act, tests=tests, nanites=nanites))
-    reactor = find(state, act.reactor) if act is not None else None
-    if act is not None and act.phase == "roll" and (reactor is None or reactor.status != "board"):
+    if act is not None and act.phase == "roll" and ((reactor := find(state, act.reactor)) is None or reactor.status != "board"):
         # the reacting unit left before the dice: no reaction is left, "the action automatically succeeds"
         return _settle(params, _resolve(params, state, "active"))
     if act is not None and act.phase == "resolve" and not windows:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Callable, Mapping
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import msgspec
 
@@ -287,33 +287,111 @@ def find(state: State, unit_id: str | None) -> Unit | None:
     """The unit with that id, if the game has it."""
     if unit_id is None:
         return None
-    return _by_id(state.units).get(unit_id)
+    return _index(state.units).by_id.get(unit_id)
 
 
 def units_by_id(state: State) -> Mapping[str, Unit]:
     """`find` for many ids in a row (a declaration's open fire finds every target by id): each
     unit by its id, the first if a table's mistake gave two units one id."""
-    return _by_id(state.units)
+    return _index(state.units).by_id
 
 
-@last_one  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
-def _by_id(every: tuple[Unit, ...]) -> dict[str, Unit]:
-    """Each unit by its id (the first, if a table's mistake gave two units one id): `find`
-    is asked a few hundred times per units tuple (every candidate names its units)."""
-    out: dict[str, Unit] = {}
+class _Units(NamedTuple):
+    """What rules ask of one units tuple again and again, answered once per tuple: `find` is
+    asked a few hundred times per tuple (every candidate names its units), `on_board` some
+    fifty times per decision, `bodies` by every sight line, `destroyed_points` by the ending
+    of every state."""
+
+    at: dict[str, int]
+    """Each id's place in the tuple (the first unit of that id, if a table's mistake gave two
+    units one id: the one `replace_unit` replaces)."""
+    by_id: dict[str, Unit]
+    """Each unit by its id (that first unit)."""
+    standing: dict[str | None, tuple[Unit, ...]]
+    """`on_board`: the units standing on the table, in the tuple's order, of each seat (None:
+    of all seats); a seat with none standing has no entry or an empty one."""
+    bodies: tuple[board.Body, ...]
+    """`bodies`: the units standing as bodies, in the same order."""
+    destroyed: dict[str, int]
+    """`destroyed_points` of every seat with a unit destroyed."""
+
+
+def _stands(unit: Unit) -> bool:
+    return unit.status == "board" and unit.at is not None
+
+
+def _built(every: tuple[Unit, ...]) -> _Units:
+    """The units tuple's index, from scratch (`replace_unit` carries it from one tuple to the next)."""
+    at: dict[str, int] = {}
+    by_id: dict[str, Unit] = {}
+    for i, u in enumerate(every):
+        if u.id not in at:
+            at[u.id], by_id[u.id] = i, u
+    standing = tuple(u for u in every if _stands(u))
+    by_side: dict[str | None, tuple[Unit, ...]] = {None: standing}
+    for side in dict.fromkeys(u.side for u in standing):
+        by_side[side] = tuple(u for u in standing if u.side == side)
+    return _Units(at, by_id, by_side, tuple(_body(u) for u in standing), _destroyed(every))
+
+
+_index = last_one(_built)
+"""`_built`, kept for the last units tuple asked (rulesets/memo.py): the units tuple is shared
+by every state in which no unit changed."""
+
+
+def _destroyed(every: tuple[Unit, ...]) -> dict[str, int]:
+    out: dict[str, int] = {}
     for u in every:
-        out.setdefault(u.id, u)
+        if u.status == "destroyed":
+            out[u.side] = out.get(u.side, 0) + kind(u).points
     return out
 
 
 def replace_unit(state: State, unit: Unit, **changes: object) -> State:
-    """The state with one unit replaced (and any other state fields changed)."""
-    found = list(state.units)
-    for i, old in enumerate(found):
-        if old.id == unit.id:
-            found[i] = unit
-            return replace(state, units=tuple(found), **changes)
-    return replace(state, **changes) if changes else state
+    """The state with one unit replaced (and any other state fields changed). Most events
+    change one unit, so the index of the units tuple before (`_index`) is carried over to the
+    new tuple with that one entry changed, added or taken out, not built again."""
+    every = state.units
+    index = _index(every)
+    i = index.at.get(unit.id)
+    if i is None:
+        return replace(state, **changes) if changes else state
+    after = (*every[:i], unit, *every[i + 1:])
+    _index.keep(after, _carried(index, every, after, i, unit))
+    return replace(state, units=after, **changes)
+
+
+def _carried(index: _Units, before: tuple[Unit, ...], after: tuple[Unit, ...], i: int, new: Unit) -> _Units:
+    """The index of `after`, `before` with its unit at `i` replaced by `new` (of the same id),
+    from `before`'s: equal to what `_index` makes of `after` from scratch."""
+    old = before[i]
+    by_id = dict(index.by_id)
+    by_id[new.id] = new
+    if old.side != new.side:
+        return _built(after)  # (no rule moves a unit to the other side: built again)
+    destroyed = index.destroyed
+    if old.status == "destroyed" or new.status == "destroyed":  # (rare: counted again)
+        destroyed = _destroyed(after)
+    was = old.status == "board" and old.at is not None  # (`_stands`, inline: every event asks it)
+    now = new.status == "board" and new.at is not None
+    if not (was or now):  # neither stands: who stands is the same
+        return _Units(index.at, by_id, index.standing, index.bodies, destroyed)
+    standing = dict(index.standing)
+    every, side, bodies_ = standing[None], standing.get(new.side, ()), index.bodies
+    if was:  # (the first standing unit equal to `old` is `old`: an equal one before it would have its id)
+        at, on_side = every.index(old), side.index(old)
+    else:  # set up: after the units before it that stand, in the tuple's order
+        at = on_side = 0
+        for u in before[:i]:
+            if u.status == "board" and u.at is not None:
+                at += 1
+                on_side += u.side == new.side
+    put: tuple[Unit, ...] = (new,) if now else ()
+    body: tuple[board.Body, ...] = (_body(new),) if now else ()
+    gone = 1 if was else 0
+    standing[None] = (*every[:at], *put, *every[at + gone:])
+    standing[new.side] = (*side[:on_side], *put, *side[on_side + gone:])  # (empty as no entry: `on_board` reads it so)
+    return _Units(index.at, by_id, standing, (*bodies_[:at], *body, *bodies_[at + gone:]), destroyed)
 
 
 def kind(unit: Unit) -> units.UnitType:
@@ -328,19 +406,7 @@ def has(unit: Unit, ability: str) -> bool:
 
 def on_board(state: State, side: str | None = None) -> tuple[Unit, ...]:
     """Units standing on the table, optionally of one seat."""
-    return _standing(state.units).get(side, ())
-
-
-@last_one  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
-def _standing(every: tuple[Unit, ...]) -> dict[str | None, tuple[Unit, ...]]:
-    """`on_board` for one units tuple, every seat's at once (None: all of them), in the
-    tuple's order: asked some fifty times per decision (each candidate's rules look at who
-    stands where)."""
-    standing = tuple(u for u in every if u.status == "board" and u.at is not None)
-    out: dict[str | None, tuple[Unit, ...]] = {None: standing}
-    for side in dict.fromkeys(u.side for u in standing):
-        out[side] = tuple(u for u in standing if u.side == side)
-    return out
+    return _index(state.units).standing.get(side, ())
 
 
 def enemies_of(state: State, unit: Unit) -> list[Unit]:
@@ -506,12 +572,7 @@ def _standing_ends(params: None, terrain: tuple[Piece, ...]) -> Callable[[Unit],
 
 def bodies(state: State) -> tuple[board.Body, ...]:
     """Every unit on the table as something that may stand in a line of sight."""
-    return _bodies(None, state.units)
-
-
-@last_state  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
-def _bodies(params: None, every: tuple[Unit, ...]) -> tuple[board.Body, ...]:
-    return tuple(_body(u) for u in every if u.status == "board" and u.at is not None)
+    return _index(state.units).bodies
 
 
 BODIES_KEPT = 4096
@@ -521,9 +582,10 @@ _kept_bodies: dict[int, tuple[Unit, board.Body]] = {}
 
 def _body(unit: Unit) -> board.Body:
     """A unit on the table as a body, remembered per unit object: a unit that did not change
-    is the very object of the state before (frozen), so after an event only the units it
-    changed are measured again, not every unit on the table. Keyed on identity, the unit
-    kept beside its answer (so its id is not reused while it is kept); a bounded memo."""
+    is the very object of the state before (frozen), so an index built again for a units
+    tuple (`_built`) measures again only the units that changed, and shares its bodies with
+    the tuples before. Keyed on identity, the unit kept beside its answer (so its id is not
+    reused while it is kept); a bounded memo."""
     found = _kept_bodies.get(id(unit))
     if found is not None and found[0] is unit:
         return found[1]
@@ -701,18 +763,7 @@ def marker(state: State, kind_: str) -> Token | None:
 
 def destroyed_points(state: State, seat: str) -> int:
     """Points of a seat's units destroyed (Bug Out and Self Destruct do not count)."""
-    return _destroyed(state.units).get(seat, 0)
-
-
-@last_one  # the units tuple is shared by every state in which no unit changed (rulesets/memo.py)
-def _destroyed(every: tuple[Unit, ...]) -> dict[str, int]:
-    """`destroyed_points` of every seat at once: the ending is asked of every state, and asks
-    it of both sides."""
-    out: dict[str, int] = {}
-    for u in every:
-        if u.status == "destroyed":
-            out[u.side] = out.get(u.side, 0) + kind(u).points
-    return out
+    return _index(state.units).destroyed.get(seat, 0)
 
 
 def starting_points(state: State, seat: str) -> int:
