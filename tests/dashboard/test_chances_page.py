@@ -31,9 +31,14 @@ def home(pig: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return home
 
 
+def _open(at: AppTest) -> AppTest:
+    """Open the win chances' panel, as a click on it does: its inputs are drawn then."""
+    at.session_state[f"replay.chances_open.{at.session_state['replay.for']}"] = True
+    return run_ok(at)
+
+
 def _compute(at: AppTest) -> AppTest:
-    at.session_state[f"replay.chances_open.{at.session_state['replay.for']}"] = True  # the panel opened
-    run_ok(at)
+    _open(at)
     by_label(at.number_input, "Games per point").set_value(100)
     at.button(key="replay.chances_go").click()
     return run_ok(at)
@@ -60,7 +65,7 @@ def test_a_curve_played_a_round_ahead_says_it_was_scored_by_a_model_and_how_many
     install(site, {"pig-scored": "pig_levels:SCORED"}, name="pig-scored", version="0.1")
     registry.refresh()
     forced_game(Workspace(home), "pig-scored", "scored")
-    at = open_page(AppTest.from_file(APP, default_timeout=120).run(), "replay", match_id="scored")
+    at = _open(open_page(AppTest.from_file(APP, default_timeout=120).run(), "replay", match_id="scored"))
     by_label(at.selectbox, "Play ahead").set_value("1")
     by_label(at.number_input, "Stop at ± points").set_value(5.0)
     shown = texts(_compute(at))
