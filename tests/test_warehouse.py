@@ -369,6 +369,18 @@ def test_an_incremental_sync_of_new_batches_new_logs_and_grown_logs_equals_a_syn
     assert rows(warehouse, "SELECT count(*) FROM checkpoints") == rows(scratch, "SELECT count(*) FROM checkpoints") == [(9,)]
 
 
+def test_only_a_log_that_can_grow_keeps_a_state_to_resume_from(tmp_path: Path) -> None:
+    from projections.corpus.batch import simulate
+
+    ws = store_with(tmp_path, ["mortalgate-2.5"])
+    simulate(ws, "mortalgate@2.5", games=2, seed=1, workers=1, sync=False)
+    warehouse = Warehouse(ws)
+    warehouse.sync()
+    kept = rows(warehouse, "SELECT m.batch IS NOT NULL, octet_length(c.state) > 0 FROM checkpoints c "
+                           "JOIN matches m USING (match_id) ORDER BY m.batch NULLS FIRST")
+    assert kept == [(False, True), (True, False), (True, False)]
+
+
 def test_a_sync_that_finds_nothing_new_leaves_the_published_replica_as_it_is(synced: Warehouse) -> None:
     before = synced.replica.stat()
     assert synced.sync().events == 0
