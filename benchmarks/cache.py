@@ -197,11 +197,11 @@ def replace_corpus_rows(text: str, rows: list[str], note: str) -> str:
     """The section with its corpus rows (`audit --all` and the syncs) measured again, every other
     row as it was; `note` says when and how."""
     kept = [line for line in text.splitlines() if not line.startswith(CORPUS_ROWS)]
-    at = next(i for i, line in enumerate(kept) if line.startswith("| Timeline memory"))
-    out = [*kept[:at], *rows, *kept[at:]]
-    while (at := next((i for i, line in enumerate(out) if line.startswith(("The three corpus rows", "The corpus rows"))), None)) is not None:
-        end = next((i for i in range(at, len(out)) if not out[i].strip()), len(out))
-        del out[at:end + 1]  # the paragraph that said how they were measured before
+    table_end = next(i for i, line in enumerate(kept) if line.startswith("| Timeline memory"))
+    out = [*kept[:table_end], *rows, *kept[table_end:]]
+    while (said := next((i for i, line in enumerate(out) if line.startswith(("The three corpus rows", "The corpus rows"))), None)) is not None:
+        end = next((i for i in range(said, len(out)) if not out[i].strip()), len(out))
+        del out[said:end + 1]  # the paragraph that said how they were measured before
     end = next(i for i, line in enumerate(out) if line.startswith("Baseline code:"))
     out.insert(end, note)
     out.insert(end + 1, "")
@@ -270,7 +270,9 @@ def main() -> None:
         note = (f"The corpus rows were measured again on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by "
                 f"`python -m benchmarks.cache --corpus-only` (load average {load:.1f} before, {os.getloadavg()[0]:.1f} after): "
                 "wall seconds on a machine shared with other work say little about what two processes give, so the syncs "
-                "are also given in CPU seconds of every process, as the corpus table of 'Speed where designers wait' reads them.")
+                "are also given in CPU seconds of every process, as the corpus table of 'Speed where designers wait' reads them. "
+                f"Sync on 2 processes with the audits kept: {2 * work['replay cpu'] / work['sync, audits kept cpu']:.2f}x one core's "
+                f"audited replay on idle cores (target 1.6x), {work['replay'] / work['sync, audits kept']:.2f}x in wall seconds here.")
         if not args.quick:
             section = REPORT.read_text().split("<!-- begin cache -->\n", 1)[1].split("<!-- end cache -->", 1)[0]
             write_section("cache", replace_corpus_rows(section, rows, note))
