@@ -381,6 +381,25 @@ def test_only_a_log_that_can_grow_keeps_a_state_to_resume_from(tmp_path: Path) -
     assert kept == [(False, True), (True, False), (True, False)]
 
 
+def test_a_grown_log_whose_checkpoint_kept_no_state_is_projected_whole_and_said(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "store")
+    lines = golden.log_path("mortalgate-2.5").read_bytes().splitlines(keepends=True)
+    ws.import_log(b"".join(lines[:200]), where="first half")
+    warehouse = Warehouse(ws)
+    warehouse.sync()
+    old = duckdb.connect(str(warehouse.path))
+    old.execute("UPDATE checkpoints SET state = ''::BLOB, metrics = ''")  # as a batched match's seam is kept
+    old.close()
+    ws.append_events("golden-2.5", [msgspec.structs.replace(e, prev="") for e in golden.read_log("mortalgate-2.5")[200:]])
+    report = warehouse.sync()
+    assert (report.extended, report.rebuilt) == (0, [("golden-2.5", "no state was kept to go on from")])
+    copy = tmp_path / "copy"
+    shutil.copytree(ws.home, copy, ignore=shutil.ignore_patterns("warehouse*"))
+    scratch = Warehouse(Workspace(copy))
+    scratch.sync()
+    assert table_dump(warehouse) == table_dump(scratch)
+
+
 def test_a_sync_that_finds_nothing_new_leaves_the_published_replica_as_it_is(synced: Warehouse) -> None:
     before = synced.replica.stat()
     assert synced.sync().events == 0
