@@ -120,7 +120,7 @@ def main() -> int:
     tree = code_tree(args.baseline)
     here: list[dict[str, object]] = []
     base: list[dict[str, object]] = []
-    started = time.perf_counter()
+    started, load = time.perf_counter(), os.getloadavg()[0]
     for round_no in range(args.rounds):
         print(f"round {round_no + 1}/{args.rounds}", flush=True)
         base.append(measured_in(tree, "benchmarks.sync_cost", call))
@@ -131,7 +131,8 @@ def main() -> int:
         "## Sync's fixed cost and listing (`python -m benchmarks.sync_cost`)",
         "",
         f"Measured {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())} by `python -m benchmarks.sync_cost --games {args.games}"
-        f" --rounds {args.rounds} --baseline {args.baseline}` on {os.cpu_count()} cores ({took:.0f} s): bot games of {SPEC} in"
+        f" --rounds {args.rounds} --baseline {args.baseline}` on {os.cpu_count()} cores ({took:.0f} s; load average {load:.1f}"
+        f" before, {os.getloadavg()[0]:.1f} after): bot games of {SPEC} in"
         f" one batch ({now['large_matches']:.0f} games, {now['large_events']:,.0f} events; the small store"
         f" {now['small_matches']:.0f} games), then {now['more_events']:,.0f} events more (1%). CPU seconds of the process,"
         f" one process syncing; this code and `{args.baseline}` take turns in processes of their own, median of"

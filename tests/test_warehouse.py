@@ -369,6 +369,37 @@ def test_an_incremental_sync_of_new_batches_new_logs_and_grown_logs_equals_a_syn
     assert rows(warehouse, "SELECT count(*) FROM checkpoints") == rows(scratch, "SELECT count(*) FROM checkpoints") == [(9,)]
 
 
+def test_only_a_log_that_can_grow_keeps_a_state_to_resume_from(tmp_path: Path) -> None:
+    from projections.corpus.batch import simulate
+
+    ws = store_with(tmp_path, ["mortalgate-2.5"])
+    simulate(ws, "mortalgate@2.5", games=2, seed=1, workers=1, sync=False)
+    warehouse = Warehouse(ws)
+    warehouse.sync()
+    kept = rows(warehouse, "SELECT m.batch IS NOT NULL, octet_length(c.state) > 0 FROM checkpoints c "
+                           "JOIN matches m USING (match_id) ORDER BY m.batch NULLS FIRST")
+    assert kept == [(False, True), (True, False), (True, False)]
+
+
+def test_a_grown_log_whose_checkpoint_kept_no_state_is_projected_whole_and_said(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "store")
+    lines = golden.log_path("mortalgate-2.5").read_bytes().splitlines(keepends=True)
+    ws.import_log(b"".join(lines[:200]), where="first half")
+    warehouse = Warehouse(ws)
+    warehouse.sync()
+    old = duckdb.connect(str(warehouse.path))
+    old.execute("UPDATE checkpoints SET state = ''::BLOB, metrics = ''")  # as a batched match's seam is kept
+    old.close()
+    ws.append_events("golden-2.5", [msgspec.structs.replace(e, prev="") for e in golden.read_log("mortalgate-2.5")[200:]])
+    report = warehouse.sync()
+    assert (report.extended, report.rebuilt) == (0, [("golden-2.5", "no state was kept to go on from")])
+    copy = tmp_path / "copy"
+    shutil.copytree(ws.home, copy, ignore=shutil.ignore_patterns("warehouse*"))
+    scratch = Warehouse(Workspace(copy))
+    scratch.sync()
+    assert table_dump(warehouse) == table_dump(scratch)
+
+
 def test_a_sync_that_finds_nothing_new_leaves_the_published_replica_as_it_is(synced: Warehouse) -> None:
     before = synced.replica.stat()
     assert synced.sync().events == 0

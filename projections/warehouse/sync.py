@@ -110,6 +110,10 @@ class Checkpoint(msgspec.Struct, kw_only=True):
     inode: int
     fingerprint: str
     state: bytes
+    """The state at `last_seq` (msgpack), to go on from. Empty, as are `metrics` and
+    `declared`, for a match in a batch file, which is written whole and never grows
+    (`_plan`), so nothing resumes it: a store of bot games then holds only seams, and a
+    sync's checkpoint does not rewrite every match's state."""
     metrics: str
     first_side: str | None
     declared: str | None
@@ -307,6 +311,11 @@ class Projection:
         # The places rows (seq, what, col, row).
         self.first_seq = 0 if resume is None else resume.last_seq + 1
 
+    @property
+    def batched(self) -> bool:
+        """Whether the log lives in a batch file (written whole, never extended)."""
+        return isinstance(self.log, BatchLog)
+
     def _known_to_follow(self) -> Found | None:
         kept = kept_audit(self.ws.cache, self.rules, digest_of(self.log.chunks()))
         return kept[1] if kept is not None and follows_the_log(kept[1]) else None
@@ -449,8 +458,9 @@ class Projection:
         return Checkpoint(
             match_id=self.match_id, last_seq=last_seq, last_hash=last_hash,
             inode=os.stat(self.source).st_ino, fingerprint=self.rules.ruleset.fingerprint,
-            state=msgspec.msgpack.encode(self.step.state), metrics=_encoder.encode(self.metrics).decode(),
-            first_side=self.first_side, declared=_encoder.encode(self.declared).decode() if self.declared else None,
+            state=b"" if self.batched else msgspec.msgpack.encode(self.step.state),
+            metrics="" if self.batched else _encoder.encode(self.metrics).decode(), first_side=self.first_side,
+            declared=_encoder.encode(self.declared).decode() if self.declared and not self.batched else None,
             errors=errors,
         )
 
@@ -653,6 +663,8 @@ class Warehouse:
     def _project(self, match_id: str, old: Checkpoint | None, plan: str, why: str,
                  report: SyncReport) -> tuple[Projection, Checkpoint, str, str]:
         """Project a match from its checkpoint, or whole if an undo or ruling reaches back."""
+        if plan == "extend" and not (old and old.state):  # a batched match's seam: never grows, so never kept
+            plan, why = "rebuild", "no state was kept to go on from"
         projection = Projection(self.ws, match_id, old if plan == "extend" else None)
         checkpoint = projection.run()
         if checkpoint is None:
