@@ -70,6 +70,7 @@ def test_a_curve_played_a_round_ahead_says_it_was_scored_by_a_model_and_how_many
     by_label(at.number_input, "Stop at ± points").set_value(5.0)
     shown = texts(_compute(at))
     assert "up to 100 games played on from each turn start by random bots (seed 1); played 1 round ahead, then scored by a model fitted on" in shown
+    assert "games played to the end from" in shown and "of this match's points" in shown  # the page fits on the match first
     assert "a turn start stopped once its 95% interval was within 5 points:" in shown
     assert any(b.label.startswith("Event 1: events 1-17 (to turn 2)") for b in at.button)  # the swing where a held 48
 

@@ -44,6 +44,8 @@ CHANCES = "replay.chances"  # with the match id: the win chances last computed f
 FINDINGS = "replay.findings_open"
 CHANCES_OPEN = "replay.chances_open"  # with the match id
 CHANGE_NOTE = "replay.change_note_open"
+FITS_SHOWN = {"match": "this match's own positions", "rules": "bot games from the start"}
+"""The chances' scoring models (`projections.corpus.chances.FITS`) as the page names them."""
 LAND = "replay.land"  # the event to open the next match at (stepping to a branch or its parent)
 BRANCHED = "replay.branched"  # what "Branch here" says once the branch is open
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -279,6 +281,12 @@ def win_chances(ws: Workspace, match_id: str, timeline: Timeline) -> None:
                                          key="replay.chances_precision",
                                          help="Stop playing on from a point once its 95% interval is this narrow "
                                               "(0: always play every game).")
+        # On a human playtest the model fitted on the match's own positions is the one that
+        # stays near curves played to the end (BENCHMARKS.md, Win chances): it comes first.
+        fit = cols[2].selectbox("Scored by a model fitted on", FITS_SHOWN, key="replay.chances_fit",
+                                disabled=horizon == "full", format_func=FITS_SHOWN.__getitem__,
+                                help="Games played to the end from this match's own turn starts (closer on a human "
+                                     "playtest, a fit per curve), or bot games from the start (fitted once per rules).")
         if st.button("Compute win chances", icon=":material/query_stats:", key="replay.chances_go"):
             bar = st.progress(0.0, text="starting...")
 
@@ -287,7 +295,7 @@ def win_chances(ws: Workspace, match_id: str, timeline: Timeline) -> None:
 
             try:
                 st.session_state[kept] = chances(ws, match_id, rollouts=int(rollouts), every=every, bot=bot,
-                                                 workers=int(workers), horizon=horizon,
+                                                 workers=int(workers), horizon=horizon, fit=fit,
                                                  precision=float(precision) or None, progress=progress)
             except TabletapeError as error:
                 state.show_error(error)
