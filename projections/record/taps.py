@@ -10,6 +10,7 @@ the protocol, and the recorder never offers an event `legal` did not.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -106,18 +107,28 @@ def tap_map(rules: Rules, state: Any, events: Sequence[Event], refused: Sequence
     composes = tuple(ruleset.compose(params, state)) if ruleset.compose and legal else ()
     if touch is None:
         return TapMap(tuple(Choice(event, fallback_touch(words(rules, state, event))) for event in legal), composes=composes)
-    made = tuple(Choice(event, touch(params, state, event)) for event in legal)
-    taken = {msgspec.json.encode(e) for e in legal}
+    made = TapMap(tuple(Choice(event, touch(params, state, event)) for event in legal), composes=composes)
+    return with_refused(rules, state, made, refused) if refused else made
+
+
+def with_refused(rules: Rules, state: Any, taps: TapMap, refused: Sequence[Event]) -> TapMap:
+    """`taps` with the `refused` events the game places on the board: asked for once a tap
+    lands where nothing legal is made, since checking every mistake the move generator
+    offers costs more than the rest of the map."""
+    touch = rules.ruleset.touch
+    if touch is None:
+        return taps
+    taken = {msgspec.json.encode(c.event) for c in taps.choices}
     mistakes = []
     for event in _unique(refused):
         if msgspec.json.encode(event) not in taken:
             try:
-                place = touch(params, state, event)
+                place = touch(rules.params, state, event)
             except Exception:  # a refused event may name what the state lacks: it has no place then
                 continue
             if place.source is not None or place.target is not None:
                 mistakes.append(Choice(event, place))
-    return TapMap(made, tuple(mistakes), composes)
+    return dataclasses.replace(taps, refused=tuple(mistakes))
 
 
 def _unique(events: Sequence[Event]) -> list[Event]:

@@ -29,7 +29,7 @@ from events.errors import TabletapeError
 from projections.read.audit import tally
 from projections.record import dice, recording
 from projections.record.recording import Live
-from projections.record.taps import TapMap, refused, tap_map
+from projections.record.taps import TapMap, refused, tap_map, with_refused
 from projections.warehouse.catalog import MatchFilter, list_matches
 from projections.workspace import Workspace
 from rulesets import freeform
@@ -94,18 +94,25 @@ def _write(ws: Workspace, live: Live, events: Sequence[Event], expected: int, pr
     _say("warning" if problems else "success", f"recorded: {said}{tail}" + (" — against the rules (the audit will show it)" if problems else ""))
 
 
-def _taps(live: Live) -> TapMap:
+def _taps(live: Live, *, refusals: bool = False) -> TapMap:
     """The tap map of the position now (cached per match and last seq: the callback and the
-    render share it)."""
+    render share it). `refusals`: with the events the rules refuse placed too, worked out
+    only once a tap lands where nothing legal is made (the board sends such a tap anyway)."""
     key = (live.match_id, live.last_seq)
     cached = st.session_state.get(TAPS)
+    rules = live.rules
     if cached is None or cached[0] != key:
-        rules = live.rules
         legal = [] if rules.ruleset.chance(rules.params, live.state) is not None else list(rules.ruleset.legal(rules.params, live.state))
-        cached = (key, tap_map(rules, live.state, legal, refused(rules, live.state)))
+        cached = (key, tap_map(rules, live.state, legal), None)
         st.session_state[TAPS] = cached
-    taps: TapMap = cached[1]
-    return taps
+    if not refusals:
+        taps: TapMap = cached[1]
+        return taps
+    full: TapMap | None = cached[2]
+    if full is None:
+        full = with_refused(rules, live.state, cached[1], refused(rules, live.state))
+        st.session_state[TAPS] = (key, cached[1], full)
+    return full
 
 
 def _on_tap() -> None:
@@ -126,7 +133,7 @@ def _on_tap() -> None:
         _write(ws, live, [choices[0].event], live.last_seq, 0, None, forced=True)
     elif choices:
         st.session_state[PICK] = (live.last_seq, source, target)
-    elif taps.refused_at(source or None, target):
+    elif _taps(live, refusals=True).refused_at(source or None, target):
         st.session_state[REFUSED] = (live.last_seq, source or None, target)
     else:
         _say("warning", _why_not(live, source or None, target))
@@ -289,13 +296,13 @@ def _picker(ws: Workspace, live: Live, taps: TapMap) -> bool:
     return True
 
 
-def _refused(ws: Workspace, live: Live, taps: TapMap) -> bool:
+def _refused(ws: Workspace, live: Live) -> bool:
     """After a tap on something the rules refuse: the rule and the reason, and one more tap
     to record it anyway (the audit will show it); True while it is shown."""
     shown = st.session_state.get(REFUSED)
     if not shown or shown[0] != live.last_seq:
         return False
-    for index, choice in enumerate(taps.refused_at(shown[1], shown[2])):
+    for index, choice in enumerate(_taps(live, refusals=True).refused_at(shown[1], shown[2])):
         problems = live.problems(choice.event)
         lines = "\n".join(f"- `{v.rule}`: {v.message}" for v in problems)
         st.warning(f"The rules refuse: {live_words(live, choice.event)}\n{lines}")
@@ -539,7 +546,7 @@ def _play(ws: Workspace, live: Live, taps: TapMap) -> None:
     if outcomes is not None:
         _dice_pad(ws, live, [e for e, _ in outcomes])
         return
-    if _picker(ws, live, taps) or _refused(ws, live, taps):
+    if _picker(ws, live, taps) or _refused(ws, live):
         return
     table_choice(ws, live, _write, _say)
     _compose(ws, live, taps)
