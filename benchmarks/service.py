@@ -71,9 +71,16 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _start_server(home: Path, port: int) -> subprocess.Popen[bytes]:
-    server = subprocess.Popen([sys.executable, "-c", "from dashboard.cli.commands import main; main()", "--home", str(home),
-                               "serve", "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+def _start_server(home: Path, port: int, code: Path | None = None) -> subprocess.Popen[bytes]:
+    """`tabletape serve` over `home`, once it answers; `code`: a baseline commit's tree serves
+    instead, on the dependencies it declared (uvloop, which uvicorn would pick up by itself,
+    hidden)."""
+    env, first = dict(os.environ), ""
+    if code is not None:
+        env["PYTHONPATH"], first = str(code), "import sys; sys.modules['uvloop'] = None; "
+    server = subprocess.Popen([sys.executable, "-c", first + "from dashboard.cli.commands import main; main()", "--home",
+                               str(home), "serve", "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              env=env, cwd=code)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:

@@ -37,19 +37,25 @@ import os
 import re
 import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import threading
 import time
-import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 
 import msgspec
 
 from benchmarks.sections import write_section
-from benchmarks.service import SEATS, Tally, _cpu_seconds, _drafts, _free_port, _store, check
+from benchmarks.service import (
+    SEATS,
+    Tally,
+    _cpu_seconds,
+    _drafts,
+    _free_port,
+    _start_server,
+    _store,
+    check,
+)
 from benchmarks.speed import code_tree
 from dashboard.service.client import Client
 from events.base import Event
@@ -157,26 +163,6 @@ def _client_loop(wire: _Wire, match_id: str, moves: list[bytes], until: float, t
                     known = msgspec.json.decode(answer, type=_LastSeq).last_seq
     finally:
         wire.close()
-
-
-def _start_server(home: Path, port: int, code: Path | None = None) -> subprocess.Popen[bytes]:
-    """`tabletape serve` over `home`; `code`: a baseline commit's tree serves instead, on the
-    dependencies it declared (uvloop, which uvicorn would pick up by itself, hidden)."""
-    env, first = dict(os.environ), ""
-    if code is not None:
-        env["PYTHONPATH"], first = str(code), "import sys; sys.modules['uvloop'] = None; "
-    server = subprocess.Popen([sys.executable, "-c", first + "from dashboard.cli.commands import main; main()", "--home",
-                               str(home), "serve", "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                              env=env, cwd=code)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1):
-                return server
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise SystemExit(f"the service did not start: {server.communicate()[1].decode()}")
 
 
 def http_round(home: Path, moves: list[bytes], clients: int, seconds: float,
