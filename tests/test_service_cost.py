@@ -20,13 +20,18 @@ from tests.cli_support import run
 MISTAKES = Path(__file__).parent / "mortalgate" / "golden" / "mortalgate-mistakes.jsonl"
 
 
-def test_a_served_append_opens_its_log_twice_and_the_token_journal_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    ws = Workspace(tmp_path)
+def _match_and_writer(home: Path) -> tuple[str, list[bytes], dict[str, str]]:
+    """A MortalGate match of the golden log's first 100 lines, the log's lines, and the
+    headers of a write token."""
     lines = MISTAKES.read_bytes().splitlines()
-    match_id = ws.import_log(b"\n".join(lines[:100]) + b"\n", match_id="m1").match_id
-    code, token, err = run(tmp_path, "token", "issue", "--scope", "write", "--label", "studio")
+    match_id = Workspace(home).import_log(b"\n".join(lines[:100]) + b"\n", match_id="m1").match_id
+    code, token, err = run(home, "token", "issue", "--scope", "write", "--label", "studio")
     assert code == 0, err
-    headers = {"Authorization": f"Bearer {token.strip()}"}
+    return match_id, lines, {"Authorization": f"Bearer {token.strip()}"}
+
+
+def test_a_served_append_opens_its_log_twice_and_the_token_journal_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    match_id, lines, headers = _match_and_writer(tmp_path)
     drafts = [msgspec.json.decode(line) for line in lines[100:130]]
     opened: Counter[str] = Counter()
     real_open = os.open
@@ -53,12 +58,7 @@ def test_a_served_append_opens_its_log_twice_and_the_token_journal_once(tmp_path
 def test_a_served_append_leaves_the_event_loop_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The append itself runs in a worker thread (it waits for fsync); reading the token and
     the body is shorter than a hop to a thread and back, so the guards run on the loop."""
-    ws = Workspace(tmp_path)
-    lines = MISTAKES.read_bytes().splitlines()
-    match_id = ws.import_log(b"\n".join(lines[:100]) + b"\n", match_id="m1").match_id
-    code, token, err = run(tmp_path, "token", "issue", "--scope", "write", "--label", "studio")
-    assert code == 0, err
-    headers = {"Authorization": f"Bearer {token.strip()}"}
+    match_id, lines, headers = _match_and_writer(tmp_path)
     hops: list[str] = []
     real = asyncio.BaseEventLoop.run_in_executor
 
