@@ -3,7 +3,10 @@ component (v2) that stamps when its new value is on screen, as the Record page's
 
 Served by `benchmarks.record_browser` beside the dashboard: a tap's trip to the server, the
 fragment's rerun and the redraw, with nothing of tabletape in it, on the same machine in the
-same run, is the floor the Record page's tap-to-board is read against.
+same run, is the floor the Record page's tap-to-board is read against. Opened in a new browser,
+its first paint is the least a first visit to any Streamlit page costs; with `?choices=1` it
+draws the row Replay has above its board first (three choice boxes and a toggle, whose
+scripts a first visit loads too).
 """
 
 import streamlit as st
@@ -45,4 +48,10 @@ def _board() -> None:
 
 
 st.title("Floor")
+if st.query_params.get("choices"):
+    match, rules, seat, follow = st.columns([5, 3, 3, 2], vertical_alignment="bottom")
+    match.selectbox("Match", ["a match"])
+    rules.selectbox("Rules", ["as recorded"])
+    seat.selectbox("Seen by", ["the whole table"])
+    follow.toggle("Follow live")
 _board()

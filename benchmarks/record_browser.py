@@ -129,16 +129,35 @@ def serving(command: Sequence[str], port: int, *, env: dict[str, str], cwd: Path
             process.wait()
 
 
-def floor_taps(size: str, count: int) -> list[float]:
-    """Baseline: `count` taps on Streamlit's least fragment (`benchmarks/floor_app.py`: a line
-    of text and a component that stamps its redraw), each from the click to the new value on
-    screen, on the page's clock: what any tap costs in Streamlit on this machine now."""
+@contextmanager
+def floor_app() -> Iterator[str]:
+    """Streamlit's least page (`benchmarks/floor_app.py`), served with the dashboard's options;
+    yields its URL."""
     from dashboard.cli.commands import streamlit_command
 
     port = free_port()
     command = streamlit_command(port, "127.0.0.1")
     command[command.index("run") + 1] = str(ROOT / "benchmarks" / "floor_app.py")
-    with serving(command, port, env=dict(os.environ)) as url, chromium(SIZES[size]) as page:
+    with serving(command, port, env=dict(os.environ)) as url:
+        yield url
+
+
+def floor_first_paint(url: str, size: str, *, choices: bool = False) -> float:
+    """Baseline: seconds from a new browser's navigation to the floor page's component on
+    screen, on the page's clock: what a first visit to any Streamlit page costs here now
+    (`choices`: with Replay's row of choice boxes above it)."""
+    with chromium(SIZES[size]) as page:
+        page.goto(url + ("?choices=1" if choices else ""))
+        drawn = page.locator('.tt-floor[data-drawn="0"]')
+        drawn.wait_for(state="attached", timeout=120_000)
+        return float(drawn.get_attribute("data-drawn-at") or "nan") / 1000
+
+
+def floor_taps(size: str, count: int) -> list[float]:
+    """Baseline: `count` taps on Streamlit's least fragment (`benchmarks/floor_app.py`: a line
+    of text and a component that stamps its redraw), each from the click to the new value on
+    screen, on the page's clock: what any tap costs in Streamlit on this machine now."""
+    with floor_app() as url, chromium(SIZES[size]) as page:
         page.add_init_script(TAP_CLOCK)
         page.goto(url)
         page.locator('.tt-floor[data-drawn="0"]').wait_for(timeout=120_000)
@@ -562,6 +581,10 @@ class Scrub:
     finger_seconds: float = 0.0
     first_board: list[float] = field(default_factory=list)
     first_board_page: list[float] = field(default_factory=list)
+    floor_first: list[float] = field(default_factory=list)
+    """Streamlit's least page opened in a new browser, in turn with `first_board_page`."""
+    floor_choices_first: list[float] = field(default_factory=list)
+    """The same page with Replay's row of choice boxes above its component."""
     reopened: list[float] = field(default_factory=list)
     picked: list[float] = field(default_factory=list)
     all_frames_s: float = 0.0
@@ -598,10 +621,11 @@ def _load() -> float:
     return os.getloadavg()[0]
 
 
-def scrub(url: str, matches: dict[int, str], size: str, *, steps: int) -> Scrub:
+def scrub(url: str, floor: str, matches: dict[int, str], size: str, *, steps: int) -> Scrub:
     """Step by key, Next and slider on the 500-event match; drag its slider across; open
-    the 2,000-event match (first board, and every frame in the page); open the 10,000-event
-    match, wait for all its frames and read the page's memory."""
+    the 2,000-event match (first board, and every frame in the page), each new browser in
+    turn with one opening Streamlit's least page at `floor`; open the 10,000-event match,
+    wait for all its frames and read the page's memory."""
     figures = Scrub()
     with chromium(SIZES[size]) as page:
         page.add_init_script(STEP_CLOCK)
@@ -638,6 +662,8 @@ def scrub(url: str, matches: dict[int, str], size: str, *, steps: int) -> Scrub:
         figures.finger_seconds = (times[-1][0] - times[0][0]) / 1000 if len(times) > 1 else 0.0
         figures.finger_boards_per_s = (len(times) - 1) / figures.finger_seconds if figures.finger_seconds else 0.0
     for _ in range(3):
+        figures.floor_first.append(floor_first_paint(floor, size))
+        figures.floor_choices_first.append(floor_first_paint(floor, size, choices=True))
         with chromium(SIZES[size]) as page:
             figures.loads["first"] = _load()
             began = time.perf_counter()
@@ -702,8 +728,8 @@ def scrub_section(home: Path, *, steps: int, sizes: Sequence[str]) -> str:
     ws = Workspace(home)
     began = time.perf_counter()
     matches = long_matches(ws)
-    with dashboard(home) as url:
-        now = {size: scrub(url, matches, size, steps=steps) for size in sizes}
+    with dashboard(home) as url, floor_app() as floor:
+        now = {size: scrub(url, floor, matches, size, steps=steps) for size in sizes}
     with dashboard(home, code=code_tree(BASELINE)) as url:
         with chromium(SIZES["tablet"]) as page:
             old_load = _load()
@@ -743,6 +769,11 @@ def scrub_section(home: Path, *, steps: int, sizes: Sequence[str]) -> str:
             f"{max(f.first_board_page):.2f} s (3 opens; load {f.loads['first']:.1f})", "<= 1.5 s"),
         row("the same, by the driver's clock (its browser start excluded)", lambda f: f"median {statistics.median(f.first_board):.2f} s,"
             f" worst {max(f.first_board):.2f} s", ""),
+        row("Streamlit's least page (`benchmarks/floor_app.py`) opened in a new browser, in turn with the above -> its "
+            "component on screen, page's clock", lambda f: f"median {statistics.median(f.floor_first):.2f} s, worst "
+            f"{max(f.floor_first):.2f} s", ""),
+        row("the same page with Replay's row of three choice boxes and a toggle above its component", lambda f: f"median "
+            f"{statistics.median(f.floor_choices_first):.2f} s, worst {max(f.floor_choices_first):.2f} s", ""),
         row("2,000-event match opened again in the same tab (a link to it) -> first board, page's clock", lambda f: f"median "
             f"{statistics.median(f.reopened):.2f} s, worst {max(f.reopened):.2f} s (3 opens; load {f.loads['reopened']:.1f})",
             "<= 1.5 s"),
