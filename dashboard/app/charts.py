@@ -105,19 +105,42 @@ def lengths(rows_a: list[dict[str, Any]], rows_b: list[dict[str, Any]], a: str, 
     return histogram, band + line
 
 
-def bars(frame: pd.DataFrame, value: str, labels: Sequence[str]) -> alt.Chart:
+INTERVAL = ("low95", "high95")
+"""The columns a query names its value's 95% interval by (`side_win_rates`, `pick_win_rates`)."""
+
+
+def bars(frame: pd.DataFrame, value: str, labels: Sequence[str]) -> alt.Chart | alt.LayerChart:
     """One horizontal bar of `value` per row of a query's result. The text columns that are
     the same on every row are said once, in the title ("ruleset: mercyfrontier"); the others
-    make up each bar's label (a NULL is blank), in full."""
+    make up each bar's label (a NULL is blank), in full. Where the result gives the value's
+    95% interval (`INTERVAL`, around every row's value), each bar carries it as a line, so a
+    rate is never charted without how sure it is. The value axis starts at zero and reads in
+    plain numbers; where every value is zero (no draws at all) it still spans 0 to 1, so the
+    bars read as zero rather than as a single tick printed to six places."""
     text = pd.DataFrame({c: frame[c].map(lambda v: "" if v is None or v is pd.NA or v != v else str(v)) for c in labels})
     varying = [c for c in labels if text[c].nunique() > 1] or list(labels)
     same = [c for c in labels if c not in varying]
     shown = pd.DataFrame({"label": text[varying].agg(" · ".join, axis=1), "value": frame[value].to_numpy()})
-    title = [f"{value} by {' · '.join(varying)}"] + ([" · ".join(f"{c}: {text[c].iloc[0] or 'NULL'}" for c in same)] if same else [])
-    return alt.Chart(shown, title=alt.Title(title, anchor="start", limit=0)).mark_bar().encode(
-        y=alt.Y("label:N", sort=None, title=None, axis=alt.Axis(labelLimit=0)),
-        x=alt.X("value:Q", title=value, axis=alt.Axis(titleLimit=0)),
-        tooltip=[alt.Tooltip("label:N", title=" · ".join(varying)), alt.Tooltip("value:Q", title=value)])
+    low, high = INTERVAL
+    bounded = value not in INTERVAL and low in frame and high in frame and bool(
+        ((frame[low] <= frame[value]) & (frame[value] <= frame[high])).all())
+    if bounded:
+        shown = shown.assign(low=frame[low].to_numpy(), high=frame[high].to_numpy())
+    title = [f"{value} by {' · '.join(varying)}" + (" (lines: 95% interval)" if bounded else "")]
+    title += [" · ".join(f"{c}: {text[c].iloc[0] or 'NULL'}" for c in same)] if same else []
+    y = alt.Y("label:N", sort=None, title=None, axis=alt.Axis(labelLimit=0))
+    x = alt.X("value:Q", title=value, axis=alt.Axis(titleLimit=0, format="~g"),
+              scale=alt.Scale(zero=True) if shown["value"].abs().max() else alt.Scale(domain=[0, 1]))
+    tooltip = [alt.Tooltip("label:N", title=" · ".join(varying)), alt.Tooltip("value:Q", title=value)]
+    if bounded:
+        tooltip += [alt.Tooltip("low:Q", title=low), alt.Tooltip("high:Q", title=high)]
+    chart = alt.Chart(shown)
+    drawn = chart.mark_bar().encode(y=y, x=x, tooltip=tooltip)
+    named = alt.Title(title, anchor="start", limit=0)
+    if not bounded:
+        return drawn.properties(title=named)
+    return alt.LayerChart(layer=[drawn, chart.mark_rule(color="black", strokeWidth=2).encode(y=y, x=alt.X("low:Q"), x2="high:Q")],
+                          title=named)
 
 
 def win_chances(curve: Sequence[Any]) -> alt.LayerChart:

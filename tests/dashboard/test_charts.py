@@ -71,3 +71,21 @@ def test_query_bars_name_each_bar_by_what_varies_and_say_the_rest_once() -> None
     assert chart.to_dict()["title"]["text"] == ["win_rate by version · side", "ruleset: mercyfrontier"]
     single = bars(frame.head(1), "win_rate", ["ruleset", "version"])
     assert single.data["label"].tolist() == ["mercyfrontier · playtest-3"]  # one row: its name is all there is
+
+
+def test_query_bars_of_nothing_but_zeros_read_as_zero_on_a_plain_axis() -> None:
+    frame = pd.DataFrame({"version": ["accelerated", "current"], "draw_rate": [0.0, 0.0]})
+    axis = bars(frame, "draw_rate", ["version"]).to_dict()["encoding"]["x"]
+    assert axis["scale"]["domain"] == [0, 1] and axis["axis"]["format"] == "~g"
+    some = bars(frame.assign(draw_rate=[0.0, 0.25]), "draw_rate", ["version"]).to_dict()["encoding"]["x"]
+    assert "domain" not in some["scale"] and some["scale"]["zero"] is True  # the data decides the span
+
+
+def test_query_bars_carry_the_rates_interval_where_the_result_gives_it() -> None:
+    frame = pd.DataFrame({"side": ["orange", "yellow"], "win_rate": [0.53, 0.47], "low95": [0.36, 0.30], "high95": [0.70, 0.64]})
+    spec = bars(frame, "win_rate", ["side"]).to_dict()
+    rule = next(layer for layer in spec["layer"] if layer["mark"]["type"] == "rule")
+    assert (rule["encoding"]["x"]["field"], rule["encoding"]["x2"]["field"]) == ("low", "high")
+    assert "95% interval" in spec["title"]["text"][0]
+    wins = bars(frame, "low95", ["side"]).to_dict()  # the interval's own columns are plain bars
+    assert "layer" not in wins

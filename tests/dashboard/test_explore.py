@@ -78,9 +78,11 @@ def test_query_bars_say_what_every_row_shares_once_and_label_each_bar_in_full(at
     run_query(at, "side_win_rates", ruleset="mortalgate", version="race4")
     [chart] = at.get("arrow_vega_lite_chart") + at.get("vega_lite_chart")
     spec = json.loads(chart.proto.spec)
-    assert spec["title"] == {"text": ["win_rate by side", "ruleset: mortalgate · version: race4"], "anchor": "start", "limit": 0}
-    assert spec["encoding"]["y"]["axis"]["labelLimit"] == 0 and spec["encoding"]["x"]["axis"]["titleLimit"] == 0
-    assert spec["encoding"]["x"]["title"] == "win_rate" and spec["encoding"]["tooltip"][0]["title"] == "side"
+    assert spec["title"] == {"text": ["win_rate by side (lines: 95% interval)", "ruleset: mortalgate · version: race4"],
+                             "anchor": "start", "limit": 0}
+    bar = spec["layer"][0]["encoding"]
+    assert bar["y"]["axis"]["labelLimit"] == 0 and bar["x"]["axis"]["titleLimit"] == 0
+    assert bar["x"]["title"] == "win_rate" and bar["tooltip"][0]["title"] == "side"
 
 
 def test_a_parameter_narrows_the_result(at: AppTest) -> None:
