@@ -1,7 +1,8 @@
 """Screenshots of what a designer sees, for the docs: every game's Record page mid-game and
 at its first choice made by pointing (a turn order, an army, a card dealt), its Replay page,
-at a laptop's and a tablet's size, and the Compare page's board heatmaps of Mercy Frontier,
-in Debian's Chromium.
+the Matches and Rulebook pages, and Compare's verdicts and Explore's chart over bot games of
+Mercy Frontier, each at a laptop's and a tablet's size, and Compare's board heatmaps, in
+Debian's Chromium.
 
     python -m benchmarks.screenshots [DIR]        # default docs/screens/
 
@@ -90,7 +91,24 @@ def take(out: Path) -> list[Path]:
                 for game in games:
                     made.append(_shoot(page, url, game, out / f"record-{game}-{size}.png"))
                 made += replay_shots(page, url, out, size, games)
+                made += [_page(page, url + "", "Matches", out / f"matches-{size}.png"),
+                         _page(page, url + "rulebook", "Rulebook", out / f"rulebook-{size}.png")]
     return made
+
+
+def _page(page: Any, url: str, title: str, shot: Path) -> Path:
+    """A page as it first stands, once Streamlit has run it."""
+    page.goto(url)
+    page.get_by_role("heading", name=title, exact=True).wait_for()
+    _settled(page)
+    page.screenshot(path=str(shot))
+    return shot
+
+
+def _settled(page: Any) -> None:
+    """Wait until the script has finished and the charts have drawn."""
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
+    page.wait_for_timeout(800)
 
 
 def replay_shots(page: Any, url: str, out: Path, size: str, games: Iterable[str]) -> list[Path]:
@@ -109,33 +127,56 @@ def replay_shots(page: Any, url: str, out: Path, size: str, games: Iterable[str]
     return made
 
 
-def compare_heatmaps(out: Path) -> Path:
-    """The Compare page's Cohorts tab for Mercy Frontier (accelerated vs current): the
-    verdicts and where mercenaries die on the board; one shot of the heatmaps."""
+def compare_shots(out: Path) -> list[Path]:
+    """Over bot games of Mercy Frontier's last two versions: the Compare page's Cohorts tab
+    (the verdict in words first) and Explore's win rates of each side with their chart, at both
+    sizes; and one shot of the Cohorts tab's heatmaps (where mercenaries
+    die on the board)."""
     out.mkdir(parents=True, exist_ok=True)
     home = Path(tempfile.mkdtemp()) / "store"
     ws = Workspace(home)
     for version in ("accelerated", "current"):
         simulate(ws, f"mercyfrontier@{version}", games=HEATMAP_GAMES, seed=1, workers=1)
-    shot = out / "compare-mercyfrontier-heatmaps.png"
-    with dashboard(home) as url, chromium((1400, 1000)) as page:
-        page.set_default_timeout(120_000)
-        page.goto(url + "compare")
-        page.get_by_role("heading", name="Compare", exact=True).wait_for()
-        page.locator('[data-testid="stSelectbox"]').filter(has_text="Game").click()
-        page.get_by_role("option", name="Mercy Frontier").click()
-        page.get_by_role("tab", name="Cohorts").click()
-        heading = page.get_by_text("Where mercenaries die")
-        heading.wait_for()
-        page.wait_for_function("() => !document.querySelector('[data-testid=\"stStatusWidget\"]')")
-        page.wait_for_timeout(800)
-        heading.evaluate("e => e.scrollIntoView({block: 'start'})")
-        page.wait_for_timeout(300)
-        page.screenshot(path=str(shot))
-    return shot
+    made = []
+    with dashboard(home) as url:
+        for size, viewport in (*SIZES.items(), ("heatmaps", (1400, 1000))):
+            with chromium(viewport) as page:
+                page.set_default_timeout(120_000)
+                _cohorts(page, url)
+                if size == "heatmaps":
+                    heading = page.get_by_text("Where mercenaries die")
+                    heading.evaluate("e => e.scrollIntoView({block: 'start'})")
+                    page.wait_for_timeout(300)
+                    made.append(out / "compare-mercyfrontier-heatmaps.png")
+                    page.screenshot(path=str(made[-1]))
+                    continue
+                made.append(out / f"compare-mercyfrontier-{size}.png")
+                page.screenshot(path=str(made[-1]))
+                page.goto(url + "explore")
+                page.get_by_role("heading", name="Explore", exact=True).wait_for()
+                page.locator('[data-testid="stSelectbox"]').filter(has_text="Query").click()
+                page.get_by_role("option", name="side win rates").click()
+                page.get_by_role("button", name="Run").click()
+                page.locator('[data-testid="stVegaLiteChart"]').first.wait_for()
+                _settled(page)
+                page.locator('[data-testid="stVegaLiteChart"]').first.evaluate("e => e.scrollIntoView({block: 'end'})")
+                made.append(out / f"explore-mercyfrontier-{size}.png")
+                page.screenshot(path=str(made[-1]))
+    return made
+
+
+def _cohorts(page: Any, url: str) -> None:
+    """Compare's Cohorts tab for Mercy Frontier, once its heatmaps have drawn."""
+    page.goto(url + "compare")
+    page.get_by_role("heading", name="Compare", exact=True).wait_for()
+    page.locator('[data-testid="stSelectbox"]').filter(has_text="Game").click()
+    page.get_by_role("option", name="Mercy Frontier").click()
+    page.get_by_role("tab", name="Cohorts").click()
+    page.get_by_text("Where mercenaries die").wait_for()
+    _settled(page)
 
 
 if __name__ == "__main__":
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else ROOT / "docs" / "screens"
-    for path in (*take(target), compare_heatmaps(target)):
+    for path in (*take(target), *compare_shots(target)):
         print(path)
