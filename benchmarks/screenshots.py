@@ -97,9 +97,10 @@ def take(out: Path) -> list[Path]:
 
 
 def _page(page: Any, url: str, title: str, shot: Path) -> Path:
-    """A page as it first stands, once Streamlit has run it."""
+    """A page as it first stands, once its first table has drawn."""
     page.goto(url)
     page.get_by_role("heading", name=title, exact=True).wait_for()
+    page.locator('[data-testid="stDataFrame"]').first.wait_for()
     _settled(page)
     page.screenshot(path=str(shot))
     return shot
