@@ -71,15 +71,18 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def _start_server(home: Path, port: int, code: Path | None = None) -> subprocess.Popen[bytes]:
+def _start_server(home: Path, port: int, code: Path | None = None, workers: int | None = None) -> subprocess.Popen[bytes]:
     """`tabletape serve` over `home`, once it answers; `code`: a baseline commit's tree serves
     instead, on the dependencies it declared (uvloop, which uvicorn would pick up by itself,
-    hidden)."""
+    hidden unless it is one); `workers`: its `--workers` (None: its default)."""
     env, first = dict(os.environ), ""
     if code is not None:
-        env["PYTHONPATH"], first = str(code), "import sys; sys.modules['uvloop'] = None; "
+        env["PYTHONPATH"] = str(code)
+        if '"uvloop' not in (code / "pyproject.toml").read_text():
+            first = "import sys; sys.modules['uvloop'] = None; "
+    more = ["--workers", str(workers)] if workers is not None else []
     server = subprocess.Popen([sys.executable, "-c", first + "from dashboard.cli.commands import main; main()", "--home",
-                               str(home), "serve", "--port", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               str(home), "serve", "--port", str(port), *more], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               env=env, cwd=code)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -93,10 +96,24 @@ def _start_server(home: Path, port: int, code: Path | None = None) -> subprocess
 
 
 def _cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (Linux /proc): what the server itself spent,
-    whatever else the shared machine runs."""
+    """User + system CPU time so far of a process and every process it started (Linux
+    /proc): what the server itself spent, in however many processes it serves, whatever
+    else the shared machine runs."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return own + sum(_cpu_seconds(child) for child in _children(pid))
+
+
+def _children(pid: int) -> list[int]:
+    children = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    children.append(int(entry.name))
+            except (OSError, IndexError):  # ended meanwhile
+                continue
+    return children
 
 
 def _client_loop(client: Client, match_id: str, moves: list[dict[str, Any]], until: float, tally: Tally) -> None:

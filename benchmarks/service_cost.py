@@ -1,15 +1,16 @@
 """The service's own cost, measured so the shared disk cancels out.
 
     python -m benchmarks.service_cost                       # 8 clients, 5 rounds of 6 s
-    python -m benchmarks.service_cost --clients 4 --rounds 3 --seconds 4 --baseline 470d4c9
+    python -m benchmarks.service_cost --clients 4 --rounds 3 --seconds 4 --baseline 66a93db
 
 Each client appends to a match of its own (no 409s: every request is an append that
 lands). Per round, at the same concurrency and on the same disk, one after the other:
 
 - the store's own appends: `clients` threads in one process, each appending one event
   at a time to its own match with `Workspace.append_events` (fsyncs as the service does);
-- the same through HTTP: a real `tabletape serve` process (one worker) and `clients`
-  threads, each with its own kept-alive connection and match;
+- the same through HTTP: a real `tabletape serve` (`--workers`: its serving processes,
+  by default one per core) and `clients` threads, each with its own kept-alive
+  connection and match;
 - the same through HTTP served by the baseline commit's code (`--baseline`, extracted with
   `git archive`, run on the dependencies it declared: no uvloop), unless `--baseline ""`;
 
@@ -63,8 +64,8 @@ from events.tokens import Tokens
 from projections.corpus.simulate import play
 from projections.workspace import Workspace
 
-BASELINE = "470d4c9"
-"""The service before its HTTP stack was cut down (h11, a thread for every route)."""
+BASELINE = "66a93db"
+"""The service in one process, every append through Litestar's routing and response."""
 
 
 def store_round(home: Path, log: list[Event], clients: int, seconds: float) -> tuple[float, float]:
@@ -166,11 +167,12 @@ def _client_loop(wire: _Wire, match_id: str, moves: list[bytes], until: float, t
 
 
 def http_round(home: Path, moves: list[bytes], clients: int, seconds: float,
-               code: Path | None = None) -> tuple[float, float, float, list[Tally]]:
-    """(appends/s, server CPU seconds per request, clients' CPU seconds per request,
-    tallies) of one HTTP round; `code`: the tree whose code serves (default: this one)."""
+               code: Path | None = None, workers: int | None = None) -> tuple[float, float, float, list[Tally]]:
+    """(appends/s, server CPU seconds per request in all its processes, clients' CPU
+    seconds per request, tallies) of one HTTP round; `code`: the tree whose code serves
+    (default: this one, in `workers` processes)."""
     port = _free_port()
-    server = _start_server(home, port, code)
+    server = _start_server(home, port, code, workers if code is None else None)
     try:
         token, _ = Tokens(home).issue("write", label="service cost")
         studio = Client(f"http://127.0.0.1:{port}", token)
@@ -269,6 +271,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=6.0)
     parser.add_argument("--events", type=int, default=5_000)
+    parser.add_argument("--workers", type=int, default=None, help="this code's serving processes (default: serve's, one per core)")
     parser.add_argument("--baseline", default=BASELINE, help="commit whose service is measured in the same rounds (\"\": none)")
     parser.add_argument("--group-commit", action="store_true", help="also measure what group commit would give at the disk")
     args = parser.parse_args()
@@ -285,7 +288,7 @@ def main() -> None:
         def served(name: str, code: Path | None) -> tuple[float, float, float]:
             nonlocal lost, duplicated, refused
             home = _store(Path(tmp) / name)
-            rate, cpu, client_cpu, tallies = http_round(home, sent, args.clients, args.seconds, code)
+            rate, cpu, client_cpu, tallies = http_round(home, sent, args.clients, args.seconds, code, args.workers)
             found = check(home, tallies, moves)
             lost, duplicated = lost + found["lost"], duplicated + found["duplicated"]
             refused += sum(sum(t.refusals.values()) for t in tallies)
@@ -317,8 +320,9 @@ def main() -> None:
         return ", ".join(f"{r[key]:.2f}" for r in rounds)
 
     when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    workers = args.workers or os.cpu_count() or 1
     command = (f"python -m benchmarks.service_cost --clients {args.clients} --rounds {args.rounds} --seconds {args.seconds:g}"
-               f" --baseline {args.baseline or chr(34) * 2}")
+               + (f" --workers {args.workers}" if args.workers else "") + f" --baseline {args.baseline or chr(34) * 2}")
     base = f"`{args.baseline}` (same rounds)"
     lines = [
         "## The service's own cost (`python -m benchmarks.service_cost`)", "",
@@ -326,8 +330,8 @@ def main() -> None:
         f" {', '.join(f'{load:.1f}' for load in loads)} before and after each round): {args.clients} clients, each appending one"
         " event at a time to a match of its own (MortalGate, every append audited live), so no request loses a race. Each round"
         " measures the store's own appends (as many threads, each on its own match, in one process), then the same through a"
-        " real `tabletape serve` process on the same disk, served by this code and by the baseline's (taking turns at going"
-        " first); each ratio is taken against its round's store and the median reported. The clients are threads of the"
+        f" real `tabletape serve` on the same disk, served by this code ({workers} serving process{'es' if workers > 1 else ''})"
+        " and by the baseline's (as it serves by default; taking turns at going first); each ratio is taken against its round's store and the median reported. The clients are threads of the"
         " measuring process, each with one connection kept alive, sending requests built once as bytes and reading only the"
         " answer's status and `last_seq`: they share the server's cores, so they cost as little as a client can.", "",
         f"| figure | this code | {base if tree else 'baseline'} | target | result |",
@@ -345,7 +349,7 @@ def main() -> None:
         f"| ratio per round | {each('ratio')} | {each('base_ratio') if tree else ''} | | |",
         row("HTTP appends/s (median)", "http", "{:,.0f}"),
         f"| store appends/s (median) | {med('store'):,.0f} | (the same rounds) | | |",
-        row("server CPU per request (median)", "cpu_ms", "{:.2f} ms"),
+        row("server CPU per request, all its processes (median)", "cpu_ms", "{:.2f} ms"),
         f"| the store's CPU per append (its threads' share of its process, median) | {med('store_cpu_ms'):.2f} ms | | | |",
         row("the clients' CPU per request (median)", "client_ms", "{:.2f} ms"),
         f"| lost / duplicated / refused requests, all rounds, both codes | {lost} / {duplicated} / {refused} | | 0 / 0 / 0 |"

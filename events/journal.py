@@ -160,7 +160,7 @@ def real_folder(path: Path) -> None:
         raise StoreLinkError(f"{path} is a symbolic link; the store never reads or writes through links (replace it by a real folder)")
 
 
-def _open_nofollow(path: Path, flags: int, mode: int = 0o644) -> int:
+def open_nofollow(path: Path, flags: int, mode: int = 0o644) -> int:
     """os.open that refuses a symbolic link with a one-line error naming it."""
     try:
         return os.open(path, flags | os.O_NOFOLLOW, mode)
@@ -386,7 +386,7 @@ class Journal:
         self._make_folder()
         remove_dead_temps(self.path.parent)
         temp = self.path.with_name(f".{self.path.name}.{os.urandom(4).hex()}.tmp")
-        fd = _open_nofollow(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+        fd = open_nofollow(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             written = self._write_temp(fd, lines)
@@ -506,7 +506,7 @@ class Journal:
             self._make_folder()
         else:
             real_folder(self.path.parent)
-        fd = _open_nofollow(self.path, os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0))
+        fd = open_nofollow(self.path, os.O_RDWR | os.O_APPEND | (os.O_CREAT if create else 0))
         try:
             if create:
                 _fsync_dir(self.path.parent)
@@ -525,7 +525,7 @@ class Journal:
         """
         real_folder(self.path.parent)
         try:
-            fd = _open_nofollow(self.path, os.O_RDONLY)
+            fd = open_nofollow(self.path, os.O_RDONLY)
         except FileNotFoundError:
             yield None
             return
@@ -620,7 +620,7 @@ class Journal:
             suffix = f"-{attempt}" if attempt else ""
             target = self.quarantine / f"{self.label}.{stamp}{suffix}.torn"
             try:
-                fd = _open_nofollow(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
+                fd = open_nofollow(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL)
             except FileExistsError:
                 continue
             try:

@@ -17,11 +17,15 @@ import hashlib
 import hmac
 import os
 import re
+import stat
+import threading
+import weakref
 from pathlib import Path
 from typing import Literal
 
 import msgspec
 
+from events import anchor as anchors
 from events.base import Event
 from events.errors import ConflictError, LogFormatError, TabletapeError
 from events.journal import Journal
@@ -105,7 +109,13 @@ class Tokens:
 
     def __init__(self, home: Path) -> None:
         self.journal = Journal(Path(home) / "tokens.jsonl", quarantine=Path(home) / "quarantine", label="tokens")
-        self._cache: tuple[tuple[int, int, str], list[TokenEvent], dict[str, Grant]] | None = None
+        self._cache: tuple[tuple[object, ...], list[TokenEvent], dict[str, Grant]] | None = None
+        self._anchor_path = anchors.anchor_path(self.journal.path)
+        self._anchor: tuple[int, int] | None = None
+        """(inode, descriptor) of the end anchor, kept open: a lookup reads its record again
+        without opening anything (a commit rewrites it in place)."""
+        self._anchor_lock = threading.Lock()
+        weakref.finalize(self, _close_anchor, self.__dict__)
 
     def issue(self, scope: str, *, match_id: str | None = None, seat: str | None = None, label: str = "") -> tuple[str, Grant]:
         """A new token (its text, shown only now) and what it grants."""
@@ -168,15 +178,16 @@ class Tokens:
 
     def _read(self) -> tuple[list[TokenEvent], dict[str, Grant]]:
         """Every committed line, decoded, and the grants they make; re-read only when another
-        line is committed (the service asks per request, once). Keyed on the last committed line, not the file's size: an
-        issuer's bytes count only once the end anchor moves past them, so a lookup between the
-        two (a follower's request while the CLI issues a token) must not keep the lines before
-        them as the answer for the grown file."""
+        line is committed (the service asks per request, once). Keyed on the committed end, not
+        the file's size or time: an issuer's bytes count only once the end anchor moves past
+        them, so a lookup between the two (a follower's request while the CLI issues a token)
+        must not keep the lines before them as the answer for the grown file, and a revocation
+        counts from the moment it is committed."""
         try:
-            stat = self.journal.path.stat()
+            journal = os.stat(self.journal.path, follow_symlinks=False)
         except FileNotFoundError:
             return [], {}
-        key = (stat.st_ino, *self.journal.last())
+        key = self._committed(journal.st_ino) or (journal.st_ino, *self.journal.last())
         if self._cache is None or self._cache[0] != key:
             events = []
             for line_no, line in enumerate(self.journal.lines(), start=1):
@@ -186,6 +197,39 @@ class Tokens:
                     raise LogFormatError(str(self.journal.path), line_no, f"not a token event: {error}") from None
             self._cache = (key, events, _grants_of(events))
         return self._cache[1], self._cache[2]
+
+
+    def _committed(self, journal_ino: int) -> tuple[object, ...] | None:
+        """What names the committed lines, read through the anchor's open descriptor: the
+        journal's inode and the anchor's record (its end, line count and last hash). None
+        when the anchor is missing, replaced by a link or read mid-rewrite: the caller then
+        asks the journal itself, which reports or retries."""
+        with self._anchor_lock:
+            try:
+                where = os.stat(self._anchor_path, follow_symlinks=False)
+            except FileNotFoundError:
+                return None
+            if stat.S_ISLNK(where.st_mode):
+                return None
+            if self._anchor is None or self._anchor[0] != where.st_ino:  # new, or replaced whole by repair
+                _close_anchor(self.__dict__)
+                try:
+                    fd = os.open(self._anchor_path, os.O_RDONLY | os.O_NOFOLLOW)
+                except OSError:
+                    return None
+                self._anchor = (os.fstat(fd).st_ino, fd)
+            ino, fd = self._anchor
+            record = os.pread(fd, 256, 0)
+        if anchors.decode(record) is None:
+            return None
+        return ("anchored", journal_ino, ino, record)
+
+
+def _close_anchor(fields: dict[str, object]) -> None:
+    held = fields.get("_anchor")
+    if isinstance(held, tuple):
+        fields["_anchor"] = None
+        os.close(held[1])
 
 
 def _grants_of(events: list[TokenEvent]) -> dict[str, Grant]:

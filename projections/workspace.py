@@ -231,7 +231,7 @@ class Workspace:
         """A Retracted must void the latest event still in force: refuse one that cannot."""
         if not any(isinstance(e, Retracted) for e in events):
             return
-        in_force = self._in_force(match_id)
+        in_force = self._in_force(match_id, last)
         for line_no, event in enumerate(events, start=1):
             seq = last + line_no
             if isinstance(event, Retracted):
@@ -277,10 +277,14 @@ class Workspace:
         others = sorted((v for v in counts if v not in own), key=lambda v: (-counts[v], v))
         return own + others
 
-    def _in_force(self, match_id: str) -> list[int]:
-        """Seqs of events not voided by a Retracted, oldest first (line 0 excluded)."""
+    def _in_force(self, match_id: str, upto: int) -> list[int]:
+        """Seqs of events not voided by a Retracted up to seq `upto`, oldest first (line 0
+        excluded). Lines past `upto` belong to a writer who got there first: this append
+        then fails the store's expected-seq check, and must not be refused for them."""
         in_force: list[int] = []
         for event in self.events(match_id):
+            if event.seq > upto:
+                break
             if isinstance(event, Retracted):
                 if in_force:
                     in_force.pop()

@@ -13,7 +13,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
-from dashboard.service.server import create_app
+from dashboard.service.server import create_app, served_app
 from projections.workspace import Workspace
 from tests.cli_support import run
 
@@ -53,6 +53,31 @@ def test_a_served_append_opens_its_log_twice_and_the_token_journal_once(tmp_path
     assert opened[f"{match_id}.jsonl"] <= 2 * appends  # the append, then its lines read back for the live fold
     assert opened["tokens.jsonl"] <= appends
     assert opened["cache"] == 0
+
+
+def test_a_lean_append_reads_the_token_journal_without_opening_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The app `tabletape serve` runs answers an append below Litestar, looking its token up
+    through the journal's end anchor kept open (a revocation moves it: see
+    test_service_workers), so neither the journal nor its anchor is opened per append."""
+    match_id, lines, headers = _match_and_writer(tmp_path)
+    drafts = [msgspec.json.decode(line) for line in lines[100:130]]
+    opened: Counter[str] = Counter()
+    real_open = os.open
+
+    def counting(path: Any, *args: Any, **kwargs: Any) -> int:
+        opened[os.path.basename(os.fspath(path))] += 1
+        return real_open(path, *args, **kwargs)
+
+    with TestClient(app=served_app(tmp_path)) as client:  # type: ignore[arg-type]
+        for number, draft in enumerate(drafts):
+            if number == 10:
+                monkeypatch.setattr(os, "open", counting)
+            answer = client.post(f"/matches/{match_id}/events", headers=headers,
+                                 json={"expected_seq": 99 + number, "events": [draft]})
+            assert answer.status_code == 201, answer.text
+        monkeypatch.undo()
+    assert opened["tokens.jsonl"] == opened["tokens.jsonl.end"] == 0, opened
+    assert opened[f"{match_id}.jsonl"] <= 2 * (len(drafts) - 10)
 
 
 def test_a_served_append_leaves_the_event_loop_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from events.errors import LogFormatError
+from events.errors import ConflictError, LogFormatError
 from events.shared import MatchEnded, Retracted, Ruled
 from projections.workspace import Workspace
 from rulesets.mortalgate.events import DraftChoiceMade, DraftRolled, HeroPicked
@@ -47,6 +47,18 @@ def test_a_retraction_that_skips_the_latest_event_is_refused(ws: Workspace) -> N
     before = ws.export(match)
     with pytest.raises(LogFormatError, match=r"seq 2\), not 1"):
         ws.append_events(match, [Retracted(target_seq=1)])
+    assert ws.export(match) == before
+
+
+def test_a_retraction_that_lost_the_race_to_the_same_retraction_is_a_conflict(ws: Workspace) -> None:
+    """Two tables retract the same event at once: the one that comes second is told the
+    match moved on (the service's 409), not that its retraction named the wrong event."""
+    match = started(ws)
+    ws.append_events(match, [DraftRolled(red=4, blue=2), DraftChoiceMade(by="red", team="red", choice="first_pick")])
+    ws.append_events(match, [Retracted(target_seq=2)], expected_seq=2)
+    before = ws.export(match)
+    with pytest.raises(ConflictError):
+        ws.append_events(match, [Retracted(target_seq=2)], expected_seq=2)
     assert ws.export(match) == before
 
 

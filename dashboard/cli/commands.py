@@ -845,13 +845,17 @@ def _serve(command: list[str], env: dict[str, str]) -> None:
 @click.option("--port", type=click.IntRange(1, 65535), default=8600, show_default=True, help="Port to serve on.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to bind. The default serves this machine only; 0.0.0.0 exposes the API to the network.")
+@click.option("--workers", type=click.IntRange(1, 256), default=None,
+              help="Processes serving the port (default: one per core of this machine).")
 @pass_ws
-def serve(ws: Workspace, port: int, host: str) -> None:
+def serve(ws: Workspace, port: int, host: str, workers: int | None) -> None:
     """Serve the store over HTTP (OpenAPI at /schema); every request but /health needs a token."""
     from dashboard.service.server import serve as run
 
-    click.echo(f"tabletape service: http://{host}:{port}/  OpenAPI: /schema  store {ws.home}  (Ctrl+C stops it)")
-    run(ws.home, host=host, port=port)
+    workers = workers or os.cpu_count() or 1
+    click.echo(f"tabletape service: http://{host}:{port}/  OpenAPI: /schema  store {ws.home}  "
+               f"{workers} process{'es' if workers > 1 else ''}  (Ctrl+C stops it)")
+    run(ws.home, host=host, port=port, workers=workers)
 
 
 @cli.group()

@@ -10,16 +10,22 @@ checked by one guard from the access the route declares. Every error is one JSON
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import html
 import logging
+import os
 import re
+import signal
+import sys
 import weakref
 from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from types import UnionType
-from typing import Annotated, Any, Union, get_args, get_origin
+from typing import Annotated, Any, Union, cast, get_args, get_origin
 
 import msgspec
 from anyio import to_thread
@@ -42,6 +48,15 @@ from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin, YamlRenderPlugin
 from litestar.params import Parameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
+from litestar.serialization import encode_json
+from litestar.types import (
+    HTTPRequestEvent,
+    HTTPResponseBodyEvent,
+    HTTPResponseStartEvent,
+    Receive,
+    Scope,
+    Send,
+)
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from dashboard.service.wire import (
@@ -65,6 +80,7 @@ from events.errors import (
     UnknownNoteError,
     UnknownRulesetError,
 )
+from events.journal import open_nofollow, real_folder
 from events.notes import Note
 from events.shared import MatchStarted
 from events.tokens import Access, Grant, TokenError, Tokens
@@ -93,6 +109,8 @@ POLL_SECONDS = 0.2
 """How often a live stream looks at the log's end (any process may have appended) and at
 its token (a revoked token's stream ends at the next look)."""
 HEARTBEAT_SECONDS = 15.0
+APPEND_THREADS = 40
+"""Appends one serving process runs at once (anyio's default, which Litestar's routes use)."""
 
 log = logging.getLogger("tabletape.service")
 
@@ -171,7 +189,8 @@ def _is_int(annotation: Any) -> bool:
     return annotation is int or (get_origin(annotation) in (Union, UnionType) and int in get_args(annotation))
 
 
-def _strict_body(body: bytes, into: Any) -> None:
+def _strict_body(body: bytes, into: Any) -> Any:
+    """The body as `into`, read strictly (see `read_strictly`)."""
     if not body.strip():
         raise _refused("body", "missing: send a JSON object")
     try:
@@ -185,7 +204,7 @@ def _strict_body(body: bytes, into: Any) -> None:
     if twice := repeated_key(body):
         raise _refused(twice, f"`{twice}` is given twice: send each key once")
     try:
-        msgspec.convert(value, type=into, strict=True)
+        return msgspec.convert(value, type=into, strict=True)
     except msgspec.ValidationError as error:
         message, _, path = str(error).partition(" - at `$")
         field = path.strip("`.").split("[", 1)[0] or (named.group(1) if (named := _NAMED_FIELD.search(message)) else "body")
@@ -420,44 +439,54 @@ async def follow(request: Request[Any, Any, Any], live: LiveMatches, ws: Workspa
         start = last
     elif start > last:  # a follower cannot have seen events the log does not hold; it would wait for ever
         raise _refused(field, f"{start} is past match {match_id!r}'s last seq {last}")
-    streams: OpenStreams = request.app.state.streams
-    ticket = streams.admit(grant)
+    slot = await to_thread.run_sync(request.app.state.streams.admit, grant)
     if seen_as is not None:
-        return ServerSentEvent(_follow(request.app.state.tokens, streams, grant, ticket, start, partial(_next_view, ws, match_id, seen_as)))
-    return ServerSentEvent(_follow(request.app.state.tokens, streams, grant, ticket, start, partial(_next_events, live, match_id)))
+        return ServerSentEvent(_follow(request.app.state.tokens, grant, slot, start, partial(_next_view, ws, match_id, seen_as)))
+    return ServerSentEvent(_follow(request.app.state.tokens, grant, slot, start, partial(_next_events, live, match_id)))
 
 
-class _Ticket:
-    """One open stream (weakly held: a stream dropped before it ever ran frees its place)."""
+class _Slot:
+    """One open stream's place: a lock held on one of its token's slot files. Closed by
+    the stream's end, or when it is collected (a stream dropped before it ever ran), or by
+    the kernel when the process ends however it ends."""
+
+    def __init__(self, fd: int) -> None:
+        self.close = weakref.finalize(self, os.close, fd)
 
 
 class OpenStreams:
-    """The streams each token has open, at most `limit` at once: a stream holds a
-    connection for as long as the client likes, so one token (a leaked one, a page
-    reloading in a loop) must not hold them all."""
+    """The streams each token has open, at most `limit` at once, across every process
+    serving the store: a stream holds a connection for as long as the client likes, so one
+    token (a leaked one, a page reloading in a loop) must not hold them all.
 
-    def __init__(self, limit: int) -> None:
+    A token has `limit` slot files under `<home>/streams/`; a stream holds an exclusive
+    `flock` on one of them while it runs. The lock is the count: it needs no bookkeeping
+    that a crash could leave behind, since the kernel drops a dead process's locks."""
+
+    def __init__(self, home: Path, limit: int) -> None:
+        self.folder = Path(home) / "streams"
         self.limit = limit
-        self._open: dict[str, weakref.WeakSet[_Ticket]] = {}
 
-    def admit(self, grant: Grant) -> _Ticket:
+    def admit(self, grant: Grant) -> _Slot:
         """A place for one more stream of this token, or 429 saying how many it has."""
-        tickets = self._open.setdefault(grant.token_id, weakref.WeakSet())
-        if len(tickets) >= self.limit:
-            raise TooManyRequestsException(f"token {grant.token_id} already has {len(tickets)} streams open "
-                                           f"(at most {self.limit}); close one first")
-        ticket = _Ticket()
-        tickets.add(ticket)
-        return ticket
-
-    def release(self, grant: Grant, ticket: _Ticket) -> None:
-        self._open.get(grant.token_id, weakref.WeakSet()).discard(ticket)
+        real_folder(self.folder)
+        self.folder.mkdir(exist_ok=True)
+        for slot in range(self.limit):
+            fd = open_nofollow(self.folder / f"{grant.token_id}.{slot}", os.O_RDWR | os.O_CREAT)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                os.close(fd)
+                continue
+            return _Slot(fd)
+        raise TooManyRequestsException(f"token {grant.token_id} already has {self.limit} streams open "
+                                       f"(at most {self.limit}); close one first")
 
 
 Next = Callable[[int], tuple[int, ServerSentEventMessage | None]]
 
 
-async def _follow(tokens: Tokens, streams: OpenStreams, grant: Grant, ticket: _Ticket, after: int,
+async def _follow(tokens: Tokens, grant: Grant, slot: _Slot, after: int,
                   next_message: Next) -> AsyncIterator[ServerSentEventMessage]:
     """`ready`, then each message `next_message` finds after the last seq sent, polling,
     until the token stops working (an `error` message, then the end) or the client leaves."""
@@ -479,7 +508,7 @@ async def _follow(tokens: Tokens, streams: OpenStreams, grant: Grant, ticket: _T
                 yield ServerSentEventMessage(comment="still here")
             await asyncio.sleep(POLL_SECONDS)
     finally:
-        streams.release(grant, ticket)
+        slot.close()
 
 
 def _next_events(live: LiveMatches, match_id: str, after: int) -> tuple[int, ServerSentEventMessage | None]:
@@ -574,6 +603,13 @@ _STATUS: tuple[tuple[type[Exception], int], ...] = (
 
 def error_response(request: Request[Any, Any, Any], error: Exception) -> Response[dict[str, Any]]:
     """Every failure as one JSON object with a one-line message; never a traceback."""
+    body = error_body(error, request.method, request.url.path)
+    return Response(body, status_code=body["status"])
+
+
+def error_body(error: Exception, method: str, path: str) -> dict[str, Any]:
+    """The one JSON object a failure is answered with, by Litestar's routes and the lean
+    append route alike (`method` and `path` name the request in the log of a 500)."""
     body: dict[str, Any]
     if isinstance(error, ValidationException):
         body = _validation(error)
@@ -591,9 +627,9 @@ def error_response(request: Request[Any, Any, Any], error: Exception) -> Respons
         if isinstance(error, StaleSeqError):
             body["last_seq"] = error.last_seq
     else:
-        log.exception("unexpected error on %s %s", request.method, request.url.path)
+        log.error("unexpected error on %s %s", method, path, exc_info=error)
         body = {"error": f"internal error ({type(error).__name__}); the server log has the details", "status": 500}
-    return Response(body, status_code=body["status"])
+    return body
 
 
 def _validation(error: ValidationException) -> dict[str, Any]:
@@ -682,7 +718,7 @@ def create_app(home: Path | str | None = None, *, limits: Limits = Limits()) -> 
         route_handlers=[health, guarded],
         guards=[token_in_query_only_where_needed],
         dependencies={"ws": Provide(lambda: ws, sync_to_thread=False), "live": Provide(lambda: live, sync_to_thread=False)},
-        state=State({"tokens": Tokens(ws.home), "streams": OpenStreams(limits.streams_per_token)}),
+        state=State({"tokens": Tokens(ws.home), "streams": OpenStreams(ws.home, limits.streams_per_token), "live": live}),
         exception_handlers={Exception: error_response},
         on_shutdown=[live.close],
         request_max_body_size=MAX_BODY,
@@ -692,6 +728,123 @@ def create_app(home: Path | str | None = None, *, limits: Limits = Limits()) -> 
                                      description="Record, audit and follow tabletop playtests over HTTP.",
                                      render_plugins=[EndpointsPage(), JsonRenderPlugin(), YamlRenderPlugin()]),
     )
+
+
+# --- the lean append route --------------------------------------------------------------
+
+_APPEND_PATH = re.compile(r"/matches/([^/]+)/events")
+
+
+class LeanAppend:
+    """The service as `tabletape serve` runs it: the hot path, an append to a match,
+    answered by a plain ASGI route in front of Litestar, and everything else by Litestar.
+
+    An append costs the store about half a millisecond of CPU; Litestar's routing, guard,
+    signature and response layers cost three times that. This route takes exactly
+    `POST /matches/{match_id}/events` without a query string or an `Origin` (a browser's
+    request gets Litestar's CORS answer), checks the token with the same `Tokens.find` and
+    `Grant.refusal` as the guard and reads the body with the same strict reader under the
+    same size limit. Any request it would refuse before appending is handed to Litestar
+    whole (the bytes read replayed), so every such refusal is Litestar's own answer; what
+    the append itself refuses (409, 404, 422) is answered with `error_body`, as Litestar's
+    handler answers it: an append is never tried twice."""
+
+    def __init__(self, app: Litestar) -> None:
+        self.app = app
+        self.tokens: Tokens = app.state.tokens
+        self.live: LiveMatches = app.state.live
+        self.threads = ThreadPoolExecutor(APPEND_THREADS, thread_name_prefix="append")
+        """Appends wait for fsync, which lets the interpreter go: as many threads as
+        Litestar's own pool, without anyio's bookkeeping per call."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        found = _APPEND_PATH.fullmatch(scope["path"]) if scope["type"] == "http" and scope.get("method") == "POST" else None
+        if found is None or scope.get("query_string") or scope.get("root_path"):
+            return await self.app(scope, receive, send)
+        match_id = found.group(1)
+        authorization, length, plain = None, None, True
+        for name, value in scope["headers"]:
+            if name == b"authorization":
+                plain, authorization = authorization is None, value
+            elif name == b"content-length":
+                plain, length = length is None and value.isdigit(), value
+            elif name == b"origin":
+                plain = False
+            if not plain:
+                return await self.app(scope, receive, send)
+        if (length is not None and int(length) > MAX_BODY) or not self._allows(authorization, match_id):
+            return await self.app(scope, receive, send)
+        chunks: list[bytes] = []
+        size, more = 0, True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client left
+            chunks.append(message.get("body", b""))
+            size, more = size + len(chunks[-1]), message.get("more_body", False)
+            if size > MAX_BODY:
+                return await self.app(scope, _replay(b"".join(chunks), more, receive), send)
+        body = b"".join(chunks)
+        try:
+            data: AppendEvents = _strict_body(body, AppendEvents)
+        except HTTPException:
+            return await self.app(scope, _replay(body, False, receive), send)
+        try:
+            appended = await asyncio.get_running_loop().run_in_executor(self.threads, _append, self.live, match_id, data)
+            answer, status = encode_json(appended), 201
+        except Exception as error:
+            refusal = error_body(error, "POST", scope["path"])
+            answer, status = msgspec.json.encode(refusal), refusal["status"]
+        start: HTTPResponseStartEvent = {"type": "http.response.start", "status": status,
+                                         "headers": [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(answer))]}
+        end: HTTPResponseBodyEvent = {"type": "http.response.body", "body": answer, "more_body": False}
+        await send(start)
+        await send(end)
+
+    def _allows(self, authorization: bytes | None, match_id: str) -> bool:
+        """Whether the guard would let this token write to this match (if not, Litestar
+        answers why)."""
+        scheme, _, text = (authorization or b"").decode("latin-1").partition(" ")
+        if scheme.lower() != "bearer" or not text:
+            return False
+        try:
+            return self.tokens.find(text).refusal("write", match_id) is None
+        except TabletapeError:
+            return False
+
+
+def _append(live: LiveMatches, match_id: str, data: AppendEvents) -> Appended:
+    """What the append route's handler does (`append_events`)."""
+    return live.append(match_id, data.drafts(), expected_seq=data.expected_seq)
+
+
+def _replay(body: bytes, more: bool, receive: Receive) -> Receive:
+    """`receive` with the body bytes already read given back first."""
+    pending: list[HTTPRequestEvent] = [{"type": "http.request", "body": body, "more_body": more}]
+
+    async def again() -> Any:
+        return pending.pop() if pending else await receive()
+
+    return again
+
+
+def served_app(home: Path | str | None = None, *, limits: Limits = Limits(), worker: bool = False) -> LeanAppend:
+    """The app `tabletape serve` runs in each of its processes (`worker`: one of several,
+    started by a supervising process)."""
+    if worker:
+        _end_with_parent()
+    return LeanAppend(create_app(home, limits=limits))
+
+
+def _end_with_parent() -> None:
+    """Ask Linux to stop this process when the one that started it dies (a serving process
+    left behind by a killed `tabletape serve` would hold the port); elsewhere, nothing."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
 
 
 class SlowClientTimeouts(HttpToolsProtocol):
@@ -737,6 +890,8 @@ class SlowClientTimeouts(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._in_headers = False
         super().on_headers_complete()
+        if self.cycle is not None:
+            self.cycle.transport = _OneWrite(self.transport, self.loop)  # type: ignore[assignment]
 
     def on_message_complete(self) -> None:
         self._between = True
@@ -799,13 +954,65 @@ class SlowClientTimeouts(HttpToolsProtocol):
         self.transport.close()
 
 
-def serve(home: Path, *, host: str, port: int, limits: Limits = Limits()) -> None:
-    """Run the service in this process until stopped (uvicorn on uvloop, one worker,
-    httptools with the header and body deadlines of `limits`)."""
-    import uvicorn
+class _OneWrite:
+    """A transport for one response whose writes in one turn of the event loop go out as
+    one: uvicorn writes the status line and headers, then the body, and on a kept-alive
+    connection each write is a system call that wakes the client, the single largest cost
+    of a small answer. Held bytes are written at the end of the turn (a stream's message
+    is never held longer) or at `close`."""
 
-    protocol = type("SlowClientTimeouts", (SlowClientTimeouts,),
-                    {"header_seconds": limits.header_seconds, "body_seconds": limits.body_seconds,
-                     "header_bytes": limits.header_bytes})
-    uvicorn.run(create_app(home, limits=limits), host=host, port=port, log_level="warning", http=protocol, loop="uvloop",
-                timeout_keep_alive=limits.keep_alive_seconds)
+    def __init__(self, transport: asyncio.Transport, loop: asyncio.AbstractEventLoop) -> None:
+        self._transport = transport
+        self._loop = loop
+        self._held: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        if not self._held:
+            self._loop.call_soon(self._flush)
+        self._held.append(data)
+
+    def _flush(self) -> None:
+        if self._held and not self._transport.is_closing():
+            self._transport.write(b"".join(self._held))
+        self._held.clear()
+
+    def close(self) -> None:
+        self._flush()
+        self._transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
+def serve(home: Path, *, host: str, port: int, workers: int = 1, limits: Limits = Limits()) -> None:
+    """Run the service until stopped: uvicorn on uvloop, httptools with the header and body
+    deadlines of `limits`, in `workers` processes sharing one listening socket (the kernel
+    hands each new connection to whichever process accepts it first). The store needs no
+    more: appends are checked under each log's lock against the expected seq, each
+    process's live folds catch up from the log, tokens are read from their journal, and
+    the streams a token has open are counted by locks in the store (`OpenStreams`)."""
+    import uvicorn
+    from uvicorn.config import STARTUP_FAILURE
+    from uvicorn.supervisors import Multiprocess
+
+    config = uvicorn.Config(partial(served_app, home, limits=limits, worker=workers > 1), factory=True, host=host, port=port,
+                            log_level="warning", http=cast("type[asyncio.Protocol]", partial(_protocol, limits)), loop="uvloop",
+                            timeout_keep_alive=limits.keep_alive_seconds, workers=workers)
+    if workers > 1:
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
+        return
+    server = uvicorn.Server(config)
+    with suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:  # the port taken, say: uvicorn has logged why
+        sys.exit(STARTUP_FAILURE)
+
+
+def _protocol(limits: Limits, **kwargs: Any) -> SlowClientTimeouts:
+    """uvicorn's protocol factory (it calls it as it would a class): `SlowClientTimeouts`
+    with the deadlines of `limits`; a function, not a class made on the fly, so that it can
+    be handed to a serving process."""
+    protocol = SlowClientTimeouts(**kwargs)
+    protocol.header_seconds, protocol.body_seconds = limits.header_seconds, limits.body_seconds
+    protocol.header_bytes = limits.header_bytes
+    return protocol

@@ -1,0 +1,457 @@
+"""`tabletape serve --workers 2`: two processes serving one store through one port. What
+one process guaranteed holds across them: no append lost or doubled, a race's loser told
+409, a token's stream limit, a revocation; and the lean append route refuses exactly as
+Litestar's route does."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from litestar.testing import TestClient
+
+from dashboard.service.server import MAX_BODY, create_app
+from projections.workspace import Workspace
+from tests.cli_support import run
+from tests.service_support import cli_server, start, stop
+
+pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads which process holds a connection from /proc")
+
+GOLDEN = Path(__file__).parent / "mortalgate" / "golden" / "mortalgate-mistakes.jsonl"
+LINES = GOLDEN.read_bytes().splitlines()
+MOVES = [msgspec.json.decode(line) for line in LINES]
+PATIENCE = 30.0
+"""Seconds any wait may take before the test fails (never reached unless something is wrong)."""
+
+
+@dataclass
+class Served:
+    url: str
+    port: int
+    home: Path
+    log: Path
+    server: Any
+    writer: str
+
+    def token(self, *args: str) -> str:
+        code, out, err = run(self.home, "token", "issue", *args)
+        assert code == 0, err
+        return out.strip()
+
+    def workers(self) -> list[int]:
+        """The serving processes: the supervisor's children that hold the listening socket."""
+        listening = _sockets_of_port(self.port, state="0A")
+        return [pid for pid in _children(self.server.pid) if _sockets_of(pid) & listening]
+
+    def holder(self, connection: http.client.HTTPConnection) -> int:
+        """The serving process that accepted this (open) connection."""
+        assert connection.sock is not None
+        client_port = connection.sock.getsockname()[1]
+        mine = _sockets_of_port(self.port, state="01", peer_port=client_port)
+        holders = [pid for pid in self.workers() if _sockets_of(pid) & mine]
+        assert len(holders) == 1, holders
+        return holders[0]
+
+    def no_traceback(self) -> None:
+        text = self.log.read_text(errors="replace")
+        assert "Traceback" not in text and "internal error" not in text, text
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+            except (OSError, IndexError):
+                continue
+    return found
+
+
+def _sockets_of(pid: int) -> set[str]:
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    return inodes
+
+
+def _sockets_of_port(port: int, *, state: str, peer_port: int | None = None) -> set[str]:
+    """Inodes of the server's TCP sockets on `port` in `state` (0A listening, 01 connected)."""
+    inodes = set()
+    for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        local, peer = int(fields[1].split(":")[1], 16), int(fields[2].split(":")[1], 16)
+        if local == port and fields[3] == state and (peer_port is None or peer == peer_port):
+            inodes.add(fields[9])
+    return inodes
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
+    home = tmp_path_factory.mktemp("workers")
+    log = home.parent / "workers-server.log"
+    code, writer, err = run(home, "token", "issue", "--scope", "write", "--label", "studio")
+    assert code == 0, err
+    url, server = start([*cli_server(home), "--workers", "2"], log)
+    try:
+        here = Served(url=url, port=int(url.rsplit(":", 1)[1]), home=home, log=log, server=server, writer=writer.strip())
+        deadline = time.monotonic() + PATIENCE
+        while len(here.workers()) < 2:
+            assert time.monotonic() < deadline, "two serving processes never held the port"
+            time.sleep(0.1)
+        yield here
+    finally:
+        stop(server)
+
+
+def _connect(served: Served) -> http.client.HTTPConnection:
+    connection = http.client.HTTPConnection("127.0.0.1", served.port, timeout=PATIENCE)
+    connection.connect()
+    return connection
+
+
+def _on_every_worker(served: Served, at_least: int) -> list[http.client.HTTPConnection]:
+    """At least `at_least` kept-alive connections, every serving process holding one or
+    more (the kernel hands each to whichever process accepts first: opened until it has)."""
+    connections = [_connect(served) for _ in range(at_least)]
+    _health(connections)
+    deadline = time.monotonic() + PATIENCE
+    while len({served.holder(c) for c in connections}) < len(served.workers()):
+        assert time.monotonic() < deadline, "one serving process never accepted a connection"
+        connections.append(_connect(served))
+        _health(connections[-1:])
+    return connections
+
+
+def _health(connections: list[http.client.HTTPConnection]) -> None:
+    for connection in connections:  # accepted and answered: the connection is a worker's
+        connection.request("GET", "/health")
+        answer = connection.getresponse()
+        answer.read()
+        assert answer.status == 200
+
+
+def _post(connection: http.client.HTTPConnection, path: str, body: bytes, token: str,
+          headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any], bytes]:
+    connection.request("POST", path, body=body, headers={"Authorization": f"Bearer {token}",
+                                                         "Content-Type": "application/json", **(headers or {})})
+    answer = connection.getresponse()
+    raw = answer.read()
+    return answer.status, json.loads(raw), raw
+
+
+def _append(connection: http.client.HTTPConnection, match_id: str, expected: int, token: str) -> tuple[int, dict[str, Any]]:
+    body = msgspec.json.encode({"expected_seq": expected, "events": [MOVES[expected + 1]]})
+    status, answer, _ = _post(connection, f"/matches/{match_id}/events", body, token)
+    return status, answer
+
+
+def _start(served: Served, match_id: str) -> None:
+    """A MortalGate match of the golden log's first line (once: tests share the store)."""
+    ws = Workspace(served.home)
+    if match_id not in ws.matches():
+        ws.import_log(LINES[0] + b"\n", match_id=match_id)
+
+
+# --- appends ----------------------------------------------------------------------------
+
+@dataclass
+class _Racer:
+    connection: http.client.HTTPConnection
+    acked: dict[str, list[int]] = field(default_factory=dict)
+    statuses: list[int] = field(default_factory=list)
+    stale: list[tuple[int, int]] = field(default_factory=list)
+    """(expected seq sent, last seq answered) of every 409."""
+    odd: list[dict[str, Any]] = field(default_factory=list)
+
+
+def test_appends_racing_through_two_workers_lose_and_duplicate_nothing(served: Served) -> None:
+    racers = [_Racer(c) for c in _on_every_worker(served, 6)]
+    _start(served, "shared")
+    for number in range(len(racers)):
+        _start(served, f"own-{number}")
+    rounds = 12
+
+    def race(racer: _Racer, own: str) -> None:
+        for match_id in ("shared", own):
+            known = 0
+            while len(racer.acked.get(match_id, [])) < rounds and known + 1 < len(MOVES) - 1:
+                status, answer = _append(racer.connection, match_id, known, served.writer)
+                racer.statuses.append(status)
+                if status not in (201, 409):
+                    racer.odd.append(answer)
+                    return
+                if status == 409:
+                    racer.stale.append((known, answer["last_seq"]))
+                else:
+                    racer.acked.setdefault(match_id, []).extend(e["seq"] for e in answer["events"])
+                known = answer["last_seq"]
+
+    threads = [threading.Thread(target=race, args=(racer, f"own-{n}")) for n, racer in enumerate(racers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=PATIENCE * 4)
+    assert not any(thread.is_alive() for thread in threads)
+    assert not [r.odd for r in racers if r.odd], [r.odd for r in racers]
+    ws = Workspace(served.home)
+    for match_id in ["shared", *(f"own-{n}" for n in range(len(racers)))]:
+        acked = sorted(seq for r in racers for seq in r.acked.get(match_id, []))
+        stored = list(ws.events(match_id))
+        assert acked == list(range(1, len(stored))), match_id  # every acknowledged append stored once, nothing else
+        assert [e.seq for e in stored] == list(range(len(stored)))
+        assert all(type(e).__name__ == MOVES[e.seq]["type"] and e.by == MOVES[e.seq]["by"] for e in stored[1:])
+    assert all(last > sent for r in racers for sent, last in r.stale)  # a loser is told where the log is
+    final = ws.store.last("shared")[0]
+    for racer in racers:  # and a stale append is a 409 whichever process answers it
+        status, answer = _append(racer.connection, "shared", 0, served.writer)
+        assert (status, answer["last_seq"]) == (409, final) and "\n" not in answer["error"], answer
+        racer.connection.close()
+    served.no_traceback()
+
+
+# --- tokens -----------------------------------------------------------------------------
+
+def test_a_revoked_token_is_refused_by_every_worker(served: Served) -> None:
+    _start(served, "revoked")
+    token = served.token("--scope", "write", "--match", "revoked", "--label", "lost phone")
+    connections = _on_every_worker(served, 4)
+    known = 0
+    for connection in connections:  # every process has read the journal and let it in
+        status, answer = _append(connection, "revoked", known, token)
+        assert status == 201, answer
+        known = answer["last_seq"]
+        connection.close()
+    code, _, err = run(served.home, "token", "revoke", token.split("_")[1])
+    assert code == 0, err
+    connections = _on_every_worker(served, 4)  # new: the revocation may take longer than a kept-alive connection
+    for connection in connections:
+        status, answer = _append(connection, "revoked", known, token)
+        assert status == 401 and "revoked" in answer["error"] and "\n" not in answer["error"], answer
+        connection.close()
+    assert Workspace(served.home).store.last("revoked")[0] == known
+
+
+def _open_stream(served: Served, token: str) -> tuple[http.client.HTTPConnection, int, bytes]:
+    connection = _connect(served)
+    connection.request("GET", "/matches/streamed/stream", headers={"Authorization": f"Bearer {token}"})
+    answer = connection.getresponse()
+    first = answer.readline() if answer.status == 200 else answer.read()
+    return connection, answer.status, first
+
+
+def _four_streams_on_both_workers(served: Served, token: str) -> list[http.client.HTTPConnection]:
+    """Four open streams of `token`, held by both serving processes (with a limit kept in
+    each process's memory, each would let four more in)."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        streams = []
+        for _ in range(4):
+            connection, status, first = _open_stream(served, token)
+            assert status == 200, first
+            streams.append(connection)
+        if len({served.holder(c) for c in streams}) == 2:
+            return streams
+        for connection in streams:
+            connection.close()
+        assert time.monotonic() < deadline, "the streams never landed on both processes"
+        _wait_for_a_place(served, token)
+
+
+def _wait_for_a_place(served: Served, token: str) -> None:
+    """Until the token may open a stream again (a server notices a closed stream at its
+    next poll of the log)."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        connection, status, _ = _open_stream(served, token)
+        connection.close()
+        if status == 200:
+            return
+        assert time.monotonic() < deadline, "a closed stream's place was never freed"
+        time.sleep(0.1)
+
+
+def test_a_tokens_stream_limit_holds_across_workers(served: Served) -> None:
+    _start(served, "streamed")
+    token = served.token("--scope", "read", "--label", "greedy")
+    streams = _four_streams_on_both_workers(served, token)
+    try:
+        for _ in range(8):  # new connections, whichever process takes them
+            connection, status, answer = _open_stream(served, token)
+            connection.close()
+            assert status == 429 and "at most 4" in json.loads(answer)["error"], answer
+        other = served.token("--scope", "read", "--label", "other table")
+        connection, status, _ = _open_stream(served, other)  # other tokens are not held up
+        connection.close()
+        assert status == 200
+    finally:
+        for connection in streams:
+            connection.close()
+    served.no_traceback()
+
+
+def test_a_killed_workers_streams_give_their_places_back(served: Served) -> None:
+    _start(served, "streamed")
+    token = served.token("--scope", "read", "--label", "crashing table")
+    streams = _four_streams_on_both_workers(served, token)
+    try:
+        victim = served.holder(streams[0])
+        os.kill(victim, signal.SIGKILL)  # its locks die with it; the supervisor starts another
+        deadline = time.monotonic() + PATIENCE
+        while victim in served.workers() or len(served.workers()) < 2:
+            assert time.monotonic() < deadline, "the killed process was never replaced"
+            time.sleep(0.1)
+        survivors = [c for c in streams if _held_by_live(served, c)]
+        opened = []
+        while len(survivors) + len(opened) < 4:
+            connection, status, _ = _open_stream(served, token)
+            if status == 200:
+                opened.append(connection)
+            else:
+                connection.close()
+                assert time.monotonic() < deadline, "a killed process's streams kept their places"
+                time.sleep(0.1)
+        streams += opened
+        connection, status, _ = _open_stream(served, token)
+        connection.close()
+        assert status == 429  # and no more than that
+    finally:
+        for connection in streams:
+            connection.close()
+
+
+def _held_by_live(served: Served, connection: http.client.HTTPConnection) -> bool:
+    try:
+        served.holder(connection)
+    except AssertionError:
+        return False
+    return True
+
+
+# --- the lean append route refuses as Litestar's route does ------------------------------
+
+def _refusals(served: Served) -> list[tuple[str, bytes, dict[str, str], str]]:
+    """(why, body, headers, token) of appends the service refuses."""
+    reader = served.token("--scope", "read", "--label", "reader")
+    elsewhere = served.token("--scope", "write", "--match", "shared", "--label", "other match")
+    seat = served.token("--scope", "seat", "--match", "refused", "--seat", "blue", "--label", "blue")
+    revoked = served.token("--scope", "write", "--label", "revoked")
+    code, _, err = run(served.home, "token", "revoke", revoked.split("_")[1])
+    assert code == 0, err
+    good = msgspec.json.encode({"expected_seq": 0, "events": [MOVES[1]]})
+    writer = served.writer
+    return [
+        ("no token", good, {}, ""),
+        ("not a token", good, {}, "secret"),
+        ("unknown token", good, {}, "tt_00000000_" + "0" * 32),
+        ("revoked token", good, {}, revoked),
+        ("basic scheme", good, {"Authorization": f"Basic {writer}"}, ""),
+        ("token given twice", good, {"Authorization": f"Bearer {writer}, Bearer {reader}"}, ""),
+        ("read-only token", good, {}, reader),
+        ("another match's token", good, {}, elsewhere),
+        ("seat token", good, {}, seat),
+        ("empty body", b"", {}, writer),
+        ("not JSON", b"{", {}, writer),
+        ("a list", b"[1]", {}, writer),
+        ("float seq", b'{"expected_seq": 0.0, "event": {}}', {}, writer),
+        ("string seq", b'{"expected_seq": "0", "event": {}}', {}, writer),
+        ("negative seq", b'{"expected_seq": -1, "event": {}}', {}, writer),
+        ("huge seq", b'{"expected_seq": 99999999999999999999, "event": {}}', {}, writer),
+        ("unknown field", b'{"expected_seq": 0, "event": {}, "force": true}', {}, writer),
+        ("key twice", b'{"expected_seq": 0, "expected_seq": 0, "event": {}}', {}, writer),
+        ("deep", b'{"expected_seq": 0, "event": ' + b'{"a": ' * 200 + b"1" + b"}" * 201, {}, writer),
+        ("neither event nor events", b'{"expected_seq": 0}', {}, writer),
+        ("both event and events", b'{"expected_seq": 0, "event": {}, "events": []}', {}, writer),
+        ("not an event", b'{"expected_seq": 0, "event": {"type": "Nonsense"}}', {}, writer),
+        ("wrong expected seq", msgspec.json.encode({"expected_seq": 3, "events": [MOVES[1]]}), {}, writer),
+        ("oversized body", b'{"expected_seq": 0, "event": {"x": "' + b"x" * MAX_BODY + b'"}}', {}, writer),
+    ]
+
+
+def test_every_refusal_of_an_append_is_the_same_one_line_answer_through_two_workers(served: Served) -> None:
+    _start(served, "refused")
+    _start(served, "shared")
+    first = msgspec.json.encode({"expected_seq": 0, "events": [MOVES[1]]})
+    refusals = _refusals(served)
+    with TestClient(app=create_app(served.home)) as litestar:  # the routes as they answer by themselves
+        connections = _on_every_worker(served, 2)  # opened last: an idle connection is closed after 5 s
+        for why, body, headers, token in refusals:
+            sent = {**({"Authorization": f"Bearer {token}"} if token else {}), "Content-Type": "application/json", **headers}
+            expected = litestar.post("/matches/refused/events", content=body, headers=sent)
+            assert 400 <= expected.status_code < 500, (why, expected.text)
+            for connection in connections:
+                connection.request("POST", "/matches/refused/events", body=body, headers=sent)
+                answer = connection.getresponse()
+                raw = answer.read()
+                assert (answer.status, json.loads(raw)) == (expected.status_code, expected.json()), why
+                assert raw.count(b"\n") == 0 and answer.getheader("content-type") == "application/json", why
+                if answer.getheader("connection") == "close":
+                    connection.close()
+        oversized = b'{"expected_seq": 0, "event": {"x": "' + b"x" * MAX_BODY + b'"}}'
+        expected = litestar.post("/matches/refused/events", content=oversized, headers={"Authorization": f"Bearer {served.writer}"})
+        for connection in connections:  # sent in chunks, without a length: cut off at the limit all the same
+            chunks = (oversized[start:start + 65536] for start in range(0, len(oversized), 65536))
+            connection.request("POST", "/matches/refused/events", body=chunks, encode_chunked=True,
+                               headers={"Authorization": f"Bearer {served.writer}", "Transfer-Encoding": "chunked"})
+            answer = connection.getresponse()
+            assert (answer.status, json.loads(answer.read())) == (413, expected.json())
+            connection.close()
+        connections = _on_every_worker(served, 2)
+        assert Workspace(served.home).store.last("refused")[0] == 0  # nothing was written
+        for connection in connections:  # a missing match is the same 404 too
+            status, answer, _ = _post(connection, "/matches/nowhere/events", first, served.writer)
+            assert (status, answer) == (404, litestar.post("/matches/nowhere/events", content=first,
+                                                           headers={"Authorization": f"Bearer {served.writer}"}).json()), answer
+        status, answer, _ = _post(connections[0], "/matches/refused/events", first, served.writer)
+        by_litestar = litestar.post("/matches/refused/events", headers={"Authorization": f"Bearer {served.writer}"},
+                                    content=msgspec.json.encode({"expected_seq": 1, "events": [MOVES[2]]}))
+        assert (status, by_litestar.status_code) == (201, 201)
+        assert answer["last_seq"] == 1 and by_litestar.json()["last_seq"] == 2
+        assert set(answer) == set(by_litestar.json()) and answer["events"][0]["seq"] == 1
+    for connection in connections:
+        connection.close()
+    served.no_traceback()
+
+
+def test_the_served_app_is_litestars_for_every_other_request(tmp_path: Path) -> None:
+    """A browser's append (an `Origin`), one with a query string: Litestar answers them,
+    CORS headers and query checks included."""
+    from dashboard.service.server import served_app
+
+    Workspace(tmp_path).import_log(LINES[0] + b"\n", match_id="m1")
+    code, writer, err = run(tmp_path, "token", "issue", "--scope", "write")
+    assert code == 0, err
+    headers = {"Authorization": f"Bearer {writer.strip()}", "Origin": "http://table.local"}
+    body = msgspec.json.encode({"expected_seq": 0, "events": [MOVES[1]]})
+    with TestClient(app=served_app(tmp_path)) as client:  # type: ignore[arg-type]
+        answer = client.post("/matches/m1/events", content=body, headers=headers)
+        assert answer.status_code == 201 and answer.headers["access-control-allow-origin"] == "*", answer.text
+        answer = client.post("/matches/m1/events?token=x", content=body, headers=headers)
+        assert answer.status_code == 401 and "only on the event stream" in answer.json()["error"]
+
+
+
+def test_one_worker_serves_from_the_process_started(tmp_path: Path) -> None:
+    url, server = start([*cli_server(tmp_path), "--workers", "1"], tmp_path.parent / f"{tmp_path.name}-one.log")
+    try:
+        listening = _sockets_of_port(int(url.rsplit(":", 1)[1]), state="0A")
+        assert _sockets_of(server.pid) & listening
+        assert not [pid for pid in _children(server.pid) if _sockets_of(pid) & listening]
+    finally:
+        stop(server)
