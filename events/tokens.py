@@ -111,9 +111,9 @@ class Tokens:
         self.journal = Journal(Path(home) / "tokens.jsonl", quarantine=Path(home) / "quarantine", label="tokens")
         self._cache: tuple[tuple[object, ...], list[TokenEvent], dict[str, Grant]] | None = None
         self._anchor_path = anchors.anchor_path(self.journal.path)
+        # (inode, descriptor) of the end anchor, kept open: a lookup reads its record again
+        # without opening anything (a commit rewrites it in place).
         self._anchor: tuple[int, int] | None = None
-        """(inode, descriptor) of the end anchor, kept open: a lookup reads its record again
-        without opening anything (a commit rewrites it in place)."""
         self._anchor_lock = threading.Lock()
         weakref.finalize(self, _close_anchor, self.__dict__)
 

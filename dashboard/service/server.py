@@ -344,7 +344,7 @@ def read_events(live: LiveMatches, match_id: str, after: After = -1) -> Appended
 def append_events(live: LiveMatches, match_id: str, data: AppendEvents) -> Appended:
     """Append one event or a batch after `expected_seq`; answered with the stored events
     and their audit findings. 409 (nothing written) if the match moved on."""
-    return live.append(match_id, data.drafts(), expected_seq=data.expected_seq)
+    return _append(live, match_id, data)
 
 
 @get("/matches/{match_id:str}/state", sync_to_thread=True, opt={"access": "view"},
@@ -753,9 +753,9 @@ class LeanAppend:
         self.app = app
         self.tokens: Tokens = app.state.tokens
         self.live: LiveMatches = app.state.live
+        # Appends wait for fsync, which lets the interpreter go: as many threads as
+        # Litestar's own pool, without anyio's bookkeeping per call.
         self.threads = ThreadPoolExecutor(APPEND_THREADS, thread_name_prefix="append")
-        """Appends wait for fsync, which lets the interpreter go: as many threads as
-        Litestar's own pool, without anyio's bookkeeping per call."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = _APPEND_PATH.fullmatch(scope["path"]) if scope["type"] == "http" and scope.get("method") == "POST" else None
@@ -814,7 +814,7 @@ class LeanAppend:
 
 
 def _append(live: LiveMatches, match_id: str, data: AppendEvents) -> Appended:
-    """What the append route's handler does (`append_events`)."""
+    """An append, as both the Litestar route (`append_events`) and `LeanAppend` make it."""
     return live.append(match_id, data.drafts(), expected_seq=data.expected_seq)
 
 
