@@ -188,13 +188,12 @@ class _Racer:
 
 
 def test_appends_racing_through_two_workers_lose_and_duplicate_nothing(served: Served) -> None:
-    racers = [_Racer(c) for c in _on_every_worker(served, 6)]
     _start(served, "shared")
-    for number in range(len(racers)):
-        _start(served, f"own-{number}")
+    racers = [_Racer(c) for c in _on_every_worker(served, 6)]  # opened last: none sits idle past its keep-alive
     rounds = 12
 
     def race(racer: _Racer, own: str) -> None:
+        _start(served, own)
         for match_id in ("shared", own):
             known = 0
             while len(racer.acked.get(match_id, [])) < rounds and known + 1 < len(MOVES) - 1:
@@ -225,9 +224,11 @@ def test_appends_racing_through_two_workers_lose_and_duplicate_nothing(served: S
         assert all(type(e).__name__ == MOVES[e.seq]["type"] and e.by == MOVES[e.seq]["by"] for e in stored[1:])
     assert all(last > sent for r in racers for sent, last in r.stale)  # a loser is told where the log is
     final = ws.store.last("shared")[0]
-    for racer in racers:  # and a stale append is a 409 whichever process answers it
-        status, answer = _append(racer.connection, "shared", 0, served.writer)
+    for connection in _on_every_worker(served, 2):  # and a stale append is a 409 whichever process answers it
+        status, answer = _append(connection, "shared", 0, served.writer)
         assert (status, answer["last_seq"]) == (409, final) and "\n" not in answer["error"], answer
+        connection.close()
+    for racer in racers:
         racer.connection.close()
     served.no_traceback()
 
