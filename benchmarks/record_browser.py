@@ -208,16 +208,14 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     page.add_init_script(TAP_CLOCK)
     fold = Fold(rules, audit=False)
     step = fold.first(golden[0])  # type: ignore[arg-type]
-    boardless = not rules.ruleset.view(rules.params, step.state, None).has_board
-    open_playtest(page, url, match_id, board=not boardless)
+    open_playtest(page, url, match_id)
     plans: list[Plan] = []
     state_before: list[Any] = []
     for event in golden[1:]:
         state_before.append(step.state)
         plans.append(plan(rules, step.state, event))
         step = fold(step, event)
-    wait = (lambda seq, after="": _wait_store(page, ws, match_id, seq, after)) if boardless else (lambda seq, after="": _wait_seq(page, seq, after))
-    wait(_settled(plans, start - 1))
+    _wait_seq(page, _settled(plans, start - 1))
     stop = len(plans) if limit is None else min(len(plans), start - 1 + limit)
     for index in range(start - 1, stop):
         how, seq = plans[index], index + 1
@@ -231,10 +229,9 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
         if how.kind == "board":
             done.move_taps.append(len(how.taps))
         started = _perform(page, rules, state_before[index], golden[seq], how, seq, look=in_view if strict else scroll_to)
-        wait(_settled(plans, seq), f"{type(golden[seq]).__name__} by taps {[(t.where, t.what) for t in how.taps]}")
+        _wait_seq(page, _settled(plans, seq), f"{type(golden[seq]).__name__} by taps {[(t.where, t.what) for t in how.taps]}")
         done.driver_ms.append((time.perf_counter() - started) * 1000)
-        if not boardless:  # the board stamps when it painted; a state shown as tables does not
-            done.waits_ms.append(_painted(page, _settled(plans, seq)))
+        done.waits_ms.append(_painted(page, _settled(plans, seq)))
         if shots is not None and seq in (1, len(plans) // 2):
             page.screenshot(path=str(shots / f"record-{done.game}-{size}-{seq}.png"), full_page=True)
     done.seconds = time.perf_counter() - began
@@ -248,17 +245,13 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     return done
 
 
-def open_playtest(page: Any, url: str, match_id: str, *, board: bool = True) -> None:
+def open_playtest(page: Any, url: str, match_id: str) -> None:
     """Continue `match_id` on the Record page and stand at the page's top, as a person does
-    once the board is up (Continue sits at the foot of the start form, and the browser keeps
-    the scroll it was tapped at). `board=False`: a game shown as its state's tables, which
-    is up once the page's run is over."""
+    once the board and its panel are up (Continue sits at the foot of the start form, and
+    the browser keeps the scroll it was tapped at)."""
     page.goto(url + f"record?match={match_id}")
     page.get_by_role("button", name="Continue").click()
-    if board:
-        page.locator(".tt-board svg.tabletape-board").wait_for()
-    else:
-        _idle(page)
+    page.locator(".tt-board .panel .head").wait_for()
     page.evaluate("() => document.querySelector('[data-testid=stMain]')?.scrollTo(0, 0)")
 
 
@@ -279,27 +272,6 @@ def _wait_seq(page: Any, seq: int, after: str = "") -> None:
         errors = page.locator('[data-testid="stException"]').all_inner_texts()
         raise AssertionError(f"the board never reached seq {seq}{' after ' + after if after else ''}: it shows seq {shown}; "
                              f"exceptions on the page: {errors or 'none'} ({type(late).__name__})") from late
-
-
-def _wait_store(page: Any, ws: Workspace, match_id: str, seq: int, after: str = "", *, deadline: float = 90) -> None:
-    """For a game with no board (its state shown as tables, which carry no seq): wait until
-    the log holds `seq`, then for the page's run that wrote it to end."""
-    give_up = time.monotonic() + deadline
-    while ws.store.last(match_id)[0] < seq:
-        if time.monotonic() > give_up:
-            errors = page.locator('[data-testid="stException"]').all_inner_texts()
-            raise AssertionError(f"the log never reached seq {seq}{' after ' + after if after else ''}: it holds "
-                                 f"{ws.store.last(match_id)[0]}; exceptions on the page: {errors or 'none'}")
-        time.sleep(0.05)
-    _idle(page)
-
-
-def _idle(page: Any) -> None:
-    """Wait until the app has no run in flight, as a person waits for the page to settle
-    before the next tap: a click that lands while a fragment is still rerunning can be
-    dropped by Streamlit when that rerun redraws the button."""
-    page.wait_for_function("() => document.querySelector('[data-testid=\"stApp\"]')"
-                           "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=90_000)
 
 
 TAP_CLOCK = "window.addEventListener('click', () => { window.__ttTapAt = performance.now(); }, true);"
@@ -351,6 +323,7 @@ def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: 
         target.click(force=True)
 
     board = page.locator(".tt-board")
+    panel = page.locator(f'.tt-board[data-seq="{seq - 1}"] .panel')
     last = time.perf_counter()
     legal = list(rules.ruleset.legal(rules.params, state)) if how.kind in ("board", "button", "compose") else []
     taps = tap_map(rules, state, legal)
@@ -367,41 +340,41 @@ def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: 
         elif tap.where == "pick":
             source, target = _touch_of(taps, event)
             index = next(i for i, c in enumerate(taps.at(source, target)) if same_event(c.event, event))
-            _tap(page, page.locator(f".st-key-rec_pick_{seq - 1}_{index} button"), f"the picker's {tap.what!r}")
+            _tap(page, panel.locator(f'button[data-act="pick"][data-index="{index}"]'), f"the picker's {tap.what!r}")
         elif tap.where == "button":
             buttons = taps.buttons()
             index = next(i for i, c in enumerate(buttons) if same_event(c.event, event))
             if len(buttons) <= 8:
-                _tap(page, page.locator(f".st-key-rec_button_{seq - 1}_{index} button"), f"the button {tap.what!r}")
+                _tap(page, panel.locator(f'button[data-act="button"][data-index="{index}"]'), f"the button {tap.what!r}")
             else:
-                box = page.locator(f".st-key-rec_choose_{seq - 1}")
-                _tap(page, box, "the choice box")
-                page.keyboard.type(tap.what)
-                page.keyboard.press("Enter")
+                box = panel.locator('select[data-choose="button"]')
+                look(page, box, "the list of choices")
+                box.select_option(str(index))
                 last = time.perf_counter()
-                _tap(page, page.locator(f".st-key-rec_button_chosen_{seq - 1} button"), "Record")
+                _tap(page, panel.locator('button[data-act="button"]'), "Record")
         elif tap.where == "part":
             made = taps.composes[tap.compose]
             index = next(i for i, part in enumerate(made.parts) if part.value == tap.what)
             done = sum(1 for t in how.taps[:number] if t.where == "part")
-            _tap(page, page.locator(f".st-key-rec_part_{seq - 1}_{tap.compose}_{index} button"), f"{made.title}: {tap.what}")
+            _tap(page, panel.locator(f'button[data-act="part"][data-compose="{tap.compose}"][data-index="{index}"]'), f"{made.title}: {tap.what}")
             if not final:  # the part shows in the choice so far before the next tap, as a person sees it
-                page.locator(f".st-key-rec_chosen_{seq - 1}_{tap.compose}_{done}").wait_for()
+                panel.locator(f'button[data-act="unpart"][data-compose="{tap.compose}"][data-index="{done}"]').wait_for()
         elif tap.where == "die":
-            from dashboard.app.state import die_key
-
-            pad = page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)}")
-            _tap(page, pad.get_by_role("radio", name=tap.what, exact=True), f"the face {tap.what} of {tap.die}")
+            faces = panel.locator(f".faces[data-die={_css(tap.die)}]")
+            _tap(page, faces.locator(f"button[data-face={_css(tap.what)}]"), f"the face {tap.what} of {tap.die}")
             if not final:
-                page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)} [aria-checked=true]").wait_for()  # as a person sees it lit
+                faces.locator("[aria-pressed=true]").wait_for()  # as a person sees it lit
         elif tap.where == "record":
-            record = page.locator(f".st-key-rec_record_roll_{seq - 1} button, .st-key-rec_record_end_{seq - 1} button, "
-                                  f".st-key-rec_compose_{seq - 1}_{tap.compose} button").first
-            record.wait_for()  # drawn by the rerun the last tap started,
-            _idle(page)  # which is over before a person taps again
+            record = panel.locator(f'button[data-act="roll"], button[data-act="end"], button[data-act="compose"][data-compose="{tap.compose}"]').first
+            record.wait_for()  # drawn by the panel once the roll is narrowed to one outcome (or the composition's last part)
             last = time.perf_counter()
             _tap(page, record, f"Record the {tap.what}")
     return last
+
+
+def _css(text: str) -> str:
+    """`text` as a quoted CSS attribute value."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
 def _touch_of(taps: Any, event: Event) -> tuple[str | None, str | None]:
