@@ -197,7 +197,8 @@ def start_match(ws: Workspace, rules: Rules, golden: Sequence[Event], match_id: 
 
 
 def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Event], match_id: str,
-           *, size: str, limit: int | None = None, shots: Path | None = None, start: int = 1, strict: bool = True) -> Recording:
+           *, size: str, limit: int | None = None, shots: Path | None = None, start: int = 1, strict: bool = True,
+           widgets: bool = False) -> Recording:
     """Record `golden` (or `limit` events of it) on the Record page by taps alone, from
     `start` (the events before it are stored as they are). `strict`: every target must be in
     view without a scroll; else each is scrolled to first (code laid out for a taller screen)."""
@@ -208,7 +209,7 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     page.add_init_script(TAP_CLOCK)
     fold = Fold(rules, audit=False)
     step = fold.first(golden[0])  # type: ignore[arg-type]
-    open_playtest(page, url, match_id)
+    open_playtest(page, url, match_id, panel=not widgets)
     plans: list[Plan] = []
     state_before: list[Any] = []
     for event in golden[1:]:
@@ -228,7 +229,8 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
         done.taps.append(len(how.taps))
         if how.kind == "board":
             done.move_taps.append(len(how.taps))
-        started = _perform(page, rules, state_before[index], golden[seq], how, seq, look=in_view if strict else scroll_to)
+        started = (_perform_widgets if widgets else _perform)(page, rules, state_before[index], golden[seq], how, seq,
+                                                              look=in_view if strict else scroll_to)
         _wait_seq(page, _settled(plans, seq), f"{type(golden[seq]).__name__} by taps {[(t.where, t.what) for t in how.taps]}")
         done.driver_ms.append((time.perf_counter() - started) * 1000)
         done.waits_ms.append(_painted(page, _settled(plans, seq)))
@@ -245,13 +247,14 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     return done
 
 
-def open_playtest(page: Any, url: str, match_id: str) -> None:
+def open_playtest(page: Any, url: str, match_id: str, *, panel: bool = True) -> None:
     """Continue `match_id` on the Record page and stand at the page's top, as a person does
     once the board and its panel are up (Continue sits at the foot of the start form, and
-    the browser keeps the scroll it was tapped at)."""
+    the browser keeps the scroll it was tapped at). `panel=False`: a page whose panel is
+    Streamlit's widgets (the baseline's code), up once the board is."""
     page.goto(url + f"record?match={match_id}")
     page.get_by_role("button", name="Continue").click()
-    page.locator(".tt-board .panel .head").wait_for()
+    page.locator(".tt-board .panel .head" if panel else ".tt-board svg.tabletape-board").wait_for()
     page.evaluate("() => document.querySelector('[data-testid=stMain]')?.scrollTo(0, 0)")
 
 
@@ -272,6 +275,14 @@ def _wait_seq(page: Any, seq: int, after: str = "") -> None:
         errors = page.locator('[data-testid="stException"]').all_inner_texts()
         raise AssertionError(f"the board never reached seq {seq}{' after ' + after if after else ''}: it shows seq {shown}; "
                              f"exceptions on the page: {errors or 'none'} ({type(late).__name__})") from late
+
+
+def _idle(page: Any) -> None:
+    """Wait until the app has no run in flight, as a person waits for the page to settle
+    before the next tap: a click that lands while a fragment is still rerunning can be
+    dropped by Streamlit when that rerun redraws the button."""
+    page.wait_for_function("() => document.querySelector('[data-testid=\"stApp\"]')"
+                           "?.getAttribute('data-test-script-state') === 'notRunning'", timeout=90_000)
 
 
 TAP_CLOCK = "window.addEventListener('click', () => { window.__ttTapAt = performance.now(); }, true);"
@@ -375,6 +386,70 @@ def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: 
 def _css(text: str) -> str:
     """`text` as a quoted CSS attribute value."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _perform_widgets(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: int,
+             *, look: Callable[[Any, Any, str], None] = in_view) -> float:
+    """`_perform` on the Record page as it was before its panel was drawn by the board
+    component (the baseline's code): the picker, buttons, parts, dice pad and Record are
+    Streamlit widgets found by their keys."""
+
+    def _tap(page: Any, target: Any, what: str) -> None:
+        look(page, target, what)
+        target.click(force=True)
+
+    board = page.locator(".tt-board")
+    last = time.perf_counter()
+    legal = list(rules.ruleset.legal(rules.params, state)) if how.kind in ("board", "button", "compose") else []
+    taps = tap_map(rules, state, legal)
+    for number, tap in enumerate(how.taps):
+        final = number == len(how.taps) - 1
+        last = time.perf_counter()
+        if tap.where == "board":
+            spot = board.locator(f'[data-key="{tap.what}"]').last
+            look(page, spot, f"the board's {tap.what}")
+            last = time.perf_counter()
+            spot.click(force=True)
+            if not final and how.taps[number + 1].where == "board":
+                board.locator(f'.sel[data-key="{tap.what}"]').first.wait_for()  # picked, as a person sees it lit
+        elif tap.where == "pick":
+            source, target = _touch_of(taps, event)
+            index = next(i for i, c in enumerate(taps.at(source, target)) if same_event(c.event, event))
+            _tap(page, page.locator(f".st-key-rec_pick_{seq - 1}_{index} button"), f"the picker's {tap.what!r}")
+        elif tap.where == "button":
+            buttons = taps.buttons()
+            index = next(i for i, c in enumerate(buttons) if same_event(c.event, event))
+            if len(buttons) <= 8:
+                _tap(page, page.locator(f".st-key-rec_button_{seq - 1}_{index} button"), f"the button {tap.what!r}")
+            else:
+                box = page.locator(f".st-key-rec_choose_{seq - 1}")
+                _tap(page, box, "the choice box")
+                page.keyboard.type(tap.what)
+                page.keyboard.press("Enter")
+                last = time.perf_counter()
+                _tap(page, page.locator(f".st-key-rec_button_chosen_{seq - 1} button"), "Record")
+        elif tap.where == "part":
+            made = taps.composes[tap.compose]
+            index = next(i for i, part in enumerate(made.parts) if part.value == tap.what)
+            done = sum(1 for t in how.taps[:number] if t.where == "part")
+            _tap(page, page.locator(f".st-key-rec_part_{seq - 1}_{tap.compose}_{index} button"), f"{made.title}: {tap.what}")
+            if not final:  # the part shows in the choice so far before the next tap, as a person sees it
+                page.locator(f".st-key-rec_chosen_{seq - 1}_{tap.compose}_{done}").wait_for()
+        elif tap.where == "die":
+            from dashboard.app.state import die_key
+
+            pad = page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)}")
+            _tap(page, pad.get_by_role("radio", name=tap.what, exact=True), f"the face {tap.what} of {tap.die}")
+            if not final:
+                page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)} [aria-checked=true]").wait_for()  # as a person sees it lit
+        elif tap.where == "record":
+            record = page.locator(f".st-key-rec_record_roll_{seq - 1} button, .st-key-rec_record_end_{seq - 1} button, "
+                                  f".st-key-rec_compose_{seq - 1}_{tap.compose} button").first
+            record.wait_for()  # drawn by the rerun the last tap started,
+            _idle(page)  # which is over before a person taps again
+            last = time.perf_counter()
+            _tap(page, record, f"Record the {tap.what}")
+    return last
 
 
 def _touch_of(taps: Any, event: Event) -> tuple[str | None, str | None]:
@@ -772,11 +847,12 @@ def after_setup(rules: Rules, golden: Sequence[Event]) -> int:
 
 
 def measure(url: str, ws: Workspace, sizes: Sequence[str], games: Sequence[str], *, limit: int | None, steps: int, tag: str,
-            baseline: bool = False, stepping: Stepping = None) -> Figures:
+            baseline: bool = False, stepping: Stepping = None, widgets: bool = False) -> Figures:
     """Record `games` by taps at `sizes`, open the Ruling tab ten times after each, and step
     through one recorded match on Replay. `baseline`: from after the set-up (`after_setup`),
     each target scrolled to (the baseline's layout is not the tablet's). `stepping`: how Next is
-    timed on that code's Replay (`replay_steps` unless given)."""
+    timed on that code's Replay (`replay_steps` unless given). `widgets`: that code's Record page
+    draws its panel as Streamlit widgets."""
     figures = Figures()
     for size in sizes:
         with chromium(SIZES[size]) as page:
@@ -787,7 +863,7 @@ def measure(url: str, ws: Workspace, sizes: Sequence[str], games: Sequence[str],
                 try:
                     start = after_setup(rules, events) if baseline else 1
                     figures.runs.append(record(page, url, ws, rules, events, match_id, size=size, limit=limit, start=start,
-                                               strict=not baseline))
+                                               strict=not baseline, widgets=widgets))
                     figures.reruns += reruns(page, 10)
                 except Exception as error:  # one game's failure is reported, the others still measured
                     figures.failed.append(f"{game} at {size}{tag}: {str(error).splitlines()[0]}")
@@ -833,7 +909,7 @@ def main() -> None:
     load_between = os.getloadavg()[0]
     with dashboard(home, code=code_tree(args.baseline)) as url:
         before = measure(url, ws, ["tablet"], BASELINE_GAMES, limit=args.baseline_limit, steps=args.steps // 2, tag="-baseline",
-                         baseline=True, stepping=old_replay_steps if args.baseline == BASELINE else None)
+                         baseline=True, stepping=old_replay_steps if args.baseline == BASELINE else None, widgets=True)
     floor = floor_taps("tablet", 60)
     minutes = (time.perf_counter() - began) / 60
     command = "python -m benchmarks.record_browser" + (f" --limit {args.limit}" if args.limit else "")
