@@ -15,6 +15,12 @@ piece whose action needs no target) is sent to Python, as the trigger `tap` =
 piece that starts an action takes no scroll gesture). Several elements may stand on one point (a
 hero on an altar): the tap goes to the first one under the finger that is a valid target,
 then to the first that is a piece to pick.
+
+Record also hands over its panel (`panel`: plain data, drawn beside the board, the component
+spanning the page): a press on it is the trigger `act` = `{"act": name, "index": n, "seq":
+seq}`, so a tap or a press reruns this one element, not the twenty widgets a Streamlit panel
+was. A pad of several dice narrows its outcomes here (faces tapped light, the others no
+outcome shows grey out, the roll's meaning shows once one is left): only Record is sent.
 """
 
 from __future__ import annotations
@@ -94,7 +100,8 @@ const GAP = 8;
 // of an event is on one screen. The cards go under the board when that leaves the board
 // tall enough, else beside it, the board as wide as leaves every card in view; rows too
 // long for either (a 56-card deck) go under the board at its least height, the last of them
-// scrolling in their own box. Fitted again on every draw (the
+// scrolling in their own box. The panel beside them (Record's) is as tall as the window
+// leaves, scrolling in its own box. Fitted again on every draw (the
 // lines above may wrap differently) and when the window turns.
 function fit(root) {
   const host = root.getRootNode().host || root;  // the component may draw in a shadow root
@@ -106,7 +113,8 @@ function fit(root) {
   // above, the same map and card rows keep the last fit (measuring again costs the browser
   // a layout of the whole board, the most of a redraw).
   const inputs = [window.innerWidth, window.innerHeight, column.clientWidth, Math.round(top), root._frameId, root._cardsDrawn].join('|');
-  panel.style.maxHeight = Math.max(ROOM_MIN, window.innerHeight - top - 12) + 'px';
+  const tall = Math.max(ROOM_MIN, window.innerHeight - top - 12) + 'px';
+  if (panel.style.maxHeight !== tall) panel.style.maxHeight = tall;  // the panel as tall as the window leaves
   if (root._fitFor === inputs) return;
   root._fitFor = inputs;
   root.classList.remove('beside');
