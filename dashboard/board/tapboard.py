@@ -64,6 +64,8 @@ CSS = """
 .tt-board.paneled > .main { flex: 1 1 auto; min-width: 0; }
 .tt-board > .panel { display: none; }
 .tt-board.paneled > .panel { display: block; flex: 0 0 clamp(280px, 34%, 460px); overflow-y: auto; font: 14px sans-serif; color: #222; }
+.tt-board.paneled.narrow { flex-direction: column; }
+.tt-board.paneled.narrow > .main, .tt-board.paneled.narrow > .panel { flex: none; width: 100%; }
 .tt-board .panel .head { line-height: 1.35; margin-bottom: 4px; }
 .tt-board .panel .line { white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .tt-board .panel .head .match { color: #555; font-size: 12px; }
@@ -95,6 +97,7 @@ JS = """
 const DRAG_PX = 8;  // a press that moves further than this is a drag, not a tap
 const ROOM_MIN = 240;  // the board never shrinks below this many pixels high
 const GAP = 8;
+const NARROW = 700;  // narrower than this (beside a form), the panel goes under the board
 // The board and the card rows (heroes to draft, hands, contracts) fit the window together,
 // from where the board starts on the unscrolled page, so on a 1024 x 768 tablet every tap
 // of an event is on one screen. The cards go under the board when that leaves the board
@@ -108,13 +111,15 @@ function fit(root) {
   const main = host.closest('[data-testid="stMain"]');
   const frame = root.querySelector('.frame'), cards = root.querySelector('.cards');
   const column = root.querySelector('.main'), panel = root.querySelector('.panel');
+  root.classList.toggle('narrow', root.clientWidth < NARROW);  // a column beside a form: the panel under the board
   const top = frame.getBoundingClientRect().top + (main ? main.scrollTop : window.scrollY);
   // A tap that moved pieces changes nothing the fit reads: the same window, the same lines
   // above, the same map and card rows keep the last fit (measuring again costs the browser
   // a layout of the whole board, the most of a redraw).
   const inputs = [window.innerWidth, window.innerHeight, column.clientWidth, Math.round(top), root._frameId, root._cardsDrawn].join('|');
   const tall = Math.max(ROOM_MIN, window.innerHeight - top - 12) + 'px';
-  if (panel.style.maxHeight !== tall) panel.style.maxHeight = tall;  // the panel as tall as the window leaves
+  if (root.classList.contains('narrow')) panel.style.maxHeight = '';
+  else if (panel.style.maxHeight !== tall) panel.style.maxHeight = tall;  // the panel as tall as the window leaves
   if (root._fitFor === inputs) return;
   root._fitFor = inputs;
   root.classList.remove('beside');

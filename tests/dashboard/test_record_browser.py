@@ -463,3 +463,23 @@ def test_a_frontier_table_is_cleared_whole_and_an_earlier_matchs_laid_in_one_pre
     assert [(e.piece, e.outline) for e in written[27:] if isinstance(e, TerrainPlaced)] == [
         ("house", ((20.0, 17.0), (26.0, 17.0), (26.0, 23.0), (20.0, 23.0))), ("swamp", SWAMP.outline)]
     assert not ws.audit(match_id).errors
+
+
+def test_a_form_beside_the_board_is_built_again_after_an_undo_pressed_on_the_panel(store: Any) -> None:
+    """Any event's form stands beside the board (its panel under it); an Undo pressed on the
+    panel reruns the page, so the form then writes after the undo, not into a conflict."""
+    ws, _, _ = store
+    rules, events, plans = _plans(store, "mortalgate")
+    seq = next(n for n in range(20, len(plans) - 1) if plans[n + 1][1].kind == "board")  # nothing forced to write on opening
+    with _opened(store, rules, events, seq, "panel-form") as page:
+        page.locator(".st-key-rec_mode").get_by_role("radio", name="Any event").click()
+        page.get_by_role("button", name="Record this event").wait_for()
+        undo = _panel(page, seq).locator('button[data-act="undo"]')
+        undo.click()
+        undone = _panel(page, seq + 1).or_(_panel(page, seq + 2))
+        undone.get_by_text("recorded: undo of event").wait_for()
+        after = ws.store.last("panel-form")[0]
+        page.get_by_role("button", name="Record this event").click()
+        _panel(page, after + 1).get_by_text("recorded:").wait_for()
+    written = list(ws.events("panel-form"))
+    assert len(written) == after + 2 and type(written[after]).__name__ == "Retracted"

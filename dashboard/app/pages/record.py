@@ -16,7 +16,8 @@ the picker, the refused event, the off-board actions, the compositions, the tabl
 the end of the game, Undo, the latest events and the audit so far) is plain data drawn by
 the board component itself, in a fragment of its own: a tap or a press reruns that one
 element, and every press comes back to `_on_act`. Streamlit draws only the mode control,
-Close, the forms of the other modes and the log pad of a game with no rules, above it.
+Close, and beside the board (its panel then under it) the forms of the other modes and the
+log pad of a game with no rules.
 """
 
 from __future__ import annotations
@@ -724,8 +725,9 @@ def _beside() -> None:
 
 
 def _recording(ws: Workspace, live: Live) -> None:
-    """A match being recorded: the mode and Close, the form of a mode other than Play (or the
-    log pad of a game with no rules), then the board with the panel beside it."""
+    """A match being recorded: the mode and Close, then the board with the panel beside it; or,
+    for a mode other than Play (or the log pad of a game with no rules), the board with its
+    panel under it and the form beside."""
     live.refresh(ws)
     st.session_state[PAGE_SEQ] = live.last_seq
     modes, close = st.columns([6, 1], vertical_alignment="center")
@@ -733,15 +735,20 @@ def _recording(ws: Workspace, live: Live) -> None:
     if close.button("Close", key="rec_close"):
         del st.session_state[LIVE]
         st.rerun()
-    if mode == "Play" and live.rules.ruleset.name == freeform.NAME:
-        _log_pad(ws, live)
-    elif mode == "Any event":
-        _free(ws, live)
-    elif mode == "Ruling":
-        _ruling(ws, live)
-    elif mode == "Result":
-        _result(ws, live)
-    _beside()
+    form = FORMS.get(mode if mode != "Play" or live.rules.ruleset.name != freeform.NAME else "log")
+    if form is None:
+        _beside()
+        return
+    board, beside = st.columns([3, 2], gap="small")
+    with beside:
+        form(ws, live)
+    with board:
+        _beside()
+
+
+FORMS = {"Any event": _free, "Ruling": _ruling, "Result": _result, "log": _log_pad}
+"""The Streamlit forms drawn beside the board (which then has its panel under it): the modes
+other than Play, and Play's log pad for a game with no rules."""
 
 
 def main() -> None:
