@@ -216,7 +216,8 @@ def start_match(ws: Workspace, rules: Rules, golden: Sequence[Event], match_id: 
 
 
 def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Event], match_id: str,
-           *, size: str, limit: int | None = None, shots: Path | None = None, start: int = 1, strict: bool = True) -> Recording:
+           *, size: str, limit: int | None = None, shots: Path | None = None, start: int = 1, strict: bool = True,
+           widgets: bool = False) -> Recording:
     """Record `golden` (or `limit` events of it) on the Record page by taps alone, from
     `start` (the events before it are stored as they are). `strict`: every target must be in
     view without a scroll; else each is scrolled to first (code laid out for a taller screen)."""
@@ -227,16 +228,14 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     page.add_init_script(TAP_CLOCK)
     fold = Fold(rules, audit=False)
     step = fold.first(golden[0])  # type: ignore[arg-type]
-    boardless = not rules.ruleset.view(rules.params, step.state, None).has_board
-    open_playtest(page, url, match_id, board=not boardless)
+    open_playtest(page, url, match_id, panel=not widgets)
     plans: list[Plan] = []
     state_before: list[Any] = []
     for event in golden[1:]:
         state_before.append(step.state)
         plans.append(plan(rules, step.state, event))
         step = fold(step, event)
-    wait = (lambda seq, after="": _wait_store(page, ws, match_id, seq, after)) if boardless else (lambda seq, after="": _wait_seq(page, seq, after))
-    wait(_settled(plans, start - 1))
+    _wait_seq(page, _settled(plans, start - 1))
     stop = len(plans) if limit is None else min(len(plans), start - 1 + limit)
     for index in range(start - 1, stop):
         how, seq = plans[index], index + 1
@@ -249,11 +248,11 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
         done.taps.append(len(how.taps))
         if how.kind == "board":
             done.move_taps.append(len(how.taps))
-        started = _perform(page, rules, state_before[index], golden[seq], how, seq, look=in_view if strict else scroll_to)
-        wait(_settled(plans, seq), f"{type(golden[seq]).__name__} by taps {[(t.where, t.what) for t in how.taps]}")
+        started = (_perform_widgets if widgets else _perform)(page, rules, state_before[index], golden[seq], how, seq,
+                                                              look=in_view if strict else scroll_to)
+        _wait_seq(page, _settled(plans, seq), f"{type(golden[seq]).__name__} by taps {[(t.where, t.what) for t in how.taps]}")
         done.driver_ms.append((time.perf_counter() - started) * 1000)
-        if not boardless:  # the board stamps when it painted; a state shown as tables does not
-            done.waits_ms.append(_painted(page, _settled(plans, seq)))
+        done.waits_ms.append(_painted(page, _settled(plans, seq)))
         if shots is not None and seq in (1, len(plans) // 2):
             page.screenshot(path=str(shots / f"record-{done.game}-{size}-{seq}.png"), full_page=True)
     done.seconds = time.perf_counter() - began
@@ -267,17 +266,14 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
     return done
 
 
-def open_playtest(page: Any, url: str, match_id: str, *, board: bool = True) -> None:
+def open_playtest(page: Any, url: str, match_id: str, *, panel: bool = True) -> None:
     """Continue `match_id` on the Record page and stand at the page's top, as a person does
-    once the board is up (Continue sits at the foot of the start form, and the browser keeps
-    the scroll it was tapped at). `board=False`: a game shown as its state's tables, which
-    is up once the page's run is over."""
+    once the board and its panel are up (Continue sits at the foot of the start form, and
+    the browser keeps the scroll it was tapped at). `panel=False`: a page whose panel is
+    Streamlit's widgets (the baseline's code), up once the board is."""
     page.goto(url + f"record?match={match_id}")
     page.get_by_role("button", name="Continue").click()
-    if board:
-        page.locator(".tt-board svg.tabletape-board").wait_for()
-    else:
-        _idle(page)
+    page.locator(".tt-board .panel .head" if panel else ".tt-board svg.tabletape-board").wait_for()
     page.evaluate("() => document.querySelector('[data-testid=stMain]')?.scrollTo(0, 0)")
 
 
@@ -298,19 +294,6 @@ def _wait_seq(page: Any, seq: int, after: str = "") -> None:
         errors = page.locator('[data-testid="stException"]').all_inner_texts()
         raise AssertionError(f"the board never reached seq {seq}{' after ' + after if after else ''}: it shows seq {shown}; "
                              f"exceptions on the page: {errors or 'none'} ({type(late).__name__})") from late
-
-
-def _wait_store(page: Any, ws: Workspace, match_id: str, seq: int, after: str = "", *, deadline: float = 90) -> None:
-    """For a game with no board (its state shown as tables, which carry no seq): wait until
-    the log holds `seq`, then for the page's run that wrote it to end."""
-    give_up = time.monotonic() + deadline
-    while ws.store.last(match_id)[0] < seq:
-        if time.monotonic() > give_up:
-            errors = page.locator('[data-testid="stException"]').all_inner_texts()
-            raise AssertionError(f"the log never reached seq {seq}{' after ' + after if after else ''}: it holds "
-                                 f"{ws.store.last(match_id)[0]}; exceptions on the page: {errors or 'none'}")
-        time.sleep(0.05)
-    _idle(page)
 
 
 def _idle(page: Any) -> None:
@@ -364,6 +347,71 @@ def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: 
              *, look: Callable[[Any, Any, str], None] = in_view) -> float:
     """Tap what `how` says, each target first looked at with `look` (by default: it must be
     in view without a scroll); returns the time of the tap that makes the event."""
+
+    def _tap(page: Any, target: Any, what: str) -> None:
+        look(page, target, what)
+        target.click(force=True)
+
+    board = page.locator(".tt-board")
+    panel = page.locator(f'.tt-board[data-seq="{seq - 1}"] .panel')
+    last = time.perf_counter()
+    legal = list(rules.ruleset.legal(rules.params, state)) if how.kind in ("board", "button", "compose") else []
+    taps = tap_map(rules, state, legal)
+    for number, tap in enumerate(how.taps):
+        final = number == len(how.taps) - 1
+        last = time.perf_counter()
+        if tap.where == "board":
+            spot = board.locator(f'[data-key="{tap.what}"]').last
+            look(page, spot, f"the board's {tap.what}")
+            last = time.perf_counter()
+            spot.click(force=True)
+            if not final and how.taps[number + 1].where == "board":
+                board.locator(f'.sel[data-key="{tap.what}"]').first.wait_for()  # picked, as a person sees it lit
+        elif tap.where == "pick":
+            source, target = _touch_of(taps, event)
+            index = next(i for i, c in enumerate(taps.at(source, target)) if same_event(c.event, event))
+            _tap(page, panel.locator(f'button[data-act="pick"][data-index="{index}"]'), f"the picker's {tap.what!r}")
+        elif tap.where == "button":
+            buttons = taps.buttons()
+            index = next(i for i, c in enumerate(buttons) if same_event(c.event, event))
+            if len(buttons) <= 8:
+                _tap(page, panel.locator(f'button[data-act="button"][data-index="{index}"]'), f"the button {tap.what!r}")
+            else:
+                box = panel.locator('select[data-choose="button"]')
+                look(page, box, "the list of choices")
+                box.select_option(str(index))
+                last = time.perf_counter()
+                _tap(page, panel.locator('button[data-act="button"]'), "Record")
+        elif tap.where == "part":
+            made = taps.composes[tap.compose]
+            index = next(i for i, part in enumerate(made.parts) if part.value == tap.what)
+            done = sum(1 for t in how.taps[:number] if t.where == "part")
+            _tap(page, panel.locator(f'button[data-act="part"][data-compose="{tap.compose}"][data-index="{index}"]'), f"{made.title}: {tap.what}")
+            if not final:  # the part shows in the choice so far before the next tap, as a person sees it
+                panel.locator(f'button[data-act="unpart"][data-compose="{tap.compose}"][data-index="{done}"]').wait_for()
+        elif tap.where == "die":
+            faces = panel.locator(f".faces[data-die={_css(tap.die)}]")
+            _tap(page, faces.locator(f"button[data-face={_css(tap.what)}]"), f"the face {tap.what} of {tap.die}")
+            if not final:
+                faces.locator("[aria-pressed=true]").wait_for()  # as a person sees it lit
+        elif tap.where == "record":
+            record = panel.locator(f'button[data-act="roll"], button[data-act="end"], button[data-act="compose"][data-compose="{tap.compose}"]').first
+            record.wait_for()  # drawn by the panel once the roll is narrowed to one outcome (or the composition's last part)
+            last = time.perf_counter()
+            _tap(page, record, f"Record the {tap.what}")
+    return last
+
+
+def _css(text: str) -> str:
+    """`text` as a quoted CSS attribute value."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _perform_widgets(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: int,
+             *, look: Callable[[Any, Any, str], None] = in_view) -> float:
+    """`_perform` on the Record page as it was before its panel was drawn by the board
+    component (the baseline's code): the picker, buttons, parts, dice pad and Record are
+    Streamlit widgets found by their keys."""
 
     def _tap(page: Any, target: Any, what: str) -> None:
         look(page, target, what)
@@ -830,11 +878,12 @@ def after_setup(rules: Rules, golden: Sequence[Event]) -> int:
 
 
 def measure(url: str, ws: Workspace, sizes: Sequence[str], games: Sequence[str], *, limit: int | None, steps: int, tag: str,
-            baseline: bool = False, stepping: Stepping = None) -> Figures:
+            baseline: bool = False, stepping: Stepping = None, widgets: bool = False) -> Figures:
     """Record `games` by taps at `sizes`, open the Ruling tab ten times after each, and step
     through one recorded match on Replay. `baseline`: from after the set-up (`after_setup`),
     each target scrolled to (the baseline's layout is not the tablet's). `stepping`: how Next is
-    timed on that code's Replay (`replay_steps` unless given)."""
+    timed on that code's Replay (`replay_steps` unless given). `widgets`: that code's Record page
+    draws its panel as Streamlit widgets."""
     figures = Figures()
     for size in sizes:
         with chromium(SIZES[size]) as page:
@@ -845,7 +894,7 @@ def measure(url: str, ws: Workspace, sizes: Sequence[str], games: Sequence[str],
                 try:
                     start = after_setup(rules, events) if baseline else 1
                     figures.runs.append(record(page, url, ws, rules, events, match_id, size=size, limit=limit, start=start,
-                                               strict=not baseline))
+                                               strict=not baseline, widgets=widgets))
                     figures.reruns += reruns(page, 10)
                 except Exception as error:  # one game's failure is reported, the others still measured
                     figures.failed.append(f"{game} at {size}{tag}: {str(error).splitlines()[0]}")
@@ -891,7 +940,7 @@ def main() -> None:
     load_between = os.getloadavg()[0]
     with dashboard(home, code=code_tree(args.baseline)) as url:
         before = measure(url, ws, ["tablet"], BASELINE_GAMES, limit=args.baseline_limit, steps=args.steps // 2, tag="-baseline",
-                         baseline=True, stepping=old_replay_steps if args.baseline == BASELINE else None)
+                         baseline=True, stepping=old_replay_steps if args.baseline == BASELINE else None, widgets=True)
     floor = floor_taps("tablet", 60)
     minutes = (time.perf_counter() - began) / 60
     command = "python -m benchmarks.record_browser" + (f" --limit {args.limit}" if args.limit else "")

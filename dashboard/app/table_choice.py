@@ -1,7 +1,7 @@
 """Record: a Frontier table laid in one tap, the standard one or an earlier match's.
 
 While a Frontier match's board is still empty in its terrain set-up, the panel beside the
-board offers the standard table and the distinct tables earlier Frontier matches of the
+board (drawn by the board component from the data `table_choice` gives) offers the standard table and the distinct tables earlier Frontier matches of the
 store agreed (newest first, named by match, date, title and piece count). The choice is
 written as that table's TerrainPlaced events in one append, through the page's own write
 (the live audit applies); the pieces are then moved on the board, and "the table is set"
@@ -48,34 +48,46 @@ def _only_placed(live: Live) -> list[int]:
     return seqs
 
 
-def _lay(ws: Workspace, live: Live, events: list[TerrainPlaced], name: str, write: Callable[..., Any], say: Callable[[str, str], None]) -> None:
-    """Write the table; say so in one line (not thirteen pieces in words)."""
-    before = live.last_seq
-    write(ws, live, events, before, 0, None)
-    if live.last_seq > before:
-        say("success", f"recorded: {name} laid, {len(events)} pieces. Tap a piece (or drag it), then where it goes, to move it.")
+def _choices(ws: Workspace, live: Live) -> list[tuple[str, tuple[Any, ...]]]:
+    """The tables to take, by name: the standard one, then the earlier matches' (newest first)."""
+    return [(f"the standard table · {len(STANDARD)} pieces", tuple(STANDARD)), *((t.name, tuple(t.pieces)) for t in _tables(ws, live))]
 
 
-def table_choice(ws: Workspace, live: Live, write: Callable[..., Any], say: Callable[[str, str], None]) -> None:
-    """The choice of a whole table, shown while a Frontier board is empty in its set-up;
-    `write` is the page's append (`write(ws, live, events, expected_seq, problems, insist_key)`)
-    and `say` its message for the next render."""
-    state = live.state
-    if live.rules.ruleset.name != GAME or getattr(state, "stage", None) != "terrain":
+def _setting_up(live: Live) -> bool:
+    return live.rules.ruleset.name == GAME and getattr(live.state, "stage", None) == "terrain"
+
+
+def table_choice(ws: Workspace, live: Live) -> list[dict[str, Any]]:
+    """What the panel beside the board offers while a Frontier board is in its terrain
+    set-up: the tables to lay while it is empty, then Clear while placing is all the table did."""
+    if not _setting_up(live):
+        return []
+    if live.state.terrain:
+        laid = _only_placed(live)
+        return [{"kind": "clear", "words": f"Clear the table ({len(laid)} piece{'s' if len(laid) > 1 else ''})"}] if laid else []
+    note = ("Or tap a piece below the board, then where its centre goes. Once laid, tap a piece on the table "
+            "(or drag it) and tap where it goes to move it; then tap “the table is set”.")
+    return [{"kind": "table", "choices": [[name, len(pieces)] for name, pieces in _choices(ws, live)], "note": note}]
+
+
+def lay_or_clear(ws: Workspace, live: Live, kind: str, index: Any, write: Callable[..., Any], say: Callable[[str, str], None]) -> None:
+    """A press on the panel: lay the table number `index` in one append (said in one line, not
+    thirteen pieces in words), or clear what was placed; `write` is the page's append
+    (`write(ws, live, events, expected_seq, problems, insist_key)`) and `say` its message."""
+    if not _setting_up(live):
+        say("warning", "the table is no longer being set up: nothing was written")
         return
-    if state.terrain:
+    if kind == "clear":
         laid = _only_placed(live)
         if laid:
-            st.button(f"Clear the table ({len(laid)} piece{'s' if len(laid) > 1 else ''})", key=f"rec_table_clear_{live.last_seq}", width="stretch",
-                      help="Takes back every piece placed (one Retracted each), to lay another table",
-                      on_click=write, args=(ws, live, [Retracted(target_seq=seq) for seq in laid], live.last_seq, 0, None))
+            write(ws, live, [Retracted(target_seq=seq) for seq in laid], live.last_seq, 0, None)
         return
-    choices = [(f"the standard table · {len(STANDARD)} pieces", STANDARD), *((t.name, t.pieces) for t in _tables(ws, live))]
-    st.markdown("**Set up the table**")
-    index = st.selectbox("Take the table from", range(len(choices)), format_func=lambda i: choices[i][0], key="rec_table_from")
-    name, pieces = choices[index or 0]
-    events = table_events(pieces, state.seats[0])
-    st.button(f"Lay this table ({len(pieces)} pieces)", key=f"rec_table_lay_{live.last_seq}", type="primary", width="stretch",
-              on_click=_lay, args=(ws, live, events, name.split(" · ")[0], write, say))
-    st.caption("Or tap a piece below the board, then where its centre goes. Once laid, tap a piece on the table "
-               "(or drag it) and tap where it goes to move it; then tap “the table is set”.")
+    choices = _choices(ws, live)
+    if live.state.terrain or not isinstance(index, int) or not 0 <= index < len(choices):
+        say("error", f"not written: there is no table number {index!r} to lay on an empty board")
+        return
+    name, pieces = choices[index]
+    before = live.last_seq
+    write(ws, live, table_events(pieces, live.state.seats[0]), before, 0, None)
+    if live.last_seq > before:
+        say("success", f"recorded: {name.split(' · ')[0]} laid, {len(pieces)} pieces. Tap a piece (or drag it), then where it goes, to move it.")

@@ -10,6 +10,14 @@ takes back the last decision and what it forced. A move the rules refuse is ente
 "Any event" and written only when the table insists. Every append names the last seq the
 page was built on, so a second recorder at the same match gets a conflict, not an
 interleaved log.
+
+The panel beside the board (the status strip, the message of the last write, the dice pad,
+the picker, the refused event, the off-board actions, the compositions, the table to lay,
+the end of the game, Undo, the latest events and the audit so far) is plain data drawn by
+the board component itself, in a fragment of its own: a tap or a press reruns that one
+element, and every press comes back to `_on_act`. Streamlit draws only the mode control,
+Close, and beside the board (its panel then under it) the forms of the other modes and the
+log pad of a game with no rules.
 """
 
 from __future__ import annotations
@@ -20,10 +28,11 @@ from typing import Any
 import streamlit as st
 
 from dashboard.app import state as shared
-from dashboard.app.state import die_key, warehouse, workspace
-from dashboard.app.table_choice import table_choice
+from dashboard.app.state import warehouse, workspace
+from dashboard.app.table_choice import lay_or_clear, table_choice
+from dashboard.board.scrub import state_table
 from dashboard.board.svg import board_layers, card_rows_html
-from dashboard.board.tapboard import show_state, tap_board
+from dashboard.board.tapboard import tap_board
 from events.base import Event
 from events.errors import TabletapeError
 from projections.read.audit import tally
@@ -47,6 +56,11 @@ REFUSED = "rec_refused"
 TAPS = "rec_taps"
 """(match, seq) -> TapMap: the legal events of the position, computed once per position."""
 BOARD = "rec_board"
+PANEL = "rec_panel"
+"""(match, seq) -> what the panel shows of that position: built once per position."""
+PAGE_SEQ = "rec_page_seq"
+"""The last seq the page (its forms) was built on."""
+TO_REPLAY = "rec_to_replay"
 MODE = "rec_mode"
 MODES = ("Play", "Any event", "Ruling", "Result")
 RECENT = 8
@@ -60,8 +74,6 @@ VERBS = "rec_verbs"
 """(match, the verbs of its designer's game in its other matches): read once per match."""
 COMPOSING = "rec_composing"
 """(match, composition title) -> the parts tapped so far: kept while the board moves on."""
-PART_COLUMNS = 2
-"""Parts of a composition per row in the panel beside the board (narrow on a tablet)."""
 SIDES = (4, 6, 8, 10, 12, 20)
 """The dice a table most often throws, for the log-only dice pad."""
 
@@ -223,21 +235,22 @@ def _open(ws: Workspace, match_id: str) -> None:
     st.rerun()
 
 
-# --- always in view ------------------------------------------------------------------------
+# --- the panel beside the board: plain data the board component draws ----------------------
 
 
-def _status(live: Live, title: str) -> None:
+def _head(live: Live) -> dict[str, Any]:
     """The match's title, then whose turn and which phase, the score and what decides the
-    game, in one strip."""
-    rules = live.rules
+    game: the strip at the top of the panel (each value to its headline; the whole panel in
+    its tooltip)."""
+    rules, started = live.rules, live.started
     progress = rules.ruleset.progress(rules.params, live.state)
     view = rules.ruleset.view(rules.params, live.state, None)
-    turn = f"**turn {progress.turn}** · round {progress.round} · {progress.phase}" + (f" · to act: **{progress.actor}**" if progress.actor else "")
     panels = view.panels[:3]
     rows = [[(label, value) for label, value in p.rows if label not in IN_TURN_LINE][:STATUS_ROWS] for p in panels]
-    short = [f"**{p.title}** " + ", ".join(f"{label} {headline(value)}" for label, value in kept) for p, kept in zip(panels, rows, strict=True)]
-    whole = [f"{p.title}: " + ", ".join(f"{label} {value}" for label, value in p.rows) for p in panels]
-    st.markdown(f"{title}  \n" + " &nbsp;|&nbsp; ".join([turn, *short]), help="\n\n".join(whole) or None)
+    return {"title": started.title or "Playtest", "match": f"{rules.spec} · " + ", ".join(f"{s}: {p}" for s, p in started.seats.items()),
+            "turn": f"turn {progress.turn} · round {progress.round} · {progress.phase}", "actor": progress.actor,
+            "panels": [[p.title, ", ".join(f"{label} {headline(value)}" for label, value in kept)] for p, kept in zip(panels, rows, strict=True)],
+            "whole": "\n\n".join(f"{p.title}: " + ", ".join(f"{label} {value}" for label, value in p.rows) for p in panels)}
 
 
 def headline(value: str) -> str:
@@ -248,68 +261,153 @@ def headline(value: str) -> str:
     return value[:cut] + (" …" if cut < len(value) else "")
 
 
-def _recent(live: Live) -> None:
-    """The last few events in words, newest first, and the audit so far."""
-    st.markdown("**Latest**")
-    lines = []
-    for event in live.events[-RECENT:][::-1]:
-        struck = "~~" if event.seq in live.voided else ""
-        broke = " ⚠" if event.seq in live.violations else ""
-        lines.append(f"{event.seq}. {struck}{live.said.get(event.seq, type(event).__name__)}{struck}{broke}")
-    st.markdown("\n".join(f"- {line}" for line in lines))
+def _latest(live: Live) -> list[list[Any]]:
+    """The last few events in words, newest first: seq, words, struck (a Retracted voided it), broke a rule."""
+    return [[e.seq, live.said.get(e.seq, type(e).__name__), e.seq in live.voided, e.seq in live.violations]
+            for e in live.events[-RECENT:][::-1]]
+
+
+def _audit(live: Live) -> list[Any] | None:
+    """The audit so far: its tally and the last findings that are not mere notes."""
     findings = [v for v in live.findings() if v.severity != "info"]
-    if findings:
-        with st.expander(f"Audit so far: {tally(live.findings()).text()}"):
-            for v in findings[-10:]:
-                st.markdown(f"- event {v.seq} · `{v.rule}`: {v.message}")
+    if not findings:
+        return None
+    return [tally(live.findings()).text(), [[v.seq, v.rule, v.message] for v in findings[-10:]]]
 
 
-# --- play: the board, the picker, the dice pad, the buttons ----------------------------------
+def _undo_words(live: Live) -> str | None:
+    """Undo's words: what one tap takes back (None: nothing to undo)."""
+    if live.in_force is None:
+        return None
+    return f"Undo: {live.said.get(live.undo_all()[-1].target_seq, '')}"
 
 
-def _board(live: Live, taps: TapMap) -> None:
-    """The board with what can be tapped lit (at a chance step or at the end, only drawn)."""
+def _outcome(live: Live) -> tuple[str, Event | None] | None:
+    """When the rules say the game is over: the result in words, and the MatchEnded to record
+    (None once the table has declared one)."""
+    rules = live.rules
+    outcome = rules.ruleset.outcome(rules.params, live.state)
+    if outcome is None:
+        return None
+    said = "a draw" if outcome.draw else f"{outcome.winner} won"
+    declared = any(type(e).__name__ == "MatchEnded" and e.seq not in live.voided for e in live.events)
+    event = None if declared else recording.result(outcome.winner, draw=outcome.draw, reason=outcome.reason)
+    return f"By the rules the game is over: {said} ({outcome.reason}).", event
+
+
+def _ended(live: Live) -> dict[str, Any] | None:
+    ended = _outcome(live)
+    if ended is None:
+        return None
+    said, event = ended
+    record = f"Record the result: {said.partition(': ')[2].partition(' (')[0]}" if event is not None else None
+    return {"kind": "ended", "said": said, "record": record, "note": "The table saw it otherwise? Declare its result under Result."}
+
+
+def _dice_part(live: Live, outcomes: list[Event]) -> dict[str, Any]:
+    """One set of faces per die the rules call for, every outcome as the faces it shows, and
+    what each means in words: the browser narrows the outcomes as faces are tapped and shows
+    the roll's meaning before Record (a one-die deal of cards: the card tapped is recorded)."""
+    pad = dice.dice(outcomes)
+    faces = [[str(f) for f in die.faces] for die in pad]
+    shown = [dice.faces_of(e) for e in outcomes]
+    one_tap = dice.one_tap(pad)
+    return {"kind": "dice", "asked": live.said.get(live.last_seq, ""), "oneTap": one_tap,
+            "dice": [[die.name, f] for die, f in zip(pad, faces, strict=True)],
+            "outcomes": [[die.faces.index(flat.get(die.name, dice.MISSING)) for die in pad] for flat in shown],
+            "meanings": [] if one_tap else [live_words(live, e) for e in outcomes]}
+
+
+def _buttons_part(taps: TapMap) -> dict[str, Any] | None:
+    """Actions the board cannot show ('end the turn') in the game's words; more than a
+    handful are one list and Record."""
+    choices = taps.buttons()
+    if not choices:
+        return None
+    return {"kind": "buttons", "choices": [c.touch.words for c in choices], "list": len(choices) > MAX_BUTTONS}
+
+
+def _position(ws: Workspace, live: Live, taps: TapMap) -> dict[str, Any]:
+    """What the panel shows of one position, built once per position (the picker, a refusal
+    and a composition in progress are added on each render)."""
+    rules = live.rules
+    play: list[dict[str, Any]] = []
+    outcomes = rules.ruleset.chance(rules.params, live.state)
+    ended = _ended(live)
+    if ended is not None:
+        play.append(ended)
+    elif outcomes is not None:
+        play.append(_dice_part(live, [e for e, _ in outcomes]))
+    else:
+        play.extend(table_choice(ws, live))
+        if not taps.choices:
+            why = lacks(rules.ruleset, "pickers") or "The rules allow nothing now"
+            play.append({"kind": "info", "text": f"{why}. Record what the table did under Any event, a ruling, or the result."})
+        if (buttons := _buttons_part(taps)) is not None:
+            play.append(buttons)
+    return {"head": _head(live), "play": play, "undo": _undo_words(live), "latest": _latest(live), "audit": _audit(live),
+            "dice": outcomes is not None and ended is None}
+
+
+def _panel(ws: Workspace, live: Live, taps: TapMap, *, play: bool) -> dict[str, Any]:
+    """The panel's data now: the position's (cached per match and seq, like the tap map) with
+    the message of the last write, and in Play the picker, a refusal or the compositions."""
+    key = (live.match_id, live.last_seq)
+    cached = st.session_state.get(PANEL)
+    if cached is None or cached[0] != key:
+        cached = (key, _position(ws, live, taps))
+        st.session_state[PANEL] = cached
+    position: dict[str, Any] = cached[1]
+    parts: list[dict[str, Any]] = []
+    if play:
+        open_ = _pick_part(live, taps) or _refused_part(live)
+        if open_ is not None and not position["dice"]:
+            parts = [open_]
+        else:
+            lead = [p for p in position["play"] if p["kind"] in ("ended", "dice", "table", "clear")]
+            rest = [p for p in position["play"] if p not in lead]
+            composes = [] if lead and lead[0]["kind"] in ("ended", "dice") else _compose_parts(live, taps)
+            parts = [*lead, *composes, *rest]
+    return {"head": position["head"], "message": st.session_state.pop(MESSAGE, None), "parts": parts,
+            "undo": position["undo"], "latest": position["latest"], "audit": position["audit"]}
+
+
+# --- play: the board, the picker, the refused, the compositions ------------------------------
+
+
+def _board(live: Live, taps: TapMap, panel: dict[str, Any]) -> None:
+    """The board with what can be tapped lit, the panel beside it (a game with no board: its
+    state as tables in the board's place)."""
     rules = live.rules
     view = rules.ruleset.view(rules.params, live.state, None)
     if not view.has_board:
-        show_state(view)
+        tap_board(None, "", {}, seq=live.last_seq, hints=None, key=BOARD, on_tap=_on_tap, panel=panel, on_act=_on_act,
+                  still=state_table(view))
         return
     targets = {t for ts in taps.sources().values() for t in ts if t} | set(taps.direct())
     spots = [k for k in targets if view.geometry == "inches" and key_position(k) is not None]
     hints = {"source": "Tap a lit piece, card or space." if taps.sources() or taps.direct() else "",
              "target": "Tap where it goes, or whom it targets; tap another piece to switch."}
     tap_board(board_layers(view, spots=spots, rows=False, legend="below"), card_rows_html(view), taps.board_data(), seq=live.last_seq, hints=hints,
-              key=BOARD, on_tap=_on_tap)
+              key=BOARD, on_tap=_on_tap, panel=panel, on_act=_on_act)
 
 
-def _picker(ws: Workspace, live: Live, taps: TapMap) -> bool:
-    """After a tap several actions share, their names as buttons; True while it is open."""
+def _pick_part(live: Live, taps: TapMap) -> dict[str, Any] | None:
+    """After a tap several actions share: their names, to press one."""
     pick = st.session_state.get(PICK)
     if not pick or pick[0] != live.last_seq:
-        return False
-    choices = taps.at(pick[1], pick[2])
-    st.markdown("**Which one?**")
-    for index, choice in enumerate(choices):
-        st.button(choice.touch.words, key=f"rec_pick_{live.last_seq}_{index}", type="primary", width="stretch",
-                  on_click=_write, args=(ws, live, [choice.event], live.last_seq, 0, None), kwargs={"forced": True})
-    st.button("Cancel", key="rec_pick_cancel", on_click=lambda: st.session_state.pop(PICK, None))
-    return True
+        return None
+    return {"kind": "pick", "choices": [c.touch.words for c in taps.at(pick[1], pick[2])]}
 
 
-def _refused(ws: Workspace, live: Live) -> bool:
-    """After a tap on something the rules refuse: the rule and the reason, and one more tap
-    to record it anyway (the audit will show it); True while it is shown."""
+def _refused_part(live: Live) -> dict[str, Any] | None:
+    """After a tap on something the rules refuse: the rule and the reason, and one more press
+    to record it anyway (the audit will show it)."""
     shown = st.session_state.get(REFUSED)
     if not shown or shown[0] != live.last_seq:
-        return False
-    for index, choice in enumerate(_taps(live, refusals=True).refused_at(shown[1], shown[2])):
-        problems = live.problems(choice.event)
-        lines = "\n".join(f"- `{v.rule}`: {v.message}" for v in problems)
-        st.warning(f"The rules refuse: {live_words(live, choice.event)}\n{lines}")
-        st.button("The table insists: record it", key=f"rec_insist_{live.last_seq}_{index}", type="primary", width="stretch",
-                  on_click=_insist, args=(ws, live, choice.event))
-    st.button("Cancel", key="rec_refused_cancel", on_click=lambda: st.session_state.pop(REFUSED, None))
-    return True
+        return None
+    choices = _taps(live, refusals=True).refused_at(shown[1], shown[2])
+    return {"kind": "refused", "choices": [[live_words(live, c.event), [[v.rule, v.message] for v in live.problems(c.event)]] for c in choices]}
 
 
 def _insist(ws: Workspace, live: Live, event: Event) -> None:
@@ -322,46 +420,6 @@ def _insist(ws: Workspace, live: Live, event: Event) -> None:
 def live_words(live: Live, event: Event) -> str:
     """An event in words in the position the page shows."""
     return recording.words(live.rules, live.state, event)
-
-
-def _dice_pad(ws: Workspace, live: Live, outcomes: list[Event]) -> None:
-    """One set of faces per die the rules call for (wrapped onto as many rows as the side
-    panel needs); the roll's meaning before Record."""
-    rules = live.rules
-    pad = dice.dice(outcomes)
-    base = f"rec_die_{live.last_seq}"
-    asked = live.said.get(live.last_seq, "")
-    st.markdown(f"**Roll** — after: {asked}" if asked else "**Roll**")
-    if dice.one_tap(pad):
-        die = pad[0]
-        st.segmented_control(die.name, die.faces, key=f"{base}_{die_key(die.name)}", format_func=str, wrap=True,
-                             on_change=_dealt, args=(ws, live, outcomes, die.name, f"{base}_{die_key(die.name)}"))
-        st.caption("Tap the card: it is recorded at once (Undo takes it back).")
-        return
-    picked: dict[str, Any] = {}
-    for die in pad:
-        faces = dice.possible(outcomes, die, picked)
-        chosen = st.segmented_control(die.name, faces, key=f"{base}_{die_key(die.name)}", format_func=str,
-                                      wrap=True)  # a deck of 45 cards in rows, not one row to scroll sideways
-        if chosen is not None:
-            picked[die.name] = chosen
-    left = dice.narrow(outcomes, picked)
-    if len(left) != 1:
-        st.caption(f"Tap one face per die ({len(left)} outcomes still possible).")
-        return
-    event = left[0]
-    meaning = recording.words(rules, live.state, event)
-    st.info(meaning)
-    st.button("Record the roll", key=f"rec_record_roll_{live.last_seq}", type="primary", width="stretch",
-              on_click=_write, args=(ws, live, [event], live.last_seq, 0, None), kwargs={"forced": True})
-
-
-def _dealt(ws: Workspace, live: Live, outcomes: list[Event], die: str, key: str) -> None:
-    """A card tapped on a one-die pad: the outcome that shows it, written at once."""
-    face = st.session_state.get(key)
-    left = dice.narrow(outcomes, {die: face}) if face is not None else []
-    if len(left) == 1:
-        _write(ws, live, left, live.last_seq, 0, None, forced=True)
 
 
 def _chosen(live: Live, made: Compose) -> tuple[str, ...]:
@@ -399,75 +457,118 @@ def _record_composed(ws: Workspace, live: Live, made: Compose) -> None:
         _keep(live, made, ())
 
 
-def _compose(ws: Workspace, live: Live, taps: TapMap) -> None:
-    """Each choice made by pointing: its parts as buttons, what was tapped so far in order
-    under them (a tap on one takes it out), and Record where the number of parts is the table's."""
+def _compose_parts(live: Live, taps: TapMap) -> list[dict[str, Any]]:
+    """Each choice made by pointing: its parts, what was tapped so far in order under them (a
+    press on one takes it out), and Record where the number of parts is the table's."""
+    out = []
     for index, made in enumerate(taps.composes):
         chosen = _chosen(live, made)
-        spent = f" · {made.spent(chosen)} of {made.budget} points" if made.budget is not None else ""
-        st.markdown(f"**{made.title}**: {made.hint}{spent}")
         words = {p.value: p.words for p in made.parts}
-        grid = st.columns(PART_COLUMNS)
-        for n, part in enumerate(made.parts):
-            grid[n % PART_COLUMNS].button(part.words, key=f"rec_part_{live.last_seq}_{index}_{n}", width="stretch",
-                                          on_click=_part, args=(ws, live, made, part.value))
-        # What was tapped goes under the parts, so they stay where the finger expects them.
-        if chosen:
-            row = st.columns(min(len(chosen), 4))
-            for n, value in enumerate(chosen):
-                row[n % len(row)].button(f"{n + 1}. {words.get(value, value)} ✕", key=f"rec_chosen_{live.last_seq}_{index}_{n}", width="stretch",
-                                         help="take it out", on_click=_keep, args=(live, made, chosen[:n] + chosen[n + 1:]))
-        if made.size is None:
-            st.button(f"Record: {live_words(live, made.make(chosen))}" if chosen else "Record (nothing tapped yet)",
-                      key=f"rec_compose_{live.last_seq}_{index}", type="primary", width="stretch", disabled=not chosen,
-                      on_click=_record_composed, args=(ws, live, made))
+        record = None if made.size is not None else (f"Record: {live_words(live, made.make(chosen))}" if chosen else "")
+        out.append({"kind": "compose", "index": index, "title": made.title, "hint": made.hint,
+                    "spent": f" · {made.spent(chosen)} of {made.budget} points" if made.budget is not None else "",
+                    "parts": [p.words for p in made.parts], "chosen": [words.get(v, v) for v in chosen], "record": record})
+    return out
 
 
-def _buttons(ws: Workspace, live: Live, taps: TapMap) -> None:
-    """Actions the board cannot show ('end the turn'), as buttons in the game's words."""
-    choices = taps.buttons()
-    if not choices:
+def _on_act() -> None:
+    """A press on the panel: handled here, in one place, through the page's one write; a panel
+    built on an older seq (another recorder wrote first) writes nothing."""
+    live: Live | None = st.session_state.get(LIVE)
+    act = (st.session_state.get(BOARD) or {}).get("act")
+    if live is None or not isinstance(act, dict):
         return
-    if len(choices) <= MAX_BUTTONS:
-        for index, choice in enumerate(choices):
-            st.button(choice.touch.words, key=f"rec_button_{live.last_seq}_{index}", width="stretch",
-                      on_click=_write, args=(ws, live, [choice.event], live.last_seq, 0, None), kwargs={"forced": True})
+    ws = workspace()
+    live.refresh(ws)
+    if act.get("seq") != live.last_seq:
+        _say("warning", "the board had moved on (another recorder wrote first): press again on the panel as it is now")
         return
-    index = st.selectbox("Choose", list(range(len(choices))), format_func=lambda i: choices[i].touch.words, key=f"rec_choose_{live.last_seq}")
-    chosen = choices[index or 0]
-    st.button("Record", key=f"rec_button_chosen_{live.last_seq}", type="primary", on_click=_write,
-              args=(ws, live, [chosen.event], live.last_seq, 0, None), kwargs={"forced": True})
-
-
-def _ended(ws: Workspace, live: Live) -> bool:
-    """When the rules say the game is over: the result, one tap to record it, one into Replay."""
-    rules = live.rules
-    outcome = rules.ruleset.outcome(rules.params, live.state)
-    if outcome is None:
-        return False
-    said = "a draw" if outcome.draw else f"{outcome.winner} won"
-    st.success(f"By the rules the game is over: {said} ({outcome.reason}).")
-    declared = any(type(e).__name__ == "MatchEnded" and e.seq not in live.voided for e in live.events)
-    if not declared:
-        event = recording.result(outcome.winner, draw=outcome.draw, reason=outcome.reason)
-        st.button(f"Record the result: {said}", key=f"rec_record_end_{live.last_seq}", type="primary", width="stretch",
-                  on_click=_write, args=(ws, live, [event], live.last_seq, 0, None))
-        st.caption("The table saw it otherwise? Declare its result under Result.")
-    if st.button("Open in Replay", key="rec_to_replay", width="stretch"):
-        shared.select_match(live.match_id)
-        st.switch_page("pages/replay.py")
-    return True
-
-
-def _undo(ws: Workspace, live: Live) -> None:
-    """One tap: take back the last decision and the steps it forced."""
-    if live.in_force is None:
-        st.button("Undo", key="rec_undo", disabled=True, width="stretch")
+    handler = ACTS.get(str(act.get("act")))
+    if handler is None:
+        _say("error", f"not written: the panel sent {act.get('act')!r}, which the page does not know")
         return
-    events = live.undo_all()
-    target = events[-1].target_seq
-    st.button(f"Undo: {live.said.get(target, '')}", key="rec_undo", width="stretch", help="Writes Retracted for it (and for what it forced)",
-              on_click=_write, args=(ws, live, events, live.last_seq, 0, None))
+    handler(ws, live, act)
+
+
+def _nth(items: Sequence[Any], act: dict[str, Any], key: str = "index") -> Any:
+    """The item a press names by number, or None (said) when there is no such item."""
+    index = act.get(key)
+    if not isinstance(index, int) or not 0 <= index < len(items):
+        _say("error", f"not written: the panel sent {act.get('act')} number {index!r}, and there are {len(items)}")
+        return None
+    return items[index]
+
+
+def _written(ws: Workspace, live: Live, choice: Any) -> None:
+    """A choice of the tap map pressed: its event, then what the rules force."""
+    if choice is not None:
+        _write(ws, live, [choice.event], live.last_seq, 0, None, forced=True)
+
+
+def _act_pick(ws: Workspace, live: Live, act: dict[str, Any]) -> None:
+    pick = st.session_state.get(PICK)
+    if pick:
+        _written(ws, live, _nth(_taps(live).at(pick[1], pick[2]), act))
+
+
+def _act_insist(ws: Workspace, live: Live, act: dict[str, Any]) -> None:
+    shown = st.session_state.get(REFUSED)
+    if shown and (choice := _nth(_taps(live, refusals=True).refused_at(shown[1], shown[2]), act)) is not None:
+        _insist(ws, live, choice.event)
+
+
+def _act_roll(ws: Workspace, live: Live, act: dict[str, Any]) -> None:
+    outcomes = live.rules.ruleset.chance(live.rules.params, live.state)
+    if outcomes is not None and (event := _nth([e for e, _ in outcomes], act)) is not None:
+        _write(ws, live, [event], live.last_seq, 0, None, forced=True)
+
+
+def _act_undo(ws: Workspace, live: Live, act: dict[str, Any]) -> None:
+    if live.in_force is not None:
+        _write(ws, live, live.undo_all(), live.last_seq, 0, None)
+
+
+def _act_end(ws: Workspace, live: Live, act: dict[str, Any]) -> None:
+    ended = _outcome(live)
+    if ended is not None and ended[1] is not None:
+        _write(ws, live, [ended[1]], live.last_seq, 0, None)
+
+
+def _act_part(ws: Workspace, live: Live, act: dict[str, Any]) -> None:
+    made = _nth(_taps(live).composes, act, "compose")
+    if made is not None and (part := _nth(made.parts, act)) is not None:
+        _part(ws, live, made, part.value)
+
+
+def _act_unpart(ws: Workspace, live: Live, act: dict[str, Any]) -> None:
+    made = _nth(_taps(live).composes, act, "compose")
+    if made is not None and _nth(chosen := _chosen(live, made), act) is not None:
+        _keep(live, made, chosen[:act["index"]] + chosen[act["index"] + 1:])
+
+
+def _act_compose(ws: Workspace, live: Live, act: dict[str, Any]) -> None:
+    made = _nth(_taps(live).composes, act, "compose")
+    if made is not None and _chosen(live, made):
+        _record_composed(ws, live, made)
+
+
+ACTS: dict[str, Any] = {
+    "button": lambda ws, live, act: _written(ws, live, _nth(_taps(live).buttons(), act)),
+    "pick": _act_pick,
+    "unpick": lambda ws, live, act: st.session_state.pop(PICK, None),
+    "insist": _act_insist,
+    "unrefuse": lambda ws, live, act: st.session_state.pop(REFUSED, None),
+    "roll": _act_roll,
+    "undo": _act_undo,
+    "end": _act_end,
+    "replay": lambda ws, live, act: st.session_state.__setitem__(TO_REPLAY, True),
+    "part": _act_part,
+    "unpart": _act_unpart,
+    "compose": _act_compose,
+    "lay": lambda ws, live, act: lay_or_clear(ws, live, "lay", act.get("index"), _write, _say),
+    "clear": lambda ws, live, act: lay_or_clear(ws, live, "clear", None, _write, _say),
+}
+"""What each press of the panel does (`act` -> handler(ws, live, act))."""
 
 
 def _log_pad(ws: Workspace, live: Live) -> None:
@@ -532,28 +633,6 @@ def _log_dice(live: Live, seat: str, record: Any) -> None:
         event = freeform.DiceRolled(by=seat, dice=f"{count}d{sides}", faces=tuple(int(f) for f in faces if f is not None))
         st.button(f"Record the roll: {recording.words(live.rules, live.state, event)}", key=f"{base}_record", type="primary",
                   width="stretch", on_click=record, args=(event,))
-
-
-def _play(ws: Workspace, live: Live, taps: TapMap) -> None:
-    """The panel beside the board in play: the picker, the dice pad, the off-board actions."""
-    rules = live.rules
-    if rules.ruleset.name == freeform.NAME:
-        _log_pad(ws, live)
-        return
-    if _ended(ws, live):
-        return
-    outcomes = rules.ruleset.chance(rules.params, live.state)
-    if outcomes is not None:
-        _dice_pad(ws, live, [e for e, _ in outcomes])
-        return
-    if _picker(ws, live, taps) or _refused(ws, live):
-        return
-    table_choice(ws, live, _write, _say)
-    _compose(ws, live, taps)
-    if not taps.choices:
-        why = lacks(rules.ruleset, "pickers") or "The rules allow nothing now"
-        st.info(f"{why}. Record what the table did under Any event, a ruling, or the result.")
-    _buttons(ws, live, taps)
 
 
 # --- the table's own word: any event, a ruling, a result -----------------------------------
@@ -625,54 +704,63 @@ def _result(ws: Workspace, live: Live) -> None:
 
 
 @st.fragment
-def _recording() -> None:
-    """A match being recorded: status, board, the panel beside it, the latest events. A
-    fragment, so a tap reruns this and not the page around it."""
+def _beside() -> None:
+    """The board and the panel beside it: one element, in a fragment of its own, so a tap or a
+    press reruns it alone. A write made here while a form of the page (another mode, the log
+    pad) was built on the seq before reruns the page, so the form is built on the new one."""
     ws = workspace()
     live: Live | None = st.session_state.get(LIVE)
     if live is None:
         st.rerun()
         return
     live.refresh(ws)
-    started = live.started
-    head, close = st.columns([6, 1], vertical_alignment="center")
-    with head:  # one block: the board starts as high as the strip allows
-        _status(live, f"**{started.title or 'Playtest'}** · {live.rules.spec} · " + ", ".join(f"{s}: {p}" for s, p in started.seats.items()))
+    play = st.session_state.get(MODE) == MODES[0] and live.rules.ruleset.name != freeform.NAME
+    if not play and st.session_state.get(PAGE_SEQ) != live.last_seq:
+        st.rerun(scope="app")
+    taps = _taps(live)
+    _board(live, taps, _panel(ws, live, taps, play=play))
+    if st.session_state.pop(TO_REPLAY, False):
+        shared.select_match(live.match_id)
+        st.switch_page("pages/replay.py")
+
+
+def _recording(ws: Workspace, live: Live) -> None:
+    """A match being recorded: the mode and Close, then the board with the panel beside it; or,
+    for a mode other than Play (or the log pad of a game with no rules), the board with its
+    panel under it and the form beside."""
+    live.refresh(ws)
+    st.session_state[PAGE_SEQ] = live.last_seq
+    modes, close = st.columns([6, 1], vertical_alignment="center")
+    mode = modes.segmented_control("Record", MODES, key=MODE, label_visibility="collapsed") or MODES[0]
     if close.button("Close", key="rec_close"):
         del st.session_state[LIVE]
         st.rerun()
-    message = st.session_state.pop(MESSAGE, None)
-    taps = _taps(live)
-    left, right = st.columns([3, 2], gap="small")
-    with left:
-        _board(live, taps)
-    with right:
-        if message and message[0] == "success":
-            st.markdown(f":green[✓ {message[1]}]")  # one line, not a box: the pads below stay on a tablet's screen
-        elif message:
-            getattr(st, message[0])(message[1])
-        mode = st.segmented_control("Record", MODES, key=MODE, label_visibility="collapsed") or MODES[0]
-        if mode == "Play":
-            _play(ws, live, taps)
-        elif mode == "Any event":
-            _free(ws, live)
-        elif mode == "Ruling":
-            _ruling(ws, live)
-        else:
-            _result(ws, live)
-        _undo(ws, live)
-        _recent(live)
+    form = FORMS.get(mode if mode != "Play" or live.rules.ruleset.name != freeform.NAME else "log")
+    if form is None:
+        _beside()
+        return
+    board, beside = st.columns([3, 2], gap="small")
+    with beside:
+        form(ws, live)
+    with board:
+        _beside()
+
+
+FORMS = {"Any event": _free, "Ruling": _ruling, "Result": _result, "log": _log_pad}
+"""The Streamlit forms drawn beside the board (which then has its panel under it): the modes
+other than Play, and Play's log pad for a game with no rules."""
 
 
 def main() -> None:
     """Render the page."""
     ws = workspace()
     st.session_state.setdefault(MODE, MODES[0])
-    if st.session_state.get(LIVE) is None:
+    live: Live | None = st.session_state.get(LIVE)
+    if live is None:
         st.title("Record")
         _start(ws)
         return
-    _recording()
+    _recording(ws, live)
 
 
 main()
