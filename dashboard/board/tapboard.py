@@ -38,7 +38,8 @@ CSS = """
 .tt-board svg.tabletape-board { display: block; width: 100%; height: auto; max-height: calc(100vh - 110px); }
 .tt-board.fitted svg.tabletape-board { max-height: var(--tt-room); }
 .tt-board svg.tabletape-cards { display: block; max-width: 100%; height: auto; margin-top: 4px; }
-.tt-board .cards { overflow-y: auto; }
+.tt-board .cards { overflow-y: auto; display: flex; flex-wrap: wrap; column-gap: 16px; align-content: flex-start; }
+.tt-board .card-row { max-width: 100%; }
 .tt-board.beside .body { display: flex; gap: 8px; align-items: flex-start; }
 .tt-board.beside .frame, .tt-board.beside .cards { flex: none; }
 .tt-board .card-row .row-label { font: bold 11px sans-serif; color: #222; margin: 4px 0 2px; }
