@@ -248,8 +248,8 @@ def record(page: Any, url: str, ws: Workspace, rules: Rules, golden: Sequence[Ev
         done.taps.append(len(how.taps))
         if how.kind == "board":
             done.move_taps.append(len(how.taps))
-        started = (_perform_widgets if widgets else _perform)(page, rules, state_before[index], golden[seq], how, seq,
-                                                              look=in_view if strict else scroll_to)
+        started = _perform(page, rules, state_before[index], golden[seq], how, seq, look=in_view if strict else scroll_to,
+                           controls=WidgetControls if widgets else PanelControls)
         _wait_seq(page, _settled(plans, seq), f"{type(golden[seq]).__name__} by taps {[(t.where, t.what) for t in how.taps]}")
         done.driver_ms.append((time.perf_counter() - started) * 1000)
         done.waits_ms.append(_painted(page, _settled(plans, seq)))
@@ -343,17 +343,109 @@ def scroll_to(page: Any, target: Any, what: str) -> None:
     target.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")
 
 
-def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: int,
-             *, look: Callable[[Any, Any, str], None] = in_view) -> float:
-    """Tap what `how` says, each target first looked at with `look` (by default: it must be
-    in view without a scroll); returns the time of the tap that makes the event."""
+class PanelControls:
+    """Where the Record page's presses are: the panel the board component draws beside the
+    board, each press a button with its `data-act`."""
 
-    def _tap(page: Any, target: Any, what: str) -> None:
+    def __init__(self, page: Any, seq: int) -> None:
+        self.panel = page.locator(f'.tt-board[data-seq="{seq - 1}"] .panel')
+
+    def pick(self, index: int) -> Any:
+        return self.panel.locator(f'button[data-act="pick"][data-index="{index}"]')
+
+    def button(self, index: int) -> Any:
+        return self.panel.locator(f'button[data-act="button"][data-index="{index}"]')
+
+    def choose(self, page: Any, look: Callable[[Any, Any, str], None], index: int, words: str) -> Any:
+        """Choose from the long list of choices; returns its Record."""
+        box = self.panel.locator('select[data-choose="button"]')
+        look(page, box, "the list of choices")
+        box.select_option(str(index))
+        return self.panel.locator('button[data-act="button"]')
+
+    def part(self, compose: int, index: int) -> Any:
+        return self.panel.locator(f'button[data-act="part"][data-compose="{compose}"][data-index="{index}"]')
+
+    def chosen(self, compose: int, done: int) -> Any:
+        return self.panel.locator(f'button[data-act="unpart"][data-compose="{compose}"][data-index="{done}"]')
+
+    def face(self, die: str, face: str) -> Any:
+        return self.panel.locator(f".faces[data-die={_css(die)}] button[data-face={_css(face)}]")
+
+    def lit(self, die: str) -> Any:
+        return self.panel.locator(f".faces[data-die={_css(die)}] [aria-pressed=true]")
+
+    def record(self, page: Any, compose: int) -> Any:
+        """Record: drawn by the panel once the roll is narrowed to one outcome (or the
+        composition's last part)."""
+        record = self.panel.locator(f'button[data-act="roll"], button[data-act="end"], '
+                                    f'button[data-act="compose"][data-compose="{compose}"]').first
+        record.wait_for()
+        return record
+
+
+class WidgetControls:
+    """The same presses on the Record page as the baseline's code draws it: Streamlit widgets
+    beside the board, found by their keys."""
+
+    def __init__(self, page: Any, seq: int) -> None:
+        self.page, self.at = page, seq - 1
+
+    def pick(self, index: int) -> Any:
+        return self.page.locator(f".st-key-rec_pick_{self.at}_{index} button")
+
+    def button(self, index: int) -> Any:
+        return self.page.locator(f".st-key-rec_button_{self.at}_{index} button")
+
+    def choose(self, page: Any, look: Callable[[Any, Any, str], None], index: int, words: str) -> Any:
+        box = page.locator(f".st-key-rec_choose_{self.at}")
+        look(page, box, "the choice box")
+        box.click(force=True)
+        page.keyboard.type(words)
+        page.keyboard.press("Enter")
+        return page.locator(f".st-key-rec_button_chosen_{self.at} button")
+
+    def part(self, compose: int, index: int) -> Any:
+        return self.page.locator(f".st-key-rec_part_{self.at}_{compose}_{index} button")
+
+    def chosen(self, compose: int, done: int) -> Any:
+        return self.page.locator(f".st-key-rec_chosen_{self.at}_{compose}_{done}")
+
+    def face(self, die: str, face: str) -> Any:
+        from dashboard.app.state import die_key
+
+        return self.page.locator(f".st-key-rec_die_{self.at}_{die_key(die)}").get_by_role("radio", name=face, exact=True)
+
+    def lit(self, die: str) -> Any:
+        from dashboard.app.state import die_key
+
+        return self.page.locator(f".st-key-rec_die_{self.at}_{die_key(die)} [aria-checked=true]")
+
+    def record(self, page: Any, compose: int) -> Any:
+        """Record, drawn by the rerun the last tap started, which is over before a person
+        taps again."""
+        record = page.locator(f".st-key-rec_record_roll_{self.at} button, .st-key-rec_record_end_{self.at} button, "
+                              f".st-key-rec_compose_{self.at}_{compose} button").first
+        record.wait_for()
+        _idle(page)
+        return record
+
+
+Controls = type[PanelControls] | type[WidgetControls]
+
+
+def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: int,
+             *, look: Callable[[Any, Any, str], None] = in_view, controls: Controls = PanelControls) -> float:
+    """Tap what `how` says, each target first looked at with `look` (by default: it must be
+    in view without a scroll), the presses beside the board found by `controls` (the
+    baseline's page: `WidgetControls`); returns the time of the tap that makes the event."""
+
+    def _tap(target: Any, what: str) -> None:
         look(page, target, what)
         target.click(force=True)
 
     board = page.locator(".tt-board")
-    panel = page.locator(f'.tt-board[data-seq="{seq - 1}"] .panel')
+    press = controls(page, seq)
     last = time.perf_counter()
     legal = list(rules.ruleset.legal(rules.params, state)) if how.kind in ("board", "button", "compose") else []
     taps = tap_map(rules, state, legal)
@@ -370,105 +462,37 @@ def _perform(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: 
         elif tap.where == "pick":
             source, target = _touch_of(taps, event)
             index = next(i for i, c in enumerate(taps.at(source, target)) if same_event(c.event, event))
-            _tap(page, panel.locator(f'button[data-act="pick"][data-index="{index}"]'), f"the picker's {tap.what!r}")
+            _tap(press.pick(index), f"the picker's {tap.what!r}")
         elif tap.where == "button":
             buttons = taps.buttons()
             index = next(i for i, c in enumerate(buttons) if same_event(c.event, event))
             if len(buttons) <= 8:
-                _tap(page, panel.locator(f'button[data-act="button"][data-index="{index}"]'), f"the button {tap.what!r}")
+                _tap(press.button(index), f"the button {tap.what!r}")
             else:
-                box = panel.locator('select[data-choose="button"]')
-                look(page, box, "the list of choices")
-                box.select_option(str(index))
+                record = press.choose(page, look, index, tap.what)
                 last = time.perf_counter()
-                _tap(page, panel.locator('button[data-act="button"]'), "Record")
+                _tap(record, "Record")
         elif tap.where == "part":
             made = taps.composes[tap.compose]
             index = next(i for i, part in enumerate(made.parts) if part.value == tap.what)
             done = sum(1 for t in how.taps[:number] if t.where == "part")
-            _tap(page, panel.locator(f'button[data-act="part"][data-compose="{tap.compose}"][data-index="{index}"]'), f"{made.title}: {tap.what}")
+            _tap(press.part(tap.compose, index), f"{made.title}: {tap.what}")
             if not final:  # the part shows in the choice so far before the next tap, as a person sees it
-                panel.locator(f'button[data-act="unpart"][data-compose="{tap.compose}"][data-index="{done}"]').wait_for()
+                press.chosen(tap.compose, done).wait_for()
         elif tap.where == "die":
-            faces = panel.locator(f".faces[data-die={_css(tap.die)}]")
-            _tap(page, faces.locator(f"button[data-face={_css(tap.what)}]"), f"the face {tap.what} of {tap.die}")
+            _tap(press.face(tap.die, tap.what), f"the face {tap.what} of {tap.die}")
             if not final:
-                faces.locator("[aria-pressed=true]").wait_for()  # as a person sees it lit
+                press.lit(tap.die).wait_for()  # as a person sees it lit
         elif tap.where == "record":
-            record = panel.locator(f'button[data-act="roll"], button[data-act="end"], button[data-act="compose"][data-compose="{tap.compose}"]').first
-            record.wait_for()  # drawn by the panel once the roll is narrowed to one outcome (or the composition's last part)
+            record = press.record(page, tap.compose)
             last = time.perf_counter()
-            _tap(page, record, f"Record the {tap.what}")
+            _tap(record, f"Record the {tap.what}")
     return last
 
 
 def _css(text: str) -> str:
     """`text` as a quoted CSS attribute value."""
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
-
-def _perform_widgets(page: Any, rules: Rules, state: Any, event: Event, how: Plan, seq: int,
-             *, look: Callable[[Any, Any, str], None] = in_view) -> float:
-    """`_perform` on the Record page as it was before its panel was drawn by the board
-    component (the baseline's code): the picker, buttons, parts, dice pad and Record are
-    Streamlit widgets found by their keys."""
-
-    def _tap(page: Any, target: Any, what: str) -> None:
-        look(page, target, what)
-        target.click(force=True)
-
-    board = page.locator(".tt-board")
-    last = time.perf_counter()
-    legal = list(rules.ruleset.legal(rules.params, state)) if how.kind in ("board", "button", "compose") else []
-    taps = tap_map(rules, state, legal)
-    for number, tap in enumerate(how.taps):
-        final = number == len(how.taps) - 1
-        last = time.perf_counter()
-        if tap.where == "board":
-            spot = board.locator(f'[data-key="{tap.what}"]').last
-            look(page, spot, f"the board's {tap.what}")
-            last = time.perf_counter()
-            spot.click(force=True)
-            if not final and how.taps[number + 1].where == "board":
-                board.locator(f'.sel[data-key="{tap.what}"]').first.wait_for()  # picked, as a person sees it lit
-        elif tap.where == "pick":
-            source, target = _touch_of(taps, event)
-            index = next(i for i, c in enumerate(taps.at(source, target)) if same_event(c.event, event))
-            _tap(page, page.locator(f".st-key-rec_pick_{seq - 1}_{index} button"), f"the picker's {tap.what!r}")
-        elif tap.where == "button":
-            buttons = taps.buttons()
-            index = next(i for i, c in enumerate(buttons) if same_event(c.event, event))
-            if len(buttons) <= 8:
-                _tap(page, page.locator(f".st-key-rec_button_{seq - 1}_{index} button"), f"the button {tap.what!r}")
-            else:
-                box = page.locator(f".st-key-rec_choose_{seq - 1}")
-                _tap(page, box, "the choice box")
-                page.keyboard.type(tap.what)
-                page.keyboard.press("Enter")
-                last = time.perf_counter()
-                _tap(page, page.locator(f".st-key-rec_button_chosen_{seq - 1} button"), "Record")
-        elif tap.where == "part":
-            made = taps.composes[tap.compose]
-            index = next(i for i, part in enumerate(made.parts) if part.value == tap.what)
-            done = sum(1 for t in how.taps[:number] if t.where == "part")
-            _tap(page, page.locator(f".st-key-rec_part_{seq - 1}_{tap.compose}_{index} button"), f"{made.title}: {tap.what}")
-            if not final:  # the part shows in the choice so far before the next tap, as a person sees it
-                page.locator(f".st-key-rec_chosen_{seq - 1}_{tap.compose}_{done}").wait_for()
-        elif tap.where == "die":
-            from dashboard.app.state import die_key
-
-            pad = page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)}")
-            _tap(page, pad.get_by_role("radio", name=tap.what, exact=True), f"the face {tap.what} of {tap.die}")
-            if not final:
-                page.locator(f".st-key-rec_die_{seq - 1}_{die_key(tap.die)} [aria-checked=true]").wait_for()  # as a person sees it lit
-        elif tap.where == "record":
-            record = page.locator(f".st-key-rec_record_roll_{seq - 1} button, .st-key-rec_record_end_{seq - 1} button, "
-                                  f".st-key-rec_compose_{seq - 1}_{tap.compose} button").first
-            record.wait_for()  # drawn by the rerun the last tap started,
-            _idle(page)  # which is over before a person taps again
-            last = time.perf_counter()
-            _tap(page, record, f"Record the {tap.what}")
-    return last
 
 
 def _touch_of(taps: Any, event: Event) -> tuple[str | None, str | None]:
