@@ -217,6 +217,23 @@ def _variant_rules(ruleset: Ruleset[Any], variant: Variant) -> Rules:
                  overrides=dict(variant.params), variant=variant)
 
 
+class RulesRef(msgspec.Struct, frozen=True):
+    """Rules by name, as a worker process is handed them: the game, the version or variant
+    and its params, from which `rules()` builds them again (the variant's file need not be
+    where the worker runs)."""
+
+    ruleset: str
+    version: str
+    overrides: dict[str, Any]
+
+    @classmethod
+    def of(cls, rules: Rules) -> RulesRef:
+        return cls(rules.ruleset.name, rules.version, dict(rules.overrides))
+
+    def rules(self) -> Rules:
+        return rules_for_log(self.ruleset, self.version, self.overrides, None)
+
+
 def rules_for_log(ruleset_name: str, version: str, overrides: dict[str, Any], home: Path | None) -> Rules:
     """The rules a log was recorded under: its version plus the params it recorded.
 

@@ -41,9 +41,7 @@ class SimulationError(TabletapeError):
 class Task(msgspec.Struct, frozen=True, kw_only=True):
     """One chunk of games for one worker: everything it needs, nothing it must look up."""
 
-    ruleset: str
-    version: str
-    overrides: dict[str, Any]
+    rules: registry.RulesRef
     seats: dict[str, str]
     options: dict[str, Any] = {}
     bot: str
@@ -85,7 +83,7 @@ def play_chunk(task: Task) -> Played:
     """Play a chunk of games (runs in a worker process); stop at a bot's illegal event. The
     cycle collector is paused as for audits and sync: a game's states are freed by reference
     counting, and each full scan would walk every object the imports left (duckdb's most)."""
-    rules = registry.rules_for_log(task.ruleset, task.version, task.overrides, None)
+    rules = task.rules.rules()
     games: list[tuple[str, list[bytes]]] = []
     finished = 0
     for seed, match_id in zip(task.seeds, task.match_ids, strict=True):
@@ -102,7 +100,7 @@ def play_chunk(task: Task) -> Played:
 def _tasks(rules: registry.Rules, seats: dict[str, str], options: dict[str, Any], bot: str, games: int, seed: int,
            batch_id: str, chunk: int, max_events: int) -> list[Task]:
     return [
-        Task(ruleset=rules.ruleset.name, version=rules.version, overrides=dict(rules.overrides), seats=seats,
+        Task(rules=registry.RulesRef.of(rules), seats=seats,
              options=options, bot=bot,
              seeds=[game_seed(seed, i) for i in range(start, min(start + chunk, games))],
              match_ids=[f"{batch_id}-{i:06d}" for i in range(start, min(start + chunk, games))], max_events=max_events)

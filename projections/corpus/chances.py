@@ -43,8 +43,7 @@ from projections.read.replay import replay
 from projections.read.words import words
 from projections.resultcache import ResultCache
 from projections.workspace import Workspace
-from rulesets import registry
-from rulesets.registry import Rules
+from rulesets.registry import Rules, RulesRef
 
 if TYPE_CHECKING:
     from projections.stats.verdicts import Verdict
@@ -467,9 +466,7 @@ def parse_horizon(text: str | int | None) -> int | None:
 class Rollouts(msgspec.Struct, frozen=True, kw_only=True):
     """Games to play on from one point: everything a worker needs, nothing it must look up."""
 
-    ruleset: str
-    version: str
-    overrides: dict[str, Any]
+    rules: RulesRef
     bot: str
     seq: int
     state: Any
@@ -494,7 +491,7 @@ class Played(msgspec.Struct, frozen=True, kw_only=True):
 def play_on(task: Rollouts) -> Played:
     """Play a point's games on (runs in a worker): wins per winner (a game stopped at the
     horizon adds each side's modelled share), draws, unfinished, and the events played in all."""
-    rules = registry.rules_for_log(task.ruleset, task.version, task.overrides, None)
+    rules = task.rules.rules()
     rounds = task.horizon if task.model is not None else None
     wins: dict[str, float] = {}
     squares: dict[str, float] = {}
@@ -633,13 +630,14 @@ def _play_out(ws: Workspace, match_id: str, header: MatchStarted, rules: Rules, 
     kept: dict[int, Point] = {seq: Point(seq=seq, turn=turns[seq], said=said[seq], wins={}, rollouts=0) for seq in open_}
     total = rollouts * len(open_)
     done = moves = 0
+    ref = RulesRef.of(rules)
     while open_:  # a wave: every point still open gets its next batch (all of them, without a precision)
         tasks = []
         for seq, state in open_.items():
             first = kept[seq].rollouts
             last = rollouts if precision is None else min(first + step, rollouts)
             seeds = [game_seed(game_seed(seed, seq), i) for i in range(first, last)]
-            tasks += [Rollouts(ruleset=ruleset.name, version=rules.version, overrides=dict(rules.overrides), bot=bot,
+            tasks += [Rollouts(rules=ref, bot=bot,
                                seq=seq, state=state, seeds=seeds[i:i + PER_TASK], max_events=max_events,
                                horizon=horizon, model=model)
                       for i in range(0, len(seeds), PER_TASK)]

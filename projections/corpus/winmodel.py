@@ -26,9 +26,8 @@ from projections.corpus.pool import ordered_map, without_cycle_collector
 from projections.corpus.simulate import game_seed, play, play_ahead
 from projections.read.replay import replay
 from projections.resultcache import ResultCache
-from rulesets import registry
 from rulesets.protocol import no_metrics
-from rulesets.registry import Rules
+from rulesets.registry import Rules, RulesRef
 
 FIT_GAMES = 120
 """Games the bots play to fit a model: about a hundred samples per feature for a game of a
@@ -91,9 +90,7 @@ def readings(rules: Rules, state: Any) -> dict[str, float]:
 class Sample(msgspec.Struct, frozen=True, kw_only=True):
     """Games to play for a fit: everything a worker needs."""
 
-    ruleset: str
-    version: str
-    overrides: dict[str, Any]
+    rules: RulesRef
     bot: str
     seats: dict[str, str]
     sides: list[str]
@@ -103,9 +100,7 @@ class Sample(msgspec.Struct, frozen=True, kw_only=True):
 class Onward(msgspec.Struct, frozen=True, kw_only=True):
     """Games to play to the end from one point of a match, for a fit on that match."""
 
-    ruleset: str
-    version: str
-    overrides: dict[str, Any]
+    rules: RulesRef
     bot: str
     sides: list[str]
     seq: int
@@ -123,7 +118,7 @@ def has_metrics(rules: Rules) -> bool:
 def sample_games(task: Sample) -> list[tuple[str | None, list[tuple[dict[str, float], int]]]]:
     """Per game (runs in a worker): its winner (None: a draw or unfinished) and the metrics
     and round at each of its turn starts."""
-    rules = registry.rules_for_log(task.ruleset, task.version, task.overrides, None)
+    rules = task.rules.rules()
     ruleset, params = rules.ruleset, rules.params
     out = []
     for seed in task.seeds:
@@ -148,7 +143,7 @@ def sample_games(task: Sample) -> list[tuple[str | None, list[tuple[dict[str, fl
 def sample_onward(task: Onward) -> list[tuple[str | None, list[tuple[dict[str, float], int]]]]:
     """Per game played on to its end from the task's point (runs in a worker): its winner
     and what the model reads at the start of each round it passed through."""
-    rules = registry.rules_for_log(task.ruleset, task.version, task.overrides, None)
+    rules = task.rules.rules()
     out = []
     for seed in task.seeds:
         rng = random.Random(seed)
@@ -181,7 +176,7 @@ def match_model(rules: Rules, seats: Sequence[str], points: Sequence[tuple[int, 
     chosen = [points[round(i * (len(points) - 1) / max(MATCH_POINTS - 1, 1))] for i in range(min(MATCH_POINTS, len(points)))]
     chosen = list(dict(chosen).items())
     each = max(1, games // len(chosen))
-    tasks = [Onward(ruleset=rules.ruleset.name, version=rules.version, overrides=dict(rules.overrides), bot=bot,
+    tasks = [Onward(rules=RulesRef.of(rules), bot=bot,
                     sides=winners, seq=seq, state=state, seeds=[game_seed(game_seed(seed, -1 - seq), i) for i in range(each)],
                     max_events=max_events)
              for seq, state in chosen]
@@ -210,7 +205,7 @@ def win_model(rules: Rules, seats: Sequence[str], *, bot: str, cache: ResultCach
     if (kept := cache.get(CACHE_KIND, key)) is not None:
         return msgspec.msgpack.decode(kept, type=WinModel | None)
     seeds = [game_seed(seed, i) for i in range(games)]
-    tasks = [Sample(ruleset=rules.ruleset.name, version=rules.version, overrides=dict(rules.overrides), bot=bot,
+    tasks = [Sample(rules=RulesRef.of(rules), bot=bot,
                     seats={seat: seat for seat in seats}, sides=winners, seeds=seeds[i:i + PER_TASK]) for i in range(0, games, PER_TASK)]
     played = [game for chunk in ordered_map(sample_games, tasks, workers=workers, scheduler=scheduler, error=error,
                                             work="fit of the win model", lost="no model was kept")
