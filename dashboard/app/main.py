@@ -11,6 +11,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard.heap import settle
+
 PAGES = Path(__file__).parent / "pages"
 ORDER = (
     ("matches.py", "Matches", ":material/table_rows:"),
@@ -33,3 +35,4 @@ pages = [st.Page(PAGES / name, title=title, icon=icon, default=index == 0)
 st.markdown("<style>[data-testid='stMainBlockContainer'] {padding-top: 3.5rem; padding-bottom: 2rem;}</style>",
             unsafe_allow_html=True)
 st.navigation(pages, position="top").run()
+settle()  # after the page ran: what it imported is frozen out of the collector's walk
