@@ -206,6 +206,16 @@ export default function(component) {
   strip(root);
   if (data.follow) root._pos = data.total - 1;
   draw(root, Math.min(root._pos, data.total - 1));
+  // The page draws what lies below the board (findings, notes, win chances) once the first
+  // board is on screen, so a first visit's board waits for none of it: said once the board
+  // is painted; the frames still missing are asked for after that run.
+  if (!data.ready) {
+    if (root._shownFor !== data.id) {
+      root._shownFor = data.id;
+      requestAnimationFrame(() => setTimeout(() => setTriggerValue('shown', data.id), 0));
+    }
+    return;
+  }
   ask(root);
 }
 
@@ -368,15 +378,18 @@ _SCRUB = st.components.v2.component("tabletape_scrub", html=HTML, css=CSS, js=JS
 
 def scrub_board(*, ident: str, total: int, start: int, chunk: Mapping[str, Any], marks: Mapping[int, str],
                 notes: Sequence[tuple[int, int]], follow: bool, key: str, on_more: Callable[[], None],
-                on_pick: Callable[[], None], jump: tuple[int, int] | None = None) -> Any:
+                on_pick: Callable[[], None], on_shown: Callable[[], None], ready: bool = True,
+                jump: tuple[int, int] | None = None) -> Any:
     """Mount the board for the match `ident` names (its id, reading and seat): `total`
     events, standing on `start` (or the newest when `follow`), with one `chunk` of frames
     (`pack`); `marks` the worst finding by seq, `notes` the spans of the notes. `on_more` runs
     with `st.session_state[key]["more"]` = `{"from": seq, "size": n}` when the browser wants
     more frames; `on_pick` with `["pick"]` = `{"seq": seq}` when a note is to be made there.
+    Not `ready` (the page has drawn nothing below the board yet), the browser asks for no
+    frames but says once the first board is on screen: `on_shown` runs with `["shown"]` = the id.
     `jump` = `(count, seq)` moves the browser to `seq` once per new `count`: a link on the page
     (a turning point) that must move a board the browser otherwise steers itself."""
     data = {"id": ident, "total": total, "start": start, "chunk": dict(chunk), "marks": {str(s): v for s, v in marks.items()},
             "notes": [list(n) for n in notes], "follow": follow, "chunk_size": CHUNK, "speeds": SPEEDS_MS,
-            "jump": list(jump) if jump else None}
-    return _SCRUB(data=data, key=key, on_more_change=on_more, on_pick_change=on_pick, width="stretch")
+            "jump": list(jump) if jump else None, "ready": ready}
+    return _SCRUB(data=data, key=key, on_more_change=on_more, on_pick_change=on_pick, on_shown_change=on_shown, width="stretch")

@@ -76,6 +76,18 @@ def open_page(at: AppTest, page: str, **state: Any) -> AppTest:
     return at
 
 
+BOARD_DRAWN = {"replay.ready": True}
+"""Replay's session once the browser has drawn its first board (it says so by the trigger
+`shown`, and the page then draws what lies below the board). AppTest runs no browser: a
+test that reads what lies below the board starts there."""
+
+
+def open_replay(at: AppTest, match_id: str | None = None) -> AppTest:
+    """The Replay page of `match_id` (None: the page's own choice) as the browser leaves it
+    once its first board is on screen."""
+    return open_page(at, "replay", **BOARD_DRAWN, **({"match_id": match_id} if match_id else {}))
+
+
 def by_label(widgets: Iterable[Any], label: str) -> Any:
     """The one widget with this label."""
     found = [w for w in widgets if getattr(w, "label", None) == label]

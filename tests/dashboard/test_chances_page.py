@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from projections.workspace import Workspace
 from rulesets import registry
 from tests.chances_support import FORCED, FORCING, forced_game
-from tests.dashboard.conftest import APP, by_label, open_page, run_ok, texts
+from tests.dashboard.conftest import APP, by_label, open_replay, run_ok, texts
 from tests.dashboard.test_compare import PAGE as COMPARE
 from tests.dashboard.test_compare import choose, table
 from tests.plugin_support import install, pig, site
@@ -45,7 +45,7 @@ def _compute(at: AppTest) -> AppTest:
 
 
 def test_the_replay_page_shows_where_the_game_was_decided_and_jumps_there(home: Path) -> None:
-    at = open_page(AppTest.from_file(APP, default_timeout=120).run(), "replay", match_id=FORCED)
+    at = open_replay(AppTest.from_file(APP, default_timeout=120).run(), FORCED)
     assert "Decided in its first quarter" not in texts(at)  # nothing is played until asked
     shown = texts(_compute(at))
     assert "100 games played on from each turn start by random bots (seed 1); the bots saw the whole table" in shown
@@ -65,7 +65,7 @@ def test_a_curve_played_a_round_ahead_says_it_was_scored_by_a_model_and_how_many
     install(site, {"pig-scored": "pig_levels:SCORED"}, name="pig-scored", version="0.1")
     registry.refresh()
     forced_game(Workspace(home), "pig-scored", "scored")
-    at = _open(open_page(AppTest.from_file(APP, default_timeout=120).run(), "replay", match_id="scored"))
+    at = _open(open_replay(AppTest.from_file(APP, default_timeout=120).run(), "scored"))
     by_label(at.selectbox, "Play ahead").set_value("1")
     by_label(at.number_input, "Stop at ± points").set_value(5.0)
     shown = texts(_compute(at))
@@ -80,12 +80,12 @@ def test_a_turning_points_link_opens_the_replay_at_its_event(home: Path) -> None
     at.query_params["match"] = FORCED
     at.query_params["at"] = str(FORCING)
     at.run()
-    at = open_page(at, "replay", match_id=FORCED)
+    at = open_replay(at, FORCED)
     assert at.session_state["replay.seq"] == FORCING
 
 
 def test_a_game_without_bots_says_there_are_no_chances_and_why(home: Path) -> None:
-    at = open_page(AppTest.from_file(APP, default_timeout=60).run(), "replay", match_id="no-bots")
+    at = open_replay(AppTest.from_file(APP, default_timeout=60).run(), "no-bots")
     assert "No win chances: pig-checked is a level 2 game: simulate needs level 4 (its `legal` function)." in texts(at)
 
 

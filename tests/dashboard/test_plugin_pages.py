@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 
 from projections.workspace import Workspace
 from tests.cli_support import run
-from tests.dashboard.conftest import APP, board_frames, open_page, texts
+from tests.dashboard.conftest import APP, board_frames, open_replay, texts
 from tests.plugin_support import PACKAGE, forget_pig, pig, site
 
 __all__ = ["pig", "site"]  # fixtures
@@ -37,7 +37,7 @@ def home(pig: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.mark.parametrize("match_id", ["pig-replay", "pig-checked"])
 def test_replay_shows_a_game_without_a_board_as_its_state(home: Path, match_id: str) -> None:
     at = AppTest.from_file(APP, default_timeout=60).run()
-    shown = texts(open_page(at, "replay", match_id=match_id))
+    shown = texts(open_replay(at, match_id))
     first = board_frames(at)[0]
     assert first["said"].startswith(f"the match starts: {'pig-replay' if match_id == 'pig-replay' else 'Pig, checked'} 1")
     assert ('<table class="state"><caption>state</caption><tr><th>seats</th><td>[&quot;a&quot;,&quot;b&quot;]</td></tr>'

@@ -26,6 +26,7 @@ from tests.dashboard.conftest import (
     bot_game_id,
     by_label,
     open_page,
+    open_replay,
     run_ok,
     texts,
 )
@@ -39,7 +40,7 @@ ASKED, SEQ = "replay.asked", "replay.seq"
 
 
 def replay(app: AppTest, match_id: str = CAFE) -> AppTest:
-    return open_page(app, "replay", match_id=match_id)
+    return open_replay(app, match_id)
 
 
 def handed(at: AppTest) -> dict[str, Any]:
@@ -96,6 +97,18 @@ def test_the_board_is_handed_the_first_frames_at_once_and_the_rest_as_the_browse
     assert sorted(ask(at, LAST - 5)) == list(range(LAST - 5, LAST + 1))  # the last chunk stops at the end
 
 
+def test_a_first_visit_draws_the_board_and_what_lies_below_it_once_the_browser_has_drawn_it(app: AppTest) -> None:
+    at = open_page(app, "replay", match_id=CAFE)  # a new session: the browser has drawn nothing yet
+    assert handed(at)["ready"] is False  # the browser is told to say when its first board is on screen
+    assert sorted(frames(at)) == list(range(FIRST))
+    assert not at.expander and not at.get("form") and "Notes (" not in texts(at)
+    at.session_state["replay.ready"] = at.session_state["replay.behind"] = True  # what its `shown` does
+    run_ok(at)
+    assert handed(at)["ready"] is True  # now it asks for the frames it lacks
+    assert at.expander[0].label.startswith("Findings (4 rule violations")
+    assert "Notes (5)" in texts(at) and at.get("form")
+
+
 def test_the_state_inspector_shows_the_picked_event_and_the_state_after_it(app: AppTest) -> None:
     at = pick(replay(app), 40)
     assert not at.json  # the state is drawn only when asked
@@ -106,7 +119,7 @@ def test_the_state_inspector_shows_the_picked_event_and_the_state_after_it(app: 
 
 
 def test_with_no_match_chosen_the_latest_started_one_opens_and_the_list_runs_newest_first(app: AppTest, home: Path) -> None:
-    at = open_page(app, "replay")
+    at = open_replay(app)
     picker = by_label(at.selectbox, "Match")
     listed = [str(label).split(" ")[0] for label in picker.options]  # "<id> (<game>@<version>, ...)"
     starts = [Workspace(home).header(m).at for m in listed]

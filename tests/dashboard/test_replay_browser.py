@@ -64,6 +64,7 @@ def test_keys_buttons_and_next_violation_redraw_the_board_without_asking_the_ser
     ws, url = served
     sent = sent_to_server(page)
     driver.open_replay(page, url, CAFE)
+    page.get_by_text("Findings (4 rule violations").wait_for()  # drawn below once the board is on screen
     driver.wait_all_frames(page)
     asked = len(sent)
     page.keyboard.press("ArrowRight")

@@ -3,7 +3,8 @@
 The browser holds the match's frames (`dashboard.board.scrub`: each event's board as the chosen
 seat sees it, its words and findings) and steps through them itself; this page hands them
 over in chunks, lists the findings, and writes notes through the Workspace's Notebook on the
-event the designer picks. No rules and no SQL here.
+event the designer picks. A session's first run draws the board alone; what lies below it
+follows once the browser says the board is on screen. No rules and no SQL here.
 """
 
 from __future__ import annotations
@@ -46,6 +47,11 @@ CHANCES_OPEN = "replay.chances_open"  # with the match id
 CHANGE_NOTE = "replay.change_note_open"
 FITS_SHOWN = {"match": "this match's own positions", "rules": "bot games from the start"}
 """The chances' scoring models (`projections.corpus.chances.FITS`) as the page names them."""
+READY = "replay.ready"
+"""True once the browser has drawn this session's first board: the parts below the board
+(findings, notes, win chances) are drawn from then on. A first visit's board waits for none
+of them: their scripts and rendering took the browser a third of a second more."""
+BEHIND = "replay.behind"  # the board was just drawn: the whole page runs again to draw the rest
 LAND = "replay.land"  # the event to open the next match at (stepping to a branch or its parent)
 BRANCHED = "replay.branched"  # what "Branch here" says once the branch is open
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -66,6 +72,12 @@ def _pick() -> None:
     picked = (st.session_state.get(BOARD) or {}).get("pick")
     if picked:
         st.session_state[SEQ] = int(picked["seq"])
+
+
+def _shown() -> None:
+    """The browser drew the first board: the page runs again and draws what lies below it."""
+    if not st.session_state.get(READY):
+        st.session_state[READY] = st.session_state[BEHIND] = True
 
 
 def _go(seq: int) -> None:
@@ -154,6 +166,8 @@ def main() -> None:
     _curves(timeline)
     st.fragment(run_every=FOLLOW_EVERY if follow else None)(_scrubber)(ws, match_id, timeline, report, seat,
                                                                           follow=follow, against=against)
+    if not st.session_state.get(READY):
+        return  # drawn once the browser has drawn the board (`_shown`)
     if not follow:
         _violation_list(report, lacks(timeline.rules.ruleset, "audit"), seat=seat)
     win_chances(ws, match_id, timeline)
@@ -193,6 +207,8 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     """The board and what follows the picked event: rerun alone (a fragment) when the
     browser asks for frames or picks an event. Following a match live, it reads the log
     again on every run (from the cache that keeps one Timeline per last line)."""
+    if st.session_state.pop(BEHIND, False):
+        st.rerun(scope="app")  # the board is on screen: the whole page, with what lies below it
     if follow:
         timeline, report = state.timeline(match_id, against), state.audit(match_id, against)
     last = timeline.last_seq
@@ -212,7 +228,10 @@ def _scrubber(ws: Workspace, match_id: str, timeline: Timeline, report: AuditRep
     notes = ws.notes.list(match_id)
     scrub_board(ident=ident, total=last + 1, start=seq, chunk=state.frames(match_id, against, seat, start, min(size, CHUNK)),
                 marks=worst, notes=[(n.from_seq, n.to_seq) for n in notes], follow=follow, key=BOARD,
-                on_more=_more, on_pick=_pick, jump=st.session_state.get(JUMP))
+                on_more=_more, on_pick=_pick, on_shown=_shown, ready=bool(st.session_state.get(READY)),
+                jump=st.session_state.get(JUMP))
+    if not st.session_state.get(READY):
+        return
     if not follow and st.button(f"Branch here (event {seq})", icon=":material/call_split:", key="replay.branch",
                                 help="What if the table had played otherwise here? A new match with this one's events "
                                 "up to here, played on from this event on the Record page."):
