@@ -6,6 +6,8 @@ One server for the whole module keeps it quick."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import threading
 import urllib.error
 import urllib.request
@@ -236,6 +238,36 @@ def test_openapi_schema_documents_the_endpoints(service: Service) -> None:
     for path in ("/matches/{match_id}/events", "/matches/{match_id}/state", "/matches/{match_id}/stream",
                  "/matches/{match_id}/notes", "/games/{game}/schema", "/queries/{name}"):
         assert path in paths, path
+
+
+def test_the_schema_says_where_each_parameter_of_a_route_comes_from(service: Service) -> None:
+    with urllib.request.urlopen(service.url + "/schema/openapi.json", timeout=10) as response:
+        paths = json.loads(response.read())["paths"]
+
+    def taken(path: str, method: str) -> list[tuple[str, str, bool]]:
+        return [(p["name"], p["in"], p.get("required", False)) for p in paths[path][method].get("parameters", [])]
+
+    assert taken("/matches/{match_id}/stream", "get") == [
+        ("match_id", "path", True), ("seat", "query", False), ("after", "query", False), ("last-event-id", "header", False)]
+    assert taken("/matches/{match_id}/notes/{note_id}", "delete") == [
+        ("match_id", "path", True), ("note_id", "path", True), ("author", "query", True), ("reason", "query", False)]
+    assert "requestBody" in paths["/matches/{match_id}/notes/{note_id}"]["patch"]
+    assert taken("/matches/{match_id}/notes/{note_id}", "patch") == [("match_id", "path", True), ("note_id", "path", True)]
+
+
+def test_the_service_starts_with_litestars_deprecations_turned_into_errors(tmp_path: Path) -> None:
+    """Litestar 3 stops guessing where a parameter comes from (its name, its type): every
+    route and dependency says it, so importing the service, building the app, answering a
+    request and writing the schema warn of nothing that the next Litestar would refuse."""
+    code = ("import sys\n"
+            "from litestar.testing import TestClient\n"
+            "from dashboard.service.server import create_app\n"
+            "with TestClient(create_app(sys.argv[1])) as client:\n"
+            "    assert client.get('/health').status_code == 200\n"
+            "    assert client.get('/schema/openapi.json').status_code == 200\n")
+    done = subprocess.run([sys.executable, "-W", "error::DeprecationWarning", "-c", code, str(tmp_path)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
 
 
 # --- recording ------------------------------------------------------------------------

@@ -33,7 +33,7 @@ from litestar import Litestar, MediaType, Request, Response, Router, delete, get
 from litestar.config.cors import CORSConfig
 from litestar.connection import ASGIConnection
 from litestar.datastructures import State
-from litestar.di import Provide
+from litestar.di import NamedDependency, Provide
 from litestar.exceptions import (
     ClientException,
     HTTPException,
@@ -46,7 +46,7 @@ from litestar.exceptions import (
 from litestar.handlers import BaseRouteHandler
 from litestar.openapi import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin, OpenAPIRenderPlugin, YamlRenderPlugin
-from litestar.params import Parameter
+from litestar.params import FromPath, FromQuery, HeaderParameter, JSONBody, QueryParameter
 from litestar.response import ServerSentEvent, ServerSentEventMessage
 from litestar.serialization import encode_json
 from litestar.types import (
@@ -176,10 +176,11 @@ async def read_strictly(connection: ASGIConnection[Any, Any, Any, Any], handler:
         _once(connection, name)
     for name, field in params.items():
         kwarg = field.kwarg_definition
-        key = getattr(kwarg, "query", None) or name
-        text = connection.query_params.get(key) if _is_int(field.annotation) else None
-        if text is not None:
-            low, high = getattr(kwarg, "ge", None), getattr(kwarg, "le", None)
+        if not isinstance(kwarg, QueryParameter) or not _is_int(field.annotation):
+            continue
+        key = kwarg.name or name
+        if (text := connection.query_params.get(key)) is not None:
+            low, high = kwarg.ge, kwarg.le
             integer(key, text, low=INT_MIN if low is None else int(low), high=INT_MAX if high is None else int(high))
     if "data" in params and isinstance(connection, Request):
         _strict_body(await connection.body(), params["data"].annotation)
@@ -273,34 +274,48 @@ def _grant(request: Request[Any, Any, Any]) -> Grant:
 
 
 def _seen_as(request: Request[Any, Any, Any],
-             seat: Annotated[str | None, Parameter(description="The seat to see as (a seat token: its own).")] = None) -> str | None:
+             seat: Annotated[str | None, QueryParameter(description="The seat to see as (a seat token: its own).")] = None) -> str | None:
     """The seat `authorize` decided this request sees as. `seat` is declared here for the
     schema only: the guard has read it, once, and what it decided is what is drawn."""
     return request.state.seat
 
 
+# --- what routes take ----------------------------------------------------------------
+# Every parameter says where it comes from (the path, the query, a header, the body or a
+# dependency): Litestar 3 no longer guesses from a parameter's name or type.
+
+WorkspaceDep = NamedDependency[Workspace]
+"""The service's store (`ws`), given to every route that reads or starts matches."""
+LiveDep = NamedDependency[LiveMatches]
+"""The live folds (`live`) that answer appends and follow matches."""
+SeenAs = NamedDependency[str | None]
+"""The seat the guard decided a request sees as (`_seen_as`)."""
+MatchId = FromPath[str]
+NoteId = FromPath[str]
+
+
 # --- rules ---------------------------------------------------------------------------
 
 @get("/health", sync_to_thread=True)
-def health(ws: Workspace) -> Health:
+def health(ws: WorkspaceDep) -> Health:
     """Whether the service is up (no token needed)."""
     return Health(status="ok", matches=len(ws.matches()))
 
 
 @get("/rulesets", sync_to_thread=True, opt={"access": "meta"})
-def rulesets(ws: Workspace) -> list[dict[str, Any]]:
+def rulesets(ws: WorkspaceDep) -> list[dict[str, Any]]:
     """Every game with its versions and this store's variants."""
     return ws.rulesets()
 
 
 @get("/rulesets/{spec:str}", sync_to_thread=True, opt={"access": "meta"})
-def rules_of_version(ws: Workspace, spec: str) -> dict[str, Any]:
+def rules_of_version(ws: WorkspaceDep, spec: FromPath[str]) -> dict[str, Any]:
     """A version's params with where each comes from, its changelog and readings."""
     return ws.describe(spec)
 
 
 @get("/games/{game:str}/schema", sync_to_thread=True, opt={"access": "meta"})
-def event_schema(ws: Workspace, game: str) -> dict[str, Any]:
+def event_schema(ws: WorkspaceDep, game: FromPath[str]) -> dict[str, Any]:
     """JSON Schema of every line a game's logs may hold."""
     return ws.schema(game)
 
@@ -308,7 +323,7 @@ def event_schema(ws: Workspace, game: str) -> dict[str, Any]:
 # --- matches -------------------------------------------------------------------------
 
 @get("/matches", sync_to_thread=True)
-def list_matches(ws: Workspace) -> list[MatchSummary]:
+def list_matches(ws: WorkspaceDep) -> list[MatchSummary]:
     """Every match in the store."""
     return [_summary(ws, match_id) for match_id in ws.matches()]
 
@@ -320,28 +335,28 @@ def _summary(ws: Workspace, match_id: str) -> MatchSummary:
 
 
 @post("/matches", sync_to_thread=True, opt={"access": "start"})
-def start_match(ws: Workspace, data: NewMatch) -> MatchStarted:
+def start_match(ws: WorkspaceDep, data: JSONBody[NewMatch]) -> MatchStarted:
     """Start a match (line 0); seats and options are checked against the rules first."""
     return ws.new_match(data.ruleset, data.seats, title=data.title, options=data.options, match_id=data.match_id)
 
 
 @get("/matches/{match_id:str}", sync_to_thread=True)
-def match(ws: Workspace, match_id: str) -> MatchSummary:
+def match(ws: WorkspaceDep, match_id: MatchId) -> MatchSummary:
     """A match's header and last seq."""
     return _summary(ws, match_id)
 
 
-After = Annotated[int, Parameter(ge=-1, le=INT_MAX, description="Events with seq > after (-1: all).")]
+After = Annotated[int, QueryParameter(ge=-1, le=INT_MAX, description="Events with seq > after (-1: all).")]
 
 
 @get("/matches/{match_id:str}/events", sync_to_thread=True)
-def read_events(live: LiveMatches, match_id: str, after: After = -1) -> Appended:
+def read_events(live: LiveDep, match_id: MatchId, after: After = -1) -> Appended:
     """Events with seq > `after` (default: all) and the live audit's findings on them."""
     return live.since(match_id, after)
 
 
 @post("/matches/{match_id:str}/events", sync_to_thread=True, opt={"access": "write"})
-def append_events(live: LiveMatches, match_id: str, data: AppendEvents) -> Appended:
+def append_events(live: LiveDep, match_id: MatchId, data: JSONBody[AppendEvents]) -> Appended:
     """Append one event or a batch after `expected_seq`; answered with the stored events
     and their audit findings. 409 (nothing written) if the match moved on."""
     return _append(live, match_id, data)
@@ -349,53 +364,53 @@ def append_events(live: LiveMatches, match_id: str, data: AppendEvents) -> Appen
 
 @get("/matches/{match_id:str}/state", sync_to_thread=True, opt={"access": "view"},
      dependencies={"seen_as": Provide(_seen_as, sync_to_thread=False)})
-def state(request: Request[Any, Any, Any], ws: Workspace, match_id: str, seen_as: str | None,
-          at: Annotated[int | None, Parameter(ge=0, le=INT_MAX, description="The event (default: the last).")] = None) -> SeatView:
+def state(request: Request[Any, Any, Any], ws: WorkspaceDep, match_id: MatchId, seen_as: SeenAs,
+          at: Annotated[int | None, QueryParameter(ge=0, le=INT_MAX, description="The event (default: the last).")] = None) -> SeatView:
     """The state at event `at` (default: the last) as `seat` saw it; without a seat, the
     whole state (only for a token that may see everything)."""
     return seat_view(ws, match_id, at, seen_as, sees_all=_grant(request).sees_all)
 
 
 @get("/matches/{match_id:str}/audit", sync_to_thread=True)
-def audit(ws: Workspace, match_id: str, against: str | None = None) -> AuditReport:
+def audit(ws: WorkspaceDep, match_id: MatchId, against: FromQuery[str | None] = None) -> AuditReport:
     """Every broken rule and the result check, under the match's version or `against`."""
     return ws.audit(match_id, against=against)
 
 
 @get("/matches/{match_id:str}/compare", sync_to_thread=True)
-def compare(ws: Workspace, match_id: str, a: str, b: str) -> Comparison:
+def compare(ws: WorkspaceDep, match_id: MatchId, a: FromQuery[str], b: FromQuery[str]) -> Comparison:
     """The match under two versions of its game: first disagreement and outcome change."""
     return ws.compare(match_id, a, b)
 
 
 @post("/matches/{match_id:str}/branches", sync_to_thread=True, opt={"access": "start"})
-def start_branch(ws: Workspace, match_id: str, data: NewBranch) -> MatchStarted:
+def start_branch(ws: WorkspaceDep, match_id: MatchId, data: JSONBody[NewBranch]) -> MatchStarted:
     """Start a what-if branch: a new match holding this one's events up to `at`."""
     return ws.branch(match_id, data.at, new_id=data.match_id, title=data.title)
 
 
 @get("/matches/{match_id:str}/branches", sync_to_thread=True)
-def branches(ws: Workspace, match_id: str) -> Family:
+def branches(ws: WorkspaceDep, match_id: MatchId) -> Family:
     """The match's parent (if it is a branch) and its branches."""
     return ws.family(match_id)
 
 
 @get("/matches/{match_id:str}/parting", sync_to_thread=True)
-def parting(ws: Workspace, match_id: str, other: str) -> Parting:
+def parting(ws: WorkspaceDep, match_id: MatchId, other: FromQuery[str]) -> Parting:
     """Where this match and `other` (a branch, its parent) part, and what each did next."""
     return ws.parting(match_id, other)
 
 
 @get("/matches/{match_id:str}/chances", sync_to_thread=True)
-def win_chances(ws: Workspace, match_id: str,
-                rollouts: Annotated[int, Parameter(ge=1, le=MAX_ROLLOUTS, description="Games played on from each point.")] = 200,
-                every: Annotated[str, Parameter(description="Decision points: `turn` starts or every `event`.")] = "turn",
-                bot: str | None = None,
-                seed: Annotated[int, Parameter(ge=0, le=INT_MAX)] = 1,
-                horizon: Annotated[str, Parameter(description="Rounds played ahead before the position is scored, "
+def win_chances(ws: WorkspaceDep, match_id: MatchId,
+                rollouts: Annotated[int, QueryParameter(ge=1, le=MAX_ROLLOUTS, description="Games played on from each point.")] = 200,
+                every: Annotated[str, QueryParameter(description="Decision points: `turn` starts or every `event`.")] = "turn",
+                bot: FromQuery[str | None] = None,
+                seed: Annotated[int, QueryParameter(ge=0, le=INT_MAX)] = 1,
+                horizon: Annotated[str, QueryParameter(description="Rounds played ahead before the position is scored, "
                                                               "or `full`.")] = "full",
-                fit: Annotated[str, Parameter(description="What the scoring model is fitted on: `rules` or `match`.")] = "rules",
-                precision: Annotated[float | None, Parameter(gt=0, le=50, description="Stop at a point once its 95% "
+                fit: Annotated[str, QueryParameter(description="What the scoring model is fitted on: `rules` or `match`.")] = "rules",
+                precision: Annotated[float | None, QueryParameter(gt=0, le=50, description="Stop at a point once its 95% "
                                                              "interval is within this many points.")] = None) -> Curve:
     """Each seat's chance to win along the match, with 95% intervals, and its turning
     points. The bots play on from the whole table, hidden cards included, so a seat token
@@ -407,23 +422,23 @@ def win_chances(ws: Workspace, match_id: str,
 
 
 @get("/matches/{match_id:str}/verify", sync_to_thread=True)
-def verify(ws: Workspace, match_id: str) -> Verified:
+def verify(ws: WorkspaceDep, match_id: MatchId) -> Verified:
     """Check the match's hash chain; the message names the first bad line."""
     report = ws.verify(match_id)
     return Verified(match_id=match_id, ok=report.ok, lines=report.lines, message=report.message)
 
 
 @get("/matches/{match_id:str}/export", sync_to_thread=True, media_type="application/x-ndjson")
-def export(ws: Workspace, match_id: str) -> bytes:
+def export(ws: WorkspaceDep, match_id: MatchId) -> bytes:
     """The match's log exactly as stored (JSON lines)."""
     return ws.export(match_id)
 
 
 @get("/matches/{match_id:str}/stream", opt={"access": "view", "token_in_query": True},
      dependencies={"seen_as": Provide(_seen_as, sync_to_thread=False)})
-async def follow(request: Request[Any, Any, Any], live: LiveMatches, ws: Workspace, match_id: str, seen_as: str | None,
-                 after: Annotated[int | None, Parameter(ge=-1, le=INT_MAX, description="Events with seq > after (default: from now on).")] = None,
-                 last_event_id: Annotated[str | None, Parameter(header="last-event-id")] = None) -> ServerSentEvent:
+async def follow(request: Request[Any, Any, Any], live: LiveDep, ws: WorkspaceDep, match_id: MatchId, seen_as: SeenAs,
+                 after: Annotated[int | None, QueryParameter(ge=-1, le=INT_MAX, description="Events with seq > after (default: from now on).")] = None,
+                 last_event_id: Annotated[str | None, HeaderParameter(name="last-event-id")] = None) -> ServerSentEvent:
     """Server-Sent Events: `events` messages (new events and their findings) as anyone
     appends them, from seq > `after` (or `Last-Event-ID`; default: from now on). A seat
     token, or `?seat=`, gets `view` messages instead: that seat's view after each change.
@@ -531,38 +546,38 @@ def _next_view(ws: Workspace, match_id: str, seat: str, after: int) -> tuple[int
 # --- notes ---------------------------------------------------------------------------
 
 @get("/matches/{match_id:str}/notes", sync_to_thread=True)
-def list_notes(ws: Workspace, match_id: str, all: bool = False) -> tuple[Note, ...]:
+def list_notes(ws: WorkspaceDep, match_id: MatchId, all: FromQuery[bool] = False) -> tuple[Note, ...]:
     """The match's notes (`all=true`: removed ones too)."""
     return ws.notes.list(match_id, include_removed=all)
 
 
 @post("/matches/{match_id:str}/notes", sync_to_thread=True, opt={"access": "write"})
-def add_note(ws: Workspace, match_id: str, data: NewNote) -> Note:
+def add_note(ws: WorkspaceDep, match_id: MatchId, data: JSONBody[NewNote]) -> Note:
     """Pin a note to an event or a range of events."""
     return ws.notes.add(match_id, from_seq=data.from_seq, to_seq=data.to_seq, author=data.author, text=data.text,
                         tags=data.tags, rule=data.rule)
 
 
 @post("/matches/{match_id:str}/notes/{note_id:str}/replies", sync_to_thread=True, opt={"access": "write"})
-def reply_note(ws: Workspace, match_id: str, note_id: str, data: NewReply) -> Note:
+def reply_note(ws: WorkspaceDep, match_id: MatchId, note_id: NoteId, data: JSONBody[NewReply]) -> Note:
     """Answer a note."""
     return ws.notes.reply(match_id, note_id, author=data.author, text=data.text)
 
 
 @patch("/matches/{match_id:str}/notes/{note_id:str}", sync_to_thread=True, opt={"access": "write"})
-def edit_note(ws: Workspace, match_id: str, note_id: str, data: NoteEdit) -> Note:
+def edit_note(ws: WorkspaceDep, match_id: MatchId, note_id: NoteId, data: JSONBody[NoteEdit]) -> Note:
     """Change a note's text, tags or rule (fields left out stay as they are)."""
     return ws.notes.edit(match_id, note_id, author=data.author, text=data.text, tags=data.tags, rule=data.rule)
 
 
 @delete("/matches/{match_id:str}/notes/{note_id:str}", sync_to_thread=True, opt={"access": "write"}, status_code=200)
-def remove_note(ws: Workspace, match_id: str, note_id: str, author: str, reason: str = "") -> Note:
+def remove_note(ws: WorkspaceDep, match_id: MatchId, note_id: NoteId, author: FromQuery[str], reason: FromQuery[str] = "") -> Note:
     """Withdraw a note (it stays in the history)."""
     return ws.notes.remove(match_id, note_id, author=author, reason=reason)
 
 
 @get("/notes", sync_to_thread=True)
-def notes_on_rule(ws: Workspace, rule: str, version: str | None = None, branches: bool = False) -> RuleNotes:
+def notes_on_rule(ws: WorkspaceDep, rule: FromQuery[str], version: FromQuery[str | None] = None, branches: FromQuery[bool] = False) -> RuleNotes:
     """Every note about `rule` across the matches of its game, by version, with the
     audit's findings of that rule beside them."""
     return ws.notes_on_rule(rule, version=version, branches=branches)
@@ -580,7 +595,7 @@ def queries() -> list[dict[str, Any]]:
 
 
 @get("/queries/{name:str}", sync_to_thread=True)
-def run_query(request: Request[Any, Any, Any], ws: Workspace, name: str) -> list[dict[str, Any]]:
+def run_query(request: Request[Any, Any, Any], ws: WorkspaceDep, name: FromPath[str]) -> list[dict[str, Any]]:
     """Run a named analysis over the store as it is now (the warehouse is synced first,
     incrementally); every query parameter is a parameter of the analysis."""
     from projections.warehouse.queries import run_named
