@@ -59,6 +59,7 @@ from litestar.types import (
 )
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from dashboard.heap import settle
 from dashboard.service.wire import (
     AppendEvents,
     Health,
@@ -848,7 +849,9 @@ def served_app(home: Path | str | None = None, *, limits: Limits = Limits(), wor
     started by a supervising process)."""
     if worker:
         _end_with_parent()
-    return LeanAppend(create_app(home, limits=limits))
+    app = LeanAppend(create_app(home, limits=limits))
+    settle()  # what the service imported stays out of the collector's walk
+    return app
 
 
 def _end_with_parent() -> None:

@@ -28,6 +28,12 @@ def test_a_run_of_the_dashboard_freezes_what_its_pages_imported(home: Path) -> N
     assert after > 10_000  # Streamlit, pandas, DuckDB and the games' code: far more than a few objects
 
 
+def test_a_serving_process_freezes_what_the_service_imported(tmp_path: Path) -> None:
+    serve = f"import gc; from dashboard.service.server import served_app; served_app({str(tmp_path)!r}); print(gc.get_freeze_count())"
+    ran = subprocess.run([sys.executable, "-c", serve], capture_output=True, text=True, timeout=300, check=True)
+    assert int(ran.stdout.split()[-1]) > 10_000
+
+
 def test_the_heap_is_frozen_again_only_once_more_was_imported() -> None:
     try:
         settle()
