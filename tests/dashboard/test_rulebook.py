@@ -23,7 +23,7 @@ def test_params_show_where_each_value_comes_from(app: AppTest) -> None:
     run_ok(at)
     by_label(at.selectbox, "Version").set_value("2.0")
     run_ok(at)
-    params = at.dataframe[1].value.set_index("param")
+    params = at.table[0].value.set_index("param")
     assert params.loc["base_chance", "value"] == "50"
     assert params.loc["base_chance", "source"] == "rules text"
     assert params.loc["grace_to_win", "source"] == "assumed"
@@ -44,7 +44,7 @@ def test_versions_readings_and_rulebook_findings(app: AppTest) -> None:
     assert list(versions["version"]) == list(registry.game("mortalgate").versions)
     assert len(at.expander) >= len(registry.game("mortalgate").readings)
     assert "tabletape reads it as" in texts(at)
-    findings = at.dataframe[2].value
+    findings = at.dataframe[1].value
     report = Workspace().rulebook("mortalgate@1.5")
     assert len(findings) == len(report.findings)
     assert report.summary() in [w.value for w in at.warning]
@@ -70,7 +70,7 @@ def test_every_game_and_version_has_a_page(app: AppTest, game: str) -> None:
         by_label(at.selectbox, "Version").set_value(version)
         run_ok(at)
         assert f"{game}@{version}" in texts(at)
-        assert len(at.dataframe[1].value) == len(registry.game(game).versions[version].params.__struct_fields__)
+        assert len(at.table[0].value) == len(registry.game(game).versions[version].params.__struct_fields__)
 
 
 def test_notes_about_a_rule_are_listed_by_version_beside_its_findings(app: AppTest, home: Path) -> None:

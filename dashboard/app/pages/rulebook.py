@@ -73,8 +73,7 @@ def _params(params: list[dict[str, Any]]) -> None:
     } for p in params], columns=["param", "value", "source", "why"])  # a game with nothing to tune: no rows
     frame["value"] = frame["value"].astype(str)
     styled = frame.style.apply(lambda row: ["background-color: #fff3cd" if row["source"] == "assumed" else "" for _ in row], axis=1)
-    st.dataframe(styled, hide_index=True, width="stretch", key="rulebook.params", height=36 * (len(frame) + 1) + 3,
-                 column_config={"why": st.column_config.TextColumn("why", width="large")})
+    st.table(styled.hide(axis="index"))  # a table whose "why" wraps: a grid cut the reason off at its column's edge
 
 
 def _readings(readings: list[dict[str, Any]], passages: dict[str, str]) -> None:
