@@ -126,7 +126,7 @@ def main() -> None:
     st.title("Replay")
     ws = state.workspace()
     # One row of choices, so a tablet's screen keeps the board in view below them.
-    picker, left, middle, right = st.columns([5, 3, 3, 2], vertical_alignment="bottom")
+    picker, left, middle, right = st.columns([4.5, 3, 3, 2.2], vertical_alignment="bottom")
     with picker:
         match_id = state.match_picker("Match", key="replay.match")
     if match_id is None:
