@@ -64,6 +64,9 @@ CSS = """
 .tt-board.paneled { display: flex; gap: 12px; align-items: flex-start; }
 .tt-board.paneled > .main { flex: 1 1 auto; min-width: 0; }
 .tt-board > .panel { display: none; }
+/* Each part lays out and paints on its own: a tap that redraws the moving pieces or the panel
+   does not make the browser lay out and paint the rest of the page again. */
+.tt-board .frame, .tt-board .cards, .tt-board > .panel { contain: content; }
 .tt-board.paneled > .panel { display: block; flex: 0 0 clamp(280px, 34%, 460px); overflow-y: auto; font: 14px sans-serif; color: #222; }
 .tt-board.paneled.narrow { flex-direction: column; }
 .tt-board.paneled.narrow > .main, .tt-board.paneled.narrow > .panel { flex: none; width: 100%; }
