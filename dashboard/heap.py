@@ -4,11 +4,10 @@ CPython's collector walks every tracked object at each full collection. In the d
 process (and each of the service's) that is mostly what the imports made (Streamlit, pandas,
 DuckDB, Litestar, the games' code), which lives as long as the process: over it one full
 collection took 40-130 ms, more than a whole tap on the Record page, and one fell inside a
-tap every few dozen taps.
-Frozen once the imports are done, and again whenever a run imported more (a page opened
-for the first time), those objects are never walked again, and a full collection walks only
-what runs made since (about 5 ms). Garbage that exists at the moment of freezing is kept
-for the process's life: imports are few, so that is bounded.
+tap every few dozen taps. Frozen once the imports are done, and again whenever a run imported
+more (a page opened for the first time), those objects are never walked again, and a full
+collection walks only what runs made since (about 5 ms). Garbage that exists at the moment of
+freezing is kept for the process's life: imports are few, so that is bounded.
 """
 
 from __future__ import annotations
