@@ -101,19 +101,20 @@ def _cpu_seconds(pid: int) -> float:
     else the shared machine runs."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     own = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return own + sum(_cpu_seconds(child) for child in _children(pid))
+    return own + sum(_cpu_seconds(child) for child in children(pid))
 
 
-def _children(pid: int) -> list[int]:
-    children = []
+def children(pid: int) -> list[int]:
+    """The processes `pid` started that still run (from /proc)."""
+    found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
                 if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                    children.append(int(entry.name))
+                    found.append(int(entry.name))
             except (OSError, IndexError):  # ended meanwhile
                 continue
-    return children
+    return found
 
 
 def _client_loop(client: Client, match_id: str, moves: list[dict[str, Any]], until: float, tally: Tally) -> None:

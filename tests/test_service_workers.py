@@ -20,6 +20,7 @@ import msgspec
 import pytest
 from litestar.testing import TestClient
 
+from benchmarks.service import children
 from dashboard.service.server import MAX_BODY, create_app
 from projections.workspace import Workspace
 from tests.cli_support import run
@@ -51,7 +52,7 @@ class Served:
     def workers(self) -> list[int]:
         """The serving processes: the supervisor's children that hold the listening socket."""
         listening = _sockets_of_port(self.port, state="0A")
-        return [pid for pid in _children(self.server.pid) if _sockets_of(pid) & listening]
+        return [pid for pid in children(self.server.pid) if _sockets_of(pid) & listening]
 
     def holder(self, connection: http.client.HTTPConnection) -> int | None:
         """The serving process holding this connection open, or None once none does (the
@@ -66,18 +67,6 @@ class Served:
     def no_traceback(self) -> None:
         text = self.log.read_text(errors="replace")
         assert "Traceback" not in text and "internal error" not in text, text
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
-                    found.append(int(entry.name))
-            except (OSError, IndexError):
-                continue
-    return found
 
 
 def _sockets_of(pid: int) -> set[str]:
@@ -456,6 +445,6 @@ def test_one_worker_serves_from_the_process_started(tmp_path: Path) -> None:
     try:
         listening = _sockets_of_port(int(url.rsplit(":", 1)[1]), state="0A")
         assert _sockets_of(server.pid) & listening
-        assert not [pid for pid in _children(server.pid) if _sockets_of(pid) & listening]
+        assert not [pid for pid in children(server.pid) if _sockets_of(pid) & listening]
     finally:
         stop(server)
