@@ -10,6 +10,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from tests.cli_support import run
+
 
 def free_port() -> int:
     with socket.socket() as probe:
@@ -55,3 +57,16 @@ def stop(server: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         server.kill()
         server.wait(timeout=10)
+
+
+def issue_token(home: Path, *args: str) -> str:
+    """Issue a token with the CLI, as the designer does, and return its text."""
+    code, out, err = run(home, "token", "issue", *args)
+    assert code == 0, err
+    return out.strip()
+
+
+def assert_no_traceback(log: Path) -> None:
+    """The server's log holds no traceback and no internal error."""
+    text = log.read_text(errors="replace")
+    assert "Traceback" not in text and "internal error" not in text, text

@@ -29,7 +29,7 @@ from projections.record.live import Appended, SeatView
 from projections.workspace import Workspace
 from rulesets import registry
 from tests.cli_support import run
-from tests.service_support import cli_server, start, stop
+from tests.service_support import cli_server, issue_token, start, stop
 
 SEATS = {"red": "ana", "blue": "ben"}
 
@@ -43,9 +43,7 @@ class Service:
 
     def token(self, *args: str) -> str:
         """Issue a token with the CLI, as the designer does, and return its text."""
-        code, out, err = run(self.home, "token", "issue", *args)
-        assert code == 0, err
-        return out.strip()
+        return issue_token(self.home, *args)
 
     def client(self, *args: str) -> Client:
         return Client(self.url, self.token(*args))

@@ -31,7 +31,7 @@ from events.values import INT_MAX
 from projections.corpus.simulate import play
 from rulesets import registry
 from tests.cli_support import run
-from tests.service_support import cli_server, start, stop
+from tests.service_support import assert_no_traceback, cli_server, issue_token, start, stop
 
 HANDS = {"red": "ana", "yellow": "cy"}
 ARMIES = {"p1": "ana", "p2": "ben"}
@@ -50,13 +50,10 @@ class Table:
     """red's seat token on the Mercenarium match `hands`."""
 
     def token(self, *args: str) -> str:
-        code, out, err = run(self.home, "token", "issue", *args)
-        assert code == 0, err
-        return out.strip()
+        return issue_token(self.home, *args)
 
     def no_traceback(self) -> None:
-        text = self.log.read_text(errors="replace")
-        assert "Traceback" not in text and "internal error" not in text, text
+        assert_no_traceback(self.log)
 
 
 def _drafts(spec: str, seats: dict[str, str], count: int) -> list[dict[str, Any]]:

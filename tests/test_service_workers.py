@@ -24,7 +24,7 @@ from benchmarks.service import children
 from dashboard.service.server import MAX_BODY, create_app
 from projections.workspace import Workspace
 from tests.cli_support import run
-from tests.service_support import cli_server, start, stop
+from tests.service_support import assert_no_traceback, cli_server, issue_token, start, stop
 
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads which process holds a connection from /proc")
 
@@ -45,9 +45,7 @@ class Served:
     writer: str
 
     def token(self, *args: str) -> str:
-        code, out, err = run(self.home, "token", "issue", *args)
-        assert code == 0, err
-        return out.strip()
+        return issue_token(self.home, *args)
 
     def workers(self) -> list[int]:
         """The serving processes: the supervisor's children that hold the listening socket."""
@@ -65,8 +63,7 @@ class Served:
         return holders[0] if holders else None
 
     def no_traceback(self) -> None:
-        text = self.log.read_text(errors="replace")
-        assert "Traceback" not in text and "internal error" not in text, text
+        assert_no_traceback(self.log)
 
 
 def _sockets_of(pid: int) -> set[str]:
