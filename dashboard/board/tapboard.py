@@ -282,6 +282,32 @@ export default function(component) {
       + '<div class="panel"></div>';
     parentElement.appendChild(root);
   }
+  draw(root, data, setTriggerValue, parentElement);
+}
+// A tap or a press goes to the dashboard's tap route when the page names one (`route`): the
+// answer is the new board, drawn at once, with no Streamlit rerun in between. Without the
+// route (or when it does not answer) it is the Streamlit trigger, as before. `resync`: the
+// page has forms built on the last seq, so Streamlit is told (trigger `synced`) to catch up.
+function post(root, data, setTriggerValue, parentElement, trigger, value) {
+  root.classList.add('busy');
+  root.dataset.tapAt = String(performance.now());
+  const route = data.route;
+  if (!route || (trigger === 'act' && value.act === 'replay')) return setTriggerValue(trigger, value);
+  fetch(route.url, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token: route.token, [trigger]: value, frame: root._frameId || null }) })
+    .then((answer) => (answer.ok ? answer.json() : null), () => null)
+    .then((next) => {
+      if (!next) return setTriggerValue(trigger, value);
+      draw(root, next, setTriggerValue, parentElement);
+      if (next.resync) setTriggerValue('synced', next.version);
+    });
+}
+function draw(root, data, setTriggerValue, parentElement) {
+  // The board the tap route answered with stays over an older one Streamlit draws again.
+  const token = data.route ? data.route.token : null;
+  if (token && token === root._token && data.version < root._version) return;
+  root._token = token;
+  root._version = data.version;
   // The same position drawn again (Streamlit may render a component more than once a run)
   // keeps the piece the table had picked: a tap must never be lost to a redraw.
   const kept = root.dataset.seq === String(data.seq) ? root.dataset.sel : '';
@@ -340,11 +366,7 @@ export default function(component) {
     root._padSeq = data.seq;
     root._pad = [];
   }
-  const act = (press) => {
-    root.classList.add('busy');
-    root.dataset.tapAt = String(performance.now());
-    setTriggerValue('act', { ...press, seq: data.seq });
-  };
+  const act = (press) => post(root, data, setTriggerValue, parentElement, 'act', { ...press, seq: data.seq });
   const panelText = data.panel ? JSON.stringify(data.panel) : '';
   if (root._panel !== panelText) {
     root._panel = panelText;
@@ -368,11 +390,7 @@ export default function(component) {
     hint.style.display = data.hints ? '' : 'none';
     root.dataset.sel = selected || '';
   };
-  const send = (source, target) => {
-    root.classList.add('busy');
-    root.dataset.tapAt = String(performance.now());
-    setTriggerValue('tap', { source: source, target: target, seq: data.seq });
-  };
+  const send = (source, target) => post(root, data, setTriggerValue, parentElement, 'tap', { source: source, target: target, seq: data.seq });
   const keysAt = (evt) => {
     // Every keyed thing under the finger, the one whose centre is nearest first: two tap
     // spots a fraction of an inch apart overlap, and the nearer one is the one meant.
@@ -449,25 +467,35 @@ export default function(component) {
 _BOARD = st.components.v2.component("tabletape_tap_board", css=CSS, js=JS)
 
 
-def tap_board(layers: Layers | None, cards: str, taps: dict[str, Any], *, seq: int, hints: dict[str, str] | None, key: str,
-              on_tap: Callable[[], None], panel: dict[str, Any] | None = None, on_act: Callable[[], None] | None = None,
-              still: str = "") -> Any:
-    """Draw the board (`layers`, from `dashboard.board.svg.board_layers`) and the `cards` below it
-    with the taps of `taps` (`TapMap.board_data()`) live; `on_tap` runs, before the page
-    reruns, with the tap in `st.session_state[key]["tap"]`. With a `panel` (plain data: the
-    status, the message, the parts to press, undo, the latest events, the audit) the component
-    spans the page and draws it beside the board, so a press reruns this one element:
-    `on_act` runs with the press in `st.session_state[key]["act"]`. A game with no board
-    passes no `layers` and its state as tables (`still`) in the board's place."""
+def board_data(layers: Layers | None, cards: str, taps: dict[str, Any], *, seq: int, hints: dict[str, str] | None,
+               panel: dict[str, Any] | None = None, still: str = "", known_frame: str | None = None) -> dict[str, Any]:
+    """What the component draws: the board (`layers`, from `dashboard.board.svg.board_layers`)
+    and the `cards` below it with the taps of `taps` (`TapMap.board_data()`) live, and a
+    `panel` (plain data: the status, the message, the parts to press, undo, the latest events,
+    the audit) beside it. A game with no board passes no `layers` and its state as tables
+    (`still`) in the board's place. The map is named by its hash and left out when the
+    browser holds it already (`known_frame`)."""
     data: dict[str, Any] = {**taps, "seq": seq, "hints": hints, "panel": panel}
-    sent = f"{key}.frame"
     if layers is None:
+        return data | {"still": still, "cards": ""}
+    frame_id = hashlib.blake2b(layers.frame.encode(), digest_size=8).hexdigest()
+    return data | {"frame": None if known_frame == frame_id else layers.frame, "frameId": frame_id, "moving": layers.moving, "cards": cards}
+
+
+def tap_board(data: dict[str, Any], *, key: str, on_tap: Callable[[], None], on_act: Callable[[], None] | None = None,
+              on_synced: Callable[[], None] | None = None) -> Any:
+    """Draw `data` (from `board_data`); the map goes to the browser once per session, not on
+    every tap. `on_tap` runs, before the page reruns, with the tap in
+    `st.session_state[key]["tap"]`; `on_act` with a press of the panel in `...["act"]`;
+    `on_synced` once the browser drew a board the dashboard's tap route answered with, so
+    that the page catches up with what was written."""
+    sent = f"{key}.frame"
+    frame_id = data.get("frameId")
+    if frame_id is None:
         st.session_state.pop(sent, None)
-        data |= {"still": still, "cards": ""}
-    else:
-        frame_id = hashlib.blake2b(layers.frame.encode(), digest_size=8).hexdigest()
-        frame = None if st.session_state.get(sent) == frame_id else layers.frame  # the map once, not on every tap
+    elif st.session_state.get(sent) == frame_id:
+        data = data | {"frame": None}
+    elif data.get("frame") is not None:
         st.session_state[sent] = frame_id
-        data |= {"frame": frame, "frameId": frame_id, "moving": layers.moving, "cards": cards}
     return _BOARD(data=data, key=key, on_tap_change=on_tap, on_frame_change=lambda: st.session_state.pop(sent, None),
-                  on_act_change=on_act or (lambda: None), width="stretch")
+                  on_act_change=on_act or (lambda: None), on_synced_change=on_synced or (lambda: None), width="stretch")
