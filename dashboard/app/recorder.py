@@ -58,22 +58,13 @@ class Recorder:
         self.lock = threading.RLock()
         self.version = 0
         self.message: tuple[str, str] | None = None
-        self.pick: tuple[int, str | None, str | None] | None = None
-        """(seq, source, target) of a tap that several actions share: the picker is open."""
-        self.refusal: tuple[int, str | None, str | None] | None = None
-        """(seq, source, target) of a tap on something the rules refuse: the panel says why."""
-        self.composing: dict[str, tuple[str, ...]] = {}
-        """Composition title -> the parts tapped so far: kept while the board moves on."""
+        self.pick: tuple[int, str | None, str | None] | None = None  # (seq, source, target) of a tap several actions share
+        self.refusal: tuple[int, str | None, str | None] | None = None  # (seq, source, target) of a tap the rules refuse
+        self.composing: dict[str, tuple[str, ...]] = {}  # a composition's title -> the parts tapped so far
         self.to_replay = False
-        self.play = True
-        """The page shows Play (the panel's parts); else a form built on one seq beside the board."""
-        self.cache: dict[str, Any] = {}
-        """What is read once per match or per position (the tables to lay, the tap map, the panel)."""
+        self.play = True  # the page shows Play (the panel's parts), not a form built on one seq
+        self.cache: dict[str, Any] = {}  # read once per match or per position: the tables to lay, the tap map, the panel
         RECORDERS[self.token] = self
-
-    @property
-    def match_id(self) -> str:
-        return self.live.match_id
 
     # --- writing ------------------------------------------------------------------------
 
