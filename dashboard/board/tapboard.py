@@ -36,7 +36,6 @@ from dashboard.board.svg import Layers
 CSS = """
 .tt-board { position: relative; touch-action: manipulation; user-select: none; -webkit-user-select: none; }
 .tt-board svg.tabletape-board { display: block; width: 100%; height: auto; max-height: calc(100vh - 110px); }
-.tt-board.fitted svg.tabletape-board { max-height: var(--tt-room); }
 .tt-board svg.tabletape-cards { display: block; max-width: 100%; height: auto; margin-top: 4px; }
 .tt-board .cards { overflow-y: auto; display: flex; flex-wrap: wrap; column-gap: 16px; align-content: flex-start; }
 .tt-board .card-row { max-width: 100%; }
@@ -102,6 +101,7 @@ const DRAG_PX = 8;  // a press that moves further than this is a drag, not a tap
 const ROOM_MIN = 240;  // the board never shrinks below this many pixels high
 const GAP = 8;
 const NARROW = 700;  // narrower than this (beside a form), the panel goes under the board
+const BUSY_MS = 150;  // a tap not answered within this long dims the board until it is
 // The board and the card rows (heroes to draft, hands, contracts) fit the window together,
 // from where the board starts on the unscrolled page, so on a 1024 x 768 tablet every tap
 // of an event is on one screen. The cards go under the board when that leaves the board
@@ -120,49 +120,52 @@ function fit(root) {
   // A tap that moved pieces changes nothing the fit reads: the same window, the same lines
   // above, the same map and card rows keep the last fit (measuring again costs the browser
   // a layout of the whole board, the most of a redraw).
-  const inputs = [window.innerWidth, window.innerHeight, column.clientWidth, Math.round(top), root._frameId, root._cardsDrawn].join('|');
+  const inputs = [window.innerWidth, window.innerHeight, column.clientWidth, Math.round(top), root._frameId, root._cardsShape].join('|');
   const tall = Math.max(ROOM_MIN, window.innerHeight - top - 12) + 'px';
   if (root.classList.contains('narrow')) panel.style.maxHeight = '';
   else if (panel.style.maxHeight !== tall) panel.style.maxHeight = tall;  // the panel as tall as the window leaves
   if (root._fitFor === inputs) return;
   root._fitFor = inputs;
-  root.classList.remove('beside');
-  frame.style.width = cards.style.width = cards.style.maxHeight = '';
+  // The search lays out the card rows alone, at each width it tries (they are contained);
+  // the board, whose every space is laid out again when its size changes, once at the end.
   const left = Math.max(ROOM_MIN, window.innerHeight - top - 12);
-  const box = frame.querySelector('svg.tabletape-board')?.viewBox?.baseVal;
+  const svg = frame.querySelector('svg.tabletape-board');
+  const box = svg?.viewBox?.baseVal;
   const aspect = box && box.height ? box.width / box.height : 1;
   const width = column.clientWidth;
+  cards.style.width = width + 'px';
   const under = cards.scrollHeight;
   const belowBoard = Math.min(width / aspect, left - under);
   let room = Math.max(ROOM_MIN, left - under);
+  let found = 0;
   if (under && belowBoard < width / aspect && cards.querySelector('div.row-cards')) {  // rows that wrap (Record's)
-    root.classList.add('beside');
-    let found = 0;
     for (let share = 0.75; share >= 0.35 && !found; share -= 0.05) {
       const boardWidth = Math.min(width * share, left * aspect);
-      frame.style.width = boardWidth + 'px';
       cards.style.width = (width - boardWidth - GAP) + 'px';
       if (cards.scrollHeight <= left) found = boardWidth;
     }
-    if (found && found / aspect > belowBoard) {
-      frame.style.width = found + 'px';
-      cards.style.width = (width - found - GAP) + 'px';
-      cards.style.maxHeight = left + 'px';
-      room = found / aspect;
-    } else {
-      root.classList.remove('beside');
-      frame.style.width = cards.style.width = '';
-    }
+    if (found / aspect <= belowBoard) found = 0;
   }
-  if (!root.classList.contains('beside') && under > left - room) {
-    cards.style.maxHeight = (left - room) + 'px';  // as many rows as the board's least leaves room for
-  }
-  root.style.setProperty('--tt-room', room + 'px');
-  root.classList.add('fitted');
+  const set = (element, name, value) => { if (element.style[name] !== value) element.style[name] = value; };
+  root.classList.toggle('beside', found > 0);
+  set(frame, 'width', found ? found + 'px' : '');
+  set(cards, 'width', found ? (width - found - GAP) + 'px' : '');
+  if (found) room = found / aspect;
+  // as many rows as the board's least leaves room for, under the board; beside it, the window's height
+  set(cards, 'maxHeight', found ? left + 'px' : under > left - room ? (left - room) + 'px' : '');
+  if (svg) set(svg, 'maxHeight', room + 'px');
   if (!root._fits) {
     root._fits = true;
     window.addEventListener('resize', () => fit(root));  // the window is part of the inputs
   }
+}
+// What of the card rows the fit depends on: each row's label and its cards' sizes. A tap
+// that changes what a card shows (a hero's wounds) keeps the last fit, which a refit would
+// restyle and lay out the whole board to find again.
+function shapeOf(cards) {
+  return Array.from(cards.querySelectorAll('.card-row'), (row) => (row.querySelector('.row-label')?.textContent || '') + ':'
+    + Array.from(row.querySelectorAll('svg'), (card) => card.getAttribute('width') + 'x' + card.getAttribute('height')).join(',')).join('|')
+    || String(cards.innerHTML.length);
 }
 const esc = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
 const button = (act, words, extra = '', cls = 'wide') =>
@@ -289,8 +292,9 @@ export default function(component) {
 // route (or when it does not answer) it is the Streamlit trigger, as before. `resync`: the
 // page has forms built on the last seq, so Streamlit is told (trigger `synced`) to catch up.
 function post(root, data, setTriggerValue, parentElement, trigger, value) {
-  root.classList.add('busy');
   root.dataset.tapAt = String(performance.now());
+  clearTimeout(root._busy);  // dimmed only while an answer is late: a quick one does not flicker
+  root._busy = setTimeout(() => root.classList.add('busy'), BUSY_MS);
   const route = data.route;
   if (!route || (trigger === 'act' && value.act === 'replay')) return setTriggerValue(trigger, value);
   fetch(route.url, { method: 'POST', headers: { 'Content-Type': 'application/json' },
@@ -311,7 +315,8 @@ function draw(root, data, setTriggerValue, parentElement) {
   // The same position drawn again (Streamlit may render a component more than once a run)
   // keeps the piece the table had picked: a tap must never be lost to a redraw.
   const kept = root.dataset.seq === String(data.seq) ? root.dataset.sel : '';
-  root.classList.remove('busy');
+  clearTimeout(root._busy);
+  if (root.classList.contains('busy')) root.classList.remove('busy');
   // Only what changed is parsed again: the frame (the map, nearly all the markup) is kept
   // from one event to the next, and the moving part (pieces, lines, spots) replaced.
   const box = root.querySelector('.frame');
@@ -347,7 +352,7 @@ function draw(root, data, setTriggerValue, parentElement) {
     if (root._cards !== cards) {
       root.querySelector('.cards').innerHTML = cards;
       root._cards = cards;
-      root._cardsDrawn = (root._cardsDrawn || 0) + 1;
+      root._cardsShape = shapeOf(root.querySelector('.cards'));
     }
   }
   root.dataset.seq = String(data.seq);
