@@ -11,6 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard.app.state import PAGE_STYLE
 from dashboard.heap import settle
 
 PAGES = Path(__file__).parent / "pages"
@@ -30,9 +31,7 @@ laptop may be offline."""
 st.set_page_config(page_title="tabletape", page_icon=str(FAVICON), layout="wide")
 pages = [st.Page(PAGES / name, title=title, icon=icon, default=index == 0)
          for index, (name, title, icon) in enumerate(ORDER) if (PAGES / name).exists()]
-# The pages along the top, not in a sidebar, and less empty space above a page: the board gets
-# the width and the height of a 1024 x 768 tablet.
-st.markdown("<style>[data-testid='stMainBlockContainer'] {padding-top: 3.5rem; padding-bottom: 2rem;}</style>",
-            unsafe_allow_html=True)
+# The pages along the top, not in a sidebar, so the board gets the width of a 1024 px tablet.
+st.markdown(PAGE_STYLE, unsafe_allow_html=True)
 st.navigation(pages, position="top").run()
 settle()  # after the page ran: what it imported is frozen out of the collector's walk

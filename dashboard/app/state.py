@@ -12,7 +12,8 @@ Pages import only these names (a small, stable interface; keep it so):
 - `selected_match()` / `select_match(match_id)` -> the match the user is looking at; kept
   in `st.session_state` and in the page URL (`?match=...`), so a reload keeps it.
 - `match_picker(label, key)` -> a selectbox over the store's matches, the latest started
-  first, that follows and sets the selected match.
+  first, that follows and sets the selected match; `opening_match()` -> the match it
+  would open on, without drawing it.
 - `show_error(error)` -> one line in red for a `TabletapeError` (what and where).
 - `show_svg(svg, where=st)` -> draw an SVG string inline (tooltips work; `st.html` drops SVG).
 
@@ -34,6 +35,13 @@ from projections.warehouse.catalog import signature
 from projections.warehouse.sync import SyncReport, Warehouse
 from projections.workspace import Workspace, default_home
 
+CHOICE_ROW, CHOICE_ROW_HEIGHT = "replay_row", 68
+"""Replay's row of choices (its container's key) and the pixels it takes (a label over a
+box): kept for it while it is not drawn yet, so the board under it does not move."""
+PAGE_STYLE = ("<style>[data-testid='stMainBlockContainer'] {padding-top: 3.5rem; padding-bottom: 2rem;}"
+              f" .st-key-{CHOICE_ROW} {{min-height: {CHOICE_ROW_HEIGHT}px;}}</style>")
+"""What every page is drawn with: less empty space above it, so the board gets the height of
+a 1024 x 768 tablet; Replay's row of choices at its height while its boxes load."""
 MATCH_KEY = "match_id"
 """session_state key (and URL query parameter `match`) of the selected match."""
 
@@ -127,14 +135,24 @@ def select_match(match_id: str | None) -> None:
         del st.query_params["match"]
 
 
-def match_picker(label: str = "Match", *, key: str = "match_picker") -> str | None:
-    """A selectbox over every match in the store; choosing one selects it everywhere."""
+def opening_match() -> str | None:
+    """The match a picker opens on: the selected one, else the latest started (None, said,
+    for an empty store); selected, so the URL names it."""
     ws = workspace()
     if not (listed := ws.matches()):
         st.info("The store has no matches yet: import a log on the Matches page.")
         return None
-    matches = _newest_first(_home(), tuple(listed))
-    current = selected_match() or matches[0]
+    current = selected_match() or _newest_first(_home(), tuple(listed))[0]
+    if st.query_params.get("match") != current:
+        select_match(current)
+    return current
+
+
+def match_picker(label: str = "Match", *, key: str = "match_picker") -> str | None:
+    """A selectbox over every match in the store; choosing one selects it everywhere."""
+    if (current := opening_match()) is None:
+        return None
+    matches = _newest_first(_home(), tuple(workspace().matches()))
     if st.session_state.get(key) not in matches or st.session_state.get(f"{key}.follows") != current:
         st.session_state[key] = current
     chosen = st.selectbox(label, matches, key=key, format_func=_match_label)

@@ -13,8 +13,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import streamlit as st
-
 from events.shared import Retracted
 from projections.record.recording import Live
 from projections.record.tables import GAME, EarlierTable, earlier_tables, table_events
@@ -22,16 +20,14 @@ from projections.workspace import Workspace
 from rulesets.frontier.events import TerrainPlaced
 from rulesets.frontier.terrain import STANDARD
 
-TABLES = "rec_tables"
-"""(match id, the earlier tables listed for it): the store is read once per match opened."""
+TABLES = "tables"
+"""Key of the recorder's cache: the earlier tables, read from the store once per match opened."""
 
 
-def _tables(ws: Workspace, live: Live) -> list[EarlierTable]:
-    cached = st.session_state.get(TABLES)
-    if cached is None or cached[0] != live.match_id:
-        cached = (live.match_id, earlier_tables(ws, besides=live.match_id))
-        st.session_state[TABLES] = cached
-    tables: list[EarlierTable] = cached[1]
+def _tables(ws: Workspace, live: Live, cache: dict[str, Any]) -> list[EarlierTable]:
+    if TABLES not in cache:
+        cache[TABLES] = earlier_tables(ws, besides=live.match_id)
+    tables: list[EarlierTable] = cache[TABLES]
     return tables
 
 
@@ -48,18 +44,19 @@ def _only_placed(live: Live) -> list[int]:
     return seqs
 
 
-def _choices(ws: Workspace, live: Live) -> list[tuple[str, tuple[Any, ...]]]:
+def _choices(ws: Workspace, live: Live, cache: dict[str, Any]) -> list[tuple[str, tuple[Any, ...]]]:
     """The tables to take, by name: the standard one, then the earlier matches' (newest first)."""
-    return [(f"the standard table · {len(STANDARD)} pieces", tuple(STANDARD)), *((t.name, tuple(t.pieces)) for t in _tables(ws, live))]
+    return [(f"the standard table · {len(STANDARD)} pieces", tuple(STANDARD)), *((t.name, tuple(t.pieces)) for t in _tables(ws, live, cache))]
 
 
 def _setting_up(live: Live) -> bool:
     return live.rules.ruleset.name == GAME and getattr(live.state, "stage", None) == "terrain"
 
 
-def table_choice(ws: Workspace, live: Live) -> list[dict[str, Any]]:
+def table_choice(ws: Workspace, live: Live, cache: dict[str, Any]) -> list[dict[str, Any]]:
     """What the panel beside the board offers while a Frontier board is in its terrain
-    set-up: the tables to lay while it is empty, then Clear while placing is all the table did."""
+    set-up: the tables to lay while it is empty, then Clear while placing is all the table
+    did. `cache`: the recorder's, kept for the match it records."""
     if not _setting_up(live):
         return []
     if live.state.terrain:
@@ -67,27 +64,26 @@ def table_choice(ws: Workspace, live: Live) -> list[dict[str, Any]]:
         return [{"kind": "clear", "words": f"Clear the table ({len(laid)} piece{'s' if len(laid) > 1 else ''})"}] if laid else []
     note = ("Or tap a piece below the board, then where its centre goes. Once laid, tap a piece on the table "
             "(or drag it) and tap where it goes to move it; then tap “the table is set”.")
-    return [{"kind": "table", "choices": [[name, len(pieces)] for name, pieces in _choices(ws, live)], "note": note}]
+    return [{"kind": "table", "choices": [[name, len(pieces)] for name, pieces in _choices(ws, live, cache)], "note": note}]
 
 
-def lay_or_clear(ws: Workspace, live: Live, kind: str, index: Any, write: Callable[..., Any], say: Callable[[str, str], None]) -> None:
+def lay_or_clear(ws: Workspace, live: Live, kind: str, index: Any, cache: dict[str, Any], write: Callable[[list[Any], int], bool],
+                 say: Callable[[str, str], None]) -> None:
     """A press on the panel: lay the table number `index` in one append (said in one line, not
-    thirteen pieces in words), or clear what was placed; `write` is the page's append
-    (`write(ws, live, events, expected_seq, problems, insist_key)`) and `say` its message."""
+    thirteen pieces in words), or clear what was placed; `write` is the recorder's append
+    (`write(events, expected_seq)`, True once written) and `say` its message."""
     if not _setting_up(live):
         say("warning", "the table is no longer being set up: nothing was written")
         return
     if kind == "clear":
         laid = _only_placed(live)
         if laid:
-            write(ws, live, [Retracted(target_seq=seq) for seq in laid], live.last_seq, 0, None)
+            write([Retracted(target_seq=seq) for seq in laid], live.last_seq)
         return
-    choices = _choices(ws, live)
+    choices = _choices(ws, live, cache)
     if live.state.terrain or not isinstance(index, int) or not 0 <= index < len(choices):
         say("error", f"not written: there is no table number {index!r} to lay on an empty board")
         return
     name, pieces = choices[index]
-    before = live.last_seq
-    write(ws, live, table_events(pieces, live.state.seats[0]), before, 0, None)
-    if live.last_seq > before:
+    if write(table_events(pieces, live.state.seats[0]), live.last_seq):
         say("success", f"recorded: {name.split(' · ')[0]} laid, {len(pieces)} pieces. Tap a piece (or drag it), then where it goes, to move it.")

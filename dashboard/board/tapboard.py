@@ -36,7 +36,6 @@ from dashboard.board.svg import Layers
 CSS = """
 .tt-board { position: relative; touch-action: manipulation; user-select: none; -webkit-user-select: none; }
 .tt-board svg.tabletape-board { display: block; width: 100%; height: auto; max-height: calc(100vh - 110px); }
-.tt-board.fitted svg.tabletape-board { max-height: var(--tt-room); }
 .tt-board svg.tabletape-cards { display: block; max-width: 100%; height: auto; margin-top: 4px; }
 .tt-board .cards { overflow-y: auto; display: flex; flex-wrap: wrap; column-gap: 16px; align-content: flex-start; }
 .tt-board .card-row { max-width: 100%; }
@@ -102,6 +101,7 @@ const DRAG_PX = 8;  // a press that moves further than this is a drag, not a tap
 const ROOM_MIN = 240;  // the board never shrinks below this many pixels high
 const GAP = 8;
 const NARROW = 700;  // narrower than this (beside a form), the panel goes under the board
+const BUSY_MS = 150;  // a tap not answered within this long dims the board until it is
 // The board and the card rows (heroes to draft, hands, contracts) fit the window together,
 // from where the board starts on the unscrolled page, so on a 1024 x 768 tablet every tap
 // of an event is on one screen. The cards go under the board when that leaves the board
@@ -120,49 +120,52 @@ function fit(root) {
   // A tap that moved pieces changes nothing the fit reads: the same window, the same lines
   // above, the same map and card rows keep the last fit (measuring again costs the browser
   // a layout of the whole board, the most of a redraw).
-  const inputs = [window.innerWidth, window.innerHeight, column.clientWidth, Math.round(top), root._frameId, root._cardsDrawn].join('|');
+  const inputs = [window.innerWidth, window.innerHeight, column.clientWidth, Math.round(top), root._frameId, root._cardsShape].join('|');
   const tall = Math.max(ROOM_MIN, window.innerHeight - top - 12) + 'px';
   if (root.classList.contains('narrow')) panel.style.maxHeight = '';
   else if (panel.style.maxHeight !== tall) panel.style.maxHeight = tall;  // the panel as tall as the window leaves
   if (root._fitFor === inputs) return;
   root._fitFor = inputs;
-  root.classList.remove('beside');
-  frame.style.width = cards.style.width = cards.style.maxHeight = '';
+  // The search lays out the card rows alone, at each width it tries (they are contained);
+  // the board, whose every space is laid out again when its size changes, once at the end.
   const left = Math.max(ROOM_MIN, window.innerHeight - top - 12);
-  const box = frame.querySelector('svg.tabletape-board')?.viewBox?.baseVal;
+  const svg = frame.querySelector('svg.tabletape-board');
+  const box = svg?.viewBox?.baseVal;
   const aspect = box && box.height ? box.width / box.height : 1;
   const width = column.clientWidth;
+  cards.style.width = width + 'px';
   const under = cards.scrollHeight;
   const belowBoard = Math.min(width / aspect, left - under);
   let room = Math.max(ROOM_MIN, left - under);
+  let found = 0;
   if (under && belowBoard < width / aspect && cards.querySelector('div.row-cards')) {  // rows that wrap (Record's)
-    root.classList.add('beside');
-    let found = 0;
     for (let share = 0.75; share >= 0.35 && !found; share -= 0.05) {
       const boardWidth = Math.min(width * share, left * aspect);
-      frame.style.width = boardWidth + 'px';
       cards.style.width = (width - boardWidth - GAP) + 'px';
       if (cards.scrollHeight <= left) found = boardWidth;
     }
-    if (found && found / aspect > belowBoard) {
-      frame.style.width = found + 'px';
-      cards.style.width = (width - found - GAP) + 'px';
-      cards.style.maxHeight = left + 'px';
-      room = found / aspect;
-    } else {
-      root.classList.remove('beside');
-      frame.style.width = cards.style.width = '';
-    }
+    if (found / aspect <= belowBoard) found = 0;
   }
-  if (!root.classList.contains('beside') && under > left - room) {
-    cards.style.maxHeight = (left - room) + 'px';  // as many rows as the board's least leaves room for
-  }
-  root.style.setProperty('--tt-room', room + 'px');
-  root.classList.add('fitted');
+  const set = (element, name, value) => { if (element.style[name] !== value) element.style[name] = value; };
+  root.classList.toggle('beside', found > 0);
+  set(frame, 'width', found ? found + 'px' : '');
+  set(cards, 'width', found ? (width - found - GAP) + 'px' : '');
+  if (found) room = found / aspect;
+  // as many rows as the board's least leaves room for, under the board; beside it, the window's height
+  set(cards, 'maxHeight', found ? left + 'px' : under > left - room ? (left - room) + 'px' : '');
+  if (svg) set(svg, 'maxHeight', room + 'px');
   if (!root._fits) {
     root._fits = true;
     window.addEventListener('resize', () => fit(root));  // the window is part of the inputs
   }
+}
+// What of the card rows the fit depends on: each row's label and its cards' sizes. A tap
+// that changes what a card shows (a hero's wounds) keeps the last fit, which a refit would
+// restyle and lay out the whole board to find again.
+function shapeOf(cards) {
+  return Array.from(cards.querySelectorAll('.card-row'), (row) => (row.querySelector('.row-label')?.textContent || '') + ':'
+    + Array.from(row.querySelectorAll('svg'), (card) => card.getAttribute('width') + 'x' + card.getAttribute('height')).join(',')).join('|')
+    || String(cards.innerHTML.length);
 }
 const esc = (text) => String(text).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' }[c]));
 const button = (act, words, extra = '', cls = 'wide') =>
@@ -282,10 +285,38 @@ export default function(component) {
       + '<div class="panel"></div>';
     parentElement.appendChild(root);
   }
+  draw(root, data, setTriggerValue, parentElement);
+}
+// A tap or a press goes to the dashboard's tap route when the page names one (`route`): the
+// answer is the new board, drawn at once, with no Streamlit rerun in between. Without the
+// route (or when it does not answer) it is the Streamlit trigger, as before. `resync`: the
+// page has forms built on the last seq, so Streamlit is told (trigger `synced`) to catch up.
+function post(root, data, setTriggerValue, parentElement, trigger, value) {
+  root.dataset.tapAt = String(performance.now());
+  clearTimeout(root._busy);  // dimmed only while an answer is late: a quick one does not flicker
+  root._busy = setTimeout(() => root.classList.add('busy'), BUSY_MS);
+  const route = data.route;
+  if (!route || (trigger === 'act' && value.act === 'replay')) return setTriggerValue(trigger, value);
+  fetch(route.url, { method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ token: route.token, [trigger]: value, frame: root._frameId || null }) })
+    .then((answer) => (answer.ok ? answer.json() : null), () => null)
+    .then((next) => {
+      if (!next) return setTriggerValue(trigger, value);
+      draw(root, next, setTriggerValue, parentElement);
+      if (next.resync) setTriggerValue('synced', next.version);
+    });
+}
+function draw(root, data, setTriggerValue, parentElement) {
+  // The board the tap route answered with stays over an older one Streamlit draws again.
+  const token = data.route ? data.route.token : null;
+  if (token && token === root._token && data.version < root._version) return;
+  root._token = token;
+  root._version = data.version;
   // The same position drawn again (Streamlit may render a component more than once a run)
   // keeps the piece the table had picked: a tap must never be lost to a redraw.
   const kept = root.dataset.seq === String(data.seq) ? root.dataset.sel : '';
-  root.classList.remove('busy');
+  clearTimeout(root._busy);
+  if (root.classList.contains('busy')) root.classList.remove('busy');
   // Only what changed is parsed again: the frame (the map, nearly all the markup) is kept
   // from one event to the next, and the moving part (pieces, lines, spots) replaced.
   const box = root.querySelector('.frame');
@@ -321,7 +352,7 @@ export default function(component) {
     if (root._cards !== cards) {
       root.querySelector('.cards').innerHTML = cards;
       root._cards = cards;
-      root._cardsDrawn = (root._cardsDrawn || 0) + 1;
+      root._cardsShape = shapeOf(root.querySelector('.cards'));
     }
   }
   root.dataset.seq = String(data.seq);
@@ -340,11 +371,7 @@ export default function(component) {
     root._padSeq = data.seq;
     root._pad = [];
   }
-  const act = (press) => {
-    root.classList.add('busy');
-    root.dataset.tapAt = String(performance.now());
-    setTriggerValue('act', { ...press, seq: data.seq });
-  };
+  const act = (press) => post(root, data, setTriggerValue, parentElement, 'act', { ...press, seq: data.seq });
   const panelText = data.panel ? JSON.stringify(data.panel) : '';
   if (root._panel !== panelText) {
     root._panel = panelText;
@@ -368,11 +395,7 @@ export default function(component) {
     hint.style.display = data.hints ? '' : 'none';
     root.dataset.sel = selected || '';
   };
-  const send = (source, target) => {
-    root.classList.add('busy');
-    root.dataset.tapAt = String(performance.now());
-    setTriggerValue('tap', { source: source, target: target, seq: data.seq });
-  };
+  const send = (source, target) => post(root, data, setTriggerValue, parentElement, 'tap', { source: source, target: target, seq: data.seq });
   const keysAt = (evt) => {
     // Every keyed thing under the finger, the one whose centre is nearest first: two tap
     // spots a fraction of an inch apart overlap, and the nearer one is the one meant.
@@ -449,25 +472,35 @@ export default function(component) {
 _BOARD = st.components.v2.component("tabletape_tap_board", css=CSS, js=JS)
 
 
-def tap_board(layers: Layers | None, cards: str, taps: dict[str, Any], *, seq: int, hints: dict[str, str] | None, key: str,
-              on_tap: Callable[[], None], panel: dict[str, Any] | None = None, on_act: Callable[[], None] | None = None,
-              still: str = "") -> Any:
-    """Draw the board (`layers`, from `dashboard.board.svg.board_layers`) and the `cards` below it
-    with the taps of `taps` (`TapMap.board_data()`) live; `on_tap` runs, before the page
-    reruns, with the tap in `st.session_state[key]["tap"]`. With a `panel` (plain data: the
-    status, the message, the parts to press, undo, the latest events, the audit) the component
-    spans the page and draws it beside the board, so a press reruns this one element:
-    `on_act` runs with the press in `st.session_state[key]["act"]`. A game with no board
-    passes no `layers` and its state as tables (`still`) in the board's place."""
+def board_data(layers: Layers | None, cards: str, taps: dict[str, Any], *, seq: int, hints: dict[str, str] | None,
+               panel: dict[str, Any] | None = None, still: str = "", known_frame: str | None = None) -> dict[str, Any]:
+    """What the component draws: the board (`layers`, from `dashboard.board.svg.board_layers`)
+    and the `cards` below it with the taps of `taps` (`TapMap.board_data()`) live, and a
+    `panel` (plain data: the status, the message, the parts to press, undo, the latest events,
+    the audit) beside it. A game with no board passes no `layers` and its state as tables
+    (`still`) in the board's place. The map is named by its hash and left out when the
+    browser holds it already (`known_frame`)."""
     data: dict[str, Any] = {**taps, "seq": seq, "hints": hints, "panel": panel}
-    sent = f"{key}.frame"
     if layers is None:
+        return data | {"still": still, "cards": ""}
+    frame_id = hashlib.blake2b(layers.frame.encode(), digest_size=8).hexdigest()
+    return data | {"frame": None if known_frame == frame_id else layers.frame, "frameId": frame_id, "moving": layers.moving, "cards": cards}
+
+
+def tap_board(data: dict[str, Any], *, key: str, on_tap: Callable[[], None], on_act: Callable[[], None] | None = None,
+              on_synced: Callable[[], None] | None = None) -> Any:
+    """Draw `data` (from `board_data`); the map goes to the browser once per session, not on
+    every tap. `on_tap` runs, before the page reruns, with the tap in
+    `st.session_state[key]["tap"]`; `on_act` with a press of the panel in `...["act"]`;
+    `on_synced` once the browser drew a board the dashboard's tap route answered with, so
+    that the page catches up with what was written."""
+    sent = f"{key}.frame"
+    frame_id = data.get("frameId")
+    if frame_id is None:
         st.session_state.pop(sent, None)
-        data |= {"still": still, "cards": ""}
-    else:
-        frame_id = hashlib.blake2b(layers.frame.encode(), digest_size=8).hexdigest()
-        frame = None if st.session_state.get(sent) == frame_id else layers.frame  # the map once, not on every tap
+    elif st.session_state.get(sent) == frame_id:
+        data = data | {"frame": None}
+    elif data.get("frame") is not None:
         st.session_state[sent] = frame_id
-        data |= {"frame": frame, "frameId": frame_id, "moving": layers.moving, "cards": cards}
     return _BOARD(data=data, key=key, on_tap_change=on_tap, on_frame_change=lambda: st.session_state.pop(sent, None),
-                  on_act_change=on_act or (lambda: None), width="stretch")
+                  on_act_change=on_act or (lambda: None), on_synced_change=on_synced or (lambda: None), width="stretch")

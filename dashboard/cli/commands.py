@@ -809,7 +809,7 @@ def dashboard(ws: Workspace, port: int, host: str) -> None:
 
 def streamlit_command(port: int, host: str, *extra: str) -> list[str]:
     """The command that serves the dashboard app (`extra` Streamlit options last, so they win)."""
-    app = Path(__file__).parents[1] / "app" / "main.py"
+    app = Path(__file__).parents[1] / "app" / "serve.py"
     return [sys.executable, "-c", _STREAMLIT, "run", str(app), "--server.port", str(port), "--server.address", host,
             "--server.headless", "true", "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
             "--global.developmentMode", "false", "--client.toolbarMode", "minimal", "--runner.magicEnabled", "false",

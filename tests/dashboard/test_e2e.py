@@ -71,7 +71,7 @@ def test_dashboard_fills_an_empty_store_prints_the_url_and_binds_localhost(tmp_p
     [(command, env)] = served
     assert command[command.index("--server.address") + 1] == "127.0.0.1"
     assert command[command.index("--server.port") + 1] == "8765"
-    assert command[command.index("run") + 1].endswith("dashboard/app/main.py")
+    assert command[command.index("run") + 1].endswith("dashboard/app/serve.py")
     assert env["TABLETAPE_HOME"] == str(home.resolve())
     again = CliRunner().invoke(_entry, ["--home", str(home), "dashboard"])
     assert "filled" not in again.stdout and "http://localhost:8501/" in again.stdout

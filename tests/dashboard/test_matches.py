@@ -10,7 +10,7 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from projections.workspace import Workspace
-from tests.dashboard.conftest import CAFE, PLAYABLE, bot_game_id, by_label, open_page, run_ok, texts
+from tests.dashboard.conftest import BOARD_DRAWN, CAFE, PLAYABLE, bot_game_id, by_label, open_page, run_ok, texts
 
 PLAYTESTS = {"playtest-2026-02-20-teach", CAFE, "playtest-2026-03-12-club"}
 
@@ -136,11 +136,14 @@ def test_open_in_replay_selects_the_match_there(app: AppTest) -> None:
     by_label(app.button, "Open in Replay").click()
     run_ok(app)
     assert "Replay" in [t.value for t in app.title]
-    assert by_label(app.selectbox, "Match").value == "playtest-2026-03-12-club"
     [board] = app.get("bidi_component")  # Replay's board, handed the match's 170 events from the first
     handed = json.loads(board.proto.json)
     assert handed["total"] == 170 and handed["start"] == 0
     assert app.query_params["match"] == "playtest-2026-03-12-club"  # a reload keeps it
+    for key, value in BOARD_DRAWN.items():  # the board on screen, the row of choices above it is drawn
+        app.session_state[key] = value
+    run_ok(app)
+    assert by_label(app.selectbox, "Match").value == "playtest-2026-03-12-club"
 
 
 def test_a_branch_is_listed_with_the_match_it_left(app: AppTest, home: Path) -> None:

@@ -10,6 +10,8 @@ hashes). The default run records the opening of each game on a 1024 x 768 tablet
 from __future__ import annotations
 
 import os
+import urllib.error
+import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -18,6 +20,7 @@ from typing import Any
 import pytest
 
 from benchmarks import record_browser as driver
+from dashboard.app.recorder import TAP_PATH
 from projections.corpus.simulate import play
 from projections.record.recording import same_event
 from projections.record.recording import words as rules_words
@@ -58,14 +61,19 @@ def _record(store: tuple[Workspace, str, dict[str, Any]], game: str, size: str, 
 
 
 def _taps(ws: Workspace, url: str, rules: Any, events: list, match_id: str, size: str, limit: int | None) -> driver.Recording:
+    """Record by taps; every event the table made went through the tap route, which answered
+    each tap with the new board (no tap fell back to a rerun of the page)."""
     driver.start_match(ws, rules, events, match_id)
     ARTIFACTS.mkdir(exist_ok=True)
     outside: list[str] = []
+    answered: list[int] = []
     with driver.chromium(driver.SIZES[size]) as page:
         page.on("request", lambda request: outside.append(request.url) if not request.url.startswith(url) and
                 not request.url.startswith(("data:", "blob:")) else None)
+        page.on("response", lambda response: answered.append(response.status) if response.url == url + TAP_PATH.lstrip("/") else None)
         run = driver.record(page, url, ws, rules, events, match_id, size=size, limit=limit, shots=ARTIFACTS)
     assert outside == [], f"the page loaded from outside the machine: {outside[:3]}"
+    assert len(answered) >= run.recorded and set(answered) <= {200}, f"{run.recorded} events, the tap route answered {answered}"
     return run
 
 
@@ -95,6 +103,25 @@ def test_the_opening_of_an_example_game_installed_as_a_designer_would_is_recorde
 def test_a_whole_golden_game_is_recorded_by_taps(store: Any, game: str, size: str) -> None:
     run = _record(store, game, size, None)
     assert run.events == len(store[2][game][1]) - 1
+
+
+@pytest.mark.parametrize(("body", "status", "said"), [
+    (b"{", 400, "tap: the body is not JSON"),
+    (b'{"token": "t", "move": {}}', 400, 'tap: send {"token", "tap": {...}} or {"token", "act": {...}}'),
+    (b'{"token": "no such token", "tap": {"source": null, "target": "hex:0,0", "seq": 1}}', 404,
+     "tap: no recording open in this dashboard has that token (reload the page)"),
+    (b" " * 80_000, 413, "tap: the body is 80000 bytes, more than the 65536 a tap may be"),
+])
+def test_the_tap_route_refuses_what_is_not_a_tap_of_an_open_recording_in_one_line(store: Any, body: bytes, status: int,
+                                                                                said: str) -> None:
+    ws, url, _ = store
+    before = {m: ws.export(m) for m in ws.matches()}
+    request = urllib.request.Request(url + TAP_PATH.lstrip("/"), data=body, method="POST", headers={"Content-Type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=60)
+    assert refused.value.code == status
+    assert refused.value.read().decode().startswith(said)
+    assert {m: ws.export(m) for m in ws.matches()} == before
 
 
 @pytest.mark.parametrize(("kind", "rule"), [("AttackDeclared", None), ("HeroMoved", "mortalgate/movement.points")])

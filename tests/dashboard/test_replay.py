@@ -97,14 +97,16 @@ def test_the_board_is_handed_the_first_frames_at_once_and_the_rest_as_the_browse
     assert sorted(ask(at, LAST - 5)) == list(range(LAST - 5, LAST + 1))  # the last chunk stops at the end
 
 
-def test_a_first_visit_draws_the_board_and_what_lies_below_it_once_the_browser_has_drawn_it(app: AppTest) -> None:
+def test_a_first_visit_draws_the_board_then_the_choices_above_it_and_what_lies_below_it(app: AppTest) -> None:
     at = open_page(app, "replay", match_id=CAFE)  # a new session: the browser has drawn nothing yet
     assert handed(at)["ready"] is False  # the browser is told to say when its first board is on screen
     assert sorted(frames(at)) == list(range(FIRST))
     assert not at.expander and not at.get("form") and "Notes (" not in texts(at)
+    assert not at.selectbox and not at.toggle  # the row of choices above the board comes after it too
     at.session_state["replay.ready"] = at.session_state["replay.behind"] = True  # what its `shown` does
     run_ok(at)
     assert handed(at)["ready"] is True  # now it asks for the frames it lacks
+    assert by_label(at.selectbox, "Match").value == CAFE and by_label(at.selectbox, "Seen by").value is None
     assert at.expander[0].label.startswith("Findings (4 rule violations")
     assert "Notes (5)" in texts(at) and at.get("form")
 

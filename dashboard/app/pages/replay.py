@@ -54,6 +54,8 @@ of them: their scripts and rendering took the browser a third of a second more."
 BEHIND = "replay.behind"  # the board was just drawn: the whole page runs again to draw the rest
 LAND = "replay.land"  # the event to open the next match at (stepping to a branch or its parent)
 BRANCHED = "replay.branched"  # what "Branch here" says once the branch is open
+ROW = (4.5, 3, 3, 2.2)
+"""The row of choices' columns: the match, the rules, the seat, Follow live (its label whole at 1024 px)."""
 _SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
@@ -118,24 +120,19 @@ def _by_seq(report: AuditReport) -> dict[int, list[Violation]]:
     return found
 
 
-# --- the page -----------------------------------------------------------------------------
-
-
-def main() -> None:
-    """Choose a match, the rules to read it under, whose eyes to see it with; then scrub."""
-    st.title("Replay")
-    ws = state.workspace()
-    # One row of choices, so a tablet's screen keeps the board in view below them.
-    picker, left, middle, right = st.columns([4.5, 3, 3, 2.2], vertical_alignment="bottom")
+def _choices(ws: Workspace, row: Sequence[Any]) -> tuple[str | None, str | None, str | None, bool]:
+    """The row of choices: the match, the rules it is read under, the seat it is seen by, and
+    whether the board follows the match live."""
+    picker, left, middle, right = row
     with picker:
         match_id = state.match_picker("Match", key="replay.match")
     if match_id is None:
-        return
+        return None, None, None, False
     try:
         header = ws.header(match_id)
     except TabletapeError as error:
         state.show_error(error)
-        return
+        return None, None, None, False
     own = f"{header.ruleset}@{header.version}"
     others = [f"{g['name']}@{v['id']}" for g in ws.rulesets() if g["name"] == header.ruleset
               for v in (*g["versions"], *g["variants"]) if f"{g['name']}@{v['id']}" != own]
@@ -150,6 +147,28 @@ def main() -> None:
                             format_func=lambda s: "the whole table (everything)" if s is None else f"seat {s} ({header.seats[s]})")
     follow = right.toggle("Follow live", key=FOLLOW, help="Stays on the newest event while a table records (or a digital "
                           "table posts to `tabletape serve`): new events and their findings appear as they are written.")
+    return match_id, against, seat, follow
+
+
+# --- the page -----------------------------------------------------------------------------
+
+
+def main() -> None:
+    """Choose a match, the rules to read it under, whose eyes to see it with; then scrub."""
+    st.title("Replay")
+    ws = state.workspace()
+    # One row of choices, so a tablet's screen keeps the board in view below them. A first
+    # visit draws the board before it (the boxes' scripts cost a new browser a quarter of a
+    # second): its room is kept, and it is drawn, on the defaults the board was drawn with,
+    # once the board is on screen (`state.PAGE_STYLE` keeps its height while its boxes load).
+    with st.container(key=state.CHOICE_ROW):
+        row = st.columns(ROW, vertical_alignment="bottom")
+    if st.session_state.get(READY):
+        match_id, against, seat, follow = _choices(ws, row)
+    else:
+        match_id, against, seat, follow = state.opening_match(), None, None, False
+    if match_id is None:
+        return
     try:
         timeline = state.timeline(match_id, against)
         report = state.audit(match_id, against)
