@@ -169,7 +169,7 @@ class ServingProcess(Process):
         return self._server
 
 
-@dataclass
+@dataclass(eq=False)
 class _Worker:
     """The supervisor's side of one serving process."""
 
@@ -185,6 +185,10 @@ class _Worker:
     """When the health check it has not answered yet was sent."""
     checked: float = 0.0
     """When it was last sent a health check."""
+    replaces: _Worker | None = None
+    """The process it takes over from once ready (SIGHUP restarts every process)."""
+    retiring: bool = False
+    """Taken over from: stopping, dealt nothing, not replaced when it ends."""
 
 
 class Balancer:
@@ -204,17 +208,22 @@ class Balancer:
         """Whether its connections are being accepted."""
         self.exit_code = 0
         self.stopping = False
+        self.restarting = False
 
     def run(self) -> int:
-        """Serve until Ctrl+C or SIGTERM; the exit code (uvicorn's startup failure if a
+        """Serve until Ctrl+C or SIGTERM (SIGHUP: every serving process replaced by a new
+        one, as uvicorn's supervisor does); the exit code (uvicorn's startup failure if a
         serving process could not start)."""
         for sig in (signal.SIGINT, signal.SIGTERM):
             signal.signal(sig, self._stop)
+        signal.signal(signal.SIGHUP, self._restart)
         self.listener.setblocking(False)
         try:
             for _ in range(self.config.workers):
                 self.workers.append(self._start())
             while not self.stopping:
+                if self.restarting:
+                    self._restart_all()
                 self._listen(any(w.ready for w in self.workers))
                 for key, _events in self.selector.select(timeout=PING_SECONDS):
                     key.data()
@@ -231,6 +240,27 @@ class Balancer:
 
     def _stop(self, sig: int, frame: Any) -> None:
         self.stopping = True
+
+    def _restart(self, sig: int, frame: Any) -> None:
+        self.restarting = True
+
+    def _restart_all(self) -> None:
+        """Start a new process for every one serving; each old one stops once its new one
+        is ready (`_hear`), its kept-alive connections closed as a stopping uvicorn closes
+        them."""
+        self.restarting = False
+        taken = {w.replaces for w in self.workers}
+        for old in [w for w in self.workers if not w.retiring and w.replaces is None and w not in taken]:
+            new = self._start()
+            new.replaces = old
+            self.workers.append(new)
+
+    def _retire(self, worker: _Worker) -> None:
+        """Stop a process that a new one has taken over from (it ends as one stopped by
+        Ctrl+C; its end is still watched, to be collected)."""
+        worker.ready, worker.retiring = False, True
+        self._forget(worker, ended=False)
+        worker.process.terminate()
 
     def _start(self) -> _Worker:
         """A new serving process, watched: its socket pair, its end and its health check."""
@@ -255,9 +285,11 @@ class Balancer:
         self.selector.register(process.parent_conn, selectors.EVENT_READ, lambda: self._answered(worker))
         return worker
 
-    def _forget(self, worker: _Worker) -> None:
-        """Stop watching a serving process and close what the supervisor holds of it."""
-        for watched in (worker.pair, worker.process.process.sentinel, worker.process.parent_conn):
+    def _forget(self, worker: _Worker, *, ended: bool = True) -> None:
+        """Stop watching a serving process (`ended`: its end too) and close what the
+        supervisor holds of it."""
+        watched_ones = (worker.pair, worker.process.parent_conn) + ((worker.process.process.sentinel,) if ended else ())
+        for watched in watched_ones:
             with suppress(KeyError, ValueError, OSError):  # not watched, or already closed
                 self.selector.unregister(watched)
         worker.pair.close()
@@ -342,6 +374,9 @@ class Balancer:
                 return
             worker.ready = worker.ready or READY in said
             worker.open -= said.count(LEFT)
+        if worker.ready and worker.replaces is not None:
+            self._retire(worker.replaces)
+            worker.replaces = None
         if worker.unsent:
             self._send(worker)
 
@@ -353,6 +388,9 @@ class Balancer:
         self._forget(worker)
         process.parent_conn.close()
         process.child_conn.close()
+        if worker.retiring:
+            self.workers.remove(worker)
+            return
         if self.stopping:
             return
         if process.exitcode == STARTUP_FAILURE:
@@ -360,7 +398,9 @@ class Balancer:
             self.exit_code, self.stopping = STARTUP_FAILURE, True
             return
         log.warning(f"Child process [{process.pid}] died")
-        self.workers[self.workers.index(worker)] = self._start()
+        replacement = self._start()
+        replacement.replaces = worker.replaces
+        self.workers[self.workers.index(worker)] = replacement
 
     def _answered(self, worker: _Worker) -> None:
         try:
