@@ -199,13 +199,10 @@ class Balancer:
         self.config = config
         self.listener = listener
         self.workers: list[_Worker] = []
-        self.turn = 0
-        """Where the next deal among equals starts."""
+        self.turn = 0  # where the next deal among equals starts
         self.selector = selectors.DefaultSelector()
-        self.opened = False
-        """Whether the socket listens yet."""
-        self.listening = False
-        """Whether its connections are being accepted."""
+        self.opened = False  # whether the socket listens yet
+        self.listening = False  # whether its connections are being accepted
         self.exit_code = 0
         self.stopping = False
         self.restarting = False
