@@ -14,8 +14,8 @@ connections.
 
 Everything else is what uvicorn's own supervisor (`uvicorn.supervisors.Multiprocess`) does,
 its `Process` reused (the health check its thread answers): Ctrl+C or SIGTERM stops every
-process; a process that dies, or does not answer the health check in time, is replaced;
-one that fails to start stops them all.
+process; SIGHUP replaces each with a new one; a process that dies, or does not answer the
+health check in time, is replaced; one that fails to start stops them all.
 """
 
 from __future__ import annotations
@@ -203,6 +203,7 @@ class Balancer:
         self.selector = selectors.DefaultSelector()
         self.opened = False  # whether the socket listens yet
         self.listening = False  # whether its connections are being accepted
+        self.resume_at = 0.0  # after an accept failed for want of descriptors, when to try again
         self.exit_code = 0
         self.stopping = False
         self.restarting = False
@@ -221,7 +222,7 @@ class Balancer:
             while not self.stopping:
                 if self.restarting:
                     self._restart_all()
-                self._listen(any(w.ready for w in self.workers))
+                self._listen(any(w.ready for w in self.workers) and time.monotonic() >= self.resume_at)
                 for key, _events in self.selector.select(timeout=PING_SECONDS):
                     key.data()
                 self._check_health()
@@ -315,8 +316,9 @@ class Balancer:
                 connection, _ = self.listener.accept()
             except (BlockingIOError, ConnectionAbortedError):
                 return
-            except OSError as error:  # out of file descriptors, say: try again at the next turn
+            except OSError as error:  # out of file descriptors, say: wait a second, as asyncio does
                 log.error("could not accept a connection: %s", error)
+                self.resume_at = time.monotonic() + 1.0
                 return
             self._deal(connection)
 
