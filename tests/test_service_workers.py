@@ -9,6 +9,8 @@ import http.client
 import json
 import os
 import signal
+import socket
+import subprocess
 import threading
 import time
 from collections import Counter
@@ -541,3 +543,52 @@ def test_one_worker_serves_from_the_process_started(tmp_path: Path) -> None:
         assert not [pid for pid in children(server.pid) if _sockets_of(pid) & listening]
     finally:
         stop(server)
+
+
+# --- the supervisor starts, restarts and stops as uvicorn's did ----------------------------
+
+def _ended(pids: list[int]) -> bool:
+    return not any(Path(f"/proc/{pid}").exists() and _cmdline(pid) for pid in pids)
+
+
+def test_ctrl_c_stops_the_supervisor_and_every_serving_process_cleanly(tmp_path: Path) -> None:
+    with _serving(tmp_path, tmp_path.parent / f"{tmp_path.name}-ctrl-c.log") as here:
+        workers = here.workers()
+        held = _on_every_worker(here, 2)  # kept-alive connections do not hold the stop up
+        for pid in [here.server.pid, *workers]:  # a terminal's Ctrl+C signals its whole group
+            os.kill(pid, signal.SIGINT)
+        assert here.server.wait(timeout=PATIENCE) == 0
+        deadline = time.monotonic() + PATIENCE
+        while not _ended(workers):
+            assert time.monotonic() < deadline, "a serving process outlived its supervisor"
+            time.sleep(0.1)
+        for connection in held:
+            connection.close()
+        here.no_traceback()
+
+
+def test_sighup_replaces_every_serving_process_and_the_service_goes_on(tmp_path: Path) -> None:
+    with _serving(tmp_path, tmp_path.parent / f"{tmp_path.name}-hup.log") as here:
+        before = set(here.workers())
+        os.kill(here.server.pid, signal.SIGHUP)
+        deadline = time.monotonic() + PATIENCE
+        while len(after := set(here.workers())) != 2 or after & before:
+            assert time.monotonic() < deadline, f"the serving processes were not replaced: {before} -> {after}"
+            time.sleep(0.1)
+        connections = _on_every_worker(here, 2)
+        _health(connections)
+        for connection in connections:
+            connection.close()
+        here.no_traceback()
+
+
+def test_a_taken_port_stops_the_supervisor_with_one_line_and_uvicorns_startup_code(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = [part.replace("{port}", str(port)) for part in cli_server(tmp_path)]
+        done = subprocess.run([*command, "--workers", "2"], capture_output=True, text=True, timeout=PATIENCE * 2)
+    assert done.returncode == 3, done
+    assert "Traceback" not in done.stderr and done.stderr.strip().count("\n") == 0, done.stderr
+    assert "address already in use" in done.stderr.lower()
