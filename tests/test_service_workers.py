@@ -28,7 +28,14 @@ from benchmarks.service import children
 from dashboard.service.server import MAX_BODY, create_app
 from projections.workspace import Workspace
 from tests.cli_support import run
-from tests.service_support import assert_no_traceback, cli_server, issue_token, start, stop
+from tests.service_support import (
+    assert_no_traceback,
+    cli_server,
+    free_port,
+    issue_token,
+    start,
+    stop,
+)
 
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads which process holds a connection from /proc")
 
@@ -592,3 +599,21 @@ def test_a_taken_port_stops_the_supervisor_with_one_line_and_uvicorns_startup_co
     assert done.returncode == 3, done
     assert "Traceback" not in done.stderr and done.stderr.strip().count("\n") == 0, done.stderr
     assert "address already in use" in done.stderr.lower()
+
+
+def test_ctrl_c_while_the_serving_processes_start_ends_them_without_a_traceback(tmp_path: Path) -> None:
+    log = tmp_path.parent / f"{tmp_path.name}-early.log"
+    command = [part.replace("{port}", str(free_port())) for part in cli_server(tmp_path)]
+    with open(log, "wb") as output:
+        server = subprocess.Popen([*command, "--workers", "2"], stdout=output, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + PATIENCE
+        while len(workers := [p for p in children(server.pid) if b"spawn_main" in _cmdline(p)]) < 2:
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.01)
+        for pid in [server.pid, *workers]:  # still importing the service: a terminal's Ctrl+C
+            os.kill(pid, signal.SIGINT)
+        assert server.wait(timeout=PATIENCE) == 0, log.read_text()
+    finally:
+        stop(server)
+    assert_no_traceback(log)
