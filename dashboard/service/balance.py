@@ -224,7 +224,8 @@ class Balancer:
                     self._restart_all()
                 self._listen(any(w.ready for w in self.workers) and time.monotonic() >= self.resume_at)
                 for key, _events in self.selector.select(timeout=PING_SECONDS):
-                    key.data()
+                    if self.selector.get_map().get(key.fd) is key:  # not forgotten earlier this turn
+                        key.data()
                 self._check_health()
         finally:
             self._listen(False)
@@ -397,6 +398,10 @@ class Balancer:
             self.exit_code, self.stopping = STARTUP_FAILURE, True
             return
         log.warning(f"Child process [{process.pid}] died")
+        if successor := next((w for w in self.workers if w.replaces is worker), None):
+            successor.replaces = None  # already starting in its place (SIGHUP)
+            self.workers.remove(worker)
+            return
         replacement = self._start()
         replacement.replaces = worker.replaces
         self.workers[self.workers.index(worker)] = replacement
@@ -404,8 +409,9 @@ class Balancer:
     def _answered(self, worker: _Worker) -> None:
         try:
             worker.process.parent_conn.recv()
-        except (OSError, EOFError):
-            self.selector.unregister(worker.process.parent_conn)
+        except (OSError, EOFError):  # it has ended: `_ended` collects it
+            with suppress(KeyError, ValueError, OSError):
+                self.selector.unregister(worker.process.parent_conn)
             return
         worker.pinged = None
 
