@@ -617,3 +617,21 @@ def test_ctrl_c_while_the_serving_processes_start_ends_them_without_a_traceback(
     finally:
         stop(server)
     assert_no_traceback(log)
+
+
+def test_a_process_killed_while_sighup_replaces_it_is_replaced_once(tmp_path: Path) -> None:
+    with _serving(tmp_path, tmp_path.parent / f"{tmp_path.name}-hup-kill.log") as here:
+        before = set(here.workers())
+        os.kill(here.server.pid, signal.SIGHUP)
+        deadline = time.monotonic() + PATIENCE
+        while len(here.workers()) < 4:  # the new ones started, not yet ready
+            assert time.monotonic() < deadline, "SIGHUP started no new processes"
+            time.sleep(0.01)
+        os.kill(min(before), signal.SIGKILL)
+        while len(after := set(here.workers())) != 2 or after & before:
+            assert time.monotonic() < deadline, f"not two new serving processes: {before} -> {after}"
+            time.sleep(0.1)
+        connections = _on_every_worker(here, 2)
+        _health(connections)
+        for connection in connections:
+            connection.close()
