@@ -635,3 +635,17 @@ def test_a_process_killed_while_sighup_replaces_it_is_replaced_once(tmp_path: Pa
         _health(connections)
         for connection in connections:
             connection.close()
+
+
+def test_a_serving_process_that_stops_answering_is_replaced(tmp_path: Path) -> None:
+    with _serving(tmp_path, tmp_path.parent / f"{tmp_path.name}-hung.log") as here:
+        hung = here.workers()[0]
+        os.kill(hung, signal.SIGSTOP)  # alive, but its health check goes unanswered
+        deadline = time.monotonic() + PATIENCE
+        while hung in here.workers() or len(here.workers()) < 2:
+            assert time.monotonic() < deadline, "the stopped process was never replaced"
+            time.sleep(0.1)
+        connections = _on_every_worker(here, 2)
+        _health(connections)
+        for connection in connections:
+            connection.close()
