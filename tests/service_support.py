@@ -19,14 +19,19 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start(command: list[str], log: Path) -> tuple[str, subprocess.Popen[bytes]]:
-    """Start a server (`{port}` in the command is filled in) and wait until it answers."""
+def start(command: list[str], log: Path, *, ask: bool = True) -> tuple[str, subprocess.Popen[bytes]]:
+    """Start a server (`{port}` in the command is filled in) and wait until it answers
+    (`ask`: a request to /health; otherwise until the port takes a connection, closed at
+    once without a request, so the server has nothing to answer and no request to count)."""
     port = free_port()
     with open(log, "wb") as output:
         server = subprocess.Popen([part.replace("{port}", str(port)) for part in command], stdout=output, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        wait_up(url, server, log)
+        if ask:
+            wait_up(url, server, log)
+        else:
+            wait_listening(port, server, log)
     except BaseException:
         stop(server)
         raise
@@ -48,6 +53,18 @@ def wait_up(url: str, server: subprocess.Popen[bytes], log: Path) -> None:
         except OSError:
             time.sleep(0.1)
     raise AssertionError("the service did not come up in 30 s")
+
+
+def wait_listening(port: int, server: subprocess.Popen[bytes], log: Path) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        assert server.poll() is None, log.read_text(errors="replace")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError("the service did not take a connection in 30 s")
 
 
 def stop(server: subprocess.Popen[bytes]) -> None:

@@ -1,7 +1,7 @@
 """`tabletape serve --workers 2`: two processes serving one store through one port. What
 one process guaranteed holds across them: no append lost or doubled, a race's loser told
-409, a token's stream limit, a revocation; and the lean append route refuses exactly as
-Litestar's route does."""
+409, a token's stream limit, a revocation; the lean append route refuses exactly as
+Litestar's route does; and kept-alive connections are held evenly by the two."""
 
 from __future__ import annotations
 
@@ -9,9 +9,13 @@ import http.client
 import json
 import os
 import signal
+import socket
+import subprocess
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -24,7 +28,14 @@ from benchmarks.service import children
 from dashboard.service.server import MAX_BODY, create_app
 from projections.workspace import Workspace
 from tests.cli_support import run
-from tests.service_support import assert_no_traceback, cli_server, issue_token, start, stop
+from tests.service_support import (
+    assert_no_traceback,
+    cli_server,
+    free_port,
+    issue_token,
+    start,
+    stop,
+)
 
 pytestmark = pytest.mark.skipif(not Path("/proc/net/tcp").exists(), reason="reads which process holds a connection from /proc")
 
@@ -48,9 +59,9 @@ class Served:
         return issue_token(self.home, *args)
 
     def workers(self) -> list[int]:
-        """The serving processes: the supervisor's children that hold the listening socket."""
-        listening = _sockets_of_port(self.port, state="0A")
-        return [pid for pid in children(self.server.pid) if _sockets_of(pid) & listening]
+        """The serving processes: the supervisor's children that multiprocessing spawned
+        (multiprocessing's resource tracker is one of its children too)."""
+        return [pid for pid in children(self.server.pid) if b"spawn_main" in _cmdline(pid)]
 
     def holder(self, connection: http.client.HTTPConnection) -> int | None:
         """The serving process holding this connection open, or None once none does (the
@@ -66,6 +77,13 @@ class Served:
         assert_no_traceback(self.log)
 
 
+def _cmdline(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:  # ended meanwhile
+        return b""
+
+
 def _sockets_of(pid: int) -> set[str]:
     inodes = set()
     for fd in Path(f"/proc/{pid}/fd").iterdir():
@@ -78,33 +96,47 @@ def _sockets_of(pid: int) -> set[str]:
     return inodes
 
 
-def _sockets_of_port(port: int, *, state: str, peer_port: int | None = None) -> set[str]:
-    """Inodes of the server's TCP sockets on `port` in `state` (0A listening, 01 connected)."""
-    inodes = set()
+def _sockets_of_port(port: int, *, state: str | None, peer_port: int | None = None) -> set[str]:
+    """Inodes of the server's TCP sockets on `port` in `state` (0A listening, 01 connected,
+    None: any but listening)."""
+    return {inode for inode, _ in _connections_of_port(port, state=state, peer_port=peer_port)}
+
+
+def _connections_of_port(port: int, *, state: str | None, peer_port: int | None = None) -> set[tuple[str, int]]:
+    """(inode, client port) of the server's TCP sockets on `port` in `state`."""
+    found = set()
     for line in Path("/proc/net/tcp").read_text().splitlines()[1:]:
         fields = line.split()
         local, peer = int(fields[1].split(":")[1], 16), int(fields[2].split(":")[1], 16)
-        if local == port and fields[3] == state and (peer_port is None or peer == peer_port):
-            inodes.add(fields[9])
-    return inodes
+        in_state = fields[3] == state if state is not None else fields[3] != "0A"
+        if local == port and in_state and (peer_port is None or peer == peer_port) and fields[9] != "0":
+            found.add((fields[9], peer))
+    return found
+
+
+@contextmanager
+def _serving(home: Path, log: Path, *, ask: bool = True) -> Iterator[Served]:
+    """`tabletape serve --workers 2` over `home` (`ask`: see `start`), once both of its
+    serving processes run."""
+    code, writer, err = run(home, "token", "issue", "--scope", "write", "--label", "studio")
+    assert code == 0, err
+    url, server = start([*cli_server(home), "--workers", "2"], log, ask=ask)
+    try:
+        here = Served(url=url, port=int(url.rsplit(":", 1)[1]), home=home, log=log, server=server, writer=writer.strip())
+        deadline = time.monotonic() + PATIENCE
+        while len(here.workers()) < 2:
+            assert time.monotonic() < deadline, "two serving processes never ran"
+            time.sleep(0.1)
+        yield here
+    finally:
+        stop(server)
 
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
     home = tmp_path_factory.mktemp("workers")
-    log = home.parent / "workers-server.log"
-    code, writer, err = run(home, "token", "issue", "--scope", "write", "--label", "studio")
-    assert code == 0, err
-    url, server = start([*cli_server(home), "--workers", "2"], log)
-    try:
-        here = Served(url=url, port=int(url.rsplit(":", 1)[1]), home=home, log=log, server=server, writer=writer.strip())
-        deadline = time.monotonic() + PATIENCE
-        while len(here.workers()) < 2:
-            assert time.monotonic() < deadline, "two serving processes never held the port"
-            time.sleep(0.1)
+    with _serving(home, home.parent / "workers-server.log") as here:
         yield here
-    finally:
-        stop(server)
 
 
 def _connect(served: Served) -> http.client.HTTPConnection:
@@ -115,7 +147,7 @@ def _connect(served: Served) -> http.client.HTTPConnection:
 
 def _on_every_worker(served: Served, at_least: int) -> list[http.client.HTTPConnection]:
     """At least `at_least` kept-alive connections, every serving process holding one or
-    more (the kernel hands each to whichever process accepts first: opened until it has).
+    more (a process not yet started takes none: opened until it has).
     Each is asked who holds it as soon as it is answered; one the server has closed since
     (idle past its keep-alive, on a loaded machine) is left out."""
     held: dict[http.client.HTTPConnection, int | None] = {}
@@ -243,10 +275,14 @@ def test_a_revoked_token_is_refused_by_every_worker(served: Served) -> None:
 
 def _open_stream(served: Served, token: str) -> tuple[http.client.HTTPConnection, int, bytes]:
     connection = _connect(served)
+    return (connection, *_stream(connection, token))
+
+
+def _stream(connection: http.client.HTTPConnection, token: str) -> tuple[int, bytes]:
+    """Follow the match `streamed` on `connection`: (status, the first line)."""
     connection.request("GET", "/matches/streamed/stream", headers={"Authorization": f"Bearer {token}"})
     answer = connection.getresponse()
-    first = answer.readline() if answer.status == 200 else answer.read()
-    return connection, answer.status, first
+    return answer.status, answer.readline() if answer.status == 200 else answer.read()
 
 
 def _four_streams_on_both_workers(served: Served, token: str) -> list[http.client.HTTPConnection]:
@@ -332,6 +368,75 @@ def test_a_killed_workers_streams_give_their_places_back(served: Served) -> None
 
 def _held_by_live(served: Served, connection: http.client.HTTPConnection) -> bool:
     return served.holder(connection) is not None
+
+
+# --- connections dealt evenly -------------------------------------------------------------
+
+@pytest.fixture
+def fresh(tmp_path: Path) -> Iterator[Served]:
+    """A server of the test's own that no process holds a connection of: its start was
+    checked with connections closed unasked, and each has been seen closed."""
+    with _serving(tmp_path / "home", tmp_path / "server.log", ask=False) as here:
+        _start(here, "streamed")
+        _until_closed(here)
+        yield here
+        here.no_traceback()
+
+
+def _until_closed(served: Served, client_ports: set[int] | None = None) -> None:
+    """Until no serving process holds any connection (or any of `client_ports`): a process
+    tells the supervisor that a connection's client left before it closes the socket."""
+    deadline = time.monotonic() + PATIENCE
+    while True:
+        held = {port for inode, port in _connections_of_port(served.port, state=None)
+                if any(inode in _sockets_of(pid) for pid in served.workers())}
+        if not (held if client_ports is None else held & client_ports):
+            return
+        assert time.monotonic() < deadline, f"the server still holds connections from {sorted(held)}"
+        time.sleep(0.05)
+
+
+def _streams_opened_at_once(served: Served, tokens: list[str]) -> list[http.client.HTTPConnection]:
+    """A connection per token, all opened before any asks anything, each then following a
+    match (a stream is never idle: no keep-alive timeout closes it)."""
+    connections = [_connect(served) for _ in tokens]
+    for connection, token in zip(connections, tokens, strict=True):
+        status, first = _stream(connection, token)
+        assert status == 200, first
+    return connections
+
+
+def test_connections_opened_at_once_are_held_evenly_by_the_serving_processes(fresh: Served) -> None:
+    tokens = [fresh.token("--scope", "read", "--label", f"table {n}") for n in range(2)]
+    connections = _streams_opened_at_once(fresh, tokens * 4)
+    try:
+        held = Counter(fresh.holder(c) for c in connections)
+        assert None not in held and sorted(held.values()) == [4, 4], held
+    finally:
+        for connection in connections:
+            connection.close()
+
+
+def test_a_process_whose_connections_closed_takes_the_next_ones(fresh: Served) -> None:
+    tokens = [fresh.token("--scope", "read", "--label", f"table {n}") for n in range(3)]
+    connections = _streams_opened_at_once(fresh, tokens[:2] * 4)
+    opened: list[http.client.HTTPConnection] = []
+    try:
+        holders = {c: fresh.holder(c) for c in connections}
+        emptied = holders[connections[0]]
+        leaving = [c for c in connections if holders[c] == emptied]
+        staying = [c for c in connections if holders[c] != emptied]
+        assert len(leaving) == 4 and emptied is not None
+        ports = {c.sock.getsockname()[1] for c in leaving if c.sock is not None}
+        for connection in leaving:
+            connection.close()
+        _until_closed(fresh, ports)
+        opened = _streams_opened_at_once(fresh, tokens[2:] * 4)
+        assert [fresh.holder(c) for c in opened] == [emptied] * 4
+        assert [fresh.holder(c) for c in staying] == [holders[c] for c in staying]
+    finally:
+        for connection in connections + opened:
+            connection.close()
 
 
 # --- the lean append route refuses as Litestar's route does ------------------------------
@@ -445,3 +550,102 @@ def test_one_worker_serves_from_the_process_started(tmp_path: Path) -> None:
         assert not [pid for pid in children(server.pid) if _sockets_of(pid) & listening]
     finally:
         stop(server)
+
+
+# --- the supervisor starts, restarts and stops as uvicorn's did ----------------------------
+
+def _ended(pids: list[int]) -> bool:
+    return not any(Path(f"/proc/{pid}").exists() and _cmdline(pid) for pid in pids)
+
+
+def test_ctrl_c_stops_the_supervisor_and_every_serving_process_cleanly(tmp_path: Path) -> None:
+    with _serving(tmp_path, tmp_path.parent / f"{tmp_path.name}-ctrl-c.log") as here:
+        workers = here.workers()
+        held = _on_every_worker(here, 2)  # kept-alive connections do not hold the stop up
+        for pid in [here.server.pid, *workers]:  # a terminal's Ctrl+C signals its whole group
+            os.kill(pid, signal.SIGINT)
+        assert here.server.wait(timeout=PATIENCE) == 0
+        deadline = time.monotonic() + PATIENCE
+        while not _ended(workers):
+            assert time.monotonic() < deadline, "a serving process outlived its supervisor"
+            time.sleep(0.1)
+        for connection in held:
+            connection.close()
+        here.no_traceback()
+
+
+def test_sighup_replaces_every_serving_process_and_the_service_goes_on(tmp_path: Path) -> None:
+    with _serving(tmp_path, tmp_path.parent / f"{tmp_path.name}-hup.log") as here:
+        before = set(here.workers())
+        os.kill(here.server.pid, signal.SIGHUP)
+        deadline = time.monotonic() + PATIENCE
+        while len(after := set(here.workers())) != 2 or after & before:
+            assert time.monotonic() < deadline, f"the serving processes were not replaced: {before} -> {after}"
+            time.sleep(0.1)
+        connections = _on_every_worker(here, 2)
+        _health(connections)
+        for connection in connections:
+            connection.close()
+        here.no_traceback()
+
+
+def test_a_taken_port_stops_the_supervisor_with_one_line_and_uvicorns_startup_code(tmp_path: Path) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        command = [part.replace("{port}", str(port)) for part in cli_server(tmp_path)]
+        done = subprocess.run([*command, "--workers", "2"], capture_output=True, text=True, timeout=PATIENCE * 2)
+    assert done.returncode == 3, done
+    assert "Traceback" not in done.stderr and done.stderr.strip().count("\n") == 0, done.stderr
+    assert "address already in use" in done.stderr.lower()
+
+
+def test_ctrl_c_while_the_serving_processes_start_ends_them_without_a_traceback(tmp_path: Path) -> None:
+    log = tmp_path.parent / f"{tmp_path.name}-early.log"
+    command = [part.replace("{port}", str(free_port())) for part in cli_server(tmp_path)]
+    with open(log, "wb") as output:
+        server = subprocess.Popen([*command, "--workers", "2"], stdout=output, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + PATIENCE
+        while len(workers := [p for p in children(server.pid) if b"spawn_main" in _cmdline(p)]) < 2:
+            assert server.poll() is None and time.monotonic() < deadline, log.read_text()
+            time.sleep(0.01)
+        for pid in [server.pid, *workers]:  # still importing the service: a terminal's Ctrl+C
+            os.kill(pid, signal.SIGINT)
+        assert server.wait(timeout=PATIENCE) == 0, log.read_text()
+    finally:
+        stop(server)
+    assert_no_traceback(log)
+
+
+def test_a_process_killed_while_sighup_replaces_it_is_replaced_once(tmp_path: Path) -> None:
+    with _serving(tmp_path, tmp_path.parent / f"{tmp_path.name}-hup-kill.log") as here:
+        before = set(here.workers())
+        os.kill(here.server.pid, signal.SIGHUP)
+        deadline = time.monotonic() + PATIENCE
+        while len(here.workers()) < 4:  # the new ones started, not yet ready
+            assert time.monotonic() < deadline, "SIGHUP started no new processes"
+            time.sleep(0.01)
+        os.kill(min(before), signal.SIGKILL)
+        while len(after := set(here.workers())) != 2 or after & before:
+            assert time.monotonic() < deadline, f"not two new serving processes: {before} -> {after}"
+            time.sleep(0.1)
+        connections = _on_every_worker(here, 2)
+        _health(connections)
+        for connection in connections:
+            connection.close()
+
+
+def test_a_serving_process_that_stops_answering_is_replaced(tmp_path: Path) -> None:
+    with _serving(tmp_path, tmp_path.parent / f"{tmp_path.name}-hung.log") as here:
+        hung = here.workers()[0]
+        os.kill(hung, signal.SIGSTOP)  # alive, but its health check goes unanswered
+        deadline = time.monotonic() + PATIENCE
+        while hung in here.workers() or len(here.workers()) < 2:
+            assert time.monotonic() < deadline, "the stopped process was never replaced"
+            time.sleep(0.1)
+        connections = _on_every_worker(here, 2)
+        _health(connections)
+        for connection in connections:
+            connection.close()

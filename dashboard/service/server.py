@@ -1004,20 +1004,22 @@ class _OneWrite:
 
 def serve(home: Path, *, host: str, port: int, workers: int = 1, limits: Limits = Limits()) -> None:
     """Run the service until stopped: uvicorn on uvloop, httptools with the header and body
-    deadlines of `limits`, in `workers` processes sharing one listening socket (the kernel
-    hands each new connection to whichever process accepts it first). The store needs no
+    deadlines of `limits`, in `workers` processes, each new connection handed by the
+    supervising process to the one holding the fewest (`balance`). The store needs no
     more: appends are checked under each log's lock against the expected seq, each
     process's live folds catch up from the log, tokens are read from their journal, and
     the streams a token has open are counted by locks in the store (`OpenStreams`)."""
     import uvicorn
     from uvicorn.config import STARTUP_FAILURE
-    from uvicorn.supervisors import Multiprocess
+
+    from dashboard.service.balance import serve_balanced
 
     config = uvicorn.Config(partial(served_app, home, limits=limits, worker=workers > 1), factory=True, host=host, port=port,
                             log_level="warning", http=cast("type[asyncio.Protocol]", partial(_protocol, limits)), loop="uvloop",
                             timeout_keep_alive=limits.keep_alive_seconds, workers=workers)
     if workers > 1:
-        Multiprocess(config, sockets=[config.bind_socket()]).run()
+        if code := serve_balanced(config):
+            sys.exit(code)
         return
     server = uvicorn.Server(config)
     with suppress(KeyboardInterrupt):
