@@ -578,15 +578,19 @@ def test_sighup_replaces_every_serving_process_and_the_service_goes_on(tmp_path:
     with _serving(tmp_path, tmp_path.parent / f"{tmp_path.name}-hup.log") as here:
         before = set(here.workers())
         os.kill(here.server.pid, signal.SIGHUP)
-        deadline = time.monotonic() + PATIENCE
-        while len(after := set(here.workers())) != 2 or after & before:
-            assert time.monotonic() < deadline, f"the serving processes were not replaced: {before} -> {after}"
-            time.sleep(0.1)
-        connections = _on_every_worker(here, 2)
-        _health(connections)
-        for connection in connections:
-            connection.close()
+        _two_new_serve(here, before, time.monotonic() + PATIENCE)
         here.no_traceback()
+
+
+def _two_new_serve(here: Served, before: set[int], deadline: float) -> None:
+    """Two serving processes, neither of `before`, each answer on a connection of its own."""
+    while len(after := set(here.workers())) != 2 or after & before:
+        assert time.monotonic() < deadline, f"not two new serving processes: {before} -> {after}"
+        time.sleep(0.1)
+    connections = _on_every_worker(here, 2)
+    _health(connections)
+    for connection in connections:
+        connection.close()
 
 
 def test_a_taken_port_stops_the_supervisor_with_one_line_and_uvicorns_startup_code(tmp_path: Path) -> None:
@@ -628,13 +632,7 @@ def test_a_process_killed_while_sighup_replaces_it_is_replaced_once(tmp_path: Pa
             assert time.monotonic() < deadline, "SIGHUP started no new processes"
             time.sleep(0.01)
         os.kill(min(before), signal.SIGKILL)
-        while len(after := set(here.workers())) != 2 or after & before:
-            assert time.monotonic() < deadline, f"not two new serving processes: {before} -> {after}"
-            time.sleep(0.1)
-        connections = _on_every_worker(here, 2)
-        _health(connections)
-        for connection in connections:
-            connection.close()
+        _two_new_serve(here, before, deadline)
 
 
 def test_a_serving_process_that_stops_answering_is_replaced(tmp_path: Path) -> None:

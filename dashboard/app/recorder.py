@@ -133,12 +133,9 @@ class Recorder:
         if not isinstance(tap, dict):
             return
         with self.lock:
-            live = self.live.refresh(self.ws)
-            self.version += 1
-            self.message = None
-            if tap.get("seq") != live.last_seq:
-                self.say("warning", "the board had moved on (another recorder wrote first): tap again on the board as it is now")
+            if not self._begin(tap, "tap again on the board"):
                 return
+            live = self.live
             source, target = tap.get("source"), tap.get("target")
             choices = self.taps().at(source, target)
             if len(choices) == 1:
@@ -156,17 +153,24 @@ class Recorder:
         if not isinstance(act, dict):
             return
         with self.lock:
-            live = self.live.refresh(self.ws)
-            self.version += 1
-            self.message = None
-            if act.get("seq") != live.last_seq:
-                self.say("warning", "the board had moved on (another recorder wrote first): press again on the panel as it is now")
+            if not self._begin(act, "press again on the panel"):
                 return
             handler = ACTS.get(str(act.get("act")))
             if handler is None:
                 self.say("error", f"not written: the panel sent {act.get('act')!r}, which the page does not know")
                 return
             handler(self, act)
+
+    def _begin(self, sent: dict[str, Any], again: str) -> bool:
+        """A tap or a press begins: the match as it is now, the last message gone. False (said)
+        when the board it was made on has moved on (another recorder wrote first)."""
+        self.live.refresh(self.ws)
+        self.version += 1
+        self.message = None
+        if sent.get("seq") != self.live.last_seq:
+            self.say("warning", f"the board had moved on (another recorder wrote first): {again} as it is now")
+            return False
+        return True
 
     def _why_not(self, source: str | None, target: str | None) -> str:
         """Why a tap on something not lit made nothing, naming what was tapped as the board does."""

@@ -10,7 +10,16 @@ from pathlib import Path
 from streamlit.testing.v1 import AppTest
 
 from projections.workspace import Workspace
-from tests.dashboard.conftest import BOARD_DRAWN, CAFE, PLAYABLE, bot_game_id, by_label, open_page, run_ok, texts
+from tests.dashboard.conftest import (
+    BOARD_DRAWN,
+    CAFE,
+    PLAYABLE,
+    bot_game_id,
+    by_label,
+    open_page,
+    run_ok,
+    texts,
+)
 
 PLAYTESTS = {"playtest-2026-02-20-teach", CAFE, "playtest-2026-03-12-club"}
 
