@@ -74,6 +74,9 @@ class FileStore:
         # Entries of the store that are not matches it can serve (a link, a folder named
         # like a log, a damaged batch manifest), with why; refreshed by `matches()`.
         self.batches = BatchIndex(self.home)
+        self._logs, self._notes, self._quarantine = self.home / "logs", self.home / "notes", self.home / "quarantine"
+        # Joined once: every append and read names one of these, and a path join costs as
+        # much as the rest of looking a log up.
 
     def __repr__(self) -> str:
         return f"FileStore({str(self.home)!r})"
@@ -82,11 +85,11 @@ class FileStore:
 
     def log_path(self, match_id: str) -> Path:
         """Where a match's log lives (whether or not it exists yet)."""
-        return self.home / "logs" / f"{validate_match_id(match_id)}{_SUFFIX}"
+        return self._logs / f"{validate_match_id(match_id)}{_SUFFIX}"
 
     def notes_path(self, match_id: str) -> Path:
         """Where a match's note stream lives (whether or not it exists yet)."""
-        return self.home / "notes" / f"{validate_match_id(match_id)}{_SUFFIX}"
+        return self._notes / f"{validate_match_id(match_id)}{_SUFFIX}"
 
     def log_journal(self, match_id: str) -> Journal:
         """The journal of a match's log; torn tails are reported to this store."""
@@ -97,7 +100,7 @@ class FileStore:
         return self._journal(self.notes_path(match_id), f"{match_id}.notes")
 
     def _journal(self, path: Path, label: str) -> Journal:
-        return Journal(path, quarantine=self.home / "quarantine", label=label, on_torn=self._met_torn)
+        return Journal(path, quarantine=self._quarantine, label=label, on_torn=self._met_torn)
 
     def _met_torn(self, torn: TornTail) -> None:
         """Keep each torn tail once (several reads of one command meet the same one)."""

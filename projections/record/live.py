@@ -21,8 +21,10 @@ from typing import Any
 import msgspec
 
 from events.base import Event
+from events.batches import BatchLog
 from events.codec import decode_drafts
 from events.errors import ConflictError, LogFormatError, TabletapeError
+from events.journal import Journal
 from events.shared import MatchStarted
 from projections.read.foldcache import Folded, NeedsHistory, keep_fold
 from projections.resultcache import ResultCache
@@ -78,8 +80,9 @@ class _Cursor:
     """One match's audited fold (the step after its last folded line, its findings), with
     a lock: several requests may catch it up at once."""
 
-    def __init__(self, match_id: str, folded: Folded) -> None:
+    def __init__(self, match_id: str, folded: Folded, log: Journal | BatchLog) -> None:
         self.match_id = match_id
+        self.log = log  # looked up once: a log's reader is its path, and the lookup checks the file
         self.folded = folded
         self.kept = folded.events
         # Lines the copy in the store's cache holds (`Workspace.folded` kept it as folded).
@@ -152,7 +155,7 @@ class LiveMatches:
     def _catch_up(self, match_id: str, cursor: _Cursor) -> None:
         """Fold the lines written since; the fold is copied to the cache every `keep_every`
         lines (a copy costs far more than an append), when dropped, and on `close`."""
-        log, folded = self.ws.store.log(match_id), cursor.folded  # looked up once: its lines and its name
+        log, folded = cursor.log, cursor.folded
         try:
             folded.read(log.tail(folded.last_seq), folded.rules.ruleset.codec, str(log.path))
         except NeedsHistory:  # an undo reaching past what the kept fold held
@@ -169,7 +172,7 @@ class LiveMatches:
             if cursor is not None:
                 self._cursors.move_to_end(match_id)
                 return cursor
-        cursor = _Cursor(match_id, self.ws.folded(match_id))
+        cursor = _Cursor(match_id, self.ws.folded(match_id), self.ws.store.log(match_id))
         dropped: list[_Cursor] = []
         with self._lock:
             cursor = self._cursors.setdefault(match_id, cursor)
