@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 import streamlit as st
@@ -483,8 +484,16 @@ def board_data(layers: Layers | None, cards: str, taps: dict[str, Any], *, seq: 
     data: dict[str, Any] = {**taps, "seq": seq, "hints": hints, "panel": panel}
     if layers is None:
         return data | {"still": still, "cards": ""}
-    frame_id = hashlib.blake2b(layers.frame.encode(), digest_size=8).hexdigest()
+    frame_id = _frame_id(layers.frame)
     return data | {"frame": None if known_frame == frame_id else layers.frame, "frameId": frame_id, "moving": layers.moving, "cards": cards}
+
+
+@lru_cache(maxsize=16)
+def _frame_id(frame: str) -> str:
+    """The map's name: its hash, worked out once per map rather than on every tap (the map is
+    nearly all of a board's markup; the string's own hash, which the cache looks it up by,
+    Python keeps with the string)."""
+    return hashlib.blake2b(frame.encode(), digest_size=8).hexdigest()
 
 
 def tap_board(data: dict[str, Any], *, key: str, on_tap: Callable[[], None], on_act: Callable[[], None] | None = None,
