@@ -135,24 +135,30 @@ def select_match(match_id: str | None) -> None:
         del st.query_params["match"]
 
 
-def opening_match() -> str | None:
-    """The match a picker opens on: the selected one, else the latest started (None, said,
-    for an empty store); selected, so the URL names it."""
-    ws = workspace()
-    if not (listed := ws.matches()):
+def _listed() -> tuple[list[str], str] | None:
+    """The store's matches, the latest started first, and the one a picker opens on: the
+    selected one, else the latest (None, said, for an empty store)."""
+    if not (listed := workspace().matches()):
         st.info("The store has no matches yet: import a log on the Matches page.")
         return None
-    current = selected_match() or _newest_first(_home(), tuple(listed))[0]
-    if st.query_params.get("match") != current:
-        select_match(current)
-    return current
+    matches = _newest_first(_home(), tuple(listed))
+    return matches, selected_match() or matches[0]
+
+
+def opening_match() -> str | None:
+    """The match a picker opens on, selected (so the URL names it), without drawing the picker."""
+    if (found := _listed()) is None:
+        return None
+    if st.query_params.get("match") != found[1]:
+        select_match(found[1])
+    return found[1]
 
 
 def match_picker(label: str = "Match", *, key: str = "match_picker") -> str | None:
     """A selectbox over every match in the store; choosing one selects it everywhere."""
-    if (current := opening_match()) is None:
+    if (found := _listed()) is None:
         return None
-    matches = _newest_first(_home(), tuple(workspace().matches()))
+    matches, current = found
     if st.session_state.get(key) not in matches or st.session_state.get(f"{key}.follows") != current:
         st.session_state[key] = current
     chosen = st.selectbox(label, matches, key=key, format_func=_match_label)
