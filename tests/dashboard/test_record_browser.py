@@ -124,6 +124,23 @@ def test_the_tap_route_refuses_what_is_not_a_tap_of_an_open_recording_in_one_lin
     assert {m: ws.export(m) for m in ws.matches()} == before
 
 
+def test_a_tap_sent_without_its_length_is_read_only_up_to_the_limit(store: Any) -> None:
+    import http.client
+    from urllib.parse import urlsplit
+
+    ws, url, _ = store
+    before = {m: ws.export(m) for m in ws.matches()}
+    where = urlsplit(url)
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=60)
+    connection.request("POST", TAP_PATH, body=iter([b" " * 40_000] * 5), headers={"Content-Type": "application/json"},
+                       encode_chunked=True)
+    answer = connection.getresponse()
+    assert answer.status == 413
+    assert answer.read().decode() == "tap: the body is more than the 65536 bytes a tap may be"
+    connection.close()
+    assert {m: ws.export(m) for m in ws.matches()} == before
+
+
 @pytest.mark.parametrize(("kind", "rule"), [("AttackDeclared", None), ("HeroMoved", "mortalgate/movement.points")])
 def test_a_tap_the_rules_refuse_says_why_and_the_table_can_insist(store: Any, kind: str, rule: str | None) -> None:
     """An attack out of range or sight, or a move past the hero's movement, is not lit, but
