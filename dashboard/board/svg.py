@@ -290,11 +290,13 @@ def _ground(geometry: str, width: float, height: float) -> str:
     if geometry == "inches":
         return (f'<rect class="ground" x="{PAD}" y="{PAD}" width="{frame.width:.1f}" height="{frame.height:.1f}" '
                 f'fill="{OPEN_GROUND}" stroke="{GRID_LINE}"/>')
-    out = []
+    # The spaces' paint is said once, on their group: a fifth less markup for the browser to
+    # take in, for every distinct map a match hands it.
+    out = [f'<g class="spaces" fill="{OPEN_GROUND}" stroke="{GRID_LINE}" stroke-width="0.6">']
     for col in range(int(width)):
         for row in range(int(height)):
-            out.append(f'<polygon class="space" data-key="{space_key(col, row)}" points="{frame.cell_points(col, row)}" '
-                       f'fill="{OPEN_GROUND}" stroke="{GRID_LINE}" stroke-width="0.6"/>')
+            out.append(f'<polygon class="space" data-key="{space_key(col, row)}" points="{frame.cell_points(col, row)}"/>')
+    out.append("</g>")
     return "".join(out)
 
 

@@ -40,7 +40,7 @@ def test_hex_even_q_puts_even_columns_half_a_hex_lower() -> None:
     assert c[1] == pytest.approx(a[1], abs=0.2)
     assert b[0] - a[0] == pytest.approx(1.5 * HEX_SIZE, abs=0.2)  # flat-topped columns
     assert d[1] - a[1] == pytest.approx(h, abs=0.2)
-    hexes = [p for p in root.iter("{http://www.w3.org/2000/svg}polygon") if p.get("fill") == "#f7f3e8"]
+    hexes = [p for p in root.iter("{http://www.w3.org/2000/svg}polygon") if p.get("class") == "space"]
     assert len(hexes) == 6
     corners = hexes[0].get("points", "").split()
     assert len(corners) == 6
@@ -55,7 +55,7 @@ def test_grid_squares_and_card_facing() -> None:
     x, y = piece_centre(root, "k")
     assert (x, y) == pytest.approx((PAD + 2.5 * SQUARE, PAD + 1.5 * SQUARE), abs=0.2)
     assert "rotate(180" in svg
-    squares = [p for p in root.iter("{http://www.w3.org/2000/svg}polygon") if p.get("fill") == "#f7f3e8"]
+    squares = [p for p in root.iter("{http://www.w3.org/2000/svg}polygon") if p.get("class") == "space"]
     assert len(squares) == 12 and len(squares[0].get("points", "").split()) == 4
 
 
