@@ -11,18 +11,9 @@ from pathlib import Path
 
 import streamlit as st
 
+from dashboard.app.navigation import ORDER, PAGES
 from dashboard.app.state import PAGE_STYLE
 from dashboard.heap import settle
-
-PAGES = Path(__file__).parent / "pages"
-ORDER = (
-    ("matches.py", "Matches", ":material/table_rows:"),
-    ("replay.py", "Replay", ":material/slow_motion_video:"),
-    ("record.py", "Record", ":material/edit_note:"),
-    ("compare.py", "Compare", ":material/compare_arrows:"),
-    ("explore.py", "Explore", ":material/query_stats:"),
-    ("rulebook.py", "Rulebook", ":material/menu_book:"),
-)
 
 FAVICON = Path(__file__).parent / "static" / "favicon.png"
 """Shipped with the package: an emoji or icon-font favicon is fetched from a CDN, and a table's

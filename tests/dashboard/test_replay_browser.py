@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import pytest
 
 from benchmarks import record_browser as driver
+from dashboard.app.state import CHOICE_ROW, CHOICE_ROW_HEIGHT
 from projections.corpus.demo import import_playtests, save_events
 from projections.corpus.simulate import play
 from projections.workspace import Workspace
@@ -86,6 +88,25 @@ def test_keys_buttons_and_next_violation_redraw_the_board_without_asking_the_ser
     page.keyboard.press("Home")
     driver.wait_drawn(page, 0)
     assert sent[asked:] == [], "a step asked the server"
+
+
+def test_a_page_opened_at_its_own_address_finds_the_server_at_the_first_try(served: Any, page: Any) -> None:
+    _, url = served
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    driver.open_replay(page, url, CAFE)  # /replay?match=...: a link followed, or a reload
+    assert [u for u in asked if "_stcore/health" in u] == [url + "_stcore/health"]  # not /replay/_stcore/ first
+    with urllib.request.urlopen(url + "favicon.png") as served_file:  # Streamlit's own files still answer
+        assert served_file.headers["Content-Type"] == "image/png"
+
+
+def test_the_page_keeps_the_dashboards_room_above_the_board_and_the_choices_row(served: Any, page: Any) -> None:
+    _, url = served
+    driver.open_replay(page, url, CAFE)
+    main = page.locator("[data-testid='stMainBlockContainer']")
+    assert main.evaluate("e => getComputedStyle(e).paddingTop") == "56px"  # 3.5rem: the page style took
+    row = page.locator(f".st-key-{CHOICE_ROW}")
+    assert row.evaluate("e => getComputedStyle(e).minHeight") == f"{CHOICE_ROW_HEIGHT}px"
 
 
 def test_dragging_the_slider_draws_the_boards_along_the_way(served: Any, page: Any) -> None:
