@@ -22,7 +22,7 @@ laptop may be offline."""
 st.set_page_config(page_title="tabletape", page_icon=str(FAVICON), layout="wide")
 pages = [st.Page(PAGES / name, title=title, icon=icon, default=index == 0)
          for index, (name, title, icon) in enumerate(ORDER) if (PAGES / name).exists()]
+st.html(PAGE_STYLE)  # style alone: Streamlit adds no element, and loads no Markdown
 # The pages along the top, not in a sidebar, so the board gets the width of a 1024 px tablet.
-st.markdown(PAGE_STYLE, unsafe_allow_html=True)
 st.navigation(pages, position="top").run()
 settle()  # after the page ran: what it imported is frozen out of the collector's walk
