@@ -29,8 +29,9 @@ from dashboard.board.svg import board_layers, card_rows_svg
 from projections.read.frames import Frame
 from rulesets.view import BoardView
 
-FIRST = 12
-"""Frames in the first chunk: the board shows before the rest are drawn."""
+FIRST = 1
+"""Frames in the first chunk: the board the page opens on, alone, so the page's first message
+carries one map; the browser asks for the rest once it is on screen."""
 CHUNK = 200
 """Frames the browser asks for at a time after the first."""
 SPEEDS_MS = {"slow (2 s)": 2000, "normal (1 s)": 1000, "fast (0.5 s)": 500, "faster (0.2 s)": 200}
@@ -304,6 +305,10 @@ function draw(root, seq) {
   requestAnimationFrame(() => setTimeout(() => {
     root.dataset.drawnAt = String(performance.now());
     root.dataset.drawn = String(seq);
+    if (root.dataset.firstDrawnFor !== root._id) {  // a match's first board, kept through the redraws after it
+      root.dataset.firstDrawnFor = root._id;
+      root.dataset.firstDrawnAt = root.dataset.drawnAt;
+    }
   }, 0));
 }
 
