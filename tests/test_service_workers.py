@@ -470,6 +470,8 @@ def _refusals(served: Served) -> list[tuple[str, bytes, dict[str, str], str]]:
         ("huge seq", b'{"expected_seq": 99999999999999999999, "event": {}}', {}, writer),
         ("unknown field", b'{"expected_seq": 0, "event": {}, "force": true}', {}, writer),
         ("key twice", b'{"expected_seq": 0, "expected_seq": 0, "event": {}}', {}, writer),
+        ("key twice, compact", b'{"expected_seq":0,"expected_seq":0,"event":{}}', {}, writer),
+        ("key twice in an event, compact", b'{"expected_seq":0,"events":[{"type":"DraftRolled","red":1,"red":2,"blue":3}]}', {}, writer),
         ("deep", b'{"expected_seq": 0, "event": ' + b'{"a": ' * 200 + b"1" + b"}" * 201, {}, writer),
         ("neither event nor events", b'{"expected_seq": 0}', {}, writer),
         ("both event and events", b'{"expected_seq": 0, "event": {}, "events": []}', {}, writer),

@@ -205,7 +205,9 @@ def _strict_body(body: bytes, into: Any) -> Any:
         raise _unreadable(f"the request body is not valid JSON: {error}") from None
     if problem := first_problem(value):
         raise _refused(problem[0] or "body", problem[1])
-    if twice := repeated_key(body):
+    if msgspec.json.encode(value) != msgspec.json.format(body, indent=-1) and (twice := repeated_key(body)):
+        # A body that is its own compact encoding gives each key once (a dict keeps one value per
+        # key): what every client built on an encoder sends, proven at a tenth of the walk's cost.
         raise _refused(twice, f"`{twice}` is given twice: send each key once")
     try:
         return msgspec.convert(value, type=into, strict=True)
