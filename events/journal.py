@@ -27,7 +27,7 @@ from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from itertools import islice
 from pathlib import Path
-from typing import BinaryIO, NamedTuple, TypeVar
+from typing import BinaryIO, Generic, NamedTuple, TypeVar
 
 import msgspec
 
@@ -131,6 +131,16 @@ class _View(NamedTuple):
     open_end: bool
     """The last committed line is whole JSON without its final newline."""
     anchor: AnchorRead
+
+
+class Written(list[E], Generic[E]):
+    """What an append wrote: the events as stamped (the list itself), and `lines`, the bytes
+    of each line as written, without its newline. A reader that follows the log (the live
+    audit) folds these instead of reading back the lines it has just had written."""
+
+    def __init__(self, events: Iterable[E] = (), lines: Iterable[bytes] = ()) -> None:
+        super().__init__(events)
+        self.lines = list(lines)
 
 
 def _write_all(fd: int, data: bytes | bytearray) -> None:
@@ -329,7 +339,7 @@ class Journal:
 
     # -- writing ---------------------------------------------------------------------
 
-    def append(self, events: Sequence[E], *, expected_seq: int) -> list[E]:
+    def append(self, events: Sequence[E], *, expected_seq: int) -> Written[E]:
         """Stamp and append whole lines if the last seq is `expected_seq` (-1: empty file).
 
         Optimistic concurrency: a stale writer gets ConflictError and writes nothing, so
@@ -338,7 +348,7 @@ class Journal:
         the file ends in a torn tail or does not end where its anchor says.
         """
         if not events:
-            return []
+            return Written()
         # A new file is stamped before it is created, so bad input never leaves one behind.
         new = self._stamp(events, -1, GENESIS) if expected_seq == -1 else None
         try:
@@ -363,7 +373,7 @@ class Journal:
                     os.close(commit)
         finally:
             os.close(fd)
-        return stamped
+        return Written(stamped, lines)
 
     def create(self, events: Sequence[E]) -> list[E]:
         """Write a new file whose first lines are `events`, atomically: all or nothing.

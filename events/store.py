@@ -35,7 +35,7 @@ from events.errors import (
     UnknownMatchError,
 )
 from events.headers import HeaderIndex
-from events.journal import ChainReport, Journal, RepairReport, TornTail, real_folder
+from events.journal import ChainReport, Journal, RepairReport, TornTail, Written, real_folder
 from events.journal import remove_dead_temps as remove_dead_journal_temps
 from events.shared import MatchStarted
 from events.values import check_values
@@ -143,8 +143,9 @@ class FileStore:
             raise ConflictError(f"match {started.match_id!r} already exists in {self.home}") from None
         return written
 
-    def append(self, match_id: str, events: Sequence[Event], *, expected_seq: int) -> list[Event]:
-        """Append events after `expected_seq`, the last seq the caller has seen."""
+    def append(self, match_id: str, events: Sequence[Event], *, expected_seq: int) -> Written[Event]:
+        """Append events after `expected_seq`, the last seq the caller has seen; the events
+        as stamped, with the lines they were written as."""
         journal = self._existing(match_id)
         _refuse_second_start(events)
         if expected_seq < 0:

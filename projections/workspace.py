@@ -26,7 +26,7 @@ from events.codec import (
     refuse_bom,
 )
 from events.errors import LogFormatError, TabletapeError, UnknownRulesetError
-from events.journal import ChainReport, verify_lines
+from events.journal import ChainReport, Written, verify_lines
 from events.notes import Notebook
 from events.shared import MatchStarted, Retracted, Source
 from events.store import FileStore, import_log, new_match_id, validate_match_id
@@ -204,7 +204,7 @@ class Workspace:
             raise LogFormatError("--seats", None, problems[0])
         return self.store.create(started)
 
-    def append(self, match_id: str, data: bytes | str, *, expected_seq: int | None = None, where: str = "<input>") -> list[Event]:
+    def append(self, match_id: str, data: bytes | str, *, expected_seq: int | None = None, where: str = "<input>") -> Written[Event]:
         """Decode JSON-lines input and append it; all or nothing.
 
         Without `expected_seq` the current last seq is used (a person at the CLI); a
@@ -213,8 +213,9 @@ class Workspace:
         events = decode_drafts(data, self.codec(match_id), where=where)
         return self.append_events(match_id, events, expected_seq=expected_seq, where=where)
 
-    def append_events(self, match_id: str, events: Sequence[Event], *, expected_seq: int | None = None, where: str = "<input>") -> list[Event]:
-        """Append typed events (the recorder and bots use this)."""
+    def append_events(self, match_id: str, events: Sequence[Event], *, expected_seq: int | None = None, where: str = "<input>") -> Written[Event]:
+        """Append typed events (the recorder and bots use this): the events as stamped, with
+        the lines they were written as."""
         for line_no, event in enumerate(events, start=1):
             if isinstance(event, MatchStarted):
                 raise LogFormatError(where, line_no, "MatchStarted can only be line 0 of a new match", field="type")

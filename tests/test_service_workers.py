@@ -5,6 +5,7 @@ Litestar's route does; and kept-alive connections are held evenly by the two."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import os
@@ -470,6 +471,8 @@ def _refusals(served: Served) -> list[tuple[str, bytes, dict[str, str], str]]:
         ("huge seq", b'{"expected_seq": 99999999999999999999, "event": {}}', {}, writer),
         ("unknown field", b'{"expected_seq": 0, "event": {}, "force": true}', {}, writer),
         ("key twice", b'{"expected_seq": 0, "expected_seq": 0, "event": {}}', {}, writer),
+        ("key twice, compact", b'{"expected_seq":0,"expected_seq":0,"event":{}}', {}, writer),
+        ("key twice in an event, compact", b'{"expected_seq":0,"events":[{"type":"DraftRolled","red":1,"red":2,"blue":3}]}', {}, writer),
         ("deep", b'{"expected_seq": 0, "event": ' + b'{"a": ' * 200 + b"1" + b"}" * 201, {}, writer),
         ("neither event nor events", b'{"expected_seq": 0}', {}, writer),
         ("both event and events", b'{"expected_seq": 0, "event": {}, "events": []}', {}, writer),
@@ -579,6 +582,27 @@ def test_sighup_replaces_every_serving_process_and_the_service_goes_on(tmp_path:
         before = set(here.workers())
         os.kill(here.server.pid, signal.SIGHUP)
         _two_new_serve(here, before, time.monotonic() + PATIENCE)
+        here.no_traceback()
+
+
+def _core_of(pid: int) -> int | frozenset[frozenset[int]]:
+    """The one core every thread of a process is kept to; else the cores each may run on."""
+    found = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):  # a thread ended meanwhile
+            found.add(frozenset(os.sched_getaffinity(int(task.name))))
+    return next(iter(next(iter(found)))) if len(found) == 1 and len(next(iter(found))) == 1 else frozenset(found)
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="one core: no two to keep the processes to")
+def test_each_serving_process_keeps_to_a_core_of_its_own_and_so_do_their_replacements(tmp_path: Path) -> None:
+    with _serving(tmp_path, tmp_path.parent / f"{tmp_path.name}-cores.log") as here:
+        first = set(here.workers())
+        cores = [_core_of(pid) for pid in first]
+        assert all(isinstance(core, int) for core in cores) and len(set(cores)) == 2, cores  # one each, not the same
+        os.kill(here.server.pid, signal.SIGHUP)
+        _two_new_serve(here, first, time.monotonic() + PATIENCE)
+        assert Counter(_core_of(pid) for pid in here.workers()) == Counter(cores)
         here.no_traceback()
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -24,7 +24,7 @@ from events.base import Event
 from events.batches import BatchLog
 from events.codec import decode_drafts
 from events.errors import ConflictError, LogFormatError, TabletapeError
-from events.journal import Journal
+from events.journal import Journal, Written
 from events.shared import MatchStarted
 from projections.read.foldcache import Folded, NeedsHistory, keep_fold
 from projections.resultcache import ResultCache
@@ -122,7 +122,7 @@ class LiveMatches:
             raise _stale(match_id, expected_seq, self.ws.store.last(match_id)[0]) from error
         last = written[-1].seq if written else expected_seq
         return Appended(match_id=match_id, events=written,
-                        findings=self._findings(match_id, cursor, [event.seq for event in written], last),
+                        findings=self._findings(match_id, cursor, [event.seq for event in written], last, written),
                         last_seq=last)
 
     def since(self, match_id: str, after_seq: int) -> Appended:
@@ -144,20 +144,27 @@ class LiveMatches:
             with cursor.lock:
                 cursor.keep(self.ws.cache)
 
-    def _findings(self, match_id: str, cursor: _Cursor, seqs: Sequence[int], upto: int) -> list[Violation]:
-        """What the rules found in the events `seqs`, once the cursor has folded up to `upto`."""
+    def _findings(self, match_id: str, cursor: _Cursor, seqs: Sequence[int], upto: int,
+                  written: Written[Event] | None = None) -> list[Violation]:
+        """What the rules found in the events `seqs`, once the cursor has folded up to `upto`.
+
+        `written`: what this process's append has just written. When the cursor stands right
+        before it, its lines are folded as written (the bytes the log holds for them); else
+        another writer came between, and the cursor catches up from the log, these included."""
         with cursor.lock:
             if cursor.folded.last_seq < upto:
-                self._catch_up(match_id, cursor)
+                follows = written and written[0].seq == cursor.folded.last_seq + 1
+                self._catch_up(match_id, cursor, written.lines if written and follows else None)
             standing = cursor.folded.findings.standing
             return [v for seq in sorted(set(seqs)) for v in standing.get(seq, ())]
 
-    def _catch_up(self, match_id: str, cursor: _Cursor) -> None:
-        """Fold the lines written since; the fold is copied to the cache every `keep_every`
-        lines (a copy costs far more than an append), when dropped, and on `close`."""
+    def _catch_up(self, match_id: str, cursor: _Cursor, lines: Iterable[bytes] | None = None) -> None:
+        """Fold the lines written since (`lines` if given, else read from the log); the fold
+        is copied to the cache every `keep_every` lines (a copy costs far more than an
+        append), when dropped, and on `close`."""
         log, folded = cursor.log, cursor.folded
         try:
-            folded.read(log.tail(folded.last_seq), folded.rules.ruleset.codec, str(log.path))
+            folded.read(log.tail(folded.last_seq) if lines is None else lines, folded.rules.ruleset.codec, str(log.path))
         except NeedsHistory:  # an undo reaching past what the kept fold held
             cursor.folded = self.ws.folded(match_id)
             cursor.kept = cursor.folded.events
