@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from dashboard.board.scrub import CHUNK
 from projections.corpus.demo import import_playtests, save_events
 from projections.corpus.simulate import play
 from projections.warehouse.sync import Warehouse
@@ -120,3 +121,17 @@ def board_frames(at: AppTest) -> dict[int, dict[str, Any]]:
 
     [board] = at.get("bidi_component")
     return {frame["seq"]: frame for frame in unpack(json.loads(board.proto.json)["chunk"])}
+
+
+def handed(at: AppTest) -> dict[str, Any]:
+    """What Replay hands its board component."""
+    import json
+
+    [board] = at.get("bidi_component")
+    return dict(json.loads(board.proto.json))
+
+
+def ask(at: AppTest, start: int, size: int = CHUNK) -> dict[int, dict[str, Any]]:
+    """What the browser does when it lacks frames: ask Replay for `size` of them from `start`."""
+    at.session_state["replay.asked"] = (handed(at)["id"], start, size)
+    return board_frames(run_ok(at))

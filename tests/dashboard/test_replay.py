@@ -22,9 +22,11 @@ from rulesets.view import BoardView, card_key
 from tests.dashboard.conftest import (
     CAFE,
     PLAYABLE,
+    ask,
     board_frames,
     bot_game_id,
     by_label,
+    handed,
     open_page,
     open_replay,
     run_ok,
@@ -35,27 +37,15 @@ LAST = 386
 """The café playtest's last seq."""
 CLUB = "playtest-2026-03-12-club"
 """A 2.1 playtest, four players."""
-ASKED, SEQ = "replay.asked", "replay.seq"
-"""The page's keys of the frames the browser asked for and of the event it picked."""
+SEQ = "replay.seq"
+"""The page's key of the event the browser picked."""
 
 
 def replay(app: AppTest, match_id: str = CAFE) -> AppTest:
     return open_replay(app, match_id)
 
 
-def handed(at: AppTest) -> dict[str, Any]:
-    """What the page hands its board component."""
-    [board] = at.get("bidi_component")
-    return dict(json.loads(board.proto.json))
-
-
 frames = board_frames
-
-
-def ask(at: AppTest, start: int, size: int = CHUNK) -> dict[int, dict[str, Any]]:
-    """What the browser does when it lacks frames: ask for `size` of them from `start`."""
-    at.session_state[ASKED] = (handed(at)["id"], start, size)
-    return frames(run_ok(at))
 
 
 def drawn_view(view: BoardView) -> str:
