@@ -203,7 +203,7 @@ def test_branch_here_starts_a_what_if_match_from_the_event_the_board_stands_on(s
     driver.wait_drawn(page, 158)
     page.get_by_role("button", name="✎ Note or branch here").click()
     page.get_by_role("button", name="Branch here (event 158)").click()
-    page.wait_for_function("() => document.body.innerText.includes('branch')", timeout=60_000)
+    page.get_by_text("started from event 158").wait_for(timeout=60_000)  # what the page says once it is made
     branches = [m for m in ws.matches() if ws.header(m).branch_of == CAFE]
     assert len(branches) == 1 and ws.header(branches[0]).branch_at == 158
     driver.wait_drawn(page, 158)  # the branch opens where it left its parent
