@@ -11,7 +11,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from dashboard.app.navigation import ORDER, PAGES
+from dashboard.app.navigation import PAGES, present
 from dashboard.app.state import PAGE_STYLE
 from dashboard.heap import settle
 
@@ -20,8 +20,7 @@ FAVICON = Path(__file__).parent / "static" / "favicon.png"
 laptop may be offline."""
 
 st.set_page_config(page_title="tabletape", page_icon=str(FAVICON), layout="wide")
-pages = [st.Page(PAGES / name, title=title, icon=icon, default=index == 0)
-         for index, (name, title, icon) in enumerate(ORDER) if (PAGES / name).exists()]
+pages = [st.Page(PAGES / name, title=title, icon=icon, default=index == 0) for index, (name, title, icon) in enumerate(present())]
 st.html(PAGE_STYLE)  # style alone: Streamlit adds no element, and loads no Markdown
 # The pages along the top, not in a sidebar, so the board gets the width of a 1024 px tablet.
 st.navigation(pages, position="top").run()

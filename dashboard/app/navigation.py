@@ -29,6 +29,12 @@ ORDER = (
 )
 """Each page's file, title and icon; its address is the file's name (`/replay`)."""
 
+
+def present() -> list[tuple[str, str, str]]:
+    """The pages whose file exists: a page appears once it is written, so pages can be built
+    one at a time."""
+    return [entry for entry in ORDER if (PAGES / entry[0]).exists()]
+
 SERVER_HERE = ('<script>window.__streamlit = Object.assign({}, window.__streamlit,'
                ' {BACKEND_BASE_URL: new URL(".", location.href).href});</script>')
 """The server is at the folder of the page's address: `/` for `/replay`."""
@@ -50,4 +56,4 @@ async def page(request: Request) -> HTMLResponse:
 
 def page_routes() -> list[Route]:
     """The routes answering each page's address, in front of Streamlit's own."""
-    return [Route(f"/{Path(name).stem}", page) for name, _, _ in ORDER if (PAGES / name).exists()]
+    return [Route(f"/{Path(name).stem}", page) for name, _, _ in present()]
