@@ -57,6 +57,15 @@ def test_simulate_keeps_a_warehouse_already_built_current(tmp_path: Path) -> Non
     assert "mortalgate  2.5      5 " in _run(home, "query", "game_length")
 
 
+def test_simulate_syncs_its_games_on_the_worker_processes_it_played_them_on(tmp_path: Path) -> None:
+    home = tmp_path / "store"
+    _run(home, "simulate", "mortalgate@2.5", "--games", "2", "--seed", "1", "--workers", "1")
+    _run(home, "query", "game_length")  # builds the warehouse
+    out = _run(home, "simulate", "mortalgate@2.5", "--games", "16", "--seed", "2", "--workers", "2")
+    assert "warehouse: synced 18 matches (16 new, 0 extended, 2 unchanged)" in out and " on 2 processes" in out, out
+    assert "mortalgate  2.5      18 " in _run(home, "query", "game_length")
+
+
 def _run(home: Path, *args: str) -> str:
     from tests.cli_support import run
 

@@ -677,9 +677,9 @@ def simulate(ws: Workspace, spec: str, games: int, seed: int, bot: str | None, w
     click.echo(report.summary())
     spent = [f"{report.seconds:.1f} s playing the games"]
     if ws.has_warehouse():
-        from projections.warehouse.sync import Warehouse
+        from projections.warehouse.sync import Warehouse, parallel_sync
 
-        synced = Warehouse(ws).sync()
+        synced = parallel_sync(Warehouse(ws), workers=workers)
         click.echo(f"warehouse: {synced.summary()}")
         spent.append(f"{synced.seconds:.1f} s syncing the warehouse")
     else:

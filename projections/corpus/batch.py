@@ -155,9 +155,9 @@ def simulate(
                          seconds=time.perf_counter() - started, workers=f"dask {scheduler}" if scheduler else f"{workers} local process(es)",
                          match_ids=[m for task in tasks for m in task.match_ids])
     if sync:
-        from projections.warehouse.sync import Warehouse
+        from projections.warehouse.sync import Warehouse, parallel_sync
 
-        Warehouse(ws).sync()
+        parallel_sync(Warehouse(ws), workers=workers)  # on this machine's cores: a cluster may not see the store
     return report
 
 
@@ -204,7 +204,7 @@ def compare_versions(
         check_detect,
         compare_cohorts,
     )
-    from projections.warehouse.sync import Warehouse
+    from projections.warehouse.sync import Warehouse, parallel_sync
 
     rules_a, rules_b = ws.rules(a), ws.rules(b)
     if rules_a.ruleset.name != rules_b.ruleset.name:
@@ -212,7 +212,7 @@ def compare_versions(
     check_detect(detect)
     reports = simulate_pair(ws, (a, b), games=games, seed=seed, bot=bot, workers=workers, scheduler=scheduler,
                             progress=progress)
-    Warehouse(ws).sync()
+    parallel_sync(Warehouse(ws), workers=workers)
     report = compare_cohorts(ws, a, b, kind="bots", batches=((reports[0].batch_id,), (reports[1].batch_id,)),
                              stored=stored_where(ws, reports), detect=detect)
     if chances < 1:

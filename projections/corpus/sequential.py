@@ -27,7 +27,7 @@ from events.errors import TabletapeError
 from projections.corpus.batch import Progress, simulate_pair, stored_where
 from projections.stats.balance import BalanceReport, check_detect, compare_cohorts
 from projections.stats.verdicts import Verdict, show_interval
-from projections.warehouse.sync import Warehouse
+from projections.warehouse.sync import Warehouse, parallel_sync
 from projections.workspace import Workspace
 
 ALPHA = 0.05
@@ -90,7 +90,7 @@ def until_decided(ws: Workspace, a: str, b: str, *, measures: Sequence[str], rou
         reports.extend(played)
         batches[0].append(played[0].batch_id)
         batches[1].append(played[1].batch_id)
-        Warehouse(ws).sync()
+        parallel_sync(Warehouse(ws), workers=workers)
         report = compare_cohorts(ws, a, b, kind="bots", batches=batches, detect=detect)
         level = (spent((k + 1) / rounds) - spent(k / rounds)) / len(measures)
         found = {v.key: v for v in report.verdicts}

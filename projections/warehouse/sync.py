@@ -89,6 +89,8 @@ class SyncReport(msgspec.Struct, kw_only=True):
     notes: int = 0
     """Note streams re-read."""
     seconds: float = 0.0
+    projected_on: str = "this process"
+    """Where the matches were projected: this process, local worker processes or a Dask cluster."""
 
     def summary(self) -> str:
         """One line for the command line."""
@@ -98,7 +100,7 @@ class SyncReport(msgspec.Struct, kw_only=True):
         rebuilt += f", {self.removed} removed" if self.removed else ""
         return (f"synced {self.matches} matches ({self.new} new, {self.extended} extended{rebuilt}, "
                 f"{self.unchanged} unchanged): {self.events} events replayed, {self.notes} note streams "
-                f"in {self.seconds:.2f} s")
+                f"in {self.seconds:.2f} s" + (f" on {self.projected_on}" if self.projected_on != "this process" else ""))
 
 
 class Checkpoint(msgspec.Struct, kw_only=True):
@@ -875,6 +877,8 @@ def _sync(warehouse: Warehouse, *, workers: int, scheduler: str | None, verify: 
         tasks = [ProjectTask(home=str(ws.home), jobs=chunk) for chunk in chunked(jobs, workers)]
         in_process = not scheduler and (workers == 1 or len(tasks) <= 1)  # as ordered_map decides
         project: Callable[[ProjectTask], Projected] = (lambda task: _project_jobs(ws, task.jobs)) if in_process else project_chunk
+        if not in_process:
+            report.projected_on = f"a Dask cluster ({scheduler})" if scheduler else f"{workers} processes"
         batch, touched, done = Rows(), {}, []
         finished = report.unchanged
         for projected in ordered_map(project, tasks, workers=workers, scheduler=scheduler, work="sync"):
