@@ -459,7 +459,7 @@ class Workspace:
         """Random access to every state of the match (for scrubbing); kept in the store's
         cache by the log's content and the rules, so opening it again reads it back."""
         rules = self.rules_of(match_id, against)
-        digest = digest_of(self.store.chunks(match_id))
+        digest = digest_of(self.store.chunks(match_id), lines=True)
         key = (*rules_key(rules), *digest.key(), str(every))
         kept = self.cache.get("timeline", key)
         if kept is not None:
