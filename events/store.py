@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
@@ -110,11 +111,15 @@ class FileStore:
     def _existing(self, match_id: str) -> Journal | BatchLog:
         """The log's journal (or its place in a batch), or UnknownMatchError: reads and
         appends never create a log."""
-        journal = self.log_journal(match_id)
-        if journal.path.is_symlink():
-            raise StoreLinkError(f"{journal.path} is a symbolic link; the store never reads or writes through links")
-        if journal.path.is_file():
-            return journal
+        path = self.log_path(match_id)
+        try:
+            mode = os.lstat(path).st_mode  # one look, not the link's then the file's
+        except (FileNotFoundError, NotADirectoryError):
+            mode = 0
+        if stat.S_ISLNK(mode):
+            raise StoreLinkError(f"{path} is a symbolic link; the store never reads or writes through links")
+        if stat.S_ISREG(mode):
+            return self._journal(path, match_id)
         batched = self.batches.get(match_id)
         if batched is None:
             raise UnknownMatchError(f"no match {match_id!r} in {self.home}")

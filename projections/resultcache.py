@@ -41,6 +41,9 @@ class ResultCache:
 
     def __init__(self, root: Path, limit_bytes: int = DEFAULT_LIMIT_BYTES) -> None:
         self.root = Path(root)
+        self._root = os.fspath(self.root)
+        # The folder as a string: an entry's path is joined per call, and a Path's joins cost
+        # more than the read they lead to.
         self.limit_bytes = limit_bytes
         self._size: int | None = None
         # This process's running estimate of the bytes held; made exact by each eviction scan.
@@ -91,14 +94,14 @@ class ResultCache:
                 os.unlink(path)
         self._size = 0
 
-    def _where(self, kind: str, key: tuple[str, ...]) -> tuple[Path, bytes]:
+    def _where(self, kind: str, key: tuple[str, ...]) -> tuple[str, bytes]:
         if not _KIND.fullmatch(kind):
             raise ValueError(f"cache kind {kind!r}: use 1-40 lowercase letters, digits, '_' or '-'")
         if not isinstance(key, tuple) or not all(isinstance(part, str) for part in key):
             raise TypeError(f"cache key must be a tuple of str, not {key!r}")
         key_bytes = b"".join(_length_prefixed(part.encode("utf-8", "surrogatepass")) for part in key)
         digest = hashlib.blake2b(kind.encode() + b"\x01" + key_bytes, digest_size=20).hexdigest()
-        return self.root / kind / digest[:2] / digest, key_bytes
+        return f"{self._root}/{kind}/{digest[:2]}/{digest}", key_bytes
 
     def _entries(self) -> list[tuple[str, int, int]]:
         """Every entry as (path, bytes, last used in ns); a folder that vanished is empty."""
@@ -173,10 +176,11 @@ def _read_all(fd: int) -> bytes:
     return b"".join(parts)
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
+def _write_atomically(path: str, data: bytes) -> None:
     """Write `data` as `path` whole (temp file, rename), making the folders if the cache
     was deleted; no fsync: a torn entry after a power cut fails its digest and is a miss."""
-    temp = path.with_name(f".{path.name}.{os.urandom(4).hex()}.tmp")
+    folder, name = os.path.split(path)
+    temp = os.path.join(folder, f".{name}.{os.urandom(4).hex()}.tmp")
     for attempt in range(2):
         try:
             fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
@@ -184,7 +188,7 @@ def _write_atomically(path: Path, data: bytes) -> None:
         except FileNotFoundError:
             if attempt:
                 raise
-            path.parent.mkdir(parents=True, exist_ok=True)
+            os.makedirs(folder, exist_ok=True)
     try:
         view = memoryview(data)
         while view:
