@@ -229,6 +229,15 @@ class Fold(Generic[P, S]):
             return msgspec.structs.replace(step, past_end=True)
         return step
 
+    def applied(self, prev: Step[S], event: Event) -> Step[S]:
+        """`event` applied onto the previous step and nothing more: the fold of a log whose kept
+        audit says it only ever applied its events (`foldcache.follows_the_log`: nothing refused,
+        nothing undone), where undo entries, checks and readings would answer nothing. The same
+        states as the fold itself, without its bookkeeping per event."""
+        if type(event) in _TABLE_ONLY:
+            return Step(event=event, state=prev.state)
+        return Step(event=event, state=self._apply(self._params, prev.state, event))
+
     def _fold(self, prev: Step[S], event: Event) -> Step[S]:
         """One event onto the previous step: check, apply, resynchronise."""
         kind = type(event)

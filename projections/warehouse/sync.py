@@ -339,7 +339,8 @@ class Projection:
                 self.declared = msgspec.json.decode(self.resume.declared, type=MatchEnded)
         floor = self.first_seq - 1
         codec, where = ruleset.codec, self.where
-        fold, progress, metrics, where_on_board = self.fold, ruleset.progress, ruleset.metrics, ruleset.places
+        progress, metrics, where_on_board = ruleset.progress, ruleset.metrics, ruleset.places
+        fold = self.fold if self.known is None else self.fold.applied  # a log known to follow the table
         keep_event, keep_standing = self.events.append, self.standings.append
         shown: dict[str, float] | None = None
         for expected, line in enumerate(lines, start=floor + 1):
@@ -349,7 +350,7 @@ class Projection:
             said = type(event) in _TABLE_SAYS
             if said and _reaches_before(event, floor):
                 return None
-            before, step = step, fold.first(event) if step is None else fold(step, event)
+            before, step = step, self.fold.first(event) if step is None else fold(step, event)
             state = step.state
             keep_event(event)
             keep_standing(progress(params, state))
