@@ -42,8 +42,8 @@ class ResultCache:
     def __init__(self, root: Path, limit_bytes: int = DEFAULT_LIMIT_BYTES) -> None:
         self.root = Path(root)
         self._root = os.fspath(self.root)
-        # The folder as a string: an entry's path is joined per call, and a Path's joins cost
-        # more than the read they lead to.
+        # The folder as a string: an entry's path is joined on every lookup, where three Path
+        # joins cost more than hashing the key.
         self.limit_bytes = limit_bytes
         self._size: int | None = None
         # This process's running estimate of the bytes held; made exact by each eviction scan.
