@@ -216,7 +216,7 @@ out the interpreter's cost per small call rather than the calls (some 64 Python 
 instructions an event): the rules compiled (mypyc gave about 1.3x when tried on `board`, `state`,
 `movement`, `rolls`, `rules`, `effects`, `abilities` and `memo`, once annotations that let an int pass for
 a float are mended) or run under a JIT; or no fold at all where the audit is known, which the fold cache
-already gives a stored log (`audit --all` of an unchanged store, 14x on a quiet machine).
+already gives a stored log (`audit --all` of an unchanged store, 23x).
 """
 """What that table says: where the time went and what was cut (follows the table)."""
 
