@@ -262,7 +262,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="A 60-game corpus and logs up to 100k events; printed only.")
     parser.add_argument("--baseline", default=BASELINE)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=7,
+                        help="rounds of the first appends and of the corpus figures (each figure the least or median of its rounds)")
     parser.add_argument("--corpus-only", action="store_true",
                         help="measure the corpus rows (audit --all, the syncs) again and replace only them in BENCHMARKS.md")
     args = parser.parse_args()
