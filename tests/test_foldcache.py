@@ -349,3 +349,39 @@ def test_live_appends_copy_their_fold_to_the_cache_seldom_yet_a_restart_folds_on
         assert answer.status_code == 201, answer.text
         assert counted[0] <= 20
     assert Workspace(tmp_path).audit(match_id) == _from_scratch(ws, match_id)
+
+
+def test_a_match_recorded_through_the_service_is_synced_without_checking_it_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    live, fresh = tmp_path / "live", tmp_path / "fresh"
+    rules = registry.resolve("mortalgate@2.5")
+    played = play(rules, rules.ruleset.example_seats, seed=3, bot="heuristic", match_id="m1")
+    log = tmp_path / "bot.jsonl"
+    log.write_bytes(b"".join(rules.ruleset.codec.encode(event) + b"\n" for event in played))
+    ws, match_id, rest = _stored(live, log, lines=40)
+    code, token, err = run(live, "token", "issue", "--scope", "write", "--label", "table")
+    assert code == 0, err
+    headers = {"Authorization": f"Bearer {token.strip()}"}
+    drafts = [msgspec.json.decode(line) for line in rest]
+    with TestClient(app=create_app(live)) as client:  # the service puts the match down as it stops
+        for start in range(0, len(drafts), 25):
+            answer = client.post(f"/matches/{match_id}/events", headers=headers,
+                                 json={"expected_seq": ws.store.last(match_id)[0], "events": drafts[start:start + 25]})
+            assert answer.status_code == 201, answer.text
+    shutil.copytree(live, fresh, ignore=shutil.ignore_patterns("cache"))
+    checks = [0]
+    ruleset = registry.game("mortalgate")
+    check = ruleset.check
+
+    def counting(params: Any, state: Any, event: Any) -> Any:
+        checks[0] += 1
+        return check(params, state, event)
+
+    monkeypatch.setitem(registry._LOADED, "mortalgate", dataclasses.replace(ruleset, check=counting))
+    for home, checked in ((live, False), (fresh, True)):
+        checks[0] = 0
+        code, _, err = run(home, "sync", "--workers", "1")
+        assert code == 0, err
+        assert (checks[0] > 0) is checked, home.name
+    assert _warehouse_tables(live) == _warehouse_tables(fresh)
+

@@ -26,7 +26,7 @@ from events.codec import decode_drafts
 from events.errors import ConflictError, LogFormatError, TabletapeError
 from events.journal import Journal, Written
 from events.shared import MatchStarted
-from projections.read.foldcache import Folded, NeedsHistory, keep_fold
+from projections.read.foldcache import Folded, NeedsHistory, keep_audit, keep_fold
 from projections.resultcache import ResultCache
 from projections.workspace import Workspace
 from rulesets.protocol import Progress, Violation
@@ -86,12 +86,24 @@ class _Cursor:
         self.folded = folded
         self.kept = folded.events
         # Lines the copy in the store's cache holds (`Workspace.folded` kept it as folded).
+        self.audited = -1
+        # Lines of the audit kept in the store's cache by `put_down` (none yet).
         self.lock = threading.Lock()
 
     def keep(self, cache: ResultCache) -> None:
         """Keep the fold in the store's cache if it moved since the copy there."""
         if self.folded.events != self.kept and keep_fold(cache, self.match_id, self.folded):
             self.kept = self.folded.events
+
+    def put_down(self, cache: ResultCache) -> None:
+        """The match leaves this process (the service stops, or keeps others): keep its fold,
+        and the audit of the lines it holds, so that the next process goes on from the fold
+        and a sync or `audit` of the log as it stands reads the audit instead of checking
+        every event again. Not at every copy of the fold: the log is still growing then."""
+        self.keep(cache)
+        if self.folded.events != self.audited:
+            keep_audit(cache, self.folded.rules, self.folded.digest, self.folded)
+            self.audited = self.folded.events
 
 
 class LiveMatches:
@@ -136,13 +148,13 @@ class LiveMatches:
         return Appended(match_id=match_id, events=events, findings=findings, last_seq=events[-1].seq)
 
     def close(self) -> None:
-        """Keep every fold that moved since its copy in the cache (the service stops): the
-        next process takes each match up from where this one left it."""
+        """Put every match down (the service stops): the next process takes each up from where
+        this one left it, and a sync reads each one's audit."""
         with self._lock:
             cursors = list(self._cursors.values())
         for cursor in cursors:
             with cursor.lock:
-                cursor.keep(self.ws.cache)
+                cursor.put_down(self.ws.cache)
 
     def _findings(self, match_id: str, cursor: _Cursor, seqs: Sequence[int], upto: int,
                   written: Written[Event] | None = None) -> list[Violation]:
@@ -187,7 +199,7 @@ class LiveMatches:
                 dropped.append(self._cursors.popitem(last=False)[1])
         for old in dropped:
             with old.lock:
-                old.keep(self.ws.cache)
+                old.put_down(self.ws.cache)
         return cursor
 
 
