@@ -45,19 +45,39 @@ def _stored(home: Path, log: Path, lines: int | None = None) -> tuple[Workspace,
     return ws, started.match_id, data[cut:]
 
 
-@pytest.fixture
-def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
-    """MortalGate with its `apply` counted: how many events the process folds."""
+def _counting(monkeypatch: pytest.MonkeyPatch, name: str) -> list[int]:
+    """MortalGate with its `apply` or `check` counted in this process."""
     calls = [0]
     ruleset = registry.game("mortalgate")
-    apply = ruleset.apply
+    rule = getattr(ruleset, name)
 
     def counting(params: Any, state: Any, event: Any) -> Any:
         calls[0] += 1
-        return apply(params, state, event)
+        return rule(params, state, event)
 
-    monkeypatch.setitem(registry._LOADED, "mortalgate", dataclasses.replace(ruleset, apply=counting))
-    yield calls
+    monkeypatch.setitem(registry._LOADED, "mortalgate", dataclasses.replace(ruleset, **{name: counting}))
+    return calls
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """How many events the process folds (MortalGate's `apply` counted)."""
+    yield _counting(monkeypatch, "apply")
+
+
+@pytest.fixture
+def checked(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """How many events the process checks (MortalGate's `check` counted)."""
+    yield _counting(monkeypatch, "check")
+
+
+def _bot_game(folder: Path, seed: int) -> Path:
+    """A heuristic bot game of MortalGate 2.5 written as a log file."""
+    rules = registry.resolve("mortalgate@2.5")
+    played = play(rules, rules.ruleset.example_seats, seed=seed, bot="heuristic", match_id="m1")
+    log = folder / "bot.jsonl"
+    log.write_bytes(b"".join(rules.ruleset.codec.encode(event) + b"\n" for event in played))
+    return log
 
 
 def _entries(home: Path) -> list[Path]:
@@ -297,32 +317,20 @@ def _warehouse_tables(home: Path) -> dict[str, list[tuple[Any, ...]]]:
 
 
 @pytest.mark.parametrize("log", ["bot game", MISTAKES], ids=["clean", "mistakes"])
-def test_a_sync_checks_only_logs_whose_audit_it_does_not_know(tmp_path: Path, log: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_sync_checks_only_logs_whose_audit_it_does_not_know(tmp_path: Path, log: Any, checked: list[int]) -> None:
     if log == "bot game":
-        rules = registry.resolve("mortalgate@2.5")
-        played = play(rules, rules.ruleset.example_seats, seed=5, bot="heuristic", match_id="m1")
-        log = tmp_path / "bot.jsonl"
-        log.write_bytes(b"".join(rules.ruleset.codec.encode(event) + b"\n" for event in played))
+        log = _bot_game(tmp_path, seed=5)
     for home in (tmp_path / "fresh", tmp_path / "audited"):
         _stored(home, log)
     code, _, err = run(tmp_path / "audited", "audit", "m1")
-    checks = [0]
-    ruleset = registry.game("mortalgate")
-    check = ruleset.check
-
-    def counting(params: Any, state: Any, event: Any) -> Any:
-        checks[0] += 1
-        return check(params, state, event)
-
-    monkeypatch.setitem(registry._LOADED, "mortalgate", dataclasses.replace(ruleset, check=counting))
     for home in (tmp_path / "fresh", tmp_path / "audited"):
-        checks[0] = 0
+        checked[0] = 0
         code, _, err = run(home, "sync", "--workers", "1")
         assert code == 0, err
         if home.name == "fresh" or log == MISTAKES:
-            assert checks[0] > 0
+            assert checked[0] > 0
         else:
-            assert checks[0] == 0
+            assert checked[0] == 0
     assert _warehouse_tables(tmp_path / "audited") == _warehouse_tables(tmp_path / "fresh")
 
 
@@ -352,13 +360,9 @@ def test_live_appends_copy_their_fold_to_the_cache_seldom_yet_a_restart_folds_on
 
 
 def test_a_match_recorded_through_the_service_is_synced_without_checking_it_again(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, checked: list[int]) -> None:
     live, fresh = tmp_path / "live", tmp_path / "fresh"
-    rules = registry.resolve("mortalgate@2.5")
-    played = play(rules, rules.ruleset.example_seats, seed=3, bot="heuristic", match_id="m1")
-    log = tmp_path / "bot.jsonl"
-    log.write_bytes(b"".join(rules.ruleset.codec.encode(event) + b"\n" for event in played))
-    ws, match_id, rest = _stored(live, log, lines=40)
+    ws, match_id, rest = _stored(live, _bot_game(tmp_path, seed=3), lines=40)
     code, token, err = run(live, "token", "issue", "--scope", "write", "--label", "table")
     assert code == 0, err
     headers = {"Authorization": f"Bearer {token.strip()}"}
@@ -369,19 +373,10 @@ def test_a_match_recorded_through_the_service_is_synced_without_checking_it_agai
                                  json={"expected_seq": ws.store.last(match_id)[0], "events": drafts[start:start + 25]})
             assert answer.status_code == 201, answer.text
     shutil.copytree(live, fresh, ignore=shutil.ignore_patterns("cache"))
-    checks = [0]
-    ruleset = registry.game("mortalgate")
-    check = ruleset.check
-
-    def counting(params: Any, state: Any, event: Any) -> Any:
-        checks[0] += 1
-        return check(params, state, event)
-
-    monkeypatch.setitem(registry._LOADED, "mortalgate", dataclasses.replace(ruleset, check=counting))
-    for home, checked in ((live, False), (fresh, True)):
-        checks[0] = 0
+    for home, checks_some in ((live, False), (fresh, True)):
+        checked[0] = 0
         code, _, err = run(home, "sync", "--workers", "1")
         assert code == 0, err
-        assert (checks[0] > 0) is checked, home.name
+        assert (checked[0] > 0) is checks_some, home.name
     assert _warehouse_tables(live) == _warehouse_tables(fresh)
 
